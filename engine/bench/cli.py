@@ -219,6 +219,8 @@ def build_parser() -> argparse.ArgumentParser:
     import engine.bench as package
 
     for info in pkgutil.iter_modules(package.__path__):
+        if info.name in ("__main__", "cli"):  # importing __main__ would start a second run
+            continue
         module = importlib.import_module(f"engine.bench.{info.name}")
         if hasattr(module, "add_commands"):
             module.add_commands(sub)
