@@ -1,5 +1,6 @@
 # Rules extractors: triplet and IU MeSH benchmarks for the offline CLEAR and RadSEM readers
-# (their SSREE figures come from the main bench target).
+# (their SSREE figures come from the main bench target), and SRR-BERT label extraction
+# against the same MeSH codes.
 # Each command skips cleanly (exit 0) when its data is not under $(DATA).
 .PHONY: bench-rules
 bench: bench-rules
@@ -11,3 +12,5 @@ bench-rules: $(BIN)/.runtime
 	  --extractor rules --out $(OUT)/triplets_rules.json
 	$(BIN)/python -m engine.bench rules-mesh --data $(DATA)/iu_xray/NLMCXR_reports.tgz \
 	  --out $(OUT)/mesh_clear_rules.json
+	$(BIN)/python -m engine.bench rules-mesh --labeller srr --data $(DATA)/iu_xray/NLMCXR_reports.tgz \
+	  --out $(OUT)/mesh_srr.json

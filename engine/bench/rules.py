@@ -3,9 +3,11 @@
 - ``python -m engine.bench rules-triplets --iu ReXRank_IUXray_test.json --ssree ssree_dev.jsonl
   --metrics radsem,bleu,rouge --extractor rules``: synonym / antonym triplet accuracy per flip
   type (generator in ``rules_triplets``), each metric through the registry.
-- ``python -m engine.bench rules-mesh --data NLMCXR_reports.tgz``: CLEAR rules presence labels
-  against the IU X-ray manual MeSH codes (mapping table ``engine/data/mesh_map.json``):
-  positive and negative F1 per condition, @13, @5 and micro, with the confusion per condition.
+- ``python -m engine.bench rules-mesh --data NLMCXR_reports.tgz [--labeller clear-rules|srr]``:
+  presence labels against the IU X-ray manual MeSH codes (mapping table
+  ``engine/data/mesh_map.json``): positive and negative F1 per condition, @13, @5 and micro,
+  with the confusion per condition. The labeller is the CLEAR rules extractor or the SRR-BERT
+  encoder, whose leaf labels become conditions through ``engine/data/srr_to_clear.json``.
 
 SSREE monotonicity for ``radsem --extractor rules`` runs through the existing ``ssree``
 command. Data paths are arguments; absent data is reported and skipped (exit 0).
@@ -18,7 +20,7 @@ import json
 import tarfile
 import time
 import xml.etree.ElementTree as ET
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -30,6 +32,7 @@ from engine.metrics.clear.schema import CONDITIONS, TOP5, top5_conditions
 from engine.reports import ReportPair
 
 MESH_MAP_PATH = Path(__file__).resolve().parents[1] / "data" / "mesh_map.json"
+SRR_MAP_PATH = MESH_MAP_PATH.with_name("srr_to_clear.json")
 
 
 def _missing(path: str | None, what: str) -> bool:
@@ -154,24 +157,90 @@ def _f1(tp: int, fp: int, fn: int) -> float:
     return 2 * tp / (2 * tp + fp + fn) if tp else 0.0
 
 
-def mesh_agreement(reports: list[IuReport]) -> dict[str, Any]:
-    """Per-condition confusion and F1 of the rules presence labels against the MeSH codes.
+Presence = dict[str, str]  # condition -> positive | negative | unclear (not mentioned)
+Labeller = Callable[[Sequence[str]], list[Presence]]
+
+
+def clear_rules_labeller(texts: Sequence[str]) -> list[Presence]:
+    """Stage-1 presence of the CLEAR rules extractor, one dict per report."""
+    from engine.metrics.clear.rules import read_report
+
+    return [read_report(text).presence for text in texts]
+
+
+@lru_cache(maxsize=1)
+def srr_condition_map() -> dict[str, tuple[str, ...]]:
+    """CLEAR condition -> the SRR-BERT leaves that mean it (``srr_to_clear.json``)."""
+    table = json.loads(SRR_MAP_PATH.read_text(encoding="utf-8"))["conditions"]
+    return {condition: tuple(leaves) for condition, leaves in table.items()}
+
+
+def srr_presence(labels: Iterable[str]) -> Presence:
+    """CLEAR presence for the mapped conditions from one report's SRR leaf labels.
+
+    Present beats Uncertain beats Absent across a condition's leaves (one sentence may say
+    "small left effusion" and another "no right effusion"); a label without a status (a
+    leaves-only model) counts as Present. No mapped label leaves the condition "unclear", which
+    is what the CLEAR extractors say of a condition a report does not mention.
+    """
+    from engine.metrics.srr.labels import split_status
+
+    rank = {"Absent": 1, "Uncertain": 2, "Present": 3}
+    best: dict[str, int] = {}
+    for label in labels:
+        name, status = split_status(label)
+        best[name] = max(best.get(name, 0), rank.get(status or "Present", 0))
+    out: Presence = {}
+    for condition, leaves in srr_condition_map().items():
+        top = max((best.get(leaf, 0) for leaf in leaves), default=0)
+        out[condition] = {3: "positive", 2: "unclear", 1: "negative"}.get(top, "unclear")
+    return out
+
+
+def srr_labeller(ctx: Any) -> tuple[Labeller, dict[str, Any]]:
+    """SRR-BERT as a presence labeller, and a description of the model that ran."""
+    from engine.metrics import registry
+    from engine.metrics.srr.labels import LabelLevel
+    from engine.reports import split_utterances
+
+    metric = registry.get("srr").build(ctx)
+    encoder = metric.encoder()
+    if LabelLevel(encoder.manifest.label_level).is_upper:
+        raise ValueError(f"{encoder.artifact.id} predicts upper-level labels; the MeSH benchmark "
+                         "maps leaf labels: pick a leaves or leaves-with-statuses model")
+
+    def label(texts: Sequence[str]) -> list[Presence]:
+        utterances = [split_utterances(text) for text in texts]
+        distinct = list(dict.fromkeys(u for utts in utterances for u in utts))
+        labels_of = dict(zip(distinct, encoder.utterance_labels(distinct)))
+        return [srr_presence(lab for u in utts for lab in labels_of[u]) for utts in utterances]
+
+    info = metric.model()
+    return label, {"model": info.id, "demo_grade": info.demo_grade, "device": info.device,
+                   "signature": metric.signature()}
+
+
+def mesh_agreement(reports: list[IuReport], labeller: Labeller = clear_rules_labeller,
+                   mapped: Iterable[str] = CONDITIONS) -> dict[str, Any]:
+    """Per-condition confusion and F1 of a presence labeller against the MeSH codes.
 
     Human positive = a mapped code is present. Human negative = no mapped code (the codes list
     only what is present, so absence of a code is read as absence of the finding: closed
-    world). Extractor "unclear" is neither class: it costs recall in both.
+    world). Labeller "unclear" is neither class: it costs recall in both. A condition the
+    labeller cannot express (not in ``mapped``) counts as never labelled, so @13 stays
+    comparable across labellers; ``pos_f1@mapped`` averages over the ones it can.
     """
-    from engine.metrics.clear.rules import read_report
-
-    per: dict[str, dict[str, int]] = {c: {k: 0 for k in ("tp", "fp", "fn", "tn", "pos_unclear",
+    start = time.perf_counter()
+    presence = labeller([report.text for report in reports])
+    elapsed = time.perf_counter() - start
+    mapped = set(mapped)
+    per: dict[str, dict[str, Any]] = {c: {k: 0 for k in ("tp", "fp", "fn", "tn", "pos_unclear",
                                                          "neg_tp", "neg_fp", "neg_fn")}
                                       for c in CONDITIONS}
-    start = time.perf_counter()
-    for report in reports:
+    for report, labels in zip(reports, presence):
         truth = mesh_conditions(report.codes)
-        labels = read_report(report.text).presence
         for c in CONDITIONS:
-            human, got = c in truth, labels[c]
+            human, got = c in truth, labels.get(c, "unclear")
             cell = per[c]
             if human:
                 cell["tp" if got == "positive" else "fn"] += 1
@@ -180,14 +249,14 @@ def mesh_agreement(reports: list[IuReport]) -> dict[str, Any]:
             else:
                 cell["fp" if got == "positive" else "tn"] += 1
                 cell["neg_tp" if got == "negative" else "neg_fn"] += 1
-    elapsed = time.perf_counter() - start
     for c, cell in per.items():
         cell["support"] = cell["tp"] + cell["fn"]
+        cell["mapped"] = c in mapped
         cell["pos_f1"] = round(_f1(cell["tp"], cell["fp"], cell["fn"]), 4)
         cell["neg_f1"] = round(_f1(cell["neg_tp"], cell["neg_fp"], cell["neg_fn"]), 4)
 
-    def mean(key: str, conditions: list[str]) -> float:
-        return round(sum(per[c][key] for c in conditions) / len(conditions), 4)
+    def mean(key: str, conditions: list[str]) -> float | None:
+        return round(sum(per[c][key] for c in conditions) / len(conditions), 4) if conditions else None
 
     supported = [c for c in CONDITIONS if per[c]["support"]]
     totals = {k: sum(per[c][k] for c in CONDITIONS) for k in ("tp", "fp", "fn", "neg_tp",
@@ -195,7 +264,8 @@ def mesh_agreement(reports: list[IuReport]) -> dict[str, Any]:
     return {
         "n_reports": len(reports), "ms_per_report": round(elapsed * 1000 / max(1, len(reports)), 3),
         "pos_f1@13": mean("pos_f1", list(CONDITIONS)),
-        "pos_f1@supported": mean("pos_f1", supported) if supported else None,
+        "pos_f1@supported": mean("pos_f1", supported),
+        "pos_f1@mapped": mean("pos_f1", [c for c in supported if c in mapped]),
         "pos_f1@5": mean("pos_f1", top5_conditions("code", "positive")),
         "pos_micro_f1": round(_f1(totals["tp"], totals["fp"], totals["fn"]), 4),
         "neg_f1@13": mean("neg_f1", list(CONDITIONS)),
@@ -208,24 +278,42 @@ def mesh_agreement(reports: list[IuReport]) -> dict[str, Any]:
 
 
 def cmd_mesh(args: argparse.Namespace) -> int:
+    from engine.cli import _collect_options
+    from engine.metrics import registry
+
     if _missing(args.data, "rules-mesh"):
         return 0
     reports = [r for r in read_iu_archive(args.data) if r.text.strip()]
     if args.limit:
         reports = reports[:args.limit]
-    figures = mesh_agreement(reports)
-    print(f"CLEAR rules vs IU MeSH (n={figures['n_reports']}): pos F1@13 {figures['pos_f1@13']:.3f}"
+    ctx = registry.RuntimeContext(options=_collect_options(args))
+    try:
+        if args.labeller == "srr":
+            labeller, model = srr_labeller(ctx)
+            figures = mesh_agreement(reports, labeller, mapped=srr_condition_map())
+            mapping = [MESH_MAP_PATH.name, SRR_MAP_PATH.name]
+        else:
+            model = {"model": "rules-v1", "demo_grade": False, "device": "cpu",
+                     "signature": registry.get("clear").build(ctx).signature()}
+            figures = mesh_agreement(reports)
+            mapping = [MESH_MAP_PATH.name]
+    finally:
+        ctx.close()
+    demo = " [demo-grade model]" if model["demo_grade"] else ""
+    print(f"{args.labeller} ({model['model']}{demo}) vs IU MeSH (n={figures['n_reports']}): "
+          f"pos F1@13 {figures['pos_f1@13']:.3f}  @mapped {figures['pos_f1@mapped']:.3f}"
           f"  @5 {figures['pos_f1@5']:.3f}  micro {figures['pos_micro_f1']:.3f}  |  neg F1@13 "
           f"{figures['neg_f1@13']:.3f}  @5 {figures['neg_f1@5']:.3f}  micro "
           f"{figures['neg_micro_f1']:.3f}  ({figures['ms_per_report']:.2f} ms/report)")
     print(f"{'condition':<27}{'support':>8}{'TP':>6}{'FP':>6}{'FN':>6}{'unclear':>8}{'posF1':>7}"
           f"{'negF1':>7}")
     for c, cell in figures["per_condition"].items():
+        note = "" if cell["mapped"] else "   (labeller has no such label)"
         print(f"{c:<27}{cell['support']:>8}{cell['tp']:>6}{cell['fp']:>6}{cell['fn']:>6}"
-              f"{cell['pos_unclear']:>8}{cell['pos_f1']:>7.3f}{cell['neg_f1']:>7.3f}")
+              f"{cell['pos_unclear']:>8}{cell['pos_f1']:>7.3f}{cell['neg_f1']:>7.3f}{note}")
     if args.out:
-        dataio.write_json({"benchmark": "rules-mesh", "data": str(args.data),
-                           "machine": _machine(), "mapping": str(MESH_MAP_PATH.name),
+        dataio.write_json({"benchmark": "rules-mesh", "labeller": args.labeller, **model,
+                           "data": str(args.data), "machine": _machine(), "mapping": mapping,
                            **figures}, args.out)
         print(f"report written to {args.out}")
     return 0
@@ -245,8 +333,11 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     _add_metric_options(p)
     p.set_defaults(func=cmd_triplets)
 
-    p = sub.add_parser("rules-mesh", help="CLEAR rules presence vs IU X-ray MeSH codes (§3)")
+    p = sub.add_parser("rules-mesh", help="presence labels vs IU X-ray MeSH codes (§3)")
     p.add_argument("--data", help="NLMCXR_reports.tgz")
+    p.add_argument("--labeller", choices=("clear-rules", "srr"), default="clear-rules",
+                   help="CLEAR rules extractor (default) or the SRR-BERT encoder (--srr-model)")
     p.add_argument("--limit", type=int)
     p.add_argument("--out", help="JSON report path")
+    _add_metric_options(p)
     p.set_defaults(func=cmd_mesh)

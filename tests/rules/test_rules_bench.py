@@ -1,7 +1,19 @@
-"""The rules benchmarks' pure parts: triplet generator, MeSH mapping, registered-metric path."""
-from engine.bench.rules import mesh_conditions
-from engine.bench.rules_triplets import build_triplets, flip, paraphrase, triplet_accuracy
+"""The rules benchmarks: triplet generator, MeSH mappings, the MeSH command, registered metrics."""
+import io
+import json
+import tarfile
+
+from engine.bench.cli import main as bench_main
+from engine.bench.rules import mesh_conditions, srr_condition_map, srr_presence
+from engine.bench.rules_triplets import (
+    build_triplets,
+    flip,
+    paraphrase,
+    triplet_accuracy,
+)
 from engine.metrics import registry
+from engine.metrics.clear.schema import CONDITIONS
+from engine.metrics.srr.labels import vocabulary
 from engine.reports import ReportPair
 
 
@@ -59,3 +71,63 @@ def test_registered_metrics_use_the_rules_extractors():
             assert result.score == 1.0, name
     finally:
         ctx.close()
+
+
+def test_srr_labels_become_clear_presence():
+    # Present beats Absent across sentences; a leaves-only label (no status) counts as Present.
+    got = srr_presence(["Simple pleural effusion (Absent)", "Loculated pleural effusion (Present)",
+                        "Simple pneumothorax (Absent)", "Cardiomegaly (Uncertain)", "PICC line"])
+    assert got["Pleural Effusion"] == "positive"
+    assert got["Pneumothorax"] == "negative"
+    assert got["Cardiomegaly"] == "unclear"
+    assert got["Support Devices"] == "positive"
+    assert got["Edema"] == "unclear"  # not mentioned
+    assert "Consolidation" not in got  # SRR-BERT has no such leaf
+
+
+def test_srr_mapping_names_real_labels():
+    leaves = set(vocabulary().leaves)
+    for condition, mapped in srr_condition_map().items():
+        assert condition in CONDITIONS
+        assert mapped and set(mapped) <= leaves, condition
+
+
+def _iu_archive(path, reports):
+    """A tiny archive in the NLMCXR_reports.tgz layout: one XML per report with MeSH majors."""
+    with tarfile.open(path, "w:gz") as tar:
+        for i, (findings, codes) in enumerate(reports):
+            majors = "".join(f"<major>{c}</major>" for c in codes)
+            xml = (f'<eCitation><uId id="CXR{i}"/><MedlineCitation><Article><Abstract>'
+                   f'<AbstractText Label="FINDINGS">{findings}</AbstractText>'
+                   f'<AbstractText Label="IMPRESSION">See findings.</AbstractText>'
+                   f'</Abstract></Article></MedlineCitation><MeSH>{majors}</MeSH></eCitation>')
+            data = xml.encode()
+            info = tarfile.TarInfo(f"ecgen-radiology/{i}.xml")
+            info.size = len(data)
+            tar.addfile(info, io.BytesIO(data))
+
+
+def test_mesh_benchmark_runs_both_labellers(tmp_path):
+    archive = tmp_path / "NLMCXR_reports.tgz"
+    _iu_archive(archive, [
+        ("Small left pleural effusion. No pneumothorax.", ["Pleural Effusion/left/small"]),
+        ("The heart is enlarged. No pleural effusion.", ["Cardiomegaly/mild"]),
+        ("The lungs are clear. Heart size is normal.", ["normal"]),
+    ])
+    for labeller in ("clear-rules", "srr"):
+        out = tmp_path / f"{labeller}.json"
+        assert bench_main(["rules-mesh", "--data", str(archive), "--labeller", labeller,
+                           "--out", str(out)]) == 0
+        report = json.loads(out.read_text())
+        assert report["n_reports"] == 3 and report["labeller"] == labeller
+        assert report["model"] == ("rules-v1" if labeller == "clear-rules" else "srr-minilm-demo")
+        assert report["demo_grade"] is (labeller == "srr")
+        effusion = report["per_condition"]["Pleural Effusion"]
+        assert effusion["support"] == 1
+        assert effusion["tp"] + effusion["fn"] == 1
+        assert report["per_condition"]["Consolidation"]["mapped"] is (labeller == "clear-rules")
+    # The rules extractor reads these three plain reports exactly.
+    rules = json.loads((tmp_path / "clear-rules.json").read_text())
+    assert rules["per_condition"]["Pleural Effusion"]["tp"] == 1
+    assert rules["per_condition"]["Cardiomegaly"]["tp"] == 1
+    assert rules["pos_micro_f1"] == 1.0
