@@ -28,6 +28,7 @@ from typing import Any
 
 from engine import dataio
 from engine.bench import rules_triplets
+from engine.metrics.clear.rules_lexicon import RULES_VERSION
 from engine.metrics.clear.schema import CONDITIONS, TOP5, top5_conditions
 from engine.reports import ReportPair
 
@@ -293,7 +294,7 @@ def cmd_mesh(args: argparse.Namespace) -> int:
             figures = mesh_agreement(reports, labeller, mapped=srr_condition_map())
             mapping = [MESH_MAP_PATH.name, SRR_MAP_PATH.name]
         else:
-            model = {"model": "rules-v1", "demo_grade": False, "device": "cpu",
+            model = {"model": RULES_VERSION, "demo_grade": False, "device": "cpu",
                      "signature": registry.get("clear").build(ctx).signature()}
             figures = mesh_agreement(reports)
             mapping = [MESH_MAP_PATH.name]

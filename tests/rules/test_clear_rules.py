@@ -115,7 +115,7 @@ def test_output_passes_the_schema_checks(clear_rules):
 
 def test_model_info_and_signature(clear_rules):
     info = clear_rules.model()
-    assert info.id == "rules-v1" and info.demo_grade is False
+    assert info.id == "rules-v2" and info.demo_grade is False
     fields = clear_rules.signature_fields()
     assert fields["extractor"] == "rules" and len(fields["lexicon"]) == 12
 

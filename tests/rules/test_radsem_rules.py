@@ -71,6 +71,29 @@ def test_laterality_and_direction_conflicts():
     assert conflict(left, sentence_features("A small nodule is noted in the left lower lobe.")) is None
 
 
+def test_second_predicate_of_one_subject_is_split():
+    out = atomize_sentence("The proximal left anterior descending artery contains calcified plaque "
+                           "and demonstrates mild luminal narrowing.")
+    assert out == ["The proximal left anterior descending artery contains calcified plaque.",
+                   "The proximal left anterior descending artery demonstrates mild luminal narrowing."]
+    # A negated subject is left alone (the negated-list rule owns it).
+    assert len(atomize_sentence("No effusion or thickening is seen.")) == 2
+
+
+def test_abnormal_statement_and_its_denial_never_pair():
+    # The device is asserted on both sides, but one places its tip at T6 and the other denies it.
+    placed = sentence_features("The catheter tip is located at the level of T6.")
+    denied = sentence_features("The catheter tip does not project at the level of T6.")
+    assert placed.normality == denied.normality == "abnormal"
+    assert conflict(placed, denied) == "asserted vs negated"
+    # "not clearly visible" denies what it follows.
+    assert sentence_features("The fracture line is not clearly visible.").normality == "normal"
+    # Acceptable vs unsatisfactory alignment cannot both hold.
+    good = sentence_features("Alignment of the fracture fragments is acceptable.")
+    poor = sentence_features("Alignment of the fracture fragments is unsatisfactory.")
+    assert conflict(good, poor) is not None
+
+
 def test_unrelated_sites_do_not_pair():
     liver = sentence_features("A cyst is seen in the liver.")
     kidney = sentence_features("A cyst is seen in the kidney.")
@@ -125,6 +148,6 @@ def test_output_passes_the_strict_tag_schema(radsem_rules):
 
 def test_model_info_and_signature(radsem_rules):
     info = radsem_rules.model()
-    assert info.id == "rules-v1" and info.demo_grade is False
+    assert info.id == "rules-v2" and info.demo_grade is False
     fields = radsem_rules.signature_fields()
     assert fields["sim"] == "lexical-dice" and fields["extractor"] == "rules"

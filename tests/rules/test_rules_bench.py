@@ -120,7 +120,7 @@ def test_mesh_benchmark_runs_both_labellers(tmp_path):
                            "--out", str(out)]) == 0
         report = json.loads(out.read_text())
         assert report["n_reports"] == 3 and report["labeller"] == labeller
-        assert report["model"] == ("rules-v1" if labeller == "clear-rules" else "srr-minilm-demo")
+        assert report["model"] == ("rules-v2" if labeller == "clear-rules" else "srr-minilm-demo")
         assert report["demo_grade"] is (labeller == "srr")
         effusion = report["per_condition"]["Pleural Effusion"]
         assert effusion["support"] == 1

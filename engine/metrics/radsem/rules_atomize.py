@@ -1,7 +1,8 @@
 """RadSEM stage 1 without a model: Findings -> atomic finding sentences.
 
 What the LLM rewrite does with instructions, this does with patterns: clauses are cut where a
-new statement starts (";", "but", ", and the ..."), coordinated subjects ("the spleen,
+new statement starts (";", "but", ", and the ..."), a second predicate of the same subject
+("the RCA contains plaque and demonstrates stenosis") gets its own sentence, coordinated subjects ("the spleen,
 pancreas and kidneys are normal") and negated lists ("no effusion, mass or stones") are
 written out one item per sentence, a list of sites after a preposition ("in the hila or the
 mediastinum") becomes one sentence per site, and "both" / "bilateral" / a plural paired organ
@@ -39,6 +40,12 @@ _LEVEL_RE = re.compile(r"^[ctls]\d{1,2}(?:\s*[-/]\s*[ctls]?\d{1,2})?$", re.IGNOR
 # ", with compression of the dural sac": a second finding attached to the first.
 _WITH_RE = re.compile(r",\s*(?:with|accompanied by|associated with|and)\s+", re.IGNORECASE)
 _SIDE_RE = re.compile(r"\b(?:left|right)\b", re.IGNORECASE)
+# "X contains a plaque and demonstrates mild narrowing": a second predicate of the same subject.
+_PREDICATE_VERBS = (r"(?:contains?|demonstrates?|shows?|exhibits?|has|have|reveals?|displays?|"
+                    r"is|are|was|were|appears?)")
+_ALSO_RE = re.compile(r"^also\s+", re.IGNORECASE)
+_FIRST_PREDICATE_RE = re.compile(rf"\b{_PREDICATE_VERBS}\b", re.IGNORECASE)
+_SECOND_PREDICATE_RE = re.compile(rf",?\s+and\s+(?=(?:also\s+)?{_PREDICATE_VERBS}\b)", re.IGNORECASE)
 _MAX_ITEM_WORDS = 5
 # A subject list is not expanded when it is negated (the negated-list rule handles it) or is
 # really a prepositional phrase plus the subject ("In the pelvis, a mass is ...").
@@ -79,7 +86,7 @@ def atomize_sentence(sentence: str, notes: list[str] | None = None) -> list[str]
             notes.append(f"dropped (comparison, technique or recommendation): {sentence}")
         return []
     out: list[str] = []
-    for clause in _clauses(text):
+    for clause in (c for whole in _clauses(text) for c in _expand_predicates(whole)):
         for item in _expand_subject_list(clause):
             for negated in _expand_negated_list(item):
                 for located in _expand_site_list(negated):
@@ -104,6 +111,20 @@ def _split_attached_findings(clause: str) -> list[str]:
                 and not right.lower().startswith(("no ", "without ")):
             return [left] + _split_attached_findings(right)
     return [clause]
+
+
+def _expand_predicates(clause: str) -> list[str]:
+    """"The RCA contains plaque and demonstrates stenosis" -> one sentence per predicate."""
+    verb = _FIRST_PREDICATE_RE.search(clause)
+    if not verb or verb.start() == 0:
+        return [clause]
+    subject = clause[:verb.start()].strip()
+    if _NEGATION_OR_PREPOSITION_RE.search(subject):
+        return [clause]
+    parts = _SECOND_PREDICATE_RE.split(clause[verb.start():])
+    if len(parts) < 2:
+        return [clause]
+    return [f"{subject} {_ALSO_RE.sub('', part.strip())}" for part in parts]
 
 
 def _is_site(phrase: str) -> bool:

@@ -1,7 +1,8 @@
 """RadSEM stage 2 without a model: pair Ref and Gen sentences and tag the pairs.
 
 Two sentences may pair only when both can be true together: same normality, no concept
-asserted on one side and negated on the other, no opposite direction words, no left/right
+asserted on one side and negated on the other (and, for abnormal sentences, no denial on one
+side only: "the tip is at T6" vs "the tip does not project at T6"), no opposite direction words, no left/right
 clash, no different spinal level or MRI sequence, and related anatomy (same site, or one site
 containing the other, in the lexicon's site hierarchy). Among the compatible pairs, a
 similarity function (injected: lexical here, the bundled sentence encoder in production)
@@ -44,7 +45,8 @@ def conflict(a: SentenceFeatures, b: SentenceFeatures) -> str | None:
         return "normal vs abnormal"
     # Within normal sentences every finding is denied or normal, so word-level polarity only
     # separates context words ("no spurs at the margins" vs "the margins show no spurs").
-    if a.normality != NORMAL and ((a.asserted & b.negated) or (a.negated & b.asserted)):
+    if a.normality != NORMAL and ((a.asserted & b.negated) or (a.negated & b.asserted)
+                                  or bool(a.negated) != bool(b.negated)):
         return "asserted vs negated"
     if a.sides and b.sides and not (a.sides & b.sides):
         return "left vs right"
