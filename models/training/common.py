@@ -6,11 +6,15 @@ padding, which is most of the CPU cost) and then shuffled, all from one seeded g
 """
 from __future__ import annotations
 
+import argparse
+import json
 import math
 import os
 import random
-from collections.abc import Iterator, Sequence
+import time
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import torch
@@ -114,3 +118,63 @@ def fmt_seconds(s: float) -> str:
 
 def cpu_threads(requested: int | None) -> int:
     return requested or max(1, min(2, os.cpu_count() or 1))
+
+
+def training_parser(prog: str, model_id: str, work_dir: Path, *, n_train: int, n_dev: int,
+                    seed: int, batch_size: int, lr: float, head_lr: float, max_length: int,
+                    freeze: int) -> argparse.ArgumentParser:
+    """The options both training scripts take; each script passes its own defaults."""
+    p = argparse.ArgumentParser(prog=prog)
+    p.add_argument("--n-train", type=int, default=n_train)
+    p.add_argument("--n-dev", type=int, default=n_dev)
+    p.add_argument("--n-test", type=int, default=1000)
+    p.add_argument("--seed", type=int, default=seed)
+    p.add_argument("--epochs", type=int, default=2)
+    p.add_argument("--batch-size", type=int, default=batch_size)
+    p.add_argument("--lr", type=float, default=lr)
+    p.add_argument("--head-lr", type=float, default=head_lr)
+    p.add_argument("--max-length", type=int, default=max_length)
+    p.add_argument("--freeze", type=int, default=freeze, help="frozen lower transformer layers")
+    p.add_argument("--threads", type=int, default=None)
+    p.add_argument("--max-steps", type=int, default=None, help="stop early (smoke tests)")
+    p.add_argument("--work", default=str(work_dir))
+    p.add_argument("--out", default=str(BUNDLED_DIR / model_id))
+    return p
+
+
+def fit(model: torch.nn.Module, lengths: Sequence[int], loss_of: Callable[[list[int]], torch.Tensor],
+        args: argparse.Namespace, head_prefixes: tuple[str, ...],
+        evaluate_dev: Callable[[], dict[str, Any]], started: float,
+        loss_digits: int = 4) -> list[dict[str, Any]]:
+    """AdamW (higher rate on the heads), linear warm-up/decay, clipped gradients, bucketed
+    batches from one seeded generator; the dev figures after each epoch are the history."""
+    optimizer = torch.optim.AdamW(param_groups(model, head_prefixes, args.lr, args.head_lr))
+    rng = random.Random(args.seed)
+    steps_per_epoch = -(-len(lengths) // args.batch_size)
+    total = min(args.max_steps or 10**9, steps_per_epoch * args.epochs)
+    scheduler = linear_schedule(optimizer, max(1, total // 10), total)
+    step, history = 0, []
+    for epoch in range(args.epochs):
+        model.train()
+        running = 0.0
+        for idx in bucketed_batches(lengths, args.batch_size, rng):
+            loss = loss_of(idx)
+            optimizer.zero_grad()
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+            optimizer.step()
+            scheduler.step()
+            step += 1
+            running += float(loss)
+            if step % 100 == 0:
+                print(f"epoch {epoch + 1} step {step}/{total} loss {running / 100:.{loss_digits}f} "
+                      f"({fmt_seconds(time.perf_counter() - started)})", flush=True)
+                running = 0.0
+            if step >= total:
+                break
+        dev_figures = evaluate_dev()
+        history.append({"epoch": epoch + 1, "dev": dev_figures})
+        print(f"epoch {epoch + 1} dev: {json.dumps(dev_figures)}", flush=True)
+        if step >= total:
+            break
+    return history

@@ -12,9 +12,7 @@ torch), the artifact to models/bundled/crepe-minilm-demo/, and its MODEL_CARD.md
 """
 from __future__ import annotations
 
-import argparse
 import json
-import random
 import shutil
 import sys
 import time
@@ -28,8 +26,8 @@ from scipy.stats import kendalltau
 from models.architectures import CrepeRegressor
 from models.training import synth
 from models.training.common import (
-    BUNDLED_DIR, backbone_dir, bucketed_batches, cpu_threads, eval_batches, fmt_seconds,
-    freeze_lower, linear_schedule, load_tokenizer, pad, param_groups, seed_everything)
+    backbone_dir, cpu_threads, eval_batches, fit, fmt_seconds, freeze_lower, load_tokenizer, pad,
+    seed_everything, training_parser)
 
 MODEL_ID = "crepe-minilm-demo"
 WORK_DIR = Path(__file__).resolve().parents[2] / "build" / "models" / MODEL_ID
@@ -79,21 +77,9 @@ def evaluate(raw: np.ndarray, pairs: list[synth.CrepePair], softplus: bool = Fal
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m models.training.train_crepe")
-    p.add_argument("--n-train", type=int, default=3000)
-    p.add_argument("--n-dev", type=int, default=400)
-    p.add_argument("--n-test", type=int, default=1000)
-    p.add_argument("--seed", type=int, default=13)
-    p.add_argument("--epochs", type=int, default=2)
-    p.add_argument("--batch-size", type=int, default=8)
-    p.add_argument("--lr", type=float, default=1.5e-4)
-    p.add_argument("--head-lr", type=float, default=2e-3)
-    p.add_argument("--max-length", type=int, default=192)
-    p.add_argument("--freeze", type=int, default=1, help="frozen lower transformer layers")
-    p.add_argument("--threads", type=int, default=None)
-    p.add_argument("--max-steps", type=int, default=None, help="stop early (smoke tests)")
-    p.add_argument("--work", default=str(WORK_DIR))
-    p.add_argument("--out", default=str(BUNDLED_DIR / MODEL_ID))
+    p = training_parser("python -m models.training.train_crepe", MODEL_ID, WORK_DIR,
+                        n_train=3000, n_dev=400, seed=13, batch_size=8, lr=1.5e-4, head_lr=2e-3,
+                        max_length=192, freeze=1)
     args = p.parse_args(argv)
     threads = cpu_threads(args.threads)
     seed_everything(args.seed, threads)
@@ -110,38 +96,14 @@ def main(argv: list[str] | None = None) -> int:
 
     model = CrepeRegressor.from_backbone(backbone)
     freeze_lower(model.bert, args.freeze)
-    optimizer = torch.optim.AdamW(param_groups(model, ("error_", "bert.pooler"), args.lr,
-                                               args.head_lr))
-    rng = random.Random(args.seed)
-    steps_per_epoch = -(-len(train) // args.batch_size)
-    total = min(args.max_steps or 10**9, steps_per_epoch * args.epochs)
-    scheduler = linear_schedule(optimizer, max(1, total // 10), total)
-    lengths = [len(e.ids) for e in enc_train]
-    step, history = 0, []
-    for epoch in range(args.epochs):
-        model.train()
-        running = 0.0
-        for idx in bucketed_batches(lengths, args.batch_size, rng):
-            counts, presence = model(**pad([enc_train[i] for i in idx]))
-            loss = crepe_loss(counts, presence, y_train[idx])
-            optimizer.zero_grad()
-            loss.backward()
-            torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
-            optimizer.step()
-            scheduler.step()
-            step += 1
-            running += float(loss)
-            if step % 100 == 0:
-                print(f"epoch {epoch + 1} step {step}/{total} loss {running / 100:.4f} "
-                      f"({fmt_seconds(time.perf_counter() - started)})", flush=True)
-                running = 0.0
-            if step >= total:
-                break
-        dev_figures = evaluate(predict(model, enc_dev), dev)
-        history.append({"epoch": epoch + 1, "dev": dev_figures})
-        print(f"epoch {epoch + 1} dev: {json.dumps(dev_figures)}", flush=True)
-        if step >= total:
-            break
+
+    def loss_of(idx: list[int]) -> torch.Tensor:
+        counts, presence = model(**pad([enc_train[i] for i in idx]))
+        return crepe_loss(counts, presence, y_train[idx])
+
+    history = fit(model, [len(e.ids) for e in enc_train], loss_of, args,
+                  ("error_", "bert.pooler"), lambda: evaluate(predict(model, enc_dev), dev),
+                  started)
 
     model.eval()
     test_torch = evaluate(predict(model, enc_test), test)

@@ -11,9 +11,7 @@ models/bundled/srr-minilm-demo/ and its MODEL_CARD.md.
 """
 from __future__ import annotations
 
-import argparse
 import json
-import random
 import shutil
 import sys
 import time
@@ -28,8 +26,8 @@ from engine.metrics.srr.labels import LabelLevel, labels_for
 from models.architectures import _load_into, bert_config, load_state_dict, read_config
 from models.training import synth
 from models.training.common import (
-    BUNDLED_DIR, backbone_dir, bucketed_batches, cpu_threads, eval_batches, fmt_seconds,
-    freeze_lower, linear_schedule, load_tokenizer, pad, param_groups, seed_everything)
+    backbone_dir, cpu_threads, eval_batches, fit, fmt_seconds, freeze_lower, load_tokenizer, pad,
+    seed_everything, training_parser)
 
 MODEL_ID = "srr-minilm-demo"
 WORK_DIR = Path(__file__).resolve().parents[2] / "build" / "models" / MODEL_ID
@@ -85,21 +83,9 @@ def build_model(labels: list[str]) -> BertForSequenceClassification:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m models.training.train_srr")
-    p.add_argument("--n-train", type=int, default=6000)
-    p.add_argument("--n-dev", type=int, default=500)
-    p.add_argument("--n-test", type=int, default=1000)
-    p.add_argument("--seed", type=int, default=29)
-    p.add_argument("--epochs", type=int, default=2)
-    p.add_argument("--batch-size", type=int, default=16)
-    p.add_argument("--lr", type=float, default=2e-4)
-    p.add_argument("--head-lr", type=float, default=5e-3)
-    p.add_argument("--max-length", type=int, default=64)
-    p.add_argument("--freeze", type=int, default=3, help="frozen lower transformer layers")
-    p.add_argument("--threads", type=int, default=None)
-    p.add_argument("--max-steps", type=int, default=None, help="stop early (smoke tests)")
-    p.add_argument("--work", default=str(WORK_DIR))
-    p.add_argument("--out", default=str(BUNDLED_DIR / MODEL_ID))
+    p = training_parser("python -m models.training.train_srr", MODEL_ID, WORK_DIR,
+                        n_train=6000, n_dev=500, seed=29, batch_size=16, lr=2e-4, head_lr=5e-3,
+                        max_length=64, freeze=3)
     args = p.parse_args(argv)
     threads = cpu_threads(args.threads)
     seed_everything(args.seed, threads)
@@ -118,39 +104,14 @@ def main(argv: list[str] | None = None) -> int:
 
     model = build_model(labels)
     freeze_lower(model.bert, args.freeze)
-    optimizer = torch.optim.AdamW(param_groups(model, ("classifier", "bert.pooler"), args.lr,
-                                               args.head_lr))
-    rng = random.Random(args.seed)
-    steps_per_epoch = -(-len(train) // args.batch_size)
-    total = min(args.max_steps or 10**9, steps_per_epoch * args.epochs)
-    scheduler = linear_schedule(optimizer, max(1, total // 10), total)
     loss_fn = torch.nn.BCEWithLogitsLoss()
-    lengths = [len(e.ids) for e in enc_train]
-    step, history = 0, []
-    for epoch in range(args.epochs):
-        model.train()
-        running = 0.0
-        for idx in bucketed_batches(lengths, args.batch_size, rng):
-            logits = model(**pad([enc_train[i] for i in idx])).logits
-            loss = loss_fn(logits, y_train[idx])
-            optimizer.zero_grad()
-            loss.backward()
-            torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
-            optimizer.step()
-            scheduler.step()
-            step += 1
-            running += float(loss)
-            if step % 100 == 0:
-                print(f"epoch {epoch + 1} step {step}/{total} loss {running / 100:.5f} "
-                      f"({fmt_seconds(time.perf_counter() - started)})", flush=True)
-                running = 0.0
-            if step >= total:
-                break
-        dev_figures = evaluate(predict(model, enc_dev), dev, labels)
-        history.append({"epoch": epoch + 1, "dev": dev_figures})
-        print(f"epoch {epoch + 1} dev: {json.dumps(dev_figures)}", flush=True)
-        if step >= total:
-            break
+
+    def loss_of(idx: list[int]) -> torch.Tensor:
+        return loss_fn(model(**pad([enc_train[i] for i in idx])).logits, y_train[idx])
+
+    history = fit(model, [len(e.ids) for e in enc_train], loss_of, args,
+                  ("classifier", "bert.pooler"), lambda: evaluate(predict(model, enc_dev), dev, labels),
+                  started, loss_digits=5)
 
     test_torch = evaluate(predict(model, enc_test), test, labels)
     work = Path(args.work)
