@@ -137,17 +137,23 @@ class OnnxEncoder:
         return int(self.manifest.dim or 0)
 
     def _feed(self, encodings: Sequence[Any]) -> dict[str, np.ndarray]:
-        width = max(len(e.ids) for e in encodings)
-        ids = np.full((len(encodings), width), self.pad_id, dtype=np.int64)
-        mask = np.zeros_like(ids)
-        types = np.zeros_like(ids)
-        for row, enc in enumerate(encodings):
-            n = len(enc.ids)
-            ids[row, :n] = enc.ids
-            mask[row, :n] = 1
-            types[row, :n] = enc.type_ids
-        feed = {"input_ids": ids, "attention_mask": mask, "token_type_ids": types}
+        feed = pad_batch(encodings, self.pad_id)
         return {name: feed[name] for name in self.input_names}
+
+
+def pad_batch(encodings: Sequence[Any], pad_id: int = 0) -> dict[str, np.ndarray]:
+    """BERT inputs for one batch, padded to its own longest member (training uses it too, so
+    both sides feed the model identically)."""
+    width = max(len(e.ids) for e in encodings)
+    ids = np.full((len(encodings), width), pad_id, dtype=np.int64)
+    mask = np.zeros_like(ids)
+    types = np.zeros_like(ids)
+    for row, enc in enumerate(encodings):
+        n = len(enc.ids)
+        ids[row, :n] = enc.ids
+        mask[row, :n] = 1
+        types[row, :n] = enc.type_ids
+    return {"input_ids": ids, "attention_mask": mask, "token_type_ids": types}
 
     def close(self) -> None:
         self.session = None  # type: ignore[assignment]

@@ -11,6 +11,7 @@ import json
 import math
 import os
 import random
+import shutil
 import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
@@ -19,6 +20,8 @@ from typing import Any
 import numpy as np
 import torch
 from tokenizers import Encoding, Tokenizer
+
+from engine.runtimes.onnx_encoder import pad_batch
 
 BUNDLED_DIR = Path(__file__).resolve().parents[1] / "bundled"
 
@@ -48,18 +51,8 @@ def load_tokenizer(path: Path, max_length: int) -> Tokenizer:
 
 
 def pad(encodings: Sequence[Encoding], pad_id: int = 0) -> dict[str, torch.Tensor]:
-    """Pad one batch to its own longest member."""
-    width = max(len(e.ids) for e in encodings)
-    ids = np.full((len(encodings), width), pad_id, dtype=np.int64)
-    mask = np.zeros_like(ids)
-    types = np.zeros_like(ids)
-    for row, enc in enumerate(encodings):
-        n = len(enc.ids)
-        ids[row, :n] = enc.ids
-        mask[row, :n] = 1
-        types[row, :n] = enc.type_ids
-    return {"input_ids": torch.from_numpy(ids), "attention_mask": torch.from_numpy(mask),
-            "token_type_ids": torch.from_numpy(types)}
+    """Pad one batch to its own longest member, exactly as the ONNX runtime does."""
+    return {name: torch.from_numpy(array) for name, array in pad_batch(encodings, pad_id).items()}
 
 
 def bucketed_batches(lengths: Sequence[int], batch_size: int, rng: random.Random,
@@ -178,3 +171,35 @@ def fit(model: torch.nn.Module, lengths: Sequence[int], loss_of: Callable[[list[
         if step >= total:
             break
     return history
+
+
+def save_and_bundle(save: Callable[[Path], None], report: dict[str, Any],
+                    args: argparse.Namespace, *, task: str, max_length: int,
+                    int8_eval: Callable[[Path], dict[str, Any]], started: float) -> dict[str, Any]:
+    """Keep the torch checkpoint (for the ONNX-vs-torch benchmark), export int8 ONNX to
+    ``--out``, evaluate it on the test set, and write results.json and the model card."""
+    from models.export import drop_fp32, export_model
+    from models.training.cards import write_card
+
+    work = Path(args.work)
+    checkpoint = work / "checkpoint"
+    if checkpoint.exists():
+        shutil.rmtree(checkpoint)
+    save(checkpoint)
+    shutil.copyfile(backbone_dir() / "tokenizer.json", checkpoint / "tokenizer.json")
+    report = {**report, "train_seconds": round(time.perf_counter() - started, 1)}
+    results = work / "results.json"
+    results.write_text(json.dumps(report, indent=2), encoding="utf-8")
+
+    out = Path(args.out)
+    if out.exists():
+        shutil.rmtree(out)
+    export_model(str(checkpoint), out, int8=True, max_length=max_length, task=task,
+                 model_id=report["model"])
+    drop_fp32(out)
+    report["test_onnx_int8"] = int8_eval(out)
+    results.write_text(json.dumps(report, indent=2), encoding="utf-8")
+    write_card(out, report)
+    print(json.dumps({k: report[k] for k in ("test_torch_fp32", "test_onnx_int8")}, indent=2))
+    print(f"done in {fmt_seconds(time.perf_counter() - started)}")
+    return report

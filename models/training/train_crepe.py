@@ -12,8 +12,6 @@ torch), the artifact to models/bundled/crepe-minilm-demo/, and its MODEL_CARD.md
 """
 from __future__ import annotations
 
-import json
-import shutil
 import sys
 import time
 from pathlib import Path
@@ -26,8 +24,8 @@ from scipy.stats import kendalltau
 from models.architectures import CrepeRegressor
 from models.training import synth
 from models.training.common import (
-    backbone_dir, cpu_threads, eval_batches, fit, fmt_seconds, freeze_lower, load_tokenizer, pad,
-    seed_everything, training_parser)
+    backbone_dir, cpu_threads, eval_batches, fit, freeze_lower, load_tokenizer, pad,
+    save_and_bundle, seed_everything, training_parser)
 
 MODEL_ID = "crepe-minilm-demo"
 WORK_DIR = Path(__file__).resolve().parents[2] / "build" / "models" / MODEL_ID
@@ -107,34 +105,13 @@ def main(argv: list[str] | None = None) -> int:
 
     model.eval()
     test_torch = evaluate(predict(model, enc_test), test)
-    work = Path(args.work)
-    checkpoint = work / "checkpoint"
-    if checkpoint.exists():
-        shutil.rmtree(checkpoint)
-    model.save_checkpoint(checkpoint)
-    shutil.copyfile(backbone / "tokenizer.json", checkpoint / "tokenizer.json")
-    train_seconds = time.perf_counter() - started
-    report = {"model": MODEL_ID, "args": vars(args), "threads": threads,
-              "train_seconds": round(train_seconds, 1), "history": history,
+    from models.training.cards import crepe_int8_eval
+
+    report = {"model": MODEL_ID, "args": vars(args), "threads": threads, "history": history,
               "test_torch_fp32": test_torch,
               "command": "python -m models.training.train_crepe " + " ".join(argv or sys.argv[1:])}
-    (work / "results.json").write_text(json.dumps(report, indent=2), encoding="utf-8")
-
-    from models.export import drop_fp32, export_model
-
-    out = Path(args.out)
-    if out.exists():
-        shutil.rmtree(out)
-    export_model(str(checkpoint), out, int8=True, max_length=512, task="crepe", model_id=MODEL_ID)
-    drop_fp32(out)
-    from models.training.cards import crepe_int8_eval, write_card
-
-    test_int8 = crepe_int8_eval(out, test)
-    report["test_onnx_int8"] = test_int8
-    (work / "results.json").write_text(json.dumps(report, indent=2), encoding="utf-8")
-    write_card(out, report)
-    print(json.dumps({"test_torch_fp32": test_torch, "test_onnx_int8": test_int8}, indent=2))
-    print(f"done in {fmt_seconds(time.perf_counter() - started)}")
+    save_and_bundle(model.save_checkpoint, report, args, task="crepe", max_length=512,
+                    int8_eval=lambda out: crepe_int8_eval(out, test), started=started)
     return 0
 
 

@@ -11,8 +11,6 @@ models/bundled/srr-minilm-demo/ and its MODEL_CARD.md.
 """
 from __future__ import annotations
 
-import json
-import shutil
 import sys
 import time
 from pathlib import Path
@@ -26,8 +24,8 @@ from engine.metrics.srr.labels import LabelLevel, labels_for
 from models.architectures import _load_into, bert_config, load_state_dict, read_config
 from models.training import synth
 from models.training.common import (
-    backbone_dir, cpu_threads, eval_batches, fit, fmt_seconds, freeze_lower, load_tokenizer, pad,
-    seed_everything, training_parser)
+    backbone_dir, cpu_threads, eval_batches, fit, freeze_lower, load_tokenizer, pad,
+    save_and_bundle, seed_everything, training_parser)
 
 MODEL_ID = "srr-minilm-demo"
 WORK_DIR = Path(__file__).resolve().parents[2] / "build" / "models" / MODEL_ID
@@ -114,31 +112,14 @@ def main(argv: list[str] | None = None) -> int:
                   started, loss_digits=5)
 
     test_torch = evaluate(predict(model, enc_test), test, labels)
-    work = Path(args.work)
-    checkpoint = work / "checkpoint"
-    if checkpoint.exists():
-        shutil.rmtree(checkpoint)
-    model.save_pretrained(str(checkpoint))
-    shutil.copyfile(backbone / "tokenizer.json", checkpoint / "tokenizer.json")
-    report = {"model": MODEL_ID, "args": vars(args), "threads": threads,
-              "train_seconds": round(time.perf_counter() - started, 1), "history": history,
+    from models.training.cards import srr_int8_eval
+
+    report = {"model": MODEL_ID, "args": vars(args), "threads": threads, "history": history,
               "test_torch_fp32": test_torch,
               "command": "python -m models.training.train_srr " + " ".join(argv or sys.argv[1:])}
-    (work / "results.json").write_text(json.dumps(report, indent=2), encoding="utf-8")
-
-    from models.export import drop_fp32, export_model
-    from models.training.cards import srr_int8_eval, write_card
-
-    out = Path(args.out)
-    if out.exists():
-        shutil.rmtree(out)
-    export_model(str(checkpoint), out, int8=True, max_length=128, task="srr", model_id=MODEL_ID)
-    drop_fp32(out)
-    report["test_onnx_int8"] = srr_int8_eval(out, test)
-    (work / "results.json").write_text(json.dumps(report, indent=2), encoding="utf-8")
-    write_card(out, report)
-    print(json.dumps({k: report[k] for k in ("test_torch_fp32", "test_onnx_int8")}, indent=2))
-    print(f"done in {fmt_seconds(time.perf_counter() - started)}")
+    save_and_bundle(lambda path: model.save_pretrained(str(path)), report, args, task="srr",
+                    max_length=128, int8_eval=lambda out: srr_int8_eval(out, test),
+                    started=started)
     return 0
 
 
