@@ -52,6 +52,14 @@ def pair_score_from_dict(data: dict[str, Any]) -> PairScore:
                      elapsed_ms=data.get("elapsed_ms") or 0.0)
 
 
+def is_transient_failure(payload: dict[str, Any]) -> bool:
+    """A stored failure of the judge's process (a crash or a hang), not of the pair: a resumed
+    run computes it again instead of keeping the error."""
+    judge_error = payload.get("judge_error")
+    return bool(payload.get("error") and isinstance(judge_error, dict)
+                and judge_error.get("transient"))
+
+
 def new_run_id(pairs: Sequence[ReportPair], metric_names: Sequence[str]) -> str:
     digest = hashlib.sha256()
     for pair in pairs:
@@ -100,7 +108,8 @@ def run_batch(
         store.start_run(run_id, input_label, metric_names, {"signatures": signatures})
         store.put_pairs(run_id, [p.id for p in pairs])
         for row in store.results(run_id):
-            if row["pair_id"] in results and row["metric"] in signatures:
+            if (row["pair_id"] in results and row["metric"] in signatures
+                    and not is_transient_failure(row["payload"])):
                 results[row["pair_id"]][row["metric"]] = row["payload"]
     total = len(pairs) * len(built)
     done = sum(len(r) for r in results.values())

@@ -67,17 +67,28 @@ class JudgeBackend(Protocol):
         """Release the model or the connection."""
 
 
-class JudgeError(RuntimeError):
-    """No usable answer after every attempt; ``texts`` keeps each raw answer for inspection."""
+class TransientJudgeError(RuntimeError):
+    """A failure of the judge's process or transport, not of the question: the judge worker
+    crashed or hung. The same call may well succeed later, so a resumed run asks again."""
 
-    def __init__(self, message: str, prompt: str, texts: Sequence[str] = ()) -> None:
+
+class JudgeError(RuntimeError):
+    """No usable answer after every attempt; ``texts`` keeps each raw answer for inspection.
+
+    ``transient`` marks failures of the process rather than of the answer (a resumed run
+    computes such pairs again instead of keeping the error).
+    """
+
+    def __init__(self, message: str, prompt: str, texts: Sequence[str] = (), *,
+                 transient: bool = False) -> None:
         super().__init__(message)
         self.prompt = prompt
         self.texts = list(texts)
+        self.transient = transient
 
     def to_json(self) -> dict[str, Any]:
         return {"message": str(self), "prompt": self.prompt,
-                "answers": [t[:2000] for t in self.texts]}
+                "answers": [t[:2000] for t in self.texts], "transient": self.transient}
 
 
 @dataclass
@@ -239,6 +250,8 @@ class Judge:
                                   hit.finish_reason), True
         try:
             completion = self.backend.complete(messages, constraint, max_tokens, self.decoding.seed)
+        except TransientJudgeError as exc:  # the message already says what happened
+            raise JudgeError(f"{prompt.key}: {exc}", prompt.key, transient=True) from exc
         except Exception as exc:  # noqa: BLE001 - transport, server, model: one clear message
             raise JudgeError(f"{prompt.key}: the judge call failed: {type(exc).__name__}: {exc}",
                              prompt.key) from exc

@@ -45,8 +45,9 @@ JUDGE_CHAT_FORMAT = Option("judge_chat_format", "auto",
                            "own, then gemma for Gemma models)", choices=CHAT_FORMATS)
 MAX_INFLIGHT = Option("max_inflight", 4, "requests in flight to the judge server at most",
                       type=int)
-JUDGE_TIMEOUT = Option("judge_timeout", 120.0, "seconds before a judge server request times out",
-                       type=float)
+JUDGE_TIMEOUT = Option("judge_timeout", 300.0,
+                       "seconds one judge call may take: a server request times out, an embedded "
+                       "judge worker that has not answered is stopped and restarted", type=float)
 JUDGE_RETRIES = Option("judge_retries", 2,
                        "extra attempts after an unusable judge answer (and after a failed "
                        "server request)", type=int)
@@ -78,7 +79,7 @@ class JudgeConfig:
     threads: int = 0
     chat_format: str = "auto"
     max_inflight: int = 4
-    timeout_s: float = 120.0
+    timeout_s: float = 300.0
     retries: int = 2
     seed: int = 0
 
@@ -142,7 +143,9 @@ def build_backend(config: JudgeConfig, cache: CallCache) -> JudgeBackend:
 
 
 def build_llama_backend(config: JudgeConfig, cache: CallCache) -> JudgeBackend:
-    from engine.runtimes.llamacpp import LlamaCppBackend
+    """The GGUF judge in its supervised worker process (``engine.runtimes.judge_worker``); a
+    model that cannot load or fails its one-generation self-check is ``JudgeUnavailable``."""
+    from engine.runtimes.judge_worker import IsolatedLlamaBackend, JudgeStartError, WorkerLoad
     from models.resolve import resolve
 
     resolved = resolve(config.judge, task="judge")
@@ -152,13 +155,17 @@ def build_llama_backend(config: JudgeConfig, cache: CallCache) -> JudgeBackend:
     entry = resolved.entry
     sha256 = (entry.sha256 if entry and entry.sha256 else None) or cache.file_sha256(resolved.path)
     model_id = resolved.id if entry else Path(resolved.name).name
-    return LlamaCppBackend(
-        resolved.path, model_id=model_id, sha256=sha256, revision=resolved.revision,
+    load = WorkerLoad(
+        str(resolved.path), model_id=model_id, sha256=sha256, revision=resolved.revision,
         source=resolved.source, demo_grade=resolved.demo_grade,
         registry_chat_format=entry.chat_format if entry else None,
         registry_n_ctx=entry.n_ctx if entry else None,
-        settings=LlamaSettings(n_ctx=config.n_ctx, n_gpu_layers=config.gpu_layers,
-                               n_threads=config.threads, chat_format=config.chat_format))
+        settings=asdict(LlamaSettings(n_ctx=config.n_ctx, n_gpu_layers=config.gpu_layers,
+                                      n_threads=config.threads, chat_format=config.chat_format)))
+    try:
+        return IsolatedLlamaBackend(load, call_timeout_s=config.timeout_s)
+    except JudgeStartError as exc:
+        raise JudgeUnavailable(str(exc)) from None
 
 
 def load_extractor(metric: str, ctx: RuntimeContext) -> Any:

@@ -15,6 +15,17 @@ Three things here are not what ``Llama.create_chat_completion`` would do by itse
 - **One model, one lock.** A ``Llama`` object is not safe to call from several threads (the
   process crashes), so every call holds the backend's lock. Consecutive calls that share a
   prompt prefix (the same report) reuse llama.cpp's KV cache for that prefix.
+- **Report text is data.** Only the chat template's own markers are tokenized with special
+  tokens enabled; message contents (the reports) are tokenized as plain text, so a report that
+  contains ``<end_of_turn>`` or ``<|im_start|>`` cannot open or close a turn.
+- **No AMX weight repacking.** On CPUs with AMX (Intel Sapphire Rapids and later) llama.cpp
+  repacks quantised weights for its AMX kernels, and with Q4_K weights the first decode faults
+  (llama.cpp issue 20824). Where ``llama_print_system_info()`` reports ``AMX_INT8 = 1`` the
+  model is loaded with ``use_extra_bufts = False``, which skips every repacked buffer type;
+  other CPUs keep their repacking (``RADSCOPE_LLAMA_REPACK=0/1`` forces either way).
+
+This class runs inside the supervised judge worker (``engine.runtimes.judge_worker``), never in
+the app's or the CLI's process: a native fault there costs one call, not the server.
 """
 from __future__ import annotations
 
@@ -22,6 +33,7 @@ import ctypes
 import json
 import logging
 import os
+import re
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -47,6 +59,32 @@ class RenderedChat:
     prompt: str
     stop: tuple[str, ...]
     add_bos: bool  # let the tokenizer add BOS (False when the template wrote it)
+
+
+# Stands in for each message's content while a template is rendered, so that the rendered
+# prompt can be cut into the template's own text (control tokens allowed) and the contents
+# (tokenized as plain text). Private-use characters: no template or report writes them.
+_SLOT = "\ue000{}\ue001"
+_SLOT_SPLIT = re.compile("\ue000(\\d+)\ue001")
+
+
+def with_slots(messages: Sequence[Message]) -> list[Message]:
+    """``messages`` with every content replaced by a numbered slot marker."""
+    return [{**m, "content": _SLOT.format(i)} for i, m in enumerate(messages)]
+
+
+def split_slots(prompt: str, messages: Sequence[Message]) -> list[tuple[str, bool]]:
+    """Cut a prompt rendered ``with_slots`` into ``(text, is_data)`` parts in order: the
+    template's text (``is_data=False``) and each message's content (``is_data=True``)."""
+    parts: list[tuple[str, bool]] = []
+    pieces = _SLOT_SPLIT.split(prompt)
+    for i, piece in enumerate(pieces):
+        if i % 2 == 0:
+            if piece:
+                parts.append((piece, False))
+        else:
+            parts.append((messages[int(piece)]["content"], True))
+    return parts
 
 
 def _turns(messages: Sequence[Message], open_turn: str, close_turn: str,
@@ -189,8 +227,53 @@ def default_threads() -> int:
         return os.cpu_count() or 1
 
 
+def system_info() -> str:
+    """llama.cpp's own line of CPU features and backends (``AMX_INT8 = 1``, ``AVX512 = 1``...)."""
+    import llama_cpp
+
+    return llama_cpp.llama_print_system_info().decode("utf-8", "replace").strip()
+
+
+def weight_repacking_allowed(info: str | None = None) -> bool:
+    """Whether to let llama.cpp repack weights into its extra buffer types (see module docstring).
+
+    Off where the build runs AMX kernels (their Q4_K path faults); ``RADSCOPE_LLAMA_REPACK``
+    (0 or 1) overrides the choice for users who know their build.
+    """
+    forced = os.environ.get("RADSCOPE_LLAMA_REPACK", "").strip()
+    if forced in ("0", "1"):
+        return forced == "1"
+    info = system_info() if info is None else info
+    return re.search(r"\bAMX_INT8 = 1\b", info) is None
+
+
+def load_llama(path: Path, *, n_ctx: int, layers: int, threads: int, repack: bool) -> Any:
+    """A ``Llama`` on ``path``; with ``repack=False`` loaded with ``use_extra_bufts = False``.
+
+    llama-cpp-python has no argument for that field, so the default model parameters it starts
+    from are swapped for the duration of the load (the worker loads one model at a time).
+    """
+    import llama_cpp
+    import llama_cpp.llama_cpp as low
+
+    original = low.llama_model_default_params
+
+    def without_extra_bufts() -> Any:
+        params = original()
+        params.use_extra_bufts = False
+        return params
+
+    if not repack:
+        low.llama_model_default_params = without_extra_bufts
+    try:
+        return llama_cpp.Llama(model_path=str(path), n_ctx=n_ctx, n_gpu_layers=layers,
+                               n_threads=threads, n_threads_batch=threads, seed=0, verbose=False)
+    finally:
+        low.llama_model_default_params = original
+
+
 class LlamaCppBackend:
-    """A GGUF judge in this process (see module docstring)."""
+    """A GGUF judge in the current process (the judge worker's) (see module docstring)."""
 
     kind = "llama.cpp"
     constrains = True
@@ -212,16 +295,14 @@ class LlamaCppBackend:
         layers = settings.n_gpu_layers if gpu else 0
         threads = settings.n_threads or default_threads()
         self.settings = settings
-        self._llama = llama_cpp.Llama(
-            model_path=str(self.path), n_ctx=settings.n_ctx or registry_n_ctx or 4096,
-            n_gpu_layers=layers, n_threads=threads, n_threads_batch=threads, seed=0,
-            verbose=False)
+        self.repack = weight_repacking_allowed()
+        self._llama = load_llama(self.path, n_ctx=settings.n_ctx or registry_n_ctx or 4096,
+                                 layers=layers, threads=threads, repack=self.repack)
         train_ctx = self._llama._model.n_ctx_train()
         if self._llama.n_ctx() > train_ctx > 0:  # more context than the model was trained for
             self._llama.close()
-            self._llama = llama_cpp.Llama(
-                model_path=str(self.path), n_ctx=train_ctx, n_gpu_layers=layers,
-                n_threads=threads, n_threads_batch=threads, seed=0, verbose=False)
+            self._llama = load_llama(self.path, n_ctx=train_ctx, layers=layers, threads=threads,
+                                     repack=self.repack)
         metadata = dict(self._llama.metadata)
         self.chat_format = choose_chat_format(settings.chat_format, registry_chat_format, metadata)
         self._jinja = None
@@ -250,7 +331,8 @@ class LlamaCppBackend:
 
     def identity(self) -> dict[str, Any]:
         return {"backend": self.kind, "model": self.model_id, "sha256": self.sha256,
-                "revision": self.revision, "chat_format": self.chat_format}
+                "revision": self.revision, "chat_format": self.chat_format,
+                "content_tokens": "plain"}
 
     def signature_fields(self) -> dict[str, Any]:
         return {"judge": self.model_id,
@@ -266,7 +348,8 @@ class LlamaCppBackend:
             detail={"backend": self.kind, "sha256": self.sha256, "revision": self.revision,
                     "quantisation": self.description, "n_ctx": self._llama.n_ctx(),
                     "threads": self.threads, "gpu_layers": self.gpu_layers,
-                    "chat_format": self.chat_format, "llama_cpp_python": llama_cpp.__version__})
+                    "chat_format": self.chat_format, "weight_repacking": self.repack,
+                    "llama_cpp_python": llama_cpp.__version__})
 
     # -- calls ---------------------------------------------------------------------------------
 
@@ -276,6 +359,17 @@ class LlamaCppBackend:
             stop = out.stop if isinstance(out.stop, list) else [out.stop] if out.stop else []
             return RenderedChat(out.prompt, tuple(s for s in stop if s), not out.added_special)
         return render_builtin(self.chat_format, messages)
+
+    def prompt_tokens(self, messages: Sequence[Message]) -> tuple[list[int], RenderedChat]:
+        """The prompt's tokens: the template's markers as control tokens, every message's
+        content as plain text (see module docstring), and the rendered chat."""
+        chat = self.render(with_slots(messages))
+        llama = self._llama
+        tokens: list[int] = []
+        for i, (text, is_data) in enumerate(split_slots(chat.prompt, messages)):
+            tokens += llama.tokenize(text.encode("utf-8"), add_bos=chat.add_bos and i == 0,
+                                     special=not is_data)
+        return tokens, chat
 
     def complete(self, messages: Sequence[Message], schema: dict[str, Any] | None,
                  max_tokens: int, seed: int) -> Completion:
@@ -287,10 +381,9 @@ class LlamaCppBackend:
         """
         import llama_cpp
 
-        chat = self.render(messages)
         with self._lock:
             llama = self._llama
-            tokens = llama.tokenize(chat.prompt.encode("utf-8"), add_bos=chat.add_bos, special=True)
+            tokens, chat = self.prompt_tokens(messages)
             room = llama.n_ctx() - len(tokens)
             if room <= 0:
                 raise ValueError(f"the prompt has {len(tokens)} tokens; the judge's context holds "
