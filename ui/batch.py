@@ -25,7 +25,7 @@ from engine.dataio import Columns, InputError
 from engine.metrics import registry
 from engine.metrics.base import Metric
 from engine.reports import DEFAULT_MAX_CHARS, ReportPair
-from engine.runner import BatchRun, new_run_id, run_batch
+from engine.runner import BatchRun, input_run_id, resume_or_new_run_id, run_batch
 from engine.store import Store, StoreError
 from ui.views.common import BAD, esc, fmt
 
@@ -455,5 +455,8 @@ def resumable_runs(store: Store) -> list[str]:
             if r.status != "finished" and not (r.run_id.endswith("-b") and r.run_id[:-2] in ids)]
 
 
-def default_run_id(pairs: Sequence[ReportPair], names: Sequence[str]) -> str:
-    return new_run_id(pairs, names)
+def default_run_id(store: Store, pairs: Sequence[ReportPair], metrics: Sequence[Metric],
+                   max_chars: int = DEFAULT_MAX_CHARS) -> str:
+    """The unfinished run of this same input and set-up when there is one (it resumes), else a
+    new id derived from the input (see ``engine.runner.input_run_id``)."""
+    return resume_or_new_run_id(store, input_run_id(pairs, metrics, max_chars))

@@ -141,10 +141,11 @@ def batch_tab(app: AppContext, names: list[str], default_metrics: list[str],
             selected = parse_metrics(chosen)
             mapping = batch_logic.ColumnMapping.from_ui(id_c, ref_c, cand_c, cand_b_c, mod_c, area_c)
             pairs, pairs_b = batch_logic.build_pairs(path, mapping, config.max_pairs)
-            run_id = batch_logic.check_run_id(rid) or batch_logic.default_run_id(pairs, selected)
             options = options_from(option_names, values)
             built = [app.cache.metric(options, n)[1] for n in selected]
             runtime = app.cache.runtime(options)
+            run_id = batch_logic.check_run_id(rid) or batch_logic.default_run_id(
+                app.store, pairs, built, config.max_chars)
         except (InputProblem, batch_logic.BatchProblem) as exc:
             yield cleared(status_box("error", str(exc)))
             return

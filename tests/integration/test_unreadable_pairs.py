@@ -1,0 +1,44 @@
+"""Unreadable reports get "cannot read: <reason>" per metric, counted apart in the summary,
+through the real rules readers, the bundled SRR-BERT encoder and BLEU."""
+from engine.metrics import registry
+from engine.reports import ReportPair
+from engine.runner import format_summary, run_batch
+
+PAIRS = [
+    ReportPair("english", "No pleural effusion. Heart size normal.", "Small left pleural effusion."),
+    ReportPair("chinese", "右侧大量气胸，纵隔向左移位。", "双肺清晰，未见气胸。"),  # contradictory
+    ReportPair("chinese-same", "右侧大量气胸。", "右侧大量气胸。"),
+    ReportPair("punctuation", "... !!!", "--- ??"),
+    ReportPair("zero-width", "Lungs clear.", "\u200b\u200b"),
+    ReportPair("french", "Absence d'épanchement pleural. Le coeur est de taille normale.",
+               "Épanchement pleural gauche de grande abondance."),
+]
+
+
+def test_unreadable_pairs_get_no_number(tmp_path):
+    ctx = registry.RuntimeContext(options={"extractor": "rules"})
+    try:
+        run = run_batch(PAIRS, ["clear", "radsem", "srr", "bleu"], ctx)
+    finally:
+        ctx.close()
+    by_id = {row["id"]: row["metrics"] for row in run.rows}
+    assert all(by_id["english"][m]["error"] is None for m in ("clear", "radsem", "srr", "bleu"))
+    # The English-only readers (rules, the demo encoder) refuse Chinese and French...
+    for pid in ("chinese", "chinese-same", "french"):
+        for name in ("clear", "radsem", "srr"):
+            result = by_id[pid][name]
+            assert result["score"] is None, (pid, name)
+            assert result["error"].startswith("cannot read: reference report: not English"), (pid, name)
+    # ... while BLEU, which only compares tokens, still scores them.
+    assert by_id["chinese-same"]["bleu"]["score"] is not None
+    # Nobody reads punctuation or an invisible report.
+    for name in ("clear", "radsem", "srr", "bleu"):
+        assert by_id["punctuation"][name]["error"] == ("cannot read: reference report: no words (only "
+                                                       "punctuation, digits or symbols)")
+        assert by_id["zero-width"][name]["error"] == ("cannot read: candidate report is empty once "
+                                                      "spaces and invisible characters are removed")
+    clear = run.summary["metrics"]["clear"]
+    assert (clear["n"], clear["n_errors"], clear["n_cannot_read"]) == (1, 0, 5)
+    bleu = run.summary["metrics"]["bleu"]
+    assert (bleu["n"], bleu["n_errors"], bleu["n_cannot_read"]) == (4, 0, 2)
+    assert "cannot read=5" in format_summary(run.summary)
