@@ -164,8 +164,11 @@ def _read_delimited(path: Path, text: str, sep: str) -> tuple[pd.DataFrame, list
     try:
         header = [h.strip() for h in next(reader)]
         if len(header) < 2:
-            raise InputError(f"{path}: line 1 holds a single column ({header[0][:60]!r}), so this "
-                             f"is not a table of pairs; accepted: {_ACCEPTED}")
+            other = next((c for c in ";,\t|" if c != sep and c in header[0]), None)
+            hint = (f" (it holds {other!r}: is the file separated by {other!r} instead? save it "
+                    "with commas as .csv, or with tabs as .tsv)") if other else ""
+            raise InputError(f"{path}: line 1 holds a single column ({header[0][:60]!r}){hint}, so "
+                             f"this is not a table of pairs; accepted: {_ACCEPTED}")
         start = reader.line_num + 1
         for row in reader:
             if row and any(cell.strip() for cell in row):
@@ -271,7 +274,10 @@ def _non_finite_message(path: Path, text: str, token: str, line: int | None = No
 
 def _read_jsonl(path: Path, text: str) -> tuple[pd.DataFrame, list[int]]:
     records, lines = [], []
-    for number, line in enumerate(text.splitlines(), start=1):
+    # Lines end at "\n" only: str.splitlines would also break at U+2028 and friends, which
+    # JSON strings may hold unescaped.
+    for number, line in enumerate(text.split("\n"), start=1):
+        line = line.removesuffix("\r")
         if not line.strip():
             continue
         try:

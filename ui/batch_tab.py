@@ -181,8 +181,9 @@ def batch_tab(app: AppContext, names: list[str], default_metrics: list[str],
                 job.cancel.set()
                 job.join(timeout=60)
         if isinstance(job.error, batch_logic.Cancelled):
-            note = (f"Stopped. Finished results are stored; to resume, start run id {run_id} again "
-                    "with the same file, columns and metrics.")
+            note = (f"Stopped. Finished results are stored in run {run_id}; to resume, run the same "
+                    "file, columns and metrics again (with this run id, or with none: it is found "
+                    "by its input).")
             yield {progress_box: batch_logic.progress_html(last, systems, "stopped", note)}
             return
         if job.error is not None:

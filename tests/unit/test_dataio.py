@@ -170,3 +170,10 @@ def test_non_finite_json_cells_are_refused(tmp_path):
         read_pairs(path)
     with pytest.raises(InputError, match=r"line 1, .*NaN is not a JSON value"):
         read_pairs(_write(tmp_path, "p.json", '[{"id": "a", "reference": NaN, "candidate": "C"}]'))
+
+
+def test_other_separator_is_named_and_jsonl_keeps_line_separators_in_strings(tmp_path):
+    with pytest.raises(InputError, match=r"holds ';': is the file separated by ';' instead"):
+        read_pairs(_write(tmp_path, "semi.csv", "id;reference;candidate\n1;R;C\n"))
+    row = json.dumps({"id": "a", "reference": "Line\u2028two", "candidate": "C"}, ensure_ascii=False)
+    assert read_pairs(_write(tmp_path, "p.jsonl", row + "\r\n"))[0].reference == "Line\u2028two"
