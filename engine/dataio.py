@@ -327,13 +327,13 @@ def _records_frame(path: Path, records: list[dict[str, Any]]) -> pd.DataFrame:
     return frame.where(frame.notna(), None)
 
 
-def _json_cell(value: Any) -> str | None:
-    """A JSON value as cell text: numbers arrive as their text already (see ``_json_loads``)."""
-    if value is None or isinstance(value, str):
-        return value
+def _json_cell(value: Any) -> Any:
+    """A JSON value as cell text: numbers arrive as their text already (see ``_json_loads``).
+    Objects and lists stay as they are, so that ``pairs_from_frame`` can refuse them where a
+    report or an id is expected instead of scoring their JSON text."""
     if isinstance(value, bool):
         return "true" if value else "false"
-    return json.dumps(value, ensure_ascii=False)
+    return value
 
 
 def _cell(value: Any) -> str:
@@ -365,6 +365,10 @@ def pairs_from_frame(frame: pd.DataFrame, columns: Columns, source: str = "input
     seen: dict[str, int] = {}
     for position, (_, row) in enumerate(frame.iterrows()):
         line = lines[position]
+        for role, col in wanted.items():
+            if isinstance(row[col], (dict, list)):
+                raise InputError(f"{source}: {where} {line}: column {col!r} (the {role} column) holds "
+                                 f"a JSON {'object' if isinstance(row[col], dict) else 'list'}, not text")
         if columns.id:
             pid = _cell(row[columns.id]).strip()
             if not pid:

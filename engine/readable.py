@@ -1,9 +1,18 @@
 """Can a metric read this report at all? A per-pair check that runs before any scoring.
 
 A report that is empty once invisible characters are removed, that holds no words, or that is
-not English while the metric's reader knows only English would still get a confident number
-(CLEAR 1.0 on two Chinese reports: both "mention nothing"). Such a pair gets the error
-``cannot read: <reason>`` instead, counted apart from other errors in summaries.
+in a language the metric's reader does not know would still get a confident number (CLEAR 1.0
+on two Chinese reports: both "mention nothing"; BLEU 0.18 on two identical ones). Such a pair
+gets the error ``cannot read: <reason>`` instead, counted apart from other errors in summaries.
+
+Each metric's reader has a scope, read from its signature (``reader_scope``):
+
+- ``english``: rules extractors (English lexicons) and encoder models (the project's demo
+  models and the published CREPE / SRR-BERT weights, all trained on English reports);
+- ``latin``: word-overlap metrics (a ``tok:`` field: BLEU, ROUGE-L), which split words on
+  spaces and keep only Latin letters, so any language in the Latin alphabet but not Chinese,
+  Japanese, Cyrillic ... text;
+- ``any``: LLM judges.
 
 How the language is told (no model, no dependency): a report is *not English* when
 
@@ -28,6 +37,7 @@ from engine.reports import ReportPair
 
 CANNOT_READ = "cannot read: "
 ASCII_SHARE_MIN = 0.9
+SCOPES = ("english", "latin", "any")
 
 _WORD_RE = re.compile(r"[^\W\d_]{2,}")  # a run of two or more letters, any script
 _ELISION_RE = re.compile(r"\b(?:[dlnjcsm]|qu)['’][^\W\d_]", re.IGNORECASE)
@@ -78,15 +88,23 @@ def words(text: str) -> list[str]:
     return [w.lower() for w in _WORD_RE.findall(unicodedata.normalize("NFC", text))]
 
 
+def other_script(text: str) -> str | None:
+    """Why the text is not written in the Latin alphabet (None when it is)."""
+    letters = [ch for ch in text if ch.isalpha()]
+    if not letters:
+        return None
+    ascii_share = sum(ch.isascii() for ch in letters) / len(letters)
+    if ascii_share >= ASCII_SHARE_MIN:
+        return None
+    sample = next(ch for ch in letters if not ch.isascii())
+    return f"{100 * (1 - ascii_share):.0f}% of its letters are not in the Latin alphabet (e.g. {sample!r})"
+
+
 def guess_language(text: str) -> LanguageGuess:
     """English or not, by the rules in the module docstring."""
-    letters = [ch for ch in text if ch.isalpha()]
-    if letters:
-        ascii_share = sum(ch.isascii() for ch in letters) / len(letters)
-        if ascii_share < ASCII_SHARE_MIN:
-            sample = next(ch for ch in letters if not ch.isascii())
-            return LanguageGuess(False, f"{100 * (1 - ascii_share):.0f}% of its letters are not in "
-                                        f"the English alphabet (e.g. {sample!r})")
+    script = other_script(text)
+    if script:
+        return LanguageGuess(False, script)
     found = words(text)
     english = sum(1 for w in found if w in ENGLISH_WORDS)
     foreign = sum(1 for w in found if w in FOREIGN_WORDS or not w.isascii())
@@ -97,34 +115,43 @@ def guess_language(text: str) -> LanguageGuess:
     return LanguageGuess(True, f"{english} English words, {foreign} foreign ones")
 
 
-def unreadable_reason(text: str, english_only: bool) -> str | None:
-    """Why a report cannot be read (None when it can)."""
+def unreadable_reason(text: str, scope: str = "any") -> str | None:
+    """Why a report cannot be read by a reader of this scope (None when it can)."""
+    if scope not in SCOPES:
+        raise ValueError(f"unknown reader scope {scope!r}; one of {SCOPES}")
     if not visible_text(text):
         return "empty once spaces and invisible characters are removed"
     if not words(text):
         return "no words (only punctuation, digits or symbols)"
-    if english_only:
+    if scope == "english":
         guess = guess_language(text)
         if not guess.english:
             return f"not English ({guess.reason}); this reader knows only English"
+    if scope == "latin":
+        script = other_script(text)
+        if script:
+            return f"not in the Latin alphabet ({script}); this reader splits words on spaces"
     return None
 
 
-def pair_unreadable(pair: ReportPair, english_only: bool) -> str | None:
+def pair_unreadable(pair: ReportPair, scope: str = "any") -> str | None:
     """``cannot read: ...`` for the first side that cannot be read, or None."""
     for side in ("reference", "candidate"):
-        reason = unreadable_reason(getattr(pair, side), english_only)
+        reason = unreadable_reason(getattr(pair, side), scope)
         if reason:
             return f"{CANNOT_READ}{side} report is {reason}" if reason.startswith("empty") \
                 else f"{CANNOT_READ}{side} report: {reason}"
     return None
 
 
-def reads_english_only(signature: str, is_encoder: bool) -> bool:
-    """Rules extractors (English lexicons) and the encoder models (the project's demo models
-    and the published CREPE / SRR-BERT weights, all trained on English reports) read only
-    English; lexical overlap and LLM judges read any language."""
-    return "|extractor:rules|" in f"{signature}|" or is_encoder
+def reader_scope(signature: str, is_encoder: bool) -> str:
+    """The languages a metric's reader knows, from its signature (see the module docstring)."""
+    fields = f"{signature}|"
+    if "|extractor:rules|" in fields or is_encoder:
+        return "english"
+    if "|tok:" in fields:
+        return "latin"
+    return "any"
 
 
 def is_cannot_read(error: str | None) -> bool:

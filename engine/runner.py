@@ -116,8 +116,8 @@ def run_batch(
     metric_names = list(metric_names)
     built = list(metrics) if metrics is not None else registry.build(metric_names, ctx)
     signatures = {m.name: m.signature() for m in built}
-    english_only = {m.name: readable.reads_english_only(signatures[m.name], isinstance(m, EncoderMetric))
-                    for m in built}
+    scopes = {m.name: readable.reader_scope(signatures[m.name], isinstance(m, EncoderMetric))
+              for m in built}
     run_id = run_id or resume_or_new_run_id(store, input_run_id(pairs, built, max_chars))
     hashes = {p.id: p.content_hash() for p in pairs}
     results: dict[str, dict[str, dict[str, Any]]] = {p.id: {} for p in pairs}
@@ -151,7 +151,7 @@ def run_batch(
                 for pair in todo:
                     problems = pair.problems(max_chars)
                     unreadable = None if problems else readable.pair_unreadable(
-                        pair, english_only[metric.name])
+                        pair, scopes[metric.name])
                     if problems:
                         record(metric, pair, PairScore.failed("input: " + "; ".join(problems)))
                     elif unreadable:

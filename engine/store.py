@@ -192,6 +192,8 @@ class Store:
 
     def __init__(self, path: str | os.PathLike[str] | None = None) -> None:
         self.path = Path(path) if path is not None else default_db_path()
+        if self.path.is_dir():
+            raise DamagedStoreError(f"{self.path}: is a directory; the store is a file (--db)")
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._local = threading.local()
         self._all: list[sqlite3.Connection] = []

@@ -177,3 +177,12 @@ def test_other_separator_is_named_and_jsonl_keeps_line_separators_in_strings(tmp
         read_pairs(_write(tmp_path, "semi.csv", "id;reference;candidate\n1;R;C\n"))
     row = json.dumps({"id": "a", "reference": "Line\u2028two", "candidate": "C"}, ensure_ascii=False)
     assert read_pairs(_write(tmp_path, "p.jsonl", row + "\r\n"))[0].reference == "Line\u2028two"
+
+
+def test_json_object_where_a_report_is_expected_is_refused(tmp_path):
+    path = _write(tmp_path, "n.json", json.dumps([{"id": "a", "reference": {"text": "R"}, "candidate": "C"}]))
+    with pytest.raises(InputError, match=r"n.json: row 1: column 'reference' \(the reference column\) "
+                                         r"holds a JSON object, not text"):
+        read_pairs(path)
+    extra = json.dumps([{"id": "a", "reference": "R", "candidate": "C", "labels": ["x", "y"]}])
+    assert read_pairs(_write(tmp_path, "ok.json", extra))[0].reference == "R"  # unmapped: fine

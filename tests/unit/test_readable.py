@@ -1,7 +1,7 @@
 """The readable-text check: invisible, wordless and non-English reports are told apart."""
 import pytest
 
-from engine.readable import guess_language, pair_unreadable, reads_english_only, unreadable_reason
+from engine.readable import guess_language, pair_unreadable, reader_scope, unreadable_reason
 from engine.reports import ReportPair
 
 
@@ -12,7 +12,7 @@ from engine.reports import ReportPair
     ("1. 2. 3/4", "no words"),
 ])
 def test_empty_and_wordless_reports_cannot_be_read_by_any_metric(text, reason):
-    assert reason in unreadable_reason(text, english_only=False)
+    assert reason in unreadable_reason(text, "any")
 
 
 @pytest.mark.parametrize("text", [
@@ -26,8 +26,8 @@ def test_empty_and_wordless_reports_cannot_be_read_by_any_metric(text, reason):
 ])
 def test_other_languages_are_refused_for_english_only_readers(text):
     assert not guess_language(text).english
-    assert "not English" in unreadable_reason(text, english_only=True)
-    assert unreadable_reason(text, english_only=False) is None
+    assert "not English" in unreadable_reason(text, "english")
+    assert unreadable_reason(text, "any") is None
 
 
 @pytest.mark.parametrize("text", [
@@ -37,19 +37,25 @@ def test_other_languages_are_refused_for_english_only_readers(text):
 ])
 def test_english_reports_pass(text):
     assert guess_language(text).english
-    assert unreadable_reason(text, english_only=True) is None
+    assert unreadable_reason(text, "english") is None
 
 
 def test_pair_reason_names_the_side():
     pair = ReportPair("p", "Lungs clear.", "\u200b")
-    assert pair_unreadable(pair, False) == ("cannot read: candidate report is empty once spaces and "
+    assert pair_unreadable(pair, "any") == ("cannot read: candidate report is empty once spaces and "
                                             "invisible characters are removed")
-    assert pair_unreadable(ReportPair("p", "双肺清晰。", "Lungs clear."), True).startswith(
+    assert pair_unreadable(ReportPair("p", "双肺清晰。", "Lungs clear."), "english").startswith(
         "cannot read: reference report: not English")
 
 
-def test_which_readers_are_english_only():
-    assert reads_english_only("clear|v:1|extractor:rules|rules:r1", is_encoder=False)
-    assert reads_english_only("srr|v:1|model:srr-minilm-demo", is_encoder=True)
-    assert not reads_english_only("clear|v:1|extractor:llm|judge:x", is_encoder=False)
-    assert not reads_english_only("bleu|v:1|n:4", is_encoder=False)
+def test_word_overlap_readers_need_the_latin_alphabet():
+    assert "not in the Latin alphabet" in unreadable_reason("右侧大量气胸。", "latin")
+    assert "not in the Latin alphabet" in unreadable_reason("Правое легкое чистое.", "latin")
+    assert unreadable_reason("Absence d'épanchement pleural.", "latin") is None
+
+
+def test_reader_scopes_come_from_the_signature():
+    assert reader_scope("clear|v:1|extractor:rules|rules:r1", is_encoder=False) == "english"
+    assert reader_scope("srr|v:1|model:srr-minilm-demo", is_encoder=True) == "english"
+    assert reader_scope("rouge|v:1|variant:rougeL-F|tok:lower-nopunct", is_encoder=False) == "latin"
+    assert reader_scope("clear|v:1|extractor:llm|judge:x", is_encoder=False) == "any"
