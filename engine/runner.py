@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import time
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
@@ -54,15 +54,17 @@ def pair_score_from_dict(data: dict[str, Any]) -> PairScore:
                      elapsed_ms=data.get("elapsed_ms") or 0.0)
 
 
-def input_run_id(pairs: Sequence[ReportPair], metrics: Sequence[Metric],
+def input_run_id(pairs: Sequence[ReportPair], metrics: Sequence[Metric] | Mapping[str, str],
                  max_chars: int = DEFAULT_MAX_CHARS) -> str:
     """``run-<hash>``: the same for the same pairs (ids and texts), metrics, signatures and
-    length limit, so that running the same input again finds its earlier run."""
+    length limit, so that running the same input again finds its earlier run. ``metrics`` is
+    the metrics or their signatures by name."""
+    signatures = metrics if isinstance(metrics, Mapping) else {m.name: m.signature() for m in metrics}
     digest = hashlib.sha256()
     for pair in pairs:
         digest.update(f"{pair.id}\x1f{pair.content_hash()}\x1e".encode())
-    for metric in metrics:
-        digest.update(f"{metric.name}\x1f{metric.signature()}\x1e".encode())
+    for name, signature in signatures.items():
+        digest.update(f"{name}\x1f{signature}\x1e".encode())
     digest.update(str(max_chars).encode())
     return f"run-{digest.hexdigest()[:12]}"
 
@@ -118,7 +120,7 @@ def run_batch(
     signatures = {m.name: m.signature() for m in built}
     scopes = {m.name: readable.reader_scope(signatures[m.name], isinstance(m, EncoderMetric))
               for m in built}
-    run_id = run_id or resume_or_new_run_id(store, input_run_id(pairs, built, max_chars))
+    run_id = run_id or resume_or_new_run_id(store, input_run_id(pairs, signatures, max_chars))
     hashes = {p.id: p.content_hash() for p in pairs}
     results: dict[str, dict[str, dict[str, Any]]] = {p.id: {} for p in pairs}
     resumed = Counter()
