@@ -229,9 +229,15 @@ class Store:
             conn.execute("ALTER TABLE results ADD COLUMN content_hash TEXT")
         conn.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'", (str(SCHEMA_VERSION),))
 
-    def checkpoint(self) -> None:
-        """Fold the write-ahead log into the database file, so the file alone is complete."""
-        self._conn().execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
+    def checkpoint(self) -> bool:
+        """Fold the write-ahead log into the database file, so the file alone is complete.
+        False when other connections kept it from finishing (the results are safe in the
+        -wal file; the next checkpoint or the last connection to close folds them in)."""
+        try:
+            busy, _, _ = self._conn().execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+        except sqlite3.OperationalError:  # locked past the busy timeout
+            return False
+        return busy == 0
 
     # --- connections ---------------------------------------------------------------------------
 

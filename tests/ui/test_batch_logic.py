@@ -246,3 +246,25 @@ def test_distribution_leaves_out_metrics_without_scores():
                                     "crepe": {"score": None, "error": "model missing"}}}]
     fig = distribution_figure(rows, ["bleu", "crepe"], {"bleu": "higher", "crepe": "lower"})
     assert [a.text for a in fig.layout.annotations] == ["bleu ↑"]
+
+
+def test_app_shows_the_run_id_and_a_stopped_run_resumes_without_one(standin_client, standin_server, tmp_path):
+    from gradio_client import handle_file
+
+    from engine.store import Store
+    from tests.ui import standins
+
+    path = write_pairs(tmp_path / "again.csv", 20)
+    args = [handle_file(str(path)), "id", "reference", "candidate", NONE, NONE, NONE, ["slow-standin"], "", 1]
+    standins.CALLS.pop("slow-standin", None)
+    job = standin_client.submit(*args, api_name="/batch")
+    time.sleep(1.0)
+    standin_client.predict(api_name="/stop_batch")
+    progress = job.result()[0]
+    run_id = progress.split("stored in run ")[1].split(";")[0]
+    assert "Stopped" in progress and run_id.startswith("run-")
+    done_first = Store(standin_server.store_path).get_run(run_id).n_results
+    scored_first = standins.CALLS["slow-standin"]
+    progress = standin_client.predict(*args, api_name="/batch")[0]  # no run id given
+    assert f"run id {run_id}" in progress and "20/20 pairs (100 %)" in progress
+    assert standins.CALLS["slow-standin"] - scored_first == 20 - done_first
