@@ -204,8 +204,12 @@ class Store:
             self.close()
             raise self.damaged(exc) from None
 
-    def damaged(self, exc: sqlite3.DatabaseError) -> DamagedStoreError:
-        """The message for a store file SQLite cannot use."""
+    def damaged(self, exc: sqlite3.DatabaseError) -> StoreError:
+        """The message for a store file SQLite cannot use (or that stays locked)."""
+        if isinstance(exc, sqlite3.OperationalError) and "locked" in str(exc):
+            return StoreError(f"{self.path}: the store stayed locked for {BUSY_TIMEOUT_S:.0f} s "
+                              f"({exc}); another process may be writing to it. Try again, or pass "
+                              "another store path (--db)")
         return DamagedStoreError(
             f"{self.path}: not a usable RadScope store ({exc}); the file is damaged or is not a "
             "SQLite database. Move it away (a new store is created in its place) or pass "
