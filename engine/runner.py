@@ -123,7 +123,7 @@ def run_batch(
     run_id = run_id or resume_or_new_run_id(store, input_run_id(pairs, signatures, max_chars))
     hashes = {p.id: p.content_hash() for p in pairs}
     results: dict[str, dict[str, dict[str, Any]]] = {p.id: {} for p in pairs}
-    resumed = Counter()
+    resumed: Counter = Counter()
     if store is not None:
         store.start_run(run_id, input_label, metric_names, {"signatures": signatures})
         store.put_pairs(run_id, [p.id for p in pairs])
@@ -151,13 +151,9 @@ def run_batch(
                 todo = [p for p in chunk if metric.name not in results[p.id]]
                 valid = []
                 for pair in todo:
-                    problems = pair.problems(max_chars)
-                    unreadable = None if problems else readable.pair_unreadable(
-                        pair, scopes[metric.name])
-                    if problems:
-                        record(metric, pair, PairScore.failed("input: " + "; ".join(problems)))
-                    elif unreadable:
-                        record(metric, pair, PairScore.failed(unreadable))
+                    reason = _unscorable(pair, max_chars, scopes[metric.name])
+                    if reason:
+                        record(metric, pair, PairScore.failed(reason))
                     else:
                         valid.append(pair)
                 _score_chunk(metric, valid, record, pool)
@@ -174,6 +170,15 @@ def run_batch(
     summary["resumed"] = {"reused": resumed["reused"], "recomputed": resumed["recomputed"]}
     summary["elapsed_s"] = round(time.perf_counter() - started, 3)
     return BatchRun(run_id=run_id, rows=rows, summary=summary, metrics=metric_names)
+
+
+def _unscorable(pair: ReportPair, max_chars: int, scope: str) -> str | None:
+    """Why no metric of this reader scope may score the pair: an input problem (empty,
+    oversized, binary) or text it cannot read; None when it can be scored."""
+    problems = pair.problems(max_chars)
+    if problems:
+        return "input: " + "; ".join(problems)
+    return readable.pair_unreadable(pair, scope)
 
 
 def _reuse_stored(store: Any, run_id: str, results: dict[str, dict[str, dict[str, Any]]],
