@@ -44,3 +44,25 @@ def test_unreadable_pairs_get_no_number(tmp_path):
     bleu = run.summary["metrics"]["bleu"]
     assert (bleu["n"], bleu["n_errors"], bleu["n_cannot_read"]) == (2, 0, 4)
     assert "cannot read=5" in format_summary(run.summary)
+
+
+def test_language_benchmark_counts_wrong_guesses(tmp_path):
+    import csv
+    import json
+
+    from tests.conftest import run_bench
+
+    parrot = tmp_path / "Fr_sample.csv"
+    with parrot.open("w", newline="", encoding="utf-8") as fh:
+        writer = csv.writer(fh)
+        writer.writerow(["Language", "Report", "English translation"])
+        writer.writerow(["Fr", "Pas d'épanchement pleural. Le coeur est normal.", "No pleural effusion. Normal heart."])
+        writer.writerow(["Fr", "IRM CEREBRALE", "BRAIN MRI"])  # a heading alone carries no evidence
+    out = tmp_path / "language.json"
+    proc = run_bench("language", "--parrot", str(parrot), "--out", str(out))
+    assert proc.returncode == 0, proc.stderr
+    sets = json.loads(out.read_text())["sets"]
+    assert (sets["parrot_french"]["n"], sets["parrot_french"]["wrong"]) == (2, 1)
+    assert sets["parrot_french"]["examples"][0]["text"] == "IRM CEREBRALE"
+    assert (sets["parrot_english_translation"]["n"], sets["parrot_english_translation"]["wrong"]) == (2, 0)
+    assert "IU X-ray archive not found" in proc.stdout
