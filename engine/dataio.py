@@ -148,9 +148,15 @@ def read_table(path: str | Path, fmt: str | None = None) -> tuple[pd.DataFrame, 
 
 _ACCEPTED = ("CSV or TSV with a header row (e.g. id, reference, candidate), JSONL (one JSON "
              "object per line) or JSON (a list of objects)")
-# A line inside a multi-line quoted field that looks like a row of its own: a short id-like
-# first cell. It means a quote was probably left open and swallowed the rows after it.
+# A line inside a multi-line quoted field that looks like a row of its own: as many fields as
+# the header, with a short id-like cell where the id column is (the first column unless one is
+# named like an id). It means a quote was probably left open and swallowed the rows after it.
 _ID_LIKE = re.compile(r"^[A-Za-z0-9_.:/#-]{1,64}$")
+_ID_NAME = re.compile(r"^(?:key|study|case|.*id)$", re.IGNORECASE)
+
+
+def _id_position(header: list[str]) -> int:
+    return next((i for i, name in enumerate(header) if _ID_NAME.match(name.strip())), 0)
 
 
 def _read_delimited(path: Path, text: str, sep: str) -> tuple[pd.DataFrame, list[int]]:
@@ -195,11 +201,12 @@ def _check_row(path: Path, row: list[str], header: list[str], line: int, sep: st
         raise InputError(f"{path}: line {line}, column {len(row) + 1} ({header[len(row)]!r}): "
                          f"expected {len(header)} fields (as in the header), found {len(row)}")
     offset = 0
+    id_at = _id_position(header)
     for number, cell in enumerate(row):
         inner = cell.split("\n")
         for k, piece in enumerate(inner[1:], start=1):
             fields = piece.split(sep)
-            if len(fields) == len(header) and _ID_LIKE.match(fields[0].strip()):
+            if len(fields) == len(header) and _ID_LIKE.match(fields[id_at].strip()):
                 raise InputError(
                     f"{path}: line {line}, column {number + 1} ({header[number]!r}): this quoted "
                     f"field runs over {len(inner)} lines and holds what looks like a row of its "

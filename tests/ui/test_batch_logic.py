@@ -268,3 +268,16 @@ def test_app_shows_the_run_id_and_a_stopped_run_resumes_without_one(standin_clie
     progress = standin_client.predict(*args, api_name="/batch")[0]  # no run id given
     assert f"run id {run_id}" in progress and "20/20 pairs (100 %)" in progress
     assert standins.CALLS["slow-standin"] - scored_first == 20 - done_first
+
+
+def test_app_refuses_an_unclosed_quote_naming_the_line(client, tmp_path):
+    from gradio_client import handle_file
+
+    path = tmp_path / "open.csv"
+    path.write_text('id,reference,candidate\np1,Lungs clear.,"No effusion.\np2,Lungs clear.,Clear.\n'
+                    'p3,Lungs clear.,Clear."\np4,Lungs clear.,Clear.\n', encoding="utf-8")
+    status = client.predict(handle_file(str(path)), api_name="/inspect_file")[0]
+    assert "open.csv: line 2, column 3" in status and "looks like a row of its own at line 3" in status
+    args = [handle_file(str(path)), "id", "reference", "candidate", NONE, NONE, NONE, ["bleu"], "", 1]
+    progress = client.predict(*args, api_name="/batch")[0]
+    assert "open.csv: line 2, column 3" in progress and "Traceback" not in progress

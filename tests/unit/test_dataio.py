@@ -117,6 +117,12 @@ def test_quote_that_swallows_rows_is_refused(tmp_path):
         read_pairs(path)
 
 
+def test_swallowed_rows_are_found_when_the_id_column_is_last(tmp_path):
+    path = _write(tmp_path, "last.csv", 'reference,candidate,study_id\nR1,"C1,s1\nR2,C2,s2\nR3,C3",s3\n')
+    with pytest.raises(InputError, match=r"line 2, column 2 \('candidate'\): .* row of its own at line 3"):
+        read_pairs(path, Columns(id="study_id"))
+
+
 def test_text_after_a_closing_quote_is_refused(tmp_path):
     path = _write(tmp_path, "q.csv", 'id,reference,candidate\np1,R1,"a 5 "cm" nodule"\n')
     with pytest.raises(InputError, match=r"q.csv: line 2, column 3 .* text follows it"):
