@@ -3,11 +3,19 @@
 ``score`` runs metrics over a file of pairs; ``compare`` tests two systems' stored per-pair
 results against each other; ``metrics`` lists what is registered. Metric options (judge,
 encoder models, modes) become flags automatically from the registry.
+
+Every problem a user can fix (the input, the output paths, the store file) is a one-line
+``error:`` message with exit status 2, never a traceback. ``score`` checks its output paths
+before any work, prints the run id when the run starts, and on Ctrl-C stops between two
+results, printing the id and the command that resumes (exit status 130).
 """
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import shlex
+import sqlite3
 import sys
 from pathlib import Path
 from typing import Any
@@ -44,7 +52,9 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("--out", required=True, help="per-pair results, JSONL (one line per pair)")
     score.add_argument("--csv", help="also write a flat CSV of per-pair scores")
     score.add_argument("--summary", help="corpus summary JSON")
-    score.add_argument("--run-id", help="store results under this id; re-running it skips finished pairs")
+    score.add_argument("--run-id", help="store results under this id; re-running it skips finished pairs "
+                       "(default: an id derived from the input and options, so re-running the same "
+                       "command resumes its unfinished run)")
     score.add_argument("--db", help="SQLite store path (default: $RADSCOPE_HOME/radscope.sqlite)")
     score.add_argument("--format", choices=dataio.FORMATS, help="input format (default: from extension)")
     score.add_argument("--id-col", default="id", help="id column ('none' to number rows)")
@@ -75,11 +85,14 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from engine.store import StoreError
+
     parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
     args = parser.parse_args(argv)
     try:
         if args.command == "score":
-            return _score(args)
+            return _score(args, argv)
         if args.command == "compare":
             return _compare(args)
         if args.command == "structure":
@@ -87,25 +100,83 @@ def main(argv: list[str] | None = None) -> int:
 
             return structure.run_cli(args, _collect_options(args))
         return _list_metrics()
-    except (dataio.InputError, ValueError, KeyError, FileNotFoundError) as exc:
+    except (dataio.InputError, StoreError, ValueError, KeyError, FileNotFoundError) as exc:
         message = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc
         print(f"error: {message}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print("\ninterrupted before scoring started; nothing was stored", file=sys.stderr)
+        return 130
 
 
-def _score(args: argparse.Namespace) -> int:
+def check_output_paths(input_path: str, **paths: str | None) -> None:
+    """Refuse output paths that cannot be written before any scoring is done: a directory,
+    a path under a file, an unwritable place, the input itself, or one path given twice."""
+    seen: dict[Path, str] = {Path(input_path).resolve(): "--input"}
+    for flag, value in paths.items():
+        if not value:
+            continue
+        flag = "--" + flag
+        path = Path(value)
+        if path.is_dir():
+            raise dataio.InputError(f"{flag} {value}: is a directory; give a file path, such as "
+                                    f"{path / ('results' + ('.json' if flag == '--summary' else path.suffix or '.jsonl'))}")
+        resolved = path.resolve()
+        if resolved in seen:
+            raise dataio.InputError(f"{flag} {value}: is the same file as {seen[resolved]}; "
+                                    "give each output its own path")
+        seen[resolved] = flag
+        ancestor = resolved.parent
+        while not ancestor.exists():
+            ancestor = ancestor.parent
+        if not ancestor.is_dir():
+            raise dataio.InputError(f"{flag} {value}: {ancestor} is a file, not a folder")
+        writable = os.access(path, os.W_OK) if path.exists() else os.access(ancestor, os.W_OK | os.X_OK)
+        if not writable:
+            raise dataio.InputError(f"{flag} {value}: cannot write there (permission denied)")
+
+
+def _resume_command(argv: list[str], run_id: str) -> str:
+    args = list(argv)
+    if "--run-id" not in args and not any(a.startswith("--run-id=") for a in args):
+        args += ["--run-id", run_id]
+    return shlex.join([sys.executable, "-m", "engine", *args])
+
+
+def _score(args: argparse.Namespace, argv: list[str]) -> int:
     from engine.reports import DEFAULT_MAX_CHARS
-    from engine.runner import format_summary, run_batch
+    from engine.runner import input_run_id, resume_or_new_run_id
     from engine.store import Store, default_db_path
 
+    check_output_paths(args.input, out=args.out, csv=args.csv, summary=args.summary)
     metric_names = registry.parse_metric_list(args.metrics)
     columns = dataio.Columns(
         id=None if args.id_col.lower() == "none" else args.id_col,
         reference=args.reference_col, candidate=args.candidate_col,
         modality=args.modality_col, area=args.area_col)
     pairs = dataio.read_pairs(args.input, columns, fmt=args.format)
-    ctx = registry.RuntimeContext(options=_collect_options(args))
+    max_chars = args.max_chars or DEFAULT_MAX_CHARS
     store = Store(Path(args.db) if args.db else default_db_path())
+    ctx = registry.RuntimeContext(options=_collect_options(args))
+    try:
+        built = registry.build(metric_names, ctx)
+        run_id = args.run_id or resume_or_new_run_id(store, input_run_id(pairs, built, max_chars))
+        return _score_run(args, argv, pairs, built, ctx, store, run_id, max_chars)
+    except sqlite3.DatabaseError as exc:
+        raise store.damaged(exc) from None
+    finally:
+        ctx.close()
+        store.close()
+
+
+def _score_run(args: argparse.Namespace, argv: list[str], pairs: list[Any], built: list[Any],
+               ctx: registry.RuntimeContext, store: Any, run_id: str, max_chars: int) -> int:
+    from engine.runner import format_summary, run_batch
+
+    info = store.get_run(run_id)
+    resuming = f" (resuming: {info.n_results} results stored)" if info else ""
+    print(f"run id: {run_id}{resuming}", file=sys.stderr, flush=True)
+    metric_names = [m.name for m in built]
     bar = None
     if not args.no_progress:
         from tqdm import tqdm
@@ -119,13 +190,24 @@ def _score(args: argparse.Namespace) -> int:
             bar.refresh()
 
     try:
-        run = run_batch(pairs, metric_names, ctx, store=store, run_id=args.run_id,
-                        input_label=str(args.input), max_chars=args.max_chars or DEFAULT_MAX_CHARS,
-                        concurrency=args.concurrency, progress=progress)
+        run = run_batch(pairs, metric_names, ctx, store=store, run_id=run_id,
+                        input_label=str(args.input), max_chars=max_chars,
+                        concurrency=args.concurrency, progress=progress, metrics=built)
+    except KeyboardInterrupt:
+        if bar is not None:
+            bar.close()
+            bar = None
+        stored = store.get_run(run_id)
+        if stored is not None:
+            store.finish_run(run_id, "interrupted")
+        print(f"\ninterrupted: run {run_id} stopped with {stored.n_results if stored else 0} of "
+              f"{len(pairs) * len(built)} results stored.\nTo resume, run the same command again "
+              f"(it finds this unfinished run by its input), or:\n  {_resume_command(argv, run_id)}",
+              file=sys.stderr, flush=True)
+        return 130
     finally:
         if bar is not None:
             bar.close()
-        ctx.close()
     dataio.write_jsonl(run.rows, args.out)
     if args.csv:
         dataio.write_csv(run.rows, args.csv)

@@ -5,6 +5,7 @@ Every metric sees reports through this module, so that "what is the Findings sec
 """
 from __future__ import annotations
 
+import hashlib
 import re
 from dataclasses import dataclass, field
 
@@ -163,6 +164,14 @@ class ReportPair:
     modality: str | None = None
     area: str | None = None
     extra: dict[str, str] = field(default_factory=dict)
+
+    def content_hash(self) -> str:
+        """A hash of everything a metric reads (both texts, modality, area): a stored result
+        is reused for this pair only while the hash is the same."""
+        digest = hashlib.sha256()
+        for part in (self.reference, self.candidate, self.modality or "", self.area or ""):
+            digest.update(str(part).encode("utf-8", "surrogatepass") + b"\x1f")
+        return digest.hexdigest()[:32]
 
     def problems(self, max_chars: int = DEFAULT_MAX_CHARS) -> list[str]:
         """Why this pair cannot be scored (empty list when it can)."""

@@ -2,22 +2,24 @@
 
 Shared by the CLI, the UI's Batch tab and the benchmarks. Each (pair, metric) result is
 stored as soon as it exists, so an interrupted run resumes where it stopped (same run id) and
-a failing pair or metric never stops the others.
+a failing pair or metric never stops the others. A stored result is reused only when the
+pair's texts (``ReportPair.content_hash``) and the metric's signature are unchanged; a pair a
+metric cannot read (engine.readable) gets ``cannot read: <reason>`` instead of a number.
 """
 from __future__ import annotations
 
 import hashlib
 import time
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
 from typing import Any
 
-from engine import stats
+from engine import readable, stats
 from engine.metrics import registry
 from engine.metrics.base import Metric, PairScore
+from engine.metrics.encoder import EncoderMetric
 from engine.reports import DEFAULT_MAX_CHARS, ReportPair
 
 # Keys every per-pair metric result has; everything else in the dict is the metric's details.
@@ -60,13 +62,35 @@ def is_transient_failure(payload: dict[str, Any]) -> bool:
                 and judge_error.get("transient"))
 
 
-def new_run_id(pairs: Sequence[ReportPair], metric_names: Sequence[str]) -> str:
+def input_run_id(pairs: Sequence[ReportPair], metrics: Sequence[Metric] | Mapping[str, str],
+                 max_chars: int = DEFAULT_MAX_CHARS) -> str:
+    """``run-<hash>``: the same for the same pairs (ids and texts), metrics, signatures and
+    length limit, so that running the same input again finds its earlier run. ``metrics`` is
+    the metrics or their signatures by name."""
+    signatures = metrics if isinstance(metrics, Mapping) else {m.name: m.signature() for m in metrics}
     digest = hashlib.sha256()
     for pair in pairs:
-        digest.update(f"{pair.id}\x1f{pair.reference}\x1f{pair.candidate}\x1e".encode())
-    digest.update(",".join(metric_names).encode())
-    stamp = datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S")
-    return f"run-{stamp}-{digest.hexdigest()[:8]}"
+        digest.update(f"{pair.id}\x1f{pair.content_hash()}\x1e".encode())
+    for name, signature in signatures.items():
+        digest.update(f"{name}\x1f{signature}\x1e".encode())
+    digest.update(str(max_chars).encode())
+    return f"run-{digest.hexdigest()[:12]}"
+
+
+def resume_or_new_run_id(store: Any | None, base: str) -> str:
+    """The newest unfinished run of this input (``base`` or ``base-N``) to resume; otherwise
+    ``base``, or ``base-N`` with the next free N once earlier runs of it have finished."""
+    if store is None:
+        return base
+    family = [r for r in store.list_runs()
+              if r.run_id == base or (r.run_id.startswith(f"{base}-") and r.run_id[len(base) + 1:].isdigit())]
+    unfinished = [r for r in family if r.status != "finished"]
+    if unfinished:
+        return unfinished[0].run_id  # list_runs is newest first
+    if not family:
+        return base
+    numbers = [int(r.run_id[len(base) + 1:]) for r in family if r.run_id != base]
+    return f"{base}-{max(numbers, default=1) + 1}"
 
 
 @dataclass
@@ -102,15 +126,16 @@ def run_batch(
     metric_names = list(metric_names)
     built = list(metrics) if metrics is not None else registry.build(metric_names, ctx)
     signatures = {m.name: m.signature() for m in built}
-    run_id = run_id or new_run_id(pairs, metric_names)
+    scopes = {m.name: readable.reader_scope(signatures[m.name], isinstance(m, EncoderMetric))
+              for m in built}
+    run_id = run_id or resume_or_new_run_id(store, input_run_id(pairs, signatures, max_chars))
+    hashes = {p.id: p.content_hash() for p in pairs}
     results: dict[str, dict[str, dict[str, Any]]] = {p.id: {} for p in pairs}
+    resumed: Counter = Counter()
     if store is not None:
         store.start_run(run_id, input_label, metric_names, {"signatures": signatures})
         store.put_pairs(run_id, [p.id for p in pairs])
-        for row in store.results(run_id):
-            if (row["pair_id"] in results and row["metric"] in signatures
-                    and not is_transient_failure(row["payload"])):
-                results[row["pair_id"]][row["metric"]] = row["payload"]
+        resumed = _reuse_stored(store, run_id, results, hashes, signatures)
     total = len(pairs) * len(built)
     done = sum(len(r) for r in results.values())
     if progress:
@@ -121,7 +146,7 @@ def run_batch(
         payload = result_dict(metric, result, signatures[metric.name])
         results[pair.id][metric.name] = payload
         if store is not None:
-            store.put_result(run_id, pair.id, metric.name, payload)
+            store.put_result(run_id, pair.id, metric.name, payload, content_hash=hashes[pair.id])
         done += 1
         if progress:
             progress(done, total)
@@ -134,15 +159,15 @@ def run_batch(
                 todo = [p for p in chunk if metric.name not in results[p.id]]
                 valid = []
                 for pair in todo:
-                    problems = pair.problems(max_chars)
-                    if problems:
-                        record(metric, pair, PairScore.failed("input: " + "; ".join(problems)))
+                    reason = _unscorable(pair, max_chars, scopes[metric.name])
+                    if reason:
+                        record(metric, pair, PairScore.failed(reason))
                     else:
                         valid.append(pair)
                 _score_chunk(metric, valid, record, pool)
     finally:
-        if pool:
-            pool.shutdown(wait=True)
+        if pool:  # an interrupted run (Ctrl-C) drops the pairs not yet started
+            pool.shutdown(wait=True, cancel_futures=True)
     if store is not None:
         store.finish_run(run_id)
     rows = [{"id": p.id, "metrics": {m.name: results[p.id][m.name] for m in built
@@ -150,8 +175,37 @@ def run_batch(
     summary = summarize(built, rows, ctx.counters - counters_before, signatures)
     summary["run_id"] = run_id
     summary["n_pairs"] = len(pairs)
+    summary["resumed"] = {"reused": resumed["reused"], "recomputed": resumed["recomputed"],
+                          "retried": resumed["retried"]}
     summary["elapsed_s"] = round(time.perf_counter() - started, 3)
     return BatchRun(run_id=run_id, rows=rows, summary=summary, metrics=metric_names)
+
+
+def _unscorable(pair: ReportPair, max_chars: int, scope: str) -> str | None:
+    """Why no metric of this reader scope may score the pair: an input problem (empty,
+    oversized, binary) or text it cannot read; None when it can be scored."""
+    problems = pair.problems(max_chars)
+    if problems:
+        return "input: " + "; ".join(problems)
+    return readable.pair_unreadable(pair, scope)
+
+
+def _reuse_stored(store: Any, run_id: str, results: dict[str, dict[str, dict[str, Any]]],
+                  hashes: dict[str, str], signatures: dict[str, str]) -> Counter:
+    """Put the run's stored results that still hold into ``results``; count the reused ones
+    and the ones whose pair text or metric signature changed (recomputed)."""
+    counts: Counter = Counter()
+    for row in store.results(run_id):
+        if row.pair_id not in results or row.metric not in signatures:
+            continue
+        if is_transient_failure(row.payload):
+            counts["retried"] += 1  # the judge process failed, not the pair: ask again
+        elif row.content_hash == hashes[row.pair_id] and row.signature == signatures[row.metric]:
+            results[row.pair_id][row.metric] = row.payload
+            counts["reused"] += 1
+        else:
+            counts["recomputed"] += 1
+    return counts
 
 
 def _score_chunk(metric: Metric, pairs: list[ReportPair],
@@ -198,9 +252,11 @@ def summarize(metrics: Sequence[Metric], rows: Sequence[dict[str, Any]], counter
         ok = [r for r in per_pair if r.error is None and r.score is not None]
         ci = stats.bootstrap_mean_ci([r.score for r in ok])
         model = metric.model()
+        unreadable = readable.count_cannot_read([r.error for r in per_pair])
         entry: dict[str, Any] = {
             "mean": ci.mean, "ci_low": ci.ci_low, "ci_high": ci.ci_high,
-            "n": ci.n, "n_errors": sum(1 for r in per_pair if r.error is not None),
+            "n": ci.n, "n_errors": sum(1 for r in per_pair if r.error is not None) - unreadable,
+            "n_cannot_read": unreadable,
             "direction": metric.direction,
             "range": list(metric.card.range),
             "signature": (signatures or {}).get(metric.name) or metric.signature(),
@@ -230,7 +286,13 @@ def format_summary(summary: dict[str, Any]) -> str:
             value = f"{m['mean']:.4f} [{m['ci_low']:.4f}, {m['ci_high']:.4f}]"
         arrow = "↑" if m["direction"] == "higher" else "↓"
         demo = "  (demo-grade model)" if m.get("demo_grade") else ""
-        lines.append(f"{name:<10} {arrow} {value}  n={m['n']} errors={m['n_errors']}{demo}")
+        lines.append(f"{name:<10} {arrow} {value}  n={m['n']} errors={m['n_errors']} "
+                     f"cannot read={m.get('n_cannot_read', 0)}{demo}")
         lines.append(f"{'':<10}   {m['signature']}")
     lines.append(f"model calls: {summary['model_calls']}  cache hits: {summary['cache_hits']}")
+    resumed = summary.get("resumed") or {}
+    if resumed.get("reused") or resumed.get("recomputed") or resumed.get("retried"):
+        lines.append(f"resumed: {resumed['reused']} stored results reused, {resumed['recomputed']} "
+                     "recomputed because the pair's text or the metric's signature changed, "
+                     f"{resumed.get('retried', 0)} retried after the judge process failed")
     return "\n".join(lines)

@@ -2,9 +2,14 @@
 
 A batch writes each (pair, metric) result the moment it is computed, in its own committed
 transaction, so an interrupted batch loses at most the pair that was in flight; restarting the
-same run id resumes from ``done(run_id)``. The per-pair payload (the metric's whole result
+same run id resumes from ``done(run_id)``. Each result keeps a hash of the pair's text
+(``content_hash``) so that a resumed run reuses it only for an unchanged pair. The per-pair payload (the metric's whole result
 dict, details included) is kept as JSON so that corpus statistics can be recomputed later
 without running a model again.
+
+A finished run is checkpointed (the WAL folded into the main file), so copying the
+``.sqlite`` file alone after a run loses nothing. A file that is not a SQLite database, or a
+damaged one, raises ``StoreError`` naming the file.
 
 Threads: each thread gets its own connection (``threading.local``) and the database runs in
 WAL mode, so the UI can read while a batch writes; writers are serialised by SQLite itself and
@@ -28,7 +33,7 @@ from typing import Any, Self
 
 import pandas as pd
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: results.content_hash
 BUSY_TIMEOUT_S = 60.0
 _PAGE_SIZE = 500  # rows fetched per query while iterating results
 
@@ -63,6 +68,7 @@ CREATE TABLE IF NOT EXISTS results (
     payload    TEXT NOT NULL,             -- JSON: the whole per-pair result dict
     elapsed_ms REAL,
     created_at TEXT NOT NULL,
+    content_hash TEXT,                    -- hash of the pair's texts (ReportPair.content_hash)
     PRIMARY KEY (run_id, pair_id, metric)
 );
 """
@@ -70,6 +76,10 @@ CREATE TABLE IF NOT EXISTS results (
 
 class StoreError(Exception):
     """Base class for store errors that a user can act on."""
+
+
+class DamagedStoreError(StoreError):
+    """The store file is not a SQLite database, or it is damaged (truncated, overwritten)."""
 
 
 class UnknownRunError(StoreError, KeyError):
@@ -160,6 +170,7 @@ class ResultRow:
     payload: dict[str, Any]
     elapsed_ms: float | None
     created_at: str
+    content_hash: str | None = None
 
     def __getitem__(self, key: str) -> Any:
         """Rows also read like records (``row["score"]``), as callers iterating results expect."""
@@ -181,16 +192,56 @@ class Store:
 
     def __init__(self, path: str | os.PathLike[str] | None = None) -> None:
         self.path = Path(path) if path is not None else default_db_path()
+        if self.path.is_dir():
+            raise DamagedStoreError(f"{self.path}: is a directory; the store is a file (--db)")
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._local = threading.local()
         self._all: list[sqlite3.Connection] = []
         self._all_lock = threading.Lock()
+        try:
+            self._open_schema()
+        except sqlite3.DatabaseError as exc:
+            self.close()
+            raise self.damaged(exc) from None
+
+    def damaged(self, exc: sqlite3.DatabaseError) -> StoreError:
+        """The message for a store file SQLite cannot use (or that stays locked)."""
+        if isinstance(exc, sqlite3.OperationalError) and "locked" in str(exc):
+            return StoreError(f"{self.path}: the store stayed locked for {BUSY_TIMEOUT_S:.0f} s "
+                              f"({exc}); another process may be writing to it. Try again, or pass "
+                              "another store path (--db)")
+        return DamagedStoreError(
+            f"{self.path}: not a usable RadScope store ({exc}); the file is damaged or is not a "
+            "SQLite database. Move it away (a new store is created in its place) or pass "
+            "another store path (--db)")
+
+    def _open_schema(self) -> None:
         conn = self._conn()
         conn.execute("PRAGMA journal_mode=WAL")  # persistent: stored in the database file
         conn.executescript(f"BEGIN IMMEDIATE;\n{_SCHEMA}\nCOMMIT;")
         with self._write(conn):
             conn.execute("INSERT OR IGNORE INTO meta(key, value) VALUES ('schema_version', ?)",
                          (str(SCHEMA_VERSION),))
+            self._migrate(conn)
+
+    @staticmethod
+    def _migrate(conn: sqlite3.Connection) -> None:
+        """Version 1 stores have no ``content_hash``: the column is added empty, so their
+        results are never reused for a resumed run (they are recomputed, and counted)."""
+        columns = {r[1] for r in conn.execute("PRAGMA table_info(results)")}
+        if "content_hash" not in columns:
+            conn.execute("ALTER TABLE results ADD COLUMN content_hash TEXT")
+        conn.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'", (str(SCHEMA_VERSION),))
+
+    def checkpoint(self) -> bool:
+        """Fold the write-ahead log into the database file, so the file alone is complete.
+        False when other connections kept it from finishing (the results are safe in the
+        -wal file; the next checkpoint or the last connection to close folds them in)."""
+        try:
+            busy, _, _ = self._conn().execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+        except sqlite3.OperationalError:  # locked past the busy timeout
+            return False
+        return busy == 0
 
     # --- connections ---------------------------------------------------------------------------
 
@@ -312,11 +363,13 @@ class Store:
             raise UnknownRunError(f"no run {run_id!r} in this store; call start_run first")
 
     def finish_run(self, run_id: str, status: str = "finished") -> None:
-        """Mark a run finished (or another final status such as 'cancelled' or 'failed')."""
+        """Mark a run finished (or another final status such as 'cancelled' or 'failed'), and
+        checkpoint the store so its main file holds every result."""
         with self._write() as conn:
             self._require_run(conn, run_id)
             conn.execute("UPDATE runs SET status = ?, finished_at = ? WHERE run_id = ?",
                          (status, _now(), run_id))
+        self.checkpoint()
 
     def get_run(self, run_id: str) -> RunInfo | None:
         rows = self._run_rows("WHERE r.run_id = ?", (run_id,))
@@ -342,13 +395,15 @@ class Store:
 
     # --- results -------------------------------------------------------------------------------
 
-    def put_result(self, run_id: str, pair_id: str, metric: str, result: Any) -> None:
+    def put_result(self, run_id: str, pair_id: str, metric: str, result: Any,
+                   content_hash: str | None = None) -> None:
         """Store one (pair, metric) result and commit at once.
 
         ``result`` is the metric's per-pair result dict (or a dataclass / object with
         ``to_json``); ``score``, ``error``, ``signature`` and ``elapsed_ms`` are read from it
         and the whole dict is kept as the payload. Storing the same key again replaces it (a
         retried pair). A pair id not yet registered is appended to the run's input order.
+        ``content_hash`` identifies the pair's texts the result was computed on.
         """
         data = _plain_json(_as_dict(result))
         score = data.get("score")
@@ -358,7 +413,7 @@ class Store:
         elapsed = data.get("elapsed_ms")
         row = (run_id, pair_id, metric, None if score is None else float(score),
                None if error is None else str(error), str(data.get("signature") or ""),
-               _dumps(data), None if elapsed is None else float(elapsed), _now())
+               _dumps(data), None if elapsed is None else float(elapsed), _now(), content_hash)
         with self._write() as conn:
             self._require_run(conn, run_id)
             conn.execute(
@@ -367,7 +422,8 @@ class Store:
                 (run_id, pair_id, run_id))
             conn.execute(
                 "INSERT OR REPLACE INTO results(run_id, pair_id, metric, score, error, signature,"
-                " payload, elapsed_ms, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", row)
+                " payload, elapsed_ms, created_at, content_hash)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", row)
 
     def done(self, run_id: str, include_errors: bool = True) -> set[tuple[str, str]]:
         """(pair_id, metric) keys already stored for the run.
@@ -387,7 +443,7 @@ class Store:
         while True:
             page = conn.execute(
                 """SELECT r.run_id, r.pair_id, p.position, r.metric, r.score, r.error,
-                          r.signature, r.payload, r.elapsed_ms, r.created_at
+                          r.signature, r.payload, r.elapsed_ms, r.created_at, r.content_hash
                    FROM results r JOIN pairs p ON p.run_id = r.run_id AND p.pair_id = r.pair_id
                    WHERE r.run_id = ? AND (p.position, r.pair_id, r.metric) > (?, ?, ?)
                    ORDER BY p.position, r.pair_id, r.metric LIMIT ?""",
@@ -395,7 +451,7 @@ class Store:
             for r in page:
                 yield ResultRow(run_id=r[0], pair_id=r[1], position=r[2], metric=r[3], score=r[4],
                                 error=r[5], signature=r[6], payload=json.loads(r[7]),
-                                elapsed_ms=r[8], created_at=r[9])
+                                elapsed_ms=r[8], created_at=r[9], content_hash=r[10])
             if len(page) < _PAGE_SIZE:
                 return
             last = (page[-1][2], page[-1][1], page[-1][3])

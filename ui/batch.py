@@ -25,24 +25,33 @@ from engine.dataio import Columns, InputError
 from engine.metrics import registry
 from engine.metrics.base import Metric
 from engine.reports import DEFAULT_MAX_CHARS, ReportPair
-from engine.runner import BatchRun, new_run_id, run_batch
+from engine.runner import BatchRun, input_run_id, resume_or_new_run_id, run_batch
 from engine.store import Store, StoreError
 from ui.views.common import BAD, esc, fmt
 
+UPLOAD_SUFFIXES = (".csv", ".tsv", ".jsonl", ".json", ".txt")  # .txt is read as TSV
 NUMBER_ROWS = "(number the rows)"
 NO_COLUMN = "(none)"
 PREVIEW_ROWS = 5
 PREVIEW_CHARS = 90
+# Column names (compared lower-cased, with spaces, dots and hyphens read as "_") that usually
+# hold each role, best first. A column is guessed for one role at most.
 ROLE_GUESSES: dict[str, tuple[str, ...]] = {
-    "id": ("id", "pair_id", "study_id", "report_id", "uid", "key"),
-    "reference": ("reference", "ref", "references", "ground_truth", "gt", "target", "report",
-                  "reference_report", "gt_report"),
-    "candidate": ("candidate", "cand", "candidates", "hypothesis", "hyp", "prediction", "pred",
-                  "generated", "generated_report", "candidate_report", "system_a", "candidate_a"),
+    "id": ("id", "pair_id", "study_id", "study", "studyid", "report_id", "case_id", "case",
+           "exam_id", "accession", "image_id", "dicom_id", "uid", "key"),
+    "reference": ("reference", "ref", "references", "reference_report", "ground_truth",
+                  "groundtruth", "gt", "gt_report", "ground_truth_report", "target", "original",
+                  "original_report", "radiologist_report", "report", "findings", "label"),
+    "candidate": ("candidate", "cand", "candidates", "candidate_report", "hypothesis", "hyp",
+                  "prediction", "pred", "predicted", "predicted_report", "pred_report",
+                  "generated", "generated_report", "gen", "model_report", "model_output", "output",
+                  "ai_report", "system_a", "candidate_a"),
     "candidate_b": ("candidate_b", "system_b", "cand_b", "candidate2", "prediction_b", "hyp_b"),
     "modality": ("modality",),
     "area": ("area", "body_area", "body_part", "region"),
 }
+ROLE_LABELS = {"id": "id", "reference": "reference", "candidate": "candidate",
+               "candidate_b": "second candidate", "modality": "modality", "area": "area"}
 _RUN_ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:-]{0,99}$")
 
 
@@ -70,28 +79,79 @@ class ColumnMapping:
             return None if value in ("", NO_COLUMN, NUMBER_ROWS) else value
         if not opt(reference) or not opt(candidate):
             raise BatchProblem("Choose the reference and the candidate columns.")
-        return cls(id=opt(id_col), reference=opt(reference) or "", candidate=opt(candidate) or "",
-                   candidate_b=opt(candidate_b), modality=opt(modality), area=opt(area))
+        mapping = cls(id=opt(id_col), reference=opt(reference) or "", candidate=opt(candidate) or "",
+                      candidate_b=opt(candidate_b), modality=opt(modality), area=opt(area))
+        mapping.check_distinct()
+        return mapping
+
+    def check_distinct(self) -> None:
+        """One column plays one role: the same column as reference and candidate would score
+        every pair as a perfect match."""
+        roles: dict[str, list[str]] = {}
+        for role, label in ROLE_LABELS.items():
+            column = getattr(self, role)
+            if column:
+                roles.setdefault(column, []).append(label)
+        for column, labels in roles.items():
+            if len(labels) > 1:
+                raise BatchProblem(f"Column {column!r} is chosen as both the {' and the '.join(labels)} "
+                                   "column; choose a different column for each role.")
 
     def columns(self, candidate: str | None = None) -> Columns:
         return Columns(id=self.id, reference=self.reference, candidate=candidate or self.candidate,
                        modality=self.modality, area=self.area)
 
 
+def _normal_name(column: str) -> str:
+    return re.sub(r"[\s.\-]+", "_", column.strip().lower())
+
+
 def guess_columns(columns: Sequence[str]) -> dict[str, str | None]:
-    """Best guess of each role's column from common names (case-insensitive)."""
-    lower = {c.lower().strip(): c for c in columns}
+    """Best guess of each role's column from common names; no column gets two roles."""
+    by_name: dict[str, str] = {}
+    for column in columns:
+        by_name.setdefault(_normal_name(column), column)
     guess: dict[str, str | None] = {}
-    for role, names in ROLE_GUESSES.items():
-        guess[role] = next((lower[n] for n in names if n in lower), None)
-    if guess["candidate_b"] in (guess["candidate"], guess["reference"]):
-        guess["candidate_b"] = None
-    return guess
+    taken: set[str] = set()
+    for role in ("candidate_b", "reference", "candidate", "id", "modality", "area"):
+        found = next((by_name[n] for n in ROLE_GUESSES[role] if n in by_name and by_name[n] not in taken),
+                     None)
+        guess[role] = found
+        if found:
+            taken.add(found)
+    return {role: guess[role] for role in ROLE_GUESSES}
+
+
+def mapping_status(path: str | Path, frame: pd.DataFrame, values: Sequence[str | None]) -> tuple[str, str]:
+    """(kind, message) for the file-status box: rows and columns, then what is still missing
+    or wrong in the chosen mapping (id, reference, candidate, candidate B, modality, area)."""
+    cols = [str(c) for c in frame.columns]
+    head = f"{Path(path).name}: {len(frame):,} rows, columns: {', '.join(cols)}."
+    chosen = dict(zip(("id", "reference", "candidate"), values[:3]))
+    missing = [r for r in ("reference", "candidate")
+               if (chosen.get(r) or "").strip() in ("", NO_COLUMN, NUMBER_ROWS)]
+    if missing:
+        names = ", ".join(ROLE_GUESSES[missing[-1]][:6])
+        return "warn", (f"{head} Could not guess the {' and '.join(missing)} column (no column named "
+                        f"{names}, ...); choose it above.")
+    try:
+        mapping = ColumnMapping.from_ui(*values)
+    except BatchProblem as exc:
+        return "error", f"{head} {exc}"
+    absent = [f"{c!r} ({ROLE_LABELS[role]})" for role in ROLE_LABELS
+              if (c := getattr(mapping, role)) and c not in cols]
+    if absent:
+        return "error", f"{head} Not in the file: {', '.join(absent)}; choose among its columns."
+    return "ok", f"{head} Reference: {mapping.reference!r}, candidate: {mapping.candidate!r}."
 
 
 def read_upload(path: str | Path | None) -> tuple[pd.DataFrame, list[int]]:
     if not path:
         raise BatchProblem("Upload a CSV, TSV, JSONL or JSON file of report pairs first.")
+    if Path(path).suffix.lower() not in UPLOAD_SUFFIXES:
+        raise BatchProblem(f"{Path(path).name}: not a table of report pairs; upload one of "
+                           f"{', '.join(UPLOAD_SUFFIXES)} (CSV or TSV with a header row, JSONL with "
+                           "one JSON object per line, or JSON).")
     try:
         return dataio.read_table(path)
     except InputError as exc:
@@ -349,14 +409,21 @@ def summary_html(summary: Mapping[str, Any], title: str = "Summary") -> str:
             f"<tr><td><b>{esc(name)}</b> {arrow}</td><td>{esc(fmt(m.get('mean'), 4))}</td>"
             f"<td>{esc(ci)}</td><td>{esc(m.get('n'))}</td>"
             f"<td{' class=rs-bad' if m.get('n_errors') else ''}>{esc(m.get('n_errors'))}</td>"
+            f"<td{' class=rs-bad' if m.get('n_cannot_read') else ''}>{esc(m.get('n_cannot_read', 0))}</td>"
             f"<td><code>{esc(m.get('model') or '—')}</code> {demo}</td>"
             f"<td class='rs-sig'><code>{esc(m.get('signature'))}</code></td></tr>")
     extra = [f"run id <code>{esc(summary.get('run_id'))}</code>",
              f"{esc(summary.get('n_pairs'))} pairs", f"{esc(summary.get('elapsed_s'))} s",
              f"model calls {esc(summary.get('model_calls', 0))}",
              f"cache hits {esc(summary.get('cache_hits', 0))}"]
+    resumed = summary.get("resumed") or {}
+    if resumed.get("reused") or resumed.get("recomputed"):
+        extra.append(f"resumed: {esc(resumed.get('reused'))} stored results reused, "
+                     f"{esc(resumed.get('recomputed'))} recomputed (pair text or signature changed)")
     return (f"<div class='rs-sub'>{esc(title)}</div><table class='rs-table rs-summary'><thead><tr>"
             "<th>metric</th><th>mean</th><th>95% CI (bootstrap)</th><th>n</th><th>errors</th>"
+            "<th title='reports this metric cannot read: empty, no words, or not English for an "
+            "English-only reader'>cannot read</th>"
             "<th>model</th><th>signature</th></tr></thead><tbody>" + "".join(rows)
             + f"</tbody></table><div class='rs-muted'>{' · '.join(extra)}</div>")
 
@@ -455,5 +522,8 @@ def resumable_runs(store: Store) -> list[str]:
             if r.status != "finished" and not (r.run_id.endswith("-b") and r.run_id[:-2] in ids)]
 
 
-def default_run_id(pairs: Sequence[ReportPair], names: Sequence[str]) -> str:
-    return new_run_id(pairs, names)
+def default_run_id(store: Store, pairs: Sequence[ReportPair], metrics: Sequence[Metric],
+                   max_chars: int = DEFAULT_MAX_CHARS) -> str:
+    """The unfinished run of this same input and set-up when there is one (it resumes), else a
+    new id derived from the input (see ``engine.runner.input_run_id``)."""
+    return resume_or_new_run_id(store, input_run_id(pairs, metrics, max_chars))

@@ -16,7 +16,7 @@ from ui.compare import InputProblem, parse_metrics
 from ui.views.corpus import corpus_figure, corpus_view_for, distribution_figure
 from ui.widgets import LLM, AppContext, option_controls, options_from, relevant_options, status_box
 
-UPLOAD_TYPES = [".csv", ".tsv", ".jsonl", ".json", ".txt"]
+UPLOAD_TYPES = list(batch_logic.UPLOAD_SUFFIXES)
 
 
 def batch_tab(app: AppContext, names: list[str], default_metrics: list[str],
@@ -96,21 +96,29 @@ def batch_tab(app: AppContext, names: list[str], default_metrics: list[str],
         cols = [str(c) for c in frame.columns]
         guess = batch_logic.guess_columns(cols)
         optional = [batch_logic.NO_COLUMN] + cols
-        updates = [
-            gr.update(choices=[batch_logic.NUMBER_ROWS] + cols, value=guess["id"] or batch_logic.NUMBER_ROWS),
-            gr.update(choices=cols, value=guess["reference"]),
-            gr.update(choices=cols, value=guess["candidate"]),
-            gr.update(choices=optional, value=guess["candidate_b"] or batch_logic.NO_COLUMN),
-            gr.update(choices=optional, value=guess["modality"] or batch_logic.NO_COLUMN),
-            gr.update(choices=optional, value=guess["area"] or batch_logic.NO_COLUMN),
-        ]
-        missing = [r for r in ("reference", "candidate") if not guess[r]]
-        note = (f" Could not guess the {' and '.join(missing)} column; choose it above." if missing else "")
-        message = status_box("warn" if missing else "ok",
-                             f"{Path(path).name}: {len(frame):,} rows, columns: {', '.join(cols)}.{note}")
+        values = [guess["id"] or batch_logic.NUMBER_ROWS, guess["reference"], guess["candidate"],
+                  guess["candidate_b"] or batch_logic.NO_COLUMN, guess["modality"] or batch_logic.NO_COLUMN,
+                  guess["area"] or batch_logic.NO_COLUMN]
+        choices = [[batch_logic.NUMBER_ROWS] + cols, cols, cols, optional, optional, optional]
+        updates = [gr.update(choices=c, value=v) for c, v in zip(choices, values)]
+        message = status_box(*batch_logic.mapping_status(path, frame, values))
         return [message, gr.update(value=batch_logic.preview_frame(frame), visible=True)] + updates
 
     upload.change(on_upload, upload, [file_status, preview, *dropdowns], api_name="inspect_file")
+
+    def on_mapping(path: str | None, *values: str | None) -> str:
+        """A choice in any column dropdown re-checks the mapping, so a warning about a column
+        that could not be guessed goes away once it is chosen (and a clash shows at once)."""
+        if not path:
+            return ""
+        try:
+            frame, _ = batch_logic.read_upload(path)
+        except batch_logic.BatchProblem as exc:
+            return status_box("error", str(exc))
+        return status_box(*batch_logic.mapping_status(path, frame, values))
+
+    gr.on([d.input for d in dropdowns], on_mapping, [upload, *dropdowns], file_status,
+          api_name="check_mapping", queue=False)
 
     def on_metrics(chosen: list[str]) -> list[Any]:
         show = relevant_options(chosen)
@@ -141,10 +149,11 @@ def batch_tab(app: AppContext, names: list[str], default_metrics: list[str],
             selected = parse_metrics(chosen)
             mapping = batch_logic.ColumnMapping.from_ui(id_c, ref_c, cand_c, cand_b_c, mod_c, area_c)
             pairs, pairs_b = batch_logic.build_pairs(path, mapping, config.max_pairs)
-            run_id = batch_logic.check_run_id(rid) or batch_logic.default_run_id(pairs, selected)
             options = options_from(option_names, values)
             built = [app.cache.metric(options, n)[1] for n in selected]
             runtime = app.cache.runtime(options)
+            run_id = batch_logic.check_run_id(rid) or batch_logic.default_run_id(
+                app.store, pairs, built, config.max_chars)
         except (InputProblem, batch_logic.BatchProblem) as exc:
             yield cleared(status_box("error", str(exc)))
             return
@@ -172,8 +181,9 @@ def batch_tab(app: AppContext, names: list[str], default_metrics: list[str],
                 job.cancel.set()
                 job.join(timeout=60)
         if isinstance(job.error, batch_logic.Cancelled):
-            note = (f"Stopped. Finished results are stored; to resume, start run id {run_id} again "
-                    "with the same file, columns and metrics.")
+            note = (f"Stopped. Finished results are stored in run {run_id}; to resume, run the same "
+                    "file, columns and metrics again (with this run id, or with none: it is found "
+                    "by its input).")
             yield {progress_box: batch_logic.progress_html(last, systems, "stopped", note)}
             return
         if job.error is not None:

@@ -10,7 +10,7 @@ import pytest
 
 from engine.metrics import registry
 from engine.runner import run_batch
-from tests.ui.test_client import write_pairs
+from tests.ui.test_client import NONE, write_pairs
 from ui import batch
 from ui.views.corpus import clear_per_condition, crepe_totals, distribution_figure
 
@@ -20,6 +20,75 @@ def test_guess_columns_from_common_names():
     assert guess == {"id": "Study_ID", "reference": "Ground_Truth", "candidate": "Prediction",
                      "candidate_b": "system_b", "modality": "Modality", "area": None}
     assert batch.guess_columns(["pid", "reference", "candidate"])["id"] is None
+
+
+@pytest.mark.parametrize("columns, expected", [
+    (["study", "gt_report", "model_report"], ("study", "gt_report", "model_report")),
+    (["study_id", "ground_truth", "generated"], ("study_id", "ground_truth", "generated")),
+    (["Study ID", "GT", "Pred"], ("Study ID", "GT", "Pred")),
+    (["id", "findings", "prediction"], ("id", "findings", "prediction")),
+    (["id", "reference", "hyp"], ("id", "reference", "hyp")),
+    (["case", "gt", "candidate"], ("case", "gt", "candidate")),
+])
+def test_guess_columns_knows_the_usual_export_names(columns, expected):
+    guess = batch.guess_columns(columns)
+    assert (guess["id"], guess["reference"], guess["candidate"]) == expected
+
+
+def test_the_same_column_twice_is_refused():
+    with pytest.raises(batch.BatchProblem, match="'report' is chosen as both the reference and the "
+                                                 "candidate column"):
+        batch.ColumnMapping.from_ui("id", "report", "report")
+    with pytest.raises(batch.BatchProblem, match="'gt' is chosen as both the id and the reference"):
+        batch.ColumnMapping.from_ui("gt", "gt", "pred")
+    with pytest.raises(batch.BatchProblem, match="both the candidate and the second candidate"):
+        batch.ColumnMapping.from_ui("id", "gt", "pred", "pred")
+
+
+def test_mapping_warning_clears_once_a_choice_is_made(tmp_path):
+    path = write_pairs(tmp_path / "mine.csv", 3, ("id", "reference", "text"))
+    frame, _ = batch.read_upload(path)
+    values = ["id", "reference", None, batch.NO_COLUMN, batch.NO_COLUMN, batch.NO_COLUMN]
+    kind, message = batch.mapping_status(path, frame, values)
+    assert kind == "warn" and "Could not guess the candidate column" in message and "3 rows" in message
+    kind, message = batch.mapping_status(path, frame, values[:2] + ["text"] + values[3:])
+    assert kind == "ok" and "Could not guess" not in message and "candidate: 'text'" in message
+    kind, message = batch.mapping_status(path, frame, values[:2] + ["reference"] + values[3:])
+    assert kind == "error" and "chosen as both" in message
+    kind, message = batch.mapping_status(path, frame, values[:2] + ["cand"] + values[3:])
+    assert kind == "error" and "Not in the file: 'cand' (candidate)" in message
+
+
+def test_non_tabular_uploads_are_refused_naming_the_formats(tmp_path):
+    prose = tmp_path / "notes.txt"
+    prose.write_text("The lungs are clear. No effusion.\nHeart size normal.\n", encoding="utf-8")
+    with pytest.raises(batch.BatchProblem, match="notes.txt: line 1 holds a single column .* accepted: CSV or TSV"):
+        batch.read_upload(prose)
+    sheet = tmp_path / "pairs.xlsx"
+    sheet.write_bytes(b"PK\x03\x04")
+    with pytest.raises(batch.BatchProblem, match=r"pairs.xlsx: not a table of report pairs; upload one of "
+                                                 r"\.csv, \.tsv, \.jsonl, \.json, \.txt"):
+        batch.read_upload(sheet)
+
+
+def test_app_refuses_the_same_column_twice_and_clears_the_warning(client, tmp_path):
+    from gradio_client import handle_file
+
+    path = write_pairs(tmp_path / "twice.csv", 3)
+    args = [handle_file(str(path)), "id", "reference", "reference", NONE, NONE, NONE, ["bleu"], "", 1]
+    progress = client.predict(*args, api_name="/batch")[0]
+    assert "chosen as both the reference and the candidate column" in progress
+    assert "Traceback" not in progress
+    odd = write_pairs(tmp_path / "odd.csv", 3, ("id", "reference", "text"))
+    status = client.predict(handle_file(str(odd)), api_name="/inspect_file")[0]
+    assert "Could not guess the candidate column" in status
+    status = client.predict(handle_file(str(odd)), "id", "reference", "text", NONE, NONE, NONE,
+                            api_name="/check_mapping")
+    assert "Could not guess" not in status and "candidate: &#x27;text&#x27;" in status
+    prose = tmp_path / "notes.txt"
+    prose.write_text("The lungs are clear. No effusion.\n", encoding="utf-8")
+    status = client.predict(handle_file(str(prose)), api_name="/inspect_file")[0]
+    assert "not a table of pairs" in status and "JSONL" in status
 
 
 def test_mapping_needs_reference_and_candidate():
@@ -177,3 +246,38 @@ def test_distribution_leaves_out_metrics_without_scores():
                                     "crepe": {"score": None, "error": "model missing"}}}]
     fig = distribution_figure(rows, ["bleu", "crepe"], {"bleu": "higher", "crepe": "lower"})
     assert [a.text for a in fig.layout.annotations] == ["bleu ↑"]
+
+
+def test_app_shows_the_run_id_and_a_stopped_run_resumes_without_one(standin_client, standin_server, tmp_path):
+    from gradio_client import handle_file
+
+    from engine.store import Store
+    from tests.ui import standins
+
+    path = write_pairs(tmp_path / "again.csv", 20)
+    args = [handle_file(str(path)), "id", "reference", "candidate", NONE, NONE, NONE, ["slow-standin"], "", 1]
+    standins.CALLS.pop("slow-standin", None)
+    job = standin_client.submit(*args, api_name="/batch")
+    time.sleep(1.0)
+    standin_client.predict(api_name="/stop_batch")
+    progress = job.result()[0]
+    run_id = progress.split("stored in run ")[1].split(";")[0]
+    assert "Stopped" in progress and run_id.startswith("run-")
+    done_first = Store(standin_server.store_path).get_run(run_id).n_results
+    scored_first = standins.CALLS["slow-standin"]
+    progress = standin_client.predict(*args, api_name="/batch")[0]  # no run id given
+    assert f"run id {run_id}" in progress and "20/20 pairs (100 %)" in progress
+    assert standins.CALLS["slow-standin"] - scored_first == 20 - done_first
+
+
+def test_app_refuses_an_unclosed_quote_naming_the_line(client, tmp_path):
+    from gradio_client import handle_file
+
+    path = tmp_path / "open.csv"
+    path.write_text('id,reference,candidate\np1,Lungs clear.,"No effusion.\np2,Lungs clear.,Clear.\n'
+                    'p3,Lungs clear.,Clear."\np4,Lungs clear.,Clear.\n', encoding="utf-8")
+    status = client.predict(handle_file(str(path)), api_name="/inspect_file")[0]
+    assert "open.csv: line 2, column 3" in status and "looks like a row of its own at line 3" in status
+    args = [handle_file(str(path)), "id", "reference", "candidate", NONE, NONE, NONE, ["bleu"], "", 1]
+    progress = client.predict(*args, api_name="/batch")[0]
+    assert "open.csv: line 2, column 3" in progress and "Traceback" not in progress

@@ -1,0 +1,162 @@
+"""Can a metric read this report at all? A per-pair check that runs before any scoring.
+
+A report that is empty once invisible characters are removed, that holds no words, or that is
+in a language the metric's reader does not know would still get a confident number (CLEAR 1.0
+on two Chinese reports: both "mention nothing"; BLEU 0.18 on two identical ones). Such a pair
+gets the error ``cannot read: <reason>`` instead, counted apart from other errors in summaries.
+
+Each metric's reader has a scope, read from its signature (``reader_scope``):
+
+- ``english``: rules extractors (English lexicons) and encoder models (the project's demo
+  models and the published CREPE / SRR-BERT weights, all trained on English reports);
+- ``latin``: word-overlap metrics (a ``tok:`` field: BLEU, ROUGE-L), which split words on
+  spaces and keep only Latin letters, so any language in the Latin alphabet but not Chinese,
+  Japanese, Cyrillic ... text;
+- ``any``: LLM judges.
+
+How the language is told (no model, no dependency): a report is *not English* when
+
+1. under 90 % of its letters are ASCII (Chinese, Japanese, Cyrillic, Greek, Arabic ... text), or
+2. among its words, the ones that only another Latin-script language would use (French,
+   Spanish, German, Italian and Portuguese function words, French radiology words, words with
+   accented letters, French elisions such as ``d'``) outnumber the English function and
+   radiology words, and there are at least two of them (or no English word at all).
+
+Short or telegraphic English ("Lungs clear. Heart normal.") carries enough English words;
+unknown words count for neither side, so a report of only drug names or abbreviations is given
+the benefit of the doubt. ``python -m engine.bench language`` measures how often this is wrong.
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from engine.reports import ReportPair
+
+CANNOT_READ = "cannot read: "
+ASCII_SHARE_MIN = 0.9
+SCOPES = ("english", "latin", "any")
+
+_WORD_RE = re.compile(r"[^\W\d_]{2,}")  # a run of two or more letters, any script
+_ELISION_RE = re.compile(r"\b(?:[dlnjcsm]|qu)['’][^\W\d_]", re.IGNORECASE)
+
+ENGLISH_WORDS = frozenset("""
+the of and is are was were be been being has have had with without no not nor there this that
+these those which who what when where than then to for from at by or as within into onto upon
+its it they their them again also only any some both each other more most less least very
+lung lungs heart size clear chest left right upper lower mild small large new old seen
+unchanged stable since prior compared previous study shows shown appears evidence findings
+impression silhouette mediastinal contour contours within limits well no noted likely
+possible probable suggest suggests consistent change changes increased decreased
+effusion effusions opacity opacities airspace disease bones soft tissues tissue bone visible
+acute chronic degenerative spine thoracic abdomen bowel kidney liver wall mass lesion
+""".split())
+
+# Words that an English report would not use but another Latin-script language would.
+FOREIGN_WORDS = frozenset("""
+de le la les des du un une et est sont pas sans avec dans sur au aux pour qui que ou il elle
+ce cette ces mais ni leur nous vous aucun aucune
+poumon poumons coeur cœur taille gauche droit droite droits droites examen normale normaux
+normales signe signes anomalie anomalies foie rein reins kyste
+el los las del es con sin por una uno lo pulmón pulmones derecho derecha izquierdo izquierda
+hallazgos sugestivo
+der das und ist nicht kein keine mit ohne ein eine einer von zu auf bei rechts befund
+di della delle dei degli nel nella senza polmone polmoni destro sinistro
+da dos com sem não pulmão
+""".split()) - ENGLISH_WORDS
+
+
+@dataclass(frozen=True)
+class LanguageGuess:
+    """Whether a text reads as English, with the evidence in words."""
+
+    english: bool
+    reason: str
+
+
+def visible_text(text: str) -> str:
+    """The text without whitespace, control and format characters (zero-width space, BOM,
+    soft hyphen, direction marks...), which look like nothing on screen."""
+    return "".join(ch for ch in text if not ch.isspace()
+                   and unicodedata.category(ch) not in ("Cf", "Cc", "Zs", "Zl", "Zp"))
+
+
+def words(text: str) -> list[str]:
+    """Runs of two or more letters (any script), lower-cased."""
+    return [w.lower() for w in _WORD_RE.findall(unicodedata.normalize("NFC", text))]
+
+
+def other_script(text: str) -> str | None:
+    """Why the text is not written in the Latin alphabet (None when it is)."""
+    letters = [ch for ch in text if ch.isalpha()]
+    if not letters:
+        return None
+    ascii_share = sum(ch.isascii() for ch in letters) / len(letters)
+    if ascii_share >= ASCII_SHARE_MIN:
+        return None
+    sample = next(ch for ch in letters if not ch.isascii())
+    return f"{100 * (1 - ascii_share):.0f}% of its letters are not in the Latin alphabet (e.g. {sample!r})"
+
+
+def guess_language(text: str) -> LanguageGuess:
+    """English or not, by the rules in the module docstring."""
+    script = other_script(text)
+    if script:
+        return LanguageGuess(False, script)
+    found = words(text)
+    english = sum(1 for w in found if w in ENGLISH_WORDS)
+    foreign = sum(1 for w in found if w in FOREIGN_WORDS or not w.isascii())
+    foreign += len(_ELISION_RE.findall(text))
+    if foreign > english and (foreign >= 2 or english == 0):
+        return LanguageGuess(False, f"{foreign} of its words look French, Spanish, German, "
+                                    f"Italian or Portuguese, against {english} English ones")
+    return LanguageGuess(True, f"{english} English words, {foreign} foreign ones")
+
+
+def unreadable_reason(text: str, scope: str = "any") -> str | None:
+    """Why a report cannot be read by a reader of this scope (None when it can)."""
+    if scope not in SCOPES:
+        raise ValueError(f"unknown reader scope {scope!r}; one of {SCOPES}")
+    if not visible_text(text):
+        return "empty once spaces and invisible characters are removed"
+    if not words(text):
+        return "no words (only punctuation, digits or symbols)"
+    if scope == "english":
+        guess = guess_language(text)
+        if not guess.english:
+            return f"not English ({guess.reason}); this reader knows only English"
+    if scope == "latin":
+        script = other_script(text)
+        if script:
+            return f"not in the Latin alphabet ({script}); this reader splits words on spaces"
+    return None
+
+
+def pair_unreadable(pair: ReportPair, scope: str = "any") -> str | None:
+    """``cannot read: ...`` for the first side that cannot be read, or None."""
+    for side in ("reference", "candidate"):
+        reason = unreadable_reason(getattr(pair, side), scope)
+        if reason:
+            return f"{CANNOT_READ}{side} report is {reason}" if reason.startswith("empty") \
+                else f"{CANNOT_READ}{side} report: {reason}"
+    return None
+
+
+def reader_scope(signature: str, is_encoder: bool) -> str:
+    """The languages a metric's reader knows, from its signature (see the module docstring)."""
+    fields = f"{signature}|"
+    if "|extractor:rules|" in fields or is_encoder:
+        return "english"
+    if "|tok:" in fields:
+        return "latin"
+    return "any"
+
+
+def is_cannot_read(error: str | None) -> bool:
+    return bool(error) and str(error).startswith(CANNOT_READ)
+
+
+def count_cannot_read(errors: Sequence[str | None]) -> int:
+    return sum(1 for e in errors if is_cannot_read(e))

@@ -1,0 +1,98 @@
+"""Resume is keyed by content: a stored result is reused only for an unchanged pair under the
+same metric signature; older stores without content hashes are migrated and recomputed; a
+finished run's store file holds every result without its -wal file."""
+import shutil
+import sqlite3
+
+import pytest
+
+from engine.metrics import registry
+from engine.reports import ReportPair
+from engine.runner import input_run_id, resume_or_new_run_id, run_batch
+from engine.store import DamagedStoreError, Store
+
+
+def _pairs(candidate_b: str = "Small left pleural effusion.") -> list[ReportPair]:
+    return [ReportPair("a", "No pleural effusion. Heart size normal.", "No pleural effusion."),
+            ReportPair("b", "No pleural effusion. Heart size normal.", candidate_b)]
+
+
+def _run(pairs, store, run_id="r1"):
+    ctx = registry.RuntimeContext()
+    try:
+        return run_batch(pairs, ["bleu", "rouge"], ctx, store=store, run_id=run_id)
+    finally:
+        ctx.close()
+
+
+def _stored(store, run_id):
+    return {(r.pair_id, r.metric): r for r in store.results(run_id)}
+
+
+def test_edited_pair_is_recomputed_and_unedited_one_is_not(tmp_path):
+    store = Store(tmp_path / "db.sqlite")
+    first = _run(_pairs(), store)
+    before = _stored(store, "r1")
+    edited = _pairs(candidate_b="No pleural effusion. Heart size normal.")
+    second = _run(edited, store)
+    after = _stored(store, "r1")
+    assert second.summary["resumed"] == {"reused": 2, "recomputed": 2}
+    for metric in ("bleu", "rouge"):
+        assert after[("a", metric)].created_at == before[("a", metric)].created_at  # reused
+        assert after[("b", metric)].created_at != before[("b", metric)].created_at  # recomputed
+        assert after[("b", metric)].content_hash == edited[1].content_hash()
+    assert first.rows[1]["metrics"]["rouge"]["score"] < 1.0
+    assert second.rows[1]["metrics"]["rouge"]["score"] == pytest.approx(1.0)
+    third = _run(edited, store)
+    assert third.summary["resumed"] == {"reused": 4, "recomputed": 0}
+
+
+def test_version_1_store_is_migrated_and_its_results_recomputed(tmp_path):
+    path = tmp_path / "old.sqlite"
+    store = Store(path)
+    _run(_pairs(), store)
+    store.close()
+    with sqlite3.connect(path) as conn:  # make it look like a version 1 store
+        conn.execute("ALTER TABLE results DROP COLUMN content_hash")
+        conn.execute("UPDATE meta SET value = '1' WHERE key = 'schema_version'")
+    store = Store(path)
+    assert store._conn().execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone() == ("2",)
+    again = _run(_pairs(), store)
+    assert again.summary["resumed"] == {"reused": 0, "recomputed": 4}
+    assert _run(_pairs(), store).summary["resumed"] == {"reused": 4, "recomputed": 0}
+
+
+def test_same_input_without_an_id_resumes_its_unfinished_run(tmp_path):
+    store = Store(tmp_path / "db.sqlite")
+    ctx = registry.RuntimeContext()
+    metrics = registry.build(["bleu"], ctx)
+    base = input_run_id(_pairs(), metrics)
+    assert base == input_run_id(_pairs(), metrics) != input_run_id(_pairs("Other."), metrics)
+    assert resume_or_new_run_id(store, base) == base
+    store.start_run(base, "pairs.csv", ["bleu"], {})  # started, never finished
+    assert resume_or_new_run_id(store, base) == base
+    store.finish_run(base)
+    assert resume_or_new_run_id(store, base) == f"{base}-2"  # a finished run is not reopened
+    ctx.close()
+
+
+def test_finished_run_is_complete_in_the_sqlite_file_alone(tmp_path):
+    store = Store(tmp_path / "db.sqlite")
+    _run(_pairs(), store)
+    copy = tmp_path / "copy" / "db.sqlite"
+    copy.parent.mkdir()
+    shutil.copy(tmp_path / "db.sqlite", copy)  # the -wal file is left behind
+    store.close()
+    assert len(_stored(Store(copy), "r1")) == 4
+
+
+@pytest.mark.parametrize("content", [b"this is not a database" * 50, b""])
+def test_garbage_or_truncated_store_is_a_message(tmp_path, content):
+    good = tmp_path / "good.sqlite"
+    store = Store(good)
+    _run(_pairs(), store)
+    store.close()
+    bad = tmp_path / "bad.sqlite"
+    bad.write_bytes(content or good.read_bytes()[:3000])
+    with pytest.raises(DamagedStoreError, match=r"bad.sqlite: not a usable RadScope store"):
+        Store(bad)
