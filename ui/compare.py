@@ -78,14 +78,37 @@ def read_text_upload(path: str | Path | None, max_chars: int = DEFAULT_MAX_CHARS
     return text
 
 
-def failed_result(name: str, message: str) -> dict[str, Any]:
-    """A per-metric result for a metric that could not even start (same keys as a real one)."""
+def intended_model(name: str, options: dict[str, Any]) -> str | None:
+    """The model ``name`` would have run under ``options``: what a panel names when its metric
+    could not even start (a missing judge, say), instead of claiming no model was involved."""
+    try:
+        spec = registry.get(name)
+    except KeyError:
+        return None
+    declared = {o.name: o for o in spec.options}
+
+    def value(option: str) -> Any:
+        chosen = options.get(option)
+        return declared[option].default if chosen in (None, "") else chosen
+
+    if "judge" in declared and (spec.kind == "llm" or
+                                ("extractor" in declared and value("extractor") == "llm")):
+        return str(value("judge_model") if value("judge_url") else value("judge")) or None
+    for option in declared:
+        if option.endswith("_model"):
+            return str(value(option)) or None
+    return None
+
+
+def failed_result(name: str, message: str, model: str | None = None) -> dict[str, Any]:
+    """A per-metric result for a metric that could not even start (same keys as a real one);
+    ``model`` is the one it tried to use."""
     try:
         direction = registry.get(name).card.direction
     except KeyError:
         direction = None
     return {"score": None, "direction": direction, "signature": None, "error": message,
-            "model": None, "demo_grade": False, "elapsed_ms": 0.0}
+            "model": model, "demo_grade": False, "elapsed_ms": 0.0}
 
 
 def score_metric(cache: RuntimeCache, options: dict[str, Any], pair: ReportPair, name: str,
@@ -94,12 +117,14 @@ def score_metric(cache: RuntimeCache, options: dict[str, Any], pair: ReportPair,
     try:
         runtime, metric = cache.metric(options, name)
     except Exception as exc:  # noqa: BLE001 - model missing, bad option: shown in its panel
-        return failed_result(name, f"could not load {name}: {type(exc).__name__}: {exc}")
+        return failed_result(name, f"could not load {name}: {exc}",
+                             intended_model(name, options or {}))
     try:
         run = run_batch([pair], [name], runtime.ctx, metrics=[metric], max_chars=max_chars)
         return run.rows[0]["metrics"][name]
     except Exception as exc:  # noqa: BLE001 - reported in the metric's panel
-        return failed_result(name, f"{type(exc).__name__}: {exc}")
+        model = metric.model()
+        return failed_result(name, f"{type(exc).__name__}: {exc}", model.id if model else None)
 
 
 def make_pair(reference: str, candidate: str, modality: str | None = None,

@@ -134,7 +134,9 @@ def compare_tab(app: AppContext, names: list[str], default_metrics: list[str],
         for name, result in (results or {}).items():
             if name in panels:
                 out.update(panels[name].visibility(True, result))
-        return out
+        # Gradio reads an empty dict as one output value, not as "no updates" (and then fails
+        # with "didn't return enough output values"): say "no change" to one component instead.
+        return out or {columns_and_slots[0]: gr.update()}
 
     inputs = [reference, candidate, modality, area, metrics, *control_list]
     run.click(start, [reference, candidate, metrics], [status, *columns_and_slots], api_name="compare_start",
