@@ -1,3 +1,20 @@
+# llama.cpp is compiled for the CPU it is built on (-march=native). A venv built on one CPU and
+# used on another (a machine handed on, a copied checkout) may hold instructions this CPU lacks,
+# so the build is stamped with the CPU's feature flags and rebuilt, without pip's wheel cache
+# (which would hand back the other CPU's build), when they change.
+CPU_FLAGS_ID := $(shell grep -m1 '^flags' /proc/cpuinfo 2>/dev/null | md5sum | cut -c1-12)
+LLAMA_STAMP := $(BIN)/.llama-cpu-$(CPU_FLAGS_ID)
+
+$(LLAMA_STAMP): $(BIN)/.runtime
+	@if ls $(BIN)/.llama-cpu-* >/dev/null 2>&1; then \
+	  echo "llama.cpp was built for another CPU: rebuilding it for this one"; \
+	  $(PIP) --force-reinstall --no-deps --no-cache-dir --no-binary llama-cpp-python \
+	    "llama-cpp-python==$$(grep -m1 '^llama-cpp-python==' requirements.txt | cut -d= -f3)"; \
+	  rm -f $(BIN)/.llama-cpu-*; fi
+	touch $@
+
+run test bench-llm: $(LLAMA_STAMP)
+
 # LLM-judge benchmark (CLEAR, VERT, RadSEM with the offline Gemma demo judge unless JUDGE is set):
 # model calls, tokens and ms/pair, cold and cached, and CLEAR fast vs faithful.
 BENCH_LLM_PAIRS ?= 3

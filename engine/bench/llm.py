@@ -2,8 +2,10 @@
 
 For each LLM metric (CLEAR, VERT, RadSEM) with the chosen judge (default: the offline Gemma 3
 270M demo judge on CPU): model calls, prompt and completion tokens, and ms per pair, first with
-an empty call cache (cold) and then again on the same pairs (cached); and for CLEAR the ratio
-of model calls and time between faithful and fast mode.
+an empty call cache (cold) and then again on the same pairs (cached); for CLEAR the ratio
+of model calls and time between faithful and fast mode; and what running the judge in its
+supervised worker process costs: VERT on the same pairs through the worker and through
+llama-cpp-python in this process, alternated, cold each time (``isolation``).
 
 Cold really is cold: every measurement gets a fresh ``$RADSCOPE_HOME`` (so a fresh call cache)
 and the pairs are all different (the speed benchmark's cycling of the six examples would turn
@@ -16,6 +18,8 @@ import os
 import tempfile
 import time
 from collections.abc import Sequence
+from dataclasses import asdict
+from pathlib import Path
 from typing import Any
 
 from engine import dataio
@@ -129,6 +133,59 @@ def attribute_agreement(fast_rows: Sequence[dict[str, Any]], faithful_rows: Sequ
     return {"cells": total, "agreement": round(same / total, 4) if total else None}
 
 
+def isolation_overhead(pairs: Sequence[ReportPair], options: dict[str, Any],
+                       rounds: int = 2) -> dict[str, Any]:
+    """VERT ms/pair through the isolated judge worker against the same calls made directly with
+    llama-cpp-python in this process, alternated over ``rounds`` and each cold (fresh call
+    cache); the figure is the ratio of the medians."""
+    import statistics
+
+    from engine.metrics.vert.metric import VertMetric
+    from engine.runner import run_batch
+    from engine.runtimes.callcache import CallCache
+    from engine.runtimes.judge import Judge
+    from engine.runtimes.judge_worker import IsolatedLlamaBackend, WorkerLoad
+    from engine.runtimes.judges import DEFAULT_JUDGE, JudgeConfig
+    from engine.runtimes.llamacpp import LlamaCppBackend, LlamaSettings
+    from models.resolve import resolve
+
+    ctx = registry.RuntimeContext(options=dict(options))
+    config = JudgeConfig.from_ctx(ctx)
+    if config.url:
+        raise ValueError("the isolation benchmark needs the embedded judge (no --judge-url)")
+    resolved = resolve(config.judge or DEFAULT_JUDGE, task="judge")
+    settings = LlamaSettings(n_ctx=config.n_ctx, n_gpu_layers=config.gpu_layers,
+                             n_threads=config.threads, chat_format=config.chat_format)
+    entry = resolved.entry
+    common = {"model_id": resolved.id, "sha256": "bench", "demo_grade": resolved.demo_grade,
+              "registry_chat_format": entry.chat_format if entry else None,
+              "registry_n_ctx": entry.n_ctx if entry else None}
+    backends = {
+        "isolated": lambda: IsolatedLlamaBackend(WorkerLoad(str(resolved.path), **common,
+                                                            settings=asdict(settings))),
+        "in_process": lambda: LlamaCppBackend(resolved.path, **common, settings=settings),
+    }
+    times: dict[str, list[float]] = {name: [] for name in backends}
+    for _ in range(rounds):
+        for name, build in backends.items():
+            backend = build()
+            cache = CallCache(Path(_fresh_home()) / "calls.sqlite")
+            try:
+                metric = VertMetric(ctx, judge=Judge(backend, cache))
+                start = time.perf_counter()
+                run = run_batch(pairs, ["vert"], ctx, metrics=[metric])
+                times[name].append((time.perf_counter() - start) * 1000 / max(1, len(pairs)))
+                assert run.summary["metrics"]["vert"]["n"] + run.summary["metrics"]["vert"]["n_errors"] == len(pairs)
+            finally:
+                backend.close()
+                cache.close()
+    medians = {name: statistics.median(values) for name, values in times.items()}
+    return {"n_pairs": len(pairs), "rounds": rounds,
+            "ms_per_pair": {name: [round(v, 1) for v in values] for name, values in times.items()},
+            "median_ms_per_pair": {name: round(v, 1) for name, v in medians.items()},
+            "ratio_isolated_over_in_process": round(medians["isolated"] / medians["in_process"], 3)}
+
+
 def _line(name: str, m: dict[str, Any]) -> str:
     c, h = m["cold"], m["cached"]
     return (f"{name:<7} cold: {c['model_calls']:>4} calls {c['prompt_tokens']:>6} prompt tok "
@@ -165,6 +222,13 @@ def cmd_llm(args: argparse.Namespace) -> int:
                   f"(x{modes['ratio_time_faithful_over_fast']}), attribute agreement "
                   f"{modes['attribute_agreement']['agreement']} over "
                   f"{modes['attribute_agreement']['cells']} cells", flush=True)
+        if "vert" in names and args.isolation_rounds > 0:
+            iso = isolation_overhead(pairs, options, rounds=args.isolation_rounds)
+            report["isolation"] = iso
+            med = iso["median_ms_per_pair"]
+            print(f"vert through the judge worker vs in this process, {iso['n_pairs']} pairs x "
+                  f"{iso['rounds']} rounds: {med['isolated']} vs {med['in_process']} ms/pair "
+                  f"(x{iso['ratio_isolated_over_in_process']})", flush=True)
     finally:
         if home_before is None:
             os.environ.pop("RADSCOPE_HOME", None)
@@ -186,6 +250,8 @@ def add_commands(sub: Any) -> None:
     p.add_argument("--pairs", type=int, default=3, help="distinct pairs per metric")
     p.add_argument("--faithful-pairs", type=int, default=1,
                    help="pairs for the CLEAR fast/faithful comparison (0: skip it)")
+    p.add_argument("--isolation-rounds", type=int, default=2,
+                   help="rounds of VERT through the judge worker vs in-process (0: skip)")
     p.add_argument("--out", help="JSON report path")
     _add_metric_options(p)
     p.set_defaults(func=cmd_llm)
