@@ -135,8 +135,7 @@ def batch_tab(app: AppContext, names: list[str], default_metrics: list[str],
 
     def run_batch_ui(path: str | None, id_c: str, ref_c: str, cand_c: str, cand_b_c: str, mod_c: str,
                      area_c: str, chosen: list[str], rid: str, conc: float,
-                     request: gr.Request = None, progress: gr.Progress = gr.Progress(),
-                     *values: Any) -> Iterator[dict[Any, Any]]:
+                     request: gr.Request = None, *values: Any) -> Iterator[dict[Any, Any]]:
         try:
             selected = parse_metrics(chosen)
             mapping = batch_logic.ColumnMapping.from_ui(id_c, ref_c, cand_c, cand_b_c, mod_c, area_c)
@@ -158,15 +157,15 @@ def batch_tab(app: AppContext, names: list[str], default_metrics: list[str],
                                    concurrency=int(conc or 1), cancel=app.cancel_event(session))
         systems = 2 if pairs_b is not None else 1
         yield cleared(batch_logic.progress_html(None, note=f"Starting run {run_id}…"))
+        started = time.monotonic()  # one bar, one clock for the whole run (both systems)
         job.start()
-        last = None
+        last, first_done = None, None
         try:
             for update in job.follow():
-                last = update
-                overall = (update.fraction + (1 if update.system == "B" else 0)) / systems
-                progress(overall, desc=f"{update.pairs_done}/{update.n_pairs} pairs · ETA "
-                                       f"{batch_logic.fmt_seconds(update.eta_s())}")
-                yield {progress_box: batch_logic.progress_html(update, systems, note=f"run id {run_id}")}
+                if first_done is None:
+                    first_done = batch_logic.whole_run(update, systems, started, 0).done
+                last = batch_logic.whole_run(update, systems, started, first_done)
+                yield {progress_box: batch_logic.progress_html(last, systems, note=f"run id {run_id}")}
         finally:
             if job.alive():  # the page went away: stop the worker between two results
                 job.cancel.set()
@@ -185,11 +184,11 @@ def batch_tab(app: AppContext, names: list[str], default_metrics: list[str],
         assert run_a is not None
         compare_frame, compare_raw = (batch_logic.system_comparison(run_a.rows, run_b.rows, selected)
                                       if run_b is not None else (None, None))
-        files = batch_logic.write_downloads(run_a, run_b, compare_raw)
+        files = batch_logic.write_downloads(run_a, run_b, compare_raw, pairs=pairs, pairs_b=pairs_b)
         directions = {n: registry.get(n).card.direction for n in selected}
         done: dict[Any, Any] = {
             progress_box: batch_logic.progress_html(
-                last or batch_logic.Progress("A", 1, 1, len(pairs), time.monotonic()), systems, "done",
+                last or batch_logic.Progress("A", 1, 1, len(pairs) * systems, started), systems, "done",
                 f"run id {run_id}"),
             summary: batch_logic.summary_html(run_a.summary, "Summary (system A)" if run_b else "Summary")
             + (batch_logic.summary_html(run_b.summary, "Summary (system B)") if run_b else ""),
