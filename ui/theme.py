@@ -1,6 +1,6 @@
 """The app's Gradio theme: Soft with system fonts (never fetched from the network) and the few
 colours changed that fail WCAG AA contrast in Soft's defaults (blue 500 labels on pale blue,
-white on blue 500 buttons, grey 400 secondary text), in light and dark alike."""
+white on blue 500 buttons, grey 400 secondary text, indigo 500 links on dark), in light and dark alike."""
 from __future__ import annotations
 
 import gradio as gr
@@ -17,4 +17,8 @@ THEME = gr.themes.Soft(
     button_primary_background_fill_hover_dark="*primary_700",
     checkbox_label_background_fill_selected="*primary_600",
     checkbox_label_background_fill_selected_dark="*primary_600",
+    link_text_color="*secondary_700", link_text_color_hover="*secondary_800",
+    link_text_color_active="*secondary_800", link_text_color_visited="*secondary_800",
+    link_text_color_dark="*secondary_300", link_text_color_hover_dark="*secondary_200",
+    link_text_color_active_dark="*secondary_200", link_text_color_visited_dark="*secondary_300",
 )

@@ -240,7 +240,8 @@ def test_batch_upload_reaches_100_percent(real_page, tmp_path):
     page.wait_for_selector("#batch-progress [data-state=done]", timeout=180_000)
     done = page.locator("#batch-progress .rs-progress")
     assert done.get_attribute("data-percent") == "100"
-    assert "20/20 pairs (100 %)" in done.inner_text()
+    assert "40/40 pairs of both systems (100 %)" in done.inner_text()  # one bar for A and B
+    assert page.locator("#batch-progress progress").count() == 1
     assert page.locator("#batch-progress progress").get_attribute("value") == "100"
     page.wait_for_selector(f"#batch-results {ROW}")
     ids = {c["text"] for c in _cells(page, "batch-results") if c["col"] == 0}

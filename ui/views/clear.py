@@ -73,7 +73,7 @@ def _summary(score: ClearPairScore) -> str:
 
 
 @register_view("clear", slots=("table",),
-               table_widths=("15%", "9%", "10%", "8%", "8%", "30%", "20%"))
+               table_widths=("190px", "95px", "110px", "85px", "85px", "260px", "200px"))
 def clear_view(result: Mapping[str, Any]) -> PanelView:
     section = find_section(result, PAIR_KEYS)
     if section is None:
