@@ -22,7 +22,7 @@ import pytest
 
 from engine.examples import example_pairs
 from tests.ui.conftest import ROOT, artifacts_dir
-from tests.ui.test_browser import ARGS, CHROMIUM, ROW
+from tests.ui.test_browser import ROW
 from tests.ui.test_client import write_pairs
 
 pytestmark = pytest.mark.browser
@@ -33,18 +33,6 @@ SWAP = next(e for e in example_pairs() if e.pair.id == "effusion-laterality")
 # Gradio's own client logs this when it closes a finished stream (a stub in its EventSource
 # stand-in); it is not ours to fix and says nothing about the page.
 GRADIO_STREAM_STUB = "Method not implemented."
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if not Path(CHROMIUM).exists():
-        pytest.fail("Debian chromium is needed for the browser tests: run `make system-deps`")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
-        yield b
-        b.close()
 
 
 @pytest.fixture(scope="module")

@@ -24,25 +24,10 @@ from tests.ui.test_client import write_pairs
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
 FAMILIES = ("clear", "crepe", "vert", "srr", "radsem")
 EXAMPLE = "effusion-laterality"
 BAD_BG = "rgb(251, 220, 220)"   # ui.views.common.BAD
 GOOD_BG = "rgb(217, 242, 227)"  # ui.views.common.GOOD
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if not Path(CHROMIUM).exists():
-        pytest.fail("Debian chromium is needed for the browser tests: run `make system-deps`")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
-        yield b
-        b.close()
 
 
 def _open(browser, url: str, request):
