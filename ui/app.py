@@ -18,6 +18,7 @@ import gradio as gr
 
 from engine.metrics import registry
 from engine.store import Store
+from ui import batch_open
 from ui.batch_tab import batch_tab
 from ui.compare_tab import compare_api, compare_tab
 from ui.config import AppConfig
@@ -45,13 +46,14 @@ def build_demo(config: AppConfig | None = None, store: Store | None = None) -> g
                 "radiology report with a reference report using CLEAR, CREPE, VERT, SRR-BERT and "
                 "RadSEM (plus lexical baselines). Everything runs on this machine unless you point "
                 "the judge at a server.</div>")
-        with gr.Tabs():
+        with gr.Tabs() as tabs:
             with gr.Tab("Compare", id="compare"):
                 compare_parts = compare_tab(app, names, default_metrics, choices, option_names)
             with gr.Tab("Batch", id="batch"):
                 batch_parts = batch_tab(app, names, default_metrics, choices, option_names)
             with gr.Tab("Models", id="models") as models_page:
                 models_tab(app, models_page, compare_parts, batch_parts)
+        batch_open.wire(tabs, batch_parts, compare_parts)  # a batch row opens in Compare
         gr.api(compare_api(app, default_metrics), api_name="compare", concurrency_id=LLM,
                concurrency_limit=1)
     return demo

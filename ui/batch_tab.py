@@ -12,6 +12,7 @@ import gradio as gr
 from engine.metrics import registry
 from engine.store import StoreError
 from ui import batch as batch_logic
+from ui import batch_open
 from ui.compare import InputProblem, parse_metrics
 from ui.views.corpus import corpus_figure, corpus_view_for, distribution_figure
 from ui.widgets import LLM, AppContext, option_controls, options_from, relevant_options, status_box
@@ -66,7 +67,8 @@ def batch_tab(app: AppContext, names: list[str], default_metrics: list[str],
     summary = gr.HTML(elem_id="batch-summary")
     comparison = gr.Dataframe(label="System B against system A (paired bootstrap and permutation tests)",
                               interactive=False, visible=False, wrap=True, elem_id="batch-comparison")
-    results = gr.Dataframe(label="Per-pair results (sort or filter with a column's ⋮ menu)", interactive=False,
+    results = gr.Dataframe(label="Per-pair results (sort or filter with a column's ⋮ menu; click a row "
+                                 "to open that pair in Compare)", interactive=False,
                            wrap=True, max_height=420, elem_id="batch-results", show_search="search",
                            visible=False)
     dist = gr.Plot(visible=False, elem_id="batch-distribution", show_label=False)
@@ -200,7 +202,10 @@ def batch_tab(app: AppContext, names: list[str], default_metrics: list[str],
         for name, plot in corpus_plots.items():
             done[plot] = (corpus_figure(name, run_a.summary["metrics"][name], run_a.rows)
                           if name in selected else None)
-        done[batch_state] = {"shown": [i for i, c in enumerate(shown_later) if done.get(c) is not None]}
+        columns = list(getattr(done[results], "data", done[results]).columns)
+        done[batch_state] = {"shown": [i for i, c in enumerate(shown_later) if done.get(c) is not None],
+                             **batch_open.rows_state(pairs, pairs_b, run_a.rows,
+                                                     run_b.rows if run_b else None, columns)}
         yield done
 
     def reveal(state: dict[str, Any]) -> list[Any]:
@@ -233,4 +238,5 @@ def batch_tab(app: AppContext, names: list[str], default_metrics: list[str],
     refresh.click(on_refresh, None, [runs, resume_pick], api_name="list_runs")
     resume_pick.change(lambda r: r or gr.update(), resume_pick, run_id, api_name="pick_run",
                        api_visibility="undocumented", queue=False)
-    return {"controls": controls, "runs": runs, "resume_pick": resume_pick}
+    return {"controls": controls, "runs": runs, "resume_pick": resume_pick, "results": results,
+            "state": batch_state}

@@ -196,7 +196,29 @@ def compare_tab(app: AppContext, names: list[str], default_metrics: list[str],
     structure_btn.click(run_structure, [reference, candidate, side, *control_list],
                         [structure_box, structure_out], api_name="structure", concurrency_id=LLM,
                         concurrency_limit=1)
-    return {"controls": controls, "metrics": metrics, "reference": reference, "candidate": candidate}
+    def show_stored(ref: str, cand: str, mod: str, ar: str, results: dict[str, dict[str, Any]],
+                    note: str) -> dict[Any, Any]:
+        """Fill the tab with a pair and results scored elsewhere (a batch row): texts, panels,
+        Differences and the report downloads, as if it had just been run here."""
+        out: dict[Any, Any] = {reference: ref, candidate: cand, modality: mod or "", area: ar or "",
+                               results_state: dict(results)}
+        for name, panel in panels.items():
+            shown = panel.visibility(name in results, results.get(name))
+            if name in results:  # one update per component: its value and its visibility
+                for component, value in panel.show(results[name]).items():
+                    shown[component] = ({**shown[component], "value": value} if component in shown
+                                        else value)
+            out.update(shown)
+        html_path, json_path = write_report(comparison_record(ref, cand, results, mod, ar))
+        out.update({status: status_box("ok", note) + overview_html(results, len(results), None, "stored"),
+                    differences: compare_differences(ref, cand, results), dl_html: str(html_path),
+                    dl_json: str(json_path)})
+        return out
+
+    stored_outputs = list(dict.fromkeys([reference, candidate, modality, area, results_state, status,
+                                         differences, dl_html, dl_json, *columns_and_slots, *streamed]))
+    return {"controls": controls, "metrics": metrics, "reference": reference, "candidate": candidate,
+            "show_stored": show_stored, "stored_outputs": stored_outputs}
 
 
 def compare_api(app: AppContext, default_metrics: list[str]) -> Any:

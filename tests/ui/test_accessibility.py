@@ -139,6 +139,26 @@ def test_no_serious_axe_findings_after_compare_and_batch(open_page, axe_source, 
     assert app.problems() == []
 
 
+def test_a_batch_row_opens_its_pair_in_compare(open_page, tmp_path):
+    app = open_page(1440)
+    page = app.page
+    app.run_batch(tmp_path)
+    cell = page.locator("#batch-results [role=gridcell][data-row='1'][data-col='0']")
+    pair_id = cell.inner_text().strip()
+    cell.click()
+    page.wait_for_function("() => document.querySelector('#compare-status').innerText.includes('from the batch')")
+    assert page.get_by_role("tab", name="Compare").get_attribute("aria-selected") == "true"
+    assert f"Pair {pair_id} from the batch" in page.locator("#compare-status").inner_text()
+    expected = example_pairs()[int(pair_id.split("-")[1]) % len(example_pairs())].pair
+    assert page.locator("#reference textarea").input_value() == expected.reference
+    assert page.locator("#candidate textarea").input_value() == expected.candidate
+    page.wait_for_selector(f"#table-clear {ROW}")
+    assert page.locator("#head-clear .rs-score").is_visible()
+    assert page.locator("#dl-report-html").is_enabled()
+    app.save("batch-row-in-compare-1440.png")
+    assert app.problems() == []
+
+
 def _words_broken(page, cells: str) -> list[str]:
     """Words in the cells matched by ``cells`` that the browser split over two lines."""
     return page.evaluate(
