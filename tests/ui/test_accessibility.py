@@ -22,7 +22,7 @@ import pytest
 
 from engine.examples import example_pairs
 from tests.ui.conftest import ROOT, artifacts_dir
-from tests.ui.test_browser import ROW
+from tests.ui.test_browser import ROW, _save
 from tests.ui.test_client import write_pairs
 
 pytestmark = pytest.mark.browser
@@ -95,14 +95,8 @@ class Page:
             WCAG)
         return [v for v in found if v["impact"] in ("serious", "critical")]
 
-    def save(self, name: str, readme: bool = False) -> Path:
-        path = artifacts_dir() / name
-        self.page.screenshot(path=str(path), full_page=True)
-        if readme and os.environ.get("RADSCOPE_UPDATE_SCREENSHOTS"):
-            target = ROOT / "docs" / "screenshots" / name
-            target.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(path, target)
-        return path
+    def save(self, name: str, until: str | None = None, readme: str | None = None) -> Path:
+        return _save(self.page, name, until, readme)
 
     def close(self) -> None:
         self.context.close()
@@ -132,10 +126,11 @@ def test_no_serious_axe_findings_after_compare_and_batch(open_page, axe_source, 
     assert is_dark == (scheme == "dark")  # dark follows the system setting, light otherwise
     app.compare_example()
     assert app.axe(axe_source) == []
-    app.save(f"compare-{scheme}-{width}.png", readme=True)
+    app.save(f"compare-{scheme}-{width}.png", until="#differences-panel",
+             readme=f"compare-{scheme}-{width}.png" if scheme == "dark" else None)
     app.run_batch(tmp_path)
     assert app.axe(axe_source) == []
-    app.save(f"batch-{scheme}-{width}.png", readme=True)
+    app.save(f"batch-{scheme}-{width}.png")
     assert app.problems() == []
 
 
@@ -223,8 +218,7 @@ def test_layout_holds(open_page, width):
     assert "RadScope" in headings and "Differences" in headings
     for name in ("CLEAR", "CREPE", "RadSEM", "F1-SRR-BERT"):
         assert any(h.startswith(name) for h in headings), (name, headings)
-    if width == 800:
-        app.save("compare-800.png", readme=True)
+    app.save(f"compare-{width}.png")
     assert app.problems() == []
 
 
@@ -241,6 +235,8 @@ def test_differences_mark_a_side_swap_in_both_texts_and_link_them(open_page):
     page.wait_for_function("() => document.querySelector('#diff-candidate mark.rs-linked') !== null")
     assert "right pleural effusion" in page.locator("#diff-candidate mark.rs-linked").first.inner_text()
     page.locator("#differences-panel").screenshot(path=str(artifacts_dir() / "differences-1440.png"))
+    if os.environ.get("RADSCOPE_UPDATE_SCREENSHOTS"):
+        shutil.copyfile(artifacts_dir() / "differences-1440.png", ROOT / "docs" / "screenshots" / "differences.png")
 
 
 def test_html_report_opens_offline_with_every_panel(open_page, browser, tmp_path):

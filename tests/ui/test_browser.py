@@ -31,7 +31,7 @@ GOOD_BG = "rgb(217, 242, 227)"  # ui.views.common.GOOD
 
 
 def _open(browser, url: str, request):
-    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    context = browser.new_context(viewport={"width": 1440, "height": 1000})
     page = context.new_page()
     page.set_default_timeout(60_000)
     page.goto(url)
@@ -109,13 +109,13 @@ def _cells(page, table_id: str) -> list[dict]:
         "text: c.innerText.trim(), bg: getComputedStyle(c).backgroundColor}))")
 
 
-def _save(page, name: str, until: str | None = None) -> Path:
-    """Full-page screenshot into the artifacts folder. The README copies (compare.png and
-    batch.png, with RADSCOPE_UPDATE_SCREENSHOTS=1) stop at the bottom of ``until``."""
+def _save(page, name: str, until: str | None = None, readme: str | None = None) -> Path:
+    """Full-page screenshot into the artifacts folder. With RADSCOPE_UPDATE_SCREENSHOTS=1 it also
+    replaces the README's copy ``docs/screenshots/<readme>``, cut at the bottom of ``until``."""
     path = artifacts_dir() / name
     page.screenshot(path=str(path), full_page=True)
-    if os.environ.get("RADSCOPE_UPDATE_SCREENSHOTS") and name in ("compare.png", "batch.png"):
-        target = ROOT / "docs" / "screenshots" / name
+    if readme and os.environ.get("RADSCOPE_UPDATE_SCREENSHOTS"):
+        target = ROOT / "docs" / "screenshots" / readme
         target.parent.mkdir(parents=True, exist_ok=True)
         if until:
             bottom = page.evaluate(
@@ -205,7 +205,7 @@ def test_compare_with_the_default_metrics(real_page):
     if "clear" in defaults and not page.locator("#head-clear .rs-error").count():
         assert page.locator(f"#table-clear {ROW}").count() == 13
     until = "#panel-radsem" if "radsem" in defaults else None
-    _save(page, "compare.png", until=until)
+    _save(page, "compare.png", until=until, readme="compare.png")
 
 
 def test_batch_upload_reaches_100_percent(real_page, tmp_path):
@@ -244,7 +244,7 @@ def test_batch_upload_reaches_100_percent(real_page, tmp_path):
     for name in ("crepe", "clear"):
         if name in names:
             page.wait_for_selector(f"#batch-corpus-{name} .barlayer")
-    _save(page, "batch.png")
+    _save(page, "batch.png", readme="batch.png")
 
 
 def test_batch_progress_moves_with_an_eta(page, tmp_path):
