@@ -1,5 +1,5 @@
-# Browser-test tools: axe-core (WCAG checks injected into the page by tests/ui/test_accessibility.py),
-# installed from the npm registry into an ignored folder, pinned.
+# Browser-test tools: axe-core (the WCAG checks tests/ui/test_accessibility.py injects into the
+# page), from the npm registry, pinned, into an ignored folder. npm comes from Debian if missing.
 AXE_VERSION ?= 4.14.1
 AXE_DIR ?= .cache/axe
 AXE_JS := $(AXE_DIR)/node_modules/axe-core/axe.min.js
@@ -8,6 +8,9 @@ AXE_JS := $(AXE_DIR)/node_modules/axe-core/axe.min.js
 dev: $(AXE_JS)
 axe: $(AXE_JS)
 
-$(AXE_JS):
-	@command -v npm >/dev/null 2>&1 || { echo "npm is needed for axe-core: apt-get install npm"; exit 1; }
+$(AXE_JS): mk/ui.mk
+	@command -v npm >/dev/null 2>&1 || { \
+	  echo "installing Debian npm for axe-core"; \
+	  $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq npm >/dev/null; }
 	npm install --silent --no-audit --no-fund --prefix $(AXE_DIR) axe-core@$(AXE_VERSION)
+	touch $@
