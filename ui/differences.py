@@ -17,6 +17,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.metrics.clear.rules import read_report
 from engine.metrics.radsem.rules_features import SentenceFeatures, sentence_features
 from engine.metrics.radsem.rules_match import conflict
 from ui.views.common import esc, find_section
@@ -172,6 +173,12 @@ def place(text: str, sentences: Iterable[tuple[str, str]], min_cover: float = 0.
     return segs
 
 
+def conditions_in(sentence: str) -> list[str]:
+    """The CLEAR conditions a sentence mentions (CLEAR's rules lexicon), so that hovering a row
+    of the CLEAR table outlines the sentences about that condition."""
+    return sorted({m.condition for m in read_report(sentence).mentions if m.status != "implicit-negative"})
+
+
 def marked_html(text: str, found: list[Finding], side: str) -> str:
     """The report with each sentence that carries a finding wrapped in a coloured ``mark``
     (status class, the findings' keys for hover-linking, and a tooltip saying what happened)."""
@@ -185,9 +192,11 @@ def marked_html(text: str, found: list[Finding], side: str) -> str:
         items = [by_key[k] for k in seg.keys]
         status = next(s for s in PRIORITY if any(f.status == s for f in items))
         tip = "; ".join(f"{LABELS[f.status]}: {f.reason}" for f in items)
+        topics = "|".join(conditions_in(text[seg.start:seg.end]))
         parts.append(esc(text[pos:seg.start]))
         parts.append(f"<mark class='rs-st-{status}' data-rs-keys='{' '.join(seg.keys)}' "
-                     f"data-status='{status}' title='{esc(tip)}'>{esc(text[seg.start:seg.end])}</mark>")
+                     f"data-status='{status}' data-rs-topics='{esc(topics)}' title='{esc(tip)}'>"
+                     f"{esc(text[seg.start:seg.end])}</mark>")
         pos = seg.end
     parts.append(esc(text[pos:]))
     return "".join(parts)

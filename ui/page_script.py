@@ -1,8 +1,10 @@
 """The app's own browser script, put into the page's <head> at launch (``launch(head=...)``):
 
 - Ctrl+Enter (Cmd+Enter on a Mac) runs Compare while the Compare tab is shown;
-- hovering or focusing a highlighted finding (Differences view, its table) outlines every
-  element that carries one of its keys, in both reports, so a finding is seen on both sides.
+- hovering a highlighted finding (Differences view, its table) outlines it in both reports and
+  the CLEAR rows of the conditions it names; hovering a CREPE or VERT error category outlines
+  the findings of that kind; hovering a CLEAR cell outlines its row and the sentences about its
+  condition. Links are data attributes written by ui.differences and the views.
 
 Event delegation on ``document``: Gradio redraws its components, so nothing is bound to them.
 """
@@ -15,15 +17,43 @@ HEAD = """<script>
     const run = document.querySelector('#run');
     if (run && run.offsetParent !== null && !run.disabled) { event.preventDefault(); run.click(); }
   });
-  const keysOf = (el) => (el.getAttribute('data-rs-keys') || '').split(' ').filter(Boolean);
-  const link = (event, on) => {
-    const el = event.target && event.target.closest ? event.target.closest('[data-rs-keys]') : null;
-    if (!el) return;
-    const keys = keysOf(el);
-    document.querySelectorAll('[data-rs-keys]').forEach((other) => {
-      if (keysOf(other).some((k) => keys.includes(k))) other.classList.toggle('rs-linked', on);
+  const words = (value, sep) => (value || '').split(sep).filter(Boolean);
+  const marks = () => [...document.querySelectorAll('#differences mark[data-status]')];
+  const clearRow = (table, row) => [...table.querySelectorAll(`[role=gridcell][data-row="${row}"]`)];
+  const clearRowsAbout = (topics) => {
+    const found = [];
+    document.querySelectorAll('[id^=table-clear] [role=gridcell][data-col="0"]').forEach((cell) => {
+      if (topics.includes(cell.innerText.trim())) found.push(...clearRow(cell.closest('[id^=table-clear]'), cell.dataset.row));
     });
+    return found;
   };
+  // What to outline while the pointer is on el: the same finding in both reports (and the CLEAR
+  // rows of the conditions it mentions); for a CREPE / VERT error category, the findings of that
+  // kind; for a CLEAR cell, its row and the sentences about its condition.
+  const related = (el) => {
+    if (!el || !el.closest) return [];
+    const keyed = el.closest('[data-rs-keys]');
+    if (keyed) {
+      const keys = words(keyed.getAttribute('data-rs-keys'), ' ');
+      const same = [...document.querySelectorAll('[data-rs-keys]')].filter(
+        (o) => words(o.getAttribute('data-rs-keys'), ' ').some((k) => keys.includes(k)));
+      return same.concat(clearRowsAbout(words(keyed.getAttribute('data-rs-topics'), '|')));
+    }
+    const category = el.closest('[data-rs-status]');
+    if (category) {
+      const status = category.getAttribute('data-rs-status');
+      return [category, ...marks().filter((m) => m.dataset.status === status)];
+    }
+    const cell = el.closest('[id^=table-clear] [role=gridcell]');
+    if (cell) {
+      const table = cell.closest('[id^=table-clear]');
+      const row = clearRow(table, cell.dataset.row);
+      const name = row.length ? row.find((c) => c.dataset.col === '0').innerText.trim() : '';
+      return row.concat(marks().filter((m) => words(m.dataset.rsTopics, '|').includes(name)));
+    }
+    return [];
+  };
+  const link = (event, on) => related(event.target).forEach((o) => o.classList.toggle('rs-linked', on));
   document.addEventListener('mouseover', (e) => link(e, true));
   document.addEventListener('mouseout', (e) => link(e, false));
   document.addEventListener('focusin', (e) => link(e, true));

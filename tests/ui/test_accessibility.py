@@ -222,7 +222,7 @@ def test_layout_holds(open_page, width):
     assert app.problems() == []
 
 
-def test_differences_mark_a_side_swap_in_both_texts_and_link_them(open_page):
+def test_differences_mark_a_side_swap_in_both_texts_and_link_them_across_panels(open_page):
     app = open_page(1440)
     page = app.page
     app.compare_example()
@@ -234,6 +234,21 @@ def test_differences_mark_a_side_swap_in_both_texts_and_link_them(open_page):
     ref.hover()  # the same finding lights up in the other report too
     page.wait_for_function("() => document.querySelector('#diff-candidate mark.rs-linked') !== null")
     assert "right pleural effusion" in page.locator("#diff-candidate mark.rs-linked").first.inner_text()
+    page.mouse.move(0, 0)
+    page.wait_for_function("() => document.querySelector('#differences mark.rs-linked') === null")
+    # Across panels: a CLEAR row outlines the sentences about its condition, in both reports ...
+    effusion_row = page.locator("#table-clear [role=gridcell][data-col='0']", has_text="Pleural Effusion")
+    effusion_row.hover()
+    linked = page.locator("#differences mark.rs-linked")
+    page.wait_for_function("() => document.querySelectorAll('#differences mark.rs-linked').length >= 2")
+    texts = linked.all_inner_texts()
+    assert any("left pleural effusion" in t for t in texts) and any("right pleural effusion" in t for t in texts)
+    assert not any("pneumothorax" in t.lower() for t in texts)
+    # ... and a CREPE error category (C: location) outlines the findings in conflict.
+    page.locator("#summary-crepe li[data-rs-status=conflict]").hover()
+    page.wait_for_function("() => [...document.querySelectorAll('#differences mark.rs-linked')]"
+                           ".every(m => m.dataset.status === 'conflict')")
+    assert page.locator("#diff-candidate mark.rs-linked[data-status=conflict]").count() >= 1
     page.locator("#differences-panel").screenshot(path=str(artifacts_dir() / "differences-1440.png"))
     if os.environ.get("RADSCOPE_UPDATE_SCREENSHOTS"):
         shutil.copyfile(artifacts_dir() / "differences-1440.png", ROOT / "docs" / "screenshots" / "differences.png")

@@ -25,6 +25,18 @@ CELL_CSS = {GOOD: "background-color:var(--rs-good-bg);color:var(--rs-good-fg);",
             WARN: "background-color:var(--rs-warn-bg);color:var(--rs-warn-fg);"}
 
 
+# The error categories CREPE and VERT share (A-F) that say what happened to a finding, as the
+# Differences view's statuses (ui.differences): hovering a category outlines those findings in
+# the texts. E and F are about comparisons with a prior study and have no counterpart.
+CATEGORY_STATUS = {"A": "cand-only", "B": "ref-only", "C": "conflict", "D": "detail"}
+
+
+def status_attr(category: str) -> str:
+    """The hover-link attribute of an error category ("" when it links to nothing)."""
+    status = CATEGORY_STATUS.get(category.upper())
+    return f" data-rs-status='{status}'" if status else ""
+
+
 def esc(value: Any) -> str:
     """HTML-escape anything (None -> empty)."""
     return "" if value is None else html.escape(str(value), quote=True)
