@@ -4,7 +4,8 @@
 - hovering a highlighted finding (Differences view, its table) outlines it in both reports and
   the CLEAR rows of the conditions it names; hovering a CREPE or VERT error category outlines
   the findings of that kind; hovering a CLEAR cell outlines its row and the sentences about its
-  condition. Links are data attributes written by ui.differences and the views.
+  condition; hovering an edge or a sentence of the RadSEM graph outlines its findings. Links are
+  data attributes (and the graph's customdata) written by ui.differences and the views.
 
 Event delegation on ``document``: Gradio redraws its components, so nothing is bound to them.
 """
@@ -54,6 +55,33 @@ HEAD = """<script>
     return [];
   };
   const link = (event, on) => related(event.target).forEach((o) => o.classList.toggle('rs-linked', on));
+  // RadSEM graph: its edges and nodes carry their sentences (customdata); outline the findings
+  // whose row in the Differences table holds one of them.
+  const bySentences = (sentences) => {
+    const keys = [];
+    document.querySelectorAll('#differences tr[data-rs-keys]').forEach((row) => {
+      const cells = [...row.querySelectorAll('td')].slice(1, 3).map((c) => c.innerText.trim());
+      if (cells.some((c) => sentences.includes(c))) keys.push(...words(row.getAttribute('data-rs-keys'), ' '));
+    });
+    return [...document.querySelectorAll('[data-rs-keys]')].filter(
+      (o) => words(o.getAttribute('data-rs-keys'), ' ').some((k) => keys.includes(k)));
+  };
+  let graphLinked = [];
+  const hookGraph = (gd) => {
+    if (!gd || gd.rsHooked || typeof gd.on !== 'function') return;
+    gd.rsHooked = true;
+    gd.on('plotly_hover', (data) => {
+      const sentences = (data.points || []).flatMap((p) => (Array.isArray(p.customdata) ? p.customdata : []));
+      graphLinked.forEach((o) => o.classList.remove('rs-linked'));
+      graphLinked = bySentences(sentences.map((s) => String(s).trim()));
+      graphLinked.forEach((o) => o.classList.add('rs-linked'));
+    });
+    gd.on('plotly_unhover', () => { graphLinked.forEach((o) => o.classList.remove('rs-linked')); graphLinked = []; });
+  };
+  document.addEventListener('mouseover', (e) => {
+    const plot = e.target && e.target.closest ? e.target.closest('[id^=plot-radsem] .js-plotly-plot') : null;
+    if (plot) hookGraph(plot);
+  });
   document.addEventListener('mouseover', (e) => link(e, true));
   document.addEventListener('mouseout', (e) => link(e, false));
   document.addEventListener('focusin', (e) => link(e, true));

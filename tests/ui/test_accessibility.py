@@ -249,6 +249,15 @@ def test_differences_mark_a_side_swap_in_both_texts_and_link_them_across_panels(
     page.wait_for_function("() => [...document.querySelectorAll('#differences mark.rs-linked')]"
                            ".every(m => m.dataset.status === 'conflict')")
     assert page.locator("#diff-candidate mark.rs-linked[data-status=conflict]").count() >= 1
+    # ... and a sentence of the RadSEM graph outlines its finding (here one left unmatched).
+    page.mouse.move(0, 0)
+    point = page.locator("#plot-radsem .scatterlayer .trace .points path").last
+    point.scroll_into_view_if_needed()
+    box = point.bounding_box()
+    for dx in (0, 1):  # the first move lets the page hook the graph's hover events
+        page.mouse.move(box["x"] + box["width"] / 2 + dx, box["y"] + box["height"] / 2)
+        page.wait_for_timeout(300)
+    page.wait_for_function("() => document.querySelector('#differences mark.rs-linked') !== null")
     page.locator("#differences-panel").screenshot(path=str(artifacts_dir() / "differences-1440.png"))
     if os.environ.get("RADSCOPE_UPDATE_SCREENSHOTS"):
         shutil.copyfile(artifacts_dir() / "differences-1440.png", ROOT / "docs" / "screenshots" / "differences.png")
