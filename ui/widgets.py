@@ -81,7 +81,7 @@ ADVANCED_OPTIONS = frozenset({"judge_url", "judge_model", "judge_api_key", "json
                               "judge_gpu_layers", "judge_threads", "judge_chat_format", "max_inflight",
                               "judge_timeout", "judge_retries", "judge_seed", "encoder_device",
                               "encoder_precision", "encoder_threads", "encoder_batch",
-                              "clear_llm_similarity", "vert_fewshot"})
+                              "clear_llm_similarity", "clear_top5", "vert_fewshot"})
 
 
 def is_advanced(name: str) -> bool:
