@@ -31,7 +31,7 @@ LABELS = {MATCHED: "matched", DETAIL: "details differ (size, severity, certainty
 PRIORITY = (CONFLICT, REF_ONLY, CAND_ONLY, DETAIL, MATCHED)
 CONFLICT_REASONS = {"left vs right": "side differs (left vs right)",
                     "asserted vs negated": "present in one report, denied in the other",
-                    "normal vs abnormal": "normal in one report, abnormal in the other",
+                    "normal vs abnormal": "present in one report, absent or normal in the other",
                     "opposite directions": "opposite directions",
                     "different spinal level": "different spinal level",
                     "different MRI sequence": "different MRI sequence",
