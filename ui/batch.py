@@ -368,7 +368,7 @@ def summary_html(summary: Mapping[str, Any], title: str = "Summary") -> str:
              f"judge calls {esc(summary.get('model_calls', 0))}",
              f"judge cache hits {esc(summary.get('cache_hits', 0))}",
              f"encoder batches {esc(summary.get('encoder_batches', 0))}"]
-    return (f"<div class='rs-sub'>{esc(title)}</div><table class='rs-table rs-summary'><thead><tr>"
+    return (f"<h3 class='rs-sub'>{esc(title)}</h3><table class='rs-table rs-summary'><thead><tr>"
             "<th>metric</th><th>mean</th><th>95% CI (bootstrap)</th><th>n</th><th>errors</th>"
             "<th>model</th><th>signature</th></tr></thead><tbody>" + "".join(rows)
             + f"</tbody></table><div class='rs-muted'>{' · '.join(extra)}</div>")

@@ -28,6 +28,9 @@ def compare_differences(reference: str, candidate: str, results: dict[str, dict[
     """The Differences view from the run's RadSEM alignment (rules reader or LLM judge)."""
     found = alignment_source(results)
     if found is None:
+        if any(name.split("-")[0] == "radsem" for name in results):
+            return ("<div class='rs-warn'>RadSEM gave no sentence alignment for this pair (its panel "
+                    "says why), so the differences cannot be shown in the text.</div>")
         return NO_DIFFERENCES
     name, result = found
     return differences_html(reference, candidate, result, f"{name}, {result.get('model') or 'no model'}")

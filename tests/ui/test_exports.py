@@ -72,3 +72,11 @@ def test_report_is_self_contained_and_has_every_panel(tmp_path):
     back = json.loads(json_path.read_text(encoding="utf-8"))
     assert back["pair"]["reference"] == SWAP.reference and set(back["metrics"]) == set(names)
     assert report_html(back) == page  # the JSON holds everything the report shows
+
+
+def test_differences_say_why_when_there_is_no_alignment():
+    from ui.compare_tab import NO_DIFFERENCES, compare_differences
+
+    failed = {"radsem": {"score": None, "error": "judge: no answer", "model": "x"}}
+    assert "gave no sentence alignment" in compare_differences(SWAP.reference, SWAP.candidate, failed)
+    assert compare_differences(SWAP.reference, SWAP.candidate, {"bleu": {"score": 0.5}}) == NO_DIFFERENCES
