@@ -130,6 +130,8 @@ def test_no_serious_axe_findings_after_compare_and_batch(open_page, axe_source, 
              readme=f"compare-{scheme}-{width}.png" if scheme == "dark" else None)
     app.run_batch(tmp_path)
     assert app.axe(axe_source) == []
+    headers = "#batch-comparison th, #batch-results th"
+    assert _words_broken(app.page, headers) == [] and _clipped(app.page, headers) == []
     app.save(f"batch-{scheme}-{width}.png")
     assert app.problems() == []
 
