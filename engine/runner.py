@@ -268,7 +268,8 @@ def summarize(metrics: Sequence[Metric], rows: Sequence[dict[str, Any]], counter
         except Exception as exc:  # noqa: BLE001 - the means above are still valid; say what failed
             entry["corpus"] = {"error": f"{type(exc).__name__}: {exc}"}
         summary["metrics"][metric.name] = entry
-    summary["model_calls"] = int(counters.get("model_calls", 0))
+    summary["model_calls"] = int(counters.get("model_calls", 0))  # LLM judge calls only
+    summary["encoder_batches"] = int(counters.get("encoder_batches", 0))
     summary["cache_hits"] = int(counters.get("cache_hits", 0))
     for key in ("prompt_tokens", "completion_tokens"):
         if key in counters:
@@ -289,7 +290,8 @@ def format_summary(summary: dict[str, Any]) -> str:
         lines.append(f"{name:<10} {arrow} {value}  n={m['n']} errors={m['n_errors']} "
                      f"cannot read={m.get('n_cannot_read', 0)}{demo}")
         lines.append(f"{'':<10}   {m['signature']}")
-    lines.append(f"model calls: {summary['model_calls']}  cache hits: {summary['cache_hits']}")
+    lines.append(f"model calls: {summary['model_calls']} (LLM judge)  cache hits: {summary['cache_hits']}"
+                 f"  encoder batches: {summary.get('encoder_batches', 0)}")
     resumed = summary.get("resumed") or {}
     if resumed.get("reused") or resumed.get("recomputed") or resumed.get("retried"):
         lines.append(f"resumed: {resumed['reused']} stored results reused, {resumed['recomputed']} "

@@ -18,19 +18,18 @@ import gradio as gr
 
 from engine.metrics import registry
 from engine.store import Store
+from ui import batch_open
 from ui.batch_tab import batch_tab
 from ui.compare_tab import compare_api, compare_tab
 from ui.config import AppConfig
 from ui.models_tab import models_tab
+from ui.page_script import HEAD
 from ui.runtime import RuntimeCache
+from ui.theme import THEME
 from ui.widgets import LLM, AppContext, metric_label
 
 CSS_PATH = Path(__file__).with_name("style.css")
 MAX_FILE_SIZE = "20mb"
-# System fonts only: the app never fetches fonts from the network.
-THEME = gr.themes.Soft(primary_hue="blue",
-                       font=["system-ui", "Segoe UI", "Roboto", "Helvetica", "Arial", "sans-serif"],
-                       font_mono=["ui-monospace", "SFMono-Regular", "Consolas", "monospace"])
 
 
 def build_demo(config: AppConfig | None = None, store: Store | None = None) -> gr.Blocks:
@@ -43,17 +42,18 @@ def build_demo(config: AppConfig | None = None, store: Store | None = None) -> g
     choices = [(metric_label(n), n) for n in names]
 
     with gr.Blocks(title="RadScope", analytics_enabled=False, delete_cache=(1800, 3600)) as demo:
-        gr.HTML("<h1 style='margin-bottom:0'>RadScope</h1><div class='rs-intro'>Compare a candidate "
+        gr.HTML("<h1 class='rs-h1'>RadScope</h1><div class='rs-intro'>Compare a candidate "
                 "radiology report with a reference report using CLEAR, CREPE, VERT, SRR-BERT and "
                 "RadSEM (plus lexical baselines). Everything runs on this machine unless you point "
                 "the judge at a server.</div>")
-        with gr.Tabs():
+        with gr.Tabs() as tabs:
             with gr.Tab("Compare", id="compare"):
                 compare_parts = compare_tab(app, names, default_metrics, choices, option_names)
             with gr.Tab("Batch", id="batch"):
                 batch_parts = batch_tab(app, names, default_metrics, choices, option_names)
             with gr.Tab("Models", id="models") as models_page:
                 models_tab(app, models_page, compare_parts, batch_parts)
+        batch_open.wire(tabs, batch_parts, compare_parts)  # a batch row opens in Compare
         gr.api(compare_api(app, default_metrics), api_name="compare", concurrency_id=LLM,
                concurrency_limit=1)
     return demo
@@ -68,7 +68,7 @@ def launch_kwargs(host: str = "127.0.0.1", port: int | None = 7860) -> dict[str,
     return dict(server_name=host, server_port=port, share=False, max_file_size=MAX_FILE_SIZE,
                 run_history=False, footer_links=["api", "settings"], enable_monitoring=False,
                 show_error=False, ssr_mode=False, theme=THEME,
-                css_paths=[CSS_PATH])
+                css_paths=[CSS_PATH], head=HEAD)
 
 
 def queue(demo: gr.Blocks) -> gr.Blocks:

@@ -27,6 +27,7 @@ from engine.metrics.base import Metric
 from engine.reports import DEFAULT_MAX_CHARS, ReportPair
 from engine.runner import BatchRun, input_run_id, resume_or_new_run_id, run_batch
 from engine.store import Store, StoreError
+from ui.batch_export import export_frame
 from ui.views.common import BAD, esc, fmt
 
 UPLOAD_SUFFIXES = (".csv", ".tsv", ".jsonl", ".json", ".txt")  # .txt is read as TSV
@@ -246,21 +247,32 @@ def fmt_seconds(seconds: float | None) -> str:
     return f"{hours} h {minutes:02d} min"
 
 
+def whole_run(update: Progress, systems: int, started: float, start_done: int) -> Progress:
+    """One progress for the whole run, A then B (pairs x metrics x systems), timed from the
+    start of the run (not of the current system) so that elapsed time and ETA are true."""
+    offset = update.total if update.system == "B" else 0  # system A is finished when B runs
+    return Progress(update.system, offset + update.done, update.total * systems,
+                    update.n_pairs * systems, started, start_done)
+
+
 def progress_html(p: Progress | None, systems: int = 1, state: str = "running", note: str = "") -> str:
-    """A persistent progress bar (the built-in one disappears when the run ends)."""
+    """A persistent progress bar (the built-in one disappears when the run ends); ``p`` covers
+    the whole run (see ``whole_run``)."""
     if p is None:
         return f"<div class='rs-progress' data-state='{esc(state)}'>{esc(note)}</div>"
     percent = 100 if state == "done" else int(p.fraction * 100)
-    system = f"system {p.system}: " if systems > 1 else ""
     elapsed = time.monotonic() - p.started
     label = ("Done" if state == "done" else "Stopped" if state == "stopped" else "Scoring")
-    if state == "done" and systems > 1:
-        system = "systems A and B: "
+    if systems > 1:
+        label += " systems A and B" if state == "done" else f" (now system {p.system})"
+    pairs = "pairs of both systems" if systems > 1 else "pairs"
+    done = p.total if state == "done" else p.done
     eta = "" if state != "running" else f" · ETA {fmt_seconds(p.eta_s())}"
     return (f"<div class='rs-progress' data-state='{esc(state)}' data-percent='{percent}'>"
-            f"<progress max='100' value='{percent}'></progress> "
-            f"<span class='rs-progress-text'>{label}: {system}{p.pairs_done}/{p.n_pairs} pairs "
-            f"({percent} %) · elapsed {fmt_seconds(elapsed)}{eta}</span>"
+            f"<progress max='100' value='{percent}' aria-label='batch progress'></progress> "
+            f"<span class='rs-progress-text'>{label}: {p.n_pairs if state == 'done' else p.pairs_done}"
+            f"/{p.n_pairs} {pairs} ({percent} %) · {done}/{p.total} results (pairs × metrics"
+            f"{' × systems' if systems > 1 else ''}) · elapsed {fmt_seconds(elapsed)}{eta}</span>"
             + (f"<div class='rs-muted'>{esc(note)}</div>" if note else "") + "</div>")
 
 
@@ -414,13 +426,14 @@ def summary_html(summary: Mapping[str, Any], title: str = "Summary") -> str:
             f"<td class='rs-sig'><code>{esc(m.get('signature'))}</code></td></tr>")
     extra = [f"run id <code>{esc(summary.get('run_id'))}</code>",
              f"{esc(summary.get('n_pairs'))} pairs", f"{esc(summary.get('elapsed_s'))} s",
-             f"model calls {esc(summary.get('model_calls', 0))}",
-             f"cache hits {esc(summary.get('cache_hits', 0))}"]
+             f"judge calls {esc(summary.get('model_calls', 0))}",
+             f"judge cache hits {esc(summary.get('cache_hits', 0))}",
+             f"encoder batches {esc(summary.get('encoder_batches', 0))}"]
     resumed = summary.get("resumed") or {}
     if resumed.get("reused") or resumed.get("recomputed"):
         extra.append(f"resumed: {esc(resumed.get('reused'))} stored results reused, "
                      f"{esc(resumed.get('recomputed'))} recomputed (pair text or signature changed)")
-    return (f"<div class='rs-sub'>{esc(title)}</div><table class='rs-table rs-summary'><thead><tr>"
+    return (f"<h3 class='rs-sub'>{esc(title)}</h3><table class='rs-table rs-summary'><thead><tr>"
             "<th>metric</th><th>mean</th><th>95% CI (bootstrap)</th><th>n</th><th>errors</th>"
             "<th title='reports this metric cannot read: empty, no words, or not English for an "
             "English-only reader'>cannot read</th>"
@@ -473,9 +486,11 @@ def _ci_text(mean: float | None, low: float | None, high: float | None) -> str:
 
 
 def write_downloads(run_a: BatchRun, run_b: BatchRun | None, comparison: dict[str, Any] | None,
-                    out_dir: str | Path | None = None) -> tuple[Path, Path, Path]:
+                    out_dir: str | Path | None = None, pairs: Sequence[ReportPair] | None = None,
+                    pairs_b: Sequence[ReportPair] | None = None) -> tuple[Path, Path, Path]:
     """JSONL (one line per pair, as the CLI writes; system B's results under ``metrics_b``),
-    CSV (per-pair scores and errors; B's columns suffixed ``_b``) and the summary JSON."""
+    CSV (texts, per-pair scores, errors and flat details, see ui.batch_export; B's columns
+    suffixed ``_b``) and the summary JSON."""
     out = Path(out_dir or tempfile.mkdtemp(prefix="radscope-results-"))
     out.mkdir(parents=True, exist_ok=True)
     stem = re.sub(r"[^A-Za-z0-9._-]", "_", run_a.run_id)
@@ -484,9 +499,10 @@ def write_downloads(run_a: BatchRun, run_b: BatchRun | None, comparison: dict[st
         by_id = {r["id"]: r["metrics"] for r in run_b.rows}
         rows = [{**r, "metrics_b": by_id.get(r["id"], {})} for r in run_a.rows]
     jsonl = dataio.write_jsonl(rows, out / f"{stem}.jsonl")
-    frame = dataio.results_frame(run_a.rows)
+    frame = export_frame(run_a.rows, pairs)
     if run_b is not None:
-        frame_b = dataio.results_frame(run_b.rows)
+        frame_b = export_frame(run_b.rows, pairs_b).drop(
+            columns=["reference", "modality", "area"], errors="ignore")
         frame = frame.merge(frame_b, on="id", how="left", suffixes=("", "_b"))
     csv_path = out / f"{stem}.csv"
     frame.to_csv(csv_path, index=False)

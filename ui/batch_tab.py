@@ -12,6 +12,7 @@ import gradio as gr
 from engine.metrics import registry
 from engine.store import StoreError
 from ui import batch as batch_logic
+from ui import batch_open
 from ui.compare import InputProblem, parse_metrics
 from ui.views.corpus import corpus_figure, corpus_view_for, distribution_figure
 from ui.widgets import LLM, AppContext, option_controls, options_from, relevant_options, status_box
@@ -66,7 +67,8 @@ def batch_tab(app: AppContext, names: list[str], default_metrics: list[str],
     summary = gr.HTML(elem_id="batch-summary")
     comparison = gr.Dataframe(label="System B against system A (paired bootstrap and permutation tests)",
                               interactive=False, visible=False, wrap=True, elem_id="batch-comparison")
-    results = gr.Dataframe(label="Per-pair results (sort or filter with a column's ⋮ menu)", interactive=False,
+    results = gr.Dataframe(label="Per-pair results (sort or filter with a column's ⋮ menu; click a row "
+                                 "to open that pair in Compare)", interactive=False,
                            wrap=True, max_height=420, elem_id="batch-results", show_search="search",
                            visible=False)
     dist = gr.Plot(visible=False, elem_id="batch-distribution", show_label=False)
@@ -143,8 +145,7 @@ def batch_tab(app: AppContext, names: list[str], default_metrics: list[str],
 
     def run_batch_ui(path: str | None, id_c: str, ref_c: str, cand_c: str, cand_b_c: str, mod_c: str,
                      area_c: str, chosen: list[str], rid: str, conc: float,
-                     request: gr.Request = None, progress: gr.Progress = gr.Progress(),
-                     *values: Any) -> Iterator[dict[Any, Any]]:
+                     request: gr.Request = None, *values: Any) -> Iterator[dict[Any, Any]]:
         try:
             selected = parse_metrics(chosen)
             mapping = batch_logic.ColumnMapping.from_ui(id_c, ref_c, cand_c, cand_b_c, mod_c, area_c)
@@ -167,15 +168,15 @@ def batch_tab(app: AppContext, names: list[str], default_metrics: list[str],
                                    concurrency=int(conc or 1), cancel=app.cancel_event(session))
         systems = 2 if pairs_b is not None else 1
         yield cleared(batch_logic.progress_html(None, note=f"Starting run {run_id}…"))
+        started = time.monotonic()  # one bar, one clock for the whole run (both systems)
         job.start()
-        last = None
+        last, first_done = None, None
         try:
             for update in job.follow():
-                last = update
-                overall = (update.fraction + (1 if update.system == "B" else 0)) / systems
-                progress(overall, desc=f"{update.pairs_done}/{update.n_pairs} pairs · ETA "
-                                       f"{batch_logic.fmt_seconds(update.eta_s())}")
-                yield {progress_box: batch_logic.progress_html(update, systems, note=f"run id {run_id}")}
+                if first_done is None:
+                    first_done = batch_logic.whole_run(update, systems, started, 0).done
+                last = batch_logic.whole_run(update, systems, started, first_done)
+                yield {progress_box: batch_logic.progress_html(last, systems, note=f"run id {run_id}")}
         finally:
             if job.alive():  # the page went away: stop the worker between two results
                 job.cancel.set()
@@ -195,11 +196,11 @@ def batch_tab(app: AppContext, names: list[str], default_metrics: list[str],
         assert run_a is not None
         compare_frame, compare_raw = (batch_logic.system_comparison(run_a.rows, run_b.rows, selected)
                                       if run_b is not None else (None, None))
-        files = batch_logic.write_downloads(run_a, run_b, compare_raw)
+        files = batch_logic.write_downloads(run_a, run_b, compare_raw, pairs=pairs, pairs_b=pairs_b)
         directions = {n: registry.get(n).card.direction for n in selected}
         done: dict[Any, Any] = {
             progress_box: batch_logic.progress_html(
-                last or batch_logic.Progress("A", 1, 1, len(pairs), time.monotonic()), systems, "done",
+                last or batch_logic.Progress("A", 1, 1, len(pairs) * systems, started), systems, "done",
                 f"run id {run_id}"),
             summary: batch_logic.summary_html(run_a.summary, "Summary (system A)" if run_b else "Summary")
             + (batch_logic.summary_html(run_b.summary, "Summary (system B)") if run_b else ""),
@@ -211,7 +212,10 @@ def batch_tab(app: AppContext, names: list[str], default_metrics: list[str],
         for name, plot in corpus_plots.items():
             done[plot] = (corpus_figure(name, run_a.summary["metrics"][name], run_a.rows)
                           if name in selected else None)
-        done[batch_state] = {"shown": [i for i, c in enumerate(shown_later) if done.get(c) is not None]}
+        columns = list(getattr(done[results], "data", done[results]).columns)
+        done[batch_state] = {"shown": [i for i, c in enumerate(shown_later) if done.get(c) is not None],
+                             **batch_open.rows_state(pairs, pairs_b, run_a.rows,
+                                                     run_b.rows if run_b else None, columns)}
         yield done
 
     def reveal(state: dict[str, Any]) -> list[Any]:
@@ -244,4 +248,5 @@ def batch_tab(app: AppContext, names: list[str], default_metrics: list[str],
     refresh.click(on_refresh, None, [runs, resume_pick], api_name="list_runs")
     resume_pick.change(lambda r: r or gr.update(), resume_pick, run_id, api_name="pick_run",
                        api_visibility="undocumented", queue=False)
-    return {"controls": controls, "runs": runs, "resume_pick": resume_pick}
+    return {"controls": controls, "runs": runs, "resume_pick": resume_pick, "results": results,
+            "state": batch_state}

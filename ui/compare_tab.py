@@ -12,10 +12,28 @@ from engine.examples import example_pairs
 from engine.metrics import registry
 from ui.compare import InputProblem, compare_pair, input_problems, make_pair, parse_metrics, \
     read_text_upload, score_metric
+from ui.differences import alignment_source, differences_html
 from ui.panels import build_panel, overview_html
+from ui.report import comparison_record, write_report
 from ui.structure import StructureUnavailable, structure, structure_available, structured_html
 from ui.views import has_view
 from ui.widgets import LLM, AppContext, option_controls, options_from, relevant_options, status_box
+
+
+NO_DIFFERENCES = ("<div class='rs-muted'>Run a comparison with RadSEM ticked: each finding of both "
+                  "reports is then highlighted by what happened to it.</div>")
+
+
+def compare_differences(reference: str, candidate: str, results: dict[str, dict[str, Any]]) -> str:
+    """The Differences view from the run's RadSEM alignment (rules reader or LLM judge)."""
+    found = alignment_source(results)
+    if found is None:
+        if any(name.split("-")[0] == "radsem" for name in results):
+            return ("<div class='rs-warn'>RadSEM gave no sentence alignment for this pair (its panel "
+                    "says why), so the differences cannot be shown in the text.</div>")
+        return NO_DIFFERENCES
+    name, result = found
+    return differences_html(reference, candidate, result, f"{name}, {result.get('model') or 'no model'}")
 
 
 def compare_tab(app: AppContext, names: list[str], default_metrics: list[str],
@@ -55,6 +73,14 @@ def compare_tab(app: AppContext, names: list[str], default_metrics: list[str],
         structure_btn = gr.Button("Structure report", elem_id="structure", scale=1,
                                   interactive=structure_available())
     status = gr.HTML(elem_id="compare-status")
+    with gr.Column(elem_id="differences-panel", elem_classes=["rs-panel"]):
+        gr.HTML("<h2 class='rs-h2'>Differences</h2>")
+        differences = gr.HTML(NO_DIFFERENCES, elem_id="differences")
+        with gr.Row():
+            dl_html = gr.DownloadButton("Download this comparison (HTML report)", value=None,
+                                        elem_id="dl-report-html", size="sm")
+            dl_json = gr.DownloadButton("Download this comparison (JSON)", value=None,
+                                        elem_id="dl-report-json", size="sm")
     with gr.Accordion("Structured report", open=True, visible=False) as structure_box:
         structure_out = gr.HTML(elem_id="structure-output")
     # Metrics with a dedicated view first (their panels carry tables and plots), the rest after.
@@ -82,7 +108,8 @@ def compare_tab(app: AppContext, names: list[str], default_metrics: list[str],
 
     results_state = gr.State({})
     columns_and_slots = [c for p in panels.values() for c in (p.column, *p.slots())]
-    streamed = [status, results_state] + [c for p in panels.values() for c in p.streamed()]
+    streamed = ([status, results_state, differences, dl_html, dl_json]
+                + [c for p in panels.values() for c in p.streamed()])
 
     def check(ref: str, cand: str, chosen: list[str]) -> list[str]:
         selected = parse_metrics(chosen)
@@ -111,12 +138,14 @@ def compare_tab(app: AppContext, names: list[str], default_metrics: list[str],
         try:
             selected = check(ref, cand, chosen)
         except InputProblem as exc:
-            yield {status: status_box("error", str(exc)), results_state: {}}
+            yield {status: status_box("error", str(exc)), results_state: {},
+                   differences: NO_DIFFERENCES, dl_html: None, dl_json: None}
             return
         options = options_from(option_names, values)
         pair = make_pair(ref, cand, mod, ar)
         run_token = uuid.uuid4().hex[:8]  # tells one finished run from the next
-        first: dict[Any, Any] = {results_state: {}}
+        first: dict[Any, Any] = {results_state: {}, differences: NO_DIFFERENCES, dl_html: None,
+                                 dl_json: None}
         for name in selected:
             first.update(panels[name].pending("waiting"))
         yield first
@@ -127,6 +156,10 @@ def compare_tab(app: AppContext, names: list[str], default_metrics: list[str],
             last = name == selected[-1]
             yield {**panels[name].show(results[name]), results_state: dict(results),
                    status: overview_html(results, len(selected), None if last else name, run_token)}
+        record = comparison_record(ref, cand, results, mod, ar)
+        html_path, json_path = write_report(record)
+        yield {differences: compare_differences(ref, cand, results), dl_html: str(html_path),
+               dl_json: str(json_path)}
 
     def finish(results: dict[str, dict[str, Any]]) -> dict[Any, Any]:
         """After scoring: hide the table or plot of a metric that produced none (it failed)."""
@@ -168,7 +201,29 @@ def compare_tab(app: AppContext, names: list[str], default_metrics: list[str],
     structure_btn.click(run_structure, [reference, candidate, side, *control_list],
                         [structure_box, structure_out], api_name="structure", concurrency_id=LLM,
                         concurrency_limit=1)
-    return {"controls": controls, "metrics": metrics, "reference": reference, "candidate": candidate}
+    def show_stored(ref: str, cand: str, mod: str, ar: str, results: dict[str, dict[str, Any]],
+                    note: str) -> dict[Any, Any]:
+        """Fill the tab with a pair and results scored elsewhere (a batch row): texts, panels,
+        Differences and the report downloads, as if it had just been run here."""
+        out: dict[Any, Any] = {reference: ref, candidate: cand, modality: mod or "", area: ar or "",
+                               results_state: dict(results)}
+        for name, panel in panels.items():
+            shown = panel.visibility(name in results, results.get(name))
+            if name in results:  # one update per component: its value and its visibility
+                for component, value in panel.show(results[name]).items():
+                    shown[component] = ({**shown[component], "value": value} if component in shown
+                                        else value)
+            out.update(shown)
+        html_path, json_path = write_report(comparison_record(ref, cand, results, mod, ar))
+        out.update({status: status_box("ok", note) + overview_html(results, len(results), None, "stored"),
+                    differences: compare_differences(ref, cand, results), dl_html: str(html_path),
+                    dl_json: str(json_path)})
+        return out
+
+    stored_outputs = list(dict.fromkeys([reference, candidate, modality, area, results_state, status,
+                                         differences, dl_html, dl_json, *columns_and_slots, *streamed]))
+    return {"controls": controls, "metrics": metrics, "reference": reference, "candidate": candidate,
+            "show_stored": show_stored, "stored_outputs": stored_outputs}
 
 
 def compare_api(app: AppContext, default_metrics: list[str]) -> Any:

@@ -8,7 +8,7 @@ from typing import Any
 import gradio as gr
 
 from engine.metrics import registry
-from ui.views import PanelView, render, view_slots
+from ui.views import PanelView, render, table_widths, view_slots
 from ui.views.common import esc, fmt, fmt_ms, panel_header
 from ui.widgets import card_html
 
@@ -76,14 +76,16 @@ def build_panel(name: str) -> Panel:
     spec = registry.get(name)
     slots = view_slots(name)
     with gr.Column(visible=False, elem_id=f"panel-{name}", elem_classes=["rs-panel"]) as column:
-        with gr.Row():
+        with gr.Row(elem_classes=["rs-panel-top"]):
             with gr.Column(scale=3):
                 head = gr.HTML(elem_id=f"head-{name}")
                 summary = gr.HTML(elem_id=f"summary-{name}")
             with gr.Column(scale=1, min_width=240):
                 gr.HTML(card_html(spec.card), elem_id=f"card-{name}")
         table = (gr.Dataframe(interactive=False, wrap=True, max_height=640, show_label=False,
-                              elem_id=f"table-{name}", buttons=["copy", "fullscreen"])
+                              column_widths=table_widths(name),
+                              elem_id=f"table-{name}", buttons=["copy", "fullscreen"],
+                              elem_classes=["rs-dataframe"])
                  if "table" in slots else None)
         plot = gr.Plot(elem_id=f"plot-{name}", show_label=False) if "plot" in slots else None
         body = gr.HTML(elem_id=f"body-{name}")

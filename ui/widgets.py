@@ -75,10 +75,38 @@ def relevant_options(names: Sequence[str]) -> set[str]:
     return found
 
 
+# Options a clinician has no reason to touch (where the judge runs and how it is driven, threads,
+# batches); they sit in a closed "Advanced" accordion below the basic ones.
+ADVANCED_OPTIONS = frozenset({"judge_url", "judge_model", "judge_api_key", "json_dialect", "judge_ctx",
+                              "judge_gpu_layers", "judge_threads", "judge_chat_format", "max_inflight",
+                              "judge_timeout", "judge_retries", "judge_seed", "encoder_device",
+                              "encoder_precision", "encoder_threads", "encoder_batch",
+                              "clear_llm_similarity", "clear_top5", "vert_fewshot"})
+
+
+def is_advanced(name: str) -> bool:
+    return name in ADVANCED_OPTIONS
+
+
 def option_controls(config: AppConfig, prefix: str, shown: set[str]) -> dict[str, gr.components.Component]:
-    """One input per registered option (visible when a chosen metric declares it)."""
+    """One input per registered option (visible when a chosen metric declares it): the basic
+    ones first, the advanced ones in a closed accordion of their own."""
+    options = registry.all_options()
     controls: dict[str, gr.components.Component] = {}
-    for name, opt in registry.all_options().items():
+    basic = [n for n in options if not is_advanced(n)]
+    advanced = [n for n in options if is_advanced(n)]
+    controls.update(_controls(config, prefix, shown, basic))
+    with gr.Accordion("Advanced: judge server, JSON dialect, threads, batches", open=False,
+                      elem_id=f"{prefix}-advanced"):
+        controls.update(_controls(config, prefix, shown, advanced))
+    return controls
+
+
+def _controls(config: AppConfig, prefix: str, shown: set[str],
+              names: Sequence[str]) -> dict[str, gr.components.Component]:
+    controls: dict[str, gr.components.Component] = {}
+    for name in names:
+        opt = registry.all_options()[name]
         value = config.option_value(name)
         common = dict(label=name.replace("_", " "), info=opt.help, visible=name in shown,
                       elem_id=f"{prefix}-opt-{name}")

@@ -26,6 +26,11 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 from tests.ui.standins import registered_standins  # noqa: E402
 
 
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+
+
 def artifacts_dir() -> Path:
     """Where browser screenshots go: $RADSCOPE_ARTIFACTS, else artifacts/ at the repo root."""
     path = Path(os.environ.get("RADSCOPE_ARTIFACTS") or ROOT / "artifacts")
@@ -37,6 +42,19 @@ def free_port() -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Debian chromium driven by Playwright (which cannot download its own browser here)."""
+    if not Path(CHROMIUM).exists():
+        pytest.fail("Debian chromium is needed for the browser tests: run `make system-deps`")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+        yield b
+        b.close()
 
 
 @pytest.hookimpl(hookwrapper=True)

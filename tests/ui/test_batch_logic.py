@@ -205,8 +205,22 @@ def test_progress_text_counts_pairs_and_estimates_the_rest():
     assert p.pairs_done == 5 and p.eta_s() == pytest.approx(30.0, rel=0.05)
     html = batch.progress_html(p)
     assert "5/20 pairs (25 %)" in html and "ETA 30 s" in html
-    done = batch.progress_html(batch.Progress("B", 40, 40, 20, start), systems=2, state="done")
-    assert "Done: systems A and B: 20/20 pairs (100 %)" in done and "data-percent='100'" in done
+    assert "10/40 results (pairs × metrics)" in html
+
+
+def test_one_progress_for_both_systems_timed_from_the_start_of_the_run():
+    start = time.monotonic() - 30.0
+    # System B half done (20 of 40 results): the whole run is 60 of 80 results, 30 of 40 pairs.
+    whole = batch.whole_run(batch.Progress("B", 20, 40, 20, time.monotonic()), 2, start, 0)
+    assert (whole.done, whole.total, whole.n_pairs, whole.pairs_done) == (60, 80, 40, 30)
+    assert whole.eta_s() == pytest.approx(10.0, rel=0.05)  # 60 results in 30 s, 20 left
+    html = batch.progress_html(whole, systems=2)
+    assert "Scoring (now system B): 30/40 pairs of both systems (75 %)" in html
+    assert "elapsed 30 s" in html and "× systems" in html
+    done = batch.progress_html(batch.whole_run(batch.Progress("B", 40, 40, 20, start), 2, start, 0),
+                               systems=2, state="done")
+    assert "Done systems A and B: 40/40 pairs of both systems (100 %)" in done
+    assert "data-percent='100'" in done
 
 
 @pytest.mark.parametrize("seconds, text", [(None, "—"), (5, "5 s"), (75, "1 min 15 s"),

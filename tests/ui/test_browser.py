@@ -24,29 +24,14 @@ from tests.ui.test_client import write_pairs
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
 FAMILIES = ("clear", "crepe", "vert", "srr", "radsem")
 EXAMPLE = "effusion-laterality"
 BAD_BG = "rgb(251, 220, 220)"   # ui.views.common.BAD
 GOOD_BG = "rgb(217, 242, 227)"  # ui.views.common.GOOD
 
 
-@pytest.fixture(scope="module")
-def browser():
-    if not Path(CHROMIUM).exists():
-        pytest.fail("Debian chromium is needed for the browser tests: run `make system-deps`")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
-        yield b
-        b.close()
-
-
 def _open(browser, url: str, request):
-    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    context = browser.new_context(viewport={"width": 1440, "height": 1000})
     page = context.new_page()
     page.set_default_timeout(60_000)
     page.goto(url)
@@ -124,13 +109,13 @@ def _cells(page, table_id: str) -> list[dict]:
         "text: c.innerText.trim(), bg: getComputedStyle(c).backgroundColor}))")
 
 
-def _save(page, name: str, until: str | None = None) -> Path:
-    """Full-page screenshot into the artifacts folder. The README copies (compare.png and
-    batch.png, with RADSCOPE_UPDATE_SCREENSHOTS=1) stop at the bottom of ``until``."""
+def _save(page, name: str, until: str | None = None, readme: str | None = None) -> Path:
+    """Full-page screenshot into the artifacts folder. With RADSCOPE_UPDATE_SCREENSHOTS=1 it also
+    replaces the README's copy ``docs/screenshots/<readme>``, cut at the bottom of ``until``."""
     path = artifacts_dir() / name
     page.screenshot(path=str(path), full_page=True)
-    if os.environ.get("RADSCOPE_UPDATE_SCREENSHOTS") and name in ("compare.png", "batch.png"):
-        target = ROOT / "docs" / "screenshots" / name
+    if readme and os.environ.get("RADSCOPE_UPDATE_SCREENSHOTS"):
+        target = ROOT / "docs" / "screenshots" / readme
         target.parent.mkdir(parents=True, exist_ok=True)
         if until:
             bottom = page.evaluate(
@@ -220,7 +205,7 @@ def test_compare_with_the_default_metrics(real_page):
     if "clear" in defaults and not page.locator("#head-clear .rs-error").count():
         assert page.locator(f"#table-clear {ROW}").count() == 13
     until = "#panel-radsem" if "radsem" in defaults else None
-    _save(page, "compare.png", until=until)
+    _save(page, "compare.png", until=until, readme="compare.png")
 
 
 def test_batch_upload_reaches_100_percent(real_page, tmp_path):
@@ -240,7 +225,8 @@ def test_batch_upload_reaches_100_percent(real_page, tmp_path):
     page.wait_for_selector("#batch-progress [data-state=done]", timeout=180_000)
     done = page.locator("#batch-progress .rs-progress")
     assert done.get_attribute("data-percent") == "100"
-    assert "20/20 pairs (100 %)" in done.inner_text()
+    assert "40/40 pairs of both systems (100 %)" in done.inner_text()  # one bar for A and B
+    assert page.locator("#batch-progress progress").count() == 1
     assert page.locator("#batch-progress progress").get_attribute("value") == "100"
     page.wait_for_selector(f"#batch-results {ROW}")
     ids = {c["text"] for c in _cells(page, "batch-results") if c["col"] == 0}
@@ -258,7 +244,7 @@ def test_batch_upload_reaches_100_percent(real_page, tmp_path):
     for name in ("crepe", "clear"):
         if name in names:
             page.wait_for_selector(f"#batch-corpus-{name} .barlayer")
-    _save(page, "batch.png")
+    _save(page, "batch.png", readme="batch.png")
 
 
 def test_batch_progress_moves_with_an_eta(page, tmp_path):

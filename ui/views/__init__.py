@@ -7,7 +7,7 @@ metric's name meets the way it is drawn.
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -33,12 +33,14 @@ ViewBuilder = Callable[[Mapping[str, Any]], PanelView]
 Slot = str  # "table" | "plot": the components a view may fill besides its HTML
 SLOTS: tuple[Slot, ...] = ("table", "plot")
 _VIEWS: dict[str, tuple[ViewBuilder, tuple[Slot, ...]]] = {}
+_TABLE_WIDTHS: dict[str, list[str]] = {}
 
 
-def register_view(*names: str, slots: tuple[Slot, ...] = ()) -> Callable[[ViewBuilder], ViewBuilder]:
+def register_view(*names: str, slots: tuple[Slot, ...] = (),
+                  table_widths: Sequence[str] = ()) -> Callable[[ViewBuilder], ViewBuilder]:
     """Decorator: draw results of the metrics called ``names`` with the decorated function.
     ``slots`` says which components it fills (a table, a plot), so that panels are built with
-    exactly those."""
+    exactly those; ``table_widths`` (CSS widths per column) keeps a wide table inside its panel."""
     unknown = set(slots) - set(SLOTS)
     if unknown:
         raise ValueError(f"unknown view slot(s) {sorted(unknown)}; use {SLOTS}")
@@ -46,18 +48,26 @@ def register_view(*names: str, slots: tuple[Slot, ...] = ()) -> Callable[[ViewBu
     def wrap(fn: ViewBuilder) -> ViewBuilder:
         for name in names:
             _VIEWS[name] = (fn, tuple(slots))
+            if table_widths:
+                _TABLE_WIDTHS[name] = list(table_widths)
         return fn
     return wrap
 
 
-def _lookup(name: str) -> tuple[ViewBuilder, tuple[Slot, ...]] | None:
+def _registered_as(name: str) -> str | None:
+    """The name ``name``'s view is registered under: itself, else its family."""
     if name in _VIEWS:
-        return _VIEWS[name]
+        return name
     for sep in ("-", "_", ":"):
         family = name.split(sep, 1)[0]
         if family in _VIEWS:
-            return _VIEWS[family]
+            return family
     return None
+
+
+def _lookup(name: str) -> tuple[ViewBuilder, tuple[Slot, ...]] | None:
+    key = _registered_as(name)
+    return None if key is None else _VIEWS[key]
 
 
 def view_for(name: str) -> ViewBuilder:
@@ -71,6 +81,12 @@ def view_slots(name: str) -> tuple[Slot, ...]:
     """The components (beyond HTML) that the view of ``name`` fills."""
     found = _lookup(name)
     return found[1] if found else ()
+
+
+def table_widths(name: str) -> list[str] | None:
+    """Column widths of the view's table (None: Gradio sizes the columns)."""
+    key = _registered_as(name)
+    return None if key is None else _TABLE_WIDTHS.get(key)
 
 
 def has_view(name: str) -> bool:

@@ -10,7 +10,7 @@ import pandas as pd
 from engine.metrics.clear.schema import CHOICE_ATTRIBUTES, LIST_ATTRIBUTES
 from engine.metrics.clear.score import PRESENCE_COLUMN, TABLE_COLUMNS, ClearPairScore
 from ui.views import PanelView, register_view
-from ui.views.common import BAD, GOOD, NEUTRAL, esc, find_section, fmt, html_table
+from ui.views.common import BAD, CELL_CSS, GOOD, NEUTRAL, esc, find_section, fmt, html_table
 
 PAIR_KEYS = ("reference_presence", "candidate_presence", "pos_f1", "neg_f1", "table")
 
@@ -43,7 +43,7 @@ def clear_table(score: ClearPairScore) -> tuple[pd.DataFrame, pd.DataFrame]:
             match = None if cell is None else cell.match
             colour = NEUTRAL if match is None else (GOOD if match else BAD)
             values.append("" if cell is None else cell_text(cell.reference, cell.candidate, match))
-            css.append(f"background-color:{colour};" + ("font-weight:600;" if match is False else ""))
+            css.append(CELL_CSS[colour] + ("font-weight:600;" if match is False else ""))
         rows.append(values)
         styles.append(css)
     return pd.DataFrame(rows, columns=columns), pd.DataFrame(styles, columns=columns)
@@ -72,7 +72,8 @@ def _summary(score: ClearPairScore) -> str:
     return "".join(parts)
 
 
-@register_view("clear", slots=("table",))
+@register_view("clear", slots=("table",),
+               table_widths=("190px", "95px", "110px", "85px", "85px", "260px", "200px"))
 def clear_view(result: Mapping[str, Any]) -> PanelView:
     section = find_section(result, PAIR_KEYS)
     if section is None:

@@ -13,9 +13,28 @@ from typing import Any
 # Keys every per-pair result has (engine.runner.STANDARD_KEYS); repeated here as display order.
 STANDARD_KEYS = ("score", "direction", "signature", "error", "model", "demo_grade", "elapsed_ms")
 
-GOOD = "#d9f2e3"  # agreement
-BAD = "#fbdcdc"   # disagreement
-NEUTRAL = "#f3f4f6"  # nothing compared
+# Cell backgrounds as theme variables (ui/style.css has a light and a dark value for each), so
+# coloured cells stay readable in both themes; the *_CSS forms also set the matching text colour.
+GOOD = "var(--rs-good-bg)"  # agreement
+BAD = "var(--rs-bad-bg)"   # disagreement
+NEUTRAL = "var(--rs-neutral-bg)"  # nothing compared
+WARN = "var(--rs-warn-bg)"  # partly agrees
+CELL_CSS = {GOOD: "background-color:var(--rs-good-bg);color:var(--rs-good-fg);",
+            BAD: "background-color:var(--rs-bad-bg);color:var(--rs-bad-fg);",
+            NEUTRAL: "background-color:var(--rs-neutral-bg);color:var(--rs-neutral-fg);",
+            WARN: "background-color:var(--rs-warn-bg);color:var(--rs-warn-fg);"}
+
+
+# The error categories CREPE and VERT share (A-F) that say what happened to a finding, as the
+# Differences view's statuses (ui.differences): hovering a category outlines those findings in
+# the texts. E and F are about comparisons with a prior study and have no counterpart.
+CATEGORY_STATUS = {"A": "cand-only", "B": "ref-only", "C": "conflict", "D": "detail"}
+
+
+def status_attr(category: str) -> str:
+    """The hover-link attribute of an error category ("" when it links to nothing)."""
+    status = CATEGORY_STATUS.get(category.upper())
+    return f" data-rs-status='{status}'" if status else ""
 
 
 def esc(value: Any) -> str:
@@ -106,10 +125,10 @@ def panel_header(title: str, name: str, result: Mapping[str, Any] | None, state:
     """The line every panel starts with: metric, score and direction, the model that ran, the
     time it took, a badge for demo-grade models, and the error when the metric failed."""
     if state == "waiting":
-        return (f"<div class='rs-head'><span class='rs-title'>{esc(title)}</span> "
+        return (f"<div class='rs-head'><h3 class='rs-title'>{esc(title)}</h3> "
                 f"<span class='rs-muted'>waiting…</span></div>")
     if state == "running":
-        return (f"<div class='rs-head'><span class='rs-title'>{esc(title)}</span> "
+        return (f"<div class='rs-head'><h3 class='rs-title'>{esc(title)}</h3> "
                 f"<span class='rs-running'>running…</span></div>")
     result = result or {}
     direction = result.get("direction")
@@ -126,7 +145,7 @@ def panel_header(title: str, name: str, result: Mapping[str, Any] | None, state:
     error = result.get("error")
     error_html = (f"<div class='rs-error' role='alert'><b>Error:</b> {esc(error)}</div>"
                   if error else "")
-    return (f"<div class='rs-head'><span class='rs-title'>{esc(title)}</span> {score_html} "
+    return (f"<div class='rs-head'><h3 class='rs-title'>{esc(title)}</h3> {score_html} "
             f"<span class='rs-muted'>{esc(arrow)}</span>"
             f"<div class='rs-model'>{model_html} · {esc(fmt_ms(result.get('elapsed_ms')))} {badge}</div>"
             f"{error_html}</div>")

@@ -8,7 +8,7 @@ import plotly.graph_objects as go
 
 from engine.metrics.crepe.score import CATEGORIES, CrepeCounts
 from ui.views import PanelView, register_view
-from ui.views.common import esc, find_section, fmt
+from ui.views.common import esc, find_section, fmt, status_attr
 
 CATEGORY_COLOUR = "#4c78a8"
 TOTAL_COLOUR = "#e45756"
@@ -36,7 +36,8 @@ def crepe_view(result: Mapping[str, Any]) -> PanelView:
     if section is None:
         raise ValueError("no CREPE counts in this result")
     counts = CrepeCounts.from_json(section)
-    legend = "".join(f"<li><b>{esc(c.key)}</b> {esc(c.name)}: {esc(fmt(counts.counts[c.key], 2))}</li>"
+    legend = "".join(f"<li{status_attr(c.key)}><b>{esc(c.key)}</b> {esc(c.name)}: "
+                     f"{esc(fmt(counts.counts[c.key], 2))}</li>"
                      for c in CATEGORIES)
     summary = (f"<div class='rs-kv'><b>Total predicted errors</b> {esc(fmt(counts.total, 2))}</div>"
                f"<ul class='rs-list rs-compact'>{legend}</ul>")

@@ -121,7 +121,7 @@ def radsem_figure(score: RadsemScore, extraction: RadsemExtraction | None) -> go
     graph = alignment_graph(score, extraction)
     pos = _positions(graph)
     fig = go.Figure()
-    mids_x, mids_y, mids_w, mids_text = [], [], [], []
+    mids_x, mids_y, mids_w, mids_text, mids_sentences = [], [], [], [], []
     for a, b, data in graph.edges(data=True):
         pair = data["pair"]
         (x0, y0), (x1, y1) = pos[a], pos[b]
@@ -140,10 +140,14 @@ def radsem_figure(score: RadsemScore, extraction: RadsemExtraction | None) -> go
         mids_y.append((y0 + y1) / 2)
         mids_w.append(pair.weight)
         mids_text.append(hover)
+        # The two sentences ride along so that hovering the edge outlines them in the
+        # Differences view (ui/page_script.py).
+        ends = sorted((a, b), key=lambda n: n[0] != "Ref")  # reference first
+        mids_sentences.append([graph.nodes[n]["data"].sentence for n in ends])
     if mids_x:
         fig.add_trace(go.Scatter(
             x=mids_x, y=mids_y, mode="markers", name="pair (hover for details)",
-            hovertext=mids_text, hoverinfo="text",
+            hovertext=mids_text, hoverinfo="text", customdata=mids_sentences,
             marker=dict(size=9, color=mids_w, colorscale=COLORSCALE, cmin=0, cmax=1,
                         line=dict(width=1, color="white"),
                         colorbar=dict(title="pair weight", thickness=12, len=0.6, x=1.02))))
@@ -165,7 +169,7 @@ def radsem_figure(score: RadsemScore, extraction: RadsemExtraction | None) -> go
                 hovertext=[f"<b>{side} {n.index + 1}</b> ({status}"
                            + (f", {n.normality}" if n.normality else "") + ")<br>"
                            + _plot_text(n.sentence, 60, 8) for n in nodes],
-                hoverinfo="text",
+                hoverinfo="text", customdata=[[n.sentence] for n in nodes],
                 marker=dict(size=14 if status == "unmatched" else 11, color=colour,
                             symbol="x" if status == "unmatched" else "circle",
                             line=dict(width=1, color="white"))))

@@ -11,12 +11,12 @@ import pandas as pd
 from engine.metrics.srr.labels import LabelLevel, split_status, to_upper
 from engine.metrics.srr.score import SetComparison, SrrPairScore
 from ui.views import PanelView, register_view
-from ui.views.common import BAD, GOOD, esc, find_section, fmt, html_list, html_table
+from ui.views.common import BAD, CELL_CSS, GOOD, WARN, esc, find_section, fmt, html_list, html_table
 
 PAIR_KEYS = ("reference_labels", "candidate_labels", "upper", "level")
 AGREE, STATUS_DIFFERS = "agree", "status differs"
 ONLY_REF, ONLY_CAND = "only in reference (missed)", "only in candidate (extra)"
-RESULT_COLOUR = {AGREE: GOOD, STATUS_DIFFERS: "#fff1d6", ONLY_REF: BAD, ONLY_CAND: BAD}
+RESULT_COLOUR = {AGREE: GOOD, STATUS_DIFFERS: WARN, ONLY_REF: BAD, ONLY_CAND: BAD}
 
 
 def _group(name: str, is_upper: bool) -> str:
@@ -51,8 +51,8 @@ def label_frame(comparison: SetComparison, is_upper: bool) -> pd.DataFrame:
 
 def _style(frame: pd.DataFrame) -> Any:
     def colour(row: pd.Series) -> list[str]:
-        css = f"background-color:{RESULT_COLOUR[row['result']]}"
-        return ["", "", css, css, css + ";font-weight:600"]
+        css = CELL_CSS[RESULT_COLOUR[row['result']]]
+        return ["", "", css, css, css + "font-weight:600;"]
     return frame.style.apply(colour, axis=1)
 
 

@@ -15,7 +15,7 @@ from engine.metrics.vert.schema import (
 )
 from engine.metrics.vert.score import JudgeScores, compute_scores
 from ui.views import PanelView, register_view
-from ui.views.common import Raw, esc, find_section, find_value, fmt, html_list, html_table
+from ui.views.common import Raw, esc, find_section, find_value, fmt, html_list, html_table, status_attr
 
 ASSESSMENT_KEYS = (EXPLANATION, SIGNIFICANT, INSIGNIFICANT, MATCHED)
 SCORE_KEYS = ("vert", "green", "green_f1", "formula")
@@ -27,7 +27,7 @@ def error_rows(assessment: JudgeAssessment) -> list[list[Any]]:
     for cat in CATEGORIES:
         sig = assessment.significant[cat.key] if assessment.significant else None
         ins = assessment.insignificant[cat.key] if assessment.insignificant else None
-        rows.append([f"({cat.key}) {cat.name}",
+        rows.append([Raw(f"<span{status_attr(cat.key)}>({esc(cat.key)}) {esc(cat.name)}</span>"),
                      _count_cell(sig.count if sig else None, "rs-bad"),
                      Raw(html_list(sig.errors, "—")) if sig and sig.errors else "",
                      _count_cell(ins.count if ins else None, "rs-minor"),

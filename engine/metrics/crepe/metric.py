@@ -60,7 +60,7 @@ class CrepeMetric(EncoderMetric):
         enc = self.encoder()
         start = time.perf_counter()
         raw = enc.raw_counts([(p.reference.strip(), p.candidate.strip()) for p in pairs])
-        self.ctx.count("model_calls")
+        self.ctx.count("encoder_batches")  # judge calls are counted apart
         counts = aggregate_batch(raw, softplus=enc.manifest.softplus)
         per_pair_ms = (time.perf_counter() - start) * 1000 / max(1, len(pairs))
         return [PairScore(score=c.total, elapsed_ms=per_pair_ms,
