@@ -4,7 +4,8 @@ Every FINDINGS + IMPRESSION sentence of a report is cut into clauses (CLEAR's
 ``clause_spans``); each leaf's mentions (``srr_leaves.json``, sharing CLEAR's condition words
 and exclusions where the two overlap) are read with CLEAR's negation / uncertainty scope. A
 sentence that denies a CLEAR condition without naming it ("heart size is normal") gives the
-matching leaves Absent; a sentence with no leaf that states a normal study gives "No Finding".
+matching leaves Absent; a sentence that names no leaf and states a normal study ("no acute
+cardiopulmonary process") gives "No Finding" instead.
 The labels per sentence are kept, so the SRR panel shows where each came from.
 """
 from __future__ import annotations
@@ -71,6 +72,7 @@ def sentence_labels(sentence: str) -> tuple[str, ...]:
     """Leaf-with-status labels of one sentence (sorted); the strongest status per leaf wins."""
     rules, no_finding = leaf_rules()
     best: dict[str, str] = {}
+    explicit = False  # a leaf named in the sentence (not only implied by a normal statement)
 
     def put(leaf: str, status: str) -> None:
         if _RANK[status] > _RANK.get(best.get(leaf, ""), 0):
@@ -90,6 +92,7 @@ def sentence_labels(sentence: str) -> tuple[str, ...]:
                 if rule.implicit is not None and rule.implicit.search(lower):
                     put(rule.leaf, ABSENT)
                 continue
+            explicit = True
             scope = scope or ClauseScope(clause)
             status = max((STATUS.get(scope.status(m.start(), m.end()), PRESENT) for m in found),
                          key=_RANK.__getitem__)
@@ -104,7 +107,7 @@ def sentence_labels(sentence: str) -> tuple[str, ...]:
                         and r.mentions.pattern == rule.mentions.pattern}
             if not (fired & siblings):
                 put(rule.leaf, status)
-    if not best and no_finding.search(sentence.lower()):
+    if not explicit and no_finding.search(sentence.lower()):
         return (NO_FINDING,)
     return tuple(sorted(f"{leaf} ({status})" for leaf, status in best.items()))
 

@@ -13,22 +13,12 @@ from typing import Any
 
 from engine.metrics.base import Metric, ModelInfo, PairScore
 from engine.metrics.crepe.score import CATEGORY_KEYS, CrepeCounts, summarize_stored
-from engine.reader import READER_VERSION, read_pair, reader_signature
+from engine.reader import read_pair, reader_signature
+from engine.reader.views import reader_details, rules_model
 from engine.reader.errors import pair_errors, readable
 from engine.reports import ReportPair
 
 LABEL = "rules estimate of CREPE's six categories (not the CREPE model)"
-
-
-def reader_details(label: str) -> dict[str, Any]:
-    """The ``reader`` entry every rules view puts in its details."""
-    return {"name": "rules", "version": READER_VERSION, "label": label, **reader_signature()}
-
-
-def rules_model(label: str) -> ModelInfo:
-    return ModelInfo(id=f"rules reader ({READER_VERSION})",
-                     source="rules: engine/reader + engine/data/lexicons", demo_grade=False,
-                     device="cpu", detail={"view": label, **reader_signature()})
 
 
 class CrepeRulesMetric(Metric):
