@@ -23,7 +23,7 @@ from engine.metrics.radsem.rules_features import (
     sentence_features,
     stem,
 )
-from engine.metrics.radsem.rules_lexicon import canonical_text, radsem_lexicon
+from engine.metrics.radsem.rules_lexicon import radsem_lexicon
 from engine.reader.lexicon import reader_lexicon
 from engine.reports import findings_and_impression, split_utterances
 
@@ -139,26 +139,27 @@ def read_finding(sentence: str) -> Finding:
         features=feats)
 
 
-def _topic(text: str) -> frozenset[str]:
+def _topic(lower: str) -> frozenset[str]:
+    """Stemmed content words of a sentence, without its prior-study and change wording."""
     lex = reader_lexicon()
-    canon = canonical_text(text)
     for pattern in (lex.prior, *(p for _, p in lex.change)):
-        canon = pattern.sub(" ", canon)
-    return frozenset(stem(w) for w in _WORD_RE.findall(canon) if w not in STOPWORDS)
+        lower = pattern.sub(" ", lower)
+    return frozenset(stem(w) for w in _WORD_RE.findall(lower) if w not in STOPWORDS)
 
 
 def _comparisons(utterances: tuple[str, ...]) -> tuple[Comparison, ...]:
-    """Sentences that report a change against a prior study, with what they are about."""
+    """Sentences that report a change against a prior study, with what they are about (the
+    sentence before, when the comparison names nothing: "Compared with the prior, increased.")."""
     lex = reader_lexicon()
     out: list[Comparison] = []
-    previous: frozenset[str] = frozenset()
-    for utterance in utterances:
+    for index, utterance in enumerate(utterances):
         lower = utterance.lower()
-        topic = _topic(utterance)
-        if not _NO_PRIOR_RE.search(lower) and (lex.prior.search(lower) or lex.temporal.search(lower)):
-            changes = [name for name, pattern in lex.change if pattern.search(lower)]
-            out.append(Comparison(text=utterance, change=changes[0] if changes else "unspecified",
-                                  topic=topic or previous))
-        if topic:
-            previous = topic
+        if _NO_PRIOR_RE.search(lower) or not (lex.prior.search(lower) or lex.temporal.search(lower)):
+            continue
+        changes = [name for name, pattern in lex.change if pattern.search(lower)]
+        topic = _topic(lower)
+        if not topic and index:
+            topic = _topic(utterances[index - 1].lower())
+        out.append(Comparison(text=utterance, change=changes[0] if changes else "unspecified",
+                              topic=topic))
     return tuple(out)

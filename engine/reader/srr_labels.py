@@ -85,9 +85,11 @@ def sentence_labels(sentence: str) -> tuple[str, ...]:
         fallbacks: dict[str, tuple[LeafRule, str]] = {}
         fired: set[str] = set()
         for rule in rules:
-            excluded = [m.span() for m in rule.exclude.finditer(lower)]
-            found = [m for m in rule.mentions.finditer(lower)
-                     if not any(s <= m.start() and m.end() <= e for s, e in excluded)]
+            found = list(rule.mentions.finditer(lower))
+            if found:
+                excluded = [m.span() for m in rule.exclude.finditer(lower)]
+                found = [m for m in found
+                         if not any(s <= m.start() and m.end() <= e for s, e in excluded)]
             if not found:
                 if rule.implicit is not None and rule.implicit.search(lower):
                     put(rule.leaf, ABSENT)

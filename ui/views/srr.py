@@ -11,6 +11,7 @@ import pandas as pd
 from engine.metrics.srr.labels import LabelLevel, split_status, to_upper
 from engine.metrics.srr.score import SetComparison, SrrPairScore
 from ui.views import PanelView, register_view
+from ui.views.crepe import reader_line
 from ui.views.common import BAD, GOOD, esc, find_section, fmt, html_list, html_table
 
 PAIR_KEYS = ("reference_labels", "candidate_labels", "upper", "level")
@@ -70,8 +71,8 @@ def srr_view(result: Mapping[str, Any]) -> PanelView:
     score = SrrPairScore.from_json(section)
     finest = score.leaf or score.upper
     is_upper = score.leaf is None or LabelLevel(score.level).is_upper
-    summary = (f"<div class='rs-kv'><b>Labels</b> {esc(score.level)} · view "
-               f"{esc(score.view)}</div>")
+    summary = (reader_line(result) + f"<div class='rs-kv'><b>Labels</b> {esc(score.level)} · "
+               f"view {esc(score.view)}</div>")
     if score.leaf is not None:
         summary += _scores(score.leaf, "Leaf level")
     summary += _scores(score.upper, "Upper level")

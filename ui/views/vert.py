@@ -15,6 +15,7 @@ from engine.metrics.vert.schema import (
 )
 from engine.metrics.vert.score import JudgeScores, compute_scores
 from ui.views import PanelView, register_view
+from ui.views.crepe import reader_line
 from ui.views.common import Raw, esc, find_section, find_value, fmt, html_list, html_table
 
 ASSESSMENT_KEYS = (EXPLANATION, SIGNIFICANT, INSIGNIFICANT, MATCHED)
@@ -61,7 +62,8 @@ def vert_view(result: Mapping[str, Any]) -> PanelView:
         ("All errors", fmt(scores.total_error_count)),
         ("Matched findings", fmt(scores.matched)),
     ]
-    summary = "".join(f"<div class='rs-kv'><b>{esc(k)}</b> {esc(v)}</div>" for k, v in lines)
+    summary = reader_line(result) + "".join(f"<div class='rs-kv'><b>{esc(k)}</b> {esc(v)}</div>"
+                                            for k, v in lines)
     if scores.unavailable:
         summary += html_table(["score", "why unavailable"], sorted(scores.unavailable.items()))
     missing = assessment.missing_sections()
