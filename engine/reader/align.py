@@ -1,11 +1,12 @@
 """A pair read once: which findings of the two reports are the same, and how they differ.
 
-Built on the RadSEM rules matcher: ``rules_match.match`` pairs the statements that can both be
-true (same normality, no side clash, related sites, ...). What it leaves over is then searched
-for the *same finding stated differently*: two statements about one finding (they share a
-finding word) that the matcher kept apart because of a conflict. Each such link names its
-conflicts (laterality, site, severity, size, certainty, polarity, character), which is what
-the error categories of CREPE and GREEN / VERT count. A statement still left over is only in
+Built on the RadSEM rules matcher's parts: two statements may link when the matcher would
+pair them (``rules_match.conflict`` finds nothing against it and its similarity gates pass), or
+when they are the *same finding stated differently* (they share a finding word, yet conflict).
+A one-to-one assignment maximising the total token similarity decides which statement answers
+which, as the matcher does; each link then names its conflicts (laterality, site, severity,
+size, certainty, polarity, character), which is what the error categories of CREPE and
+GREEN / VERT count. A statement still left over is only in
 its report, unless it merely restates a finding the other report also makes. Comparisons with
 a prior study are matched by change and topic; the rest were made (candidate only) or dropped
 (reference only).
@@ -18,15 +19,16 @@ from functools import lru_cache
 from typing import Any, Literal
 
 import numpy as np
+from scipy.optimize import linear_sum_assignment
 
 from engine.metrics.radsem.rules import SETTINGS
 from engine.metrics.radsem.rules_features import NORMAL, SentenceFeatures
 from engine.metrics.radsem.rules_lexicon import radsem_lexicon
 from engine.metrics.radsem.rules_match import (
+    MatchSettings,
     anatomical_relationship,
     conflict,
     lexical_similarity,
-    match,
 )
 from engine.reader.findings import Comparison, Finding, ReportReading, read_report
 
@@ -103,9 +105,7 @@ def read_pair(reference: str, candidate: str) -> PairReading:
     rf = [f.features for f in ref.findings]
     cf = [f.features for f in cand.findings]
     sim = lexical_similarity(rf, cf) if rf and cf else np.zeros((len(rf), len(cf)))
-    links = _compatible_links(ref.findings, cand.findings, sim)
-    links += _conflicting_links(ref.findings, cand.findings, sim,
-                                {l.ref for l in links}, {l.cand for l in links})
+    links = _links(ref.findings, cand.findings, sim)
     used_ref, used_cand = {l.ref for l in links}, {l.cand for l in links}
     only_ref, only_cand, restated = [], [], []
     for i, f in enumerate(ref.findings):
@@ -124,38 +124,50 @@ def read_pair(reference: str, candidate: str) -> PairReading:
                        comparisons_made=made, comparisons_dropped=dropped)
 
 
-def _compatible_links(ref: Sequence[Finding], cand: Sequence[Finding],
-                      sim: np.ndarray) -> list[Link]:
-    """The RadSEM matcher's pairs, each with the conflicts that only qualify it."""
+def _links(ref: Sequence[Finding], cand: Sequence[Finding], sim: np.ndarray) -> list[Link]:
+    """One-to-one links that maximise total similarity, then extra compatible links.
+
+    A pair may link when the RadSEM matcher would pair it (compatible, with its similarity
+    gates) or when both statements are about the same finding, however they conflict; the
+    assignment decides which statement answers which, the conflicts then say how they differ.
+    """
     if not ref or not cand:
         return []
-    tags = match([f.features for f in ref], [f.features for f in cand], lexical_similarity,
-                 SETTINGS["lexical"])
-    ref_at = {f.text: i for i, f in enumerate(ref)}
-    cand_at = {f.text: j for j, f in enumerate(cand)}
-    links = []
-    for pair in tags.pairs:
-        i, j = ref_at[pair.ref_sentence], cand_at[pair.gen_sentence]
-        links.append(Link(i, j, conflicts(ref[i], cand[j]), float(sim[i, j])))
-    return links
+    settings = SETTINGS["lexical"]
+    compatible = np.zeros(sim.shape, dtype=bool)
+    score = np.full(sim.shape, -1.0)
+    for i, r in enumerate(ref):
+        a = r.features
+        for j, c in enumerate(cand):
+            b, s = c.features, float(sim[i, j])
+            if conflict(a, b) is None and _passes_gates(a, b, s, settings):
+                compatible[i, j] = True
+                score[i, j] = s
+            elif s >= SAME_FINDING_MIN_SIMILARITY and _same_finding(a, b):
+                score[i, j] = s
+    rows, cols = linear_sum_assignment(score, maximize=True)
+    chosen = {(int(i), int(j)) for i, j in zip(rows, cols) if score[i, j] >= settings.pair_threshold
+              or (score[i, j] >= SAME_FINDING_MIN_SIMILARITY and not compatible[i, j])}
+    used_ref, used_cand = {i for i, _ in chosen}, {j for _, j in chosen}
+    for i in range(len(ref)):  # one report may say in two statements what the other says in one
+        if i not in used_ref and compatible[i].any():
+            j = int(np.argmax(np.where(compatible[i], sim[i], -1.0)))
+            if sim[i, j] >= settings.extra_threshold:
+                chosen.add((i, j))
+    for j in range(len(cand)):
+        if j not in used_cand and compatible[:, j].any():
+            i = int(np.argmax(np.where(compatible[:, j], sim[:, j], -1.0)))
+            if sim[i, j] >= settings.extra_threshold:
+                chosen.add((i, j))
+    return [Link(i, j, conflicts(ref[i], cand[j]), float(sim[i, j])) for i, j in sorted(chosen)]
 
 
-def _conflicting_links(ref: Sequence[Finding], cand: Sequence[Finding], sim: np.ndarray,
-                       used_ref: set[int], used_cand: set[int]) -> list[Link]:
-    """Left-over statements about the same finding, paired greedily by similarity."""
-    options = sorted(((float(sim[i, j]), i, j)
-                      for i in range(len(ref)) if i not in used_ref
-                      for j in range(len(cand)) if j not in used_cand
-                      if sim[i, j] >= SAME_FINDING_MIN_SIMILARITY
-                      and _same_finding(ref[i].features, cand[j].features)), reverse=True)
-    links, taken_ref, taken_cand = [], set(), set()
-    for score, i, j in options:
-        if i in taken_ref or j in taken_cand:
-            continue
-        taken_ref.add(i)
-        taken_cand.add(j)
-        links.append(Link(i, j, conflicts(ref[i], cand[j]), score))
-    return links
+def _passes_gates(a: SentenceFeatures, b: SentenceFeatures, s: float, settings: MatchSettings) -> bool:
+    """The RadSEM matcher's similarity gates: abnormal statements pair on a shared finding word
+    unless nearly identical; a statement without a site needs more similarity to pair."""
+    if a.normality != NORMAL and not (a.asserted & b.asserted) and s < settings.extra_threshold:
+        return False
+    return not (bool(a.sites) != bool(b.sites) and s < settings.siteless_threshold)
 
 
 def _same_finding(a: SentenceFeatures, b: SentenceFeatures) -> bool:
@@ -176,7 +188,9 @@ def _direction_roles() -> tuple[str, ...]:
     """Which conflict each opposite-direction pair of the RadSEM lexicon signals."""
     roles = []
     for first, _ in radsem_lexicon().directions:
-        if first.search("small") or first.search("enlarged"):
+        if first.search("normal"):
+            roles.append("normal")
+        elif first.search("small") or first.search("enlarged"):
             roles.append("severity")
         elif first.search("improved") or first.search("new"):
             roles.append("change")  # counted through the comparisons
@@ -190,7 +204,8 @@ def conflicts(ref: Finding, cand: Finding) -> tuple[str, ...]:
     a, b = ref.features, cand.features
     found: list[str] = []
     if a.normality != b.normality or (a.normality != NORMAL and (
-            (a.asserted & b.negated) or (a.negated & b.asserted))):
+            (a.asserted & b.negated) or (a.negated & b.asserted))) or \
+            _normal_vs_changed(a, b) or _normal_vs_changed(b, a):
         found.append("polarity")
     if a.sides and b.sides and not (a.sides & b.sides):
         found.append("laterality")
@@ -207,6 +222,18 @@ def conflicts(ref: Finding, cand: Finding) -> tuple[str, ...]:
     if "character" in opposite:
         found.append("character")
     return tuple(found)
+
+
+def _normal_vs_changed(a: SentenceFeatures, b: SentenceFeatures) -> bool:
+    """``a`` calls something normal ("normal in size") where ``b`` calls it changed in size or
+    degree ("enlarged"), when other words made both read as abnormal statements."""
+    roles = _direction_roles()
+    said = {role: (x, y) for role, x, y in zip(roles, a.directions, b.directions)
+            if role in ("normal", "severity") and (x or y)}
+    normal_a, normal_b = said.get("normal", (0, 0))
+    changed_b = any(y for role, (_, y) in said.items() if role == "severity")
+    return normal_a == 1 and normal_b == 0 and changed_b and not any(
+        x for role, (x, _) in said.items() if role == "severity")
 
 
 def _align_comparisons(ref: Sequence[Comparison], cand: Sequence[Comparison]

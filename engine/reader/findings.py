@@ -25,7 +25,7 @@ from engine.metrics.radsem.rules_features import (
 )
 from engine.metrics.radsem.rules_lexicon import radsem_lexicon
 from engine.reader.lexicon import reader_lexicon
-from engine.reports import findings_and_impression, split_utterances
+from engine.reports import findings_and_impression, findings_text, split_utterances
 
 Polarity = Literal["present", "absent", "uncertain"]
 _WORD_RE = re.compile(r"[a-z][a-z'-]+")
@@ -98,10 +98,20 @@ class ReportReading:
 def read_report(text: str) -> ReportReading:
     """Read one report (cached by text: references recur across candidates and metrics)."""
     sentences, notes = atomize(text)
+    if not sentences:  # every sentence was dropped as history, technique or comparison wording
+        sentences = [s for s in split_utterances(findings_text(text)) if _names_something(s)]
+        if sentences:
+            notes = [*notes, "no atomic statement left: the sentences are read whole"]
     utterances = tuple(split_utterances(findings_and_impression(text)))
     return ReportReading(findings=tuple(read_finding(s) for s in sentences),
                          comparisons=_comparisons(utterances), utterances=utterances,
                          notes=tuple(notes))
+
+
+def _names_something(sentence: str) -> bool:
+    """Whether a sentence names a site, a finding, a device or a denial the lexicons know."""
+    f = sentence_features(sentence)
+    return bool(f.sites or f.core or f.negated)
 
 
 @lru_cache(maxsize=50000)
