@@ -138,3 +138,19 @@ def test_mesh_benchmark_runs_both_labellers(tmp_path):
     assert rules["per_condition"]["Pleural Effusion"]["tp"] == 1
     assert rules["per_condition"]["Cardiomegaly"]["tp"] == 1
     assert rules["pos_micro_f1"] == 1.0
+
+
+def test_reader_speed_benchmark_reports_both_ways_of_running(tmp_path):
+    pairs = tmp_path / "pairs.jsonl"
+    pairs.write_text("".join(json.dumps({"id": str(i), "reference": ref, "candidate": cand}) + "\n"
+                             for i, (ref, cand) in enumerate([
+                                 ("Small left pleural effusion.", "Small right pleural effusion."),
+                                 ("Mild cardiomegaly. No pneumothorax.", "Normal heart size.")])))
+    out = tmp_path / "speed.json"
+    assert bench_main(["rules-reader", "--data", str(pairs), "--out", str(out)]) == 0
+    report = json.loads(out.read_text())
+    assert report["n_pairs"] == 2
+    for key in ("together_ms", "separate_ms", "together_cpu_ms", "separate_cpu_ms"):
+        assert set(report[key]) == {"median", "p90", "mean"}
+    assert set(report["signatures"]) == {"clear", "radsem", "crepe", "vert", "srr"}
+    assert "|extractor:rules|reader:radscope-reader|" in report["signatures"]["crepe"]

@@ -15,11 +15,10 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from engine.metrics.base import MetricCard, PairScore
+from engine.metrics.base import Metric, MetricCard, PairScore
 from engine.metrics.encoder import EncoderMetric
 from engine.metrics.registry import Option, RuntimeContext
 from engine.metrics.srr.labels import LabelLevel, StatusView
-from engine.metrics.srr.rules import SrrRulesMetric
 from engine.metrics.srr.score import SrrPairScore, corpus_from_pairs, score_pair
 from engine.reader.choice import AUTO, encoder_model, reads_with_rules
 from engine.reports import ReportPair, split_utterances
@@ -112,9 +111,12 @@ class SrrMetric(EncoderMetric):
         return corpus_from_pairs(stored).to_json()
 
 
-def build(ctx: RuntimeContext) -> SrrMetric | SrrRulesMetric:
+def build(ctx: RuntimeContext) -> Metric:
     """SRR labels from rules or the encoder, as the options choose (``reader.choice``)."""
     if reads_with_rules(ctx, SRR_MODEL.name):
+        # Imported here: the reader's SRR labeller imports this package's label vocabulary.
+        from engine.metrics.srr.rules import SrrRulesMetric
+
         return SrrRulesMetric(CARD, StatusView(ctx.option(SRR_VIEW.name)))
     return SrrMetric(ctx)
 
