@@ -13,8 +13,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from engine.metrics.base import Metric, MetricCard, ModelInfo, PairScore
+from engine.metrics.vert.metric import score_family_means
 from engine.metrics.vert.schema import CATEGORIES, CategoryErrors, JudgeAssessment
-from engine.metrics.vert.score import JudgeScores, compute_scores, formula
+from engine.metrics.vert.score import compute_scores, formula
 from engine.reader import read_pair, reader_signature
 from engine.reader.errors import ReaderError, matched_findings, pair_errors, readable
 from engine.reader.views import reader_details, rules_model
@@ -87,9 +88,5 @@ class VertRulesMetric(Metric):
         return PairScore(score=scores.headline(self.variant), details=details)
 
     def corpus(self, results: Sequence[PairScore]) -> dict[str, Any]:
-        from engine.metrics.vert.metric import score_family_means
-
+        """Mean of every score family, as for the LLM judge."""
         return score_family_means(self.variant, results)
-
-
-__all__ = ["JudgeScores", "VertRulesMetric", "assessment_from_errors"]
