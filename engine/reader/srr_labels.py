@@ -20,6 +20,7 @@ from engine.metrics.srr.labels import ABSENT, NO_FINDING, PRESENT, labels_for, L
 from engine.reader.findings import ReportReading
 
 STATUS = {NEGATIVE: ABSENT, UNCERTAIN: "Uncertain"}
+ORGAN_REACH_CHARS = 40  # an organ this close to a mention places it ("nodule in the liver")
 _RANK = {ABSENT: 1, "Uncertain": 2, PRESENT: 3}
 
 
@@ -31,11 +32,13 @@ class LeafRule:
     requires: re.Pattern[str] | None
     implicit: re.Pattern[str] | None
     fallback_group: str | None  # label even without ``requires`` when no sibling matched
+    chest_only: bool  # not given when the clause names an organ outside the chest
 
 
 @lru_cache(maxsize=1)
-def leaf_rules() -> tuple[tuple[LeafRule, ...], re.Pattern[str]]:
-    """Compiled leaf rules, checked against the SRR-BERT vocabulary, and the No Finding cue."""
+def leaf_rules() -> tuple[tuple[LeafRule, ...], re.Pattern[str], re.Pattern[str]]:
+    """Compiled leaf rules (checked against the SRR-BERT vocabulary), the No Finding cue and
+    the organs outside the chest."""
     data = load("srr_leaves")
     clear = load("clear_conditions")
     conditions = clear["conditions"]
@@ -58,19 +61,19 @@ def leaf_rules() -> tuple[tuple[LeafRule, ...], re.Pattern[str]]:
             exclude=word_regex(list(spec.get("exclude", [])) + list(shared.get("exclude", []))),
             requires=word_regex(requires) if requires else None,
             implicit=word_regex(imp) if imp else None,
-            fallback_group=spec.get("fallback_for")))
+            fallback_group=spec.get("fallback_for"), chest_only=bool(spec.get("chest_only"))))
     known = set(labels_for(LabelLevel.LEAVES)) - {NO_FINDING}
     named = {r.leaf for r in rules}
     if named != known:
         raise ValueError(f"srr_leaves.json must name exactly the 54 SRR-BERT finding leaves; "
                          f"missing {sorted(known - named)}, unknown {sorted(named - known)}")
-    return tuple(rules), word_regex(data["no_finding"])
+    return tuple(rules), word_regex(data["no_finding"]), word_regex(data["outside_chest"])
 
 
 @lru_cache(maxsize=50000)
 def sentence_labels(sentence: str) -> tuple[str, ...]:
     """Leaf-with-status labels of one sentence (sorted); the strongest status per leaf wins."""
-    rules, no_finding = leaf_rules()
+    rules, no_finding, outside_chest = leaf_rules()
     best: dict[str, str] = {}
     explicit = False  # a leaf named in the sentence (not only implied by a normal statement)
 
@@ -84,8 +87,11 @@ def sentence_labels(sentence: str) -> tuple[str, ...]:
         scope: ClauseScope | None = None
         fallbacks: dict[str, tuple[LeafRule, str]] = {}
         fired: set[str] = set()
+        organs = [m.span() for m in outside_chest.finditer(lower)]
         for rule in rules:
             found = list(rule.mentions.finditer(lower))
+            if rule.chest_only and organs:
+                found = [m for m in found if not _near(m.span(), organs)]
             if found:
                 excluded = [m.span() for m in rule.exclude.finditer(lower)]
                 found = [m for m in found
@@ -112,6 +118,12 @@ def sentence_labels(sentence: str) -> tuple[str, ...]:
     if not explicit and no_finding.search(sentence.lower()):
         return (NO_FINDING,)
     return tuple(sorted(f"{leaf} ({status})" for leaf, status in best.items()))
+
+
+def _near(span: tuple[int, int], organs: list[tuple[int, int]]) -> bool:
+    start, end = span
+    return any(o_end >= start - ORGAN_REACH_CHARS and o_start <= end + ORGAN_REACH_CHARS
+               for o_start, o_end in organs)
 
 
 def report_labels(reading: ReportReading) -> tuple[list[str], list[tuple[str, tuple[str, ...]]]]:

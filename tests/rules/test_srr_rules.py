@@ -21,13 +21,15 @@ from engine.reports import ReportPair
      ["Suboptimal endotracheal tube (Present)"]),
     ("Calcified granuloma in the right upper lobe.", []),  # granuloma is no lung lesion
     ("No acute cardiopulmonary process.", ["No Finding"]),
+    ("A 2 cm hypodense nodule in the right lobe of the liver.", []),  # not a lung nodule
+    ("The uterine cavity is centrally located.", []),  # no cavitating lung lesion
 ])
 def test_sentence_labels(sentence, labels):
     assert list(sentence_labels(sentence)) == labels
 
 
 def test_the_lexicon_names_every_finding_leaf():
-    rules, _ = leaf_rules()
+    rules, _, _ = leaf_rules()
     assert len(rules) == 54  # the 55 leaves less "No Finding"
 
 
@@ -58,3 +60,11 @@ def test_model_options_choose_the_reader():
         assert isinstance(metric, SrrMetric) and metric.model_name == "srr-minilm-demo"
     forced = registry.RuntimeContext(options={"extractor": "llm", "crepe_model": "rules"})
     assert type(registry.get("crepe").build(forced)).__name__ == "CrepeRulesMetric"
+
+
+def test_a_pair_the_chest_labels_say_nothing_about_is_not_applicable():
+    metric = registry.get("srr").build(registry.RuntimeContext(options={"extractor": "rules"}))
+    result = metric.score_pair(ReportPair("t", "Small meningioma along the left frontal convexity.",
+                                          "Small meningioma along the right frontal convexity."))
+    assert result.score is None and result.error.startswith("not applicable")
+    assert result.details["reader"]["name"] == "rules"

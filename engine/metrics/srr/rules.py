@@ -21,6 +21,8 @@ from engine.reports import ReportPair
 
 LABEL = "SRR labels from rules (55 leaves with status; not the SRR-BERT model)"
 LEVEL = LabelLevel.LEAVES_WITH_STATUSES
+NOT_APPLICABLE = ("not applicable: neither report names any of the 55 SRR-BERT chest labels "
+                  "(the rules found no chest finding, normal or abnormal, to compare)")
 
 
 class SrrRulesMetric(Metric):
@@ -36,8 +38,9 @@ class SrrRulesMetric(Metric):
                      "Absent) that the rules reader gives the two reports; per pair the true F1 "
                      "of the two label sets, leaf level (upper level alongside).",
             models="rules reader (engine/reader, lexicon srr_leaves.json), no model",
-            limits="Chest-radiograph labels only; wording outside the lexicon gets no label. Two "
-                   "reports with no labels at all agree perfectly (1.0).")
+            limits="Chest-radiograph labels only; wording outside the lexicon gets no label. A pair "
+                   "in which neither report has a label (a brain MRI, say) is 'not applicable' "
+                   "instead of a perfect 1.0.")
 
     def model(self) -> ModelInfo:
         return rules_model(LABEL)
@@ -49,11 +52,17 @@ class SrrRulesMetric(Metric):
     def score_pair(self, pair: ReportPair) -> PairScore:
         ref_labels, ref_sentences = report_labels(read_report(pair.reference))
         cand_labels, cand_sentences = report_labels(read_report(pair.candidate))
-        scored = score_pair(ref_labels, cand_labels, LEVEL, self.view)
-        details = scored.to_json()
-        details["utterances"] = {
+        utterances = {
             "reference": [{"text": s, "labels": list(labs)} for s, labs in ref_sentences],
             "candidate": [{"text": s, "labels": list(labs)} for s, labs in cand_sentences]}
+        if not ref_labels and not cand_labels:
+            # Two reports the chest labels say nothing about (a brain MRI, say) would "agree
+            # perfectly" (1.0): a confident number about nothing, so the pair is not applicable.
+            return PairScore.failed(NOT_APPLICABLE, {"utterances": utterances,
+                                                     "reader": reader_details(LABEL)})
+        scored = score_pair(ref_labels, cand_labels, LEVEL, self.view)
+        details = scored.to_json()
+        details["utterances"] = utterances
         details["reader"] = reader_details(LABEL)
         return PairScore(score=scored.score, details=details)
 
