@@ -100,3 +100,15 @@ def test_a_pair_with_nothing_to_read_is_an_error_not_a_score():
     for name in ("crepe", "vert"):
         result = registry.get(name).build(ctx).score_pair(ReportPair("t", "See above.", "See above."))
         assert result.score is None and "cannot read" in result.error
+
+
+def test_crepe_details_keep_the_reading_the_counts_came_from():
+    metric = registry.get("crepe").build(registry.RuntimeContext(options={"extractor": "rules"}))
+    swapped = "Small right pleural effusion. Mild cardiomegaly. No pneumothorax."
+    reading = metric.score_pair(ReportPair("t", BASE, swapped)).details["reading"]
+    assert [f["laterality"] for f in reading["reference"]["findings"]] == [["left"], [], []]
+    assert reading["reference"]["findings"][0]["severity"] == "mild"
+    assert reading["links"][0] == {"ref": 0, "cand": 0, "conflicts": ["laterality"],
+                                   "similarity": 1.0}
+    assert reading["only_reference"] == [] and reading["only_candidate"] == []
+    assert reading["comparisons_made"] == [] and reading["comparisons_dropped"] == []

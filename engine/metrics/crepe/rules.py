@@ -3,7 +3,8 @@
 The counts are the significant errors per category of the reader's alignment
 (``engine.reader.errors``); their sum is the score, lower is better, with the same output
 shape (``counts``, ``total``) as the encoder so the panel, the corpus means and every
-comparison work unchanged. The details say which reader produced them and list the errors.
+comparison work unchanged. The details say which reader produced them, list the errors and
+keep the pair's reading (findings, links with their conflicts, comparisons) they came from.
 """
 from __future__ import annotations
 
@@ -53,7 +54,8 @@ class CrepeRulesMetric(Metric):
         result = CrepeCounts(counts=counts, total=float(sum(counts.values())))
         return PairScore(score=result.total, details={
             **result.to_json(), "reader": reader_details(LABEL),
-            "errors": [e.to_json() for e in errors if e.significant]})
+            "errors": [e.to_json() for e in errors if e.significant],
+            "reading": reading.to_json()})
 
     def corpus(self, results: Sequence[PairScore]) -> dict[str, Any]:
         """Mean count per category and mean total, as for the encoder."""
