@@ -15,9 +15,10 @@ from engine.metrics.radsem.rules_lexicon import LEXICONS as RADSEM_LEXICONS
 
 READER_NAME = "radscope-reader"
 READER_VERSION = "reader-v1"
-# Lexicon files whose content can change a reading (their hash goes into every signature).
-LEXICONS = tuple(dict.fromkeys((*RADSEM_LEXICONS, "clear_conditions", "clear_attributes",
-                                "reader", "srr_leaves")))
+# Lexicon files whose content can change a reading (their hash goes into every signature);
+# the SRR labels also read SRR_LEXICONS.
+LEXICONS = tuple(dict.fromkeys((*RADSEM_LEXICONS, "clear_attributes", "reader")))
+SRR_LEXICONS = ("clear_conditions", "srr_leaves")
 
 
 @dataclass(frozen=True, eq=False)
@@ -42,7 +43,8 @@ def reader_lexicon() -> ReaderLexicon:
     )
 
 
-def reader_signature() -> dict[str, str]:
-    """What identifies a reading: reader name and version, rules version, lexicon hash."""
+def reader_signature(*extra_lexicons: str) -> dict[str, str]:
+    """What identifies a reading: reader name and version, rules version, and the hash of the
+    lexicons it read (the reader's, plus ``extra_lexicons`` a view reads on top)."""
     return {"reader": READER_NAME, "reader_version": READER_VERSION, "rules": RULES_VERSION,
-            "lexicon": lexicon_hash(*LEXICONS)}
+            "lexicon": lexicon_hash(*LEXICONS, *extra_lexicons)}

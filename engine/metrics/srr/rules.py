@@ -15,6 +15,7 @@ from engine.metrics.base import Metric, MetricCard, ModelInfo, PairScore
 from engine.metrics.srr.labels import LabelLevel, StatusView
 from engine.metrics.srr.score import SrrPairScore, corpus_from_pairs, score_pair
 from engine.reader import read_report, reader_signature
+from engine.reader.lexicon import SRR_LEXICONS
 from engine.reader.srr_labels import report_labels
 from engine.reader.views import reader_details, rules_model
 from engine.reports import ReportPair
@@ -43,10 +44,10 @@ class SrrRulesMetric(Metric):
                    "instead of a perfect 1.0.")
 
     def model(self) -> ModelInfo:
-        return rules_model(LABEL)
+        return rules_model(LABEL, *SRR_LEXICONS)
 
     def signature_fields(self) -> dict[str, Any]:
-        return {"extractor": "rules", **reader_signature(), "view": self.view.value,
+        return {"extractor": "rules", **reader_signature(*SRR_LEXICONS), "view": self.view.value,
                 "level": LEVEL.value, "split": "reports.split_utterances"}
 
     def score_pair(self, pair: ReportPair) -> PairScore:
@@ -59,11 +60,11 @@ class SrrRulesMetric(Metric):
             # Two reports the chest labels say nothing about (a brain MRI, say) would "agree
             # perfectly" (1.0): a confident number about nothing, so the pair is not applicable.
             return PairScore.failed(NOT_APPLICABLE, {"utterances": utterances,
-                                                     "reader": reader_details(LABEL)})
+                                                     "reader": reader_details(LABEL, *SRR_LEXICONS)})
         scored = score_pair(ref_labels, cand_labels, LEVEL, self.view)
         details = scored.to_json()
         details["utterances"] = utterances
-        details["reader"] = reader_details(LABEL)
+        details["reader"] = reader_details(LABEL, *SRR_LEXICONS)
         return PairScore(score=scored.score, details=details)
 
     def corpus(self, results: Sequence[PairScore]) -> dict[str, Any]:
