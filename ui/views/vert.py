@@ -42,6 +42,11 @@ def _count_cell(count: int | None, cls: str) -> Raw:
     return Raw(f"<span class='{cls}'>{count}</span>" if count else "0")
 
 
+def _rules_judge(result: Mapping[str, Any]) -> bool:
+    reader = find_value(result, "reader")
+    return isinstance(reader, Mapping) and reader.get("name") == "rules"
+
+
 @register_view("vert", "green", "judge")
 def vert_view(result: Mapping[str, Any]) -> PanelView:
     section = find_section(result, ASSESSMENT_KEYS)
@@ -55,7 +60,8 @@ def vert_view(result: Mapping[str, Any]) -> PanelView:
     variant = find_value(result, "variant") or "vert"
     lines = [
         ("Variant", variant),
-        ("Judge's overall score", fmt(scores.vert)),
+        ("Overall score (the formula: rules judge)" if _rules_judge(result)
+         else "Judge's overall score", fmt(scores.vert)),
         ("GREEN", fmt(scores.green)), ("GREEN-F1", fmt(scores.green_f1)),
         ("Formula score", fmt(scores.formula)),
         ("Significant errors", fmt(scores.error_count)),
