@@ -1,16 +1,26 @@
-# Rules extractors: triplet and IU MeSH benchmarks for the offline CLEAR and RadSEM readers
-# (their SSREE figures come from the main bench target), and SRR-BERT label extraction
-# against the same MeSH codes.
-# Each command skips cleanly (exit 0) when its data is not under $(DATA).
+# Rules readers (offline, no model): triplet, IU MeSH and SSREE benchmarks of the CLEAR / RadSEM
+# rules extractors and of the clinical reader's views (CREPE rules estimate, VERT rules judge,
+# SRR labels from rules), and the cost of all five metrics on one pair read once vs five runs.
+# CLEAR, RadSEM, CREPE and SRR SSREE figures come from the main bench target (--extractor rules
+# gives the rules readers); VERT's from here. Each command skips cleanly (exit 0) when its data
+# is not under $(DATA).
 .PHONY: bench-rules
 bench: bench-rules
 
 bench-rules: $(BIN)/.runtime
 	@mkdir -p $(OUT)
 	$(BIN)/python -m engine.bench rules-triplets --iu $(DATA)/iu_xray/ReXRank_IUXray_test.json \
-	  --ssree $(DATA)/ssree_dev/ssree_dev.jsonl --metrics radsem,bleu,bleu1,rouge \
+	  --ssree $(DATA)/ssree_dev/ssree_dev.jsonl --metrics radsem,crepe,vert,bleu,bleu1,rouge \
 	  --extractor rules --out $(OUT)/triplets_rules.json
+	$(BIN)/python -m engine.bench ssree --data $(DATA)/ssree_dev/ssree_dev.jsonl \
+	  --metrics vert --extractor rules --out $(OUT)/ssree_vert_rules.json --quiet
 	$(BIN)/python -m engine.bench rules-mesh --data $(DATA)/iu_xray/NLMCXR_reports.tgz \
 	  --out $(OUT)/mesh_clear_rules.json
 	$(BIN)/python -m engine.bench rules-mesh --labeller srr --data $(DATA)/iu_xray/NLMCXR_reports.tgz \
-	  --out $(OUT)/mesh_srr.json
+	  --out $(OUT)/mesh_srr_rules.json
+	$(BIN)/python -m engine.bench rules-mesh --labeller srr --srr-model srr-minilm-demo \
+	  --data $(DATA)/iu_xray/NLMCXR_reports.tgz --out $(OUT)/mesh_srr_demo.json
+	$(BIN)/python -m engine.bench iu-pairs --data $(DATA)/iu_xray/ReXRank_IUXray_test.json \
+	  --limit 150 --out $(OUT)/iu_pairs.jsonl
+	$(BIN)/python -m engine.bench rules-reader --n 100 \
+	  $$([ -f $(OUT)/iu_pairs.jsonl ] && echo --data $(OUT)/iu_pairs.jsonl) --out $(OUT)/rules_reader.json

@@ -6,8 +6,9 @@
 - ``python -m engine.bench rules-mesh --data NLMCXR_reports.tgz [--labeller clear-rules|srr]``:
   presence labels against the IU X-ray manual MeSH codes (mapping table
   ``engine/data/mesh_map.json``): positive and negative F1 per condition, @13, @5 and micro,
-  with the confusion per condition. The labeller is the CLEAR rules extractor or the SRR-BERT
-  encoder, whose leaf labels become conditions through ``engine/data/srr_to_clear.json``.
+  with the confusion per condition. The labeller is the CLEAR rules extractor or the SRR
+  labeller (SRR labels from rules by default, an SRR-BERT encoder with ``--srr-model``), whose
+  leaf labels become conditions through ``engine/data/srr_to_clear.json``.
 
 SSREE monotonicity for ``radsem --extractor rules`` runs through the existing ``ssree``
 command. Data paths are arguments; absent data is reported and skipped (exit 0).
@@ -199,12 +200,24 @@ def srr_presence(labels: Iterable[str]) -> Presence:
 
 
 def srr_labeller(ctx: Any) -> tuple[Labeller, dict[str, Any]]:
-    """SRR-BERT as a presence labeller, and a description of the model that ran."""
+    """The run's SRR labeller (SRR labels from rules, or an SRR-BERT encoder, as the options
+    choose) as a presence labeller, and a description of what ran."""
     from engine.metrics import registry
     from engine.metrics.srr.labels import LabelLevel
+    from engine.metrics.srr.rules import SrrRulesMetric
+    from engine.reader import read_report
+    from engine.reader.srr_labels import report_labels
     from engine.reports import split_utterances
 
     metric = registry.get("srr").build(ctx)
+    info = metric.model()
+    described = {"model": info.id, "demo_grade": info.demo_grade, "device": info.device,
+                 "signature": metric.signature()}
+    if isinstance(metric, SrrRulesMetric):
+        def rules_label(texts: Sequence[str]) -> list[Presence]:
+            return [srr_presence(report_labels(read_report(text))[0]) for text in texts]
+
+        return rules_label, described
     encoder = metric.encoder()
     if LabelLevel(encoder.manifest.label_level).is_upper:
         raise ValueError(f"{encoder.artifact.id} predicts upper-level labels; the MeSH benchmark "
@@ -216,9 +229,7 @@ def srr_labeller(ctx: Any) -> tuple[Labeller, dict[str, Any]]:
         labels_of = dict(zip(distinct, encoder.utterance_labels(distinct)))
         return [srr_presence(lab for u in utts for lab in labels_of[u]) for utts in utterances]
 
-    info = metric.model()
-    return label, {"model": info.id, "demo_grade": info.demo_grade, "device": info.device,
-                   "signature": metric.signature()}
+    return label, described
 
 
 def mesh_agreement(reports: list[IuReport], labeller: Labeller = clear_rules_labeller,
@@ -337,7 +348,8 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("rules-mesh", help="presence labels vs IU X-ray MeSH codes (§3)")
     p.add_argument("--data", help="NLMCXR_reports.tgz")
     p.add_argument("--labeller", choices=("clear-rules", "srr"), default="clear-rules",
-                   help="CLEAR rules extractor (default) or the SRR-BERT encoder (--srr-model)")
+                   help="CLEAR rules extractor (default) or the SRR labeller: SRR labels from "
+                        "rules under --extractor rules, or an encoder named by --srr-model")
     p.add_argument("--limit", type=int)
     p.add_argument("--out", help="JSON report path")
     _add_metric_options(p)

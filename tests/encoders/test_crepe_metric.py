@@ -20,7 +20,8 @@ PAIRS = [
 
 @pytest.fixture
 def metric():
-    ctx = registry.RuntimeContext(options={"encoder_threads": 2})
+    # Named explicitly: the default ("auto") is the rules reader under --extractor rules.
+    ctx = registry.RuntimeContext(options={"encoder_threads": 2, "crepe_model": "crepe-minilm-demo"})
     m = registry.get("crepe").build(ctx)
     yield m
     ctx.close()

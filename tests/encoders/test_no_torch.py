@@ -23,7 +23,8 @@ def test_cli_scores_crepe_and_srr_without_torch(tmp_path):
     pairs.write_text("".join(json.dumps(r) + "\n" for r in rows))
     out, summary = tmp_path / "r.jsonl", tmp_path / "s.json"
     proc = run_cli("score", "--input", str(pairs), "--metrics", "crepe,srr", "--out", str(out),
-                   "--summary", str(summary), "--no-progress", "--encoder-threads", "2")
+                   "--summary", str(summary), "--no-progress", "--encoder-threads", "2",
+                   "--extractor", "llm")  # the encoders, as before the rules reader existed
     assert proc.returncode == 0, proc.stderr
     results = [json.loads(line)["metrics"] for line in out.read_text().splitlines()]
     for metrics in results:

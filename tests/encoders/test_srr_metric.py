@@ -12,8 +12,9 @@ REPORT = "FINDINGS:\n1. Small left pleural effusion.\n2. No pneumothorax.\nHeart
 
 
 def _metric(**options):
-    return registry.get("srr").build(registry.RuntimeContext(options={"encoder_threads": 2,
-                                                                      **options}))
+    # The encoder named explicitly: the default ("auto") is the rules reader (--extractor rules).
+    return registry.get("srr").build(registry.RuntimeContext(options={
+        "encoder_threads": 2, "srr_model": "srr-minilm-demo", **options}))
 
 
 def test_report_labels_are_the_union_of_utterance_labels():

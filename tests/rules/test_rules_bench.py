@@ -114,20 +114,43 @@ def test_mesh_benchmark_runs_both_labellers(tmp_path):
         ("The heart is enlarged. No pleural effusion.", ["Cardiomegaly/mild"]),
         ("The lungs are clear. Heart size is normal.", ["normal"]),
     ])
-    for labeller in ("clear-rules", "srr"):
-        out = tmp_path / f"{labeller}.json"
-        assert bench_main(["rules-mesh", "--data", str(archive), "--labeller", labeller,
-                           "--out", str(out)]) == 0
+    runs = {"clear-rules": (["--labeller", "clear-rules"], "rules-v2", False),
+            "srr-rules": (["--labeller", "srr"], "rules reader (reader-v1)", False),
+            "srr-demo": (["--labeller", "srr", "--srr-model", "srr-minilm-demo"],
+                         "srr-minilm-demo", True)}
+    for name, (flags, model, demo) in runs.items():
+        out = tmp_path / f"{name}.json"
+        assert bench_main(["rules-mesh", "--data", str(archive), *flags, "--out", str(out)]) == 0
         report = json.loads(out.read_text())
-        assert report["n_reports"] == 3 and report["labeller"] == labeller
-        assert report["model"] == ("rules-v2" if labeller == "clear-rules" else "srr-minilm-demo")
-        assert report["demo_grade"] is (labeller == "srr")
+        assert report["n_reports"] == 3 and report["labeller"] == flags[1]
+        assert report["model"] == model and report["demo_grade"] is demo
         effusion = report["per_condition"]["Pleural Effusion"]
         assert effusion["support"] == 1
         assert effusion["tp"] + effusion["fn"] == 1
-        assert report["per_condition"]["Consolidation"]["mapped"] is (labeller == "clear-rules")
+        assert report["per_condition"]["Consolidation"]["mapped"] is (name == "clear-rules")
+    # SRR labels from rules read these plain reports exactly (for the conditions SRR can name).
+    srr_rules = json.loads((tmp_path / "srr-rules.json").read_text())
+    assert srr_rules["per_condition"]["Pleural Effusion"]["tp"] == 1
+    assert srr_rules["per_condition"]["Cardiomegaly"]["tp"] == 1
+    assert srr_rules["pos_micro_f1"] == 1.0
     # The rules extractor reads these three plain reports exactly.
     rules = json.loads((tmp_path / "clear-rules.json").read_text())
     assert rules["per_condition"]["Pleural Effusion"]["tp"] == 1
     assert rules["per_condition"]["Cardiomegaly"]["tp"] == 1
     assert rules["pos_micro_f1"] == 1.0
+
+
+def test_reader_speed_benchmark_reports_both_ways_of_running(tmp_path):
+    pairs = tmp_path / "pairs.jsonl"
+    pairs.write_text("".join(json.dumps({"id": str(i), "reference": ref, "candidate": cand}) + "\n"
+                             for i, (ref, cand) in enumerate([
+                                 ("Small left pleural effusion.", "Small right pleural effusion."),
+                                 ("Mild cardiomegaly. No pneumothorax.", "Normal heart size.")])))
+    out = tmp_path / "speed.json"
+    assert bench_main(["rules-reader", "--data", str(pairs), "--out", str(out)]) == 0
+    report = json.loads(out.read_text())
+    assert report["n_pairs"] == 2
+    for key in ("together_ms", "separate_ms", "together_cpu_ms", "separate_cpu_ms"):
+        assert set(report[key]) == {"median", "p90", "mean"}
+    assert set(report["signatures"]) == {"clear", "radsem", "crepe", "vert", "srr"}
+    assert "|extractor:rules|reader:radscope-reader|" in report["signatures"]["crepe"]

@@ -8,7 +8,7 @@ import plotly.graph_objects as go
 
 from engine.metrics.crepe.score import CATEGORIES, CrepeCounts
 from ui.views import PanelView, register_view
-from ui.views.common import esc, find_section, fmt, status_attr
+from ui.views.common import esc, find_section, find_value, fmt, html_list, status_attr
 
 CATEGORY_COLOUR = "#4c78a8"
 TOTAL_COLOUR = "#e45756"
@@ -30,6 +30,15 @@ def crepe_figure(counts: CrepeCounts, title: str = "Predicted errors per categor
     return fig
 
 
+def reader_line(result: Mapping[str, Any]) -> str:
+    """Which reader produced the result, from its ``reader`` detail ("" when it has none)."""
+    reader = find_value(result, "reader")
+    if not isinstance(reader, Mapping):
+        return ""
+    text = reader.get("label") or f"{reader.get('name', '')} {reader.get('model') or reader.get('judge') or ''}"
+    return f"<div class='rs-kv'><b>Reader</b> {esc(str(text).strip())}</div>"
+
+
 @register_view("crepe", slots=("plot",))
 def crepe_view(result: Mapping[str, Any]) -> PanelView:
     section = find_section(result, ("counts", "total"))
@@ -39,6 +48,10 @@ def crepe_view(result: Mapping[str, Any]) -> PanelView:
     legend = "".join(f"<li{status_attr(c.key)}><b>{esc(c.key)}</b> {esc(c.name)}: "
                      f"{esc(fmt(counts.counts[c.key], 2))}</li>"
                      for c in CATEGORIES)
-    summary = (f"<div class='rs-kv'><b>Total predicted errors</b> {esc(fmt(counts.total, 2))}</div>"
+    summary = (reader_line(result)
+               + f"<div class='rs-kv'><b>Total predicted errors</b> {esc(fmt(counts.total, 2))}</div>"
                f"<ul class='rs-list rs-compact'>{legend}</ul>")
+    errors = [e for e in section.get("errors", []) if isinstance(e, Mapping)]
+    if errors:
+        summary += html_list([f"{e.get('category')}: {e.get('text')}" for e in errors])
     return PanelView(summary_html=summary, figure=crepe_figure(counts))

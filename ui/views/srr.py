@@ -12,6 +12,7 @@ from engine.metrics.srr.labels import LabelLevel, split_status, to_upper
 from engine.metrics.srr.score import SetComparison, SrrPairScore
 from ui.views import PanelView, register_view
 from ui.views.common import BAD, CELL_CSS, GOOD, WARN, esc, find_section, fmt, html_list, html_table
+from ui.views.crepe import reader_line
 
 PAIR_KEYS = ("reference_labels", "candidate_labels", "upper", "level")
 AGREE, STATUS_DIFFERS = "agree", "status differs"
@@ -70,8 +71,8 @@ def srr_view(result: Mapping[str, Any]) -> PanelView:
     score = SrrPairScore.from_json(section)
     finest = score.leaf or score.upper
     is_upper = score.leaf is None or LabelLevel(score.level).is_upper
-    summary = (f"<div class='rs-kv'><b>Labels</b> {esc(score.level)} · view "
-               f"{esc(score.view)}</div>")
+    summary = (reader_line(result) + f"<div class='rs-kv'><b>Labels</b> {esc(score.level)} · "
+               f"view {esc(score.view)}</div>")
     if score.leaf is not None:
         summary += _scores(score.leaf, "Leaf level")
     summary += _scores(score.upper, "Upper level")

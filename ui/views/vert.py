@@ -16,6 +16,7 @@ from engine.metrics.vert.schema import (
 from engine.metrics.vert.score import JudgeScores, compute_scores
 from ui.views import PanelView, register_view
 from ui.views.common import Raw, esc, find_section, find_value, fmt, html_list, html_table, status_attr
+from ui.views.crepe import reader_line
 
 ASSESSMENT_KEYS = (EXPLANATION, SIGNIFICANT, INSIGNIFICANT, MATCHED)
 SCORE_KEYS = ("vert", "green", "green_f1", "formula")
@@ -41,6 +42,11 @@ def _count_cell(count: int | None, cls: str) -> Raw:
     return Raw(f"<span class='{cls}'>{count}</span>" if count else "0")
 
 
+def _rules_judge(result: Mapping[str, Any]) -> bool:
+    reader = find_value(result, "reader")
+    return isinstance(reader, Mapping) and reader.get("name") == "rules"
+
+
 @register_view("vert", "green", "judge")
 def vert_view(result: Mapping[str, Any]) -> PanelView:
     section = find_section(result, ASSESSMENT_KEYS)
@@ -54,14 +60,16 @@ def vert_view(result: Mapping[str, Any]) -> PanelView:
     variant = find_value(result, "variant") or "vert"
     lines = [
         ("Variant", variant),
-        ("Judge's overall score", fmt(scores.vert)),
+        ("Overall score (the formula: rules judge)" if _rules_judge(result)
+         else "Judge's overall score", fmt(scores.vert)),
         ("GREEN", fmt(scores.green)), ("GREEN-F1", fmt(scores.green_f1)),
         ("Formula score", fmt(scores.formula)),
         ("Significant errors", fmt(scores.error_count)),
         ("All errors", fmt(scores.total_error_count)),
         ("Matched findings", fmt(scores.matched)),
     ]
-    summary = "".join(f"<div class='rs-kv'><b>{esc(k)}</b> {esc(v)}</div>" for k, v in lines)
+    summary = reader_line(result) + "".join(f"<div class='rs-kv'><b>{esc(k)}</b> {esc(v)}</div>"
+                                            for k, v in lines)
     if scores.unavailable:
         summary += html_table(["score", "why unavailable"], sorted(scores.unavailable.items()))
     missing = assessment.missing_sections()

@@ -1,4 +1,8 @@
-"""The registered ``crepe`` metric: ONNX pair encoder (extraction) + ``crepe.score`` (pure).
+"""The registered ``crepe`` metric: a reader (rules or ONNX pair encoder) + ``crepe.score``.
+
+``build`` picks the reader (``engine.reader.choice``): the rules estimate (``crepe.rules``)
+under ``--extractor rules`` unless ``--crepe-model`` names an encoder; the encoder below
+otherwise.
 
 The encoder reads the two whole reports as one pair sequence and returns six raw count-head
 outputs per pair; ``score.aggregate_batch`` applies the checkpoint's softplus flag (from the
@@ -13,15 +17,20 @@ from typing import Any
 
 from engine.metrics.base import MetricCard, PairScore
 from engine.metrics.encoder import EncoderMetric
-from engine.metrics.crepe.score import CATEGORIES, CrepeCounts, aggregate_batch, summarize
+from engine.metrics.crepe.score import CATEGORIES, aggregate_batch, summarize_stored
+from engine.metrics.crepe.rules import CrepeRulesMetric
 from engine.metrics.registry import Option, RuntimeContext
+from engine.reader.choice import AUTO, encoder_model, reads_with_rules
 from engine.reports import ReportPair
+from engine.runtimes.judges import EXTRACTOR
 from engine.runtimes.onnx_options import ENCODER_OPTIONS
 
 DEFAULT_MODEL = "crepe-minilm-demo"
 CREPE_MODEL = Option(
-    "crepe_model", DEFAULT_MODEL,
-    "CREPE encoder: registry id (crepe-minilm-demo bundled; crepe-biomedbert once exported with "
+    "crepe_model", AUTO,
+    "CREPE reader: auto (the rules estimate under --extractor rules, the bundled "
+    "crepe-minilm-demo encoder under --extractor llm), rules, or an encoder: registry id "
+    "(crepe-minilm-demo bundled; crepe-biomedbert once exported with "
     "`python -m models export crepe-biomedbert --int8`) or an exported artifact directory")
 
 CARD = MetricCard(
@@ -33,8 +42,10 @@ CARD = MetricCard(
     direction="lower",
     range=(0.0, None),
     paper="CREPE (EMNLP 2025): error counts regressed by a BERT pair encoder",
-    models="bundled crepe-minilm-demo (demo-grade, synthetic training data); the published "
-           "gihuncho/crepe-biomedbert after a one-time ONNX export",
+    models="offline default: the rules reader's estimate of the six categories (not the CREPE "
+           "model; --extractor rules); encoders: bundled crepe-minilm-demo (demo-grade, "
+           "synthetic training data), the published gihuncho/crepe-biomedbert after a one-time "
+           "ONNX export (--crepe-model)",
     limits="Counts are continuous estimates, not integers. Inputs longer than the model's "
            "maximum length (512 tokens) are truncated longest-first. The bundled model is a "
            "demonstration trained on synthetic chest reports.",
@@ -48,6 +59,10 @@ class CrepeMetric(EncoderMetric):
     version = "1"
     task = "crepe"
     model_option = "crepe_model"
+
+    def __init__(self, ctx: RuntimeContext) -> None:
+        super().__init__(ctx)
+        self.model_name = encoder_model(ctx, self.model_option, DEFAULT_MODEL)
 
     def signature_fields(self) -> dict[str, Any]:
         fields = self.encoder_signature()
@@ -63,18 +78,22 @@ class CrepeMetric(EncoderMetric):
         self.ctx.count("encoder_batches")  # judge calls are counted apart
         counts = aggregate_batch(raw, softplus=enc.manifest.softplus)
         per_pair_ms = (time.perf_counter() - start) * 1000 / max(1, len(pairs))
+        reader = {"name": "encoder", "model": enc.artifact.id}
         return [PairScore(score=c.total, elapsed_ms=per_pair_ms,
-                          details={**c.to_json(), "raw": [float(v) for v in row]})
+                          details={**c.to_json(), "raw": [float(v) for v in row],
+                                   "reader": reader})
                 for c, row in zip(counts, raw)]
 
     def corpus(self, results: Sequence[PairScore]) -> dict[str, Any]:
         """Mean count per category and mean total, from the stored per-pair counts."""
-        stored = [CrepeCounts.from_json(r.details) for r in results if r.details.get("counts")]
-        return summarize(stored).to_json()
+        return summarize_stored([r.details for r in results]).to_json()
 
 
-def build(ctx: RuntimeContext) -> CrepeMetric:
+def build(ctx: RuntimeContext) -> CrepeMetric | CrepeRulesMetric:
+    """The rules estimate or the encoder, as the options choose (``reader.choice``)."""
+    if reads_with_rules(ctx, CREPE_MODEL.name):
+        return CrepeRulesMetric(CARD)
     return CrepeMetric(ctx)
 
 
-OPTIONS = (CREPE_MODEL, *ENCODER_OPTIONS)
+OPTIONS = (CREPE_MODEL, EXTRACTOR, *ENCODER_OPTIONS)

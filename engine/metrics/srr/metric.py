@@ -1,4 +1,7 @@
-"""The registered ``srr`` metric: ONNX utterance classifier (extraction) + ``srr.score`` (pure).
+"""The registered ``srr`` metric: a labeller (rules or ONNX utterance classifier) + ``srr.score``.
+
+``build`` picks the labeller (``engine.reader.choice``): SRR labels from rules (``srr.rules``)
+under ``--extractor rules`` unless ``--srr-model`` names an encoder; the encoder below otherwise.
 
 Each report is cut into utterances with ``engine.reports.split_utterances``; the encoder labels
 every distinct utterance once (normal sentences repeat a lot across a batch); a report's label
@@ -12,20 +15,23 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from engine.metrics.base import MetricCard, PairScore
+from engine.metrics.base import Metric, MetricCard, PairScore
 from engine.metrics.encoder import EncoderMetric
 from engine.metrics.registry import Option, RuntimeContext
 from engine.metrics.srr.labels import LabelLevel, StatusView
 from engine.metrics.srr.score import SrrPairScore, corpus_from_pairs, score_pair
+from engine.reader.choice import AUTO, encoder_model, reads_with_rules
 from engine.reports import ReportPair, split_utterances
+from engine.runtimes.judges import EXTRACTOR
 from engine.runtimes.onnx_options import ENCODER_OPTIONS
 
 DEFAULT_MODEL = "srr-minilm-demo"
 SRR_MODEL = Option(
-    "srr_model", DEFAULT_MODEL,
-    "SRR-BERT encoder: registry id (srr-minilm-demo bundled; srr-bert-leaves-with-statuses and "
-    "the other SRR-BERT variants once exported with `python -m models export <id> --int8`) or "
-    "an exported artifact directory")
+    "srr_model", AUTO,
+    "SRR labeller: auto (SRR labels from rules under --extractor rules, the bundled "
+    "srr-minilm-demo encoder under --extractor llm), rules, or an encoder: registry id "
+    "(srr-minilm-demo bundled; srr-bert-leaves-with-statuses and the other SRR-BERT variants "
+    "once exported with `python -m models export <id> --int8`) or an exported artifact directory")
 SRR_VIEW = Option(
     "srr_view", StatusView.ALL.value,
     "which labels F1-SRR-BERT compares for with-statuses models: all (as predicted), present "
@@ -42,8 +48,9 @@ CARD = MetricCard(
     direction="higher",
     range=(0.0, 1.0),
     paper="SRR-BERT / structured radiology reporting (StanfordAIMI); F1-SRR-BERT",
-    models="bundled srr-minilm-demo (demo-grade, synthetic training data); the published "
-           "StanfordAIMI/SRR-BERT-* after a one-time ONNX export",
+    models="offline default: SRR labels from rules (the clinical reader; --extractor rules); "
+           "encoders: bundled srr-minilm-demo (demo-grade, synthetic training data), the "
+           "published StanfordAIMI/SRR-BERT-* after a one-time ONNX export (--srr-model)",
     limits="Chest-radiograph labels only. Utterances longer than the model's maximum length "
            "are truncated. Two reports with no labels at all agree perfectly (1.0). The bundled "
            "model is a demonstration trained on synthetic sentences.",
@@ -60,6 +67,7 @@ class SrrMetric(EncoderMetric):
 
     def __init__(self, ctx: RuntimeContext) -> None:
         super().__init__(ctx)
+        self.model_name = encoder_model(ctx, self.model_option, DEFAULT_MODEL)
         self.view = StatusView(ctx.option("srr_view"))
 
     @property
@@ -91,6 +99,7 @@ class SrrMetric(EncoderMetric):
             details["utterances"] = {
                 "reference": [{"text": u, "labels": labels_of[u]} for u in ref_utts],
                 "candidate": [{"text": u, "labels": labels_of[u]} for u in cand_utts]}
+            details["reader"] = {"name": "encoder", "model": enc.artifact.id}
             results.append(PairScore(score=scored.score, details=details, elapsed_ms=per_pair_ms))
         return results
 
@@ -102,8 +111,14 @@ class SrrMetric(EncoderMetric):
         return corpus_from_pairs(stored).to_json()
 
 
-def build(ctx: RuntimeContext) -> SrrMetric:
+def build(ctx: RuntimeContext) -> Metric:
+    """SRR labels from rules or the encoder, as the options choose (``reader.choice``)."""
+    if reads_with_rules(ctx, SRR_MODEL.name):
+        # Imported here: the reader's SRR labeller imports this package's label vocabulary.
+        from engine.metrics.srr.rules import SrrRulesMetric
+
+        return SrrRulesMetric(CARD, StatusView(ctx.option(SRR_VIEW.name)))
     return SrrMetric(ctx)
 
 
-OPTIONS = (SRR_MODEL, SRR_VIEW, *ENCODER_OPTIONS)
+OPTIONS = (SRR_MODEL, SRR_VIEW, EXTRACTOR, *ENCODER_OPTIONS)

@@ -1,5 +1,8 @@
 """The registered ``vert`` metric: one judge call per pair -> assessment -> every judge score.
 
+``build`` picks the judge: the rules judge (``vert.rules``, no LLM) under ``--extractor rules``,
+the LLM judge below under ``--extractor llm``.
+
 The prompt variant (``vert``, ``green``, ``formula``, ``rubric``) decides what the judge is
 asked and which score is the headline; every variant's answer also yields GREEN, GREEN-F1,
 the formula score and the error counts, all stored per pair. Optional few-shot examples from a
@@ -22,7 +25,7 @@ from engine.metrics.vert.score import VARIANTS, JudgeScores, compute_scores
 from engine.prompts import load_prompt
 from engine.reports import ReportPair
 from engine.runtimes.judge import CallTrace, Judge, JudgeError, bounded_schema
-from engine.runtimes.judges import judge_for
+from engine.runtimes.judges import EXTRACTOR, judge_for
 from engine.runtimes.jsontext import AnswerError, extract_json, validate
 
 VERT_VARIANT = Option("vert_variant", "vert",
@@ -55,7 +58,9 @@ CARD = MetricCard(
     range=(0.0, 1.0),
     paper="VERT: reliable LLM judges for radiology report evaluation (arXiv 2604.03376); "
           "GREEN (Ostmeier et al., 2024) for the error-count format",
-    models="An LLM judge (GGUF via llama.cpp, or an OpenAI-compatible server).",
+    models="offline default (--extractor rules): the rules judge, errors and matched findings "
+           "from the clinical reader with the overall score from the formula; --extractor llm: "
+           "an LLM judge (GGUF via llama.cpp, or an OpenAI-compatible server).",
     limits="A judge's opinion, not a measurement: scores change with the judge and the prompt "
            "(both are in the signature). The offline demo judge (Gemma 3 270M base) is "
            "demo-grade and its numbers are meaningless.",
@@ -164,8 +169,10 @@ class VertMetric(Metric):
             return PairScore.failed(f"judge: {exc}", {"variant": self.variant,
                                                        "judge_error": exc.to_json()})
         scores = compute_scores(answer.value)
+        judge = self.judge.model()
         details = {"variant": self.variant, "assessment": answer.value.to_json(),
                    "scores": scores.to_json(),
+                   "reader": {"name": "llm", "judge": judge.id if judge else None},
                    "judge_calls": [CallTrace.of(self.prompt, "pair", answer).to_json()]}
         headline = scores.headline(self.variant)
         if headline is None:
@@ -174,12 +181,24 @@ class VertMetric(Metric):
         return PairScore(score=float(headline), details=details)
 
     def corpus(self, results: Sequence[PairScore]) -> dict[str, Any]:
-        """Mean of every score family over the pairs that have it (from stored details)."""
-        scores = [JudgeScores.from_json(r.details["scores"]) for r in results
-                  if r.error is None and "scores" in r.details]
-        out: dict[str, Any] = {"variant": self.variant, "n_pairs": len(scores)}
-        for family in SCORE_FAMILIES:
-            values = [getattr(s, family) for s in scores if getattr(s, family) is not None]
-            out[family] = {"mean": sum(values) / len(values) if values else None,
-                           "n": len(values)}
-        return out
+        return score_family_means(self.variant, results)
+
+
+def score_family_means(variant: str, results: Sequence[PairScore]) -> dict[str, Any]:
+    """Mean of every score family over the pairs that have it (from stored details)."""
+    scores = [JudgeScores.from_json(r.details["scores"]) for r in results
+              if r.error is None and "scores" in r.details]
+    out: dict[str, Any] = {"variant": variant, "n_pairs": len(scores)}
+    for family in SCORE_FAMILIES:
+        values = [getattr(s, family) for s in scores if getattr(s, family) is not None]
+        out[family] = {"mean": sum(values) / len(values) if values else None, "n": len(values)}
+    return out
+
+
+def build(ctx: RuntimeContext) -> Metric:
+    """The rules judge under ``--extractor rules`` (the default), the LLM judge under ``llm``."""
+    if str(ctx.option(EXTRACTOR.name)) == "rules":
+        from engine.metrics.vert.rules import VertRulesMetric
+
+        return VertRulesMetric(CARD, str(ctx.option(VERT_VARIANT.name)))
+    return VertMetric(ctx)

@@ -1,0 +1,92 @@
+"""The VERT / GREEN rules judge: the reader's errors and matched findings as a judge assessment.
+
+Instead of asking an LLM, the assessment is written from the clinical reader's alignment
+(``engine.reader.errors``): significant and insignificant errors per category (a)-(f) with a
+readable line each, and the matched findings. The unchanged GREEN, GREEN-F1 and formula
+scorers then score it; the overall VERT score is the formula M / (M + 2S + 0.5 I), since
+there is no judge to give one. The rubric variant needs a judge and is refused.
+"""
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from typing import Any
+
+from engine.metrics.base import Metric, MetricCard, ModelInfo, PairScore
+from engine.metrics.vert.metric import score_family_means
+from engine.metrics.vert.schema import CATEGORIES, CategoryErrors, JudgeAssessment
+from engine.metrics.vert.score import compute_scores, formula
+from engine.reader import read_pair, reader_signature
+from engine.reader.errors import ReaderError, matched_findings, pair_errors, readable
+from engine.reader.views import reader_details, rules_model
+from engine.reports import ReportPair
+
+LABEL = "rules judge: errors and matched findings from the clinical reader (no LLM)"
+RULES_VARIANTS = ("vert", "green", "formula")
+
+
+def assessment_from_errors(errors: Sequence[ReaderError], matched: list[str]) -> JudgeAssessment:
+    """The judge-shaped assessment of the reader's errors (counts equal the listed errors)."""
+
+    def section(significant: bool) -> dict[str, CategoryErrors]:
+        out = {}
+        for cat in CATEGORIES:
+            texts = [e.text for e in errors
+                     if e.category == cat.letter and e.significant == significant]
+            out[cat.key] = CategoryErrors(count=len(texts), errors=texts)
+        return out
+
+    significant, insignificant = section(True), section(False)
+    s = sum(c.count for c in significant.values())
+    i = sum(c.count for c in insignificant.values())
+    overall = formula(len(matched), s, i)
+    explanation = (f"Rules reader: {len(matched)} matched finding(s), {s} significant and {i} "
+                   f"insignificant error(s); overall = M / (M + 2S + 0.5 I) = {overall:.2f}.")
+    return JudgeAssessment(explanation=explanation, significant=significant,
+                           insignificant=insignificant, matched_count=len(matched),
+                           matched_findings=list(matched), overall_score=overall,
+                           raw_format="json")
+
+
+class VertRulesMetric(Metric):
+    """The rules judge's headline for the chosen variant (higher is better)."""
+
+    version = "1"
+
+    def __init__(self, card: MetricCard, variant: str) -> None:
+        if variant not in RULES_VARIANTS:
+            raise ValueError(f"the VERT variant {variant!r} needs an LLM judge (--extractor llm); "
+                             f"the rules judge gives {', '.join(RULES_VARIANTS)}")
+        self.variant = variant
+        self.card = dataclasses.replace(
+            card, title="VERT (rules judge)",
+            measures="The " + LABEL + ": clinically significant and insignificant errors in six "
+                     "categories (false finding, omission, location, severity, extra comparison, "
+                     "missing comparison) and the matched findings; GREEN, GREEN-F1 and the "
+                     "formula score from them, and the overall score from the formula.",
+            models="rules reader (engine/reader), no model",
+            limits="Rules, not a judge's reading: only what the lexicons name is seen, errors "
+                   "are whole counts, and the overall score is the formula, not a judgement.")
+
+    def model(self) -> ModelInfo:
+        return rules_model(LABEL)
+
+    def signature_fields(self) -> dict[str, Any]:
+        return {"extractor": "rules", **reader_signature(), "view": "vert-errors",
+                "variant": self.variant, "overall": "formula"}
+
+    def score_pair(self, pair: ReportPair) -> PairScore:
+        reading = read_pair(pair.reference, pair.candidate)
+        reader = reader_details(LABEL)
+        if not readable(reading):
+            return PairScore.failed("cannot read: the rules reader found no finding in either "
+                                    "report", {"variant": self.variant, "reader": reader})
+        assessment = assessment_from_errors(pair_errors(reading), matched_findings(reading))
+        scores = compute_scores(assessment)
+        details = {"variant": self.variant, "assessment": assessment.to_json(),
+                   "scores": scores.to_json(), "reader": reader}
+        return PairScore(score=scores.headline(self.variant), details=details)
+
+    def corpus(self, results: Sequence[PairScore]) -> dict[str, Any]:
+        """Mean of every score family, as for the LLM judge."""
+        return score_family_means(self.variant, results)

@@ -1,0 +1,267 @@
+"""A pair read once: which findings of the two reports are the same, and how they differ.
+
+Built on the RadSEM rules matcher's parts: two statements may link when the matcher would
+pair them (``rules_match.conflict`` finds nothing against it and its similarity gates pass), or
+when they are the *same finding stated differently* (they share a finding word, yet conflict).
+A one-to-one assignment maximising the total token similarity decides which statement answers
+which, as the matcher does; each link then names its conflicts (laterality, site, severity,
+size, certainty, polarity, character), which is what the error categories of CREPE and
+GREEN / VERT count. A statement still left over is only in
+its report, unless it merely restates a finding the other report also makes. Comparisons with
+a prior study are matched by change and topic; the rest were made (candidate only) or dropped
+(reference only).
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any, Literal
+
+import numpy as np
+from scipy.optimize import linear_sum_assignment
+
+from engine.metrics.radsem.rules import SETTINGS
+from engine.metrics.radsem.rules_features import NORMAL, SentenceFeatures
+from engine.metrics.radsem.rules_lexicon import radsem_lexicon
+from engine.metrics.radsem.rules_match import (
+    MatchSettings,
+    anatomical_relationship,
+    conflict,
+    lexical_similarity,
+)
+from engine.reader.findings import Comparison, Finding, ReportReading, read_report
+
+Conflict = Literal["laterality", "site", "severity", "size", "certainty", "polarity", "character"]
+# Conflicts that make two statements of one finding incompatible (the rest only qualify a match).
+HARD: frozenset[str] = frozenset({"laterality", "site", "severity", "polarity", "character"})
+SAME_FINDING_MIN_SIMILARITY = 0.3  # token Dice below which a shared word is a coincidence
+COMPARISON_MIN_OVERLAP = 0.2  # topic Jaccard for two comparisons to be the same one
+# A compatible pairing outbids a conflicting one of slightly higher similarity: a report is
+# mostly right, and a conflict needs the clearly better fit (0.2 chosen on SSREE dev and the
+# triplets: 0 and 0.4 both measured lower on SSREE, triplets unchanged from 0 to 0.2).
+COMPATIBLE_BONUS = 0.2
+_GENERIC = frozenset({"normal", "abnormal", "size", "signal", "densiti", "chang", "appear",
+                      "small", "larg", "mild", "moder", "sever", "minim", "tini", "mark"})
+
+
+@dataclass(frozen=True)
+class Link:
+    """Reference finding ``ref`` and candidate finding ``cand`` are the same finding."""
+
+    ref: int
+    cand: int
+    conflicts: tuple[str, ...]
+    similarity: float
+
+    @property
+    def agrees(self) -> bool:
+        return not (set(self.conflicts) & HARD)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"ref": self.ref, "cand": self.cand, "conflicts": list(self.conflicts),
+                "similarity": round(self.similarity, 3)}
+
+
+@dataclass(frozen=True)
+class PairReading:
+    """The alignment of a reference and a candidate reading."""
+
+    reference: ReportReading
+    candidate: ReportReading
+    links: tuple[Link, ...]
+    only_reference: tuple[int, ...]
+    only_candidate: tuple[int, ...]
+    restated: tuple[tuple[str, int], ...]  # ("reference" | "candidate", index): repeats, no error
+    comparisons_kept: tuple[tuple[int, int], ...]
+    comparisons_made: tuple[int, ...]  # candidate comparisons absent from the reference
+    comparisons_dropped: tuple[int, ...]  # reference comparisons the candidate leaves out
+
+    @property
+    def matched(self) -> tuple[Link, ...]:
+        return tuple(link for link in self.links if link.agrees)
+
+    @property
+    def conflicting(self) -> tuple[Link, ...]:
+        return tuple(link for link in self.links if not link.agrees)
+
+    def ref_finding(self, link: Link) -> Finding:
+        return self.reference.findings[link.ref]
+
+    def cand_finding(self, link: Link) -> Finding:
+        return self.candidate.findings[link.cand]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"reference": self.reference.to_json(), "candidate": self.candidate.to_json(),
+                "links": [link.to_json() for link in self.links],
+                "only_reference": list(self.only_reference),
+                "only_candidate": list(self.only_candidate),
+                "restated": [list(r) for r in self.restated],
+                "comparisons_kept": [list(p) for p in self.comparisons_kept],
+                "comparisons_made": list(self.comparisons_made),
+                "comparisons_dropped": list(self.comparisons_dropped)}
+
+
+@lru_cache(maxsize=2048)
+def read_pair(reference: str, candidate: str) -> PairReading:
+    """Read and align a pair (cached by the two texts, so every view of a run shares it)."""
+    ref, cand = read_report(reference), read_report(candidate)
+    rf = [f.features for f in ref.findings]
+    cf = [f.features for f in cand.findings]
+    sim = lexical_similarity(rf, cf) if rf and cf else np.zeros((len(rf), len(cf)))
+    links = _links(ref.findings, cand.findings, sim)
+    used_ref, used_cand = {l.ref for l in links}, {l.cand for l in links}
+    only_ref, only_cand, restated = [], [], []
+    for i, f in enumerate(ref.findings):
+        if i not in used_ref:
+            (restated.append(("reference", i)) if _restates(f, cand.findings)
+             else only_ref.append(i))
+    for j, f in enumerate(cand.findings):
+        if j not in used_cand:
+            (restated.append(("candidate", j)) if _restates(f, ref.findings)
+             else only_cand.append(j))
+    kept, made, dropped = _align_comparisons(ref.comparisons, cand.comparisons)
+    return PairReading(reference=ref, candidate=cand,
+                       links=tuple(sorted(links, key=lambda l: (l.ref, l.cand))),
+                       only_reference=tuple(only_ref), only_candidate=tuple(only_cand),
+                       restated=tuple(restated), comparisons_kept=kept,
+                       comparisons_made=made, comparisons_dropped=dropped)
+
+
+def _links(ref: Sequence[Finding], cand: Sequence[Finding], sim: np.ndarray) -> list[Link]:
+    """One-to-one links that maximise total similarity, then extra compatible links.
+
+    A pair may link when the RadSEM matcher would pair it (compatible, with its similarity
+    gates) or when both statements are about the same finding, however they conflict; the
+    assignment decides which statement answers which, the conflicts then say how they differ.
+    """
+    if not ref or not cand:
+        return []
+    settings = SETTINGS["lexical"]
+    compatible = np.zeros(sim.shape, dtype=bool)
+    score = np.full(sim.shape, -1.0)
+    for i, r in enumerate(ref):
+        a = r.features
+        for j, c in enumerate(cand):
+            b, s = c.features, float(sim[i, j])
+            if conflict(a, b) is None and _passes_gates(a, b, s, settings):
+                compatible[i, j] = True
+                score[i, j] = s + COMPATIBLE_BONUS
+            elif s >= SAME_FINDING_MIN_SIMILARITY and _same_finding(a, b):
+                score[i, j] = s
+    rows, cols = linear_sum_assignment(score, maximize=True)
+    chosen = {(int(i), int(j)) for i, j in zip(rows, cols)
+              if (compatible[i, j] and sim[i, j] >= settings.pair_threshold)
+              or (score[i, j] >= SAME_FINDING_MIN_SIMILARITY and not compatible[i, j])}
+    used_ref, used_cand = {i for i, _ in chosen}, {j for _, j in chosen}
+    for i in range(len(ref)):  # one report may say in two statements what the other says in one
+        if i not in used_ref and compatible[i].any():
+            j = int(np.argmax(np.where(compatible[i], sim[i], -1.0)))
+            if sim[i, j] >= settings.extra_threshold:
+                chosen.add((i, j))
+    for j in range(len(cand)):
+        if j not in used_cand and compatible[:, j].any():
+            i = int(np.argmax(np.where(compatible[:, j], sim[:, j], -1.0)))
+            if sim[i, j] >= settings.extra_threshold:
+                chosen.add((i, j))
+    return [Link(i, j, conflicts(ref[i], cand[j]), float(sim[i, j])) for i, j in sorted(chosen)]
+
+
+def _passes_gates(a: SentenceFeatures, b: SentenceFeatures, s: float, settings: MatchSettings) -> bool:
+    """The RadSEM matcher's similarity gates: abnormal statements pair on a shared finding word
+    unless nearly identical; a statement without a site needs more similarity to pair."""
+    if a.normality != NORMAL and not (a.asserted & b.asserted) and s < settings.extra_threshold:
+        return False
+    return not (bool(a.sites) != bool(b.sites) and s < settings.siteless_threshold)
+
+
+def _same_finding(a: SentenceFeatures, b: SentenceFeatures) -> bool:
+    """Both statements name one finding word (asserted or denied), beyond generic words."""
+    return bool(((a.asserted | a.negated) & (b.asserted | b.negated)) - _GENERIC)
+
+
+def _restates(finding: Finding, other: Sequence[Finding]) -> bool:
+    """A left-over statement that repeats a finding the other report makes compatibly
+    ("the effusion has increased" after "small left effusion") is no omission or addition."""
+    f = finding.features
+    return any(conflict(f, o.features) is None and bool((f.asserted & o.features.asserted) - _GENERIC)
+               and f.normality == o.features.normality for o in other)
+
+
+@lru_cache(maxsize=1)
+def _direction_roles() -> tuple[str, ...]:
+    """Which conflict each opposite-direction pair of the RadSEM lexicon signals."""
+    roles = []
+    for first, _ in radsem_lexicon().directions:
+        if first.search("normal"):
+            roles.append("normal")
+        elif first.search("small") or first.search("enlarged"):
+            roles.append("severity")
+        elif first.search("improved") or first.search("new"):
+            roles.append("change")  # counted through the comparisons
+        else:
+            roles.append("character")
+    return tuple(roles)
+
+
+def conflicts(ref: Finding, cand: Finding) -> tuple[str, ...]:
+    """Every way in which two statements of one finding disagree (empty: they agree)."""
+    a, b = ref.features, cand.features
+    found: list[str] = []
+    if a.normality != b.normality or (a.normality != NORMAL and (
+            (a.asserted & b.negated) or (a.negated & b.asserted))) or \
+            _normal_vs_changed(a, b) or _normal_vs_changed(b, a):
+        found.append("polarity")
+    if a.sides and b.sides and not (a.sides & b.sides):
+        found.append("laterality")
+    if anatomical_relationship(a, b) is None or (a.levels and b.levels and not a.levels & b.levels):
+        found.append("site")
+    opposite = {role for role, x, y in zip(_direction_roles(), a.directions, b.directions)
+                if {x, y} == {1, 2}}
+    if (ref.severity and cand.severity and ref.severity != cand.severity) or "severity" in opposite:
+        found.append("severity")
+    if ref.size and cand.size and not set(ref.size) & set(cand.size):
+        found.append("size")
+    if {ref.polarity, cand.polarity} == {"present", "uncertain"}:
+        found.append("certainty")
+    if "character" in opposite:
+        found.append("character")
+    return tuple(found)
+
+
+def _normal_vs_changed(a: SentenceFeatures, b: SentenceFeatures) -> bool:
+    """``a`` calls something normal ("normal in size") where ``b`` calls it changed in size or
+    degree ("enlarged"), when other words made both read as abnormal statements."""
+    roles = _direction_roles()
+    said = {role: (x, y) for role, x, y in zip(roles, a.directions, b.directions)
+            if role in ("normal", "severity") and (x or y)}
+    normal_a, normal_b = said.get("normal", (0, 0))
+    changed_b = any(y for role, (_, y) in said.items() if role == "severity")
+    return normal_a == 1 and normal_b == 0 and changed_b and not any(
+        x for role, (x, _) in said.items() if role == "severity")
+
+
+def _align_comparisons(ref: Sequence[Comparison], cand: Sequence[Comparison]
+                       ) -> tuple[tuple[tuple[int, int], ...], tuple[int, ...], tuple[int, ...]]:
+    options = sorted(((_overlap(r.topic, c.topic), i, j) for i, r in enumerate(ref)
+                      for j, c in enumerate(cand) if _same_change(r, c)), reverse=True)
+    kept, taken_ref, taken_cand = [], set(), set()
+    for overlap, i, j in options:
+        if overlap < COMPARISON_MIN_OVERLAP or i in taken_ref or j in taken_cand:
+            continue
+        taken_ref.add(i)
+        taken_cand.add(j)
+        kept.append((i, j))
+    made = tuple(j for j in range(len(cand)) if j not in taken_cand)
+    dropped = tuple(i for i in range(len(ref)) if i not in taken_ref)
+    return tuple(sorted(kept)), made, dropped
+
+
+def _same_change(a: Comparison, b: Comparison) -> bool:
+    return a.change == b.change or "unspecified" in (a.change, b.change)
+
+
+def _overlap(a: frozenset[str], b: frozenset[str]) -> float:
+    if not a or not b:
+        return 1.0
+    return len(a & b) / len(a | b)

@@ -1,0 +1,96 @@
+"""The alignment of a pair as a list of errors in the six ReXVal categories.
+
+Both error-counting views read this list: CREPE's rules estimate counts the significant ones
+per category; the VERT / GREEN rules judge lists all of them and the matched findings.
+
+- A, false finding: an abnormal candidate statement with no counterpart; a finding the
+  candidate asserts where the reference denies it or calls the anatomy normal; the same
+  finding described with an opposite character (hyperdense vs hypodense).
+- B, omission: an abnormal reference statement with no counterpart, or one the candidate
+  denies (significant); a normal reference statement left out (insignificant).
+- C, location: one finding on the other side, or at an unrelated site or level.
+- D, severity: one finding with another severity class or a different measurement
+  (significant); a hedge added or removed (insignificant).
+- E / F: a comparison with a prior study made only by the candidate / only by the reference.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from engine.reader.align import Link, PairReading
+from engine.reader.findings import Finding
+
+CATEGORY_KEYS = ("A", "B", "C", "D", "E", "F")
+
+
+@dataclass(frozen=True)
+class ReaderError:
+    category: str  # A-F
+    significant: bool
+    text: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"category": self.category, "significant": self.significant, "text": self.text}
+
+
+def _q(finding: Finding) -> str:
+    return f"'{finding.text}'"
+
+
+def _link_errors(pair: PairReading, link: Link) -> list[ReaderError]:
+    ref, cand = pair.ref_finding(link), pair.cand_finding(link)
+    both = f"reference {_q(ref)}, candidate {_q(cand)}"
+    found = set(link.conflicts)
+    if "polarity" in found:
+        if ref.abnormal and ref.polarity != "absent" and (cand.normal or cand.polarity == "absent"):
+            return [ReaderError("B", True, f"finding denied or called normal: {both}")]
+        return [ReaderError("A", True, f"finding asserted against the reference: {both}")]
+    out = []
+    if "laterality" in found:
+        out.append(ReaderError("C", True, f"other side ({'/'.join(ref.laterality)} vs "
+                                          f"{'/'.join(cand.laterality)}): {both}"))
+    elif "site" in found:
+        out.append(ReaderError("C", True, f"other site: {both}"))
+    if "severity" in found or "size" in found:
+        what = "severity" if "severity" in found else "measurement"
+        out.append(ReaderError("D", True, f"different {what}: {both}"))
+    if "character" in found:
+        out.append(ReaderError("A", True, f"opposite description of the finding: {both}"))
+    if "certainty" in found and not out:
+        out.append(ReaderError("D", False, f"certainty differs ({ref.polarity} vs "
+                                           f"{cand.polarity}): {both}"))
+    return out
+
+
+def pair_errors(pair: PairReading) -> list[ReaderError]:
+    """Every error of the candidate against the reference, in category order."""
+    errors: list[ReaderError] = []
+    for link in pair.links:
+        errors.extend(_link_errors(pair, link))
+    for i in pair.only_reference:
+        f = pair.reference.findings[i]
+        errors.append(ReaderError("B", f.abnormal, f"left out: {_q(f)}"))
+    for j in pair.only_candidate:
+        f = pair.candidate.findings[j]
+        if f.abnormal:
+            errors.append(ReaderError("A", True, f"not in the reference: {_q(f)}"))
+    for j in pair.comparisons_made:
+        errors.append(ReaderError("E", True, "comparison not in the reference: "
+                                             f"'{pair.candidate.comparisons[j].text}'"))
+    for i in pair.comparisons_dropped:
+        errors.append(ReaderError("F", True, "comparison left out: "
+                                             f"'{pair.reference.comparisons[i].text}'"))
+    return sorted(errors, key=lambda e: CATEGORY_KEYS.index(e.category))
+
+
+def matched_findings(pair: PairReading) -> list[str]:
+    """The findings both reports state compatibly (GREEN's matched findings)."""
+    return [pair.ref_finding(link).text for link in pair.links
+            if not [e for e in _link_errors(pair, link) if e.significant]]
+
+
+def readable(pair: PairReading) -> bool:
+    """Whether the reader found anything to compare (else the pair cannot be scored)."""
+    return bool(pair.reference.findings or pair.candidate.findings
+                or pair.reference.comparisons or pair.candidate.comparisons)

@@ -1,0 +1,175 @@
+"""One report read once: its atomic findings with their attributes, and its comparisons.
+
+Findings come from the RadSEM rules (``rules_atomize.atomize`` cuts the Findings section into
+atomic sentences, ``rules_features.sentence_features`` reads each one); this module adds the
+attributes the error categories need (polarity and certainty, severity, size, change, device)
+and reads, sentence by sentence over FINDINGS + IMPRESSION, the statements made against a
+prior study. Atomisation removes prior-study wording from the findings, which is why
+comparisons are read from the untouched sentences.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any, Literal
+
+from engine.metrics.clear.rules_scope import NEGATIVE, UNCERTAIN, ClauseScope
+from engine.metrics.radsem.rules_atomize import atomize
+from engine.metrics.radsem.rules_features import (
+    NORMAL,
+    STOPWORDS,
+    SentenceFeatures,
+    sentence_features,
+    stem,
+)
+from engine.metrics.radsem.rules_lexicon import radsem_lexicon
+from engine.reader.lexicon import reader_lexicon
+from engine.reports import findings_and_impression, findings_text, split_utterances
+
+Polarity = Literal["present", "absent", "uncertain"]
+_WORD_RE = re.compile(r"[a-z][a-z'-]+")
+_SEVERITY_RANK = {"mild": 1, "moderate": 2, "severe": 3}
+_NO_PRIOR_RE = re.compile(r"\b(?:no|without) (?:prior|previous|earlier|comparison)\b")
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One atomic statement of a report.
+
+    ``normal`` statements describe normal anatomy or deny an abnormality ("no effusion");
+    ``polarity`` is "absent" for a denial, "uncertain" for a hedge ("possible nodule"),
+    "present" otherwise. ``concepts`` are the stemmed finding words it asserts (what it is
+    about, without site or side), ``denied`` the ones it negates.
+    """
+
+    text: str
+    polarity: Polarity
+    normal: bool
+    laterality: tuple[str, ...]
+    sites: tuple[str, ...]
+    severity: str | None  # mild | moderate | severe (CLEAR's classes)
+    size: tuple[str, ...]  # measurements as written ("3 x 2 cm")
+    change: str | None  # increased | decreased | new | resolved | stable
+    device: bool
+    concepts: tuple[str, ...]
+    denied: tuple[str, ...]
+    features: SentenceFeatures = field(repr=False, compare=False)
+
+    @property
+    def abnormal(self) -> bool:
+        return not self.normal
+
+    def to_json(self) -> dict[str, Any]:
+        return {"text": self.text, "polarity": self.polarity, "normal": self.normal,
+                "laterality": list(self.laterality), "sites": list(self.sites),
+                "severity": self.severity, "size": list(self.size), "change": self.change,
+                "device": self.device, "concepts": list(self.concepts)}
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """A statement made against a prior study ("increased compared with the prior study")."""
+
+    text: str
+    change: str  # a class of reader.json's "change", or "unspecified"
+    topic: frozenset[str]  # stemmed content words (the previous sentence's when it has none)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"text": self.text, "change": self.change, "topic": sorted(self.topic)}
+
+
+@dataclass(frozen=True)
+class ReportReading:
+    """Everything the reader knows about one report (immutable, cached per text)."""
+
+    findings: tuple[Finding, ...]
+    comparisons: tuple[Comparison, ...]
+    utterances: tuple[str, ...]  # FINDINGS + IMPRESSION sentences (the SRR view labels these)
+    notes: tuple[str, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"findings": [f.to_json() for f in self.findings],
+                "comparisons": [c.to_json() for c in self.comparisons],
+                "notes": list(self.notes)}
+
+
+@lru_cache(maxsize=4096)
+def read_report(text: str) -> ReportReading:
+    """Read one report (cached by text: references recur across candidates and metrics)."""
+    sentences, notes = atomize(text)
+    if not sentences:  # every sentence was dropped as history, technique or comparison wording
+        sentences = [s for s in split_utterances(findings_text(text)) if _names_something(s)]
+        if sentences:
+            notes = [*notes, "no atomic statement left: the sentences are read whole"]
+    utterances = tuple(split_utterances(findings_and_impression(text)))
+    return ReportReading(findings=tuple(read_finding(s) for s in sentences),
+                         comparisons=_comparisons(utterances), utterances=utterances,
+                         notes=tuple(notes))
+
+
+def _names_something(sentence: str) -> bool:
+    """Whether a sentence names a site, a finding, a device or a denial the lexicons know."""
+    f = sentence_features(sentence)
+    return bool(f.sites or f.core or f.negated)
+
+
+@lru_cache(maxsize=50000)
+def read_finding(sentence: str) -> Finding:
+    """The attributes of one atomic sentence."""
+    feats = sentence_features(sentence)
+    lex, canon = reader_lexicon(), feats.canon
+    scope = ClauseScope(canon)
+
+    def live(pattern: re.Pattern[str]) -> list[str]:
+        return [m.group(0) for m in pattern.finditer(canon)
+                if scope.status(m.start(), m.end()) != NEGATIVE]
+
+    severities = [name for name, pattern in lex.severity if live(pattern)]
+    severity = max(severities, key=_SEVERITY_RANK.__getitem__) if severities else None
+    changes = [name for name, pattern in lex.change if live(pattern)]
+    hedged = any(scope.status(*m.span()) == UNCERTAIN
+                 for m in radsem_lexicon().abnormal.finditer(canon)) or any(
+        scope.status(*m.span()) == UNCERTAIN for m in _WORD_RE.finditer(canon)
+        if stem(m.group(0)) in feats.asserted)
+    normal = feats.normality == NORMAL
+    if normal and feats.negated:
+        polarity: Polarity = "absent"
+    elif hedged:
+        polarity = "uncertain"
+    else:
+        polarity = "present"
+    return Finding(
+        text=sentence, polarity=polarity, normal=normal, laterality=tuple(sorted(feats.sides)),
+        sites=tuple(sorted(feats.sites)), severity=severity,
+        size=tuple(m.group(0) for m in lex.size.finditer(canon)),
+        change=changes[0] if changes else None,
+        device=bool(radsem_lexicon().devices.search(canon)),
+        concepts=tuple(sorted(feats.asserted)), denied=tuple(sorted(feats.negated)),
+        features=feats)
+
+
+def _topic(lower: str) -> frozenset[str]:
+    """Stemmed content words of a sentence, without its prior-study and change wording."""
+    lex = reader_lexicon()
+    for pattern in (lex.prior, *(p for _, p in lex.change)):
+        lower = pattern.sub(" ", lower)
+    return frozenset(stem(w) for w in _WORD_RE.findall(lower) if w not in STOPWORDS)
+
+
+def _comparisons(utterances: tuple[str, ...]) -> tuple[Comparison, ...]:
+    """Sentences that report a change against a prior study, with what they are about (the
+    sentence before, when the comparison names nothing: "Compared with the prior, increased.")."""
+    lex = reader_lexicon()
+    out: list[Comparison] = []
+    for index, utterance in enumerate(utterances):
+        lower = utterance.lower()
+        if _NO_PRIOR_RE.search(lower) or not (lex.prior.search(lower) or lex.temporal.search(lower)):
+            continue
+        changes = [name for name, pattern in lex.change if pattern.search(lower)]
+        topic = _topic(lower)
+        if not topic and index:
+            topic = _topic(utterances[index - 1].lower())
+        out.append(Comparison(text=utterance, change=changes[0] if changes else "unspecified",
+                              topic=topic))
+    return tuple(out)

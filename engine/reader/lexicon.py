@@ -1,0 +1,50 @@
+"""The reader's own words (``reader.json``) and the ones it borrows from CLEAR's lexicon.
+
+Prior-study phrases and change directions are new data; severity classes are CLEAR's
+(``clear_attributes.json``), so that CLEAR's severity attribute and the reader's severity
+conflict never disagree about what "mild" means. Everything is compiled once.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from engine.metrics.clear.rules_lexicon import RULES_VERSION, lexicon_hash, load, word_regex
+from engine.metrics.radsem.rules_lexicon import LEXICONS as RADSEM_LEXICONS
+
+READER_NAME = "radscope-reader"
+READER_VERSION = "reader-v1"
+# Lexicon files whose content can change a reading (their hash goes into every signature);
+# the SRR labels also read SRR_LEXICONS.
+LEXICONS = tuple(dict.fromkeys((*RADSEM_LEXICONS, "clear_attributes", "reader")))
+SRR_LEXICONS = ("clear_conditions", "srr_leaves")
+
+
+@dataclass(frozen=True, eq=False)
+class ReaderLexicon:
+    prior: re.Pattern[str]
+    change: tuple[tuple[str, re.Pattern[str]], ...]
+    temporal: re.Pattern[str]
+    severity: tuple[tuple[str, re.Pattern[str]], ...]
+    size: re.Pattern[str]
+
+
+@lru_cache(maxsize=1)
+def reader_lexicon() -> ReaderLexicon:
+    data = load("reader")
+    severity = load("clear_attributes")["severity"]
+    return ReaderLexicon(
+        prior=word_regex(data["prior_reference"]),
+        change=tuple((k, word_regex(v)) for k, v in data["change"].items()),
+        temporal=word_regex(data["temporal_only"]),
+        severity=tuple((k, word_regex(v)) for k, v in severity.items()),
+        size=re.compile(data["size"], re.IGNORECASE),
+    )
+
+
+def reader_signature(*extra_lexicons: str) -> dict[str, str]:
+    """What identifies a reading: reader name and version, rules version, and the hash of the
+    lexicons it read (the reader's, plus ``extra_lexicons`` a view reads on top)."""
+    return {"reader": READER_NAME, "reader_version": READER_VERSION, "rules": RULES_VERSION,
+            "lexicon": lexicon_hash(*LEXICONS, *extra_lexicons)}
