@@ -19,14 +19,16 @@ SWAP = next(e.pair for e in example_pairs() if e.pair.id == "effusion-laterality
 RULES = {"extractor": "rules"}
 
 
-def _run(names, pairs=(SWAP,)):
-    return run_batch(list(pairs), names, registry.RuntimeContext(options=dict(RULES)))
+def _run(names, pairs=(SWAP,), **options):
+    return run_batch(list(pairs), names, registry.RuntimeContext(options={**RULES, **options}))
 
 
 def test_batch_csv_has_texts_and_flat_details(tmp_path):
     names = ["clear", "crepe", "srr", "radsem", "bleu"]
     pairs = [e.pair for e in example_pairs()][:3]
-    run_a, run_b = _run(names, pairs), _run(["bleu"], pairs)
+    # The bundled encoders by name (the default CREPE and SRR readers are the rules views).
+    run_a = _run(names, pairs, crepe_model="crepe-minilm-demo", srr_model="srr-minilm-demo")
+    run_b = _run(["bleu"], pairs)
     _, csv_path, summary = batch.write_downloads(run_a, run_b, {}, tmp_path, pairs=pairs, pairs_b=pairs)
     table = pd.read_csv(csv_path)
     assert list(table["reference"]) == [p.reference for p in pairs]
