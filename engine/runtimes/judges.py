@@ -53,8 +53,9 @@ JUDGE_RETRIES = Option("judge_retries", 2,
                        "server request)", type=int)
 JUDGE_SEED = Option("judge_seed", 0, "seed passed with every judge call", type=int)
 EXTRACTOR = Option("extractor", "rules",
-                   "how CLEAR and RadSEM read reports: llm (the judge) or rules (deterministic)",
-                   choices=("llm", "rules"))
+                   "how the metrics read reports: rules (the offline reader, deterministic) or "
+                   "llm (the judge for CLEAR, VERT and RadSEM; the ONNX encoders for CREPE and "
+                   "SRR-BERT)", choices=("llm", "rules"))
 
 JUDGE_OPTIONS: tuple[Option, ...] = (
     JUDGE, JUDGE_URL, JUDGE_MODEL, JUDGE_API_KEY, JSON_DIALECT, JUDGE_CTX, JUDGE_GPU_LAYERS,
