@@ -30,6 +30,7 @@ TOKENIZER = "tokenizer.json"
 FP32_FILE = "model.onnx"
 INT8_FILE = "model.int8.onnx"
 MANIFEST_FORMAT = 1
+FP32_TOLERANCE = 1e-4  # largest |torch - ONNX fp32| an export may show
 EncoderTask = Literal["crepe", "srr", "embedder"]
 Precision = Literal["auto", "int8", "fp32"]
 
