@@ -13,17 +13,21 @@ from pathlib import Path
 
 def _list(_: argparse.Namespace) -> int:
     from models.artifacts import resolve_artifact
+    from models.fetch import load_receipt
     from models.registry import load_registry
     from models.resolve import ModelNotAvailable
 
     for entry in load_registry().values():
         status = ""
-        if entry.task in ("crepe", "srr", "embedder"):
+        receipt = load_receipt(entry.id)
+        if receipt is not None:
+            status = f"  [fetched: {receipt.path}]"
+        elif entry.task in ("crepe", "srr", "embedder"):
             try:
                 artifact = resolve_artifact(entry.id)
                 status = f"  [ready: {artifact.source} {artifact.path}]"
             except ModelNotAvailable:
-                status = "  [not exported]"
+                status = f"  [not fetched: python -m models fetch {entry.id}]"
         print(entry.describe() + status)
     return 0
 
