@@ -9,6 +9,7 @@ import gradio as gr
 
 from models import registry as model_registry
 from ui import model_status
+from ui.get_models import get_section
 from ui.views.common import esc
 from ui.widgets import LLM, AppContext, status_box
 
@@ -58,6 +59,7 @@ def models_tab(app: AppContext, tab: gr.Tab, compare_parts: dict[str, Any],
                                 elem_id="model-pick", scale=3)
         fetch = gr.Button("Check / download", elem_id="model-fetch", scale=1)
     fetch_status = gr.HTML(elem_id="model-fetch-status")
+    get_section(compare_parts, batch_parts)
 
     fields = [reg_id, hf_repo, hf_file, hf_rev, local, url, url_model]
 

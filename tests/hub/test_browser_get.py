@@ -1,0 +1,88 @@
+"""In a real browser: the Models tab's "Get" on CREPE (from the fake Hub) shows its licence
+and live progress, "Use it" switches the Compare tab to it, and the CREPE panel then names the
+fetched model instead of the demo-grade one."""
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from engine.examples import example_pairs
+from tests.hub.conftest import CREPE_ID, ROOT, needs_export_env
+from tests.ui.conftest import artifacts_dir, free_port
+
+pytestmark = [pytest.mark.browser, needs_export_env]
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"]
+
+
+@pytest.fixture
+def app_url(env, tmp_path):
+    port = free_port()
+    log = (tmp_path / "app.log").open("w")
+    proc = subprocess.Popen([sys.executable, "app.py", "--port", str(port)], cwd=ROOT, stdout=log,
+                            stderr=subprocess.STDOUT, env={**env, "GRADIO_TEMP_DIR": str(tmp_path / "gr")})
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        try:
+            urllib.request.urlopen(url, timeout=2)
+            break
+        except OSError:
+            if proc.poll() is not None:
+                pytest.fail(f"the app exited: {(tmp_path / 'app.log').read_text()[-2000:]}")
+            time.sleep(0.5)
+    yield url
+    proc.terminate()
+    proc.wait(timeout=30)
+
+
+def test_get_crepe_in_the_browser_then_compare_names_it(app_url, hub):
+    if not Path(CHROMIUM).exists():
+        pytest.fail("Debian chromium is needed for the browser tests: run `make system-deps`")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+        page = browser.new_page(viewport={"width": 1400, "height": 1000})
+        page.set_default_timeout(60_000)
+        try:
+            page.goto(app_url)
+            page.wait_for_selector("#run")
+            page.get_by_role("tab", name="Models").click()
+            row = page.locator(f"#get-row-{CREPE_ID}")
+            assert "licence: not stated" in row.inner_text() and "not fetched" in row.inner_text()
+            page.click(f"#get-{CREPE_ID}")
+            page.wait_for_selector("#get-progress[data-step]")  # live progress while it works
+            steps_seen = set()
+            deadline = time.monotonic() + 240
+            while time.monotonic() < deadline and not page.locator(f"[data-ready='{CREPE_ID}']").count():
+                step = page.locator("#get-progress").get_attribute("data-step") \
+                    if page.locator("#get-progress").count() else None
+                steps_seen.add(step)
+                time.sleep(0.2)
+            assert page.locator(f"[data-ready='{CREPE_ID}']").count(), page.locator("#get-status").inner_text()
+            assert "export" in steps_seen, steps_seen
+            assert "ready" in row.inner_text()
+            page.screenshot(path=str(artifacts_dir() / "models-get-crepe.png"), full_page=True)
+            page.click("#get-use")
+            page.wait_for_selector("#get-status .rs-ok")
+
+            page.get_by_role("tab", name="Compare").click()
+            example = next(e for e in example_pairs() if e.pair.id == "effusion-laterality")
+            page.locator("#examples").get_by_text(example.title, exact=True).click()
+            page.wait_for_function("() => document.querySelector('#reference textarea').value.length > 0")
+            page.click("#run")
+            page.wait_for_selector("#compare-status [data-done]", timeout=180_000)
+            head = page.locator("#head-crepe")
+            assert CREPE_ID in head.inner_text(), head.inner_text()
+            assert head.locator(".rs-demo").count() == 0 and head.locator(".rs-score").count() == 1
+        except Exception:
+            page.screenshot(path=str(artifacts_dir() / "failed-models-get-crepe.png"), full_page=True)
+            raise
+        finally:
+            browser.close()
