@@ -11,10 +11,13 @@ first); without it those tests are skipped with that command as the reason.
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
 import sys
 import time
+import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -86,3 +89,32 @@ def run_engine(env: dict[str, str], *args: str) -> subprocess.CompletedProcess:
 def disk_bytes(path: Path) -> int:
     """Bytes of the regular files under ``path`` (symlinks not followed twice)."""
     return sum(p.stat().st_size for p in Path(path).rglob("*") if p.is_file() and not p.is_symlink())
+
+
+@contextlib.contextmanager
+def served_app(env: dict[str, str], tmp_path: Path, *args: str,
+               timeout_s: float = 300) -> Iterator[tuple[str, float]]:
+    """``python app.py`` in a child process; yields its URL and how long it took to serve."""
+    from tests.ui.conftest import free_port
+
+    port = free_port()
+    log_path = tmp_path / "app.log"
+    started = time.monotonic()
+    with log_path.open("w") as log:
+        proc = subprocess.Popen([sys.executable, "app.py", "--port", str(port), *args], cwd=ROOT,
+                                stdout=log, stderr=subprocess.STDOUT,
+                                env={**env, "GRADIO_TEMP_DIR": str(tmp_path / "gradio")})
+        url = f"http://127.0.0.1:{port}"
+        try:
+            while True:
+                try:
+                    urllib.request.urlopen(url, timeout=2)
+                    break
+                except OSError:
+                    if proc.poll() is not None or time.monotonic() - started > timeout_s:
+                        pytest.fail(f"the app did not start: {log_path.read_text()[-3000:]}")
+                    time.sleep(0.5)
+            yield url, time.monotonic() - started
+        finally:
+            proc.terminate()
+            proc.wait(timeout=30)

@@ -3,17 +3,14 @@ and live progress, "Use it" switches the Compare tab to it, and the CREPE panel 
 fetched model instead of the demo-grade one."""
 from __future__ import annotations
 
-import subprocess
-import sys
 import time
-import urllib.request
 from pathlib import Path
 
 import pytest
 
 from engine.examples import example_pairs
-from tests.hub.conftest import CREPE_ID, ROOT, needs_export_env
-from tests.ui.conftest import artifacts_dir, free_port
+from tests.hub.conftest import CREPE_ID, needs_export_env, served_app
+from tests.ui.conftest import artifacts_dir
 
 pytestmark = [pytest.mark.browser, needs_export_env]
 CHROMIUM = "/usr/bin/chromium"
@@ -22,23 +19,8 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--n
 
 @pytest.fixture
 def app_url(env, tmp_path):
-    port = free_port()
-    log = (tmp_path / "app.log").open("w")
-    proc = subprocess.Popen([sys.executable, "app.py", "--port", str(port)], cwd=ROOT, stdout=log,
-                            stderr=subprocess.STDOUT, env={**env, "GRADIO_TEMP_DIR": str(tmp_path / "gr")})
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
-        try:
-            urllib.request.urlopen(url, timeout=2)
-            break
-        except OSError:
-            if proc.poll() is not None:
-                pytest.fail(f"the app exited: {(tmp_path / 'app.log').read_text()[-2000:]}")
-            time.sleep(0.5)
-    yield url
-    proc.terminate()
-    proc.wait(timeout=30)
+    with served_app(env, tmp_path) as (url, _):
+        yield url
 
 
 def test_get_crepe_in_the_browser_then_compare_names_it(app_url, hub):
