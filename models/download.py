@@ -90,6 +90,33 @@ def repo_files(repo: str, revision: str | None) -> tuple[str, dict[str, int | No
     return info.sha or "", {s.rfilename: s.size for s in info.siblings or []}
 
 
+def _offline_missing(repo: str, what: str) -> Exception:
+    from models.resolve import ModelNotAvailable
+
+    return ModelNotAvailable(f"{repo}: {what} is not in the Hugging Face cache and HF_HUB_OFFLINE is set")
+
+
+def cached_listing(repo: str, revision: str | None) -> tuple[str, dict[str, int | None]]:
+    """Offline stand-in for ``repo_files``: the commit and files of the cached snapshot."""
+    folder = storage_folder(repo)
+    ref = folder / "refs" / (revision or "main")
+    commit = ref.read_text().strip() if ref.is_file() else (revision or "main")
+    snapshot = folder / "snapshots" / commit
+    if not snapshot.is_dir():
+        raise _offline_missing(repo, f"revision {revision or 'main'}")
+    return commit, {p.name: p.stat().st_size for p in snapshot.iterdir() if p.is_file()}
+
+
+def cached_remote(repo: str, filename: str, revision: str | None) -> RemoteFile:
+    """Offline stand-in for ``remote_file``: what the cache recorded when it was downloaded
+    (the blob's name is its ETag, so a large file's sha256 can still be checked)."""
+    commit, files = cached_listing(repo, revision)
+    if filename not in files:
+        raise _offline_missing(repo, filename)
+    blob = (storage_folder(repo) / "snapshots" / commit / filename).resolve()
+    return RemoteFile(repo, filename, revision or "main", commit, blob.name, blob.stat().st_size, "")
+
+
 def part_path(remote: RemoteFile) -> Path:
     return storage_folder(remote.repo) / "blobs" / (remote.etag + PART_SUFFIX)
 

@@ -12,7 +12,9 @@
 A finished model gets a receipt (``$RADSCOPE_MODELS/fetched/<id>.json``: files, hashes, step
 times), so a second fetch answers at once and offline, and ``pack`` knows what to carry.
 Cancelling keeps what is done (a partial download included); the next fetch resumes. A failure
-is a ``FetchFailed`` naming the step and what to do about it.
+is a ``FetchFailed`` naming the step and what to do about it. With ``HF_HUB_OFFLINE=1`` the
+Hub is never asked: files already in the Hugging Face cache are checked against what the cache
+recorded, anything missing fails at once with the commands that move it here.
 """
 from __future__ import annotations
 
@@ -213,10 +215,23 @@ def _packaged(entry: ModelEntry, steps: _Steps) -> Prepared:
     return Prepared(entry.id, entry.task, str(path), files)
 
 
-def _require_online(entry: ModelEntry, step: str) -> None:
+def _listing(repo: str, revision: str | None) -> tuple[str, dict[str, int | None]]:
+    """A repository's commit and files: from the Hub, or from the cache when offline."""
+    return download.cached_listing(repo, revision) if hf_offline() else download.repo_files(repo, revision)
+
+
+def _remote(repo: str, filename: str, revision: str | None) -> download.RemoteFile:
+    """One file's ETag, size and commit: from the Hub, or from the cache when offline."""
     if hf_offline():
-        raise FetchFailed(entry.id, step, "it is not on this machine and HF_HUB_OFFLINE is set",
-                          offline_advice(entry.id))
+        return download.cached_remote(repo, filename, revision)
+    return download.remote_file(repo, filename, revision)
+
+
+def _download_advice(entry: ModelEntry) -> str:
+    if hf_offline():
+        return offline_advice(entry.id)
+    return (f"check the connection (HF_ENDPOINT={os.environ.get('HF_ENDPOINT', 'https://huggingface.co')}) "
+            f"and run `{fetch_command(entry.id)}` again: it resumes where it stopped")
 
 
 def _fetch_part(remote: download.RemoteFile, progress: Progress, steps: _Steps) -> tuple[Path, bool]:
@@ -255,11 +270,8 @@ def _judge(entry: ModelEntry, steps: _Steps, self_check: bool) -> Prepared:
                 raise download.ChecksumMismatch(f"{path.name}: sha256 {digest[:12]}… is not the "
                                                 f"registry's {entry.sha256[:12]}…")
     else:
-        _require_online(entry, "download")
-        retry = f"check the connection (HF_ENDPOINT={os.environ.get('HF_ENDPOINT', 'https://huggingface.co')}) " \
-                f"and run `{fetch_command(entry.id)}` again: it resumes where it stopped"
-        with steps.step("download", retry) as progress:
-            remote = download.remote_file(entry.repo or "", entry.file or "", entry.revision)
+        with steps.step("download", _download_advice(entry)) as progress:
+            remote = _remote(entry.repo or "", entry.file or "", entry.revision)
             part, linked = _fetch_part(remote, progress, steps)
         with steps.step("verify", f"the bad file was deleted; run `{fetch_command(entry.id)}` to download "
                         "it again; if the hash is still wrong, the mirror (HF_ENDPOINT) or the registry "
@@ -287,21 +299,19 @@ def _wanted(files: dict[str, int | None], names: tuple[str, ...], weights: bool)
 
 
 def _encoder(entry: ModelEntry, steps: _Steps) -> Prepared:
-    _require_online(entry, "download")
-    retry = f"check the connection and run `{fetch_command(entry.id)}` again: finished files are kept"
-    with steps.step("download", retry) as progress:
-        commit, files = download.repo_files(entry.repo or "", entry.revision)
+    with steps.step("download", _download_advice(entry)) as progress:
+        commit, files = _listing(entry.repo or "", entry.revision)
         wanted = _wanted(files, CHECKPOINT_FILES, weights=True)
         if not any(n in wanted for n in WEIGHT_FILES) or "config.json" not in wanted:
             raise download.DownloadError(f"{entry.repo}@{commit[:12]} has no config.json and "
                                          f"{' / '.join(WEIGHT_FILES)}; is it a checkpoint repository?")
         jobs = [(entry.repo or "", entry.revision, name) for name in wanted]
         if entry.tokenizer:
-            _, tok_files = download.repo_files(entry.tokenizer, None)
+            _, tok_files = _listing(entry.tokenizer, None)
             jobs += [(entry.tokenizer, None, n) for n in _wanted(tok_files, TOKENIZER_FILES, weights=False)]
         got = 0
         for i, (repo, revision, name) in enumerate(jobs, 1):
-            remote = download.remote_file(repo, name, revision)
+            remote = _remote(repo, name, revision)
             file_progress = Progress(entry.id, "download", message=f"file {i}/{len(jobs)}: {repo}/{name}")
             _get_file(remote, file_progress, steps)
             got += file_progress.done

@@ -102,3 +102,16 @@ def test_offline_fails_fast_with_the_command_to_run(tmp_path, hub):
         assert seconds < 5, (label, seconds)
         assert f"python -m models fetch {JUDGE_ID}" in proc.stderr, (label, proc.stderr)
         assert "step 'download' failed" in proc.stderr
+
+
+def test_offline_fetch_checks_and_records_a_file_already_in_the_cache(env, hub):
+    """A cache filled elsewhere (copied, or preloaded by a Space) is verified offline."""
+    assert run_models(env, "fetch", JUDGE_ID, "--no-self-check")[0].returncode == 0
+    receipt = Path(env["RADSCOPE_MODELS"]) / "fetched" / f"{JUDGE_ID}.json"
+    receipt.unlink()
+    served = len(hub.requests)
+    proc, _ = run_models({**env, "HF_HUB_OFFLINE": "1"}, "fetch", JUDGE_ID, "--no-self-check")
+    assert proc.returncode == 0, proc.stderr
+    assert len(hub.requests) == served  # nothing asked of the Hub
+    data = json.loads(receipt.read_text())
+    assert data["files"][0]["sha256"] == data["source"]["etag"]  # checked against the blob's ETag
