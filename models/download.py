@@ -145,8 +145,6 @@ def download(remote: RemoteFile, progress: Progress, report: Reporter,
         try:
             with get_session().stream("GET", remote.url, headers=headers, follow_redirects=True,
                                       timeout=httpx.Timeout(30.0, connect=METADATA_TIMEOUT)) as resp:
-                if resp.status_code == 416 and remote.size == progress.done:
-                    break
                 if resp.status_code not in (200, 206):
                     raise DownloadError(f"{remote.url} answered HTTP {resp.status_code}")
                 mode = "ab" if resp.status_code == 206 else "wb"  # 200: the server ignored Range

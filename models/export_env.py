@@ -97,7 +97,7 @@ def ensure(progress: Progress, report: Reporter, cancel: threading.Event | None 
         run_child([sys.executable, "-m", "venv", str(venv)], progress, report, cancel)
     wheels = Path(os.environ.get("TORCH_WHEELS", "/opt/wheels"))
     source = ["--find-links", str(wheels)] if wheels.is_dir() else ["--extra-index-url", CPU_TORCH_INDEX]
-    progress.total, progress.done = _pinned_count(), 0
+    progress.total, progress.done, progress.unit = _pinned_count(), 0, "packages"
     run_child([str(export_python()), "-m", "pip", "install", "--disable-pip-version-check",
                "--progress-bar", "off", *source, "-r", str(ROOT / "requirements-export.txt"),
                "-c", str(ROOT / "constraints-export.txt")],

@@ -28,6 +28,7 @@ class Progress:
     started: float = field(default_factory=time.monotonic)
     resumed_from: int = 0    # bytes already on disk when this step started
     notice: str = ""         # a one-off event every reporter shows (a dropped connection)
+    unit: str = "B"          # "B" for bytes, else what ``done`` counts (packages)
 
     @property
     def fraction(self) -> float | None:
@@ -48,11 +49,13 @@ class Progress:
     def line(self) -> str:
         """``model: step 12.3/45.6 MB (27%) 3.1 MB/s ETA 0:11 - message``."""
         text = f"{self.model_id}: {self.step}"
-        if self.total:
+        if self.total and self.unit != "B":
+            text += f" {self.done}/{self.total} {self.unit} ({100 * (self.fraction or 0):.0f}%)"
+        elif self.total:
             text += (f" {self.done / 1e6:.1f}/{self.total / 1e6:.1f} MB ({100 * (self.fraction or 0):.0f}%)"
                      f" {self.rate / 1e6:.1f} MB/s")
-            if self.eta_s is not None:
-                text += f" ETA {int(self.eta_s) // 60}:{int(self.eta_s) % 60:02d}"
+        if self.total and self.eta_s is not None:
+            text += f" ETA {int(self.eta_s) // 60}:{int(self.eta_s) % 60:02d}"
         return text + (f" - {self.message}" if self.message else "")
 
 
