@@ -77,11 +77,6 @@ def run_child(command: list[str], progress: Progress, report: Reporter,
     return lines
 
 
-def _pinned_count() -> int:
-    path = ROOT / "constraints-export.txt"
-    return sum(1 for line in path.read_text().splitlines() if "==" in line and not line.startswith("#"))
-
-
 def ensure(progress: Progress, report: Reporter, cancel: threading.Event | None = None) -> Path:
     """The export environment's python, building the environment first when it is missing.
 
@@ -97,7 +92,8 @@ def ensure(progress: Progress, report: Reporter, cancel: threading.Event | None 
         run_child([sys.executable, "-m", "venv", str(venv)], progress, report, cancel)
     wheels = Path(os.environ.get("TORCH_WHEELS", "/opt/wheels"))
     source = ["--find-links", str(wheels)] if wheels.is_dir() else ["--extra-index-url", CPU_TORCH_INDEX]
-    progress.total, progress.done, progress.unit = _pinned_count(), 0, "packages"
+    # pip does not say beforehand how many packages it will collect: count them as they come
+    progress.total, progress.done, progress.unit = None, 0, "packages collected"
     run_child([str(export_python()), "-m", "pip", "install", "--disable-pip-version-check",
                "--progress-bar", "off", *source, "-r", str(ROOT / "requirements-export.txt"),
                "-c", str(ROOT / "constraints-export.txt")],

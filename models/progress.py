@@ -49,8 +49,10 @@ class Progress:
     def line(self) -> str:
         """``model: step 12.3/45.6 MB (27%) 3.1 MB/s ETA 0:11 - message``."""
         text = f"{self.model_id}: {self.step}"
-        if self.total and self.unit != "B":
+        if self.unit != "B" and self.total:
             text += f" {self.done}/{self.total} {self.unit} ({100 * (self.fraction or 0):.0f}%)"
+        elif self.unit != "B":
+            text += f" {self.done} {self.unit}"
         elif self.total:
             text += (f" {self.done / 1e6:.1f}/{self.total / 1e6:.1f} MB ({100 * (self.fraction or 0):.0f}%)"
                      f" {self.rate / 1e6:.1f} MB/s")

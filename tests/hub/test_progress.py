@@ -14,7 +14,9 @@ def test_download_line_has_bytes_rate_and_eta():
     assert 49 <= p.eta_s <= 51
 
 
-def test_package_count_line():
-    p = Progress("crepe-biomedbert", "export environment", total=60, done=15, unit="packages",
+def test_count_lines_with_and_without_a_total():
+    p = Progress("crepe-biomedbert", "export environment", done=15, unit="packages collected",
                  message="Collecting onnx")
-    assert "15/60 packages (25%)" in p.line() and p.line().endswith("- Collecting onnx")
+    assert p.line() == "crepe-biomedbert: export environment 15 packages collected - Collecting onnx"
+    p.total, p.unit = 60, "files"
+    assert "15/60 files (25%)" in p.line()
