@@ -174,6 +174,21 @@ def fetch(model_id: str, report: Reporter = quiet, cancel: threading.Event | Non
         ready = load_receipt(model_id)
         if ready is not None:
             return ready
+    from filelock import FileLock, Timeout  # huggingface_hub's own dependency
+
+    receipts_dir().mkdir(parents=True, exist_ok=True)
+    try:
+        with FileLock(str(receipts_dir() / f".{model_id}.lock"), timeout=0):
+            return _fetch_locked(entry, report, cancel, self_check)
+    except Timeout:
+        raise FetchFailed(model_id, "start", "another fetch of this model is running (another "
+                          "process or browser tab)", "wait for it to finish, or stop it, then run "
+                          f"`{fetch_command(model_id)}` again") from None
+
+
+def _fetch_locked(entry: ModelEntry, report: Reporter, cancel: threading.Event | None,
+                  self_check: bool) -> Prepared:
+    model_id = entry.id
     steps = _Steps(entry, report, cancel)
     if entry.source == "bundled":
         prepared = _bundled(entry, steps)

@@ -115,3 +115,14 @@ def test_offline_fetch_checks_and_records_a_file_already_in_the_cache(env, hub):
     assert len(hub.requests) == served  # nothing asked of the Hub
     data = json.loads(receipt.read_text())
     assert data["files"][0]["sha256"] == data["source"]["etag"]  # checked against the blob's ETag
+
+
+def test_a_second_fetch_of_the_same_model_waits_its_turn(env, hub):
+    from filelock import FileLock
+
+    receipts = Path(env["RADSCOPE_MODELS"]) / "fetched"
+    receipts.mkdir(parents=True)
+    with FileLock(str(receipts / f".{JUDGE_ID}.lock")):  # as a running fetch holds it
+        proc, _ = run_models(env, "fetch", JUDGE_ID)
+    assert proc.returncode == 2 and "another fetch of this model is running" in proc.stderr
+    assert not any(m == "GET" for m, _, _ in hub.requests)
