@@ -370,7 +370,8 @@ def verify_export(directory: Path) -> Manifest:
         if file_sha256(directory / item["name"]) != item["sha256"]:
             raise ValueError(f"{item['name']} ({key}) does not match the hash in {MANIFEST}")
     tokenizer = Tokenizer.from_file(str(directory / manifest.tokenizer))
-    enc = tokenizer.encode("No focal consolidation.", "Small left pleural effusion." if manifest.pair_input else None)
+    second = "Small left pleural effusion." if manifest.pair_input else None
+    enc = tokenizer.encode("No focal consolidation.", second)
     feed = {"input_ids": [enc.ids], "attention_mask": [enc.attention_mask], "token_type_ids": [enc.type_ids]}
     best = manifest.files.get("int8") or manifest.files["fp32"]
     session = ort.InferenceSession(str(directory / best["name"]), providers=["CPUExecutionProvider"])
@@ -378,5 +379,6 @@ def verify_export(directory: Path) -> Manifest:
     if not np.all(np.isfinite(out)):
         raise ValueError("the exported model produced non-finite outputs")
     if manifest.labels and out.shape[-1] != len(manifest.labels):
-        raise ValueError(f"the model has {out.shape[-1]} outputs but the manifest lists {len(manifest.labels)} labels")
+        raise ValueError(f"the model has {out.shape[-1]} outputs but the manifest lists "
+                         f"{len(manifest.labels)} labels")
     return manifest

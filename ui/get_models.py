@@ -129,6 +129,7 @@ def get_section(compare_parts: dict[str, Any], batch_parts: dict[str, Any]) -> N
             return [status_box("warn", "Get a model first.")] + [gr.update() for _ in targets]
         name, model_id = option
         updates = [model_id if n == name else gr.update() for _ in (0, 1) for n in names]
-        return [status_box("ok", f"The Compare and Batch tabs now use {model_id} ({name.replace('_', ' ')}).")] + updates
+        done = f"The Compare and Batch tabs now use {model_id} ({name.replace('_', ' ')})."
+        return [status_box("ok", done)] + updates
 
     use.click(on_use, chosen, [status, *targets], api_visibility="undocumented")
