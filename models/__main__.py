@@ -13,7 +13,7 @@ from pathlib import Path
 
 def _list(_: argparse.Namespace) -> int:
     from models.artifacts import resolve_artifact
-    from models.fetch import load_receipt
+    from models.receipts import load_receipt
     from models.registry import load_registry
     from models.resolve import ModelNotAvailable
 

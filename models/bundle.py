@@ -20,7 +20,8 @@ from pathlib import Path
 
 from models import download
 from models.artifacts import export_dir, export_root
-from models.fetch import Prepared, fetch_command, load_receipt, save_receipt
+from models.fetch import fetch_command
+from models.receipts import Prepared, load_receipt, save_receipt
 from models.resolve import file_sha256
 
 INDEX = "radscope-bundle.json"

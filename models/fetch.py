@@ -9,7 +9,7 @@
   (the artifact moves to ``$RADSCOPE_MODELS/<id>``, where the metrics look for it);
 * bundled models: verify.
 
-A finished model gets a receipt (``$RADSCOPE_MODELS/fetched/<id>.json``: files, hashes, step
+A finished model gets a receipt (``models.receipts``: files, hashes, step
 times), so a second fetch answers at once and offline, and ``pack`` knows what to carry.
 Cancelling keeps what is done (a partial download included); the next fetch resumes. A failure
 is a ``FetchFailed`` naming the step and what to do about it. With ``HF_HUB_OFFLINE=1`` the
@@ -18,24 +18,22 @@ recorded, anything missing fails at once with the commands that move it here.
 """
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import threading
 import time
 from contextlib import contextmanager
-from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Iterator
 
 from models import download, export_env, registry
 from models.artifacts import FP32_TOLERANCE, MANIFEST, Manifest, export_dir, export_root
 from models.progress import Cancelled, Progress, Reporter, quiet
+from models.receipts import Prepared, StepRecord, load_receipt, receipts_dir, save_receipt
 from models.registry import ModelEntry
 from models.resolve import ModelNotAvailable, file_sha256, hf_offline, pypi_model_path
 from models.selfcheck import run_self_check
 
-OPTION_FOR_TASK = {"judge": "judge", "crepe": "crepe_model", "srr": "srr_model"}
 CHECKPOINT_FILES = ("config.json", "tokenizer.json", "vocab.txt", "tokenizer_config.json",
                     "special_tokens_map.json")
 WEIGHT_FILES = ("model.safetensors", "pytorch_model.bin")  # the first present one is used
@@ -48,78 +46,6 @@ class FetchFailed(RuntimeError):
     def __init__(self, model_id: str, step: str, reason: str, advice: str) -> None:
         self.model_id, self.step, self.reason, self.advice = model_id, step, reason, advice
         super().__init__(f"{model_id}: step '{step}' failed: {reason}\nWhat to do: {advice}")
-
-
-@dataclass
-class StepRecord:
-    name: str
-    seconds: float
-    bytes: int = 0
-    detail: str = ""
-
-
-@dataclass
-class Prepared:
-    """A model that is ready, where it is, and how it got there."""
-
-    model_id: str
-    task: str
-    path: str
-    files: list[dict[str, Any]]          # {"path", "sha256", "size"} of what the model needs
-    steps: list[StepRecord] = field(default_factory=list)
-    source: dict[str, Any] = field(default_factory=dict)  # repo / commit / etag for judges
-    already: bool = False                 # found ready; nothing was done
-
-    @property
-    def option(self) -> tuple[str, str] | None:
-        """The metric option that selects this model (None for models no option selects)."""
-        name = OPTION_FOR_TASK.get(self.task)
-        return (name, self.model_id) if name else None
-
-    def use_hint(self) -> str:
-        option = self.option
-        if option is None:
-            return ""
-        return f"use it with --{option[0].replace('_', '-')} {self.model_id}"
-
-    def size_bytes(self) -> int:
-        return sum(int(f["size"]) for f in self.files)
-
-
-def receipts_dir() -> Path:
-    return export_root() / "fetched"
-
-
-def receipt_path(model_id: str) -> Path:
-    return receipts_dir() / f"{model_id}.json"
-
-
-def load_receipt(model_id: str) -> Prepared | None:
-    """The stored receipt when every file it lists is still there with its size."""
-    path = receipt_path(model_id)
-    if not path.exists():
-        return None
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        steps = [StepRecord(**s) for s in data.pop("steps", [])]
-        data.pop("already", None)
-        prepared = Prepared(**data, steps=steps, already=True)
-    except (ValueError, TypeError):
-        return None
-    for item in prepared.files:
-        file = Path(item["path"])
-        if not file.is_file() or file.stat().st_size != int(item["size"]):
-            return None
-    return prepared
-
-
-def save_receipt(prepared: Prepared) -> Path:
-    path = receipt_path(prepared.model_id)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    data = asdict(prepared)
-    data.pop("already")
-    path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
-    return path
 
 
 def fetch_command(model_id: str) -> str:

@@ -15,7 +15,8 @@ import time
 from dataclasses import dataclass, field
 
 from models import registry
-from models.fetch import FetchFailed, Prepared, fetch
+from models.fetch import FetchFailed, fetch
+from models.receipts import Prepared
 from models.progress import Cancelled, Reporter
 
 ENV = "RADSCOPE_PREPARE"

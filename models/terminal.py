@@ -5,7 +5,7 @@ import sys
 import time
 from typing import TextIO
 
-from models.fetch import Prepared
+from models.receipts import Prepared
 from models.progress import Progress
 
 INTERVAL_S = 1.0

@@ -16,7 +16,8 @@ from typing import Any, Iterator
 import gradio as gr
 
 from models import registry as model_registry
-from models.fetch import FetchFailed, Prepared, fetch, load_receipt
+from models.fetch import FetchFailed, fetch
+from models.receipts import Prepared, load_receipt
 from models.progress import Cancelled, Progress
 from models.registry import ModelEntry
 from ui.widgets import status_box

@@ -130,7 +130,7 @@ def models_tab(app: AppContext, tab: gr.Tab, compare_parts: dict[str, Any],
 
 def _not_here(model_id: str | None) -> str | None:
     """Why a registry judge is not ready on this machine (None when it is, or is not a registry id)."""
-    from models.fetch import load_receipt
+    from models.receipts import load_receipt
 
     entry = model_registry.load_registry().get(model_id or "")
     if entry is None or entry.source != "hf" or load_receipt(entry.id) is not None:
