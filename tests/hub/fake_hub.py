@@ -11,14 +11,16 @@ It answers what huggingface_hub 2.4 asks for when ``HF_ENDPOINT`` points at it:
 * unknown repositories, revisions and files: 404 with the Hub's ``X-Error-Code`` header.
 
 Faults for tests: ``drop_after[file] = n`` closes the connection after n bytes of the next
-GET of that file (once); ``bad_etag[file] = sha`` advertises a wrong hash. Every request is
-logged in ``requests`` as (method, path, Range header).
+GET of that file (once); ``bad_etag[file] = sha`` advertises a wrong hash; ``slow[file] = s``
+waits s seconds between 64 KB chunks. Every request is logged in ``requests`` as (method,
+path, Range header).
 """
 from __future__ import annotations
 
 import hashlib
 import json
 import threading
+import time
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import unquote, urlsplit
@@ -38,6 +40,7 @@ class FakeHub:
     repos: dict[str, Repo] = field(default_factory=dict)
     drop_after: dict[str, int] = field(default_factory=dict)
     bad_etag: dict[str, str] = field(default_factory=dict)
+    slow: dict[str, float] = field(default_factory=dict)
     requests: list[tuple[str, str, str | None]] = field(default_factory=list)
     server: ThreadingHTTPServer | None = None
 
@@ -193,7 +196,14 @@ class _Handler(BaseHTTPRequestHandler):
             self.close_connection = True
             self.connection.shutdown(2)  # the connection drops mid-file
             return
-        self.wfile.write(body)
+        pause = self.fake.slow.get(filename)
+        if pause is None:
+            self.wfile.write(body)
+            return
+        for at in range(0, len(body), 1 << 16):
+            self.wfile.write(body[at:at + (1 << 16)])
+            self.wfile.flush()
+            time.sleep(pause)
 
     def do_HEAD(self) -> None:  # noqa: N802 - http.server's naming
         self._route()
