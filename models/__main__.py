@@ -1,6 +1,7 @@
-"""``python -m models``: list the registry, export encoders to ONNX.
+"""``python -m models``: list the registry, fetch models, export encoders, pack and unpack.
 
-``list`` works in the runtime environment; ``export`` needs the export environment
+``list``, ``fetch``, ``pack`` and ``unpack`` work in the runtime environment (``fetch`` builds
+the export environment when an encoder needs it); ``export`` needs the export environment
 (``make export-env``; torch and transformers are imported only by that command).
 """
 from __future__ import annotations
@@ -12,17 +13,21 @@ from pathlib import Path
 
 def _list(_: argparse.Namespace) -> int:
     from models.artifacts import resolve_artifact
+    from models.receipts import load_receipt
     from models.registry import load_registry
     from models.resolve import ModelNotAvailable
 
     for entry in load_registry().values():
         status = ""
-        if entry.task in ("crepe", "srr", "embedder"):
+        receipt = load_receipt(entry.id)
+        if receipt is not None:
+            status = f"  [fetched: {receipt.path}]"
+        elif entry.task in ("crepe", "srr", "embedder"):
             try:
                 artifact = resolve_artifact(entry.id)
                 status = f"  [ready: {artifact.source} {artifact.path}]"
             except ModelNotAvailable:
-                status = "  [not exported]"
+                status = f"  [not fetched: python -m models fetch {entry.id}]"
         print(entry.describe() + status)
     return 0
 
@@ -49,6 +54,52 @@ def _export(args: argparse.Namespace) -> int:
     return 0
 
 
+def _fetch(args: argparse.Namespace) -> int:
+    from models.fetch import FetchFailed, fetch
+    from models.progress import Cancelled
+    from models.terminal import TerminalReporter
+
+    status = 0
+    for model_id in args.ids:
+        try:
+            prepared = fetch(model_id, TerminalReporter(), force=args.force,
+                             self_check=not args.no_self_check)
+        except FetchFailed as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            status = 2
+            continue
+        except (Cancelled, KeyboardInterrupt) as exc:
+            print(f"\n{exc or 'cancelled'}; run the same command again to resume", file=sys.stderr)
+            return 130
+        print(TerminalReporter.summary(prepared))
+    return status
+
+
+def _pack(args: argparse.Namespace) -> int:
+    from models.bundle import BundleError, pack
+
+    try:
+        out = pack(args.ids, Path(args.out))
+    except BundleError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    print(f"packed {', '.join(args.ids)} -> {out} ({out.stat().st_size / 1e6:.1f} MB)")
+    return 0
+
+
+def _unpack(args: argparse.Namespace) -> int:
+    from models.bundle import BundleError, unpack
+
+    try:
+        placed = unpack(Path(args.bundle))
+    except BundleError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    for prepared in placed:
+        print(f"{prepared.model_id}: ready at {prepared.path}; {prepared.use_hint()}".rstrip("; "))
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m models", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -66,6 +117,18 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--id", help="model id written into the manifest (default: registry id or "
                                 "directory name)")
     p.set_defaults(func=_export)
+    p = sub.add_parser("fetch", help="download, verify and prepare registry models (resumable)")
+    p.add_argument("ids", nargs="+", help="registry ids (python -m models list)")
+    p.add_argument("--force", action="store_true", help="redo every step even if the model is ready")
+    p.add_argument("--no-self-check", action="store_true", help="judges: skip the test generation")
+    p.set_defaults(func=_fetch)
+    p = sub.add_parser("pack", help="put fetched models and their checksums in one tar file")
+    p.add_argument("ids", nargs="+", help="registry ids already fetched on this machine")
+    p.add_argument("--out", required=True, help="the tar file to write")
+    p.set_defaults(func=_pack)
+    p = sub.add_parser("unpack", help="install the models of a tar file made by pack (offline)")
+    p.add_argument("bundle", help="the tar file")
+    p.set_defaults(func=_unpack)
     args = parser.parse_args(argv)
     if getattr(args, "int8_only", False):
         args.int8 = True

@@ -11,7 +11,7 @@ Resolution of an encoder name, first hit wins:
 2. a registry id whose source is ``bundled``: ``models/<path>``;
 3. any registry id: the export directory ``$RADSCOPE_MODELS/<id>/``
    (default ``~/.cache/radscope/models/<id>/``);
-4. otherwise ``ModelNotAvailable`` naming the command that creates the export.
+4. otherwise ``ModelNotAvailable`` naming the command that fetches and exports it.
 """
 from __future__ import annotations
 
@@ -30,6 +30,7 @@ TOKENIZER = "tokenizer.json"
 FP32_FILE = "model.onnx"
 INT8_FILE = "model.int8.onnx"
 MANIFEST_FORMAT = 1
+FP32_TOLERANCE = 1e-4  # largest |torch - ONNX fp32| an export may show
 EncoderTask = Literal["crepe", "srr", "embedder"]
 Precision = Literal["auto", "int8", "fp32"]
 
@@ -44,7 +45,7 @@ def export_dir(model_id: str) -> Path:
 
 
 def export_command(model_id: str) -> str:
-    return (f"python -m models export {model_id} --int8  (in the export environment: "
+    return (f"`python -m models fetch {model_id}` (downloads the checkpoint and exports it; by hand: "
             f"`make export-env`, then `.venv-export/bin/python -m models export {model_id} --int8`)")
 
 

@@ -25,7 +25,7 @@ from models.architectures import (
     CountsOnly, CrepeRegressor, LogitsOnly, MeanPoolEmbedder, detect_task, load_sequence_classifier,
     read_config)
 from models.artifacts import (
-    FP32_FILE, INT8_FILE, TOKENIZER, Manifest, export_dir)
+    FP32_FILE, FP32_TOLERANCE, INT8_FILE, TOKENIZER, Manifest, export_dir)
 from models.registry import ModelEntry
 from models.resolve import file_sha256, hf_fetch, pypi_model_path, resolve
 
@@ -34,7 +34,6 @@ OUTPUT_NAMES = {"crepe": ["counts"], "srr": ["logits"], "embedder": ["embeddings
 DEFAULT_MAX_LENGTH = {"crepe": 512, "srr": 512, "embedder": 256}
 SRR_LEVEL_BY_SIZE = {55: "leaves", 25: "upper", 163: "leaves_with_statuses",
                      73: "upper_with_statuses"}
-FP32_TOLERANCE = 1e-4
 
 
 @dataclass

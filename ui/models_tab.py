@@ -9,6 +9,7 @@ import gradio as gr
 
 from models import registry as model_registry
 from ui import model_status
+from ui.get_models import get_section
 from ui.views.common import esc
 from ui.widgets import LLM, AppContext, status_box
 
@@ -58,6 +59,7 @@ def models_tab(app: AppContext, tab: gr.Tab, compare_parts: dict[str, Any],
                                 elem_id="model-pick", scale=3)
         fetch = gr.Button("Check / download", elem_id="model-fetch", scale=1)
     fetch_status = gr.HTML(elem_id="model-fetch-status")
+    get_section(compare_parts, batch_parts)
 
     fields = [reg_id, hf_repo, hf_file, hf_rev, local, url, url_model]
 
@@ -84,6 +86,9 @@ def models_tab(app: AppContext, tab: gr.Tab, compare_parts: dict[str, Any],
         if choice.judge is None:  # a server: the judge id falls back to its default
             values["judge"] = ""
         updates = [values[n] if values[n] is not None else "" for _ in (0, 1) for n in judge_options]
+        missing = _not_here(choice.judge) if src == model_status.JUDGE_FROM_REGISTRY else None
+        if missing:
+            return [status_box("warn", f"Judge set to {choice.label}, but {missing}")] + updates
         return [status_box("ok", f"Judge set to {choice.label} for the Compare and Batch tabs.")] + updates
 
     use.click(on_use, [source, *fields], [judge_status, *targets], api_name="use_judge")
@@ -121,6 +126,19 @@ def models_tab(app: AppContext, tab: gr.Tab, compare_parts: dict[str, Any],
 
     unload.click(on_unload, None, [loaded, unload_status], api_name="unload_models", concurrency_id=LLM,
                  concurrency_limit=1)
+
+
+def _not_here(model_id: str | None) -> str | None:
+    """Why a registry judge is not ready on this machine (None when it is, or is not a registry id)."""
+    from models.receipts import load_receipt
+
+    entry = model_registry.load_registry().get(model_id or "")
+    if entry is None or entry.source != "hf" or load_receipt(entry.id) is not None:
+        return None
+    if model_status.availability(entry) != "not downloaded":
+        return None
+    return (f"it is not on this machine yet ({entry.size_mb:g} MB, licence: {entry.licence}): press "
+            f"“Get” beside it under “Get a model”, or the first run will download it unchecked.")
 
 
 def _fetch_html(outcome: dict[str, Any]) -> str:
