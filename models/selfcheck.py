@@ -48,9 +48,9 @@ def run_self_check(path: Path, timeout_s: float = 600) -> SelfCheck:
 
 
 def _generate(path: str) -> dict[str, object]:
-    from llama_cpp import Llama
+    from models.llama_load import load_llama, weight_repacking_allowed
 
-    llm = Llama(model_path=path, n_ctx=256, n_threads=2, seed=0, verbose=False)
+    llm = load_llama(Path(path), n_ctx=256, layers=0, threads=2, repack=weight_repacking_allowed())
     out = llm.create_completion(PROMPT, max_tokens=MAX_TOKENS, temperature=0.0)
     tokens = int(out["usage"]["completion_tokens"])
     if tokens < 1:

@@ -274,7 +274,7 @@ def _build(load: WorkerLoad) -> Any:
 
 def serve(conn: Connection) -> int:
     """The worker's loop: load, self-check, report ready, then answer until told to close."""
-    from engine.runtimes.llamacpp import system_info
+    from models.llama_load import system_info
 
     load: WorkerLoad = conn.recv()
     started = time.perf_counter()

@@ -18,11 +18,8 @@ Three things here are not what ``Llama.create_chat_completion`` would do by itse
 - **Report text is data.** Only the chat template's own markers are tokenized with special
   tokens enabled; message contents (the reports) are tokenized as plain text, so a report that
   contains ``<end_of_turn>`` or ``<|im_start|>`` cannot open or close a turn.
-- **No AMX weight repacking.** On CPUs with AMX (Intel Sapphire Rapids and later) llama.cpp
-  repacks quantised weights for its AMX kernels, and with Q4_K weights the first decode faults
-  (llama.cpp issue 20824). Where ``llama_print_system_info()`` reports ``AMX_INT8 = 1`` the
-  model is loaded with ``use_extra_bufts = False``, which skips every repacked buffer type;
-  other CPUs keep their repacking (``RADSCOPE_LLAMA_REPACK=0/1`` forces either way).
+- **No AMX weight repacking.** Models are loaded through ``models.llama_load``, which turns
+  llama.cpp's weight repacking off where its AMX kernels would fault (Q4_K on Sapphire Rapids).
 
 This class runs inside the supervised judge worker (``engine.runtimes.judge_worker``), never in
 the app's or the CLI's process: a native fault there costs one call, not the server.
@@ -45,6 +42,7 @@ import numpy as np
 
 from engine.metrics.base import ModelInfo
 from engine.runtimes.judge import Completion, Message
+from models.llama_load import load_llama, weight_repacking_allowed
 
 log = logging.getLogger(__name__)
 
@@ -225,51 +223,6 @@ def default_threads() -> int:
         return len(os.sched_getaffinity(0))
     except AttributeError:  # pragma: no cover - not Linux
         return os.cpu_count() or 1
-
-
-def system_info() -> str:
-    """llama.cpp's own line of CPU features and backends (``AMX_INT8 = 1``, ``AVX512 = 1``...)."""
-    import llama_cpp
-
-    return llama_cpp.llama_print_system_info().decode("utf-8", "replace").strip()
-
-
-def weight_repacking_allowed(info: str | None = None) -> bool:
-    """Whether to let llama.cpp repack weights into its extra buffer types (see module docstring).
-
-    Off where the build runs AMX kernels (their Q4_K path faults); ``RADSCOPE_LLAMA_REPACK``
-    (0 or 1) overrides the choice for users who know their build.
-    """
-    forced = os.environ.get("RADSCOPE_LLAMA_REPACK", "").strip()
-    if forced in ("0", "1"):
-        return forced == "1"
-    info = system_info() if info is None else info
-    return re.search(r"\bAMX_INT8 = 1\b", info) is None
-
-
-def load_llama(path: Path, *, n_ctx: int, layers: int, threads: int, repack: bool) -> Any:
-    """A ``Llama`` on ``path``; with ``repack=False`` loaded with ``use_extra_bufts = False``.
-
-    llama-cpp-python has no argument for that field, so the default model parameters it starts
-    from are swapped for the duration of the load (the worker loads one model at a time).
-    """
-    import llama_cpp
-    import llama_cpp.llama_cpp as low
-
-    original = low.llama_model_default_params
-
-    def without_extra_bufts() -> Any:
-        params = original()
-        params.use_extra_bufts = False
-        return params
-
-    if not repack:
-        low.llama_model_default_params = without_extra_bufts
-    try:
-        return llama_cpp.Llama(model_path=str(path), n_ctx=n_ctx, n_gpu_layers=layers,
-                               n_threads=threads, n_threads_batch=threads, seed=0, verbose=False)
-    finally:
-        low.llama_model_default_params = original
 
 
 class LlamaCppBackend:

@@ -25,7 +25,8 @@ from engine.runtimes.judge_worker import (
     describe_exit,
 )
 from engine.runtimes.judges import JudgeUnavailable, judge_for
-from engine.runtimes.llamacpp import LlamaCppBackend, LlamaSettings, weight_repacking_allowed
+from engine.runtimes.llamacpp import LlamaCppBackend, LlamaSettings
+from models.llama_load import weight_repacking_allowed
 from tests.llm.conftest import THREADS
 
 ROOT = Path(__file__).resolve().parents[2]
