@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from engine import dataio, stats
+from engine.defaults import default_metrics
 from engine.metrics import registry
 
 
@@ -40,7 +41,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     score = sub.add_parser("score", help="score report pairs from a file")
     score.add_argument("--input", required=True, help="CSV, TSV, JSONL or JSON file of pairs")
-    score.add_argument("--metrics", required=True, help="comma-separated metric names")
+    score.add_argument("--metrics", help="comma-separated metric names (default: every metric "
+                       "that gives real numbers under the chosen options; offline: clear, radsem "
+                       "and the lexical baselines, no demo-grade model)")
     score.add_argument("--out", required=True, help="per-pair results, JSONL (one line per pair)")
     score.add_argument("--csv", help="also write a flat CSV of per-pair scores")
     score.add_argument("--summary", help="corpus summary JSON")
@@ -98,13 +101,15 @@ def _score(args: argparse.Namespace) -> int:
     from engine.runner import format_summary, run_batch
     from engine.store import Store, default_db_path
 
-    metric_names = registry.parse_metric_list(args.metrics)
+    options = _collect_options(args)
+    metric_names = (registry.parse_metric_list(args.metrics) if args.metrics is not None
+                    else default_metrics(options))
     columns = dataio.Columns(
         id=None if args.id_col.lower() == "none" else args.id_col,
         reference=args.reference_col, candidate=args.candidate_col,
         modality=args.modality_col, area=args.area_col)
     pairs = dataio.read_pairs(args.input, columns, fmt=args.format)
-    ctx = registry.RuntimeContext(options=_collect_options(args))
+    ctx = registry.RuntimeContext(options=options)
     store = Store(Path(args.db) if args.db else default_db_path())
     bar = None
     if not args.no_progress:

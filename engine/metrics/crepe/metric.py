@@ -11,9 +11,11 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+from engine.applicability import CHEST_RADIOGRAPH
 from engine.metrics.base import MetricCard, PairScore
 from engine.metrics.encoder import EncoderMetric
 from engine.metrics.crepe.score import CATEGORIES, CrepeCounts, aggregate_batch, summarize
+from engine.metrics.scope_option import FORCE_APPLICABILITY
 from engine.metrics.registry import Option, RuntimeContext
 from engine.reports import ReportPair
 from engine.runtimes.onnx_options import ENCODER_OPTIONS
@@ -38,6 +40,7 @@ CARD = MetricCard(
     limits="Counts are continuous estimates, not integers. Inputs longer than the model's "
            "maximum length (512 tokens) are truncated longest-first. The bundled model is a "
            "demonstration trained on synthetic chest reports.",
+    scope=CHEST_RADIOGRAPH,
 )
 
 
@@ -77,4 +80,4 @@ def build(ctx: RuntimeContext) -> CrepeMetric:
     return CrepeMetric(ctx)
 
 
-OPTIONS = (CREPE_MODEL, *ENCODER_OPTIONS)
+OPTIONS = (CREPE_MODEL, *ENCODER_OPTIONS, FORCE_APPLICABILITY)
