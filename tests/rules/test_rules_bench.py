@@ -15,6 +15,7 @@ from engine.metrics import registry
 from engine.metrics.clear.schema import CONDITIONS
 from engine.metrics.srr.labels import vocabulary
 from engine.reports import ReportPair
+from engine.metrics.clear.rules_lexicon import RULES_VERSION
 
 
 def test_paraphrase_is_a_real_rewrite():
@@ -120,7 +121,7 @@ def test_mesh_benchmark_runs_both_labellers(tmp_path):
                            "--out", str(out)]) == 0
         report = json.loads(out.read_text())
         assert report["n_reports"] == 3 and report["labeller"] == labeller
-        assert report["model"] == ("rules-v2" if labeller == "clear-rules" else "srr-minilm-demo")
+        assert report["model"] == (RULES_VERSION if labeller == "clear-rules" else "srr-minilm-demo")
         assert report["demo_grade"] is (labeller == "srr")
         effusion = report["per_condition"]["Pleural Effusion"]
         assert effusion["support"] == 1
