@@ -36,7 +36,7 @@ _SITE_LIST_RE = re.compile(
     r"\b(?P<prep>in|within|at|of|involving|on)\s+(?P<items>(?:the\s+)?[\w\-/ ]{2,40}?"
     rf"(?:\s*,\s*{_PREP}[\w\-/ ]{{2,40}}?)*\s*,?\s+(?:and|or)\s+{_PREP}[\w\-/ ]{{2,40}}?)"
     r"(?=$|[,.;]|\s+(?:is|are|was|were|regions?|areas?|levels?|on|with)\b)", re.IGNORECASE)
-_LEVEL_RE = re.compile(r"^[ctls]\d{1,2}(?:\s*[-/]\s*[ctls]?\d{1,2})?$", re.IGNORECASE)
+_LEVEL_RE = re.compile(r"^[ctls]\d{1,2}(?:\s*[-/–—]\s*[ctls]?\d{1,2})?$", re.IGNORECASE)
 # ", with compression of the dural sac": a second finding attached to the first.
 _WITH_RE = re.compile(r",\s*(?:with|accompanied by|associated with|and)\s+", re.IGNORECASE)
 _SIDE_RE = re.compile(r"\b(?:left|right)\b", re.IGNORECASE)
