@@ -81,3 +81,18 @@ def test_default_metrics_are_the_real_offline_ones():
     assert demo_grade_under("clear", {"extractor": "llm"})
     assert not demo_grade_under("clear", {"extractor": "llm", "judge_url": "http://h:8000/v1"})
     assert not demo_grade_under("vert", {"judge": "/models/my-judge.gguf"})
+
+
+def test_bench_figures_compare_detected_with_labelled_exams():
+    from engine.bench.applicability import scope_figures
+
+    items = [("Axial FLAIR and T2 images: white matter hyperintensities. Ventricles normal.",
+              "MR", "BRAIN"),
+             ("Heart size is normal. The lungs are clear.", "CR", "CHEST"),
+             ("A 6 mm solid nodule in the right upper lobe of the lung (image 42).", "CT", "CHEST")]
+    figures = scope_figures(items)
+    # modality: MR right, CR unknown (wrong), CT right -> 2/3; every area found; the scope
+    # decision is right for the MR (out) and the radiograph (in), and for the CT (out).
+    assert figures["n"] == 3 and figures["modality_accuracy"] == 66.7
+    assert figures["area_overlap"] == 100.0 and figures["scope_accuracy"] == 100.0
+    assert figures["scope_labelled_vs_detected"] == {"out/out": 2, "in/in": 1}
