@@ -40,6 +40,9 @@ def test_no_doubled_negation_and_verbs_agree_after_splitting():
         "Heart size is normal.", "Mediastinal contours are normal."]
     assert atomize_sentence("Both lungs are clear.") == ["Left lung is clear.",
                                                          "Right lung is clear."]
+    # a bare side shares the noun of the last item
+    assert atomize_sentence("No left or right pleural effusion is seen.") == [
+        "No left pleural effusion is seen.", "No right pleural effusion is seen."]
 
 
 def test_cardiomediastinal_silhouette_contains_heart_and_mediastinum():

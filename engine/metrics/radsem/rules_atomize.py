@@ -194,13 +194,22 @@ def _expand_negated_list(clause: str) -> list[str]:
         return [clause]
     # "no effusion and no pneumothorax": the head already denies, so the items lose their own
     # "no" (else "There is no no pneumothorax").
-    items = [re.sub(r"^(?:no|any)\s+", "", i, flags=re.IGNORECASE)
-             for i in _split_items(m.group("items"))]
+    items = _share_noun([re.sub(r"^(?:no|any)\s+", "", i, flags=re.IGNORECASE)
+                         for i in _split_items(m.group("items"))])
     if len(items) < 2 or not _short(items) or any(
             _MODIFIER_RE.search(i.split()[-1]) for i in items[:-1]):
         return [clause]
     tail = m.group("tail") or ""
     return [f"{m.group('head')}{item}{tail}" for item in items]
+
+
+def _share_noun(items: list[str]) -> list[str]:
+    """"left or right pleural effusion": a bare side takes the noun of the last item."""
+    last = items[-1].split() if items else []
+    if len(items) < 2 or len(last) < 2 or not _SIDE_RE.fullmatch(last[0]):
+        return items
+    noun = " ".join(last[1:])
+    return [f"{item} {noun}" if _SIDE_RE.fullmatch(item) else item for item in items]
 
 
 def _expand_site_list(clause: str) -> list[str]:
