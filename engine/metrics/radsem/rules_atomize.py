@@ -270,6 +270,8 @@ def _has_content(text: str) -> bool:
     return len(re.findall(r"[A-Za-z]{2,}", text)) >= 2
 
 
+_LATIN_PLURALS = frozenset("bronchi hila sulci foci calyces apices vertebrae menisci bullae "
+                           "ganglia gyri data".split())
 _SINGULAR_VERB = {"are": "is", "were": "was", "have": "has", "demonstrate": "demonstrates",
                   "show": "shows", "appear": "appears", "exhibit": "exhibits",
                   "contain": "contains", "remain": "remains", "reveal": "reveals"}
@@ -284,7 +286,7 @@ def _agree(text: str) -> str:
     if not m:
         return text
     noun = m.group(2).lower()
-    if noun.endswith("s") and not noun.endswith(("ss", "us", "is")):
+    if (noun.endswith("s") and not noun.endswith(("ss", "us", "is"))) or noun in _LATIN_PLURALS:
         return text  # a plural subject keeps "are"
     if noun in {"there", "which", "that", "who"} or noun.endswith(("ing", "ly")):
         return text
