@@ -189,5 +189,6 @@ def _list_metrics() -> int:
     for name in registry.names():
         card = registry.get(name).card
         arrow = "higher" if card.direction == "higher" else "lower"
-        print(f"{name:<10} {card.title:<28} {arrow} is better, range {card.range_text()}")
+        print(f"{name:<10} {card.title:<28} {arrow} is better, range {card.range_text()}, "
+              f"for {card.scope.text}")
     return 0

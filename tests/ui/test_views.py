@@ -68,6 +68,14 @@ def test_not_applicable_result_explains_why_and_how_to_force():
     assert "not applicable" in panel_header("CLEAR", "clear", result)
 
 
+def test_metric_cards_say_what_they_are_designed_for():
+    from engine.metrics import registry
+    from ui.widgets import card_html
+
+    assert "<b>Designed for</b> chest radiographs" in card_html(registry.get("clear").card)
+    assert "<b>Designed for</b> any modality and body area" in card_html(registry.get("radsem").card)
+
+
 def test_demo_grade_score_is_greyed_in_the_header():
     result = {"score": 0.25, "direction": "lower", "model": "crepe-minilm-demo",
               "demo_grade": True, "elapsed_ms": 10.0, "error": None}
