@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from engine import dataio, stats
+from engine.defaults import default_metrics
 from engine.metrics import registry
 
 
@@ -48,7 +49,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     score = sub.add_parser("score", help="score report pairs from a file")
     score.add_argument("--input", required=True, help="CSV, TSV, JSONL or JSON file of pairs")
-    score.add_argument("--metrics", required=True, help="comma-separated metric names")
+    score.add_argument("--metrics", help="comma-separated metric names (default: every metric "
+                       "that gives real numbers under the chosen options; offline: clear, radsem "
+                       "and the lexical baselines, no demo-grade model)")
     score.add_argument("--out", required=True, help="per-pair results, JSONL (one line per pair)")
     score.add_argument("--csv", help="also write a flat CSV of per-pair scores")
     score.add_argument("--summary", help="corpus summary JSON")
@@ -149,7 +152,9 @@ def _score(args: argparse.Namespace, argv: list[str]) -> int:
     from engine.store import Store, default_db_path
 
     check_output_paths(args.input, out=args.out, csv=args.csv, summary=args.summary)
-    metric_names = registry.parse_metric_list(args.metrics)
+    options = _collect_options(args)
+    metric_names = (registry.parse_metric_list(args.metrics) if args.metrics is not None
+                    else default_metrics(options))
     columns = dataio.Columns(
         id=None if args.id_col.lower() == "none" else args.id_col,
         reference=args.reference_col, candidate=args.candidate_col,
@@ -157,7 +162,7 @@ def _score(args: argparse.Namespace, argv: list[str]) -> int:
     pairs = dataio.read_pairs(args.input, columns, fmt=args.format)
     max_chars = args.max_chars or DEFAULT_MAX_CHARS
     store = Store(Path(args.db) if args.db else default_db_path())
-    ctx = registry.RuntimeContext(options=_collect_options(args))
+    ctx = registry.RuntimeContext(options=options)
     try:
         built = registry.build(metric_names, ctx)
         run_id = args.run_id or resume_or_new_run_id(store, input_run_id(pairs, built, max_chars))
@@ -266,5 +271,6 @@ def _list_metrics() -> int:
     for name in registry.names():
         card = registry.get(name).card
         arrow = "higher" if card.direction == "higher" else "lower"
-        print(f"{name:<10} {card.title:<28} {arrow} is better, range {card.range_text()}")
+        print(f"{name:<10} {card.title:<28} {arrow} is better, range {card.range_text()}, "
+              f"for {card.scope.text}")
     return 0

@@ -16,10 +16,11 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine import readable, stats
+from engine import applicability, readable, stats
 from engine.metrics import registry
 from engine.metrics.base import Metric, PairScore
 from engine.metrics.encoder import EncoderMetric
+from engine.metrics.scope_option import FORCE_APPLICABILITY
 from engine.reports import DEFAULT_MAX_CHARS, ReportPair
 
 # Keys every per-pair metric result has; everything else in the dict is the metric's details.
@@ -151,6 +152,7 @@ def run_batch(
         if progress:
             progress(done, total)
 
+    force = bool(ctx.option(FORCE_APPLICABILITY.name))
     pool = ThreadPoolExecutor(max_workers=max(1, concurrency)) if concurrency > 1 else None
     try:
         for start in range(0, len(pairs), chunk_size):
@@ -162,6 +164,8 @@ def run_batch(
                     reason = _unscorable(pair, max_chars, scopes[metric.name])
                     if reason:
                         record(metric, pair, PairScore.failed(reason))
+                    elif not force and (reason := _not_applicable(metric, pair)):
+                        record(metric, pair, PairScore(None, details={"not_applicable": reason}))
                     else:
                         valid.append(pair)
                 _score_chunk(metric, valid, record, pool)
@@ -206,6 +210,16 @@ def _reuse_stored(store: Any, run_id: str, results: dict[str, dict[str, dict[str
         else:
             counts["recomputed"] += 1
     return counts
+
+
+def _not_applicable(metric: Metric, pair: ReportPair) -> str | None:
+    """"not applicable: ..." when the pair's exam is outside the metric's scope."""
+    scope = metric.card.scope
+    if scope == applicability.ANY:
+        return None
+    exam = applicability.exam_of(pair.reference, pair.candidate, pair.modality, pair.area)
+    reason = applicability.out_of_scope(scope, exam)
+    return f"not applicable: {reason}" if reason else None
 
 
 def _score_chunk(metric: Metric, pairs: list[ReportPair],
@@ -257,6 +271,7 @@ def summarize(metrics: Sequence[Metric], rows: Sequence[dict[str, Any]], counter
             "mean": ci.mean, "ci_low": ci.ci_low, "ci_high": ci.ci_high,
             "n": ci.n, "n_errors": sum(1 for r in per_pair if r.error is not None) - unreadable,
             "n_cannot_read": unreadable,
+            "n_not_applicable": sum(1 for r in per_pair if r.details.get("not_applicable")),
             "direction": metric.direction,
             "range": list(metric.card.range),
             "signature": (signatures or {}).get(metric.name) or metric.signature(),
@@ -268,6 +283,9 @@ def summarize(metrics: Sequence[Metric], rows: Sequence[dict[str, Any]], counter
         except Exception as exc:  # noqa: BLE001 - the means above are still valid; say what failed
             entry["corpus"] = {"error": f"{type(exc).__name__}: {exc}"}
         summary["metrics"][metric.name] = entry
+    # Named apart so that no reader takes a demo model's number for a measurement.
+    summary["demo_grade_metrics"] = {name: m["model"] for name, m in summary["metrics"].items()
+                                     if m["demo_grade"]}
     summary["model_calls"] = int(counters.get("model_calls", 0))  # LLM judge calls only
     summary["encoder_batches"] = int(counters.get("encoder_batches", 0))
     summary["cache_hits"] = int(counters.get("cache_hits", 0))
@@ -287,9 +305,14 @@ def format_summary(summary: dict[str, Any]) -> str:
             value = f"{m['mean']:.4f} [{m['ci_low']:.4f}, {m['ci_high']:.4f}]"
         arrow = "↑" if m["direction"] == "higher" else "↓"
         demo = "  (demo-grade model)" if m.get("demo_grade") else ""
+        apart = f" not applicable={m['n_not_applicable']}" if m.get("n_not_applicable") else ""
         lines.append(f"{name:<10} {arrow} {value}  n={m['n']} errors={m['n_errors']} "
-                     f"cannot read={m.get('n_cannot_read', 0)}{demo}")
+                     f"cannot read={m.get('n_cannot_read', 0)}{apart}{demo}")
         lines.append(f"{'':<10}   {m['signature']}")
+    demo_models = summary.get("demo_grade_metrics") or {}
+    if demo_models:
+        named = ", ".join(f"{name} ({model})" for name, model in demo_models.items())
+        lines.append(f"demo-grade numbers, not measurements: {named}")
     lines.append(f"model calls: {summary['model_calls']} (LLM judge)  cache hits: {summary['cache_hits']}"
                  f"  encoder batches: {summary.get('encoder_batches', 0)}")
     resumed = summary.get("resumed") or {}

@@ -417,9 +417,12 @@ def summary_html(summary: Mapping[str, Any], title: str = "Summary") -> str:
         arrow = "↑" if m.get("direction") == "higher" else "↓"
         ci = (f"[{fmt(m.get('ci_low'))}, {fmt(m.get('ci_high'))}]" if m.get("mean") is not None else "")
         demo = "<span class='rs-badge rs-demo'>demo-grade model</span>" if m.get("demo_grade") else ""
+        demo_css = " class='rs-demo-value'" if m.get("demo_grade") else ""
+        apart = (f" <span class='rs-muted'>({m['n_not_applicable']} not applicable)</span>"
+                 if m.get("n_not_applicable") else "")
         rows.append(
-            f"<tr><td><b>{esc(name)}</b> {arrow}</td><td>{esc(fmt(m.get('mean'), 4))}</td>"
-            f"<td>{esc(ci)}</td><td>{esc(m.get('n'))}</td>"
+            f"<tr><td><b>{esc(name)}</b> {arrow}</td><td{demo_css}>{esc(fmt(m.get('mean'), 4))}</td>"
+            f"<td{demo_css}>{esc(ci)}</td><td>{esc(m.get('n'))}{apart}</td>"
             f"<td{' class=rs-bad' if m.get('n_errors') else ''}>{esc(m.get('n_errors'))}</td>"
             f"<td{' class=rs-bad' if m.get('n_cannot_read') else ''}>{esc(m.get('n_cannot_read', 0))}</td>"
             f"<td><code>{esc(m.get('model') or '—')}</code> {demo}</td>"
@@ -433,6 +436,10 @@ def summary_html(summary: Mapping[str, Any], title: str = "Summary") -> str:
     if resumed.get("reused") or resumed.get("recomputed"):
         extra.append(f"resumed: {esc(resumed.get('reused'))} stored results reused, "
                      f"{esc(resumed.get('recomputed'))} recomputed (pair text or signature changed)")
+    demo = summary.get("demo_grade_metrics") or {}
+    if demo:
+        extra.append("demo-grade numbers, not measurements: "
+                     + ", ".join(f"{esc(n)} (<code>{esc(model)}</code>)" for n, model in demo.items()))
     return (f"<h3 class='rs-sub'>{esc(title)}</h3><table class='rs-table rs-summary'><thead><tr>"
             "<th>metric</th><th>mean</th><th>95% CI (bootstrap)</th><th>n</th><th>errors</th>"
             "<th title='reports this metric cannot read: empty, no words, or not English for an "
@@ -450,10 +457,17 @@ def scores_by_id(rows: Sequence[Mapping[str, Any]], name: str) -> dict[str, floa
     return out
 
 
+def _demo_grade(rows: Sequence[Mapping[str, Any]], name: str) -> bool:
+    return any(((row.get("metrics") or {}).get(name) or {}).get("demo_grade") for row in rows)
+
+
 def system_comparison(rows_a: Sequence[Mapping[str, Any]], rows_b: Sequence[Mapping[str, Any]],
-                      names: Sequence[str]) -> tuple[pd.DataFrame, dict[str, Any]]:
+                      names: Sequence[str], include_demo: bool = False,
+                      ) -> tuple[pd.DataFrame, dict[str, Any]]:
     """Per metric: both systems' means with bootstrap CIs, B - A with its CI, and the paired
-    bootstrap and permutation p-values (engine.stats), on the pairs both systems scored."""
+    bootstrap and permutation p-values (engine.stats), on the pairs both systems scored.
+    A metric scored by a demo-grade model gets no verdict unless ``include_demo``: its
+    differences are noise about nothing, and a "B better" beside them would read as real."""
     records, raw = [], {}
     for name in names:
         a, b = scores_by_id(rows_a, name), scores_by_id(rows_b, name)
@@ -467,6 +481,9 @@ def system_comparison(rows_a: Sequence[Mapping[str, Any]], rows_b: Sequence[Mapp
             better = "B" if (paired.mean_diff > 0) == (direction == "higher") else "A"
             verdict = (f"{better} better (p < 0.05)" if paired.p_bootstrap < 0.05 and paired.mean_diff != 0
                        else "no significant difference")
+        demo = _demo_grade(rows_a, name) or _demo_grade(rows_b, name)
+        if demo and not include_demo:
+            verdict = "left out: demo-grade model"
         records.append({
             "metric": f"{name} {'↑' if direction == 'higher' else '↓'}", "pairs": paired.n,
             "A mean [95% CI]": _ci_text(ci_a.mean, ci_a.ci_low, ci_a.ci_high),
@@ -475,7 +492,7 @@ def system_comparison(rows_a: Sequence[Mapping[str, Any]], rows_b: Sequence[Mapp
             "p (paired bootstrap)": fmt(paired.p_bootstrap, 4),
             "p (permutation)": fmt(paired.p_permutation, 4), "verdict": verdict})
         raw[name] = {"a": ci_a.to_json(), "b": ci_b.to_json(), "paired": paired.to_json(),
-                     "direction": direction}
+                     "direction": direction, "demo_grade": demo}
     return pd.DataFrame.from_records(records), raw
 
 

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from engine.defaults import default_metrics
 from engine.metrics import registry
 from engine.reports import DEFAULT_MAX_CHARS
 from models.prepare import parse_ids
@@ -35,7 +36,7 @@ class ConfigError(ValueError):
 @dataclass
 class AppConfig:
     options: dict[str, Any] = field(default_factory=dict)
-    metrics: list[str] | None = None  # None: every metric that needs no LLM
+    metrics: list[str] | None = None  # None: every metric that gives real numbers offline
     max_pairs: int = 5000             # pairs per uploaded batch
     max_chars: int = DEFAULT_MAX_CHARS
     max_contexts: int = 2             # settings combinations kept loaded
@@ -61,13 +62,15 @@ class AppConfig:
                        and options.get(opt.name, opt.default) == RULES for opt in spec.options)
 
     def default_metrics(self) -> list[str]:
-        """The metrics ticked when the page opens: the configured ones, else all that run
-        without the LLM judge (lexical, rules, encoders), since the judge takes seconds a call."""
+        """The metrics ticked when the page opens: the configured ones, else those that give
+        real numbers under these options and run without the LLM judge (which takes seconds
+        a call). Demo-grade metrics (the bundled CREPE and SRR models, the demo judge) are
+        never ticked by default: their numbers are not measurements."""
         names = registry.names()
         if self.metrics is not None:
             return [m for m in self.metrics if m in names]
-        fast = [n for n in names if not self.needs_llm(n)]
-        return fast or names
+        options = self.effective_options()
+        return [n for n in default_metrics(options) if not self.needs_llm(n)]
 
     def option_value(self, name: str) -> Any:
         options = self.effective_options()

@@ -100,10 +100,14 @@ def overview_html(results: dict[str, dict[str, Any]], total: int, running: str |
     cells = []
     for name, res in results.items():
         arrow = "↑" if res.get("direction") == "higher" else "↓"
-        value = "error" if res.get("error") else fmt(res.get("score"))
+        value = ("error" if res.get("error") else
+                 "not applicable" if res.get("not_applicable") else fmt(res.get("score")))
+        if res.get("score_note"):
+            value = f"{value} · {res['score_note']}"
         demo = " <span class='rs-badge rs-demo'>demo-grade model</span>" if res.get("demo_grade") else ""
+        css = "rs-bad" if res.get("error") else "rs-demo-value" if res.get("demo_grade") else ""
         cells.append(f"<td><b>{esc(registry.get(name).card.title)}</b> {arrow}</td>"
-                     f"<td class='{'rs-bad' if res.get('error') else ''}'>{esc(value)}</td>"
+                     f"<td class='{css}'>{esc(value)}</td>"
                      f"<td class='rs-muted'>{esc(res.get('model') or '—')}{demo}</td>"
                      f"<td class='rs-muted'>{esc(fmt_ms(res.get('elapsed_ms')))}</td>")
     table = ("<table class='rs-table' id='score-overview'><tbody>"

@@ -51,8 +51,12 @@ def cmd_ssree(args: argparse.Namespace) -> int:
     metric_names = registry.parse_metric_list(args.metrics)
     reports = ssree.load_ssree(args.data, args.limit)
     pairs = ssree.ssree_pairs(reports)
-    ctx = registry.RuntimeContext(options=_collect_options(args))
+    # SSREE mixes CT, MR and radiographs; the published figures score every metric on all of
+    # them, so chest-radiograph metrics are forced here (the report says so).
+    options = {"force_applicability": True, **_collect_options(args)}
+    ctx = registry.RuntimeContext(options=options)
     report: dict[str, Any] = {"benchmark": "ssree", "data": str(args.data), "n_reports": len(reports),
+                              "force_applicability": options["force_applicability"],
                               "machine": machine_info(), "metrics": {},
                               "units": {"kendall_tau_b": "mean coefficient", "all_pairs": "%",
                                         "adjacent": "%", "perfect_chain": "%", "ms_per_pair": "ms"},
@@ -67,6 +71,7 @@ def cmd_ssree(args: argparse.Namespace) -> int:
                            else None for lvl in ssree.LEVELS] for r in reports]
             direction = registry.get(name).card.direction
             figures = ssree.monotonicity(per_report, higher_is_better=direction == "higher")
+            figures["mean_by_level"] = ssree.level_means(per_report)
             figures["ms_per_pair"] = round(wall * 1000 / max(1, len(pairs)), 3)
             figures["n_pair_errors"] = sum(1 for v in scores.values() if v["error"] is not None)
             figures["signature"] = run.summary["metrics"][name]["signature"]
@@ -85,9 +90,11 @@ def _ssree_line(name: str, f: dict[str, Any]) -> str:
     if not f.get("n_reports"):
         return f"{name:<10} no scorable report ({f.get('n_excluded', 0)} excluded)"
     lv = " ".join(f"{v:.1f}" for v in f["adjacent_by_level"].values())
+    means = " ".join(f"{level} {'n/a' if v is None else f'{v:.3f}'}"
+                     for level, v in f.get("mean_by_level", {}).items())
     return (f"{name:<10} tau-b {f['kendall_tau_b']:.3f}  all-pairs {f['all_pairs']:.1f}%  "
             f"adjacent {f['adjacent']:.1f}% ({lv})  chain {f['perfect_chain']:.1f}%  "
-            f"n={f['n_reports']}  {f['ms_per_pair']:.2f} ms/pair")
+            f"n={f['n_reports']}  {f['ms_per_pair']:.2f} ms/pair\n{'':<10} mean score {means}")
 
 
 def _bar(total: int, desc: str, quiet: bool):

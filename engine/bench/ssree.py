@@ -85,6 +85,17 @@ def report_ordering(scores: Sequence[float]) -> dict[str, Any]:
             "adjacent": adjacent, "perfect_chain": all(adjacent)}
 
 
+def level_means(per_report_scores: Sequence[Sequence[float | None]]) -> dict[str, float | None]:
+    """Mean score at each level L1..L5 over the reports that scored it: how faithful a
+    faithful rewrite (L1) looks, which the ordering figures cannot tell."""
+    out: dict[str, float | None] = {}
+    for i, level in enumerate(LEVELS):
+        values = [float(s[i]) for s in per_report_scores
+                  if s[i] is not None and not (isinstance(s[i], float) and math.isnan(s[i]))]
+        out[level] = round(float(np.mean(values)), 4) if values else None
+    return out
+
+
 def monotonicity(per_report_scores: Sequence[Sequence[float | None]], higher_is_better: bool) -> dict[str, Any]:
     """Corpus figures over reports; reports with any failed level are left out and counted.
 

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from engine.applicability import ANY, Scope
 from engine.reports import ReportPair
 
 Direction = Literal["higher", "lower"]
@@ -30,6 +31,7 @@ class MetricCard:
     paper: str
     models: str
     limits: str
+    scope: Scope = ANY  # the studies it was designed for; outside them: "not applicable"
 
     def range_text(self) -> str:
         low, high = self.range

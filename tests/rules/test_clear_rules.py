@@ -14,6 +14,7 @@ from engine.metrics.clear.schema import (
 )
 from engine.metrics.clear.score import score_pair
 from engine.reports import ReportPair
+from engine.metrics.clear.rules_lexicon import RULES_VERSION
 
 
 def labels(text: str) -> dict[str, str]:
@@ -115,7 +116,7 @@ def test_output_passes_the_schema_checks(clear_rules):
 
 def test_model_info_and_signature(clear_rules):
     info = clear_rules.model()
-    assert info.id == "rules-v2" and info.demo_grade is False
+    assert info.id == RULES_VERSION and info.demo_grade is False
     fields = clear_rules.signature_fields()
     assert fields["extractor"] == "rules" and len(fields["lexicon"]) == 12
 

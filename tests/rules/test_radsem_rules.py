@@ -10,6 +10,9 @@ from engine.metrics.radsem.rules_features import sentence_features
 from engine.metrics.radsem.rules_match import conflict
 from engine.metrics.radsem.schema import RadsemTags
 from engine.metrics.radsem.score import score_tags
+from engine.examples import example_pairs
+from engine.metrics.clear.rules_lexicon import RULES_VERSION
+from engine.metrics.radsem.rules_match import anatomical_relationship
 from engine.reports import ReportPair
 
 
@@ -17,6 +20,42 @@ def test_negated_list_is_split_one_item_each():
     out = atomize_sentence("No pleural effusion, pneumothorax or consolidation is seen.")
     assert len(out) == 3
     assert all(s.lower().startswith("no ") for s in out)
+
+
+def test_coordinated_negation_gives_one_negative_atom_per_item():
+    assert atomize_sentence("There is neither pleural effusion nor pneumothorax.") == [
+        "There is no pleural effusion.", "There is no pneumothorax."]
+    assert atomize_sentence("Neither effusion nor pneumothorax.") == ["No effusion.",
+                                                                      "No pneumothorax."]
+    # a predicate stays one sentence, both words denied
+    (only,) = atomize_sentence("The heart is neither enlarged nor displaced.")
+    assert only == "The heart is not enlarged or displaced."
+    assert sentence_features(only).normality == "normal"
+
+
+def test_no_doubled_negation_and_verbs_agree_after_splitting():
+    assert atomize_sentence("There is no pleural effusion and no pneumothorax.") == [
+        "There is no pleural effusion.", "There is no pneumothorax."]
+    assert atomize_sentence("Heart size and mediastinal contours are normal.") == [
+        "Heart size is normal.", "Mediastinal contours are normal."]
+    assert atomize_sentence("Both lungs are clear.") == ["Left lung is clear.",
+                                                         "Right lung is clear."]
+    # a bare side shares the noun of the last item
+    assert atomize_sentence("No left or right pleural effusion is seen.") == [
+        "No left pleural effusion is seen.", "No right pleural effusion is seen."]
+
+
+def test_cardiomediastinal_silhouette_contains_heart_and_mediastinum():
+    whole = sentence_features("The cardiomediastinal silhouette is within normal limits.")
+    for part in ("Heart size is normal.", "Mediastinal contours are normal."):
+        assert anatomical_relationship(whole, sentence_features(part)) == "part-whole"
+    assert conflict(sentence_features("Heart size is normal."),
+                    sentence_features("Mediastinal contours are normal.")) == "unrelated sites"
+
+
+def test_faithful_normal_chest_example_scores_at_least_0_9(radsem_rules):
+    pair = next(e.pair for e in example_pairs() if e.pair.id == "normal-chest")
+    assert score_tags(radsem_rules.extract(pair).tags).score >= 0.9
 
 
 def test_both_lungs_become_left_and_right():
@@ -148,6 +187,6 @@ def test_output_passes_the_strict_tag_schema(radsem_rules):
 
 def test_model_info_and_signature(radsem_rules):
     info = radsem_rules.model()
-    assert info.id == "rules-v2" and info.demo_grade is False
+    assert info.id == RULES_VERSION and info.demo_grade is False
     fields = radsem_rules.signature_fields()
     assert fields["sim"] == "lexical-dice" and fields["extractor"] == "rules"

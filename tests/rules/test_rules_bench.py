@@ -15,6 +15,7 @@ from engine.metrics import registry
 from engine.metrics.clear.schema import CONDITIONS
 from engine.metrics.srr.labels import vocabulary
 from engine.reports import ReportPair
+from engine.metrics.clear.rules_lexicon import RULES_VERSION
 
 
 def test_paraphrase_is_a_real_rewrite():
@@ -114,7 +115,7 @@ def test_mesh_benchmark_runs_both_labellers(tmp_path):
         ("The heart is enlarged. No pleural effusion.", ["Cardiomegaly/mild"]),
         ("The lungs are clear. Heart size is normal.", ["normal"]),
     ])
-    runs = {"clear-rules": (["--labeller", "clear-rules"], "rules-v2", False),
+    runs = {"clear-rules": (["--labeller", "clear-rules"], RULES_VERSION, False),
             "srr-rules": (["--labeller", "srr"], "rules reader (reader-v1)", False),
             "srr-demo": (["--labeller", "srr", "--srr-model", "srr-minilm-demo"],
                          "srr-minilm-demo", True)}

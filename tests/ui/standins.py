@@ -140,7 +140,7 @@ def result_for(family: str, demo_grade: bool = False) -> dict[str, Any]:
     """A full per-pair result dict (standard keys + details) as the runner would produce it."""
     return {"score": HEADLINE[family](), "direction": DIRECTION.get(family, "higher"),
             "signature": f"{family}-standin|v:1", "error": None,
-            "model": "standin-model" if family != "clear" else "rules-v2", "demo_grade": demo_grade,
+            "model": "standin-model" if family != "clear" else "rules-v3", "demo_grade": demo_grade,
             "elapsed_ms": 12.0, **DETAILS[family]()}
 
 

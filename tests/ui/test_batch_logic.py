@@ -158,6 +158,18 @@ def test_system_comparison_respects_lower_is_better():
     assert frame.iloc[0]["verdict"] == "B better (p < 0.05)"  # fewer predicted errors
 
 
+def test_demo_grade_metrics_get_no_verdict_unless_asked():
+    rows_a = [{"id": str(i), "metrics": {"crepe": {"score": 2.0 + i, "error": None,
+                                                   "demo_grade": True}}} for i in range(5)]
+    rows_b = [{"id": str(i), "metrics": {"crepe": {"score": 1.0 + i, "error": None,
+                                                   "demo_grade": True}}} for i in range(5)]
+    frame, raw = batch.system_comparison(rows_a, rows_b, ["crepe"])
+    assert frame.iloc[0]["verdict"] == "left out: demo-grade model" and raw["crepe"]["demo_grade"]
+    assert frame.iloc[0]["B − A [95% CI]"] != "n/a"  # the numbers stay visible
+    frame, _ = batch.system_comparison(rows_a, rows_b, ["crepe"], include_demo=True)
+    assert frame.iloc[0]["verdict"] == "B better (p < 0.05)"
+
+
 def test_failed_pairs_are_left_out_of_the_comparison():
     rows_a = [{"id": "1", "metrics": {"bleu": {"score": 0.5, "error": None}}},
               {"id": "2", "metrics": {"bleu": {"score": None, "error": "input: empty"}}}]

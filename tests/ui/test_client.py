@@ -91,16 +91,14 @@ def test_compare_on_an_example_returns_each_selected_metric(client):
     assert results["bleu"]["direction"] == "higher"
 
 
-def test_compare_default_metrics_cover_every_fast_metric(client):
+def test_compare_default_metrics_are_the_real_offline_ones(client):
     """Without ``metrics`` the endpoint scores the page's default selection: every metric that
-    does not need the LLM judge (extractors start on their rules)."""
-    from ui.config import AppConfig
-
+    gives real numbers offline (extractors start on their rules), no demo-grade model."""
     pair = example_pairs()[0].pair
     results = client.predict(pair.reference, pair.candidate, api_name="/compare")
-    fast = [n for n in registry.names()  # the stand-ins may be registered by now; the app predates them
-            if not n.endswith("-standin") and not AppConfig().needs_llm(n)]
-    assert list(results) == fast and set(fast) >= {"bleu", "rouge"}
+    offline = [n for n in registry.names() if n in {"clear", "radsem", "bleu", "bleu1", "rouge"}]
+    assert list(results) == offline
+    assert not any(r["demo_grade"] for r in results.values())
     assert not any(r["model"] and r["model"].startswith("gemma") for r in results.values())
     for result in results.values():  # each one a score or a readable error, never nothing
         assert result["score"] is not None or result["error"]

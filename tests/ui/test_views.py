@@ -52,6 +52,37 @@ def test_clear_view_summary_gives_pair_f1s():
     assert view.table is not None and view.figure is None
 
 
+def test_clear_view_puts_attribute_agreement_beside_the_f1():
+    view = render("clear", standins.result_for("clear"))
+    assert "Attributes agree</b>" in view.summary_html
+    assert view.summary_html.index("Attributes agree") < view.summary_html.index("Negative F1")
+
+
+def test_not_applicable_result_explains_why_and_how_to_force():
+    result = {"score": None, "error": None, "direction": "higher", "model": "rules-v3",
+              "demo_grade": False, "not_applicable": "not applicable: designed for chest "
+              "radiographs; this study is modality MR and body area head (as given)"}
+    view = render("clear", result)
+    assert "this study is modality MR and body area head" in view.summary_html
+    assert "force applicability" in view.summary_html and view.table is None
+    assert "not applicable" in panel_header("CLEAR", "clear", result)
+
+
+def test_metric_cards_say_what_they_are_designed_for():
+    from engine.metrics import registry
+    from ui.widgets import card_html
+
+    assert "<b>Designed for</b> chest radiographs" in card_html(registry.get("clear").card)
+    assert "<b>Designed for</b> any modality and body area" in card_html(registry.get("radsem").card)
+
+
+def test_demo_grade_score_is_greyed_in_the_header():
+    result = {"score": 0.25, "direction": "lower", "model": "crepe-minilm-demo",
+              "demo_grade": True, "elapsed_ms": 10.0, "error": None}
+    assert "rs-score rs-demo-value" in panel_header("CREPE", "crepe", result)
+    assert "rs-demo-value" not in panel_header("CREPE", "crepe", {**result, "demo_grade": False})
+
+
 def test_crepe_view_draws_six_bars_and_the_total():
     view = render("crepe", standins.result_for("crepe"))
     bar = view.figure.data[0]

@@ -463,3 +463,55 @@ def test_matched_findings_as_bullets_and_score_with_extra_numbers():
     assert a.matched_findings == ["Normal heart size", "Clear lungs"]
     assert a.overall_score == pytest.approx(0.95)
     assert any("several numbers" in w for w in a.parse_warnings)
+
+
+# --------------------------------------------------------------------------- GREEN's own counts
+# GREEN reads each "(x) ..." line (its regex "\([a-f]\) .*" runs to the end of the line, so a
+# marker quoted inside a line's text is not a line of its own) and takes the first integer
+# that follows ": " and precedes "."; a category without a line counts 0. The expected
+# counts below are what that reader gives, worked out by hand from the texts.
+
+_SIGNIFICANT_WITHOUT_A = """[Explanation]:
+The candidate misplaces and misgrades the effusion.
+
+[Clinically Significant Errors]:
+(b) Omission of a finding: 0.
+(c) Incorrect location or position of a finding: 1. {c_error}
+(d) Incorrect severity of a finding: 1. {d_error}
+(e) Mention of a comparison absent from the reference: 0.
+(f) Omission of a comparison describing a change: 0.
+
+[Clinically Insignificant Errors]:
+No errors.
+
+[Matched Findings]:
+1. Pleural effusion.
+
+[Overall Accuracy Score]: 0.4
+"""
+
+
+@pytest.mark.parametrize("c_error,d_error", [
+    # an "(a)" whose text has no count: read as a line, it made the section unavailable
+    ("The effusion is placed on the right.",
+     "The effusion is called large; the reference grades it as in (a) small."),
+    # an "(a)" followed by "1.": read as a line, it gave a = 1 without a word of warning
+    ("The effusion is placed on the right, see item (a) 1. in the reference.",
+     "The effusion is called large instead of small."),
+])
+def test_quoted_marker_in_another_line_does_not_replace_a_missing_line(c_error, d_error):
+    a = parse_assessment(_SIGNIFICANT_WITHOUT_A.format(c_error=c_error, d_error=d_error))
+    assert counts(a.significant) == zeros(c=1, d=1)  # GREEN: a=0 b=0 c=1 d=1 e=0 f=0
+    assert a.significant["c"].errors == [c_error.rstrip(".")]
+    assert "; ".join(a.significant["d"].errors) == d_error.rstrip(".")
+    assert any("(a) line missing" in w for w in a.parse_warnings)
+
+
+def test_colon_inside_the_category_text_still_gives_the_count():
+    text = fixture("vert_sections_clean.txt").replace(
+        "(a) False prediction of a finding: 0.",
+        "(a) False report: finding in the candidate: 1. Nodule.", 1)
+    a = parse_assessment(text)
+    assert counts(a.significant) == zeros(a=1, b=1, d=1)  # GREEN: a=1 b=1 c=0 d=1 e=0 f=0
+    assert a.significant["a"].errors == ["Nodule"]
+    assert counts(a.insignificant) == zeros(e=1)

@@ -101,12 +101,24 @@ def generic_view(result: Mapping[str, Any]) -> PanelView:
     return PanelView(body_html="<div class='rs-sub'>Details</div>" + pretty_json(details))
 
 
+def not_applicable_view(result: Mapping[str, Any]) -> PanelView:
+    """Why a metric gave no score on this pair: the study is outside what it was designed for."""
+    return PanelView(summary_html=(
+        f"<div class='rs-warn rs-na-note'><b>{esc(result['not_applicable'])}</b><br>This "
+        "metric's labels describe other studies, so any number here would be about nothing. "
+        "The exam comes from the Modality and Body area fields when filled, otherwise from "
+        "words in the reports. To score it anyway, tick <i>force applicability</i> in the "
+        "metric options.</div>"))
+
+
 def render(name: str, result: Mapping[str, Any]) -> PanelView:
     """Build a panel; a view that cannot read the result falls back to the generic view and says
     why, so one unexpected field never hides a score."""
     builder = view_for(name)
     if result.get("error") and result.get("score") is None and not details_of(result):
         return PanelView()
+    if result.get("not_applicable"):
+        return not_applicable_view(result)
     try:
         return builder(result)
     except Exception as exc:  # noqa: BLE001 - shown to the user next to the raw details

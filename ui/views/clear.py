@@ -7,6 +7,7 @@ from typing import Any
 
 import pandas as pd
 
+from engine.metrics.clear.agreement import attribute_agreement
 from engine.metrics.clear.schema import CHOICE_ATTRIBUTES, LIST_ATTRIBUTES
 from engine.metrics.clear.score import PRESENCE_COLUMN, TABLE_COLUMNS, ClearPairScore
 from ui.views import PanelView, register_view
@@ -49,6 +50,23 @@ def clear_table(score: ClearPairScore) -> tuple[pd.DataFrame, pd.DataFrame]:
     return pd.DataFrame(rows, columns=columns), pd.DataFrame(styles, columns=columns)
 
 
+def _agreement_line(score: ClearPairScore) -> str:
+    """Attribute agreement beside the F1: the F1 counts conditions only, so a finding on the
+    wrong side or with the wrong severity must show here, at the top, not only in the table."""
+    agreement = attribute_agreement(score.table)
+    if not agreement["compared"]:
+        return ("<div class='rs-kv'><b>Attributes</b> <span class='rs-muted'>none compared (no "
+                "condition positive in both)</span></div>")
+    differs = "".join(
+        f"<li><b>{esc(d['attribute'])}</b> of {esc(d['condition'])}: reference "
+        f"{esc(_cell_text(d['reference']) or '—')}, candidate "
+        f"{esc(_cell_text(d['candidate']) or '—')}</li>" for d in agreement["differs"])
+    css = " rs-bad" if differs else ""
+    return (f"<div class='rs-kv rs-attr-agreement{css}'><b>Attributes agree</b> "
+            f"{agreement['agree']}/{agreement['compared']}"
+            + (f"<ul class='rs-differs'>{differs}</ul>" if differs else "") + "</div>")
+
+
 def _summary(score: ClearPairScore) -> str:
     pos_note = " (neither report has a positive condition)" if score.pos_f1_degenerate else ""
     neg_note = " (neither report has a negative condition)" if score.neg_f1_degenerate else ""
@@ -57,6 +75,7 @@ def _summary(score: ClearPairScore) -> str:
     parts = [
         f"<div class='rs-kv'><b>Positive F1</b> {esc(fmt(score.pos_f1))}"
         f"<span class='rs-muted'>{esc(pos_note)}</span></div>",
+        _agreement_line(score),
         f"<div class='rs-kv'><b>Negative F1</b> {esc(fmt(score.neg_f1))}"
         f"<span class='rs-muted'>{esc(neg_note)}</span></div>",
         f"<div class='rs-kv'><b>Positive in both</b> "

@@ -134,13 +134,19 @@ def panel_header(title: str, name: str, result: Mapping[str, Any] | None, state:
     direction = result.get("direction")
     arrow = {"higher": "↑ higher is better", "lower": "↓ lower is better"}.get(direction or "", "")
     score = result.get("score")
-    score_html = (f"<span class='rs-score' data-metric='{esc(name)}'>{esc(fmt(score))}</span>"
-                  if score is not None else "<span class='rs-score rs-muted'>no score</span>")
+    demo_class = " rs-demo-value" if result.get("demo_grade") else ""
+    if score is not None:
+        score_html = (f"<span class='rs-score{demo_class}' data-metric='{esc(name)}'>"
+                      f"{esc(fmt(score))}</span>")
+    elif result.get("not_applicable"):
+        score_html = "<span class='rs-score rs-muted rs-na'>not applicable</span>"
+    else:
+        score_html = "<span class='rs-score rs-muted'>no score</span>"
     model = result.get("model")
     model_html = (f"model <code>{esc(model)}</code>" if model
                   else "<span class='rs-muted'>no model (computed directly from the text)</span>")
     badge = ("<span class='rs-badge rs-demo' title='This model only exercises the pipeline; its "
-             "numbers are not meaningful.'>demo-grade model</span>"
+             "numbers are not meaningful.'>demo-grade model: not a measurement</span>"
              if result.get("demo_grade") else "")
     error = result.get("error")
     error_html = (f"<div class='rs-error' role='alert'><b>Error:</b> {esc(error)}</div>"

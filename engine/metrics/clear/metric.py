@@ -10,7 +10,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from engine.applicability import CHEST_RADIOGRAPH
 from engine.metrics.base import MetricCard, PairScore
+from engine.metrics.clear.agreement import attribute_agreement
 from engine.metrics.clear.schema import NEGATIVE, POSITIVE, TOP5, TOP5_DEFAULT, ClearPairExtraction
 from engine.metrics.clear.score import ClearPairScore, score_corpus, score_pair, score_presence
 from engine.metrics.registry import Option, RuntimeContext
@@ -36,6 +38,7 @@ CARD = MetricCard(
            "project's deterministic rules (--extractor rules).",
     limits="Chest X-ray only. Judgements are only as good as the judge: the offline demo judge "
            "(Gemma 3 270M base) is demo-grade. Attribute scores exist only for true positives.",
+    scope=CHEST_RADIOGRAPH,
 )
 
 
@@ -57,6 +60,9 @@ class ClearMetric(ExtractedMetric):
         details = scored.to_json()
         details.pop("score")
         details["top5_set"] = self.top5
+        agreement = attribute_agreement(scored.table)
+        details["attribute_agreement"] = agreement
+        details["score_note"] = agreement["note"]  # shown beside the score in score tables
         return scored.score, details
 
     def corpus(self, results: Sequence[PairScore]) -> dict[str, Any]:

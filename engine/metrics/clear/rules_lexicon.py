@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 LEXICON_DIR = Path(__file__).resolve().parents[2] / "data" / "lexicons"
-RULES_VERSION = "rules-v2"
+RULES_VERSION = "rules-v3"
 
 
 @lru_cache(maxsize=None)

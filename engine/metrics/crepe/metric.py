@@ -15,10 +15,12 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+from engine.applicability import CHEST_RADIOGRAPH
 from engine.metrics.base import MetricCard, PairScore
 from engine.metrics.encoder import EncoderMetric
 from engine.metrics.crepe.score import CATEGORIES, aggregate_batch, summarize_stored
 from engine.metrics.crepe.rules import CrepeRulesMetric
+from engine.metrics.scope_option import FORCE_APPLICABILITY
 from engine.metrics.registry import Option, RuntimeContext
 from engine.reader.choice import AUTO, encoder_model, reads_with_rules
 from engine.reports import ReportPair
@@ -49,6 +51,7 @@ CARD = MetricCard(
     limits="Counts are continuous estimates, not integers. Inputs longer than the model's "
            "maximum length (512 tokens) are truncated longest-first. The bundled model is a "
            "demonstration trained on synthetic chest reports.",
+    scope=CHEST_RADIOGRAPH,
 )
 
 
@@ -96,4 +99,4 @@ def build(ctx: RuntimeContext) -> CrepeMetric | CrepeRulesMetric:
     return CrepeMetric(ctx)
 
 
-OPTIONS = (CREPE_MODEL, EXTRACTOR, *ENCODER_OPTIONS)
+OPTIONS = (CREPE_MODEL, EXTRACTOR, *ENCODER_OPTIONS, FORCE_APPLICABILITY)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from engine.applicability import ANY
 from engine.metrics.base import MetricCard, PairScore
 from engine.metrics.extracted import ExtractedMetric
 from engine.metrics.radsem.extract import RadsemExtraction
@@ -31,6 +32,7 @@ CARD = MetricCard(
     limits="Depends on the judge's rewriting and matching; the offline demo judge (Gemma 3 "
            "270M base) is demo-grade. Scores follow the reference's current scorer (max-flow), "
            "not its first version.",
+    scope=ANY,
 )
 
 

@@ -46,8 +46,8 @@ SIMILARITY_OPTION = Option(
 # Thresholds per similarity scale: cosine similarities of the encoder run higher than token
 # overlap for the same pair of sentences, so each backend has its own.
 # Chosen on SSREE dev (engine.bench.rules): see the lexicon README for the grid.
-SETTINGS = {"lexical": MatchSettings(pair_threshold=0.35, extra_threshold=0.42,
-                                     siteless_threshold=0.5),
+SETTINGS = {"lexical": MatchSettings(pair_threshold=0.35, extra_threshold=0.34,
+                                     siteless_threshold=0.4, normal_site_similarity=0.5),
             "encoder": MatchSettings(pair_threshold=0.6, extra_threshold=0.75,
                                      siteless_threshold=0.7),
             "hybrid": MatchSettings(pair_threshold=0.45, extra_threshold=0.55,

@@ -36,7 +36,7 @@ _SITE_LIST_RE = re.compile(
     r"\b(?P<prep>in|within|at|of|involving|on)\s+(?P<items>(?:the\s+)?[\w\-/ ]{2,40}?"
     rf"(?:\s*,\s*{_PREP}[\w\-/ ]{{2,40}}?)*\s*,?\s+(?:and|or)\s+{_PREP}[\w\-/ ]{{2,40}}?)"
     r"(?=$|[,.;]|\s+(?:is|are|was|were|regions?|areas?|levels?|on|with)\b)", re.IGNORECASE)
-_LEVEL_RE = re.compile(r"^[ctls]\d{1,2}(?:\s*[-/]\s*[ctls]?\d{1,2})?$", re.IGNORECASE)
+_LEVEL_RE = re.compile(r"^[ctls]\d{1,2}(?:\s*[-/–—]\s*[ctls]?\d{1,2})?$", re.IGNORECASE)
 # ", with compression of the dural sac": a second finding attached to the first.
 _WITH_RE = re.compile(r",\s*(?:with|accompanied by|associated with|and)\s+", re.IGNORECASE)
 _SIDE_RE = re.compile(r"\b(?:left|right)\b", re.IGNORECASE)
@@ -67,7 +67,8 @@ def atomize(report: str) -> tuple[list[str], list[str]]:
 def _atomize_cached(report: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     sentences: list[str] = []
     notes: list[str] = []
-    for utterance in split_utterances(findings_text(report)):
+    # A report whose only header is, say, "Clinical history:" has its findings under it.
+    for utterance in split_utterances(findings_text(report) or report):
         for piece in atomize_sentence(utterance, notes):
             if piece not in sentences:
                 sentences.append(piece)
@@ -81,6 +82,7 @@ def atomize_sentence(sentence: str, notes: list[str] | None = None) -> list[str]
     for pattern in lex.remove:
         text = pattern.sub("", text)
     text = re.sub(r"\s+([,.;])", r"\1", re.sub(r"\s{2,}", " ", text)).strip(" ,.;")
+    text = _neither_nor(text)
     if not text or lex.drop.search(text.lower()):
         if notes is not None:
             notes.append(f"dropped (comparison, technique or recommendation): {sentence}")
@@ -92,6 +94,24 @@ def atomize_sentence(sentence: str, notes: list[str] | None = None) -> list[str]
                 for located in _expand_site_list(negated):
                     out.extend(_expand_sides(located))
     return [_tidy(s) for s in out if _has_content(s)]
+
+
+_NEITHER_RE = re.compile(r"\bneither\b(?=[^.;]*\bnor\b)", re.IGNORECASE)
+
+
+def _neither_nor(text: str) -> str:
+    """"There is neither effusion nor pneumothorax" -> "There is no effusion or pneumothorax"
+    (then one negated sentence per item); "is neither enlarged nor displaced" -> "is not
+    enlarged or displaced" (one sentence, both words denied)."""
+    if not _NEITHER_RE.search(text):
+        return text
+    flags = re.IGNORECASE
+    text = re.sub(r"\b(there\s+(?:is|are|was|were))\s+neither\b", r"\1 no", text, flags=flags)
+    text = re.sub(r"\b(is|are|was|were|appears?|seems?|remains?)\s+neither\b", r"\1 not", text,
+                  flags=flags)
+    text = re.sub(r"^neither\b", "No", text, flags=flags)
+    text = re.sub(r"\bneither\b", "no", text, flags=flags)
+    return re.sub(r"\bnor\b", "or", text, flags=flags)
 
 
 def _clauses(text: str) -> list[str]:
@@ -172,12 +192,24 @@ def _expand_negated_list(clause: str) -> list[str]:
     m = _NEG_LIST_RE.match(clause)
     if not m:
         return [clause]
-    items = _split_items(m.group("items"))
+    # "no effusion and no pneumothorax": the head already denies, so the items lose their own
+    # "no" (else "There is no no pneumothorax").
+    items = _share_noun([re.sub(r"^(?:no|any)\s+", "", i, flags=re.IGNORECASE)
+                         for i in _split_items(m.group("items"))])
     if len(items) < 2 or not _short(items) or any(
             _MODIFIER_RE.search(i.split()[-1]) for i in items[:-1]):
         return [clause]
     tail = m.group("tail") or ""
     return [f"{m.group('head')}{item}{tail}" for item in items]
+
+
+def _share_noun(items: list[str]) -> list[str]:
+    """"left or right pleural effusion": a bare side takes the noun of the last item."""
+    last = items[-1].split() if items else []
+    if len(items) < 2 or len(last) < 2 or not _SIDE_RE.fullmatch(last[0]):
+        return items
+    noun = " ".join(last[1:])
+    return [f"{item} {noun}" if _SIDE_RE.fullmatch(item) else item for item in items]
 
 
 def _expand_site_list(clause: str) -> list[str]:
@@ -238,8 +270,32 @@ def _has_content(text: str) -> bool:
     return len(re.findall(r"[A-Za-z]{2,}", text)) >= 2
 
 
+_LATIN_PLURALS = frozenset("bronchi hila sulci foci calyces apices vertebrae menisci bullae "
+                           "ganglia gyri data".split())
+_SINGULAR_VERB = {"are": "is", "were": "was", "have": "has", "demonstrate": "demonstrates",
+                  "show": "shows", "appear": "appears", "exhibit": "exhibits",
+                  "contain": "contains", "remain": "remains", "reveal": "reveals"}
+_PLURAL_VERB_RE = re.compile(rf"^((?:[\w/-]+\s+){{0,4}}?)([\w/-]+)\s+({'|'.join(_SINGULAR_VERB)})\b",
+                             re.IGNORECASE)
+
+
+def _agree(text: str) -> str:
+    """Verb agreement after a subject was split or made one-sided: "Heart size are normal"
+    and "Left lung are clear" read as "... is ..."."""
+    m = _PLURAL_VERB_RE.match(text)
+    if not m:
+        return text
+    noun = m.group(2).lower()
+    if (noun.endswith("s") and not noun.endswith(("ss", "us", "is"))) or noun in _LATIN_PLURALS:
+        return text  # a plural subject keeps "are"
+    if noun in {"there", "which", "that", "who"} or noun.endswith(("ing", "ly")):
+        return text
+    verb = _SINGULAR_VERB[m.group(3).lower()]
+    return text[:m.start(3)] + verb + text[m.end(3):]
+
+
 def _tidy(text: str) -> str:
     text = re.sub(r"^(?:and|but|with|while|also|additionally|in addition|furthermore)\b[,\s]*", "",
                   text.strip(" ,;"), flags=re.IGNORECASE)
-    text = re.sub(r"\s{2,}", " ", text).strip(" ,;.")
+    text = _agree(re.sub(r"\s{2,}", " ", text).strip(" ,;."))
     return (text[:1].upper() + text[1:] + ".") if text else text

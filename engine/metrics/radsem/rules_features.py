@@ -19,7 +19,7 @@ from engine.metrics.radsem.rules_lexicon import canonical_text, radsem_lexicon
 NORMAL, ABNORMAL = "normal", "abnormal"
 _TOKEN_RE = re.compile(r"[a-z0-9]+(?:[-'][a-z0-9]+)*")
 _NUMBER_RE = re.compile(r"\b\d+(?:\.\d+)?\b")
-_LEVEL_RE = re.compile(r"\b([ctls])(\d{1,2})(?:\s*[-/]\s*([ctls])?(\d{1,2}))?\b(?!\s*(?:w|-?weighted|wi\b|flair))")
+_LEVEL_RE = re.compile(r"\b([ctls])(\d{1,2})(?:\s*[-/–—]\s*([ctls])?(\d{1,2}))?\b(?!\s*(?:w|-?weighted|wi\b|flair))")
 _SEQUENCE_RE = re.compile(r"\b(t1|t2|flair|dwi|adc|swi|stir)\b")
 _SIDES = ("left", "right")
 STOPWORDS = frozenset("""

@@ -33,10 +33,16 @@ class MatchSettings:
     pair_threshold: float = 0.25  # lowest similarity for a one-to-one pair
     extra_threshold: float = 0.6  # lowest similarity for an extra (many-to-many) pair
     siteless_threshold: float = 0.45  # lowest similarity when one sentence names no site
+    # Two compatible normal statements about a whole and its part ("the cardiomediastinal
+    # silhouette is within normal limits" / "heart size is normal") say the same thing in other
+    # words, which token overlap cannot see: they count at least this similar (None: wording
+    # alone decides).
+    normal_site_similarity: float | None = None
 
-    def to_json(self) -> dict[str, float]:
+    def to_json(self) -> dict[str, float | None]:
         return {"pair_threshold": self.pair_threshold, "extra_threshold": self.extra_threshold,
-                "siteless_threshold": self.siteless_threshold}
+                "siteless_threshold": self.siteless_threshold,
+                "normal_site_similarity": self.normal_site_similarity}
 
 
 def conflict(a: SentenceFeatures, b: SentenceFeatures) -> str | None:
@@ -110,6 +116,12 @@ def tag_pair(ref: SentenceFeatures, gen: SentenceFeatures) -> RadsemPair:
         details_of_abnormality_relationship=None if normal else details_relationship(ref, gen))
 
 
+def _plain_normal(f: SentenceFeatures) -> bool:
+    """"<site> is normal": a normal statement about a named site that denies nothing and says
+    little else ("heart size is normal", "mediastinal contours are unremarkable")."""
+    return f.normality == NORMAL and bool(f.sites) and not f.negated and len(f.asserted) <= 2
+
+
 def match(ref: Sequence[SentenceFeatures], gen: Sequence[SentenceFeatures],
           similarity: SimilarityFn, settings: MatchSettings = MatchSettings()) -> RadsemTags:
     """Pair the two sentence lists and return the stage-2 tags."""
@@ -117,6 +129,13 @@ def match(ref: Sequence[SentenceFeatures], gen: Sequence[SentenceFeatures],
         return RadsemTags(pairs=[], unmatched_sentences=_unmatched(ref, gen, set(), set()))
     sim = np.asarray(similarity(ref, gen), dtype=float)
     allowed = np.array([[conflict(r, g) is None for g in gen] for r in ref], dtype=bool)
+    if settings.normal_site_similarity is not None:
+        floor = settings.normal_site_similarity
+        for i, r in enumerate(ref):
+            for j, g in enumerate(gen):
+                if allowed[i, j] and _plain_normal(r) and _plain_normal(g) \
+                        and anatomical_relationship(r, g) == "part-whole":
+                    sim[i, j] = max(sim[i, j], floor)
     score = np.where(allowed, sim, -1.0)
     # Abnormal sentences pair on a shared finding; without one only near-identical wording may.
     for i, r in enumerate(ref):

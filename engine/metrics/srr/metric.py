@@ -15,8 +15,10 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+from engine.applicability import CHEST_RADIOGRAPH
 from engine.metrics.base import Metric, MetricCard, PairScore
 from engine.metrics.encoder import EncoderMetric
+from engine.metrics.scope_option import FORCE_APPLICABILITY
 from engine.metrics.registry import Option, RuntimeContext
 from engine.metrics.srr.labels import LabelLevel, StatusView
 from engine.metrics.srr.score import SrrPairScore, corpus_from_pairs, score_pair
@@ -54,6 +56,7 @@ CARD = MetricCard(
     limits="Chest-radiograph labels only. Utterances longer than the model's maximum length "
            "are truncated. Two reports with no labels at all agree perfectly (1.0). The bundled "
            "model is a demonstration trained on synthetic sentences.",
+    scope=CHEST_RADIOGRAPH,
 )
 
 
@@ -121,4 +124,4 @@ def build(ctx: RuntimeContext) -> Metric:
     return SrrMetric(ctx)
 
 
-OPTIONS = (SRR_MODEL, SRR_VIEW, EXTRACTOR, *ENCODER_OPTIONS)
+OPTIONS = (SRR_MODEL, SRR_VIEW, EXTRACTOR, *ENCODER_OPTIONS, FORCE_APPLICABILITY)

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from engine.applicability import ANY
 from engine.metrics.base import Metric, MetricCard, ModelInfo, PairScore
 from engine.metrics.registry import Option, RuntimeContext
 from engine.metrics.vert.parse import clean_response, parse_assessment
@@ -64,6 +65,7 @@ CARD = MetricCard(
     limits="A judge's opinion, not a measurement: scores change with the judge and the prompt "
            "(both are in the signature). The offline demo judge (Gemma 3 270M base) is "
            "demo-grade and its numbers are meaningless.",
+    scope=ANY,
 )
 
 

@@ -392,20 +392,8 @@ def _count_and_rest(text: str) -> tuple[int | None, str, bool]:
     return parse_count(match["count"]), match["rest"], match["count"].lower() in _ZERO_WORDS
 
 
-def _category_lines(body: str) -> dict[str, str]:
-    """Category key -> the text after its "(x)" marker, up to the next marker.
-
-    Three readings: markers at line starts ("(a)" or "a)", GREEN's layout, one line each),
-    "(a)" anywhere (one-line answers), GREEN's fallback "(1)"-"(6)" at line starts. A repeated
-    marker keeps its first occurrence.
-    """
-    options = [  # (markers, whether each owns only its own line)
-        ([(m[1].lower(), m) for m in _LINE_START_MARK_RE.finditer(body)], True),
-        ([(m[1].lower(), m) for m in _INLINE_MARK_RE.finditer(body)], False),
-        ([(CATEGORY_KEYS[int(m[1]) - 1], m) for m in _DIGIT_MARK_RE.finditer(body)], True),
-    ]
-    # The reading that finds the most categories; ties go to the earlier (stricter) one.
-    marks, one_line = max(options, key=lambda option: len({key for key, _ in option[0]}))
+def _marks_to_lines(marks: list[tuple[str, re.Match[str]]], body: str,
+                    one_line: bool) -> dict[str, str]:
     lines: dict[str, str] = {}
     for i, (key, mark) in enumerate(marks):
         end = marks[i + 1][1].start() if i + 1 < len(marks) else len(body)
@@ -414,11 +402,46 @@ def _category_lines(body: str) -> dict[str, str]:
     return lines
 
 
+def _is_one_line_layout(marks: list[tuple[str, re.Match[str]]], lines: dict[str, str]) -> bool:
+    """Inline markers form a one-line answer only when they run a, b, c, ... in order and
+    every segment starts with a readable count: an "(a)" quoted inside another line's error
+    text breaks the order or the count, and must not be read as a category."""
+    keys = [key for key, _ in marks]
+    if keys != sorted(set(keys)):
+        return False
+    return all(_read_category_line(line)[0] is not None for line in lines.values())
+
+
+def _category_lines(body: str) -> dict[str, str]:
+    """Category key -> the text after its "(x)" marker, up to the next marker.
+
+    GREEN's layout first: markers at line starts ("(a)" or "a)"), one line each; it is
+    used whenever it finds two categories or more, so a missing line stays missing (count 0,
+    as in GREEN) even when another line's error text quotes "(a)". Otherwise a one-line
+    answer with "(a)" ... "(f)" anywhere in order, then whatever line-start markers there
+    are, then GREEN's fallback "(1)"-"(6)" at line starts. A repeated marker keeps its first
+    occurrence.
+    """
+    line_marks = [(m[1].lower(), m) for m in _LINE_START_MARK_RE.finditer(body)]
+    if len({key for key, _ in line_marks}) >= 2:
+        return _marks_to_lines(line_marks, body, True)
+    inline_marks = [(m[1].lower(), m) for m in _INLINE_MARK_RE.finditer(body)]
+    inline = _marks_to_lines(inline_marks, body, False)
+    if len(inline) > len({key for key, _ in line_marks}) \
+            and _is_one_line_layout(inline_marks, inline):
+        return inline
+    if line_marks:
+        return _marks_to_lines(line_marks, body, True)
+    digit_marks = [(CATEGORY_KEYS[int(m[1]) - 1], m) for m in _DIGIT_MARK_RE.finditer(body)]
+    return _marks_to_lines(digit_marks, body, True)
+
+
 def _read_category_line(line: str) -> tuple[int | None, str, bool]:
-    """GREEN's "<type>: <count>. <errors>", else a line that starts with its count."""
-    _label, colon, after = line.partition(":")
-    if colon:
-        count, rest, zero_word = _count_and_rest(after)
+    """GREEN's "<type>: <count>. <errors>", where the count follows the first colon that
+    has one (the type text may itself hold a colon, as GREEN's reader allows), else a line
+    that starts with its count."""
+    for colon in re.finditer(":", line):
+        count, rest, zero_word = _count_and_rest(line[colon.end():])
         if count is not None:
             return count, rest, zero_word
     return _count_and_rest(line)

@@ -1,0 +1,98 @@
+"""Metric scope: the exam of a pair (given or detected from the text) and the out-of-scope rule.
+
+Texts are written for these tests; the expected exams are read off the words they contain.
+"""
+from __future__ import annotations
+
+import pytest
+
+from engine import applicability as a
+from engine.defaults import default_metrics, demo_grade_under
+from engine.metrics import registry
+
+
+@pytest.mark.parametrize("value, code", [("CR", "XR"), ("DX", "XR"), ("X-ray", "XR"),
+                                         ("MRI", "MR"), ("mr", "MR"), ("CT", "CT"),
+                                         ("Ultrasound", "US"), ("PET", "NM"), ("", None),
+                                         ("RX", "RX")])
+def test_normalise_modality_keeps_unknown_spellings_visible(value, code):
+    assert a.normalise_modality(value) == code
+
+
+def test_normalise_areas_reads_lists_and_synonyms():
+    assert a.normalise_areas("CHEST, ABDOMEN") == {"chest", "abdomen"}
+    assert a.normalise_areas("Brain") == {"head"}
+    assert a.normalise_areas("LOW-EXT, BONE") == {"extremity"}
+    assert a.normalise_areas(None) == frozenset()
+
+
+@pytest.mark.parametrize("text, modality, areas", [
+    ("Axial T2 and FLAIR images show a hyperintense lesion in the left frontal lobe. No midline "
+     "shift. The ventricles are normal.", "MR", {"head"}),
+    ("A 6 mm solid nodule in the right upper lobe of the lung (image 42). Low-density lesion "
+     "in the liver; the kidneys are normal.",
+     "CT", {"chest", "abdomen"}),
+    ("PA and lateral views of the chest. The lungs are clear. No pleural effusion. Costophrenic "
+     "angles are sharp. Heart size is normal.", "XR", {"chest"}),
+    # short chest-film reports rarely name the technique: modality unknown, area chest
+    ("Heart size is normal. The lungs are clear. No pneumothorax.", None, {"chest"}),
+])
+def test_detector_reads_modality_and_area_from_cue_words(text, modality, areas):
+    exam = a.exam_of(text)
+    assert exam.modality == modality and exam.areas == areas and exam.source == "detected"
+
+
+def test_a_modality_named_as_advice_or_an_earlier_study_does_not_count():
+    text = ("The lungs are clear. A 2 cm right upper lobe mass. CT of the chest is recommended. "
+            "Unchanged from the prior CT.")
+    assert a.detect_modality(text) is None
+    assert a.out_of_scope(a.CHEST_RADIOGRAPH, a.exam_of(text)) is None
+
+
+def test_given_values_win_over_the_text():
+    exam = a.exam_of("The lungs are clear.", modality="CT", area="Chest")
+    assert (exam.modality, exam.areas, exam.source) == ("CT", {"chest"}, "given")
+    mixed = a.exam_of("Axial FLAIR and T2 images of the brain.", area="Head")
+    assert (mixed.modality, mixed.source) == ("MR", "mixed")
+
+
+def test_out_of_scope_names_what_differs_and_how_it_was_known():
+    mri = a.Exam("MR", frozenset({"head"}), "given")
+    assert a.out_of_scope(a.CHEST_RADIOGRAPH, mri) == (
+        "designed for chest radiographs; this study is modality MR and body area head (as given)")
+    assert a.out_of_scope(a.ANY, mri) is None
+    assert a.out_of_scope(a.CHEST_RADIOGRAPH, a.Exam(None, frozenset(), "detected")) is None
+    assert "modality CT" in a.out_of_scope(a.CHEST_RADIOGRAPH,
+                                           a.Exam("CT", frozenset({"chest"}), "detected"))
+
+
+def test_cards_declare_their_scope():
+    scopes = {name: registry.get(name).card.scope for name in ("clear", "crepe", "srr", "vert",
+                                                               "radsem", "bleu", "rouge")}
+    assert scopes["clear"] == scopes["crepe"] == scopes["srr"] == a.CHEST_RADIOGRAPH
+    assert scopes["vert"] == scopes["radsem"] == scopes["bleu"] == scopes["rouge"] == a.ANY
+
+
+def test_default_metrics_are_the_real_offline_ones():
+    names = [n for n in default_metrics() if not n.endswith("-standin")]
+    assert sorted(names) == ["bleu", "bleu1", "clear", "radsem", "rouge"]
+    assert demo_grade_under("crepe") and demo_grade_under("srr") and demo_grade_under("vert")
+    # with the LLM extractor, CLEAR and RadSEM use the judge: demo-grade with the demo judge
+    assert demo_grade_under("clear", {"extractor": "llm"})
+    assert not demo_grade_under("clear", {"extractor": "llm", "judge_url": "http://h:8000/v1"})
+    assert not demo_grade_under("vert", {"judge": "/models/my-judge.gguf"})
+
+
+def test_bench_figures_compare_detected_with_labelled_exams():
+    from engine.bench.applicability import scope_figures
+
+    items = [("Axial FLAIR and T2 images: white matter hyperintensities. Ventricles normal.",
+              "MR", "BRAIN"),
+             ("Heart size is normal. The lungs are clear.", "CR", "CHEST"),
+             ("A 6 mm solid nodule in the right upper lobe of the lung (image 42).", "CT", "CHEST")]
+    figures = scope_figures(items)
+    # modality: MR right, CR unknown (wrong), CT right -> 2/3; every area found; the scope
+    # decision is right for the MR (out) and the radiograph (in), and for the CT (out).
+    assert figures["n"] == 3 and figures["modality_accuracy"] == 66.7
+    assert figures["area_overlap"] == 100.0 and figures["scope_accuracy"] == 100.0
+    assert figures["scope_labelled_vs_detected"] == {"out/out": 2, "in/in": 1}
