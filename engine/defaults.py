@@ -39,7 +39,8 @@ def demo_grade_under(name: str, options: Mapping[str, Any] | None = None) -> boo
         return False
     if spec.kind == "encoder":
         model_options = [n for n in declared if n.endswith("_model")]
-        return any(_registry_demo_grade(value(n)) for n in model_options)
+        return any(_registry_demo_grade(_encoder_under(spec, str(value(n)), value))
+                   for n in model_options)
     # an LLM metric: the rules reader needs no judge; a judge server is the user's own model
     if "extractor" in declared and value("extractor") == RULES:
         return False
@@ -48,7 +49,23 @@ def demo_grade_under(name: str, options: Mapping[str, Any] | None = None) -> boo
     return "judge" in declared and _registry_demo_grade(value("judge"))
 
 
+def _encoder_under(spec: Any, model: str, value: Any) -> str:
+    """The model an encoder metric's ``*_model`` option runs (``engine.reader.choice``): the
+    rules reader for ``rules``, or for ``auto`` under the rules extractor; the metric module's
+    DEFAULT_MODEL (the bundled demo encoder) for ``auto`` otherwise."""
+    import importlib
+
+    from engine.reader.choice import AUTO
+    from engine.reader.choice import RULES as READER
+
+    if model == READER or (model == AUTO and value("extractor") == RULES):
+        return READER
+    if model == AUTO:
+        return str(getattr(importlib.import_module(spec.build.__module__), "DEFAULT_MODEL", AUTO))
+    return model
+
+
 def default_metrics(options: Mapping[str, Any] | None = None) -> list[str]:
-    """Every registered metric that gives real numbers under ``options`` (today, offline:
-    CLEAR and RadSEM with the rules readers, and the lexical baselines)."""
+    """Every registered metric that gives real numbers under ``options`` (offline: all five
+    metrics through the rules reader, and the lexical baselines)."""
     return [name for name in registry.names() if not demo_grade_under(name, options)]

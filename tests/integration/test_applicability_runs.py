@@ -56,13 +56,15 @@ def test_cli_default_metrics_have_no_demo_grade_model_and_force_flag_works(tmp_p
                    "area", "--out", str(out), "--summary", str(summary), "--no-progress")
     assert proc.returncode == 0, proc.stderr
     rows = {row["id"]: row["metrics"] for row in map(json.loads, out.read_text().splitlines())}
-    assert sorted(rows["mri-brain"]) == ["bleu", "bleu1", "clear", "radsem", "rouge"]
+    assert sorted(rows["mri-brain"]) == ["bleu", "bleu1", "clear", "crepe", "radsem", "rouge", "srr",
+                                         "vert"]
     assert not any(r["demo_grade"] for metrics in rows.values() for r in metrics.values())
     assert json.loads(summary.read_text())["demo_grade_metrics"] == {}
     assert rows["mri-brain"]["clear"]["not_applicable"].startswith("not applicable:")
 
     forced = run_cli("score", "--input", str(pairs), "--modality-col", "modality", "--area-col",
-                     "area", "--metrics", "clear,crepe", "--force-applicability", "--out",
+                     "area", "--metrics", "clear,crepe", "--crepe-model", "crepe-minilm-demo",
+                     "--force-applicability", "--out",
                      str(out), "--no-progress")
     assert forced.returncode == 0, forced.stderr
     rows = {row["id"]: row["metrics"] for row in map(json.loads, out.read_text().splitlines())}

@@ -36,7 +36,7 @@ def test_edited_pair_is_recomputed_and_unedited_one_is_not(tmp_path):
     edited = _pairs(candidate_b="No pleural effusion. Heart size normal.")
     second = _run(edited, store)
     after = _stored(store, "r1")
-    assert second.summary["resumed"] == {"reused": 2, "recomputed": 2}
+    assert second.summary["resumed"] == {"reused": 2, "recomputed": 2, "retried": 0}
     for metric in ("bleu", "rouge"):
         assert after[("a", metric)].created_at == before[("a", metric)].created_at  # reused
         assert after[("b", metric)].created_at != before[("b", metric)].created_at  # recomputed
@@ -44,7 +44,7 @@ def test_edited_pair_is_recomputed_and_unedited_one_is_not(tmp_path):
     assert first.rows[1]["metrics"]["rouge"]["score"] < 1.0
     assert second.rows[1]["metrics"]["rouge"]["score"] == pytest.approx(1.0)
     third = _run(edited, store)
-    assert third.summary["resumed"] == {"reused": 4, "recomputed": 0}
+    assert third.summary["resumed"] == {"reused": 4, "recomputed": 0, "retried": 0}
 
 
 def test_version_1_store_is_migrated_and_its_results_recomputed(tmp_path):
@@ -58,8 +58,8 @@ def test_version_1_store_is_migrated_and_its_results_recomputed(tmp_path):
     store = Store(path)
     assert store._conn().execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone() == ("2",)
     again = _run(_pairs(), store)
-    assert again.summary["resumed"] == {"reused": 0, "recomputed": 4}
-    assert _run(_pairs(), store).summary["resumed"] == {"reused": 4, "recomputed": 0}
+    assert again.summary["resumed"] == {"reused": 0, "recomputed": 4, "retried": 0}
+    assert _run(_pairs(), store).summary["resumed"] == {"reused": 4, "recomputed": 0, "retried": 0}
 
 
 def test_same_input_without_an_id_resumes_its_unfinished_run(tmp_path):

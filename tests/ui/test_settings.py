@@ -93,11 +93,12 @@ def test_default_metrics_leave_out_the_llm_judge_and_demo_grade_models():
     fast = config.default_metrics()
     assert fast and not any(config.needs_llm(n) for n in fast)
     real = [n for n in registry.names() if not n.endswith("-standin")]
-    # LLM metrics with a rules extractor start on it; LLM-only metrics stay unticked, and so do
-    # the encoders whose bundled models are demo-grade.
+    # Offline every metric starts on the rules reader; none runs a demo-grade model.
     assert [n for n in fast if n in real] == [n for n in real if n in {
-        "clear", "radsem", "bleu", "bleu1", "rouge"}]
-    assert not {"crepe", "srr", "vert"} & set(fast)
+        "clear", "radsem", "bleu", "bleu1", "rouge", "crepe", "srr", "vert"}]
+    # With the LLM extractor, the demo judge and the bundled demo encoders stay unticked.
+    llm_fast = AppConfig(options={"extractor": "llm"}).default_metrics()
+    assert not {"clear", "radsem", "crepe", "srr", "vert"} & set(llm_fast)
     if "extractor" in registry.all_options():
         assert config.option_value("extractor") == "rules"  # the registry's or the app's default
         llm = AppConfig(options={"extractor": "llm"})

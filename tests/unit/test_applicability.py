@@ -75,8 +75,15 @@ def test_cards_declare_their_scope():
 
 def test_default_metrics_are_the_real_offline_ones():
     names = [n for n in default_metrics() if not n.endswith("-standin")]
-    assert sorted(names) == ["bleu", "bleu1", "clear", "radsem", "rouge"]
-    assert demo_grade_under("crepe") and demo_grade_under("srr") and demo_grade_under("vert")
+    # offline, every metric reads with the rules reader: no demo-grade model among them
+    assert sorted(names) == ["bleu", "bleu1", "clear", "crepe", "radsem", "rouge", "srr", "vert"]
+    llm = {"extractor": "llm"}  # the bundled demo encoders and the demo judge
+    assert demo_grade_under("crepe", llm) and demo_grade_under("srr", llm)
+    assert demo_grade_under("vert", llm)
+    assert demo_grade_under("crepe", {"crepe_model": "crepe-minilm-demo"})
+    assert not demo_grade_under("crepe", {**llm, "crepe_model": "rules"})
+    assert sorted(n for n in default_metrics(llm) if not n.endswith("-standin")) == [
+        "bleu", "bleu1", "rouge"]
     # with the LLM extractor, CLEAR and RadSEM use the judge: demo-grade with the demo judge
     assert demo_grade_under("clear", {"extractor": "llm"})
     assert not demo_grade_under("clear", {"extractor": "llm", "judge_url": "http://h:8000/v1"})
