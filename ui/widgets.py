@@ -13,6 +13,7 @@ from engine.metrics import registry
 from engine.metrics.base import MetricCard
 from engine.store import Store
 from ui.config import AppConfig
+from ui.public import is_secret
 from ui.runtime import RuntimeCache
 from ui.views.common import esc
 
@@ -75,12 +76,18 @@ def relevant_options(names: Sequence[str]) -> set[str]:
     return found
 
 
-def option_controls(config: AppConfig, prefix: str, shown: set[str]) -> dict[str, gr.components.Component]:
-    """One input per registered option (visible when a chosen metric declares it)."""
+def option_controls(config: AppConfig, prefix: str, shown: set[str],
+                    names: Sequence[str]) -> dict[str, gr.components.Component]:
+    """One input per option in ``names`` (visible when a chosen metric declares it). In public
+    mode ``names`` holds only what a visitor may set, so the page offers nothing else."""
     controls: dict[str, gr.components.Component] = {}
-    for name, opt in registry.all_options().items():
+    for name in names:
+        opt = registry.all_options()[name]
         value = config.option_value(name)
-        common = dict(label=name.replace("_", " "), info=opt.help, visible=name in shown,
+        info = opt.help
+        if is_secret(name) and config.effective_options().get(name):
+            info += " (blank: the key the operator configured, which is never shown)"
+        common = dict(label=name.replace("_", " "), info=info, visible=name in shown,
                       elem_id=f"{prefix}-opt-{name}")
         if opt.type is bool:
             control = gr.Checkbox(value=bool(value), **common)
@@ -89,9 +96,8 @@ def option_controls(config: AppConfig, prefix: str, shown: set[str]) -> dict[str
         elif opt.type in (int, float):
             control = gr.Number(value=value, precision=0 if opt.type is int else None, **common)
         else:
-            secret = any(word in name for word in ("key", "token", "secret", "password"))
             control = gr.Textbox(value="" if value is None else str(value), max_lines=1,
-                                 type="password" if secret else "text", **common)
+                                 type="password" if is_secret(name) else "text", **common)
         controls[name] = control
     return controls
 
