@@ -290,7 +290,22 @@ class LlamaCppBackend:
         chat = self.render(messages)
         with self._lock:
             llama = self._llama
-            tokens = llama.tokenize(chat.prompt.encode("utf-8"), add_bos=chat.add_bos, special=True)
+            # Control tokens come only from the template: message text (the reports) is
+            # tokenized with special=False, so "<end_of_turn>" in a report stays plain text.
+            tokens: list[int] = []
+            rest = chat.prompt
+            for text in (str(m["content"]).strip() for m in messages):
+                if not text:
+                    continue
+                head, found, rest = rest.partition(text)
+                if not found:
+                    raise ValueError("the chat template altered a message, so its text cannot "
+                                     "be tokenized apart from the template's control tokens")
+                tokens += llama.tokenize(head.encode("utf-8"), add_bos=chat.add_bos and not tokens,
+                                         special=True)
+                tokens += llama.tokenize(text.encode("utf-8"), add_bos=False, special=False)
+            tokens += llama.tokenize(rest.encode("utf-8"), add_bos=chat.add_bos and not tokens,
+                                     special=True)
             room = llama.n_ctx() - len(tokens)
             if room <= 0:
                 raise ValueError(f"the prompt has {len(tokens)} tokens; the judge's context holds "
