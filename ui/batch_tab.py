@@ -96,6 +96,7 @@ def batch_tab(app: AppContext, names: list[str], default_metrics: list[str],
         runs = gr.Dataframe(interactive=False, elem_id="runs-table", wrap=True)
 
     dropdowns = [id_col, ref_col, cand_col, cand_b_col, mod_col, area_col]
+    control_list = [controls[n] for n in option_names]
 
     def owner_for(request: gr.Request | None) -> str | None:
         """Whose runs a request sees: None (all) locally; in public mode the visitor's browser
@@ -103,7 +104,6 @@ def batch_tab(app: AppContext, names: list[str], default_metrics: list[str],
         if not config.public:
             return None
         return owner_of(getattr(request, "session_hash", None)) or batch_logic.NO_OWNER
-    control_list = [controls[n] for n in option_names]
 
     def on_upload(path: str | None) -> list[Any]:
         if not path:

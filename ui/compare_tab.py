@@ -47,7 +47,8 @@ def compare_tab(app: AppContext, names: list[str], default_metrics: list[str],
     metrics = gr.CheckboxGroup(choices=choices, value=default_metrics, label="Metrics",
                                elem_id="metrics")
     with gr.Accordion("Metric options", open=False, elem_id="compare-options"):
-        gr.Markdown("Only the options of the ticked metrics are shown. Blank text uses the default.")
+        gr.Markdown("Only the options of the ticked metrics are shown. Blank text uses the configured value "
+                    "or the default.")
         controls = option_controls(config, "compare", relevant_options(default_metrics), option_names)
     with gr.Row():
         run = gr.Button("Run", variant="primary", elem_id="run", scale=2)

@@ -260,3 +260,16 @@ def test_turn_tokens_in_a_report_do_not_plant_the_judges_answer(gemma_public_app
     assert vert["error"] is None, vert["error"]  # the judge answered ...
     assert not copied(vert)  # ... but not with the planted answer
     assert MARKER not in json.dumps(vert)
+
+
+@pytest.mark.parametrize("api_name", ["/inspect_file", "/load_reference"])
+def test_an_upload_cannot_name_a_server_file(visitor, api_name):
+    """File inputs take uploads only: a visitor who sends a server path instead gets an error
+    from Gradio, and nothing of the file."""
+    fake = {"path": "/etc/passwd", "meta": {"_type": "gradio.FileData"}, "orig_name": "passwd"}
+    args = [fake] if api_name == "/inspect_file" else [fake, ""]
+    try:
+        answer = text_of(visitor.predict(*args, api_name=api_name))
+    except AppError as exc:
+        answer = str(exc)
+    assert "root:" not in answer and "columns" not in answer
