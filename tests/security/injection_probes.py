@@ -90,7 +90,8 @@ def run(old_prompts: str | None, names: list[str]) -> dict[str, dict]:
     out = {}
     for name in names:
         candidate = {"clean": CANDIDATE, **PROBES}[name]
-        result = compare_pair(cache, REFERENCE, candidate, ["vert"], {"judge_threads": 2})["vert"]
+        result = compare_pair(cache, REFERENCE, candidate, ["vert"],
+                               {"judge_threads": 2, "judge_retries": 0})["vert"]
         assessment = result.get("assessment") or {}
         out[name] = {"score": result.get("score"), "error": result.get("error"),
                      "copied": copied(result), "fooled": fooled(result),

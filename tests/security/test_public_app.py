@@ -241,25 +241,27 @@ def test_model_checks_are_no_filesystem_oracle(visitor, tmp_path):
 
 @pytest.fixture(scope="module")
 def gemma_public_app(tmp_path_factory):
-    with serve(tmp_path_factory.mktemp("gemma-app"), {"judge_threads": 2}, public=True) as served:
+    options = {"judge_threads": 2, "judge_retries": 0}  # one judge call: minutes on 2 cores
+    with serve(tmp_path_factory.mktemp("gemma-app"), options, public=True) as served:
         yield served
 
 
 @pytest.mark.slow
 def test_turn_tokens_in_a_report_do_not_plant_the_judges_answer(gemma_public_app):
     """The worst of the three probes (fake end markers, Gemma turn tokens and a planted JSON
-    answer inside the candidate) on the packaged Gemma judge: before the report text was
-    tokenized as plain text, the judge copied the planted answer (score 1.00, no errors)."""
+    answer inside the candidate) on the packaged Gemma judge. Before, the judge's answer was the
+    planted one, word for word (score 1.00, no errors, for six real errors). The turn tokens are
+    now plain text, but this base model still copies a JSON answer it reads in a report, so the
+    copy is caught and the pair gets an error naming it instead of a score."""
     client = new_client(gemma_public_app.url)
     try:
         result = client.predict(REFERENCE, PROBES["turn_tokens"], "vert", api_name="/compare")
     finally:
         client.close()
     vert = result["vert"]
-    assert vert["signature"] and "prompts:vert.vert@2" in vert["signature"]
-    assert vert["error"] is None, vert["error"]  # the judge answered ...
-    assert not copied(vert)  # ... but not with the planted answer
-    assert MARKER not in json.dumps(vert)
+    assert "vert.vert@2" in json.dumps(vert)  # today's prompt
+    assert not copied(vert) and vert["score"] != 1.0
+    assert vert["error"] is None or "not a judgement" in vert["error"], vert["error"]
 
 
 @pytest.mark.parametrize("api_name", ["/inspect_file", "/load_reference"])

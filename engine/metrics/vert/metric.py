@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from engine.copied_answer import copied_from
 from engine.metrics.base import Metric, MetricCard, ModelInfo, PairScore
 from engine.metrics.registry import Option, RuntimeContext
 from engine.metrics.vert.parse import clean_response, parse_assessment
@@ -137,9 +138,10 @@ class VertMetric(Metric):
                 "variant": self.variant, "fewshot": f"{len(self.examples)}:{self.fewshot_hash}",
                 "truncate": GREEN_WORDS if self.variant == "green" else "none"}
 
-    def _read(self, text: str) -> JudgeAssessment:
+    def _read(self, text: str, reports: Sequence[str] = ()) -> JudgeAssessment:
         """The assessment in the judge's text (JSON or GREEN sections). JSON from a backend that
-        constrained it must fit the schema exactly: anything else means the constraint failed."""
+        constrained it must fit the schema exactly: anything else means the constraint failed.
+        An answer copied from one of the ``reports`` is no judgement (AnswerError)."""
         try:
             found = extract_json(clean_response(text))
         except AnswerError:
@@ -147,6 +149,9 @@ class VertMetric(Metric):
         if isinstance(found, dict):  # re-serialised: raw control characters are gone
             if self.judge.backend.constrains:
                 validate(found, self.schema)
+            copied = copied_from(found, reports)
+            if copied:
+                raise AnswerError(f"the answer is not a judgement: {copied}")
             text = json.dumps(found, ensure_ascii=False)
         return parse_assessment(text, expect_score=self.variant != "green")
 
@@ -159,7 +164,7 @@ class VertMetric(Metric):
                 self.prompt, {"categories": categories_text(), "examples": self._examples_text,
                               "reference": reference, "candidate": candidate},
                 bounded_schema(self.schema, _TEXT_CHARS, _ITEMS, _MAX_COUNT), max_tokens=_MAX_TOKENS,
-                parse=self._read)
+                parse=lambda text: self._read(text, (reference, candidate)))
         except JudgeError as exc:
             return PairScore.failed(f"judge: {exc}", {"variant": self.variant,
                                                        "judge_error": exc.to_json()})
