@@ -172,3 +172,14 @@ def test_config_file_must_be_a_small_regular_file(tmp_path, fifo):
     big.write_text("{" + " " * 1_100_000 + "}")
     with pytest.raises(ConfigError, match="at most"):
         load_config(big)
+
+
+def test_a_fewshot_file_must_be_a_small_regular_file(tmp_path, fifo):
+    from engine.metrics.vert.metric import MAX_FEWSHOT_BYTES, load_fewshot
+
+    out = _within(10, lambda: load_fewshot(fifo))
+    assert isinstance(out.get("error"), ValueError) and "regular file" in str(out["error"])
+    big = tmp_path / "big.jsonl"
+    big.write_bytes(b" " * (MAX_FEWSHOT_BYTES + 1))
+    with pytest.raises(ValueError, match="at most"):
+        load_fewshot(big)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import stat
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,6 +36,7 @@ VERT_FEWSHOT = Option("vert_fewshot", "",
                       "candidate, assessment (the expected answer, JSON object or text)")
 
 GREEN_WORDS = 300  # the green variant reads the first 300 words of each report (GREEN's rule)
+MAX_FEWSHOT_BYTES = 1_000_000  # worked examples, not a corpus
 SCORE_FAMILIES = ("vert", "green", "green_f1", "formula", "error_count", "total_error_count",
                   "matched")
 EXAMPLE_PROMPT = "vert.example"
@@ -73,8 +75,14 @@ class FewShotExample:
 def load_fewshot(path: str | Path) -> list[FewShotExample]:
     """Read worked examples (JSONL: reference, candidate, assessment) with line-numbered errors."""
     path = Path(path)
-    if not path.exists():
-        raise ValueError(f"few-shot file {path} does not exist")
+    try:
+        info = path.stat()
+    except OSError:
+        raise ValueError(f"few-shot file {path} does not exist") from None
+    if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_FEWSHOT_BYTES:
+        # A pipe or a device would block or never end; a huge file would flood every prompt.
+        raise ValueError(f"few-shot file {path} must be a regular file of at most "
+                         f"{MAX_FEWSHOT_BYTES:,} bytes")
     examples = []
     for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
         if not line.strip():
