@@ -5,6 +5,10 @@ Binds 127.0.0.1 unless told otherwise. GRADIO_SERVER_NAME / GRADIO_SERVER_PORT a
 browser-side run history, no analytics. ``--config`` names a JSON or TOML file of default
 metric options (see ``ui/config.py``). ``RADSCOPE_PREPARE=id,id`` (or the config's
 ``prepare``) fetches and prepares registry models before the app serves (``models/prepare.py``).
+
+Public mode (``ui/public.py``) is on with ``--public``, when ``SPACE_ID`` is set (Hugging Face
+Spaces) or when the address is not a loopback one: visitors then set only fixed-choice options
+and see only their own batch runs. The mode and why are printed at start-up.
 """
 from __future__ import annotations
 
@@ -24,6 +28,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--port", type=int, default=_env_port(),
                         help="port (default 7860, or GRADIO_SERVER_PORT)")
     parser.add_argument("--config", help="JSON or TOML file of default metric options")
+    parser.add_argument("--public", action="store_true",
+                        help="public mode even on 127.0.0.1 (e.g. behind a reverse proxy): the "
+                             "judge, keys, models and paths come only from --config and the "
+                             "environment, and each visitor sees only their own runs")
     return parser
 
 
@@ -44,8 +52,19 @@ def main(argv: list[str] | None = None) -> int:
     if not prepare_models(config):
         return 2
     from ui.app import build_demo, launch_kwargs, queue
+    from ui.public import public_reason
 
-    demo = queue(build_demo(config))
+    reason = public_reason(args.host, args.public)
+    config.public = reason is not None
+    print(f"RadScope: {'public mode (' + reason + ')' if reason else 'local mode (one user)'}",
+          file=sys.stderr)
+    from engine.store import StoreError
+
+    try:
+        demo = queue(build_demo(config))
+    except StoreError as exc:  # a damaged or locked run store: say which file, not a traceback
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     demo.launch(**launch_kwargs(args.host, args.port))
     return 0
 

@@ -449,8 +449,27 @@ def results_frame(rows: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
     return pd.DataFrame.from_records(records)
 
 
-def write_csv(rows: Sequence[Mapping[str, Any]], path: str | Path) -> Path:
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def neutralise_cell(value: Any) -> Any:
+    """A text cell that a spreadsheet would run as a formula gets a leading apostrophe
+    (OWASP's advice on CSV injection); numbers and other text are left as they are."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
+def write_frame_csv(frame: pd.DataFrame, path: str | Path, sep: str = ",") -> Path:
+    """Write a table as CSV (or TSV with ``sep="\\t"``) with every text cell and header
+    neutralised: ids and reports come from users and may start with ``=``, ``+``, ``@`` ..."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    results_frame(rows).to_csv(path, index=False)
+    safe = frame.rename(columns=lambda c: neutralise_cell(str(c)))
+    safe = safe.apply(lambda col: col if pd.api.types.is_numeric_dtype(col) else col.map(neutralise_cell))
+    safe.to_csv(path, index=False, sep=sep)
     return path
+
+
+def write_csv(rows: Sequence[Mapping[str, Any]], path: str | Path) -> Path:
+    return write_frame_csv(results_frame(rows), path)

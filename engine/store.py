@@ -71,6 +71,10 @@ CREATE TABLE IF NOT EXISTS results (
     content_hash TEXT,                    -- hash of the pair's texts (ReportPair.content_hash)
     PRIMARY KEY (run_id, pair_id, metric)
 );
+CREATE TABLE IF NOT EXISTS run_owners (   -- public app: which visitor (a hashed session) owns a run
+    run_id TEXT PRIMARY KEY,
+    owner  TEXT NOT NULL
+);
 """
 
 
@@ -375,9 +379,26 @@ class Store:
         rows = self._run_rows("WHERE r.run_id = ?", (run_id,))
         return rows[0] if rows else None
 
-    def list_runs(self) -> list[RunInfo]:
-        """All runs, newest first."""
-        return self._run_rows("", ())
+    def list_runs(self, owner: str | None = None) -> list[RunInfo]:
+        """All runs, newest first; with ``owner``, only the runs that owner claimed."""
+        if owner is None:
+            return self._run_rows("", ())
+        return self._run_rows("WHERE r.run_id IN (SELECT run_id FROM run_owners WHERE owner = ?)",
+                              (owner,))
+
+    def claim_run(self, run_id: str, owner: str) -> bool:
+        """Bind ``run_id`` to ``owner`` unless it is taken: True when the owner may use the id
+        (new, or already theirs); False when another owner holds it or the run exists without
+        one (a command-line or local run), so a visitor never reads someone else's results."""
+        with self._write() as conn:
+            held = conn.execute("SELECT owner FROM run_owners WHERE run_id = ?",
+                                (run_id,)).fetchone()
+            if held is not None:
+                return held[0] == owner
+            if conn.execute("SELECT 1 FROM runs WHERE run_id = ?", (run_id,)).fetchone():
+                return False
+            conn.execute("INSERT INTO run_owners(run_id, owner) VALUES (?, ?)", (run_id, owner))
+            return True
 
     def _run_rows(self, where: str, params: tuple[Any, ...]) -> list[RunInfo]:
         sql = f"""

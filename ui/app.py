@@ -24,11 +24,14 @@ from ui.compare_tab import compare_api, compare_tab
 from ui.config import AppConfig
 from ui.models_tab import models_tab
 from ui.page_script import HEAD
+from ui.public import visitor_options
 from ui.runtime import RuntimeCache
 from ui.theme import THEME
 from ui.widgets import LLM, AppContext, metric_label
 
 CSS_PATH = Path(__file__).with_name("style.css")
+PUBLIC_NOTE = ("This is a shared public server: the operator chose its models; your batch runs "
+               "are visible to this browser session only. Do not upload patient data.")
 MAX_FILE_SIZE = "20mb"
 
 
@@ -38,14 +41,16 @@ def build_demo(config: AppConfig | None = None, store: Store | None = None) -> g
     app = AppContext(config=config, cache=RuntimeCache(config.max_contexts), store=store or Store())
     names = registry.names()
     default_metrics = config.default_metrics()
-    option_names = list(registry.all_options())
+    # Public mode: the page and the API offer only the options a visitor may set.
+    option_names = visitor_options() if config.public else list(registry.all_options())
     choices = [(metric_label(n), n) for n in names]
 
     with gr.Blocks(title="RadScope", analytics_enabled=False, delete_cache=(1800, 3600)) as demo:
+        where = (PUBLIC_NOTE if config.public else "Everything runs on this machine unless you "
+                 "point the judge at a server.")
         gr.HTML("<h1 class='rs-h1'>RadScope</h1><div class='rs-intro'>Compare a candidate "
                 "radiology report with a reference report using CLEAR, CREPE, VERT, SRR-BERT and "
-                "RadSEM (plus lexical baselines). Everything runs on this machine unless you point "
-                "the judge at a server.</div>")
+                f"RadSEM (plus lexical baselines). {where}</div>")
         with gr.Tabs() as tabs:
             with gr.Tab("Compare", id="compare"):
                 compare_parts = compare_tab(app, names, default_metrics, choices, option_names)

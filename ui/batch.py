@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 import queue
 import re
+import secrets
 import tempfile
 import threading
 import time
@@ -33,6 +34,7 @@ from ui.views.common import BAD, esc, fmt
 UPLOAD_SUFFIXES = (".csv", ".tsv", ".jsonl", ".json", ".txt")  # .txt is read as TSV
 NUMBER_ROWS = "(number the rows)"
 NO_COLUMN = "(none)"
+NO_OWNER = "(no session)"  # public mode, a request without a browser session: owns nothing
 PREVIEW_ROWS = 5
 PREVIEW_CHARS = 90
 # Column names (compared lower-cased, with spaces, dots and hyphens read as "_") that usually
@@ -522,7 +524,7 @@ def write_downloads(run_a: BatchRun, run_b: BatchRun | None, comparison: dict[st
             columns=["reference", "modality", "area"], errors="ignore")
         frame = frame.merge(frame_b, on="id", how="left", suffixes=("", "_b"))
     csv_path = out / f"{stem}.csv"
-    frame.to_csv(csv_path, index=False)
+    dataio.write_frame_csv(frame, csv_path)
     summary: dict[str, Any] = dict(run_a.summary)
     if run_b is not None:
         summary = {**summary, "system_b": run_b.summary, "comparison": comparison or {}}
@@ -530,10 +532,11 @@ def write_downloads(run_a: BatchRun, run_b: BatchRun | None, comparison: dict[st
     return jsonl, csv_path, summary_path
 
 
-def runs_frame(store: Store, limit: int = 50) -> pd.DataFrame:
-    """Earlier runs in the store, newest first, with how far each got."""
+def runs_frame(store: Store, limit: int = 50, owner: str | None = None) -> pd.DataFrame:
+    """Earlier runs in the store (``owner``'s only, when given), newest first, with how far
+    each got."""
     try:
-        runs = store.list_runs()[:limit]
+        runs = store.list_runs(owner)[:limit]
     except StoreError as exc:  # pragma: no cover - a broken store file
         return pd.DataFrame({"error": [str(exc)]})
     records = []
@@ -547,16 +550,34 @@ def runs_frame(store: Store, limit: int = 50) -> pd.DataFrame:
                                                        "status", "results", "errors"])
 
 
-def resumable_runs(store: Store) -> list[str]:
+def resumable_runs(store: Store, owner: str | None = None) -> list[str]:
     """Run ids that stopped before finishing (system-B halves are resumed with their A run)."""
-    runs = store.list_runs()
+    runs = store.list_runs(owner)
     ids = {r.run_id for r in runs}
     return [r.run_id for r in runs
             if r.status != "finished" and not (r.run_id.endswith("-b") and r.run_id[:-2] in ids)]
 
 
 def default_run_id(store: Store, pairs: Sequence[ReportPair], metrics: Sequence[Metric],
-                   max_chars: int = DEFAULT_MAX_CHARS) -> str:
-    """The unfinished run of this same input and set-up when there is one (it resumes), else a
-    new id derived from the input (see ``engine.runner.input_run_id``)."""
+                   max_chars: int = DEFAULT_MAX_CHARS, public: bool = False) -> str:
+    """Locally: the unfinished run of this same input and set-up when there is one (it
+    resumes), else a new id derived from the input (see ``engine.runner.input_run_id``). On a
+    public server: an unguessable new id (a visitor's run is theirs alone, and an id derived
+    from the input would tell one visitor that another scored the same file)."""
+    if public:
+        return f"run-{secrets.token_hex(12)}"
     return resume_or_new_run_id(store, input_run_id(pairs, metrics, max_chars))
+
+
+def claim_run_ids(store: Store, run_ids: Sequence[str], owner: str | None) -> None:
+    """Public mode: bind the run ids to the visitor, or BatchProblem when one is not theirs
+    (nothing about that run is shown). Local mode (``owner`` None) has one user: no check."""
+    if owner is None:
+        return
+    if owner == NO_OWNER:
+        raise BatchProblem("This server is public: a batch belongs to the browser session that "
+                           "started it, and this request has none.")
+    for run_id in run_ids:
+        if not store.claim_run(run_id, owner):
+            raise BatchProblem(f"Run id {run_id} is not one of this session's runs. Leave the run "
+                               "id empty to start a new run.")

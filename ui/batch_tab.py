@@ -4,20 +4,32 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import gradio as gr
 
 from engine.metrics import registry
+from engine.runner import BatchRun
 from engine.store import StoreError
 from ui import batch as batch_logic
 from ui import batch_open
 from ui.compare import InputProblem, parse_metrics
+from ui.public import owner_of, redact, secret_values
 from ui.views.corpus import corpus_figure, corpus_view_for, distribution_figure
 from ui.widgets import LLM, AppContext, option_controls, options_from, relevant_options, status_box
 
 UPLOAD_TYPES = list(batch_logic.UPLOAD_SUFFIXES)
+MAX_IN_FLIGHT = 16  # the slider's top, enforced for API callers too
+
+
+def scrubbed(run: BatchRun | None, options: dict[str, Any]) -> BatchRun | None:
+    """The run's rows and summary with every secret masked (what the page and files show)."""
+    secrets = secret_values(options)
+    if run is None or not secrets:
+        return run
+    return replace(run, rows=redact(run.rows, secrets), summary=redact(run.summary, secrets))
 
 
 def batch_tab(app: AppContext, names: list[str], default_metrics: list[str],
@@ -54,11 +66,11 @@ def batch_tab(app: AppContext, names: list[str], default_metrics: list[str],
     metrics = gr.CheckboxGroup(choices=choices, value=default_metrics, label="Metrics",
                                elem_id="batch-metrics")
     with gr.Accordion("Metric options", open=False, elem_id="batch-options"):
-        controls = option_controls(config, "batch", relevant_options(default_metrics))
+        controls = option_controls(config, "batch", relevant_options(default_metrics), option_names)
     with gr.Row():
         run_id = gr.Textbox(label="Run id (empty: a new run; an earlier id: resume it)", max_lines=1,
                             elem_id="batch-run-id", scale=2)
-        concurrency = gr.Slider(1, 16, value=1, step=1, label="Pairs in flight (useful with a judge server)",
+        concurrency = gr.Slider(1, MAX_IN_FLIGHT, value=1, step=1, label="Pairs in flight (useful with a judge server)",
                                 elem_id="batch-concurrency", scale=1)
     with gr.Row():
         run = gr.Button("Score batch", variant="primary", elem_id="batch-run", scale=3)
@@ -87,6 +99,13 @@ def batch_tab(app: AppContext, names: list[str], default_metrics: list[str],
 
     dropdowns = [id_col, ref_col, cand_col, cand_b_col, mod_col, area_col]
     control_list = [controls[n] for n in option_names]
+
+    def owner_for(request: gr.Request | None) -> str | None:
+        """Whose runs a request sees: None (all) locally; in public mode the visitor's browser
+        session, or an owner of nothing when the request carries no session."""
+        if not config.public:
+            return None
+        return owner_of(getattr(request, "session_hash", None)) or batch_logic.NO_OWNER
 
     def on_upload(path: str | None) -> list[Any]:
         if not path:
@@ -146,26 +165,31 @@ def batch_tab(app: AppContext, names: list[str], default_metrics: list[str],
     def run_batch_ui(path: str | None, id_c: str, ref_c: str, cand_c: str, cand_b_c: str, mod_c: str,
                      area_c: str, chosen: list[str], rid: str, conc: float,
                      request: gr.Request = None, *values: Any) -> Iterator[dict[Any, Any]]:
+        options: dict[str, Any] = {}
         try:
             selected = parse_metrics(chosen)
             mapping = batch_logic.ColumnMapping.from_ui(id_c, ref_c, cand_c, cand_b_c, mod_c, area_c)
             pairs, pairs_b = batch_logic.build_pairs(path, mapping, config.max_pairs)
-            options = options_from(option_names, values)
+            options = config.request_options(options_from(option_names, values))
             built = [app.cache.metric(options, n)[1] for n in selected]
             runtime = app.cache.runtime(options)
             run_id = batch_logic.check_run_id(rid) or batch_logic.default_run_id(
-                app.store, pairs, built, config.max_chars)
+                app.store, pairs, built, config.max_chars, config.public)
+            batch_logic.claim_run_ids(app.store, [run_id] + ([f"{run_id}-b"] if pairs_b else []),
+                                      owner_for(request))
         except (InputProblem, batch_logic.BatchProblem) as exc:
             yield cleared(status_box("error", str(exc)))
             return
         except Exception as exc:  # noqa: BLE001 - a metric that cannot load, a bad option value
-            yield cleared(status_box("error", f"Could not start: {type(exc).__name__}: {exc}"))
+            yield cleared(status_box("error", redact(f"Could not start: {type(exc).__name__}: {exc}",
+                                                     secret_values(options))))
             return
         session = getattr(request, "session_hash", None) or "api"
         job = batch_logic.BatchJob(pairs=pairs, pairs_b=pairs_b, metric_names=selected, metrics=built,
                                    ctx=runtime.ctx, store=app.store, run_id=run_id,
                                    input_label=Path(path).name, max_chars=config.max_chars,
-                                   concurrency=int(conc or 1), cancel=app.cancel_event(session))
+                                   concurrency=max(1, min(MAX_IN_FLIGHT, int(conc or 1))),
+                                   cancel=app.cancel_event(session))
         systems = 2 if pairs_b is not None else 1
         yield cleared(batch_logic.progress_html(None, note=f"Starting run {run_id}…"))
         started = time.monotonic()  # one bar, one clock for the whole run (both systems)
@@ -190,9 +214,10 @@ def batch_tab(app: AppContext, names: list[str], default_metrics: list[str],
         if job.error is not None:
             message = str(job.error) if isinstance(job.error, StoreError) else \
                 f"{type(job.error).__name__}: {job.error}"
-            yield {progress_box: status_box("error", f"The run stopped: {message}")}
+            yield {progress_box: status_box("error", redact(f"The run stopped: {message}",
+                                                            secret_values(options)))}
             return
-        run_a, run_b = job.run_a, job.run_b
+        run_a, run_b = scrubbed(job.run_a, options), scrubbed(job.run_b, options)
         assert run_a is not None
         compare_frame, compare_raw = (batch_logic.system_comparison(run_a.rows, run_b.rows, selected)
                                       if run_b is not None else (None, None))
@@ -218,12 +243,13 @@ def batch_tab(app: AppContext, names: list[str], default_metrics: list[str],
                                                      run_b.rows if run_b else None, columns)}
         yield done
 
-    def reveal(state: dict[str, Any]) -> list[Any]:
+    def reveal(state: dict[str, Any], request: gr.Request) -> list[Any]:
         """After the stream: show what the run produced, refresh the list of earlier runs."""
         shown = set((state or {}).get("shown", []))
         return ([gr.update(visible=i in shown) for i in range(len(shown_later))]
-                + [batch_logic.runs_frame(app.store),
-                   gr.update(choices=batch_logic.resumable_runs(app.store), value=None)])
+                + [batch_logic.runs_frame(app.store, owner=owner_for(request)),
+                   gr.update(choices=batch_logic.resumable_runs(app.store, owner_for(request)),
+                             value=None)])
 
     run.click(hide_results, None, shown_later, api_name="batch_start", api_visibility="undocumented",
               queue=False) \
@@ -241,9 +267,10 @@ def batch_tab(app: AppContext, names: list[str], default_metrics: list[str],
 
     stop.click(on_stop, None, progress_box, api_name="stop_batch")
 
-    def on_refresh() -> tuple[Any, Any]:
-        return (batch_logic.runs_frame(app.store),
-                gr.update(choices=batch_logic.resumable_runs(app.store)))
+    def on_refresh(request: gr.Request) -> tuple[Any, Any]:
+        owner = owner_for(request)
+        return (batch_logic.runs_frame(app.store, owner=owner),
+                gr.update(choices=batch_logic.resumable_runs(app.store, owner)))
 
     refresh.click(on_refresh, None, [runs, resume_pick], api_name="list_runs")
     resume_pick.change(lambda r: r or gr.update(), resume_pick, run_id, api_name="pick_run",

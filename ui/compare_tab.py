@@ -15,6 +15,7 @@ from ui.compare import InputProblem, compare_pair, input_problems, make_pair, pa
 from ui.differences import alignment_source, differences_html
 from ui.panels import build_panel, overview_html
 from ui.report import comparison_record, write_report
+from ui.public import redact, secret_values
 from ui.structure import StructureUnavailable, structure, structure_available, structured_html
 from ui.views import has_view
 from ui.widgets import LLM, AppContext, option_controls, options_from, relevant_options, status_box
@@ -64,8 +65,9 @@ def compare_tab(app: AppContext, names: list[str], default_metrics: list[str],
     metrics = gr.CheckboxGroup(choices=choices, value=default_metrics, label="Metrics",
                                elem_id="metrics")
     with gr.Accordion("Metric options", open=False, elem_id="compare-options"):
-        gr.Markdown("Only the options of the ticked metrics are shown. Blank text uses the default.")
-        controls = option_controls(config, "compare", relevant_options(default_metrics))
+        gr.Markdown("Only the options of the ticked metrics are shown. Blank text uses the configured value "
+                    "or the default.")
+        controls = option_controls(config, "compare", relevant_options(default_metrics), option_names)
     with gr.Row():
         run = gr.Button("Run", variant="primary", elem_id="run", scale=2)
         side = gr.Radio(["Reference", "Candidate"], value="Candidate", label="Structure which report",
@@ -141,7 +143,7 @@ def compare_tab(app: AppContext, names: list[str], default_metrics: list[str],
             yield {status: status_box("error", str(exc)), results_state: {},
                    differences: NO_DIFFERENCES, dl_html: None, dl_json: None}
             return
-        options = options_from(option_names, values)
+        options = config.request_options(options_from(option_names, values))
         pair = make_pair(ref, cand, mod, ar)
         run_token = uuid.uuid4().hex[:8]  # tells one finished run from the next
         first: dict[Any, Any] = {results_state: {}, differences: NO_DIFFERENCES, dl_html: None,
@@ -152,7 +154,8 @@ def compare_tab(app: AppContext, names: list[str], default_metrics: list[str],
         results: dict[str, dict[str, Any]] = {}
         for name in selected:
             yield {**panels[name].pending("running"), status: overview_html(results, len(selected), name)}
-            results[name] = score_metric(app.cache, options, pair, name, config.max_chars)
+            results[name] = redact(score_metric(app.cache, options, pair, name, config.max_chars),
+                                   secret_values(options))
             last = name == selected[-1]
             yield {**panels[name].show(results[name]), results_state: dict(results),
                    status: overview_html(results, len(selected), None if last else name, run_token)}
@@ -188,14 +191,16 @@ def compare_tab(app: AppContext, names: list[str], default_metrics: list[str],
         if problems:
             return gr.update(visible=True), status_box(
                 "error", problems[0].replace("The reference report", f"The {side_name} report"))
+        options: dict[str, Any] = {}
         try:
-            runtime = app.cache.runtime(options_from(option_names, values))
-            result = structure(text, runtime.ctx)
+            options = config.request_options(options_from(option_names, values))
+            result = structure(text, app.cache.runtime(options).ctx)
         except StructureUnavailable as exc:
             return gr.update(visible=True), status_box("warn", str(exc))
         except Exception as exc:  # noqa: BLE001 - judge missing or unusable answer: say so
             return gr.update(visible=True), status_box(
-                "error", f"The rewrite failed: {type(exc).__name__}: {exc}")
+                "error", redact(f"The rewrite failed: {type(exc).__name__}: {exc}",
+                                secret_values(options)))
         return gr.update(visible=True), structured_html(result)
 
     structure_btn.click(run_structure, [reference, candidate, side, *control_list],
@@ -232,17 +237,18 @@ def compare_api(app: AppContext, default_metrics: list[str]) -> Any:
     def compare(reference: str, candidate: str, metrics: str = default, modality: str = "",
                 area: str = "", options: dict | None = None) -> dict:
         """Score one pair. ``metrics``: comma-separated names; ``options``: metric options
-        (e.g. {"judge": "qwen2.5-7b-instruct"}). Returns metric name -> result, as the CLI's
+        (e.g. {"judge": "qwen2.5-7b-instruct"}; on a public server only those with fixed
+        choices, such as {"extractor": "llm"}). Returns metric name -> result, as the CLI's
         "metrics" field."""
         try:
             chosen = parse_metrics(metrics, default_metrics)
-            merged = {**app.config.effective_options(), **(options or {})}
-            unknown = [k for k in merged if k not in registry.all_options()]
+            unknown = [k for k in (options or {}) if k not in registry.all_options()]
             if unknown:
                 raise InputProblem(f"Unknown option(s): {', '.join(unknown)}. Known: "
                                    f"{', '.join(registry.all_options())}.")
-            return compare_pair(app.cache, reference, candidate, chosen, merged, modality, area,
-                                app.config.max_chars)
+            merged = app.config.request_options(options)
+            return redact(compare_pair(app.cache, reference, candidate, chosen, merged, modality,
+                                       area, app.config.max_chars), secret_values(merged))
         except InputProblem as exc:
             raise gr.Error(str(exc), print_exception=False) from None
         except ValueError as exc:  # an option with an impossible value

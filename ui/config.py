@@ -10,10 +10,15 @@ so a typo never silently runs with defaults.
     prepare = ["crepe-biomedbert"]   # fetched before the app serves (see models/prepare.py)
     [options]
     judge = "qwen2.5-7b-instruct"
+
+``public`` is not read from the file: ``app.py`` sets it (see ``ui.public``). In public mode a
+request may set only the options a visitor may set; everything else comes from this file.
+Secret options (an API key) never reach the page: the app adds them on the server.
 """
 from __future__ import annotations
 
 import json
+import stat
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,10 +28,13 @@ from engine.defaults import default_metrics
 from engine.metrics import registry
 from engine.reports import DEFAULT_MAX_CHARS
 from models.prepare import parse_ids
+from ui.public import is_secret, refuse_operator_options
 from ui.runtime import coerce_option
 
 APP_KEYS = ("metrics", "options", "max_pairs", "max_chars", "max_contexts", "prepare")
 RULES = "rules"
+MAX_CONFIG_BYTES = 1_000_000
+NO_KEY = "no-key"  # sent instead of the operator's key to a server the operator did not name
 
 
 class ConfigError(ValueError):
@@ -41,6 +49,7 @@ class AppConfig:
     max_chars: int = DEFAULT_MAX_CHARS
     max_contexts: int = 2             # settings combinations kept loaded
     prepare: list[str] = field(default_factory=list)  # registry ids fetched before serving
+    public: bool = False              # see ui.public (set by app.py, never by the file)
 
     def effective_options(self) -> dict[str, Any]:
         """The configured options, plus one app default: an option that offers a "rules"
@@ -73,10 +82,32 @@ class AppConfig:
         return [n for n in default_metrics(options) if not self.needs_llm(n)]
 
     def option_value(self, name: str) -> Any:
+        """The value a control starts with; a secret starts blank (the page is public to
+        whoever loads it, and the server adds the configured secret itself)."""
+        if is_secret(name):
+            return ""
         options = self.effective_options()
         if name in options:
             return options[name]
         return registry.all_options()[name].default
+
+    def request_options(self, given: dict[str, Any] | None) -> dict[str, Any]:
+        """The options one request runs with: the configured ones, overridden by what the
+        request set (blank values ignored). Public mode refuses operator-only options
+        (OperatorSetting). The operator's API key (or $OPENAI_API_KEY) goes only to the server
+        the operator configured: a request naming another server without its own key gets
+        none."""
+        given = {k: v for k, v in (given or {}).items()
+                 if v is not None and not (isinstance(v, str) and not v.strip())}
+        if self.public:
+            refuse_operator_options(given)
+        configured = self.effective_options()
+        merged = {**configured, **given}
+        url = str(given.get("judge_url") or "").strip()
+        if url and url != str(configured.get("judge_url") or "").strip() \
+                and not given.get("judge_api_key") and "judge_api_key" in registry.all_options():
+            merged["judge_api_key"] = NO_KEY
+        return merged
 
 
 def load_config(path: str | Path | None) -> AppConfig:
@@ -84,6 +115,12 @@ def load_config(path: str | Path | None) -> AppConfig:
         return AppConfig()
     path = Path(path)
     try:
+        info = path.stat()
+        if not stat.S_ISREG(info.st_mode):
+            raise ConfigError(f"{path}: not a regular file")
+        if info.st_size > MAX_CONFIG_BYTES:
+            raise ConfigError(f"{path}: {info.st_size:,} bytes; a config file holds at most "
+                              f"{MAX_CONFIG_BYTES:,}")
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise ConfigError(f"{path}: cannot read the config file ({exc.strerror or exc})") from None

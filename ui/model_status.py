@@ -18,6 +18,7 @@ import pandas as pd
 from engine.metrics import registry as metric_registry
 from models import registry as model_registry
 from models.registry import ModelEntry
+from ui.public import masked, visitor_may_set
 from ui.runtime import RuntimeCache
 
 JUDGE_FROM_REGISTRY = "Registry model"
@@ -77,16 +78,21 @@ def _size_mb(model_id: str, detail: dict[str, Any]) -> str:
     return ""
 
 
-def loaded_frame(cache: RuntimeCache) -> pd.DataFrame:
-    """One row per metric the app has built: its model, source, size, device, demo flag."""
+def loaded_frame(cache: RuntimeCache, public: bool = False) -> pd.DataFrame:
+    """One row per metric the app has built: its model, source, size, device, demo flag.
+    Secrets are masked (every visitor sees this table); in public mode the operator's settings,
+    file paths, server addresses and details are left out too."""
     records = []
     for runtime in cache.loaded():
-        settings = ", ".join(f"{k}={v}" for k, v in runtime.options.items()) or "defaults"
+        shown = {k: v for k, v in masked(runtime.options).items()
+                 if not public or visitor_may_set(k)}
+        settings = ", ".join(f"{k}={v}" for k, v in shown.items()) or "defaults"
         for name, metric in runtime.metrics.items():
             try:
                 info = metric.model()
             except Exception as exc:  # noqa: BLE001 - shown instead of the model
-                records.append({"metric": name, "model": f"error: {exc}", "source": "", "size (MB)": "",
+                problem = type(exc).__name__ if public else f"{exc}"
+                records.append({"metric": name, "model": f"error: {problem}", "source": "", "size (MB)": "",
                                 "device": "", "demo-grade": "", "settings": settings, "detail": ""})
                 continue
             if info is None:
@@ -95,12 +101,27 @@ def loaded_frame(cache: RuntimeCache) -> pd.DataFrame:
                                 "settings": settings, "detail": ""})
                 continue
             detail = dict(info.detail or {})
-            records.append({"metric": name, "model": info.id, "source": info.source,
+            records.append({"metric": name, "model": info.id,
+                            "source": info.source.split(":")[0] if public else info.source,
                             "size (MB)": _size_mb(info.id, detail), "device": info.device,
                             "demo-grade": "yes" if info.demo_grade else "no", "settings": settings,
-                            "detail": json.dumps(detail, default=str)[:300]})
+                            "detail": "" if public else json.dumps(detail, default=str)[:300]})
     columns = ["metric", "model", "source", "size (MB)", "device", "demo-grade", "settings", "detail"]
     return pd.DataFrame.from_records(records, columns=columns)
+
+
+def check_registry_model(name: str) -> dict[str, Any]:
+    """Public mode's model check: a registry id's availability, nothing else."""
+    entries = model_registry.load_registry()
+    if name not in entries:
+        return {"ok": False, "message": "This public server checks only the models of its "
+                                        f"registry: {', '.join(entries)}."}
+    entry = entries[name]
+    status = availability(entry)
+    ready = status in ("on this machine", "in the Hugging Face cache")
+    return {"ok": ready, "message": f"{entry.id}: {status}" + ("." if ready else
+            "; only the operator can add models to this server."),
+            "source": entry.source, "size_mb": entry.size_mb, "demo_grade": entry.demo_grade}
 
 
 def judge_option_names() -> list[str]:
@@ -157,14 +178,18 @@ def judge_choice(source: str, registry_id: str | None = None, hf_repo: str | Non
     raise ValueError(f"Unknown judge source {source!r}.")
 
 
-def fetch_model(name: str, task: str | None = None) -> dict[str, Any]:
+def fetch_model(name: str, task: str | None = None, public: bool = False) -> dict[str, Any]:
     """Resolve a model (downloading when allowed); returns what happened, never raises for an
-    unavailable model: ``{"ok": False, "message": ...}`` carries ModelNotAvailable's advice."""
+    unavailable model: ``{"ok": False, "message": ...}`` carries ModelNotAvailable's advice.
+    In public mode only a registry id is looked up, on this machine only (no download, no
+    path in the answer): anything else gets the same refusal, whether or not it exists."""
     from models.resolve import ModelNotAvailable, resolve
 
     name = (name or "").strip()
     if not name:
         return {"ok": False, "message": "Choose or type a model first."}
+    if public:
+        return check_registry_model(name)
     try:
         resolved = resolve(name, task=task)
     except ModelNotAvailable as exc:

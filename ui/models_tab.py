@@ -1,5 +1,6 @@
 """The Models tab: what is loaded, the model registry with availability, switching the judge,
-checking or downloading a model."""
+checking or downloading a model. In public mode the judge cannot be switched, models cannot be
+unloaded or downloaded, and a check looks up registry ids only (see ``ui.public``)."""
 from __future__ import annotations
 
 import html
@@ -18,15 +19,61 @@ def models_tab(app: AppContext, tab: gr.Tab, compare_parts: dict[str, Any],
                batch_parts: dict[str, Any]) -> None:
     """Build the tab; ``compare_parts`` / ``batch_parts`` hold the option controls that
     "Use this judge" fills in."""
-    judges = [e.id for e in model_registry.for_task("judge")]
-    judge_options = model_status.judge_option_names()
+    public = app.config.public
     gr.Markdown("### Loaded now\nModels stay loaded between requests, one set per combination of "
                 "options (the least recently used set is unloaded when a new one is needed).")
     loaded = gr.Dataframe(interactive=False, wrap=True, elem_id="models-loaded")
     with gr.Row():
         refresh = gr.Button("Refresh", elem_id="models-refresh")
-        unload = gr.Button("Unload all models", elem_id="models-unload")
+        unload = None if public else gr.Button("Unload all models", elem_id="models-unload")
     unload_status = gr.HTML()
+    if public:
+        gr.Markdown("### Judge\nThis is a public server: the operator chose the judge and the "
+                    "models (config file or environment); they cannot be switched from the page.")
+    else:
+        judge_switch(compare_parts, batch_parts)
+    check_text = ("Status is checked on this machine only (bundled files, installed packages, the "
+                  "Hugging Face cache)" + (". " if public else "; nothing is downloaded until you ask. "))
+    gr.Markdown(f"### Model registry\n{check_text}★ marks recommended judges.")
+    table = gr.Dataframe(interactive=False, wrap=True, elem_id="models-registry")
+    with gr.Row():
+        any_model = gr.Dropdown(list(model_registry.load_registry()),
+                                label="Check any registry model (encoders too)" if public else
+                                "Check or download any registry model (encoders too)",
+                                allow_custom_value=not public, elem_id="model-pick", scale=3)
+        fetch = gr.Button("Check" if public else "Check / download", elem_id="model-fetch", scale=1)
+    fetch_status = gr.HTML(elem_id="model-fetch-status")
+    if not public:  # fetching models is the operator's business on a public server
+        get_section(compare_parts, batch_parts)
+
+    def on_fetch(name: str, progress: gr.Progress = gr.Progress(track_tqdm=True)) -> str:
+        progress(0, desc="Resolving…")
+        return _fetch_html(model_status.fetch_model(name, public=public))
+
+    fetch.click(on_fetch, any_model, fetch_status, api_name="fetch_model", concurrency_id="download",
+                concurrency_limit=1)
+
+    def on_refresh() -> tuple[Any, Any]:
+        return model_status.loaded_frame(app.cache, public), model_status.registry_frame()
+
+    refresh.click(on_refresh, None, [loaded, table], api_name="models")
+    tab.select(on_refresh, None, [loaded, table], api_visibility="undocumented")
+    if unload is None:
+        return
+
+    def on_unload() -> tuple[Any, str]:
+        n = app.cache.close_all()
+        return model_status.loaded_frame(app.cache), status_box("ok", f"Unloaded {n} set(s) of models.")
+
+    unload.click(on_unload, None, [loaded, unload_status], api_name="unload_models", concurrency_id=LLM,
+                 concurrency_limit=1)
+
+
+def judge_switch(compare_parts: dict[str, Any], batch_parts: dict[str, Any]) -> None:
+    """Local mode: choose the judge (registry, Hugging Face file, local GGUF, server) and fill
+    the judge options of the Compare and Batch tabs."""
+    judges = [e.id for e in model_registry.for_task("judge")]
+    judge_options = model_status.judge_option_names()
     gr.Markdown("### Switch the judge\nThe choice fills the judge options of the Compare and Batch "
                 "tabs; the judge loads on its first use.")
     if not judge_options:
@@ -49,17 +96,6 @@ def models_tab(app: AppContext, tab: gr.Tab, compare_parts: dict[str, Any],
         use = gr.Button("Use this judge", variant="primary", elem_id="judge-use")
         check = gr.Button("Check / download", elem_id="judge-check")
     judge_status = gr.HTML(elem_id="judge-status")
-    gr.Markdown("### Model registry\nStatus is checked on this machine only (bundled files, "
-                "installed packages, the Hugging Face cache); nothing is downloaded until you ask. "
-                "★ marks recommended judges.")
-    table = gr.Dataframe(interactive=False, wrap=True, elem_id="models-registry")
-    with gr.Row():
-        any_model = gr.Dropdown(list(model_registry.load_registry()), label="Check or download any "
-                                "registry model (encoders too)", allow_custom_value=True,
-                                elem_id="model-pick", scale=3)
-        fetch = gr.Button("Check / download", elem_id="model-fetch", scale=1)
-    fetch_status = gr.HTML(elem_id="model-fetch-status")
-    get_section(compare_parts, batch_parts)
 
     fields = [reg_id, hf_repo, hf_file, hf_rev, local, url, url_model]
 
@@ -107,25 +143,14 @@ def models_tab(app: AppContext, tab: gr.Tab, compare_parts: dict[str, Any],
     check.click(on_check, [source, *fields], judge_status, api_name="check_judge",
                 concurrency_id="download", concurrency_limit=1)
 
-    def on_fetch(name: str, progress: gr.Progress = gr.Progress(track_tqdm=True)) -> str:
-        progress(0, desc=f"Resolving {name}…")
-        return _fetch_html(model_status.fetch_model(name))
 
-    fetch.click(on_fetch, any_model, fetch_status, api_name="fetch_model", concurrency_id="download",
-                concurrency_limit=1)
-
-    def on_refresh() -> tuple[Any, Any]:
-        return model_status.loaded_frame(app.cache), model_status.registry_frame()
-
-    refresh.click(on_refresh, None, [loaded, table], api_name="models")
-    tab.select(on_refresh, None, [loaded, table], api_visibility="undocumented")
-
-    def on_unload() -> tuple[Any, str]:
-        n = app.cache.close_all()
-        return model_status.loaded_frame(app.cache), status_box("ok", f"Unloaded {n} set(s) of models.")
-
-    unload.click(on_unload, None, [loaded, unload_status], api_name="unload_models", concurrency_id=LLM,
-                 concurrency_limit=1)
+def _fetch_html(outcome: dict[str, Any]) -> str:
+    if not outcome.get("ok"):
+        return status_box("error", outcome.get("message", "not available"))
+    demo = " It is a demo-grade model." if outcome.get("demo_grade") else ""
+    where = (f" at <code>{html.escape(str(outcome['path']))}</code>" if outcome.get("path") else "")
+    return (f"<div class='rs-ok'>{esc(outcome['message'])} {esc(outcome.get('size_mb'))} MB"
+            f"{where}.{esc(demo)}</div>")
 
 
 def _not_here(model_id: str | None) -> str | None:
@@ -139,11 +164,3 @@ def _not_here(model_id: str | None) -> str | None:
         return None
     return (f"it is not on this machine yet ({entry.size_mb:g} MB, licence: {entry.licence}): press "
             f"“Get” beside it under “Get a model”, or the first run will download it unchecked.")
-
-
-def _fetch_html(outcome: dict[str, Any]) -> str:
-    if not outcome.get("ok"):
-        return status_box("error", outcome.get("message", "not available"))
-    demo = " It is a demo-grade model." if outcome.get("demo_grade") else ""
-    return (f"<div class='rs-ok'>{esc(outcome['message'])} {esc(outcome.get('size_mb'))} MB at "
-            f"<code>{html.escape(str(outcome.get('path')))}</code>.{esc(demo)}</div>")

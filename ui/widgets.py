@@ -13,6 +13,7 @@ from engine.metrics import registry
 from engine.metrics.base import MetricCard
 from engine.store import Store
 from ui.config import AppConfig
+from ui.public import is_secret
 from ui.runtime import RuntimeCache
 from ui.views.common import esc
 
@@ -89,17 +90,21 @@ def is_advanced(name: str) -> bool:
     return name in ADVANCED_OPTIONS
 
 
-def option_controls(config: AppConfig, prefix: str, shown: set[str]) -> dict[str, gr.components.Component]:
-    """One input per registered option (visible when a chosen metric declares it): the basic
-    ones first, the advanced ones in a closed accordion of their own."""
-    options = registry.all_options()
+def option_controls(config: AppConfig, prefix: str, shown: set[str],
+                    names: Sequence[str] | None = None) -> dict[str, gr.components.Component]:
+    """One input per option in ``names`` (default: every registered option), visible when a
+    chosen metric declares it: the basic ones first, the advanced ones in a closed accordion of
+    their own. In public mode ``names`` holds only what a visitor may set, so the page offers
+    nothing else."""
+    names = list(registry.all_options()) if names is None else list(names)
     controls: dict[str, gr.components.Component] = {}
-    basic = [n for n in options if not is_advanced(n)]
-    advanced = [n for n in options if is_advanced(n)]
+    basic = [n for n in names if not is_advanced(n)]
+    advanced = [n for n in names if is_advanced(n)]
     controls.update(_controls(config, prefix, shown, basic))
-    with gr.Accordion("Advanced: judge server, JSON dialect, threads, batches", open=False,
-                      elem_id=f"{prefix}-advanced"):
-        controls.update(_controls(config, prefix, shown, advanced))
+    if advanced:
+        with gr.Accordion("Advanced: judge server, JSON dialect, threads, batches", open=False,
+                          elem_id=f"{prefix}-advanced"):
+            controls.update(_controls(config, prefix, shown, advanced))
     return controls
 
 
@@ -109,7 +114,10 @@ def _controls(config: AppConfig, prefix: str, shown: set[str],
     for name in names:
         opt = registry.all_options()[name]
         value = config.option_value(name)
-        common = dict(label=name.replace("_", " "), info=opt.help, visible=name in shown,
+        info = opt.help
+        if is_secret(name) and config.effective_options().get(name):
+            info += " (blank: the key the operator configured, which is never shown)"
+        common = dict(label=name.replace("_", " "), info=info, visible=name in shown,
                       elem_id=f"{prefix}-opt-{name}")
         if opt.type is bool:
             control = gr.Checkbox(value=bool(value), **common)
@@ -118,9 +126,8 @@ def _controls(config: AppConfig, prefix: str, shown: set[str],
         elif opt.type in (int, float):
             control = gr.Number(value=value, precision=0 if opt.type is int else None, **common)
         else:
-            secret = any(word in name for word in ("key", "token", "secret", "password"))
             control = gr.Textbox(value="" if value is None else str(value), max_lines=1,
-                                 type="password" if secret else "text", **common)
+                                 type="password" if is_secret(name) else "text", **common)
         controls[name] = control
     return controls
 

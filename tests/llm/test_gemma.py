@@ -33,7 +33,7 @@ def test_clear_fast_on_gemma(ctx_factory):
     assert r["error"] is None, r["error"]
     assert_clear_structure(r)
     assert_gemma_signed(r)
-    assert "mode:fast" in r["signature"] and "clear.presence@1" in r["signature"]
+    assert "mode:fast" in r["signature"] and "clear.presence@2" in r["signature"]
     assert run.summary["metrics"]["clear"]["demo_grade"] is True
 
 

@@ -152,7 +152,7 @@ def test_cut_off_answer_gets_a_doubled_budget():
 def test_retries_are_bounded_and_the_error_keeps_every_answer():
     backend = ScriptedBackend(["no", "still no", "never"])
     judge, ctx = _judge(backend, retries=2)
-    with pytest.raises(JudgeError, match=r"clear.attr.severity@1: no usable answer after 3 "
+    with pytest.raises(JudgeError, match=r"clear.attr.severity@2: no usable answer after 3 "
                                          r"attempt\(s\); last problem: no JSON object") as info:
         judge.ask(PROMPT, VALUES, SCHEMA, max_tokens=20)
     assert info.value.texts == ["no", "still no", "never"]

@@ -68,12 +68,12 @@ def test_clear_fast_and_faithful_on_the_tiny_model(ctx_factory, tiny_gguf):
     assert same_fast["score"] == 1.0
     calls = same_faithful["judge_calls"]
     n_questions = sum(len(attributes_for(c)) for c in positives)
-    assert [c["prompt"] for c in calls].count("clear.presence@1") == 2
+    assert [c["prompt"] for c in calls].count("clear.presence@2") == 2
     assert len(calls) == 2 + 2 * n_questions  # one per report x condition x attribute
     assert sum(c["cache_hits"] for c in calls) >= 1 + n_questions
     sig = same_faithful["signature"]
-    assert "judge:tiny.gguf" in sig and "mode:faithful" in sig and "clear.attr.severity@1" in sig
-    assert "mode:fast" in same_fast["signature"] and "clear.attributes@1" in same_fast["signature"]
+    assert "judge:tiny.gguf" in sig and "mode:faithful" in sig and "clear.attr.severity@2" in sig
+    assert "mode:fast" in same_fast["signature"] and "clear.attributes@2" in same_fast["signature"]
 
 
 @pytest.mark.parametrize("variant", ["vert", "green", "formula", "rubric"])
@@ -121,7 +121,7 @@ def test_radsem_on_the_tiny_model(ctx_factory, tiny_gguf):
     r = run.rows[0]["metrics"]["radsem"]
     assert r["error"] is None, r["error"]
     assert_radsem_structure(r)
-    assert [c["prompt"] for c in r["judge_calls"]][:2] == ["radsem.rewrite@1"] * 2
+    assert [c["prompt"] for c in r["judge_calls"]][:2] == ["radsem.rewrite@2"] * 2
 
 
 def test_rerun_makes_no_model_call_and_gives_identical_results(ctx_factory, tiny_gguf):

@@ -23,8 +23,8 @@ def test_every_prompt_file_has_an_id_matching_its_name_and_a_version():
     assert {p.id for p in prompts} == EXPECTED_IDS
     for p in prompts:
         assert p.path is not None and p.path.name == f"{p.id}.txt"
-        assert p.version == "1"
-        assert p.key == f"{p.id}@1"
+        assert p.version.isdigit()
+        assert p.key == f"{p.id}@{p.version}"
         assert p.description
 
 

@@ -63,8 +63,8 @@ def test_clear_fast_on_recorded_answers():
     assert corpus["presence_other_top5"]["top5_set"] == "paper"
     # Judge questions: 2 presence + 2 attributes + 2 ratings (the second rating tried 3 times).
     assert [c["prompt"] for c in r["judge_calls"]] == [
-        "clear.presence@1", "clear.presence@1", "clear.attributes@1", "clear.attributes@1",
-        "clear.list_similarity@1", "clear.list_similarity@1"]
+        "clear.presence@2", "clear.presence@2", "clear.attributes@2", "clear.attributes@2",
+        "clear.list_similarity@2", "clear.list_similarity@2"]
 
 
 VERT_EXPECTED = {
@@ -119,7 +119,7 @@ def test_vert_unusable_answer_marks_the_pair_and_the_batch_goes_on():
     run = run_batch(pairs, ["vert"], ctx_with_judge(Judge(ScriptedBackend(answer))))
     bad, ok = (row["metrics"]["vert"] for row in run.rows)
     assert bad["score"] is None
-    assert bad["error"].startswith("judge: vert.vert@1: no usable answer after 3 attempt(s)")
+    assert bad["error"].startswith("judge: vert.vert@2: no usable answer after 3 attempt(s)")
     assert bad["judge_error"]["answers"] == ["I refuse."] * 3
     assert ok["score"] == 0.62
     assert run.summary["metrics"]["vert"]["n_errors"] == 1
@@ -175,7 +175,7 @@ def test_structured_report_from_a_recorded_answer():
         "2. Line in satisfactory position.")
     data = result.to_json()
     assert data["structured"]["findings"]["Other"] == []  # the blank item is dropped
-    assert data["prompt"] == "structure.srrg@1" and data["model"] == "scripted-judge"
+    assert data["prompt"] == "structure.srrg@2" and data["model"] == "scripted-judge"
 
 
 def test_corpus_is_rebuilt_from_stored_details_only():
@@ -223,7 +223,7 @@ def test_clear_faithful_mode_asks_one_question_per_report_condition_attribute():
     assert r["error"] is None and r["true_positives"] == ["Pleural Effusion"]
     # 2 presence calls + 2 reports x 5 attributes of the one true positive = 12 calls.
     prompts = [c["prompt"] for c in r["judge_calls"]]
-    assert prompts.count("clear.presence@1") == 2 and len(prompts) == 12
+    assert prompts.count("clear.presence@2") == 2 and len(prompts) == 12
     assert len(backend.requests) == 12
     # Both reports got the same answers, so every attribute agrees.
     assert r["choice_agreement"] == {"first occurrence": 1.0, "change": 1.0, "severity": 1.0}

@@ -73,14 +73,15 @@ class Served:
 
 
 @contextlib.contextmanager
-def serve(tmp: Path, options: dict | None = None) -> Iterator[Served]:
-    """Build the app and serve it on a free port until the block ends."""
+def serve(tmp: Path, options: dict | None = None, **settings) -> Iterator[Served]:
+    """Build the app and serve it on a free port until the block ends (``settings``: other
+    AppConfig fields, e.g. ``public=True``)."""
     from engine.store import Store
     from ui.app import build_demo, launch_kwargs, queue
     from ui.config import AppConfig
 
     store_path = tmp / "radscope.sqlite"
-    demo = queue(build_demo(AppConfig(options=dict(options or {})), store=Store(store_path)))
+    demo = queue(build_demo(AppConfig(options=dict(options or {}), **settings), store=Store(store_path)))
     kwargs = launch_kwargs("127.0.0.1", free_port())
     _, url, _ = demo.launch(prevent_thread_lock=True, quiet=True, **kwargs)
     try:

@@ -12,12 +12,14 @@ from __future__ import annotations
 
 import hashlib
 import json
+import stat
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from engine.applicability import ANY
+from engine.copied_answer import copied_from
 from engine.metrics.base import Metric, MetricCard, ModelInfo, PairScore
 from engine.metrics.registry import Option, RuntimeContext
 from engine.metrics.vert.parse import clean_response, parse_assessment
@@ -38,6 +40,7 @@ VERT_FEWSHOT = Option("vert_fewshot", "",
                       "candidate, assessment (the expected answer, JSON object or text)")
 
 GREEN_WORDS = 300  # the green variant reads the first 300 words of each report (GREEN's rule)
+MAX_FEWSHOT_BYTES = 1_000_000  # worked examples, not a corpus
 SCORE_FAMILIES = ("vert", "green", "green_f1", "formula", "error_count", "total_error_count",
                   "matched")
 EXAMPLE_PROMPT = "vert.example"
@@ -79,8 +82,14 @@ class FewShotExample:
 def load_fewshot(path: str | Path) -> list[FewShotExample]:
     """Read worked examples (JSONL: reference, candidate, assessment) with line-numbered errors."""
     path = Path(path)
-    if not path.exists():
-        raise ValueError(f"few-shot file {path} does not exist")
+    try:
+        info = path.stat()
+    except OSError:
+        raise ValueError(f"few-shot file {path} does not exist") from None
+    if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_FEWSHOT_BYTES:
+        # A pipe or a device would block or never end; a huge file would flood every prompt.
+        raise ValueError(f"few-shot file {path} must be a regular file of at most "
+                         f"{MAX_FEWSHOT_BYTES:,} bytes")
     examples = []
     for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
         if not line.strip():
@@ -144,9 +153,10 @@ class VertMetric(Metric):
                 "variant": self.variant, "fewshot": f"{len(self.examples)}:{self.fewshot_hash}",
                 "truncate": GREEN_WORDS if self.variant == "green" else "none"}
 
-    def _read(self, text: str) -> JudgeAssessment:
+    def _read(self, text: str, reports: Sequence[str] = ()) -> JudgeAssessment:
         """The assessment in the judge's text (JSON or GREEN sections). JSON from a backend that
-        constrained it must fit the schema exactly: anything else means the constraint failed."""
+        constrained it must fit the schema exactly: anything else means the constraint failed.
+        An answer copied from one of the ``reports`` is no judgement (AnswerError)."""
         try:
             found = extract_json(clean_response(text))
         except AnswerError:
@@ -154,6 +164,9 @@ class VertMetric(Metric):
         if isinstance(found, dict):  # re-serialised: raw control characters are gone
             if self.judge.backend.constrains:
                 validate(found, self.schema)
+            copied = copied_from(found, reports)
+            if copied:
+                raise AnswerError(f"the answer is not a judgement: {copied}")
             text = json.dumps(found, ensure_ascii=False)
         return parse_assessment(text, expect_score=self.variant != "green")
 
@@ -166,7 +179,7 @@ class VertMetric(Metric):
                 self.prompt, {"categories": categories_text(), "examples": self._examples_text,
                               "reference": reference, "candidate": candidate},
                 bounded_schema(self.schema, _TEXT_CHARS, _ITEMS, _MAX_COUNT), max_tokens=_MAX_TOKENS,
-                parse=self._read)
+                parse=lambda text: self._read(text, (reference, candidate)))
         except JudgeError as exc:
             return PairScore.failed(f"judge: {exc}", {"variant": self.variant,
                                                        "judge_error": exc.to_json()})

@@ -1,0 +1,113 @@
+"""Local and public mode: who may set what, which values are secret, and whose runs are whose.
+
+*Local* (the default: bound to a loopback address, one user) keeps every option open. *Public*
+(bound to any other address, ``SPACE_ID`` set as on Hugging Face Spaces, or ``--public``)
+treats every visitor as a stranger: a visitor may only pick among fixed choices (the extractor,
+a VERT variant, on/off switches); the judge, its server, keys, model ids and files, few-shot
+files and every number that sizes a model (context, threads, batch, timeouts) are the
+operator's, set in the config file or the environment. A free-text or numeric option could name
+a server to call (request forgery), a file to read or a model context to allocate.
+"""
+from __future__ import annotations
+
+import hashlib
+import ipaddress
+import os
+from collections.abc import Mapping
+from typing import Any
+
+from engine.metrics import registry
+
+SECRET_WORDS = ("key", "token", "secret", "password")
+MASK = "•••"
+NOT_SETTABLE = ("This server is public: the judge, its server and API key, model files and ids, "
+                "few-shot files, file paths and model sizes are set by the operator (config file "
+                "or environment), not per request.")
+
+
+class OperatorSetting(ValueError):
+    """A visitor tried to set an option that only the operator may set (public mode)."""
+
+
+def public_reason(host: str, public_flag: bool = False,
+                  env: Mapping[str, str] | None = None) -> str | None:
+    """Why the app runs in public mode (None: local): the flag, a Space, or a non-loopback bind."""
+    env = os.environ if env is None else env
+    if public_flag:
+        return "--public was given"
+    if env.get("SPACE_ID", "").strip():
+        return "SPACE_ID is set (Hugging Face Space)"
+    if not is_loopback(host):
+        return f"bound to {host}, which other machines can reach"
+    return None
+
+
+def is_loopback(host: str) -> bool:
+    """127.0.0.0/8, ::1 and localhost; anything else (0.0.0.0, a LAN address, a name) is not."""
+    host = (host or "").strip().strip("[]")
+    if host.lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def is_secret(name: str) -> bool:
+    return any(word in name for word in SECRET_WORDS)
+
+
+def visitor_may_set(name: str) -> bool:
+    """In public mode: only options with a fixed set of values (choices, or on/off)."""
+    opt = registry.all_options()[name]
+    return opt.type is bool or bool(opt.choices)
+
+
+def visitor_options() -> list[str]:
+    return [name for name in registry.all_options() if visitor_may_set(name)]
+
+
+def refuse_operator_options(options: Mapping[str, Any] | None) -> None:
+    """Raise OperatorSetting naming every option in ``options`` a visitor may not set."""
+    refused = [name for name in (options or {}) if name in registry.all_options()
+               and not visitor_may_set(name)]
+    if refused:
+        raise OperatorSetting(f"{NOT_SETTABLE} Refused: {', '.join(refused)}. Options a visitor "
+                              f"may set: {', '.join(visitor_options())}.")
+
+
+def masked(options: Mapping[str, Any]) -> dict[str, Any]:
+    """A copy safe to show: secret values replaced by a mask."""
+    return {k: (MASK if is_secret(k) and v else v) for k, v in options.items()}
+
+
+def secret_values(options: Mapping[str, Any], env: Mapping[str, str] | None = None) -> list[str]:
+    """Every secret a request may have touched: its secret options and $OPENAI_API_KEY."""
+    env = os.environ if env is None else env
+    found = [str(v) for k, v in options.items() if is_secret(k) and v]
+    found.append(env.get("OPENAI_API_KEY", ""))
+    return [s for s in found if len(s.strip()) >= 4]
+
+
+def redact(value: Any, secrets: list[str]) -> Any:
+    """``value`` with every secret replaced by the mask, in every string it holds (a judge
+    server's error text may quote the header it was sent)."""
+    if not secrets:
+        return value
+    if isinstance(value, str):
+        for secret in secrets:
+            value = value.replace(secret, MASK)
+        return value
+    if isinstance(value, Mapping):
+        return {k: redact(v, secrets) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return type(value)(redact(v, secrets) for v in value)
+    return value
+
+
+def owner_of(session_hash: str | None) -> str | None:
+    """The key a visitor's runs are stored under: a hash of the browser session (so the store
+    never holds the session token itself); None when the request carries no session."""
+    if not session_hash:
+        return None
+    return hashlib.sha256(f"radscope-owner\x1f{session_hash}".encode()).hexdigest()[:32]
