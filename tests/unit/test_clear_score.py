@@ -37,6 +37,7 @@ from engine.metrics.clear.score import (
     best_match_similarity,
     bleu4_similarity,
     clamp_judgement,
+    pair_f1,
     rouge_l_similarity,
     score_corpus,
     score_pair,
@@ -519,3 +520,20 @@ def test_schemas_accept_good_and_reject_bad_answers():
         jsonschema.validate({"answer": []}, attribute_answer_schema(RECOMMENDATION))
     assert attribute_answer_schema(SEVERITY)["properties"]["answer"]["enum"] == [
         "mild", "moderate", "severe", "mixed", NA]
+
+
+def test_pair_f1_equals_sklearn_on_random_cells():
+    # The numpy F1 must give sklearn's exact float (zero_division=1.0) on any cells, including
+    # the degenerate all-empty case and rows with few cells set.
+    import numpy as np
+
+    rng = np.random.default_rng(0)
+    for density in (0.0, 0.05, 0.2, 0.5, 0.9):
+        for _ in range(200):
+            ref = rng.random(13) < density
+            cand = rng.random(13) < density
+            f1, degenerate = pair_f1(list(ref), list(cand))
+            assert f1 == float(f1_score(ref.astype(int), cand.astype(int), zero_division=1.0))
+            assert degenerate == (not ref.any() and not cand.any())
+    with pytest.raises(ValueError, match="shape"):
+        pair_f1([True] * 13, [True] * 12)
