@@ -24,9 +24,10 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Self
+from typing import TYPE_CHECKING, Any, Self
 
-import pandas as pd
+if TYPE_CHECKING:  # pandas costs ~0.3 s to import; only results_frame needs it
+    import pandas as pd
 
 SCHEMA_VERSION = 1
 BUSY_TIMEOUT_S = 60.0
@@ -403,6 +404,8 @@ class Store:
     def results_frame(self, run_id: str) -> pd.DataFrame:
         """One row per registered pair, in input order: ``pair_id``, then per metric
         ``<metric>_score`` and ``<metric>_error`` (NaN / None where nothing is stored yet)."""
+        import pandas as pd
+
         info = self.get_run(run_id)
         if info is None:
             raise UnknownRunError(f"no run {run_id!r} in this store")

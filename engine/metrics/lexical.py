@@ -8,16 +8,14 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from typing import Any
 
-from nltk.translate.bleu_score import SmoothingFunction, sentence_bleu
-from rouge_score import rouge_scorer
 
 from engine.metrics.base import Metric, MetricCard, PairScore
 from engine.metrics.registry import MetricSpec
 from engine.reports import ReportPair
 
 _PUNCT_RE = re.compile(r"[^\w\s]")
-_SMOOTHING = SmoothingFunction()
 
 
 def tokenize(text: str) -> list[str]:
@@ -30,13 +28,26 @@ def bleu(reference: str, candidate: str, n: int = 4, smoothing: str = "method1")
     ref, cand = tokenize(reference), tokenize(candidate)
     if not ref or not cand:
         return 0.0
+    from nltk.translate.bleu_score import sentence_bleu
+
     weights = tuple([1.0 / n] * n)
     return float(sentence_bleu([ref], cand, weights=weights,
-                               smoothing_function=getattr(_SMOOTHING, smoothing)))
+                               smoothing_function=getattr(_smoothing(), smoothing)))
+
+
+# nltk and rouge-score are imported on first use: importing nltk pulls in scipy.stats and
+# costs about a second, which a command that never scores BLEU or ROUGE should not pay.
+@lru_cache(maxsize=1)
+def _smoothing() -> Any:
+    from nltk.translate.bleu_score import SmoothingFunction
+
+    return SmoothingFunction()
 
 
 @lru_cache(maxsize=1)
-def _rouge() -> rouge_scorer.RougeScorer:
+def _rouge() -> Any:
+    from rouge_score import rouge_scorer
+
     return rouge_scorer.RougeScorer(["rougeL"], use_stemmer=True)
 
 
