@@ -1,8 +1,8 @@
 """The batch runner: pairs x metrics -> stored per-pair results -> corpus summary.
 
-Shared by the CLI, the UI's Batch tab and the benchmarks. Each (pair, metric) result is
-stored as soon as it exists, so an interrupted run resumes where it stopped (same run id) and
-a failing pair or metric never stops the others.
+Shared by the CLI, the UI's Batch tab and the benchmarks. The (pair, metric) results of each
+chunk are stored, in one transaction, as soon as the chunk is scored, so an interrupted run
+resumes where it stopped (same run id) and a failing pair or metric never stops the others.
 """
 from __future__ import annotations
 
@@ -107,12 +107,13 @@ def run_batch(
     if progress:
         progress(done, total)
 
+    unsaved: list[tuple[str, str, dict[str, Any]]] = []  # written once per chunk and metric
+
     def record(metric: Metric, pair: ReportPair, result: PairScore) -> None:
         nonlocal done
         payload = result_dict(metric, result, signatures[metric.name])
         results[pair.id][metric.name] = payload
-        if store is not None:
-            store.put_result(run_id, pair.id, metric.name, payload)
+        unsaved.append((pair.id, metric.name, payload))
         done += 1
         if progress:
             progress(done, total)
@@ -131,6 +132,9 @@ def run_batch(
                     else:
                         valid.append(pair)
                 _score_chunk(metric, valid, record, pool)
+                if store is not None:
+                    store.put_results(run_id, unsaved)
+                unsaved.clear()
     finally:
         if pool:
             pool.shutdown(wait=True)

@@ -1,8 +1,8 @@
 """SQLite store of batch runs and their per-pair results.
 
-A batch writes each (pair, metric) result the moment it is computed, in its own committed
-transaction, so an interrupted batch loses at most the pair that was in flight; restarting the
-same run id resumes from ``done(run_id)``. The per-pair payload (the metric's whole result
+A batch writes the (pair, metric) results of each chunk as soon as the chunk is scored, in one
+committed transaction (``put_results``), so an interrupted batch loses at most the chunk that
+was in flight; restarting the same run id resumes from ``done(run_id)``. The per-pair payload (the metric's whole result
 dict, details included) is kept as JSON so that corpus statistics can be recomputed later
 without running a model again.
 
@@ -344,31 +344,43 @@ class Store:
     # --- results -------------------------------------------------------------------------------
 
     def put_result(self, run_id: str, pair_id: str, metric: str, result: Any) -> None:
-        """Store one (pair, metric) result and commit at once.
+        """Store one (pair, metric) result and commit at once (see ``put_results``)."""
+        self.put_results(run_id, [(pair_id, metric, result)])
+
+    def put_results(self, run_id: str, results: Sequence[tuple[str, str, Any]]) -> None:
+        """Store (pair id, metric, result) triples in one committed transaction.
 
         ``result`` is the metric's per-pair result dict (or a dataclass / object with
         ``to_json``); ``score``, ``error``, ``signature`` and ``elapsed_ms`` are read from it
         and the whole dict is kept as the payload. Storing the same key again replaces it (a
         retried pair). A pair id not yet registered is appended to the run's input order.
         """
-        data = _plain_json(_as_dict(result))
+        rows = [self._result_row(run_id, pair_id, metric, result)
+                for pair_id, metric, result in results]
+        if not rows:
+            return
+        with self._write() as conn:
+            self._require_run(conn, run_id)
+            conn.executemany(
+                "INSERT OR IGNORE INTO pairs(run_id, pair_id, position) VALUES (?, ?,"
+                " (SELECT COALESCE(MAX(position) + 1, 0) FROM pairs WHERE run_id = ?))",
+                [(run_id, row[1], run_id) for row in rows])
+            conn.executemany(
+                "INSERT OR REPLACE INTO results(run_id, pair_id, metric, score, error, signature,"
+                " payload, elapsed_ms, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+
+    @staticmethod
+    def _result_row(run_id: str, pair_id: str, metric: str, result: Any) -> tuple[Any, ...]:
+        data = _plain_json(_as_dict(result))  # cleaned once; dumped as is below
         score = data.get("score")
         if score is not None and not isinstance(score, (int, float)):
             raise TypeError(f"score must be a number or None, got {score!r}")
         error = data.get("error")
         elapsed = data.get("elapsed_ms")
-        row = (run_id, pair_id, metric, None if score is None else float(score),
-               None if error is None else str(error), str(data.get("signature") or ""),
-               _dumps(data), None if elapsed is None else float(elapsed), _now())
-        with self._write() as conn:
-            self._require_run(conn, run_id)
-            conn.execute(
-                "INSERT OR IGNORE INTO pairs(run_id, pair_id, position) VALUES (?, ?,"
-                " (SELECT COALESCE(MAX(position) + 1, 0) FROM pairs WHERE run_id = ?))",
-                (run_id, pair_id, run_id))
-            conn.execute(
-                "INSERT OR REPLACE INTO results(run_id, pair_id, metric, score, error, signature,"
-                " payload, elapsed_ms, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", row)
+        return (run_id, pair_id, metric, None if score is None else float(score),
+                None if error is None else str(error), str(data.get("signature") or ""),
+                json.dumps(data, ensure_ascii=False, allow_nan=False),
+                None if elapsed is None else float(elapsed), _now())
 
     def done(self, run_id: str, include_errors: bool = True) -> set[tuple[str, str]]:
         """(pair_id, metric) keys already stored for the run.
