@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from engine import dataio, stats
+from engine import dataio, parallel, stats
 from engine.metrics import registry
 
 
@@ -56,6 +56,8 @@ def build_parser() -> argparse.ArgumentParser:
                        help="longest report accepted, in characters (longer ones are marked per pair)")
     score.add_argument("--concurrency", type=int, default=1,
                        help="pairs in flight at once (useful with a remote judge server)")
+    score.add_argument("--workers", type=int, default=0,
+                       help="processes for the CPU-bound metrics (rules, lexical); 0: every core")
     score.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     _add_metric_options(score)
 
@@ -121,7 +123,8 @@ def _score(args: argparse.Namespace) -> int:
     try:
         run = run_batch(pairs, metric_names, ctx, store=store, run_id=args.run_id,
                         input_label=str(args.input), max_chars=args.max_chars or DEFAULT_MAX_CHARS,
-                        concurrency=args.concurrency, progress=progress)
+                        concurrency=args.concurrency, progress=progress,
+                        workers=args.workers or parallel.default_workers())
     finally:
         if bar is not None:
             bar.close()

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
 
-from engine import stats
+from engine import parallel, stats
 from engine.metrics import registry
 from engine.metrics.base import Metric, PairScore
 from engine.reports import DEFAULT_MAX_CHARS, ReportPair
@@ -82,12 +82,14 @@ def run_batch(
     chunk_size: int = 32,
     progress: ProgressFn | None = None,
     metrics: Sequence[Metric] | None = None,
+    workers: int = 1,
 ) -> BatchRun:
     """Score every pair with every metric, storing each result as it finishes.
 
     With a ``store`` and a ``run_id`` that already exists, finished (pair, metric) results are
     read back instead of recomputed. ``metrics`` may pass already-built metric objects (the
-    app keeps them loaded between requests).
+    app keeps them loaded between requests). ``workers`` > 1 scores the CPU-bound metrics in
+    that many processes (``engine.parallel``; same results).
     """
     started = time.perf_counter()
     counters_before = Counter(ctx.counters)  # the context may serve several runs
@@ -119,6 +121,8 @@ def run_batch(
             progress(done, total)
 
     pool = ThreadPoolExecutor(max_workers=max(1, concurrency)) if concurrency > 1 else None
+    pending = sum(1 for r in results.values() if len(r) < len(built))
+    procs = parallel.process_scorer(built, ctx.options, workers, pending)
     try:
         for start in range(0, len(pairs), chunk_size):
             chunk = pairs[start:start + chunk_size]
@@ -131,13 +135,15 @@ def run_batch(
                         record(metric, pair, PairScore.failed("input: " + "; ".join(problems)))
                     else:
                         valid.append(pair)
-                _score_chunk(metric, valid, record, pool)
+                _score_chunk(metric, valid, record, pool, procs)
                 if store is not None:
                     store.put_results(run_id, unsaved)
                 unsaved.clear()
     finally:
         if pool:
             pool.shutdown(wait=True)
+        if procs:
+            procs.close()
     if store is not None:
         store.finish_run(run_id)
     rows = [{"id": p.id, "metrics": {m.name: results[p.id][m.name] for m in built
@@ -151,10 +157,14 @@ def run_batch(
 
 def _score_chunk(metric: Metric, pairs: list[ReportPair],
                  record: Callable[[Metric, ReportPair, PairScore], None],
-                 pool: ThreadPoolExecutor | None) -> None:
+                 pool: ThreadPoolExecutor | None,
+                 procs: parallel.ProcessScorer | None = None) -> None:
     if not pairs:
         return
-    if metric.batch_size > 1:
+    if procs is not None and procs.handles(metric):
+        for pair, result in zip(pairs, procs.score(metric, pairs)):
+            record(metric, pair, result)
+    elif metric.batch_size > 1:
         for start in range(0, len(pairs), metric.batch_size):
             batch = pairs[start:start + metric.batch_size]
             for pair, result in zip(batch, _safe_score(metric, batch)):

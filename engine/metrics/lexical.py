@@ -61,6 +61,7 @@ def rouge_l(reference: str, candidate: str) -> float:
 
 class BleuMetric(Metric):
     version = "1"
+    cpu_bound = True
 
     def __init__(self, n: int) -> None:
         self.n = n
@@ -75,6 +76,7 @@ class BleuMetric(Metric):
 
 class RougeLMetric(Metric):
     version = "1"
+    cpu_bound = True
     card = MetricCard(
         name="rouge", title="ROUGE-L", direction="higher", range=(0.0, 1.0),
         measures="Longest common subsequence F-measure between the two whole reports (lexical "
