@@ -128,14 +128,7 @@ def run_batch(
             chunk = pairs[start:start + chunk_size]
             for metric in built:
                 todo = [p for p in chunk if metric.name not in results[p.id]]
-                valid = []
-                for pair in todo:
-                    problems = pair.problems(max_chars)
-                    if problems:
-                        record(metric, pair, PairScore.failed("input: " + "; ".join(problems)))
-                    else:
-                        valid.append(pair)
-                _score_chunk(metric, valid, record, pool, procs)
+                score_metric(metric, todo, record, max_chars=max_chars, pool=pool, procs=procs)
                 if store is not None:
                     store.put_results(run_id, unsaved)
                 unsaved.clear()
@@ -153,6 +146,23 @@ def run_batch(
     summary["n_pairs"] = len(pairs)
     summary["elapsed_s"] = round(time.perf_counter() - started, 3)
     return BatchRun(run_id=run_id, rows=rows, summary=summary, metrics=metric_names)
+
+
+def score_metric(metric: Metric, pairs: Sequence[ReportPair],
+                 record: Callable[[Metric, ReportPair, PairScore], None], *,
+                 max_chars: int = DEFAULT_MAX_CHARS, pool: ThreadPoolExecutor | None = None,
+                 procs: parallel.ProcessScorer | None = None) -> None:
+    """Score ``pairs`` with one metric, handing each result to ``record``: a pair whose input
+    is unusable (empty, too long) is marked without calling the metric (the runner and the
+    in-process API, engine.api, share this)."""
+    valid = []
+    for pair in pairs:
+        problems = pair.problems(max_chars)
+        if problems:
+            record(metric, pair, PairScore.failed("input: " + "; ".join(problems)))
+        else:
+            valid.append(pair)
+    _score_chunk(metric, valid, record, pool, procs)
 
 
 def _score_chunk(metric: Metric, pairs: list[ReportPair],
