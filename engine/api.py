@@ -29,7 +29,7 @@ from engine import parallel
 from engine.metrics import registry
 from engine.metrics.base import Metric, PairScore
 from engine.reports import DEFAULT_MAX_CHARS, ReportPair
-from engine.runner import result_dict, run_batch, score_metric
+from engine.runner import result_dict, run_batch, score_metric_pairs
 
 
 @dataclass
@@ -103,7 +103,7 @@ class Scorer:
 
         procs = self._pool(len(pairs))
         for metric in self.metrics:
-            score_metric(metric, pairs, record, max_chars=self.max_chars, procs=procs)
+            score_metric_pairs(metric, pairs, record, max_chars=self.max_chars, procs=procs)
         return Scores(records, dict(self.signatures))
 
     def _pool(self, n_pairs: int) -> parallel.ProcessScorer | None:

@@ -128,7 +128,8 @@ def run_batch(
             chunk = pairs[start:start + chunk_size]
             for metric in built:
                 todo = [p for p in chunk if metric.name not in results[p.id]]
-                score_metric(metric, todo, record, max_chars=max_chars, pool=pool, procs=procs)
+                score_metric_pairs(metric, todo, record, max_chars=max_chars, pool=pool,
+                                   procs=procs)
                 if store is not None:
                     store.put_results(run_id, unsaved)
                 unsaved.clear()
@@ -148,7 +149,7 @@ def run_batch(
     return BatchRun(run_id=run_id, rows=rows, summary=summary, metrics=metric_names)
 
 
-def score_metric(metric: Metric, pairs: Sequence[ReportPair],
+def score_metric_pairs(metric: Metric, pairs: Sequence[ReportPair],
                  record: Callable[[Metric, ReportPair, PairScore], None], *,
                  max_chars: int = DEFAULT_MAX_CHARS, pool: ThreadPoolExecutor | None = None,
                  procs: parallel.ProcessScorer | None = None) -> None:
