@@ -422,7 +422,8 @@ def correlation(metric_scores: Sequence[float | None], human_scores: Sequence[fl
     coef, p_value = float(res.statistic), float(res.pvalue)
     if not math.isfinite(coef):
         return empty
-    interval = _scipy_bootstrap_interval((x, y), _CORRELATIONS[method], paired=True, vectorized=False,
-                                   confidence=confidence, n_resamples=n_resamples, seed=seed)
+    interval = _scipy_bootstrap_interval((x, y), _CORRELATIONS[method], paired=True,
+                                         vectorized=False, confidence=confidence,
+                                         n_resamples=n_resamples, seed=seed)
     return Correlation(coef, p_value if math.isfinite(p_value) else None, interval.low,
                        interval.high, n, method, confidence, interval.method)

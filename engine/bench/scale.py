@@ -208,7 +208,8 @@ def cmd_scale(args: argparse.Namespace) -> int:
                     figures["pairs_per_s"] = round(n / figures["wall_s"], 1)
                 entry[label] = figures
                 print(f"{n:>9} pairs  {label:<8} rc={figures['rc']}  {figures['wall_s']:>9.1f} s  "
-                      f"{figures.get('pairs_per_s', 0):>8} pairs/s  cpu {figures['cpu_s']:>8.1f} s  "
+                      f"{figures.get('pairs_per_s', 0):>8} pairs/s  "
+                      f"cpu {figures['cpu_s']:>8.1f} s  "
                       f"peak {figures['peak_rss_mb']:>8.1f} MB")
             if "baseline" in entry and entry["baseline"]["rc"] == 0 and entry["current"]["rc"] == 0:
                 entry["same_means"] = entry["baseline"]["means"] == entry["current"]["means"]
