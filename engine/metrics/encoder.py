@@ -1,8 +1,9 @@
 """Shared behaviour of the metrics whose extraction is an ONNX encoder (CREPE, SRR-BERT).
 
-The session is built on first use and shared through the run context; a model that cannot be
-loaded (not exported yet, say) is reported by ``model()``, in the signature and on every pair,
-never hidden.
+The session is built when the first pair is scored and shared through the run context; the
+signature and the model card are read from the artifact's manifest without building it, so a
+run whose results are all stored loads no model. A model that cannot be found (not exported
+yet, say) is reported by ``model()``, in the signature and on every pair, never hidden.
 """
 from __future__ import annotations
 
