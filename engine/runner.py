@@ -134,6 +134,9 @@ def run_batch(
                     store.put_results(run_id, unsaved)
                 unsaved.clear()
     finally:
+        if store is not None and unsaved:
+            # Stopped inside a chunk (cancelled, interrupted): keep what did finish.
+            store.put_results(run_id, unsaved)
         if pool:
             pool.shutdown(wait=True)
         if procs:
