@@ -84,7 +84,7 @@ def run_batch(
     metrics: Sequence[Metric] | None = None,
     workers: int = 1,
 ) -> BatchRun:
-    """Score every pair with every metric, storing each result as it finishes.
+    """Score every pair with every metric, storing each chunk's results as it finishes.
 
     With a ``store`` and a ``run_id`` that already exists, finished (pair, metric) results are
     read back instead of recomputed. ``metrics`` may pass already-built metric objects (the
@@ -153,9 +153,10 @@ def run_batch(
 
 
 def score_metric_pairs(metric: Metric, pairs: Sequence[ReportPair],
-                 record: Callable[[Metric, ReportPair, PairScore], None], *,
-                 max_chars: int = DEFAULT_MAX_CHARS, pool: ThreadPoolExecutor | None = None,
-                 procs: parallel.ProcessScorer | None = None) -> None:
+                       record: Callable[[Metric, ReportPair, PairScore], None], *,
+                       max_chars: int = DEFAULT_MAX_CHARS,
+                       pool: ThreadPoolExecutor | None = None,
+                       procs: parallel.ProcessScorer | None = None) -> None:
     """Score ``pairs`` with one metric, handing each result to ``record``: a pair whose input
     is unusable (empty, too long) is marked without calling the metric (the runner and the
     in-process API, engine.api, share this)."""
