@@ -20,7 +20,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from engine import dataio, stats
+from engine import dataio, parallel, stats
 from engine.defaults import default_metrics
 from engine.metrics import registry
 
@@ -69,6 +69,8 @@ def build_parser() -> argparse.ArgumentParser:
                        help="longest report accepted, in characters (longer ones are marked per pair)")
     score.add_argument("--concurrency", type=int, default=1,
                        help="pairs in flight at once (useful with a remote judge server)")
+    score.add_argument("--workers", type=int, default=0,
+                       help="processes for the CPU-bound metrics (rules, lexical); 0: every core")
     score.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     _add_metric_options(score)
 
@@ -197,7 +199,8 @@ def _score_run(args: argparse.Namespace, argv: list[str], pairs: list[Any], buil
     try:
         run = run_batch(pairs, metric_names, ctx, store=store, run_id=run_id,
                         input_label=str(args.input), max_chars=max_chars,
-                        concurrency=args.concurrency, progress=progress, metrics=built)
+                        concurrency=args.concurrency, progress=progress, metrics=built,
+                        workers=args.workers or parallel.default_workers())
     except KeyboardInterrupt:
         if bar is not None:
             bar.close()

@@ -1,10 +1,12 @@
 """The batch runner: pairs x metrics -> stored per-pair results -> corpus summary.
 
-Shared by the CLI, the UI's Batch tab and the benchmarks. Each (pair, metric) result is
-stored as soon as it exists, so an interrupted run resumes where it stopped (same run id) and
-a failing pair or metric never stops the others. A stored result is reused only when the
-pair's texts (``ReportPair.content_hash``) and the metric's signature are unchanged; a pair a
-metric cannot read (engine.readable) gets ``cannot read: <reason>`` instead of a number.
+Shared by the CLI, the UI's Batch tab and the benchmarks. The (pair, metric) results of each
+chunk are stored, in one transaction, as soon as the chunk is scored, so an interrupted run
+resumes where it stopped (same run id) and a failing pair or metric never stops the others. A
+stored result is reused only when the pair's texts (``ReportPair.content_hash``) and the
+metric's signature are unchanged; a pair a metric cannot read (engine.readable) gets
+``cannot read: <reason>`` instead of a number, and a pair outside a metric's scope
+(engine.applicability) ``not applicable: <reason>``.
 """
 from __future__ import annotations
 
@@ -16,7 +18,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine import applicability, readable, stats
+from engine import applicability, parallel, readable, stats
 from engine.metrics import registry
 from engine.metrics.base import Metric, PairScore
 from engine.metrics.encoder import EncoderMetric
@@ -115,12 +117,14 @@ def run_batch(
     chunk_size: int = 32,
     progress: ProgressFn | None = None,
     metrics: Sequence[Metric] | None = None,
+    workers: int = 1,
 ) -> BatchRun:
-    """Score every pair with every metric, storing each result as it finishes.
+    """Score every pair with every metric, storing each chunk's results as it finishes.
 
     With a ``store`` and a ``run_id`` that already exists, finished (pair, metric) results are
     read back instead of recomputed. ``metrics`` may pass already-built metric objects (the
-    app keeps them loaded between requests).
+    app keeps them loaded between requests). ``workers`` > 1 scores the CPU-bound metrics in
+    that many processes (``engine.parallel``; same results).
     """
     started = time.perf_counter()
     counters_before = Counter(ctx.counters)  # the context may serve several runs
@@ -142,36 +146,39 @@ def run_batch(
     if progress:
         progress(done, total)
 
+    unsaved: list[tuple[str, str, dict[str, Any], str]] = []  # written once per chunk and metric
+
     def record(metric: Metric, pair: ReportPair, result: PairScore) -> None:
         nonlocal done
         payload = result_dict(metric, result, signatures[metric.name])
         results[pair.id][metric.name] = payload
-        if store is not None:
-            store.put_result(run_id, pair.id, metric.name, payload, content_hash=hashes[pair.id])
+        unsaved.append((pair.id, metric.name, payload, hashes[pair.id]))
         done += 1
         if progress:
             progress(done, total)
 
     force = bool(ctx.option(FORCE_APPLICABILITY.name))
     pool = ThreadPoolExecutor(max_workers=max(1, concurrency)) if concurrency > 1 else None
+    pending = sum(1 for r in results.values() if len(r) < len(built))
+    procs = parallel.process_scorer(built, ctx.options, workers, pending)
     try:
         for start in range(0, len(pairs), chunk_size):
             chunk = pairs[start:start + chunk_size]
             for metric in built:
                 todo = [p for p in chunk if metric.name not in results[p.id]]
-                valid = []
-                for pair in todo:
-                    reason = _unscorable(pair, max_chars, scopes[metric.name])
-                    if reason:
-                        record(metric, pair, PairScore.failed(reason))
-                    elif not force and (reason := _not_applicable(metric, pair)):
-                        record(metric, pair, PairScore(None, details={"not_applicable": reason}))
-                    else:
-                        valid.append(pair)
-                _score_chunk(metric, valid, record, pool)
+                score_metric_pairs(metric, todo, record, max_chars=max_chars,
+                                   scope=scopes[metric.name], force=force, pool=pool, procs=procs)
+                if store is not None:
+                    store.put_results(run_id, unsaved)
+                unsaved.clear()
     finally:
+        if store is not None and unsaved:
+            # Stopped inside a chunk (cancelled, interrupted): keep what did finish.
+            store.put_results(run_id, unsaved)
         if pool:  # an interrupted run (Ctrl-C) drops the pairs not yet started
             pool.shutdown(wait=True, cancel_futures=True)
+        if procs:
+            procs.close()
     if store is not None:
         store.finish_run(run_id)
     rows = [{"id": p.id, "metrics": {m.name: results[p.id][m.name] for m in built
@@ -183,6 +190,30 @@ def run_batch(
                           "retried": resumed["retried"]}
     summary["elapsed_s"] = round(time.perf_counter() - started, 3)
     return BatchRun(run_id=run_id, rows=rows, summary=summary, metrics=metric_names)
+
+
+def score_metric_pairs(metric: Metric, pairs: Sequence[ReportPair],
+                       record: Callable[[Metric, ReportPair, PairScore], None], *,
+                       max_chars: int = DEFAULT_MAX_CHARS, scope: str | None = None,
+                       force: bool = False, pool: ThreadPoolExecutor | None = None,
+                       procs: parallel.ProcessScorer | None = None) -> None:
+    """Score ``pairs`` with one metric, handing each result to ``record``. Without calling the
+    metric, a pair is marked when its input is unusable (empty, too long), when the metric's
+    reader cannot read it (``scope``: see engine.readable; worked out from the metric when not
+    given), or, unless ``force``, when its exam is outside the metric's scope (the runner and
+    the in-process API, engine.api, share this)."""
+    if scope is None:
+        scope = readable.reader_scope(metric.signature(), isinstance(metric, EncoderMetric))
+    valid = []
+    for pair in pairs:
+        reason = _unscorable(pair, max_chars, scope)
+        if reason:
+            record(metric, pair, PairScore.failed(reason))
+        elif not force and (reason := _not_applicable(metric, pair)):
+            record(metric, pair, PairScore(None, details={"not_applicable": reason}))
+        else:
+            valid.append(pair)
+    _score_chunk(metric, valid, record, pool, procs)
 
 
 def _unscorable(pair: ReportPair, max_chars: int, scope: str) -> str | None:
@@ -224,10 +255,14 @@ def _not_applicable(metric: Metric, pair: ReportPair) -> str | None:
 
 def _score_chunk(metric: Metric, pairs: list[ReportPair],
                  record: Callable[[Metric, ReportPair, PairScore], None],
-                 pool: ThreadPoolExecutor | None) -> None:
+                 pool: ThreadPoolExecutor | None,
+                 procs: parallel.ProcessScorer | None = None) -> None:
     if not pairs:
         return
-    if metric.batch_size > 1:
+    if procs is not None and procs.handles(metric):
+        for pair, result in zip(pairs, procs.score(metric, pairs)):
+            record(metric, pair, result)
+    elif metric.batch_size > 1:
         for start in range(0, len(pairs), metric.batch_size):
             batch = pairs[start:start + metric.batch_size]
             for pair, result in zip(batch, _safe_score(metric, batch)):

@@ -1,10 +1,9 @@
 """Corpus statistics: confidence intervals, system comparisons and agreement with humans.
 
 Every function here is deterministic: resampling uses a NumPy generator built from an explicit
-``seed`` (default 0), so the same inputs always give the same interval and p-values. The heavy
-lifting is done by ``scipy.stats`` (``bootstrap``, ``permutation_test``, ``kendalltau``,
-``spearmanr``); this module only cleans inputs, handles the degenerate cases scipy refuses, and
-packs the answers into JSON-ready dataclasses.
+``seed`` (default 0), so the same inputs always give the same interval and p-values. This
+module cleans inputs, handles the degenerate cases, and packs the answers into JSON-ready
+dataclasses.
 
 Missing values: ``None``, NaN and infinities mean "no score" (a failed pair) and are skipped;
 ``n`` always counts the values actually used.
@@ -12,10 +11,19 @@ Missing values: ``None``, NaN and infinities mean "no score" (a failed pair) and
 Bootstrap method: BCa (bias-corrected and accelerated) by default, because per-pair metric
 scores are usually bounded and skewed, where BCa's coverage is better than the plain percentile
 interval. BCa is undefined on constant data and unstable on tiny or heavily tied samples (its
-jackknife acceleration divides by zero); when scipy returns NaN for it, the same bootstrap
-distribution is re-read with the percentile method instead. The method actually used is
-recorded in each result (``"BCa"``, ``"percentile"``, or ``"exact"`` when the data are constant
-so that every resample gives the same value).
+acceleration divides by zero); then the same bootstrap distribution is re-read with the
+percentile method instead. The method actually used is recorded in each result (``"BCa"``,
+``"percentile"``, or ``"exact"`` when the data are constant so that every resample gives the
+same value).
+
+Memory stays flat in the number of pairs (a million pairs is a summary like any other): means
+and mean differences are resampled a chunk of resamples at a time (``_CHUNK_VALUES`` values held
+at once), heavily tied scores (rules metrics) are resampled as multinomial counts over their
+distinct values, BCa's acceleration uses the closed form of the mean's jackknife, and the
+randomisation test flips signs in chunks. Draws and formulas follow ``scipy.stats.bootstrap``
+(``method="BCa"``, ``batch`` = the chunk size): on untied data the interval is the one scipy
+gives with the same seed and batch, without scipy's n x (n - 1) jackknife matrix. Rank
+correlations (small human-rated sets) still use scipy, imported only when asked for.
 """
 from __future__ import annotations
 
@@ -23,10 +31,10 @@ import math
 import warnings
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, fields
+from statistics import NormalDist
 from typing import Any, Literal, Self
 
 import numpy as np
-from scipy import stats as sps
 
 DEFAULT_SEED = 0
 DEFAULT_RESAMPLES = 2000
@@ -34,6 +42,11 @@ DEFAULT_RESAMPLES = 2000
 # whether a sample is constant: b = a + 0.1 in floating point gives differences that differ in
 # the 17th digit, which must still count as "no spread".
 _CONSTANT_RTOL = 1e-12
+# Resampled values held in memory at once (4M float64 values and their int64 indices: 64 MB).
+_CHUNK_VALUES = 1 << 22
+# Resample counts over distinct values instead of indices when there are at most n / this many.
+_TIED_RATIO = 8
+_NORMAL = NormalDist()
 
 CorrelationMethod = Literal["kendall", "spearman"]
 
@@ -167,10 +180,24 @@ class _Interval:
     distribution: np.ndarray
 
 
-def _bootstrap_interval(data: tuple[np.ndarray, ...], statistic: Callable[..., Any], *,
-                        paired: bool, vectorized: bool, confidence: float, n_resamples: int,
-                        seed: int) -> _Interval:
-    """BCa interval from scipy, re-read as a percentile interval when BCa is undefined."""
+def _percentile_interval(distribution: np.ndarray, confidence: float) -> _Interval:
+    """Percentile interval from the resamples where the statistic exists (none: no interval)."""
+    finite = distribution[np.isfinite(distribution)]
+    if finite.size == 0:
+        return _Interval(None, None, "none", distribution)
+    alpha = (1 - confidence) / 2
+    low, high = np.percentile(finite, [100 * alpha, 100 * (1 - alpha)])
+    return _Interval(float(low), float(high), "percentile", distribution)
+
+
+def _scipy_bootstrap_interval(data: tuple[np.ndarray, ...], statistic: Callable[..., Any], *,
+                              paired: bool, vectorized: bool, confidence: float,
+                              n_resamples: int, seed: int) -> _Interval:
+    """BCa interval from scipy for statistics without a closed-form jackknife (rank
+    correlations on small human-rated sets), re-read as a percentile interval when BCa is
+    undefined."""
+    from scipy import stats as sps
+
     kwargs = dict(paired=paired, vectorized=vectorized, confidence_level=confidence)
     with warnings.catch_warnings():
         # Degenerate resamples are expected (ties, tiny n); the NaN they cause is handled below.
@@ -189,17 +216,105 @@ def _bootstrap_interval(data: tuple[np.ndarray, ...], statistic: Callable[..., A
     if not (np.isfinite(low) and np.isfinite(high)):
         # A statistic that is undefined on some resamples (a rank correlation on a resample
         # whose values are all tied): read the interval from the resamples where it exists.
-        finite = distribution[np.isfinite(distribution)]
-        if finite.size == 0:
-            return _Interval(None, None, "none", distribution)
-        alpha = (1 - confidence) / 2
-        low, high = np.quantile(finite, [alpha, 1 - alpha])
-        method = "percentile"
+        return _percentile_interval(distribution, confidence)
     return _Interval(float(low), float(high), method, distribution)
 
 
-def _mean(x: np.ndarray, axis: int = -1) -> np.ndarray:
-    return np.mean(x, axis=axis)
+def resample_means(x: np.ndarray, n_resamples: int, rng: np.random.Generator) -> np.ndarray:
+    """Bootstrap distribution of the mean of ``x``, holding at most ``_CHUNK_VALUES`` values.
+
+    Untied data: index resampling exactly as ``scipy.stats.bootstrap`` draws it with
+    ``batch=max(1, _CHUNK_VALUES // n)``. Heavily tied data (at most n / ``_TIED_RATIO``
+    distinct values, as rules metrics give): each resample is a multinomial count vector over
+    the distinct values, which has the same distribution as index resampling and costs
+    O(distinct values) instead of O(n) per resample.
+    """
+    n = x.size
+    out = np.empty(n_resamples)
+    values, counts = np.unique(x, return_counts=True)
+    if values.size * _TIED_RATIO <= n:
+        per = max(1, _CHUNK_VALUES // values.size)
+        shares = counts / n
+        for start in range(0, n_resamples, per):
+            drawn = rng.multinomial(n, shares, size=min(per, n_resamples - start))
+            out[start:start + len(drawn)] = drawn @ values / n
+        return out
+    per = max(1, _CHUNK_VALUES // n)
+    for start in range(0, n_resamples, per):
+        index = rng.integers(0, n, (min(per, n_resamples - start), n))
+        out[start:start + len(index)] = np.mean(x[index], axis=-1)
+    return out
+
+
+def _bca_levels(x: np.ndarray, mean: float, distribution: np.ndarray,
+                confidence: float) -> tuple[float, float]:
+    """BCa's adjusted percentile levels for the mean (NaN when BCa is undefined).
+
+    Bias: the share of resamples below the observed mean (ties counted half, as scipy does).
+    Acceleration: for the mean the jackknife influence values are x_i - mean, so scipy's
+    jackknife sum reduces to sum(d^3) / (6 * sum(d^2)^1.5) and needs no n x (n - 1) matrix.
+    """
+    d = x - mean
+    spread = float(np.sum(d * d))
+    below = (np.count_nonzero(distribution < mean) + np.count_nonzero(distribution <= mean))
+    share = below / (2 * distribution.size)
+    if spread == 0 or not 0 < share < 1:
+        return math.nan, math.nan
+    accel = float(np.sum(d ** 3)) / (6 * spread ** 1.5)
+    z0 = _NORMAL.inv_cdf(share)
+    levels = []
+    for tail in ((1 - confidence) / 2, (1 + confidence) / 2):
+        shifted = z0 + _NORMAL.inv_cdf(tail)
+        denominator = 1 - accel * shifted
+        levels.append(_NORMAL.cdf(z0 + shifted / denominator) if denominator > 0 else math.nan)
+    return levels[0], levels[1]
+
+
+def _mean_interval(x: np.ndarray, confidence: float, n_resamples: int,
+                   seed: int) -> _Interval:
+    """BCa (or, where undefined, percentile) bootstrap interval of the mean, in flat memory."""
+    mean = float(np.mean(x))
+    distribution = resample_means(x, n_resamples, np.random.default_rng(seed))
+    low_level, high_level = _bca_levels(x, mean, distribution, confidence)
+    if not (math.isfinite(low_level) and math.isfinite(high_level)):
+        return _percentile_interval(distribution, confidence)
+    low, high = np.percentile(distribution, [100 * low_level, 100 * high_level])
+    return _Interval(float(low), float(high), "BCa", distribution)
+
+
+def _sign_flip_p_value(diff: np.ndarray, n_resamples: int, seed: int) -> float:
+    """Two-sided approximate randomisation test of mean(diff) = 0 for paired scores.
+
+    Swapping the two systems' scores on a pair flips the sign of its difference, so the null
+    distribution is the mean of randomly signed differences: enumerated exactly when 2^n does
+    not exceed ``n_resamples``, otherwise drawn in chunks. The p-value follows
+    ``scipy.stats.permutation_test`` (+1 correction when sampled, relative tolerance on ties).
+    """
+    n = diff.size
+    observed = float(np.mean(diff))
+    tolerance = abs(np.finfo(float).eps * 100 * observed)
+    less = greater = 0
+    if 2 ** n <= n_resamples:
+        patterns = (np.arange(2 ** n)[:, None] >> np.arange(n)) & 1
+        null = np.mean((1 - 2 * patterns) * diff, axis=-1)
+        less, greater = _count_tails(null, observed, tolerance)
+        total, adjustment = null.size, 0
+    else:
+        rng = np.random.default_rng(seed)
+        per = max(1, _CHUNK_VALUES // n)
+        for start in range(0, n_resamples, per):
+            signs = 1 - 2 * rng.integers(0, 2, (min(per, n_resamples - start), n))
+            lo, hi = _count_tails(np.mean(signs * diff, axis=-1), observed, tolerance)
+            less, greater = less + lo, greater + hi
+        total, adjustment = n_resamples, 1
+    p_less = (less + adjustment) / (total + adjustment)
+    p_greater = (greater + adjustment) / (total + adjustment)
+    return float(min(1.0, 2 * min(p_less, p_greater)))
+
+
+def _count_tails(null: np.ndarray, observed: float, tolerance: float) -> tuple[int, int]:
+    return (int(np.count_nonzero(null <= observed + tolerance)),
+            int(np.count_nonzero(null >= observed - tolerance)))
 
 
 # --- public API --------------------------------------------------------------------------------
@@ -219,8 +334,7 @@ def bootstrap_mean_ci(values: Iterable[float | None], confidence: float = 0.95,
     mean = float(np.mean(x))
     if n == 1 or _is_constant(x):
         return MeanCI(mean, mean, mean, n, confidence, "exact")
-    interval = _bootstrap_interval((x,), _mean, paired=False, vectorized=True,
-                                   confidence=confidence, n_resamples=n_resamples, seed=seed)
+    interval = _mean_interval(x, confidence, n_resamples, seed)
     return MeanCI(mean, interval.low, interval.high, n, confidence, interval.method)
 
 
@@ -250,31 +364,27 @@ def paired_comparison(a: Sequence[float | None], b: Sequence[float | None],
         method = "exact"
         boot = np.full(n_resamples, mean_diff)
     else:
-        interval = _bootstrap_interval((diff,), _mean, paired=False, vectorized=True,
-                                       confidence=confidence, n_resamples=n_resamples, seed=seed)
+        interval = _mean_interval(diff, confidence, n_resamples, seed)
         low, high = interval.low, interval.high
         method, boot = interval.method, interval.distribution
     # Shift the bootstrap distribution to the null (mean difference 0) and count resamples at
     # least as extreme as what was observed.
     extreme = int(np.sum(np.abs(boot - mean_diff) >= abs(mean_diff)))
     p_bootstrap = (extreme + 1) / (boot.size + 1)
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        perm = sps.permutation_test(
-            (xa, xb), lambda x, y, axis: np.mean(y - x, axis=axis),
-            permutation_type="samples", vectorized=True, n_resamples=n_resamples,
-            alternative="two-sided", rng=np.random.default_rng(seed))
-    p_permutation = float(min(1.0, perm.pvalue))
+    p_permutation = _sign_flip_p_value(diff, n_resamples, seed)
     return PairedComparison(n, mean_a, mean_b, mean_diff, low, high, float(min(1.0, p_bootstrap)),
                             p_permutation, confidence, method)
 
 
 def _kendall_tau_b(x: np.ndarray, y: np.ndarray) -> float:
+    from scipy import stats as sps
+
     return float(sps.kendalltau(x, y, variant="b").statistic)
 
 
 def _spearman_rho(x: np.ndarray, y: np.ndarray) -> float:
+    from scipy import stats as sps
+
     return float(sps.spearmanr(x, y).statistic)
 
 
@@ -301,6 +411,8 @@ def correlation(metric_scores: Sequence[float | None], human_scores: Sequence[fl
     empty = Correlation(None, None, None, None, n, method, confidence, "none")
     if n < 2 or _is_constant(x) or _is_constant(y):
         return empty
+    from scipy import stats as sps
+
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         if method == "kendall":
@@ -310,7 +422,8 @@ def correlation(metric_scores: Sequence[float | None], human_scores: Sequence[fl
     coef, p_value = float(res.statistic), float(res.pvalue)
     if not math.isfinite(coef):
         return empty
-    interval = _bootstrap_interval((x, y), _CORRELATIONS[method], paired=True, vectorized=False,
-                                   confidence=confidence, n_resamples=n_resamples, seed=seed)
+    interval = _scipy_bootstrap_interval((x, y), _CORRELATIONS[method], paired=True,
+                                         vectorized=False, confidence=confidence,
+                                         n_resamples=n_resamples, seed=seed)
     return Correlation(coef, p_value if math.isfinite(p_value) else None, interval.low,
                        interval.high, n, method, confidence, interval.method)

@@ -77,6 +77,9 @@ class Metric(ABC):
     card: MetricCard
     version: str = "1"
     batch_size: int = 1  # pairs per call to score_pairs; encoders use more
+    # Pure-Python scoring that holds no model, session or connection: the runner may score it
+    # in worker processes (engine.parallel), one per core, with identical results.
+    cpu_bound: bool = False
 
     @property
     def name(self) -> str:

@@ -1,8 +1,9 @@
 """Shared behaviour of the metrics whose extraction is an ONNX encoder (CREPE, SRR-BERT).
 
-The session is built on first use and shared through the run context; a model that cannot be
-loaded (not exported yet, say) is reported by ``model()``, in the signature and on every pair,
-never hidden.
+The session is built when the first pair is scored and shared through the run context; the
+signature and the model card are read from the artifact's manifest without building it, so a
+run whose results are all stored loads no model. A model that cannot be found (not exported
+yet, say) is reported by ``model()``, in the signature and on every pair, never hidden.
 """
 from __future__ import annotations
 
@@ -16,12 +17,15 @@ from engine.reports import ReportPair
 class EncoderMetric(Metric):
     task: str          # the model registry task ("crepe", "srr")
     model_option: str  # the option naming the model ("crepe_model", ...)
-    batch_size = 16
+    # Pairs per score_pairs call: a whole runner chunk, so that the encoder sorts the chunk's
+    # inputs by length before cutting its own batches (``OnnxEncoder.run``).
+    batch_size = 256
 
     def __init__(self, ctx: RuntimeContext) -> None:
         self.ctx = ctx
         self.model_name = str(ctx.option(self.model_option))
         self._encoder: Any = None
+        self._plan: Any = None
         self._load_error: str | None = None
 
     def encoder(self) -> Any:
@@ -34,32 +38,43 @@ class EncoderMetric(Metric):
             self._encoder = load_encoder(self.model_name, self.task, self.ctx)
         return self._encoder
 
-    def _try_encoder(self) -> Any:
-        if self._encoder is None and self._load_error is None:
+    def plan(self) -> Any:
+        """The session the encoder will have (file, precision, batch), read from the manifest
+        without loading the model; None when the model cannot be found (see ``model()``)."""
+        if self._plan is None and self._load_error is None:
             try:
-                self.encoder()
+                from engine.runtimes.onnx_encoder import plan_encoder
+
+                self._plan = plan_encoder(self.model_name, self.task, self.ctx)
             except Exception as exc:  # noqa: BLE001 - reported by model() and per pair
                 self._load_error = f"{type(exc).__name__}: {exc}"
-        return self._encoder
+        return self._plan
 
     def model(self) -> ModelInfo:
-        enc = self._try_encoder()
-        if enc is None:
+        plan = self.plan()
+        if plan is None:
             return ModelInfo(id=self.model_name, source="unavailable", device="none",
                              detail={"error": self._load_error})
-        art = enc.artifact
+        art = plan.artifact
+        # A loaded session reports the providers it really got; otherwise the planned ones.
+        providers = self._encoder.providers if self._encoder is not None else None
         return ModelInfo(id=art.id, source=art.source, demo_grade=art.demo_grade,
-                         device=enc.device_text, detail=enc.describe())
+                         device=plan.device_text(providers), detail=plan.describe(providers))
 
     def encoder_signature(self) -> dict[str, Any]:
         """Model, file hash, revision, precision, batch and length: what every encoder shares."""
-        enc = self._try_encoder()
-        if enc is None:
+        plan = self.plan()
+        if plan is None:
             return {"model": self.model_name, "sha": "unavailable"}
-        m = enc.manifest
-        return {"model": enc.artifact.id, "sha": m.files[enc.precision]["sha256"][:12],
-                "rev": m.revision, "precision": enc.precision, "batch": enc.batch_size,
+        m = plan.artifact.manifest
+        return {"model": plan.artifact.id, "sha": m.files[plan.precision]["sha256"][:12],
+                "rev": m.revision, "precision": plan.precision, "batch": plan.batch_size,
                 "max_len": m.max_length}
+
+    def manifest(self) -> Any:
+        """The artifact's manifest (None when the model cannot be found)."""
+        plan = self.plan()
+        return plan.artifact.manifest if plan is not None else None
 
     def score_pair(self, pair: ReportPair) -> PairScore:
         return self.score_pairs([pair])[0]

@@ -23,6 +23,11 @@ class ExtractedMetric(Metric):
     def model(self) -> ModelInfo | None:
         return self.extractor.model()
 
+    @property
+    def cpu_bound(self) -> bool:  # type: ignore[override]
+        """Rules extractors without an encoder are pure Python (see ``Metric.cpu_bound``)."""
+        return bool(getattr(self.extractor, "cpu_bound", False))
+
     @abstractmethod
     def score_extraction(self, extraction: Any) -> tuple[float, dict[str, Any]]:
         """Stage 3: the pair score and the JSON details of the scored extraction."""

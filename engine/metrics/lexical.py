@@ -1,23 +1,27 @@
 """Lexical baselines (BLEU, ROUGE-L) and the token-level similarities other metrics reuse.
 
-BLEU comes from nltk, ROUGE-L from Google's rouge-score package. Both see the same tokens:
-lower-cased, punctuation deleted, split on white space (the convention of CLEAR's reference
-code, so that CLEAR's list-attribute similarities and the whole-report baselines agree).
+BLEU is nltk's ``sentence_bleu`` (one reference, uniform weights, smoothing method 1 or 4),
+re-implemented here line for line because importing nltk costs about a second (it pulls in
+scipy.stats and scikit-learn), more than scoring a small batch; a test checks that both give
+the same float on thousands of inputs, so the signature still names nltk's definition.
+ROUGE-L comes from Google's rouge-score package. Both see the same tokens: lower-cased,
+punctuation deleted, split on white space (the convention of CLEAR's reference code, so that
+CLEAR's list-attribute similarities and the whole-report baselines agree).
 """
 from __future__ import annotations
 
+import math
 import re
+from collections import Counter
 from functools import lru_cache
+from typing import Any
 
-from nltk.translate.bleu_score import SmoothingFunction, sentence_bleu
-from rouge_score import rouge_scorer
 
 from engine.metrics.base import Metric, MetricCard, PairScore
 from engine.metrics.registry import MetricSpec
 from engine.reports import ReportPair
 
 _PUNCT_RE = re.compile(r"[^\w\s]")
-_SMOOTHING = SmoothingFunction()
 
 
 def tokenize(text: str) -> list[str]:
@@ -30,13 +34,60 @@ def bleu(reference: str, candidate: str, n: int = 4, smoothing: str = "method1")
     ref, cand = tokenize(reference), tokenize(candidate)
     if not ref or not cand:
         return 0.0
-    weights = tuple([1.0 / n] * n)
-    return float(sentence_bleu([ref], cand, weights=weights,
-                               smoothing_function=getattr(_SMOOTHING, smoothing)))
+    return sentence_bleu(ref, cand, n, smoothing)
 
+
+_SMOOTHING_EPSILON = 0.1  # nltk SmoothingFunction defaults: epsilon (method 1), k (method 4)
+_SMOOTHING_K = 5
+
+
+def _ngrams(tokens: list[str], n: int) -> Counter:
+    return Counter(zip(*(tokens[i:] for i in range(n)))) if len(tokens) >= n else Counter()
+
+
+def sentence_bleu(reference: list[str], hypothesis: list[str], n: int = 4,
+                  smoothing: str = "method1") -> float:
+    """nltk 3.10's ``sentence_bleu([reference], hypothesis, (1/n,) * n, method1|method4)``.
+
+    Clipped n-gram precisions kept as integer ratios, 0 when no unigram matches, brevity
+    penalty exp(1 - r/c) when the hypothesis is not longer, then the geometric mean through
+    ``math.fsum`` of the logs, in nltk's order of operations so that the floats agree.
+    """
+    if smoothing not in ("method1", "method4"):
+        raise ValueError(f"unsupported BLEU smoothing {smoothing!r}; use method1 or method4")
+    ratios = []
+    for order in range(1, n + 1):
+        counts, ref_counts = _ngrams(hypothesis, order), _ngrams(reference, order)
+        matched = sum(min(count, ref_counts[gram]) for gram, count in counts.items())
+        ratios.append((matched, max(1, sum(counts.values()))))
+    if ratios[0][0] == 0:
+        return 0.0
+    hyp_len, ref_len = len(hypothesis), len(reference)
+    penalty = 1 if hyp_len > ref_len else math.exp(1 - ref_len / hyp_len)
+    precisions: list[float] = []
+    increment = 1
+    for matched, total in ratios:
+        if matched:
+            precisions.append(matched / total)
+        elif smoothing == "method1":
+            precisions.append((matched + _SMOOTHING_EPSILON) / total)
+        elif hyp_len > 1:  # method 4: smaller pseudo-counts for shorter hypotheses
+            precisions.append(1 / (2 ** increment * _SMOOTHING_K / math.log(hyp_len)) / total)
+            increment += 1
+        else:
+            precisions.append(0.0)  # nltk leaves it at 0, and a 0 precision is skipped
+    weight = 1.0 / n
+    logs = (weight * math.log(p) for p in precisions if p > 0)
+    return float(penalty * math.exp(math.fsum(logs)))
+
+
+# rouge-score is imported on first use: it imports nltk (its Porter stemmer), which pulls in
+# scipy.stats and costs about a second that a command without ROUGE should not pay.
 
 @lru_cache(maxsize=1)
-def _rouge() -> rouge_scorer.RougeScorer:
+def _rouge() -> Any:
+    from rouge_score import rouge_scorer
+
     return rouge_scorer.RougeScorer(["rougeL"], use_stemmer=True)
 
 
@@ -50,6 +101,7 @@ def rouge_l(reference: str, candidate: str) -> float:
 
 class BleuMetric(Metric):
     version = "1"
+    cpu_bound = True
 
     def __init__(self, n: int) -> None:
         self.n = n
@@ -64,6 +116,7 @@ class BleuMetric(Metric):
 
 class RougeLMetric(Metric):
     version = "1"
+    cpu_bound = True
     card = MetricCard(
         name="rouge", title="ROUGE-L", direction="higher", range=(0.0, 1.0),
         measures="Longest common subsequence F-measure between the two whole reports (lexical "

@@ -31,6 +31,8 @@ import logging
 import os
 import threading
 from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -61,6 +63,52 @@ def choose_providers(device: str) -> list[Any]:
     return [CPU]
 
 
+@dataclass(frozen=True)
+class SessionPlan:
+    """What a session for an artifact will run (file, precision, providers, batch, threads),
+    decided from the manifest without loading the model: signatures and model cards come from
+    here, so a run whose results are all stored never builds a session."""
+
+    artifact: OnnxArtifact
+    model_file: Path
+    precision: str
+    providers: list[Any]
+    batch_size: int
+    threads: int
+
+    @property
+    def provider_names(self) -> list[str]:
+        return [p[0] if isinstance(p, tuple) else p for p in self.providers]
+
+    def describe(self, providers: list[str] | None = None) -> dict[str, Any]:
+        m = self.artifact.manifest
+        return {"path": str(self.artifact.path), "file": self.model_file.name,
+                "precision": self.precision, "providers": providers or self.provider_names,
+                "batch_size": self.batch_size, "threads": self.threads,
+                "max_length": m.max_length, "checksum": m.files[self.precision]["sha256"]}
+
+    def device_text(self, providers: list[str] | None = None) -> str:
+        """What ModelInfo.device shows: the device and the providers the session has."""
+        providers = providers or self.provider_names
+        device = "cuda" if providers and providers[0] == CUDA else "cpu"
+        return f"{device} ({', '.join(providers)}; {self.precision}; {self.threads} threads)"
+
+
+def plan_session(artifact: OnnxArtifact, *, device: str = "auto", precision: Precision = "auto",
+                 threads: int = 0, batch_size: int = 0) -> SessionPlan:
+    providers = choose_providers(device)
+    if precision == "auto":
+        # Dynamic int8 kernels are CPU kernels; on a GPU the fp32 graph is the fast one.
+        on_gpu = providers[0] != CPU
+        files = artifact.manifest.files
+        precision = "fp32" if on_gpu and "fp32" in files else "int8"
+        if precision == "int8" and "int8" not in files:
+            precision = "fp32"
+    model_file, chosen = artifact.model_path(precision)
+    return SessionPlan(artifact, model_file, chosen, providers,
+                       batch_size or (1 if chosen == "int8" else 16), threads or default_threads())
+
+
 class OnnxEncoder:
     """One onnxruntime session plus the artifact's tokenizer, with length-sorted batching."""
 
@@ -68,17 +116,13 @@ class OnnxEncoder:
                  precision: Precision = "auto", threads: int = 0, batch_size: int = 0) -> None:
         self.artifact = artifact
         self.manifest = artifact.manifest
-        providers = choose_providers(device)
-        if precision == "auto":
-            # Dynamic int8 kernels are CPU kernels; on a GPU the fp32 graph is the fast one.
-            on_gpu = providers[0] != CPU
-            precision = "fp32" if on_gpu and "fp32" in self.manifest.files else "int8"
-            if precision == "int8" and "int8" not in self.manifest.files:
-                precision = "fp32"
-        self.model_file, self.precision = artifact.model_path(precision)
-        self.batch_size = batch_size or (1 if self.precision == "int8" else 16)
+        self.plan = plan_session(artifact, device=device, precision=precision, threads=threads,
+                                 batch_size=batch_size)
+        self.model_file, self.precision = self.plan.model_file, self.plan.precision
+        self.batch_size = self.plan.batch_size
+        providers = self.plan.providers
         options = ort.SessionOptions()
-        self.threads = threads or default_threads()
+        self.threads = self.plan.threads
         options.intra_op_num_threads = self.threads
         options.inter_op_num_threads = 1
         options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
@@ -100,15 +144,10 @@ class OnnxEncoder:
     @property
     def device_text(self) -> str:
         """What ModelInfo.device shows: the device and the providers the session really has."""
-        return f"{self.device} ({', '.join(self.providers)}; {self.precision}; " \
-               f"{self.threads} threads)"
+        return self.plan.device_text(self.providers)
 
     def describe(self) -> dict[str, Any]:
-        return {"path": str(self.artifact.path), "file": self.model_file.name,
-                "precision": self.precision, "providers": self.providers,
-                "batch_size": self.batch_size,
-                "threads": self.threads, "max_length": self.manifest.max_length,
-                "checksum": self.manifest.files[self.precision]["sha256"]}
+        return self.plan.describe(self.providers)
 
     def tokenize(self, items: Sequence[Item]) -> list[Any]:
         with self._lock:
@@ -167,6 +206,11 @@ class CrepeEncoder(OnnxEncoder):
         return self.run([(ref, cand) for ref, cand in pairs], batch_size).astype(np.float64)
 
 
+def srr_threshold(manifest: Any) -> float:
+    """The sigmoid threshold of an SRR model: the manifest's, else 0.5."""
+    return float(manifest.threshold if manifest.threshold is not None else 0.5)
+
+
 class SrrEncoder(OnnxEncoder):
     """SRR-BERT utterance classifier: sigmoid over labels, threshold from the manifest."""
 
@@ -176,7 +220,7 @@ class SrrEncoder(OnnxEncoder):
 
     @property
     def threshold(self) -> float:
-        return float(self.manifest.threshold if self.manifest.threshold is not None else 0.5)
+        return srr_threshold(self.manifest)
 
     def probabilities(self, texts: Sequence[str], batch_size: int | None = None) -> np.ndarray:
         logits = self.run(list(texts), batch_size).astype(np.float64)
@@ -207,25 +251,34 @@ ENCODER_CLASSES: dict[str, type[OnnxEncoder]] = {
     "crepe": CrepeEncoder, "srr": SrrEncoder, "embedder": SentenceEmbedder}
 
 
-def load_encoder(name: str, task: str, ctx: Any | None = None, *, device: str | None = None,
-                 precision: str | None = None, threads: int | None = None,
-                 batch_size: int | None = None) -> OnnxEncoder:
-    """Resolve ``name`` and build its encoder; with a RuntimeContext, one per (model, settings)."""
+def encoder_settings(ctx: Any | None = None, *, device: str | None = None,
+                     precision: str | None = None, threads: int | None = None,
+                     batch_size: int | None = None) -> dict[str, Any]:
+    """Session settings from explicit values, else the run context's options, else auto."""
     if ctx is not None:
         device = device or ctx.option("encoder_device")
         precision = precision or ctx.option("encoder_precision")
         threads = threads if threads is not None else ctx.option("encoder_threads")
         batch_size = batch_size if batch_size is not None else ctx.option("encoder_batch")
-    device, precision = device or "auto", precision or "auto"
-    threads, batch_size = int(threads or 0), int(batch_size or 0)
+    return {"device": device or "auto", "precision": precision or "auto",
+            "threads": int(threads or 0), "batch_size": int(batch_size or 0)}
+
+
+def plan_encoder(name: str, task: str, ctx: Any | None = None, **settings: Any) -> SessionPlan:
+    """The session ``load_encoder`` would build, without building it (no model is read)."""
+    return plan_session(resolve_artifact(name, task), **encoder_settings(ctx, **settings))
+
+
+def load_encoder(name: str, task: str, ctx: Any | None = None, **settings: Any) -> OnnxEncoder:
+    """Resolve ``name`` and build its encoder; with a RuntimeContext, one per (model, settings)."""
+    chosen = encoder_settings(ctx, **settings)
     artifact = resolve_artifact(name, task)
     cls = ENCODER_CLASSES[task]
 
     def build() -> OnnxEncoder:
-        return cls(artifact, device=device, precision=precision,  # type: ignore[arg-type]
-                   threads=threads, batch_size=batch_size)
+        return cls(artifact, **chosen)
 
     if ctx is None:
         return build()
-    key = ("onnx_encoder", str(artifact.path), device, precision, threads, batch_size)
+    key = ("onnx_encoder", str(artifact.path), *chosen.values())
     return ctx.resource(key, build)

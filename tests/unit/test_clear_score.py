@@ -37,6 +37,7 @@ from engine.metrics.clear.score import (
     best_match_similarity,
     bleu4_similarity,
     clamp_judgement,
+    pair_f1,
     rouge_l_similarity,
     score_corpus,
     score_pair,
@@ -519,3 +520,46 @@ def test_schemas_accept_good_and_reject_bad_answers():
         jsonschema.validate({"answer": []}, attribute_answer_schema(RECOMMENDATION))
     assert attribute_answer_schema(SEVERITY)["properties"]["answer"]["enum"] == [
         "mild", "moderate", "severe", "mixed", NA]
+
+
+def test_pair_f1_equals_sklearn_on_random_cells():
+    # The numpy F1 must give sklearn's exact float (zero_division=1.0) on any cells, including
+    # the degenerate all-empty case and rows with few cells set.
+    import numpy as np
+
+    rng = np.random.default_rng(0)
+    for density in (0.0, 0.05, 0.2, 0.5, 0.9):
+        for _ in range(200):
+            ref = rng.random(13) < density
+            cand = rng.random(13) < density
+            f1, degenerate = pair_f1(list(ref), list(cand))
+            assert f1 == float(f1_score(ref.astype(int), cand.astype(int), zero_division=1.0))
+            assert degenerate == (not ref.any() and not cand.any())
+    with pytest.raises(ValueError, match="shape"):
+        pair_f1([True] * 13, [True] * 12)
+
+
+def test_corpus_presence_f1s_equal_sklearns_on_random_labels():
+    # Per-condition F1, micro-F1 and cell accuracy are computed in numpy; they must be the
+    # floats sklearn gives (zero_division=0), including conditions no report mentions.
+    import numpy as np
+    from sklearn.metrics import accuracy_score
+
+    rng = np.random.default_rng(1)
+    classes = ["positive", "negative", "unclear"]
+    for n, weights in ((1, None), (7, [0.1, 0.2, 0.7]), (60, None), (60, [0.02, 0.08, 0.9])):
+        ref = [dict(zip(CONDITIONS, rng.choice(classes, 13, p=weights))) for _ in range(n)]
+        cand = [dict(zip(CONDITIONS, rng.choice(classes, 13, p=weights))) for _ in range(n)]
+        scores = score_presence(ref, cand)
+        for label, got in (("positive", scores.positive), ("negative", scores.negative)):
+            truth = np.array([[r[c] == label for c in CONDITIONS] for r in ref]).astype(int)
+            pred = np.array([[r[c] == label for c in CONDITIONS] for r in cand]).astype(int)
+            f1s = f1_score(truth, pred, average=None, zero_division=0)
+            supported = truth.any(axis=0) | pred.any(axis=0)
+            assert got.per_condition == {c: (float(f1s[i]) if supported[i] else None)
+                                         for i, c in enumerate(CONDITIONS)}
+            assert got.f1_at13 == float(np.mean(f1s))
+            expected_micro = (float(f1_score(truth.ravel(), pred.ravel(), zero_division=0))
+                              if supported.any() else None)
+            assert got.micro_f1 == expected_micro
+            assert got.cell_accuracy == float(accuracy_score(truth.ravel(), pred.ravel()))

@@ -263,6 +263,7 @@ class ClearRulesExtractor:
     """The deterministic CLEAR extractor (``kind = "rules"``)."""
 
     kind = "rules"
+    cpu_bound = True  # pure Python: may run in worker processes
 
     def model(self) -> ModelInfo:
         return ModelInfo(id=RULES_VERSION, source="rules: engine/data/lexicons", demo_grade=False,

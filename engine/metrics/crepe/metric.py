@@ -69,8 +69,8 @@ class CrepeMetric(EncoderMetric):
 
     def signature_fields(self) -> dict[str, Any]:
         fields = self.encoder_signature()
-        if self._encoder is not None:
-            m = self._encoder.manifest
+        m = self.manifest()
+        if m is not None:
             fields.update({"softplus": m.softplus, "pool": m.pooling, "input": "full-report"})
         return fields
 

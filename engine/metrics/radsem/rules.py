@@ -115,6 +115,8 @@ class RadsemRulesExtractor:
         self.backend = backend
         self.settings = settings or SETTINGS[backend]
         self.encoder_info = encoder_info or {}
+        # Pure Python unless a sentence encoder is used: may then run in worker processes.
+        self.cpu_bound = backend == "lexical"
 
     def model(self) -> ModelInfo:
         model_id = RULES_VERSION + (f"+{ENCODER_ID}" if self.backend != "lexical" else "")

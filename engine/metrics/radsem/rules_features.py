@@ -10,8 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-
-from nltk.stem import PorterStemmer
+from typing import Any
 
 from engine.metrics.clear.rules_scope import NEGATIVE, ClauseScope
 from engine.metrics.radsem.rules_lexicon import canonical_text, radsem_lexicon
@@ -34,10 +33,15 @@ region regions area areas side sides level levels left right bilateral part port
 
 @lru_cache(maxsize=20000)
 def stem(word: str) -> str:
-    return _STEMMER.stem(word)
+    return _stemmer().stem(word)
 
 
-_STEMMER = PorterStemmer()
+@lru_cache(maxsize=1)
+def _stemmer() -> Any:
+    """nltk's Porter stemmer, imported on first use (importing nltk costs about a second)."""
+    from nltk.stem import PorterStemmer
+
+    return PorterStemmer()
 
 
 @dataclass(frozen=True)

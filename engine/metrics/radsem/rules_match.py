@@ -17,7 +17,6 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
-from scipy.optimize import linear_sum_assignment
 
 from engine.metrics.radsem.rules_features import NORMAL, SentenceFeatures
 from engine.metrics.radsem.rules_lexicon import radsem_lexicon
@@ -146,6 +145,8 @@ def match(ref: Sequence[SentenceFeatures], gen: Sequence[SentenceFeatures],
             elif allowed[i, j] and bool(r.sites) != bool(g.sites) \
                     and sim[i, j] < settings.siteless_threshold:
                 score[i, j] = -1.0
+    from scipy.optimize import linear_sum_assignment
+
     rows, cols = linear_sum_assignment(score, maximize=True)
     chosen = [(i, j) for i, j in zip(rows, cols) if score[i, j] >= settings.pair_threshold]
     paired_ref = {i for i, _ in chosen}

@@ -20,9 +20,6 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-import networkx as nx
-from networkx.algorithms.flow import dinitz
-
 from engine.metrics.radsem.schema import SIDES, RadsemPair, RadsemTags
 
 ABNORMAL, NORMAL = "abnormal", "normal"
@@ -212,6 +209,9 @@ def _max_flow(pairs: list[ScoredPair], units: dict[int, int]) -> float:
     """
     if not pairs:
         return 0.0
+    import networkx as nx
+    from networkx.algorithms.flow import dinitz
+
     graph = nx.DiGraph()
     for pair in pairs:
         ref, gen = ("ref", pair.ref_sentence), ("gen", pair.gen_sentence)

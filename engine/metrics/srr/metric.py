@@ -79,9 +79,12 @@ class SrrMetric(EncoderMetric):
 
     def signature_fields(self) -> dict[str, Any]:
         fields = {**self.encoder_signature(), "view": self.view.value}
-        if self._encoder is not None:
-            fields.update({"level": self._encoder.manifest.label_level,
-                           "threshold": self._encoder.threshold, "split": "reports.split_utterances"})
+        m = self.manifest()
+        if m is not None:
+            from engine.runtimes.onnx_encoder import srr_threshold
+
+            fields.update({"level": m.label_level, "threshold": srr_threshold(m),
+                           "split": "reports.split_utterances"})
         return fields
 
     def score_pairs(self, pairs: Sequence[ReportPair]) -> list[PairScore]:

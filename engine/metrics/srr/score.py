@@ -35,8 +35,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-from sklearn.metrics import jaccard_score, precision_recall_fscore_support
-from sklearn.preprocessing import MultiLabelBinarizer
 
 from engine.metrics.srr.labels import (
     LabelLevel,
@@ -292,6 +290,9 @@ def aggregate_level(references: Sequence[Iterable[str]], candidates: Sequence[It
         none = Prf.undefined()
         return LevelAggregate(level.value, view.value, 0, len(vocab), 0,
                               none, none, none, none, none, None)
+
+    from sklearn.metrics import jaccard_score, precision_recall_fscore_support
+    from sklearn.preprocessing import MultiLabelBinarizer
 
     binarizer = MultiLabelBinarizer(classes=vocab)
     y_true = binarizer.fit_transform(ref_sets)

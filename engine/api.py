@@ -1,0 +1,157 @@
+"""In-process scoring for Python callers: a reward function in a training loop, a notebook.
+
+Build a ``Scorer`` once (it loads the models), then call ``score`` as often as needed::
+
+    from engine.api import Scorer
+
+    scorer = Scorer(["radsem", "clear", "crepe"], extractor="rules")
+    scores = scorer.score(references, candidates)
+    reward = scores.array("radsem")          # float64, NaN where a pair could not be scored
+    scores.records[0]["metrics"]["clear"]    # the CLI's per-pair dict: score, signature, details
+
+Options are the CLI's metric flags as keyword arguments (``--crepe-model`` -> ``crepe_model``).
+Records and signatures are exactly those ``python -m engine score`` writes. Models and the
+worker processes (``workers`` > 1) are reused between calls; ``score`` may be called from
+several threads at once. Nothing is stored unless a store is given (then a run id resumes).
+"""
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Self
+
+import numpy as np
+
+from engine import parallel, readable
+from engine.metrics import registry
+from engine.metrics.base import Metric, PairScore
+from engine.metrics.encoder import EncoderMetric
+from engine.metrics.scope_option import FORCE_APPLICABILITY
+from engine.reports import DEFAULT_MAX_CHARS, ReportPair
+from engine.runner import result_dict, run_batch, score_metric_pairs
+
+
+@dataclass
+class Scores:
+    """Per-pair results of one ``Scorer.score`` call, in input order."""
+
+    records: list[dict[str, Any]]  # {"id": ..., "metrics": {name: result dict}}, as the CLI
+    signatures: dict[str, str]
+
+    def __len__(self) -> int:
+        return len(self.records)
+
+    def array(self, metric: str) -> np.ndarray:
+        """The metric's per-pair scores; NaN where the pair has an error."""
+        self._check(metric)
+        return np.array([np.nan if r["metrics"][metric]["score"] is None
+                         else r["metrics"][metric]["score"] for r in self.records], dtype=float)
+
+    def errors(self, metric: str) -> list[str | None]:
+        self._check(metric)
+        return [r["metrics"][metric]["error"] for r in self.records]
+
+    def _check(self, metric: str) -> None:
+        if metric not in self.signatures:
+            raise KeyError(f"{metric!r} was not scored; this scorer has {sorted(self.signatures)}")
+
+
+class Scorer:
+    """Metrics built once and reused for every ``score`` call (see the module docstring)."""
+
+    def __init__(self, metrics: str | Sequence[str], *, store: Any | None = None,
+                 max_chars: int = DEFAULT_MAX_CHARS, workers: int = 1, **options: Any) -> None:
+        self.metric_names = registry.parse_metric_list(metrics)
+        unknown = sorted(set(options) - set(registry.all_options()))
+        if unknown:
+            raise ValueError(f"unknown option(s) {', '.join(unknown)}; known options: "
+                             f"{', '.join(sorted(registry.all_options()))}")
+        self.context = registry.RuntimeContext(options=dict(options))
+        self.metrics: list[Metric] = registry.build(self.metric_names, self.context)
+        self.signatures = {m.name: m.signature() for m in self.metrics}
+        self.scopes = {m.name: readable.reader_scope(self.signatures[m.name],
+                                                     isinstance(m, EncoderMetric))
+                       for m in self.metrics}
+        self.max_chars = max_chars
+        self.workers = workers
+        self._owns_store = isinstance(store, (str, os.PathLike))
+        if self._owns_store:
+            from engine.store import Store
+
+            store = Store(Path(store))
+        self.store = store
+        self._procs: parallel.ProcessScorer | None = None
+        self._lock = threading.Lock()
+
+    def score(self, references: Sequence[str], candidates: Sequence[str],
+              ids: Sequence[str] | None = None, *, run_id: str | None = None) -> Scores:
+        """Score ``candidates[i]`` against ``references[i]`` with every metric.
+
+        ``ids`` name the pairs (default "0", "1", ...). With a store, results are stored under
+        ``run_id`` (new when None) and a known run id resumes; without one nothing is written.
+        """
+        pairs = _pairs(references, candidates, ids)
+        if self.store is not None:
+            run = run_batch(pairs, self.metric_names, self.context, store=self.store,
+                            run_id=run_id, max_chars=self.max_chars, metrics=self.metrics,
+                            workers=self.workers)
+            return Scores(run.rows, dict(self.signatures))
+        position = {p.id: i for i, p in enumerate(pairs)}
+        records: list[dict[str, Any]] = [{"id": p.id, "metrics": {}} for p in pairs]
+
+        def record(metric: Metric, pair: ReportPair, result: PairScore) -> None:
+            records[position[pair.id]]["metrics"][metric.name] = result_dict(
+                metric, result, self.signatures[metric.name])
+
+        procs = self._pool(len(pairs))
+        force = bool(self.context.option(FORCE_APPLICABILITY.name))
+        for metric in self.metrics:
+            score_metric_pairs(metric, pairs, record, max_chars=self.max_chars,
+                               scope=self.scopes[metric.name], force=force, procs=procs)
+        return Scores(records, dict(self.signatures))
+
+    def _pool(self, n_pairs: int) -> parallel.ProcessScorer | None:
+        """The worker processes, started on the first call large enough and kept."""
+        with self._lock:
+            if self._procs is None:
+                self._procs = parallel.process_scorer(self.metrics, self.context.options,
+                                                      self.workers, n_pairs)
+            return self._procs
+
+    def close(self) -> None:
+        """Release the models, the worker processes and a store opened from a path."""
+        with self._lock:
+            if self._procs is not None:
+                self._procs.close()
+                self._procs = None
+        self.context.close()
+        if self._owns_store:
+            self.store.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _pairs(references: Sequence[str], candidates: Sequence[str],
+           ids: Sequence[str] | None) -> list[ReportPair]:
+    if isinstance(references, str) or isinstance(candidates, str):
+        raise TypeError("references and candidates must be sequences of reports, not one string")
+    if len(references) != len(candidates):
+        raise ValueError(f"{len(references)} references but {len(candidates)} candidates")
+    names = [str(i) for i in range(len(references))] if ids is None else [str(i) for i in ids]
+    if len(names) != len(references):
+        raise ValueError(f"{len(names)} ids for {len(references)} pairs")
+    if len(set(names)) != len(names):
+        raise ValueError("pair ids repeat")
+    for what, texts in (("reference", references), ("candidate", candidates)):
+        bad = [i for i, t in enumerate(texts) if not isinstance(t, str)]
+        if bad:
+            raise TypeError(f"{what} {bad[0]} is {type(texts[bad[0]]).__name__}, not a string")
+    return [ReportPair(id=n, reference=r, candidate=c)
+            for n, r, c in zip(names, references, candidates)]

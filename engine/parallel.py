@@ -1,0 +1,90 @@
+"""Worker processes for the CPU-bound metrics (rules extractors, lexical baselines).
+
+Those metrics are pure Python, so threads would share one core; a process pool uses them all.
+Each worker builds its own copy of the run's metrics from their names and options (nothing
+that holds a lock or a session crosses the process boundary) and scores the pairs it is sent
+exactly as the runner does in-process, so the results do not depend on the number of workers.
+Encoders keep their one ONNX session with its own threads, and judges their worker and
+in-flight limit: neither ever enters the pool (``Metric.cpu_bound`` is False for them).
+
+Workers are started with ``spawn``: a fork of a process that already runs threads (the app,
+onnxruntime, a progress bar) can deadlock.
+"""
+from __future__ import annotations
+
+import math
+import multiprocessing
+import os
+from collections.abc import Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+from engine.metrics.base import Metric, PairScore
+from engine.reports import ReportPair
+
+# Fewer pending pairs than this are scored in-process: starting workers (each imports the
+# engine) costs more than it saves.
+MIN_PAIRS = 64
+
+_worker_metrics: dict[str, Metric] = {}
+
+
+def default_workers() -> int:
+    """Every core this process may run on."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def _start_worker(names: list[str], options: dict[str, Any]) -> None:
+    from engine.metrics import registry
+
+    ctx = registry.RuntimeContext(options=options)
+    _worker_metrics.update({m.name: m for m in registry.build(names, ctx)})
+
+
+def _score_in_worker(name: str, pairs: list[ReportPair]) -> list[PairScore]:
+    from engine.runner import _safe_score
+
+    metric = _worker_metrics[name]
+    return [_safe_score(metric, [pair])[0] for pair in pairs]
+
+
+class ProcessScorer:
+    """A process pool scoring the run's CPU-bound metrics; results come back in input order."""
+
+    def __init__(self, metrics: Sequence[Metric], options: Mapping[str, Any], workers: int):
+        self.names = [m.name for m in metrics if m.cpu_bound]
+        self.workers = workers
+        self._pool = ProcessPoolExecutor(
+            max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
+            initializer=_start_worker, initargs=(self.names, dict(options)))
+
+    def handles(self, metric: Metric) -> bool:
+        return metric.name in self.names
+
+    def score(self, metric: Metric, pairs: Sequence[ReportPair]) -> list[PairScore]:
+        """Split ``pairs`` evenly over the workers; a worker that dies marks its pairs."""
+        size = max(1, math.ceil(len(pairs) / self.workers))
+        parts = [list(pairs[i:i + size]) for i in range(0, len(pairs), size)]
+        futures = [self._pool.submit(_score_in_worker, metric.name, part) for part in parts]
+        results: list[PairScore] = []
+        for part, future in zip(parts, futures):
+            try:
+                results.extend(future.result())
+            except Exception as exc:  # noqa: BLE001 - a broken pool is reported on each pair
+                results.extend(PairScore.failed(f"worker process: {type(exc).__name__}: {exc}")
+                               for _ in part)
+        return results
+
+    def close(self) -> None:
+        self._pool.shutdown(wait=True, cancel_futures=True)
+
+
+def process_scorer(metrics: Sequence[Metric], options: Mapping[str, Any], workers: int,
+                   pending_pairs: int) -> ProcessScorer | None:
+    """A pool when it can pay off: several workers, a CPU-bound metric and enough pairs."""
+    if workers <= 1 or pending_pairs < MIN_PAIRS or not any(m.cpu_bound for m in metrics):
+        return None
+    return ProcessScorer(metrics, options, workers)

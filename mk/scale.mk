@@ -1,0 +1,28 @@
+# Scaling: wall time, CPU time, pairs/s and peak RSS of the CLI from 1k pairs up (IU X-ray
+# reports crossed into pairs; the example pairs when the data is absent), side by side with the
+# CLI of BASE_REV (the last commit before the flat-memory work) where its O(n^2) summary still
+# fits; the start-up of a 3-pair BLEU run; the in-process API as a reward function.
+# `make bench` runs the small sizes; `make bench-scale` the long ones (100k takes about an hour
+# of CPU for the four metrics on 2 cores; add SCALE_SIZES=...,1000000 for a million).
+.PHONY: bench-scale bench-scale-small bench-reward
+SCALE_METRICS ?= bleu,rouge,clear,radsem
+SCALE_SIZES ?= 1000,10000,100000
+BASE_REV ?= 67fca3e
+bench: bench-scale-small bench-reward
+
+bench-scale-small: $(BIN)/.runtime
+	@mkdir -p $(OUT)
+	$(BIN)/python -m engine.bench scale --data $(DATA)/iu_xray/ReXRank_IUXray_test.json \
+	  --sizes 1000,10000 --metrics $(SCALE_METRICS) --baseline-rev $(BASE_REV) \
+	  --out $(OUT)/scale_small.json
+
+bench-scale: $(BIN)/.runtime
+	@mkdir -p $(OUT)
+	$(BIN)/python -m engine.bench scale --data $(DATA)/iu_xray/ReXRank_IUXray_test.json \
+	  --sizes $(SCALE_SIZES) --metrics $(SCALE_METRICS) --baseline-rev $(BASE_REV) \
+	  --out $(OUT)/scale.json
+
+bench-reward: $(BIN)/.runtime
+	@mkdir -p $(OUT)
+	$(BIN)/python -m engine.bench reward --data $(DATA)/iu_xray/ReXRank_IUXray_test.json \
+	  --metrics radsem,clear,crepe --batch 64 --out $(OUT)/reward.json

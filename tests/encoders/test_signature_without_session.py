@@ -1,0 +1,53 @@
+"""Signatures and model cards of encoder metrics come from the manifest: no session is built
+until a pair is scored, so a re-run whose results are all stored loads no model."""
+import pytest
+
+from engine.metrics import registry
+from engine.reports import ReportPair
+from engine.runner import run_batch
+from engine.store import Store
+
+PAIRS = [
+    ReportPair("a", "Small left pleural effusion.", "Small left pleural effusion."),
+    ReportPair("b", "No acute cardiopulmonary process.", "Large right pneumothorax."),
+]
+
+
+def _sessions(ctx: registry.RuntimeContext) -> list:
+    return [key for key in ctx._resources if key[0] == "onnx_encoder"]
+
+
+@pytest.mark.parametrize("name", ["crepe", "srr"])
+def test_signature_and_model_info_need_no_session_and_match_a_loaded_one(name):
+    ctx = registry.RuntimeContext(options={"encoder_threads": 2})
+    metric = registry.get(name).build(ctx)
+    try:
+        before, info_before = metric.signature(), metric.model()
+        assert _sessions(ctx) == []
+        metric.score_pairs(PAIRS[:1])  # builds the session
+        assert len(_sessions(ctx)) == 1
+        # The planned signature and card are the ones the loaded session gives.
+        assert metric.signature() == before
+        assert metric.model() == info_before
+        assert "|precision:int8|" in before and "|batch:1|" in before
+    finally:
+        ctx.close()
+
+
+def test_a_cached_rerun_builds_no_session(tmp_path):
+    store = Store(tmp_path / "r.sqlite")
+    first_ctx = registry.RuntimeContext(options={"encoder_threads": 2})
+    first = run_batch(PAIRS, ["crepe", "srr"], first_ctx, store=store, run_id="cached")
+    assert len(_sessions(first_ctx)) == 2
+    first_ctx.close()
+
+    ctx = registry.RuntimeContext(options={"encoder_threads": 2})
+    again = run_batch(PAIRS, ["crepe", "srr"], ctx, store=store, run_id="cached")
+    assert _sessions(ctx) == []
+    assert again.rows == first.rows
+    for metric in ("crepe", "srr"):
+        assert again.summary["metrics"][metric]["signature"] == \
+            first.summary["metrics"][metric]["signature"]
+        assert again.summary["metrics"][metric]["mean"] == first.summary["metrics"][metric]["mean"]
+    ctx.close()
+    store.close()

@@ -1,0 +1,37 @@
+"""The scaling and reward benchmarks run end to end on the example pairs (no data needed)."""
+import json
+import os
+
+from engine.bench.scale import _tree_rss_kb, synthetic_pairs
+from tests.conftest import run_bench
+
+
+def test_synthetic_pairs_cross_reports_without_repeating_early():
+    reports = ["a", "b", "c"]
+    pairs = synthetic_pairs(reports, 7)
+    # t against t + 1 + t // 3: (a,b) (b,c) (c,a), then the shift grows: (a,c) (b,a) (c,b), (a,a)
+    assert pairs == [("a", "b"), ("b", "c"), ("c", "a"), ("a", "c"), ("b", "a"), ("c", "b"),
+                     ("a", "a")]
+
+
+def test_tree_rss_counts_this_process():
+    assert _tree_rss_kb(os.getpid()) > 10_000  # a Python with numpy loaded holds > 10 MB
+
+
+def test_scale_and_reward_commands_write_their_reports(tmp_path):
+    out = tmp_path / "scale.json"
+    proc = run_bench("scale", "--sizes", "30", "--metrics", "bleu", "--no-startup", "--out",
+                     str(out))
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads(out.read_text())
+    run = report["runs"][0]["current"]
+    assert report["runs"][0]["n_pairs"] == 30 and run["rc"] == 0
+    assert 0 <= run["means"]["bleu"] <= 1 and run["peak_rss_mb"] > 0 and run["cpu_s"] > 0
+
+    out = tmp_path / "reward.json"
+    proc = run_bench("reward", "--metrics", "bleu", "--batch", "4", "--batches", "2", "--out",
+                     str(out))
+    assert proc.returncode == 0, proc.stderr
+    reward = json.loads(out.read_text())["metrics"]["bleu"]
+    assert reward["pairs_per_s"] > 0 and reward["errors"] == 0
+    assert reward["signature"].startswith("bleu|v:1")
