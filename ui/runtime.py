@@ -7,6 +7,8 @@ concurrency slot, so no two requests touch one context at the same time.
 """
 from __future__ import annotations
 
+import logging
+
 import json
 import threading
 import time
@@ -15,6 +17,8 @@ from typing import Any
 
 from engine.metrics import registry
 from engine.metrics.base import Metric
+
+log = logging.getLogger(__name__)
 
 
 def normalise_options(options: dict[str, Any] | None) -> dict[str, Any]:
@@ -75,8 +79,8 @@ class LoadedRuntime:
         for metric in self.metrics.values():
             try:
                 metric.close()
-            except Exception:  # noqa: BLE001 - closing is best effort
-                pass
+            except Exception:  # noqa: BLE001 - closing the others matters more; say what failed
+                log.warning("closing metric %s failed", metric.name, exc_info=True)
         self.metrics.clear()
         self.ctx.close()
 

@@ -13,7 +13,7 @@ import threading
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, Protocol, runtime_checkable
 
 from engine.metrics.base import Metric, MetricCard
 
@@ -33,6 +33,13 @@ class Option:
     @property
     def flag(self) -> str:
         return "--" + self.name.replace("_", "-")
+
+
+@runtime_checkable
+class Closeable(Protocol):
+    """A shared resource that must be released when its run context closes."""
+
+    def close(self) -> None: ...
 
 
 @dataclass
@@ -65,11 +72,12 @@ class RuntimeContext:
             self.counters[name] += n
 
     def close(self) -> None:
+        """Close every shared resource that holds something (judge workers, ONNX sessions,
+        caches): all of them implement ``Closeable``."""
         with self._lock:
             for value in self._resources.values():
-                close = getattr(value, "close", None)
-                if callable(close):
-                    close()
+                if isinstance(value, Closeable):
+                    value.close()
             self._resources.clear()
 
 

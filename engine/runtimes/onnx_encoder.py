@@ -158,6 +158,8 @@ class OnnxEncoder:
         batch_size = batch_size or self.batch_size
         if not items:
             return np.zeros((0, self.output_width()), dtype=np.float32)
+        if self.session is None:
+            raise RuntimeError(f"encoder {self.artifact.id} was closed")
         encodings = self.tokenize(items)
         order = sorted(range(len(encodings)), key=lambda i: len(encodings[i].ids))
         results: list[np.ndarray | None] = [None] * len(encodings)
@@ -179,6 +181,14 @@ class OnnxEncoder:
         feed = pad_batch(encodings, self.pad_id)
         return {name: feed[name] for name in self.input_names}
 
+    @property
+    def closed(self) -> bool:
+        return self.session is None
+
+    def close(self) -> None:
+        """Drop the session (onnxruntime frees its memory with the last reference)."""
+        self.session = None  # type: ignore[assignment]
+
 
 def pad_batch(encodings: Sequence[Any], pad_id: int = 0) -> dict[str, np.ndarray]:
     """BERT inputs for one batch, padded to its own longest member (training uses it too, so
@@ -193,9 +203,6 @@ def pad_batch(encodings: Sequence[Any], pad_id: int = 0) -> dict[str, np.ndarray
         mask[row, :n] = 1
         types[row, :n] = enc.type_ids
     return {"input_ids": ids, "attention_mask": mask, "token_type_ids": types}
-
-    def close(self) -> None:
-        self.session = None  # type: ignore[assignment]
 
 
 class CrepeEncoder(OnnxEncoder):
