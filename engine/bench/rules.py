@@ -205,7 +205,7 @@ def srr_labeller(ctx: Any) -> tuple[Labeller, dict[str, Any]]:
     from engine.metrics import registry
     from engine.metrics.srr.labels import LabelLevel
     from engine.metrics.srr.rules import SrrRulesMetric
-    from engine.reader import read_report
+    from engine.reader.findings import read_report
     from engine.reader.srr_labels import report_labels
     from engine.reports import split_utterances
 

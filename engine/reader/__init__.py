@@ -11,12 +11,8 @@ The reader is built on the RadSEM and CLEAR rules (atomiser, sentence features, 
 negation scope, lexicons) and only calls their public functions; views over it live with the
 metrics: ``crepe.rules`` (the six categories), ``srr.rules`` (leaf labels), ``vert.rules``
 (errors and matched findings for GREEN / VERT).
-"""
-from engine.reader.align import Link, PairReading, read_pair
-from engine.reader.choice import AUTO, RULES, encoder_model, reads_with_rules
-from engine.reader.findings import Comparison, Finding, ReportReading, read_report
-from engine.reader.lexicon import READER_NAME, READER_VERSION, reader_signature
 
-__all__ = ["AUTO", "RULES", "Comparison", "Finding", "Link", "PairReading", "READER_NAME",
-           "READER_VERSION", "ReportReading", "encoder_model", "read_pair", "read_report",
-           "reader_signature", "reads_with_rules"]
+The package imports nothing itself: ``choice`` (which reader a metric uses) is read whenever
+the encoder metrics are registered, also where the rules' dependencies are not installed (the
+export environment), so the reading modules load only when something reads.
+"""

@@ -12,6 +12,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from engine.metrics.extractor_option import EXTRACTOR
 from engine.metrics.registry import Option, RuntimeContext
 from engine.runtimes.callcache import CallCache, default_cache_path
 from engine.runtimes.judge import Decoding, Judge, JudgeBackend
@@ -52,10 +53,6 @@ JUDGE_RETRIES = Option("judge_retries", 2,
                        "extra attempts after an unusable judge answer (and after a failed "
                        "server request)", type=int)
 JUDGE_SEED = Option("judge_seed", 0, "seed passed with every judge call", type=int)
-EXTRACTOR = Option("extractor", "rules",
-                   "how the metrics read reports: rules (the offline reader, deterministic) or "
-                   "llm (the judge for CLEAR, VERT and RadSEM; the ONNX encoders for CREPE and "
-                   "SRR-BERT)", choices=("llm", "rules"))
 
 JUDGE_OPTIONS: tuple[Option, ...] = (
     JUDGE, JUDGE_URL, JUDGE_MODEL, JUDGE_API_KEY, JSON_DIALECT, JUDGE_CTX, JUDGE_GPU_LAYERS,

@@ -7,7 +7,8 @@ import pytest
 
 from engine.metrics import registry
 from engine.metrics.crepe.score import CATEGORY_KEYS
-from engine.reader import read_pair, read_report
+from engine.reader.align import read_pair
+from engine.reader.findings import read_report
 from engine.reports import ReportPair
 
 BASE = "Small left pleural effusion. Mild cardiomegaly. No pneumothorax."

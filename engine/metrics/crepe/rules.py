@@ -14,7 +14,8 @@ from typing import Any
 
 from engine.metrics.base import Metric, ModelInfo, PairScore
 from engine.metrics.crepe.score import CATEGORY_KEYS, CrepeCounts, summarize_stored
-from engine.reader import read_pair, reader_signature
+from engine.reader.align import read_pair
+from engine.reader.lexicon import reader_signature
 from engine.reader.views import reader_details, rules_model
 from engine.reader.errors import pair_errors, readable
 from engine.reports import ReportPair

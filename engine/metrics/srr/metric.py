@@ -18,13 +18,13 @@ from typing import Any
 from engine.applicability import CHEST_RADIOGRAPH
 from engine.metrics.base import Metric, MetricCard, PairScore
 from engine.metrics.encoder import EncoderMetric
+from engine.metrics.extractor_option import EXTRACTOR
 from engine.metrics.scope_option import FORCE_APPLICABILITY
 from engine.metrics.registry import Option, RuntimeContext
 from engine.metrics.srr.labels import LabelLevel, StatusView
 from engine.metrics.srr.score import SrrPairScore, corpus_from_pairs, score_pair
 from engine.reader.choice import AUTO, encoder_model, reads_with_rules
 from engine.reports import ReportPair, split_utterances
-from engine.runtimes.judges import EXTRACTOR
 from engine.runtimes.onnx_options import ENCODER_OPTIONS
 
 DEFAULT_MODEL = "srr-minilm-demo"

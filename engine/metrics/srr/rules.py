@@ -14,7 +14,8 @@ from typing import Any
 from engine.metrics.base import Metric, MetricCard, ModelInfo, PairScore
 from engine.metrics.srr.labels import LabelLevel, StatusView
 from engine.metrics.srr.score import SrrPairScore, corpus_from_pairs, score_pair
-from engine.reader import read_report, reader_signature
+from engine.reader.findings import read_report
+from engine.reader.lexicon import reader_signature
 from engine.reader.lexicon import SRR_LEXICONS
 from engine.reader.srr_labels import report_labels
 from engine.reader.views import reader_details, rules_model

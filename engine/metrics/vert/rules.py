@@ -16,7 +16,8 @@ from engine.metrics.base import Metric, MetricCard, ModelInfo, PairScore
 from engine.metrics.vert.metric import score_family_means
 from engine.metrics.vert.schema import CATEGORIES, CategoryErrors, JudgeAssessment
 from engine.metrics.vert.score import compute_scores, formula
-from engine.reader import read_pair, reader_signature
+from engine.reader.align import read_pair
+from engine.reader.lexicon import reader_signature
 from engine.reader.errors import ReaderError, matched_findings, pair_errors, readable
 from engine.reader.views import reader_details, rules_model
 from engine.reports import ReportPair
