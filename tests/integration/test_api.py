@@ -29,7 +29,8 @@ def _without_timing(records):
 
 @pytest.fixture(scope="module")
 def scorer():
-    with Scorer(METRICS, encoder_threads=1) as s:
+    # the bundled CREPE model by name (the default CREPE reader is the rules view)
+    with Scorer(METRICS, encoder_threads=1, crepe_model="crepe-minilm-demo") as s:
         yield s
 
 
@@ -42,7 +43,8 @@ def test_records_and_signatures_are_the_clis(scorer, tmp_path):
     path.write_text("".join(json.dumps(r) + "\n" for r in rows))
     out = tmp_path / "out.jsonl"
     proc = run_cli("score", "--input", str(path), "--metrics", ",".join(METRICS), "--out",
-                   str(out), "--encoder-threads", "1", "--workers", "1", "--no-progress")
+                   str(out), "--encoder-threads", "1", "--crepe-model", "crepe-minilm-demo",
+                   "--workers", "1", "--no-progress")
     assert proc.returncode == 0, proc.stderr
     cli = [json.loads(line) for line in out.read_text().splitlines()]
     assert _without_timing(scores.records) == _without_timing(cli)
@@ -54,7 +56,11 @@ def test_arrays_errors_and_no_store(scorer, radscope_home):
     scores = scorer.score(refs, cands)
     assert len(scores) == len(refs)
     clear = scores.array("clear")
-    assert clear.dtype == np.float64 and np.isnan(clear[-1]) and not np.isnan(clear[:-1]).any()
+    # NaN exactly where there is no number: the empty pair and the examples outside CLEAR's
+    # scope (CT, MRI: "not applicable")
+    missing = [r["metrics"]["clear"]["score"] is None for r in scores.records]
+    assert clear.dtype == np.float64 and list(np.isnan(clear)) == missing and missing[-1]
+    assert any(r["metrics"]["clear"].get("not_applicable") for r in scores.records)
     assert scores.errors("clear")[-1] == "input: candidate report is empty"
     assert scores.array("bleu")[0] == scores.records[0]["metrics"]["bleu"]["score"]
     with pytest.raises(KeyError, match="was not scored"):
