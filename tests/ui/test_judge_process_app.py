@@ -14,7 +14,7 @@ pytestmark = pytest.mark.slow
 
 REFERENCE = "Small left pleural effusion. Heart size is normal. Case {}."
 CANDIDATE = "Small left pleural effusion. Case {}."
-OPTIONS = {"judge": "gemma3-270m-demo", "judge_threads": 1}
+OPTIONS = {"extractor": "llm", "judge": "gemma3-270m-demo", "judge_threads": 1}
 
 
 def _judge_workers() -> list[int]:
@@ -57,7 +57,7 @@ def test_a_crashed_judge_costs_one_answer_and_the_app_keeps_serving(client):
     assert crashed["error"].endswith("restarted")
     again = _vert(client, uuid.uuid4().hex)
     assert "judge process" not in (again["error"] or "")
-    assert again["score"] is not None or again["error"].startswith("judge answer unusable")
+    assert again["score"] is not None or again["error"].startswith(("judge answer unusable", "judge: "))
     new_workers = _judge_workers()
     assert len(new_workers) == 1 and new_workers != workers
     # and the judge-free metrics never noticed
@@ -70,7 +70,7 @@ def test_a_judge_that_is_not_a_model_is_a_message_naming_it(client, tmp_path):
     bad = tmp_path / "broken.gguf"
     bad.write_bytes(b"GGUF" + os.urandom(2048))
     out = client.predict("Small effusion.", "Small effusion.", "vert", "", "",
-                         {"judge": str(bad)}, api_name="/compare")
+                         {"extractor": "llm", "judge": str(bad)}, api_name="/compare")
     result = out["vert"]
     assert result["score"] is None and result["model"] == str(bad)
     assert "failed to start" in result["error"] and "broken.gguf" in result["error"]
