@@ -558,7 +558,7 @@ def resumable_runs(store: Store, owner: str | None = None) -> list[str]:
             if r.status != "finished" and not (r.run_id.endswith("-b") and r.run_id[:-2] in ids)]
 
 
-def default_run_id(store: Store, pairs: Sequence[ReportPair], metrics: Sequence[Metric],
+def default_run_id(store: Store | None, pairs: Sequence[ReportPair], metrics: Sequence[Metric],
                    max_chars: int = DEFAULT_MAX_CHARS, public: bool = False) -> str:
     """Locally: the unfinished run of this same input and set-up when there is one (it
     resumes), else a new id derived from the input (see ``engine.runner.input_run_id``). On a

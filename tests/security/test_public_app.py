@@ -83,7 +83,7 @@ def visitor_server():
 @pytest.fixture(scope="module")
 def public_app(tmp_path_factory, operator_server):
     options = {"judge_url": operator_server.url, "judge_model": "operator-model",
-               "judge_api_key": CANARY, "judge_retries": 0}
+               "judge_api_key": CANARY, "judge_retries": 0, "extractor": "llm"}
     with serve(tmp_path_factory.mktemp("public-app"), options, public=True) as served:
         yield served
 
@@ -248,7 +248,8 @@ def test_model_checks_are_no_filesystem_oracle(visitor, tmp_path):
 
 @pytest.fixture(scope="module")
 def gemma_public_app(tmp_path_factory):
-    options = {"judge_threads": 2, "judge_retries": 0}  # one judge call: minutes on 2 cores
+    options = {"judge_threads": 2, "judge_retries": 0,  # one judge call: minutes on 2 cores
+               "extractor": "llm"}  # the judge, not the rules reader, reads the pair
     with serve(tmp_path_factory.mktemp("gemma-app"), options, public=True) as served:
         yield served
 
