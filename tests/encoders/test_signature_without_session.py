@@ -17,9 +17,13 @@ def _sessions(ctx: registry.RuntimeContext) -> list:
     return [key for key in ctx._resources if key[0] == "onnx_encoder"]
 
 
+# the bundled models by name (the default CREPE and SRR readers are the rules views)
+ENCODERS = {"encoder_threads": 2, "crepe_model": "crepe-minilm-demo", "srr_model": "srr-minilm-demo"}
+
+
 @pytest.mark.parametrize("name", ["crepe", "srr"])
 def test_signature_and_model_info_need_no_session_and_match_a_loaded_one(name):
-    ctx = registry.RuntimeContext(options={"encoder_threads": 2})
+    ctx = registry.RuntimeContext(options=dict(ENCODERS))
     metric = registry.get(name).build(ctx)
     try:
         before, info_before = metric.signature(), metric.model()
@@ -36,12 +40,12 @@ def test_signature_and_model_info_need_no_session_and_match_a_loaded_one(name):
 
 def test_a_cached_rerun_builds_no_session(tmp_path):
     store = Store(tmp_path / "r.sqlite")
-    first_ctx = registry.RuntimeContext(options={"encoder_threads": 2})
+    first_ctx = registry.RuntimeContext(options=dict(ENCODERS))
     first = run_batch(PAIRS, ["crepe", "srr"], first_ctx, store=store, run_id="cached")
     assert len(_sessions(first_ctx)) == 2
     first_ctx.close()
 
-    ctx = registry.RuntimeContext(options={"encoder_threads": 2})
+    ctx = registry.RuntimeContext(options=dict(ENCODERS))
     again = run_batch(PAIRS, ["crepe", "srr"], ctx, store=store, run_id="cached")
     assert _sessions(ctx) == []
     assert again.rows == first.rows

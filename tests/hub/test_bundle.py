@@ -38,7 +38,8 @@ def test_pack_then_unpack_offline_and_score(env, tmp_path):
     pairs.write_text("".join(json.dumps(p) + "\n" for p in PAIRS))
     out = tmp_path / "r.jsonl"
     scored = run_engine(offline, "score", "--input", str(pairs), "--metrics", "crepe,vert",
-                        "--crepe-model", CREPE_ID, "--judge", JUDGE_ID, "--judge-threads", "1",
+                        "--crepe-model", CREPE_ID, "--extractor", "llm", "--judge", JUDGE_ID,
+                        "--judge-threads", "1",
                         "--out", str(out), "--no-progress")
     assert scored.returncode == 0, scored.stderr
     row = json.loads(out.read_text().splitlines()[0])["metrics"]

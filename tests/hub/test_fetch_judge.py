@@ -40,7 +40,8 @@ def test_fetch_judge_downloads_verifies_self_checks_then_scores_offline(env, hub
     pairs = tmp_path / "pairs.jsonl"
     pairs.write_text(json.dumps(PAIR) + "\n")
     out = tmp_path / "r.jsonl"
-    scored = run_engine(offline, "score", "--input", str(pairs), "--metrics", "vert", "--judge", JUDGE_ID,
+    scored = run_engine(offline, "score", "--input", str(pairs), "--metrics", "vert",
+                        "--extractor", "llm", "--judge", JUDGE_ID,
                         "--judge-threads", "1", "--out", str(out), "--no-progress")
     assert scored.returncode == 0, scored.stderr
     vert = json.loads(out.read_text())["metrics"]["vert"]
