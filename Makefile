@@ -13,7 +13,7 @@ ifeq ($(LLAMA_CUDA),1)
 export CMAKE_ARGS := -DGGML_CUDA=on
 endif
 
-.PHONY: run test bench setup dev system-deps constraints clean help
+.PHONY: run test test-fast lint bench setup dev system-deps constraints clean help
 
 help:
 	@echo "make run    - set up the environment and start the app on http://127.0.0.1:7860"
@@ -42,8 +42,18 @@ system-deps:
 run: $(BIN)/.runtime
 	$(BIN)/python app.py
 
-test: dev
+test: dev lint
 	$(BIN)/python -m pytest
+
+# Gates that keep the tree honest: no dead code (vulture) and the layers of .importlinter
+# (ui above engine; models never imports engine or ui).
+lint: $(BIN)/.dev
+	$(BIN)/vulture engine ui models app.py --min-confidence 80
+	PYTHONPATH=. $(BIN)/lint-imports --config .importlinter
+
+# The inner loop: everything that loads no model and starts no browser, app or judge.
+test-fast: $(BIN)/.dev
+	$(BIN)/python -m pytest -q -m "not slow and not browser" tests/unit tests/rules tests/integration
 
 # SSREE monotonicity and speed of every metric that needs no LLM judge (the judge benchmark,
 # triplets, MeSH agreement and ONNX-vs-torch timings come from the mk/ fragments).

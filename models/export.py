@@ -85,7 +85,7 @@ def build_module(located: Located) -> tuple[torch.nn.Module, dict[str, Any]]:
                  else SRR_LEVEL_BY_SIZE.get(n))
         if level is None:
             raise ValueError(f"an SRR-BERT head has 55, 25, 163 or 73 labels; this one has {n}")
-        from engine.metrics.srr.labels import labels_for
+        from models.srr_labels import labels_for
 
         labels = list(labels_for(level))
         if len(labels) != n:

@@ -185,7 +185,7 @@ def srr_presence(labels: Iterable[str]) -> Presence:
     leaves-only model) counts as Present. No mapped label leaves the condition "unclear", which
     is what the CLEAR extractors say of a condition a report does not mention.
     """
-    from engine.metrics.srr.labels import split_status
+    from models.srr_labels import split_status
 
     rank = {"Absent": 1, "Uncertain": 2, "Present": 3}
     best: dict[str, int] = {}
@@ -203,7 +203,7 @@ def srr_labeller(ctx: Any) -> tuple[Labeller, dict[str, Any]]:
     """The run's SRR labeller (SRR labels from rules, or an SRR-BERT encoder, as the options
     choose) as a presence labeller, and a description of what ran."""
     from engine.metrics import registry
-    from engine.metrics.srr.labels import LabelLevel
+    from models.srr_labels import LabelLevel
     from engine.metrics.srr.rules import SrrRulesMetric
     from engine.reader.findings import read_report
     from engine.reader.srr_labels import report_labels

@@ -16,7 +16,7 @@ from functools import lru_cache
 
 from engine.metrics.clear.rules_lexicon import load, word_regex
 from engine.metrics.clear.rules_scope import NEGATIVE, UNCERTAIN, ClauseScope, clause_spans
-from engine.metrics.srr.labels import ABSENT, NO_FINDING, PRESENT, labels_for, LabelLevel
+from models.srr_labels import ABSENT, NO_FINDING, PRESENT, labels_for, LabelLevel
 from engine.reader.findings import ReportReading
 
 STATUS = {NEGATIVE: ABSENT, UNCERTAIN: "Uncertain"}

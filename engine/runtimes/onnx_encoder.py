@@ -40,6 +40,7 @@ import onnxruntime as ort
 from tokenizers import Tokenizer
 
 from models.artifacts import OnnxArtifact, Precision, resolve_artifact
+from models.padding import pad_batch
 
 Item = str | tuple[str, str]
 log = logging.getLogger(__name__)
@@ -188,21 +189,6 @@ class OnnxEncoder:
     def close(self) -> None:
         """Drop the session (onnxruntime frees its memory with the last reference)."""
         self.session = None  # type: ignore[assignment]
-
-
-def pad_batch(encodings: Sequence[Any], pad_id: int = 0) -> dict[str, np.ndarray]:
-    """BERT inputs for one batch, padded to its own longest member (training uses it too, so
-    both sides feed the model identically)."""
-    width = max(len(e.ids) for e in encodings)
-    ids = np.full((len(encodings), width), pad_id, dtype=np.int64)
-    mask = np.zeros_like(ids)
-    types = np.zeros_like(ids)
-    for row, enc in enumerate(encodings):
-        n = len(enc.ids)
-        ids[row, :n] = enc.ids
-        mask[row, :n] = 1
-        types[row, :n] = enc.type_ids
-    return {"input_ids": ids, "attention_mask": mask, "token_type_ids": types}
 
 
 class CrepeEncoder(OnnxEncoder):

@@ -21,7 +21,7 @@ import numpy as np
 import torch
 from tokenizers import Encoding, Tokenizer
 
-from engine.runtimes.onnx_encoder import pad_batch
+from models.padding import pad_batch
 
 BUNDLED_DIR = Path(__file__).resolve().parents[1] / "bundled"
 

@@ -20,7 +20,7 @@ import numpy as np
 import torch
 from transformers import BertForSequenceClassification
 
-from engine.metrics.srr.labels import LabelLevel, labels_for
+from models.srr_labels import LabelLevel, labels_for
 from models.architectures import _load_into, bert_config, load_state_dict, read_config
 from models.training import synth
 from models.training.common import (

@@ -4,7 +4,7 @@ import json
 import pytest
 
 from engine.metrics import registry
-from engine.metrics.srr.labels import split_status
+from models.srr_labels import split_status
 from engine.reports import ReportPair
 from engine.runner import pair_score_from_dict, result_dict
 

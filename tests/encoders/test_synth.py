@@ -5,7 +5,7 @@ import os
 import subprocess
 import sys
 
-from engine.metrics.srr.labels import LabelLevel, check_labels
+from models.srr_labels import LabelLevel, check_labels
 from models.training.synth import CATEGORY_KEYS, CrepePair, crepe_dataset, srr_dataset
 from tests.conftest import ROOT
 

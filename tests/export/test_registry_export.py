@@ -10,7 +10,7 @@ from pathlib import Path
 import torch
 from transformers import BertConfig, BertForSequenceClassification
 
-from engine.metrics.srr.labels import labels_for
+from models.srr_labels import labels_for
 from models.training.common import backbone_dir
 
 ROOT = Path(__file__).resolve().parents[2]

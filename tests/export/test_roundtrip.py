@@ -7,7 +7,7 @@ import pytest
 import torch
 from transformers import BertConfig, BertForSequenceClassification
 
-from engine.metrics.srr.labels import labels_for
+from models.srr_labels import labels_for
 from engine.runtimes.onnx_encoder import CrepeEncoder, SentenceEmbedder, SrrEncoder
 from models.__main__ import main as models_cli
 from models.architectures import CrepeRegressor, MeanPoolEmbedder

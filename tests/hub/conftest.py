@@ -38,7 +38,7 @@ needs_export_env = pytest.mark.skipif(not EXPORT_PYTHON.exists(),
 
 @pytest.fixture(scope="session")
 def hub_files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, bytes]]:
-    from engine.metrics.srr.labels import labels_for
+    from models.srr_labels import labels_for
     from tests.llm.tiny_gguf import write_tiny_gguf
 
     gguf = write_tiny_gguf(tmp_path_factory.mktemp("gguf") / "tiny.gguf")

@@ -13,7 +13,7 @@ from engine.bench.rules_triplets import (
 )
 from engine.metrics import registry
 from engine.metrics.clear.schema import CONDITIONS
-from engine.metrics.srr.labels import vocabulary
+from models.srr_labels import vocabulary
 from engine.reports import ReportPair
 from engine.metrics.clear.rules_lexicon import RULES_VERSION
 

@@ -21,7 +21,7 @@ from engine.metrics.crepe.score import CrepeCounts
 from engine.metrics.radsem.extract import RadsemExtraction
 from engine.metrics.radsem.schema import RadsemPair, RadsemTags, UnmatchedSentence
 from engine.metrics.radsem.score import score_tags
-from engine.metrics.srr.labels import LabelLevel
+from models.srr_labels import LabelLevel
 from engine.metrics.srr.score import score_pair as srr_score_pair
 from engine.metrics.vert.schema import CATEGORY_KEYS, CategoryErrors, JudgeAssessment
 from engine.metrics.vert.score import compute_scores

@@ -7,7 +7,7 @@ import warnings
 
 import pytest
 
-from engine.metrics.srr.labels import (
+from models.srr_labels import (
     NO_FINDING,
     LabelLevel,
     StatusView,

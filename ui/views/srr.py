@@ -8,7 +8,7 @@ from typing import Any
 
 import pandas as pd
 
-from engine.metrics.srr.labels import LabelLevel, split_status, to_upper
+from models.srr_labels import LabelLevel, split_status, to_upper
 from engine.metrics.srr.score import SetComparison, SrrPairScore
 from ui.views import PanelView, register_view
 from ui.views.common import BAD, CELL_CSS, GOOD, WARN, esc, find_section, fmt, html_list, html_table

@@ -21,7 +21,7 @@ from engine.metrics.encoder import EncoderMetric
 from engine.metrics.extractor_option import EXTRACTOR
 from engine.metrics.scope_option import FORCE_APPLICABILITY
 from engine.metrics.registry import Option, RuntimeContext
-from engine.metrics.srr.labels import LabelLevel, StatusView
+from models.srr_labels import LabelLevel, StatusView
 from engine.metrics.srr.score import SrrPairScore, corpus_from_pairs, score_pair
 from engine.reader.choice import AUTO, encoder_model, reads_with_rules
 from engine.reports import ReportPair, split_utterances

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from engine.metrics.base import Metric, MetricCard, ModelInfo, PairScore
-from engine.metrics.srr.labels import LabelLevel, StatusView
+from models.srr_labels import LabelLevel, StatusView
 from engine.metrics.srr.score import SrrPairScore, corpus_from_pairs, score_pair
 from engine.reader.findings import read_report
 from engine.reader.lexicon import reader_signature

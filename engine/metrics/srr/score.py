@@ -36,7 +36,7 @@ from typing import Any
 
 import numpy as np
 
-from engine.metrics.srr.labels import (
+from models.srr_labels import (
     LabelLevel,
     StatusView,
     apply_view,

@@ -1,7 +1,7 @@
 """SRR-BERT label vocabularies and the small label algebra the scorer needs.
 
 The four label sets (leaves, upper, and both with statuses) come from the project's copy of the
-public mapping files, ``engine/data/srr_labels.json``, in model output order. A status label
+public mapping files, ``models/data/srr_labels.json``, in model output order. A status label
 reads ``"<finding> (<status>)"`` with status Present, Uncertain or Absent; ``"No Finding"`` is
 the one label that never carries a status.
 
@@ -23,7 +23,7 @@ from enum import Enum
 from functools import lru_cache
 from pathlib import Path
 
-LABELS_FILE = Path(__file__).resolve().parents[2] / "data" / "srr_labels.json"
+LABELS_FILE = Path(__file__).resolve().parent / "data" / "srr_labels.json"
 NO_FINDING = "No Finding"
 PRESENT, UNCERTAIN, ABSENT = "Present", "Uncertain", "Absent"
 
