@@ -6,7 +6,7 @@ CPU_FLAGS_ID := $(shell grep -m1 '^flags' /proc/cpuinfo 2>/dev/null | md5sum | c
 LLAMA_STAMP := $(BIN)/.llama-cpu-$(CPU_FLAGS_ID)
 
 $(LLAMA_STAMP): $(BIN)/.runtime
-	@if ls $(BIN)/.llama-cpu-* >/dev/null 2>&1; then \
+	@if ls $(BIN)/.llama-cpu-* 2>/dev/null | grep -qv -- '-$(CPU_FLAGS_ID)$$'; then \
 	  echo "llama.cpp was built for another CPU: rebuilding it for this one"; \
 	  $(PIP) --force-reinstall --no-deps --no-cache-dir --no-binary llama-cpp-python \
 	    "llama-cpp-python==$$(grep -m1 '^llama-cpp-python==' requirements.txt | cut -d= -f3)"; \
