@@ -33,32 +33,36 @@ def _judge_workers() -> list[int]:
     return found
 
 
-def _vert(client, case: str) -> dict:
+def _vert(client, case: str, options: dict) -> dict:
     """/compare with VERT on a pair no earlier call asked about (so the call cache cannot answer)."""
-    out = client.predict(REFERENCE.format(case), CANDIDATE.format(case), "vert", "", "", OPTIONS,
+    out = client.predict(REFERENCE.format(case), CANDIDATE.format(case), "vert", "", "", options,
                          api_name="/compare")
     return out["vert"]
 
 
 def test_a_crashed_judge_costs_one_answer_and_the_app_keeps_serving(client):
-    first = _vert(client, uuid.uuid4().hex)
+    # The app is shared with other tests, which may hold judge workers of their own: a seed no
+    # other test uses gives this test a judge (and a worker) of its own, found by difference.
+    options = {**OPTIONS, "judge_seed": int(uuid.uuid4().int % 1_000_000) + 1}
+    others = set(_judge_workers())
+    first = _vert(client, uuid.uuid4().hex, options)
     assert first["model"] == "gemma3-270m-demo"
     assert "judge process" not in (first["error"] or "")
-    workers = _judge_workers()
+    workers = sorted(set(_judge_workers()) - others)
     assert len(workers) == 1, workers
     os.kill(workers[0], signal.SIGSEGV)
     for _ in range(50):  # wait until the kernel has reaped it
         if workers[0] not in _judge_workers():
             break
         time.sleep(0.1)
-    crashed = _vert(client, uuid.uuid4().hex)
+    crashed = _vert(client, uuid.uuid4().hex, options)
     assert crashed["score"] is None and crashed["model"] == "gemma3-270m-demo"
     assert "judge process crashed" in crashed["error"] and "SIGSEGV" in crashed["error"]
     assert crashed["error"].endswith("restarted")
-    again = _vert(client, uuid.uuid4().hex)
+    again = _vert(client, uuid.uuid4().hex, options)
     assert "judge process" not in (again["error"] or "")
     assert again["score"] is not None or again["error"].startswith(("judge answer unusable", "judge: "))
-    new_workers = _judge_workers()
+    new_workers = sorted(set(_judge_workers()) - others)
     assert len(new_workers) == 1 and new_workers != workers
     # and the judge-free metrics never noticed
     plain = client.predict("No acute findings.", "No acute findings.", "bleu", "", "", {},
