@@ -155,12 +155,38 @@ def hf_fetch(repo: str, filename: str | None, revision: str | None) -> tuple[Pat
         raise ModelNotAvailable(
             f"{repo}{':' + filename if filename else ''} is not in the Hugging Face cache and HF_HUB_OFFLINE "
             f"is set; on a connected machine run `{command}` (or unset HF_HUB_OFFLINE)")
+    unreachable = hub_unreachable()
+    if unreachable:
+        raise ModelNotAvailable(
+            f"{repo}{':' + filename if filename else ''} is not on this machine and {unreachable}; "
+            f"on a connected machine run `{command}`")
     try:
         return fetch(local_only=False), "hf-download"
     except Exception as exc:  # noqa: BLE001 - network, auth, missing repo: all end in the same advice
         raise ModelNotAvailable(
             f"could not download {repo}{':' + filename if filename else ''} ({type(exc).__name__}: {exc}); "
             f"on a connected machine run `{command}`") from None
+
+
+def hub_unreachable(timeout_s: float = 3.0) -> str | None:
+    """Why the Hub cannot be reached, or None when a connection opens.
+
+    Without this a machine with no network spends about 25 s in huggingface_hub's retries
+    before it says so; one connection attempt with a short timeout answers at once.
+    """
+    import socket
+    from urllib.parse import urlparse
+
+    from huggingface_hub import constants
+
+    url = urlparse(constants.ENDPOINT)
+    host = url.hostname or ""
+    port = url.port or (443 if url.scheme == "https" else 80)
+    try:
+        socket.create_connection((host, port), timeout=timeout_s).close()
+    except OSError as exc:
+        return f"the Hugging Face Hub ({url.scheme}://{host}:{port}) cannot be reached ({exc})"
+    return None
 
 
 def file_sha256(path: Path, chunk: int = 1 << 20) -> str:
