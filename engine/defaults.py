@@ -25,8 +25,10 @@ def _registry_demo_grade(model_id: str) -> bool:
         return False
 
 
-def demo_grade_under(name: str, options: Mapping[str, Any] | None = None) -> bool:
-    """Whether metric ``name`` would produce demo-grade numbers under ``options``."""
+def model_under(name: str, options: Mapping[str, Any] | None = None) -> str | None:
+    """The model metric ``name`` would run under ``options``, decided without loading it: a
+    registry id, a path or server model name, or None when it reads with no model (lexical
+    metrics, the rules reader)."""
     options = options or {}
     spec = registry.get(name)
     declared = {opt.name: opt for opt in spec.options}
@@ -36,30 +38,39 @@ def demo_grade_under(name: str, options: Mapping[str, Any] | None = None) -> boo
         return declared[option].default if given in (None, "") else given
 
     if spec.kind in ("lexical", "rules"):
-        return False
+        return None
     if spec.kind == "encoder":
-        model_options = [n for n in declared if n.endswith("_model")]
-        return any(_registry_demo_grade(_encoder_under(spec, str(value(n)), value))
-                   for n in model_options)
-    # an LLM metric: the rules reader needs no judge; a judge server is the user's own model
+        model_option = next((n for n in declared if n.endswith("_model")), None)
+        return _encoder_under(spec, str(value(model_option)), value) if model_option else None
+    # an LLM metric: the rules reader needs no judge
     if "extractor" in declared and value("extractor") == RULES:
-        return False
+        return None
     if "judge_url" in declared and value("judge_url"):
+        return str(value("judge_model")) or None
+    return str(value("judge")) if "judge" in declared else None
+
+
+def demo_grade_under(name: str, options: Mapping[str, Any] | None = None) -> bool:
+    """Whether metric ``name`` would produce demo-grade numbers under ``options`` (a judge
+    server, a path or a Hugging Face reference is the user's own model and counts as real)."""
+    options = options or {}
+    if options.get("judge_url") and registry.get(name).kind not in ("lexical", "rules", "encoder"):
         return False
-    return "judge" in declared and _registry_demo_grade(value("judge"))
+    model = model_under(name, options)
+    return model is not None and _registry_demo_grade(model)
 
 
-def _encoder_under(spec: Any, model: str, value: Any) -> str:
-    """The model an encoder metric's ``*_model`` option runs (``engine.reader.choice``): the
-    rules reader for ``rules``, or for ``auto`` under the rules extractor; the metric module's
-    DEFAULT_MODEL (the bundled demo encoder) for ``auto`` otherwise."""
+def _encoder_under(spec: Any, model: str, value: Any) -> str | None:
+    """The model an encoder metric's ``*_model`` option runs (``engine.reader.choice``): none
+    (the rules reader) for ``rules``, or for ``auto`` under the rules extractor; the metric
+    module's DEFAULT_MODEL (the bundled demo encoder) for ``auto`` otherwise."""
     import importlib
 
     from engine.reader.choice import AUTO
     from engine.reader.choice import RULES as READER
 
     if model == READER or (model == AUTO and value("extractor") == RULES):
-        return READER
+        return None
     if model == AUTO:
         return str(getattr(importlib.import_module(spec.build.__module__), "DEFAULT_MODEL", AUTO))
     return model

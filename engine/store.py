@@ -423,9 +423,8 @@ class Store:
         self.put_results(run_id, [(pair_id, metric, result, content_hash)])
 
     def put_results(self, run_id: str,
-                    results: Sequence[tuple[str, str, Any] | tuple[str, str, Any, str | None]]
-                    ) -> None:
-        """Store (pair id, metric, result[, content hash]) entries in one committed transaction.
+                    results: Sequence[tuple[str, str, Any, str | None]]) -> None:
+        """Store (pair id, metric, result, content hash) entries in one committed transaction.
 
         ``result`` is the metric's per-pair result dict (or a dataclass / object with
         ``to_json``); ``score``, ``error``, ``signature`` and ``elapsed_ms`` are read from it
@@ -433,9 +432,8 @@ class Store:
         retried pair). A pair id not yet registered is appended to the run's input order.
         ``content_hash`` identifies the pair's texts the result was computed on.
         """
-        rows = [self._result_row(run_id, entry[0], entry[1], entry[2],
-                                 entry[3] if len(entry) > 3 else None)  # type: ignore[misc]
-                for entry in results]
+        rows = [self._result_row(run_id, pair_id, metric, result, content_hash)
+                for pair_id, metric, result, content_hash in results]
         if not rows:
             return
         with self._write() as conn:

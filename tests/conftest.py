@@ -32,3 +32,21 @@ def run_bench(*args: str, cwd: Path = ROOT):
 
     return subprocess.run([sys.executable, "-m", "engine.bench", *args], cwd=cwd, capture_output=True,
                           text=True, timeout=600)
+
+
+def judge_workers(parent: int) -> list[int]:
+    """Pids of the judge worker processes (engine.runtimes.judge_worker) whose parent is
+    ``parent``, read from /proc."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+            cmdline = (entry / "cmdline").read_bytes()
+        except OSError:
+            continue
+        if int(stat.rsplit(")", 1)[1].split()[1]) == parent and \
+                b"engine.runtimes.judge_worker" in cmdline:
+            found.append(int(entry.name))
+    return found

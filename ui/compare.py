@@ -9,6 +9,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
+from engine.defaults import model_under
 from engine.metrics import registry
 from engine.reports import DEFAULT_MAX_CHARS, ReportPair
 from engine.runner import run_batch
@@ -82,22 +83,9 @@ def intended_model(name: str, options: dict[str, Any]) -> str | None:
     """The model ``name`` would have run under ``options``: what a panel names when its metric
     could not even start (a missing judge, say), instead of claiming no model was involved."""
     try:
-        spec = registry.get(name)
+        return model_under(name, options)
     except KeyError:
         return None
-    declared = {o.name: o for o in spec.options}
-
-    def value(option: str) -> Any:
-        chosen = options.get(option)
-        return declared[option].default if chosen in (None, "") else chosen
-
-    if "judge" in declared and (spec.kind == "llm" or
-                                ("extractor" in declared and value("extractor") == "llm")):
-        return str(value("judge_model") if value("judge_url") else value("judge")) or None
-    for option in declared:
-        if option.endswith("_model"):
-            return str(value(option)) or None
-    return None
 
 
 def failed_result(name: str, message: str, model: str | None = None) -> dict[str, Any]:

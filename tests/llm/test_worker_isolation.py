@@ -28,6 +28,7 @@ from engine.runtimes.callcache import CACHE_FILE
 from engine.runtimes.judges import JudgeUnavailable, judge_for
 from engine.runtimes.llamacpp import LlamaCppBackend, LlamaSettings
 from models.llama_load import weight_repacking_allowed
+from tests.conftest import judge_workers
 from tests.llm.conftest import THREADS
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -46,23 +47,6 @@ PAIRS = [
 def _load(path: Path, model_id: str = "gemma3-270m-demo", demo: bool = True) -> WorkerLoad:
     return WorkerLoad(str(path), model_id=model_id, sha256="0" * 64, demo_grade=demo,
                       settings={"n_threads": THREADS})
-
-
-def _workers_of(parent: int) -> list[int]:
-    """Pids of judge worker processes whose parent is ``parent``."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = (entry / "stat").read_text()
-            cmdline = (entry / "cmdline").read_bytes()
-        except OSError:
-            continue
-        ppid = int(stat.rsplit(")", 1)[1].split()[1])
-        if ppid == parent and b"engine.runtimes.judge_worker" in cmdline:
-            found.append(int(entry.name))
-    return found
 
 
 # --------------------------------------------------------------------------- AMX guard
@@ -186,7 +170,7 @@ def test_a_segfault_in_the_judge_costs_only_the_pair_in_flight(tmp_path):
     deadline = time.monotonic() + 600
     calls = tmp_path / "home" / CACHE_FILE  # each answered call lands here at once
     while time.monotonic() < deadline and cli.poll() is None:
-        workers = _workers_of(cli.pid)
+        workers = judge_workers(cli.pid)
         if workers and _answered(calls) >= 1:  # one pair done, the next one in flight
             time.sleep(0.5)
             killed = workers[0]

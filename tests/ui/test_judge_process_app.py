@@ -6,9 +6,10 @@ import os
 import signal
 import time
 import uuid
-from pathlib import Path
 
 import pytest
+
+from tests.conftest import judge_workers
 
 pytestmark = pytest.mark.slow
 
@@ -19,18 +20,7 @@ OPTIONS = {"extractor": "llm", "judge": "gemma3-270m-demo", "judge_threads": 1}
 
 def _judge_workers() -> list[int]:
     """Judge worker processes started by this (the app's) process."""
-    me, found = os.getpid(), []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
-            cmdline = (entry / "cmdline").read_bytes()
-        except OSError:
-            continue
-        if ppid == me and b"engine.runtimes.judge_worker" in cmdline:
-            found.append(int(entry.name))
-    return found
+    return judge_workers(os.getpid())
 
 
 def _vert(client, case: str, options: dict) -> dict:
