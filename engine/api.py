@@ -31,7 +31,8 @@ from engine.metrics.base import Metric, PairScore
 from engine.metrics.encoder import EncoderMetric
 from engine.metrics.scope_option import FORCE_APPLICABILITY
 from engine.reports import DEFAULT_MAX_CHARS, ReportPair
-from engine.runner import result_dict, run_batch, score_metric_pairs
+from engine.results import result_dict
+from engine.runner import run_batch, score_metric_pairs
 
 
 @dataclass

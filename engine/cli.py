@@ -178,7 +178,8 @@ def _score(args: argparse.Namespace, argv: list[str]) -> int:
 
 def _score_run(args: argparse.Namespace, argv: list[str], pairs: list[Any], built: list[Any],
                ctx: registry.RuntimeContext, store: Any, run_id: str, max_chars: int) -> int:
-    from engine.runner import format_summary, run_batch
+    from engine.runner import run_batch
+    from engine.summary import format_summary
 
     info = store.get_run(run_id)
     resuming = f" (resuming: {info.n_results} results stored)" if info else ""

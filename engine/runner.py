@@ -18,51 +18,16 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine import applicability, parallel, readable, stats
+from engine import applicability, parallel, readable
 from engine.metrics import registry
 from engine.metrics.base import Metric, PairScore
 from engine.metrics.encoder import EncoderMetric
 from engine.metrics.scope_option import FORCE_APPLICABILITY
 from engine.reports import DEFAULT_MAX_CHARS, ReportPair
-
-# Keys every per-pair metric result has; everything else in the dict is the metric's details.
-STANDARD_KEYS = ("score", "direction", "signature", "error", "model", "demo_grade", "elapsed_ms")
+from engine.results import is_transient_failure, result_dict
+from engine.summary import SummaryBuilder
 
 ProgressFn = Callable[[int, int], None]  # (units done, units total); a unit = one (pair, metric)
-
-
-def result_dict(metric: Metric, result: PairScore, signature: str | None = None) -> dict[str, Any]:
-    """The JSON form of one metric's result on one pair (one entry of an output line)."""
-    model = metric.model()
-    out: dict[str, Any] = {
-        "score": result.score,
-        "direction": metric.direction,
-        "signature": signature or metric.signature(),
-        "error": result.error,
-        "model": model.id if model else None,
-        "demo_grade": bool(model and model.demo_grade),
-        "elapsed_ms": round(result.elapsed_ms, 3),
-    }
-    clash = set(result.details) & set(out)
-    if clash:
-        raise ValueError(f"{metric.name}: details may not use the reserved keys {sorted(clash)}")
-    out.update(result.details)
-    return out
-
-
-def pair_score_from_dict(data: dict[str, Any]) -> PairScore:
-    """Inverse of ``result_dict`` for corpus statistics on stored results."""
-    details = {k: v for k, v in data.items() if k not in STANDARD_KEYS}
-    return PairScore(score=data.get("score"), details=details, error=data.get("error"),
-                     elapsed_ms=data.get("elapsed_ms") or 0.0)
-
-
-def is_transient_failure(payload: dict[str, Any]) -> bool:
-    """A stored failure of the judge's process (a crash or a hang), not of the pair: a resumed
-    run computes it again instead of keeping the error."""
-    judge_error = payload.get("judge_error")
-    return bool(payload.get("error") and isinstance(judge_error, dict)
-                and judge_error.get("transient"))
 
 
 def input_run_id(pairs: Sequence[ReportPair], metrics: Sequence[Metric] | Mapping[str, str],
@@ -183,7 +148,10 @@ def run_batch(
         store.finish_run(run_id)
     rows = [{"id": p.id, "metrics": {m.name: results[p.id][m.name] for m in built
                                      if m.name in results[p.id]}} for p in pairs]
-    summary = summarize(built, rows, ctx.counters - counters_before, signatures)
+    builder = SummaryBuilder(built, signatures)
+    for row in rows:
+        builder.add_row(row["metrics"])
+    summary = builder.summary(ctx.counters - counters_before)
     summary["run_id"] = run_id
     summary["n_pairs"] = len(pairs)
     summary["resumed"] = {"reused": resumed["reused"], "recomputed": resumed["recomputed"],
@@ -288,71 +256,3 @@ def _safe_score(metric: Metric, pairs: list[ReportPair]) -> list[PairScore]:
         elapsed = (time.perf_counter() - start) * 1000 / max(1, len(pairs))
         return [PairScore(None, error=f"{type(exc).__name__}: {exc}", elapsed_ms=elapsed)
                 for _ in pairs]
-
-
-def summarize(metrics: Sequence[Metric], rows: Sequence[dict[str, Any]], counters: Counter,
-              signatures: dict[str, str] | None = None) -> dict[str, Any]:
-    """Corpus summary from per-pair rows: mean with bootstrap CI, errors, metric aggregates,
-    and this run's model-call counters."""
-    summary: dict[str, Any] = {"metrics": {}}
-    for metric in metrics:
-        per_pair = [pair_score_from_dict(row["metrics"][metric.name]) for row in rows
-                    if metric.name in row["metrics"]]
-        ok = [r for r in per_pair if r.error is None and r.score is not None]
-        ci = stats.bootstrap_mean_ci([r.score for r in ok])
-        model = metric.model()
-        unreadable = readable.count_cannot_read([r.error for r in per_pair])
-        entry: dict[str, Any] = {
-            "mean": ci.mean, "ci_low": ci.ci_low, "ci_high": ci.ci_high,
-            "n": ci.n, "n_errors": sum(1 for r in per_pair if r.error is not None) - unreadable,
-            "n_cannot_read": unreadable,
-            "n_not_applicable": sum(1 for r in per_pair if r.details.get("not_applicable")),
-            "direction": metric.direction,
-            "range": list(metric.card.range),
-            "signature": (signatures or {}).get(metric.name) or metric.signature(),
-            "model": model.id if model else None,
-            "demo_grade": bool(model and model.demo_grade),
-        }
-        try:
-            entry["corpus"] = metric.corpus(ok)
-        except Exception as exc:  # noqa: BLE001 - the means above are still valid; say what failed
-            entry["corpus"] = {"error": f"{type(exc).__name__}: {exc}"}
-        summary["metrics"][metric.name] = entry
-    # Named apart so that no reader takes a demo model's number for a measurement.
-    summary["demo_grade_metrics"] = {name: m["model"] for name, m in summary["metrics"].items()
-                                     if m["demo_grade"]}
-    summary["model_calls"] = int(counters.get("model_calls", 0))  # LLM judge calls only
-    summary["encoder_batches"] = int(counters.get("encoder_batches", 0))
-    summary["cache_hits"] = int(counters.get("cache_hits", 0))
-    for key in ("prompt_tokens", "completion_tokens"):
-        if key in counters:
-            summary[key] = int(counters[key])
-    return summary
-
-
-def format_summary(summary: dict[str, Any]) -> str:
-    """A short human-readable table of a summary (for the terminal)."""
-    lines = []
-    for name, m in summary["metrics"].items():
-        if m["mean"] is None:
-            value = "n/a"
-        else:
-            value = f"{m['mean']:.4f} [{m['ci_low']:.4f}, {m['ci_high']:.4f}]"
-        arrow = "↑" if m["direction"] == "higher" else "↓"
-        demo = "  (demo-grade model)" if m.get("demo_grade") else ""
-        apart = f" not applicable={m['n_not_applicable']}" if m.get("n_not_applicable") else ""
-        lines.append(f"{name:<10} {arrow} {value}  n={m['n']} errors={m['n_errors']} "
-                     f"cannot read={m.get('n_cannot_read', 0)}{apart}{demo}")
-        lines.append(f"{'':<10}   {m['signature']}")
-    demo_models = summary.get("demo_grade_metrics") or {}
-    if demo_models:
-        named = ", ".join(f"{name} ({model})" for name, model in demo_models.items())
-        lines.append(f"demo-grade numbers, not measurements: {named}")
-    lines.append(f"model calls: {summary['model_calls']} (LLM judge)  cache hits: {summary['cache_hits']}"
-                 f"  encoder batches: {summary.get('encoder_batches', 0)}")
-    resumed = summary.get("resumed") or {}
-    if resumed.get("reused") or resumed.get("recomputed") or resumed.get("retried"):
-        lines.append(f"resumed: {resumed['reused']} stored results reused, {resumed['recomputed']} "
-                     "recomputed because the pair's text or the metric's signature changed, "
-                     f"{resumed.get('retried', 0)} retried after the judge process failed")
-    return "\n".join(lines)

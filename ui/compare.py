@@ -1,6 +1,6 @@
 """The Compare tab's logic without Gradio: check one pair, score it metric by metric.
 
-Each metric result is the same dict the CLI writes under ``"metrics"`` (``runner.result_dict``),
+Each metric result is the same dict the CLI writes under ``"metrics"`` (``engine.results.result_dict``),
 because it is produced by the same batch runner on a one-pair batch.
 """
 from __future__ import annotations

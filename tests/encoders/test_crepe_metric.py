@@ -7,7 +7,8 @@ import pytest
 from engine.metrics import registry
 from engine.metrics.crepe.score import CrepeCounts
 from engine.reports import ReportPair
-from engine.runner import pair_score_from_dict, result_dict, run_batch
+from engine.results import pair_score_from_dict, result_dict
+from engine.runner import run_batch
 
 PAIRS = [
     ReportPair("a", "Small left pleural effusion. Heart size is normal.",

@@ -6,7 +6,7 @@ import pytest
 from engine.metrics import registry
 from models.srr_labels import split_status
 from engine.reports import ReportPair
-from engine.runner import pair_score_from_dict, result_dict
+from engine.results import pair_score_from_dict, result_dict
 
 REPORT = "FINDINGS:\n1. Small left pleural effusion.\n2. No pneumothorax.\nHeart size is normal."
 

@@ -6,7 +6,8 @@ import json
 
 from engine.examples import example_pairs
 from engine.metrics import registry
-from engine.runner import format_summary, run_batch
+from engine.runner import run_batch
+from engine.summary import format_summary
 from tests.conftest import run_cli
 
 

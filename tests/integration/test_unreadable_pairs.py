@@ -2,7 +2,8 @@
 through the real rules readers, the bundled SRR-BERT encoder and BLEU."""
 from engine.metrics import registry
 from engine.reports import ReportPair
-from engine.runner import format_summary, run_batch
+from engine.runner import run_batch
+from engine.summary import format_summary
 
 PAIRS = [
     ReportPair("english", "No pleural effusion. Heart size normal.", "Small left pleural effusion."),

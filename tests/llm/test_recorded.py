@@ -181,7 +181,7 @@ def test_structured_report_from_a_recorded_answer():
 def test_corpus_is_rebuilt_from_stored_details_only():
     """The corpus aggregates need only the stored per-pair dicts (no judge)."""
     from engine.metrics.clear.metric import ClearMetric
-    from engine.runner import pair_score_from_dict
+    from engine.results import pair_score_from_dict
 
     fx = load_fixture("clear_fast.json")
     ctx = ctx_with_judge(Judge(ReplayBackend(fx["answers"])))

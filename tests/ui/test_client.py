@@ -15,7 +15,7 @@ from gradio_client.exceptions import AppError
 from engine.examples import example_pairs
 from engine.metrics import registry
 from engine.metrics.lexical import bleu, rouge_l
-from engine.runner import STANDARD_KEYS
+from engine.results import STANDARD_KEYS
 from tests.ui import standins
 
 EXPECTED_ENDPOINTS = {"/compare", "/compare_panels", "/structure", "/load_reference",
