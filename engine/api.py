@@ -155,4 +155,4 @@ def _pairs(references: Sequence[str], candidates: Sequence[str],
         if bad:
             raise TypeError(f"{what} {bad[0]} is {type(texts[bad[0]]).__name__}, not a string")
     return [ReportPair(id=n, reference=r, candidate=c)
-            for n, r, c in zip(names, references, candidates)]
+            for n, r, c in zip(names, references, candidates, strict=True)]

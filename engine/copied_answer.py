@@ -40,9 +40,9 @@ def copied_from(answer: Mapping[str, Any], texts: Iterable[str], key: str = "exp
     """Why ``answer`` looks copied from one of ``texts`` (None when it does not)."""
     texts = list(texts)
     explanation = answer.get(key)
-    if isinstance(explanation, str) and len(explanation.strip()) >= MIN_EXPLANATION_CHARS:
-        if any(_plain(explanation) in _plain(text) for text in texts):
-            return "its explanation is copied word for word from a report"
+    if isinstance(explanation, str) and len(explanation.strip()) >= MIN_EXPLANATION_CHARS \
+            and any(_plain(explanation) in _plain(text) for text in texts):
+        return "its explanation is copied word for word from a report"
     target = _canonical(answer)
     if any(_canonical(found) == target for text in texts for found in embedded_json_objects(text)):
         return "it is a JSON object copied from a report"

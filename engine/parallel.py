@@ -70,7 +70,7 @@ class ProcessScorer:
         parts = [list(pairs[i:i + size]) for i in range(0, len(pairs), size)]
         futures = [self._pool.submit(_score_in_worker, metric.name, part) for part in parts]
         results: list[PairScore] = []
-        for part, future in zip(parts, futures):
+        for part, future in zip(parts, futures, strict=True):
             try:
                 results.extend(future.result())
             except Exception as exc:  # noqa: BLE001 - a broken pool is reported on each pair

@@ -19,7 +19,7 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from string import Template
 
@@ -102,7 +102,7 @@ def parse_prompt(text: str, path: Path | None = None) -> Prompt:
                   description=header.get("description", ""), template=template, path=path)
 
 
-@lru_cache(maxsize=None)
+@cache
 def load_prompt(prompt_id: str, directory: Path = PROMPTS_DIR) -> Prompt:
     """The prompt ``prompt_id`` from ``directory/<prompt_id>.txt`` (its header must agree)."""
     path = directory / f"{prompt_id}.txt"

@@ -518,7 +518,7 @@ def load_rate_eval(directory: str | Path, split: str = "test") -> RaTEEvalData:
                         candidate=sides["candidate"].texts[row],
                         extra={"dataset": "rate-eval-task2", "split": split, "row": str(row)})
              for row, pair_id in enumerate(ids)]
-    return RaTEEvalData(pairs=pairs, scores=dict(zip(ids, (float(s) for s in scores))),
+    return RaTEEvalData(pairs=pairs, scores=dict(zip(ids, (float(s) for s in scores), strict=True)),
                         split=split, rate_path=str(rate_path),
                         text_source="json" if used_json else "csv")
 

@@ -228,12 +228,12 @@ def _score_chunk(metric: Metric, pairs: list[ReportPair],
     if not pairs:
         return
     if procs is not None and procs.handles(metric):
-        for pair, result in zip(pairs, procs.score(metric, pairs)):
+        for pair, result in zip(pairs, procs.score(metric, pairs), strict=True):
             record(metric, pair, result)
     elif metric.batch_size > 1:
         for start in range(0, len(pairs), metric.batch_size):
             batch = pairs[start:start + metric.batch_size]
-            for pair, result in zip(batch, _safe_score(metric, batch)):
+            for pair, result in zip(batch, _safe_score(metric, batch), strict=True):
                 record(metric, pair, result)
     elif pool is not None:
         futures = [(pair, pool.submit(_safe_score, metric, [pair])) for pair in pairs]

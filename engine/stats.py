@@ -158,10 +158,10 @@ def _clean_pairs(a: Sequence[float | None], b: Sequence[float | None]
     """Keep only positions where both values are present (pairwise deletion)."""
     if len(a) != len(b):
         raise ValueError(f"paired inputs differ in length: {len(a)} vs {len(b)}")
-    keep = [(float(x), float(y)) for x, y in zip(a, b) if not (_is_missing(x) or _is_missing(y))]
+    keep = [(float(x), float(y)) for x, y in zip(a, b, strict=True) if not (_is_missing(x) or _is_missing(y))]
     if not keep:
         return np.empty(0), np.empty(0)
-    xs, ys = zip(*keep)
+    xs, ys = zip(*keep, strict=True)
     return np.array(xs), np.array(ys)
 
 
@@ -415,10 +415,7 @@ def correlation(metric_scores: Sequence[float | None], human_scores: Sequence[fl
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        if method == "kendall":
-            res = sps.kendalltau(x, y, variant="b")
-        else:
-            res = sps.spearmanr(x, y)
+        res = sps.kendalltau(x, y, variant="b") if method == "kendall" else sps.spearmanr(x, y)
     coef, p_value = float(res.statistic), float(res.pvalue)
     if not math.isfinite(coef):
         return empty

@@ -59,7 +59,7 @@ class StructuredReport:
                 "impression": list(self.impression)}
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> "StructuredReport":
+    def from_json(cls, data: Mapping[str, Any]) -> StructuredReport:
         findings = data.get("findings") or {}
         return cls(exam_type=str(data.get("exam_type", "")), history=str(data.get("history", "")),
                    technique=str(data.get("technique", "")),

@@ -75,10 +75,7 @@ def format_summary(summary: dict[str, Any]) -> str:
     """A short human-readable table of a summary (for the terminal)."""
     lines = []
     for name, m in summary["metrics"].items():
-        if m["mean"] is None:
-            value = "n/a"
-        else:
-            value = f"{m['mean']:.4f} [{m['ci_low']:.4f}, {m['ci_high']:.4f}]"
+        value = "n/a" if m["mean"] is None else f"{m['mean']:.4f} [{m['ci_low']:.4f}, {m['ci_high']:.4f}]"
         arrow = "↑" if m["direction"] == "higher" else "↓"
         demo = "  (demo-grade model)" if m.get("demo_grade") else ""
         apart = f" not applicable={m['n_not_applicable']}" if m.get("n_not_applicable") else ""

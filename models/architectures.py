@@ -120,7 +120,7 @@ class CrepeRegressor(nn.Module):
         save_file(state, str(directory / "model.safetensors"))
 
     @classmethod
-    def from_checkpoint(cls, directory: Path) -> "CrepeRegressor":
+    def from_checkpoint(cls, directory: Path) -> CrepeRegressor:
         raw = read_config(directory)
         state = load_state_dict(directory)
         n = int(raw.get("num_error_categories", N_CATEGORIES))
@@ -137,7 +137,7 @@ class CrepeRegressor(nn.Module):
         return model.eval()
 
     @classmethod
-    def from_backbone(cls, directory: Path, softplus: bool = False) -> "CrepeRegressor":
+    def from_backbone(cls, directory: Path, softplus: bool = False) -> CrepeRegressor:
         """A fresh CREPE model on a pretrained BERT encoder (heads randomly initialised)."""
         raw = read_config(directory)
         state = load_state_dict(directory)
@@ -174,7 +174,7 @@ class MeanPoolEmbedder(nn.Module):
         return torch.nn.functional.normalize(mean, p=2.0, dim=-1)
 
     @classmethod
-    def from_checkpoint(cls, directory: Path) -> "MeanPoolEmbedder":
+    def from_checkpoint(cls, directory: Path) -> MeanPoolEmbedder:
         raw = read_config(directory)
         state = load_state_dict(directory)
         state = {k.removeprefix("bert."): v for k, v in state.items()}

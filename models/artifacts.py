@@ -79,7 +79,7 @@ class Manifest:
         return asdict(self)
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> "Manifest":
+    def from_json(cls, data: dict[str, Any]) -> Manifest:
         known = set(cls.__dataclass_fields__)
         return cls(**{k: v for k, v in data.items() if k in known})
 
@@ -90,7 +90,7 @@ class Manifest:
         return path
 
     @classmethod
-    def load(cls, directory: Path) -> "Manifest":
+    def load(cls, directory: Path) -> Manifest:
         path = Path(directory) / MANIFEST
         data = json.loads(path.read_text(encoding="utf-8"))
         if int(data.get("format", 0)) != MANIFEST_FORMAT:

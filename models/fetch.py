@@ -24,7 +24,8 @@ import threading
 import time
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
+from collections.abc import Iterator
 
 from models import download, export_env, registry
 from models.artifacts import FP32_TOLERANCE, MANIFEST, Manifest, export_dir, export_root
@@ -77,7 +78,7 @@ class _Steps:
                             f"`{fetch_command(self.entry.id)}` again to resume") from None
         except FetchFailed:
             raise
-        except Exception as exc:  # noqa: BLE001 - every failure names its step
+        except Exception as exc:  # every failure names its step
             reason = str(exc) if isinstance(exc, (download.DownloadError, download.ChecksumMismatch,
                                                   export_env.ChildFailed, ModelNotAvailable)) \
                 else f"{type(exc).__name__}: {exc}"

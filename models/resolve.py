@@ -17,7 +17,7 @@ import os
 import re
 import stat
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 from models import registry
@@ -128,7 +128,7 @@ def pypi_model_path(entry: ModelEntry) -> Path:
     return path
 
 
-@lru_cache(maxsize=None)
+@cache
 def _assembled(module_name: str) -> Path:
     module = importlib.import_module(module_name)
     target = Path(os.environ.get("RADSCOPE_MODELS", Path.home() / ".cache" / "radscope" / "models"))

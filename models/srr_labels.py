@@ -19,7 +19,7 @@ import json
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 from functools import lru_cache
 from pathlib import Path
 
@@ -30,7 +30,7 @@ PRESENT, UNCERTAIN, ABSENT = "Present", "Uncertain", "Absent"
 _STATUS_RE = re.compile(r"^(?P<name>.+) \((?P<status>Present|Uncertain|Absent)\)$")
 
 
-class LabelLevel(str, Enum):
+class LabelLevel(StrEnum):
     """The four SRR-BERT heads; the value is the key used in the data file and in stored results."""
 
     LEAVES = "leaves"
@@ -47,20 +47,20 @@ class LabelLevel(str, Enum):
         return self in (LabelLevel.UPPER, LabelLevel.UPPER_WITH_STATUSES)
 
     @property
-    def upper(self) -> "LabelLevel":
+    def upper_level(self) -> LabelLevel:
         """The upper level that this level's labels map to (itself when already upper)."""
         if self.is_upper:
             return self
         return LabelLevel.UPPER_WITH_STATUSES if self.has_statuses else LabelLevel.UPPER
 
     @property
-    def without_statuses(self) -> "LabelLevel":
+    def without_statuses(self) -> LabelLevel:
         if not self.has_statuses:
             return self
         return LabelLevel.UPPER if self.is_upper else LabelLevel.LEAVES
 
 
-class StatusView(str, Enum):
+class StatusView(StrEnum):
     """Which labels count when comparing reports of a with-statuses level.
 
     ``ALL`` compares the labels as the model gave them, so "no effusion" in both reports is a

@@ -81,4 +81,4 @@ def queue(demo: gr.Blocks) -> gr.Blocks:
     return demo.queue(default_concurrency_limit=4, max_size=64)
 
 
-__all__ = ["build_demo", "launch_kwargs", "queue", "metric_label"]
+__all__ = ["build_demo", "launch_kwargs", "metric_label", "queue"]

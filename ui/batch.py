@@ -76,7 +76,7 @@ class ColumnMapping:
     @classmethod
     def from_ui(cls, id_col: str | None, reference: str | None, candidate: str | None,
                 candidate_b: str | None = None, modality: str | None = None,
-                area: str | None = None) -> "ColumnMapping":
+                area: str | None = None) -> ColumnMapping:
         def opt(value: str | None) -> str | None:
             value = (value or "").strip()
             return None if value in ("", NO_COLUMN, NUMBER_ROWS) else value
@@ -130,7 +130,7 @@ def mapping_status(path: str | Path, frame: pd.DataFrame, values: Sequence[str |
     or wrong in the chosen mapping (id, reference, candidate, candidate B, modality, area)."""
     cols = [str(c) for c in frame.columns]
     head = f"{Path(path).name}: {len(frame):,} rows, columns: {', '.join(cols)}."
-    chosen = dict(zip(("id", "reference", "candidate"), values[:3]))
+    chosen = dict(zip(("id", "reference", "candidate"), values[:3], strict=False))
     missing = [r for r in ("reference", "candidate")
                if (chosen.get(r) or "").strip() in ("", NO_COLUMN, NUMBER_ROWS)]
     if missing:
@@ -239,7 +239,7 @@ class Progress:
 def fmt_seconds(seconds: float | None) -> str:
     if seconds is None or not math.isfinite(seconds):
         return "—"
-    seconds = int(round(seconds))
+    seconds = round(seconds)
     if seconds < 60:
         return f"{seconds} s"
     minutes, sec = divmod(seconds, 60)
@@ -300,7 +300,7 @@ class BatchJob:
     max_chars: int = DEFAULT_MAX_CHARS
     concurrency: int = 1
     cancel: threading.Event = field(default_factory=threading.Event)
-    updates: "queue.Queue[Progress]" = field(default_factory=queue.Queue)
+    updates: queue.Queue[Progress] = field(default_factory=queue.Queue)
     run_a: BatchRun | None = None
     run_b: BatchRun | None = None
     error: BaseException | None = None

@@ -116,14 +116,14 @@ def batch_tab(app: AppContext, names: list[str], default_metrics: list[str],
             return [status_box("error", str(exc)), gr.update(visible=False)] + [gr.update() for _ in dropdowns]
         cols = [str(c) for c in frame.columns]
         guess = batch_logic.guess_columns(cols)
-        optional = [batch_logic.NO_COLUMN] + cols
+        optional = [batch_logic.NO_COLUMN, *cols]
         values = [guess["id"] or batch_logic.NUMBER_ROWS, guess["reference"], guess["candidate"],
                   guess["candidate_b"] or batch_logic.NO_COLUMN, guess["modality"] or batch_logic.NO_COLUMN,
                   guess["area"] or batch_logic.NO_COLUMN]
-        choices = [[batch_logic.NUMBER_ROWS] + cols, cols, cols, optional, optional, optional]
-        updates = [gr.update(choices=c, value=v) for c, v in zip(choices, values)]
+        choices = [[batch_logic.NUMBER_ROWS, *cols], cols, cols, optional, optional, optional]
+        updates = [gr.update(choices=c, value=v) for c, v in zip(choices, values, strict=True)]
         message = status_box(*batch_logic.mapping_status(path, frame, values))
-        return [message, gr.update(value=batch_logic.preview_frame(frame), visible=True)] + updates
+        return [message, gr.update(value=batch_logic.preview_frame(frame), visible=True), *updates]
 
     upload.change(on_upload, upload, [file_status, preview, *dropdowns], api_name="inspect_file")
 

@@ -11,7 +11,8 @@ import dataclasses
 import html
 import re
 import threading
-from typing import Any, Iterator
+from typing import Any
+from collections.abc import Iterator
 
 import gradio as gr
 
@@ -131,6 +132,6 @@ def get_section(compare_parts: dict[str, Any], batch_parts: dict[str, Any]) -> N
         name, model_id = option
         updates = [model_id if n == name else gr.update() for _ in (0, 1) for n in names]
         done = f"The Compare and Batch tabs now use {model_id} ({name.replace('_', ' ')})."
-        return [status_box("ok", done)] + updates
+        return [status_box("ok", done), *updates]
 
     use.click(on_use, chosen, [status, *targets], api_visibility="undocumented")

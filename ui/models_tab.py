@@ -124,8 +124,8 @@ def judge_switch(compare_parts: dict[str, Any], batch_parts: dict[str, Any]) -> 
         updates = [values[n] if values[n] is not None else "" for _ in (0, 1) for n in judge_options]
         missing = _not_here(choice.judge) if src == model_status.JUDGE_FROM_REGISTRY else None
         if missing:
-            return [status_box("warn", f"Judge set to {choice.label}, but {missing}")] + updates
-        return [status_box("ok", f"Judge set to {choice.label} for the Compare and Batch tabs.")] + updates
+            return [status_box("warn", f"Judge set to {choice.label}, but {missing}"), *updates]
+        return [status_box("ok", f"Judge set to {choice.label} for the Compare and Batch tabs."), *updates]
 
     use.click(on_use, [source, *fields], [judge_status, *targets], api_name="use_judge")
 

@@ -11,7 +11,7 @@ import json
 import re
 import tempfile
 from collections.abc import Mapping
-from datetime import datetime, timezone
+from datetime import datetime, UTC
 from pathlib import Path
 from typing import Any
 
@@ -42,7 +42,7 @@ table.dataframe th, table.dataframe td { border: 1px solid var(--rs-border); pad
 def comparison_record(reference: str, candidate: str, results: Mapping[str, Mapping[str, Any]],
                       modality: str = "", area: str = "", when: datetime | None = None) -> dict[str, Any]:
     """Everything the report shows, as data (this is the JSON download)."""
-    when = when or datetime.now(timezone.utc)
+    when = when or datetime.now(UTC)
     return {"radscope_version": __version__, "created": when.isoformat(timespec="seconds"),
             "pair": {"reference": reference, "candidate": candidate, "modality": modality or None,
                      "area": area or None},

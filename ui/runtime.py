@@ -79,7 +79,7 @@ class LoadedRuntime:
         for metric in self.metrics.values():
             try:
                 metric.close()
-            except Exception:  # noqa: BLE001 - closing the others matters more; say what failed
+            except Exception:  # closing the others matters more; say what failed
                 log.warning("closing metric %s failed", metric.name, exc_info=True)
         self.metrics.clear()
         self.ctx.close()

@@ -135,7 +135,7 @@ def _controls(config: AppConfig, prefix: str, shown: set[str],
 def options_from(names: Sequence[str], values: Sequence[Any]) -> dict[str, Any]:
     """Option values from the controls; blank text means "use the default"."""
     out = {}
-    for name, value in zip(names, values):
+    for name, value in zip(names, values, strict=True):
         if value is None or (isinstance(value, str) and not value.strip()):
             continue
         out[name] = value

@@ -59,7 +59,7 @@ def detection(results: Sequence[Mapping[str, Any]], human_counts: Sequence[Mappi
     from engine.metrics.vert.score import detection_f1
 
     human, model = [], []
-    for result, h in zip(results, human_counts):
+    for result, h in zip(results, human_counts, strict=True):
         g = category_counts(result)
         if g is not None and h is not None:
             human.append({k.lower(): v for k, v in h.items()})

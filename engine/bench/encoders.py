@@ -115,13 +115,13 @@ def time_metric(metric: Metric, pairs: list[ReportPair], warmup: int) -> dict[st
 
 def _agreement(name: str, onnx_results: list[Any], torch_results: list[Any]) -> dict[str, Any]:
     if name == "crepe":
-        diff = [abs(a.score - b.score) for a, b in zip(onnx_results, torch_results)]
+        diff = [abs(a.score - b.score) for a, b in zip(onnx_results, torch_results, strict=True)]
         return {"mean_abs_diff_total": round(float(np.mean(diff)), 4),
                 "max_abs_diff_total": round(float(np.max(diff)), 4)}
     same = [a.details["reference_labels"] == b.details["reference_labels"]
             and a.details["candidate_labels"] == b.details["candidate_labels"]
-            for a, b in zip(onnx_results, torch_results)]
-    diff = [abs(a.score - b.score) for a, b in zip(onnx_results, torch_results)]
+            for a, b in zip(onnx_results, torch_results, strict=True)]
+    diff = [abs(a.score - b.score) for a, b in zip(onnx_results, torch_results, strict=True)]
     return {"same_label_sets": round(float(np.mean(same)), 4),
             "mean_abs_diff_f1": round(float(np.mean(diff)), 4)}
 

@@ -118,7 +118,7 @@ def attribute_agreement(fast_rows: Sequence[dict[str, Any]], faithful_rows: Sequ
         return sorted(str(v).strip().lower() for v in value) if isinstance(value, list) else value
 
     same = total = 0
-    for fast_row, faithful_row in zip(fast_rows, faithful_rows):
+    for fast_row, faithful_row in zip(fast_rows, faithful_rows, strict=True):
         a = fast_row["metrics"]["clear"].get("extraction")
         b = faithful_row["metrics"]["clear"].get("extraction")
         if not a or not b:

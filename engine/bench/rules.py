@@ -226,7 +226,7 @@ def srr_labeller(ctx: Any) -> tuple[Labeller, dict[str, Any]]:
     def label(texts: Sequence[str]) -> list[Presence]:
         utterances = [split_utterances(text) for text in texts]
         distinct = list(dict.fromkeys(u for utts in utterances for u in utts))
-        labels_of = dict(zip(distinct, encoder.utterance_labels(distinct)))
+        labels_of = dict(zip(distinct, encoder.utterance_labels(distinct), strict=True))
         return [srr_presence(lab for u in utts for lab in labels_of[u]) for utts in utterances]
 
     return label, described
@@ -249,7 +249,7 @@ def mesh_agreement(reports: list[IuReport], labeller: Labeller = clear_rules_lab
     per: dict[str, dict[str, Any]] = {c: {k: 0 for k in ("tp", "fp", "fn", "tn", "pos_unclear",
                                                          "neg_tp", "neg_fp", "neg_fn")}
                                       for c in CONDITIONS}
-    for report, labels in zip(reports, presence):
+    for report, labels in zip(reports, presence, strict=True):
         truth = mesh_conditions(report.codes)
         for c in CONDITIONS:
             human, got = c in truth, labels.get(c, "unclear")

@@ -43,7 +43,7 @@ class Triplet:
                 "paraphrase": self.paraphrase, "flipped": self.flipped}
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> "Triplet":
+    def from_json(cls, data: dict[str, Any]) -> Triplet:
         return cls(**{k: str(data[k]) for k in ("source", "flip_type", "original", "paraphrase",
                                                 "flipped")})
 
@@ -91,7 +91,7 @@ def paraphrase(sentence: str) -> str | None:
     for word, synonym in _SYNONYMS.items():
         pattern = re.compile(rf"\b{re.escape(word)}\b", re.IGNORECASE)
         if pattern.search(s):
-            out = pattern.sub(lambda m: _case_like(synonym, m.group(0)), s, count=1)
+            out = pattern.sub(lambda m, synonym=synonym: _case_like(synonym, m.group(0)), s, count=1)
             if out != s:
                 return out
     return None
@@ -213,8 +213,7 @@ def build_triplets(sources: dict[str, list[str]], per_type: int = 100) -> list[T
                 if count >= per_type:
                     break
                 para, flipped = paraphrase(sentence), flip(sentence, flip_type)
-                if not para or not flipped or para == sentence or flipped == sentence \
-                        or para == flipped:
+                if not para or not flipped or para in (sentence, flipped) or flipped == sentence:
                     continue
                 out.append(Triplet(source, flip_type, sentence, para, flipped))
                 count += 1
@@ -238,7 +237,7 @@ def triplet_accuracy(triplets: list[Triplet], scorer: Scorer, higher_is_better: 
         right.append(ok)
 
     def pct(mask: list[bool]) -> float | None:
-        chosen = [r for r, m in zip(right, mask) if m]
+        chosen = [r for r, m in zip(right, mask, strict=True) if m]
         return round(100.0 * sum(chosen) / len(chosen), 2) if chosen else None
 
     return {"overall": pct([True] * n), "n": n,

@@ -232,11 +232,11 @@ def cmd_reward(args: argparse.Namespace) -> int:
     for name in [m.strip() for m in args.metrics.split(",") if m.strip()]:
         with Scorer([name], extractor=args.extractor, workers=args.workers) as scorer:
             batches = [pairs[i:i + args.batch] for i in range(0, len(pairs), args.batch)]
-            scorer.score(*zip(*batches[0]))  # warm-up: loads models, starts workers
+            scorer.score(*zip(*batches[0], strict=True))  # warm-up: loads models, starts workers
             start = time.perf_counter()
             errors = 0
             for batch in batches[1:]:
-                scores = scorer.score(*zip(*batch))
+                scores = scorer.score(*zip(*batch, strict=True))
                 errors += sum(e is not None for e in scores.errors(name))
             elapsed = time.perf_counter() - start
             n = args.batch * args.batches

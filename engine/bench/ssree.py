@@ -63,7 +63,7 @@ def ssree_pairs(reports: Sequence[SsreeReport]) -> list[ReportPair]:
     """Five pairs per report: id ``<name>:L<k>``, the reference against level k."""
     return [ReportPair(id=f"{r.name}:{level}", reference=r.reference, candidate=text,
                        modality=r.modality, area=r.area)
-            for r in reports for level, text in zip(LEVELS, r.levels)]
+            for r in reports for level, text in zip(LEVELS, r.levels, strict=True)]
 
 
 def report_ordering(scores: Sequence[float]) -> dict[str, Any]:

@@ -63,7 +63,7 @@ class PairScore:
     elapsed_ms: float = 0.0
 
     @classmethod
-    def failed(cls, message: str, details: dict[str, Any] | None = None) -> "PairScore":
+    def failed(cls, message: str, details: dict[str, Any] | None = None) -> PairScore:
         return cls(score=None, details=details or {}, error=message)
 
 
@@ -122,5 +122,5 @@ class Metric(ABC):
         """Corpus aggregates beyond the mean (from per-pair details; never re-runs a model)."""
         return {}
 
-    def close(self) -> None:
+    def close(self) -> None:  # noqa: B027 - a deliberate no-op default: most metrics hold nothing
         """Release models or connections."""

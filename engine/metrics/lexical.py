@@ -42,7 +42,7 @@ _SMOOTHING_K = 5
 
 
 def _ngrams(tokens: list[str], n: int) -> Counter:
-    return Counter(zip(*(tokens[i:] for i in range(n)))) if len(tokens) >= n else Counter()
+    return Counter(zip(*(tokens[i:] for i in range(n)), strict=False)) if len(tokens) >= n else Counter()
 
 
 def sentence_bleu(reference: list[str], hypothesis: list[str], n: int = 4,

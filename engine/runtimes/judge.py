@@ -115,7 +115,7 @@ class CallTrace:
     notes: list[str] = field(default_factory=list)
 
     @classmethod
-    def of(cls, prompt: Prompt, side: str, answer: "JudgeAnswer[Any]") -> "CallTrace":
+    def of(cls, prompt: Prompt, side: str, answer: JudgeAnswer[Any]) -> CallTrace:
         return cls(prompt.key, side, answer.attempts, answer.model_calls, answer.cache_hits,
                    list(answer.notes))
 
@@ -221,7 +221,8 @@ class Judge:
                     value = read(completion.text)
                 except ValueError as exc:  # AnswerError included
                     problem = str(exc)
-                    messages = messages[:1] + [
+                    messages = [
+                        *messages[:1],
                         {"role": "assistant", "content": completion.text},
                         {"role": "user",
                          "content": load_prompt(RETRY_PROMPT_ID).render(problem=problem)},
@@ -252,7 +253,7 @@ class Judge:
             completion = self.backend.complete(messages, constraint, max_tokens, self.decoding.seed)
         except TransientJudgeError as exc:  # the message already says what happened
             raise JudgeError(f"{prompt.key}: {exc}", prompt.key, transient=True) from exc
-        except Exception as exc:  # noqa: BLE001 - transport, server, model: one clear message
+        except Exception as exc:  # transport, server, model: one clear message
             raise JudgeError(f"{prompt.key}: the judge call failed: {type(exc).__name__}: {exc}",
                              prompt.key) from exc
         self._count("model_calls", 1)

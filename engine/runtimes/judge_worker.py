@@ -25,6 +25,7 @@ naming the model and what went wrong.
 """
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import pickle
@@ -151,10 +152,8 @@ class _Worker:
                                     f"{doing}; it was stopped")
 
     def call(self, request: tuple[Any, ...], timeout_s: float, doing: str) -> tuple[Any, ...]:
-        try:
-            self.conn.send(request)
-        except (BrokenPipeError, ConnectionResetError, OSError):
-            pass  # it died between calls; wait() reports how
+        with contextlib.suppress(BrokenPipeError, ConnectionResetError, OSError):
+            self.conn.send(request)  # if it died between calls, wait() reports how
         return self.wait(timeout_s, doing)
 
     def kill(self) -> None:

@@ -82,7 +82,7 @@ class JudgeConfig:
     seed: int = 0
 
     @classmethod
-    def from_ctx(cls, ctx: RuntimeContext) -> "JudgeConfig":
+    def from_ctx(cls, ctx: RuntimeContext) -> JudgeConfig:
         def opt(o: Option) -> Any:
             value = ctx.options.get(o.name)
             return o.default if value is None else value
@@ -98,7 +98,7 @@ class JudgeConfig:
         """What makes two judges different objects (the API key is left out of the key)."""
         values = asdict(self)
         values.pop("api_key")
-        return ("judge",) + tuple(sorted(values.items()))
+        return ("judge", *sorted(values.items()))
 
 
 def call_cache(ctx: RuntimeContext) -> CallCache:

@@ -200,7 +200,8 @@ def compose_report(facts: list[Fact], rng: random.Random, blocked: tuple[str, ..
 
 
 def minimal_edit(ref_parts: list[tuple[int | None, str]], ref: list[Fact],
-                 cand: list["Fact | None"], added: list[Fact], rng: random.Random) -> list[tuple[int | None, str]]:
+                 cand: list[Fact | None], added: list[Fact],
+                 rng: random.Random) -> list[tuple[int | None, str]]:
     """The reference's own sentences with only the edited facts changed: omitted ones removed,
     changed ones restated, false ones inserted, normal statements that would deny an inserted
     finding dropped. Everything else stays word for word."""
@@ -235,7 +236,7 @@ class CrepePair:
         return asdict(self)
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> "CrepePair":
+    def from_json(cls, data: dict[str, Any]) -> CrepePair:
         return cls(data["reference"], data["candidate"],
                    {k: int(data["counts"][k]) for k in CATEGORY_KEYS}, list(data["edits"]))
 
@@ -353,7 +354,7 @@ class SrrUtterance:
         return {"text": self.text, "labels": list(self.labels)}
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> "SrrUtterance":
+    def from_json(cls, data: dict[str, Any]) -> SrrUtterance:
         return cls(str(data["text"]), list(data["labels"]))
 
 

@@ -16,4 +16,4 @@ from engine.runtimes.judges import EXTRACTOR, JUDGE_OPTIONS
 
 METRICS = [MetricSpec(name="clear", card=CARD, build=ClearMetric, kind="llm",
                       options=(EXTRACTOR, CLEAR_MODE, CLEAR_LLM_SIMILARITY, CLEAR_TOP5,
-                               FORCE_APPLICABILITY) + JUDGE_OPTIONS)]
+                               FORCE_APPLICABILITY, *JUDGE_OPTIONS))]

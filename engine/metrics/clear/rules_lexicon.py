@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +17,7 @@ LEXICON_DIR = Path(__file__).resolve().parents[2] / "data" / "lexicons"
 RULES_VERSION = "rules-v3"
 
 
-@lru_cache(maxsize=None)
+@cache
 def load(name: str) -> dict[str, Any]:
     """One lexicon file (``cues``, ``clear_conditions``, ...) as parsed JSON."""
     path = LEXICON_DIR / f"{name}.json"
@@ -25,7 +25,7 @@ def load(name: str) -> dict[str, Any]:
         return json.load(fh)
 
 
-@lru_cache(maxsize=None)
+@cache
 def lexicon_hash(*names: str) -> str:
     """First 12 hex digits of the SHA-256 over the named lexicon files (in the given order)."""
     digest = hashlib.sha256()

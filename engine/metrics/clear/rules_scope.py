@@ -58,7 +58,7 @@ class ScopeRules:
     termination: re.Pattern[str]
 
     @classmethod
-    def from_lexicon(cls) -> "ScopeRules":
+    def from_lexicon(cls) -> ScopeRules:
         cues = load("cues")
         plain, limited = _split_cue_entries(cues["negation_pre"])
         return cls(pseudo=word_regex(cues["pseudo_negation"]),

@@ -127,7 +127,7 @@ _AIRSPACE_DESCRIPTORS = ("segmental", "focal", "terminal", "peripheral")
 _HEART_SIZE = ("mild", "moderate", "severe")
 
 CONDITION_HINTS: dict[str, ConditionHints] = {
-    "Atelectasis": ConditionHints(_LUNG_REGIONS, ("compressive",) + _AIRSPACE_DESCRIPTORS),
+    "Atelectasis": ConditionHints(_LUNG_REGIONS, ("compressive", *_AIRSPACE_DESCRIPTORS)),
     "Cardiomegaly": ConditionHints((), _HEART_SIZE),
     "Consolidation": ConditionHints(_LUNG_REGIONS, _AIRSPACE_DESCRIPTORS),
     "Edema": ConditionHints(

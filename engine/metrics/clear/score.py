@@ -39,7 +39,7 @@ from engine.metrics.clear.schema import (
 from engine.metrics.lexical import bleu, rouge_l, tokenize
 
 PRESENCE_COLUMN = "presence"
-TABLE_COLUMNS: tuple[str, ...] = (PRESENCE_COLUMN,) + ATTRIBUTE_NAMES
+TABLE_COLUMNS: tuple[str, ...] = (PRESENCE_COLUMN, *ATTRIBUTE_NAMES)
 SIMILARITIES: tuple[str, ...] = ("bleu4", "rouge_l", "llm")
 LlmStatus = Literal["absent", "ok", "unparsable"]
 

@@ -85,7 +85,7 @@ class CrepeMetric(EncoderMetric):
         return [PairScore(score=c.total, elapsed_ms=per_pair_ms,
                           details={**c.to_json(), "raw": [float(v) for v in row],
                                    "reader": reader})
-                for c, row in zip(counts, raw)]
+                for c, row in zip(counts, raw, strict=True)]
 
     def corpus(self, results: Sequence[PairScore]) -> dict[str, Any]:
         """Mean count per category and mean total, from the stored per-pair counts."""

@@ -66,7 +66,7 @@ class CrepeCounts:
     @classmethod
     def from_row(cls, row: npt.NDArray[np.float64]) -> Self:
         """From an already clipped row of six counts."""
-        counts = {key: float(v) for key, v in zip(CATEGORY_KEYS, row)}
+        counts = {key: float(v) for key, v in zip(CATEGORY_KEYS, row, strict=True)}
         return cls(counts=counts, total=float(np.sum(row)))
 
     def as_array(self) -> npt.NDArray[np.float64]:
@@ -131,7 +131,7 @@ def summarize(results: Sequence[CrepeCounts]) -> CrepeSummary:
     means = matrix.mean(axis=0)
     return CrepeSummary(
         n_pairs=len(results),
-        mean_counts={key: float(v) for key, v in zip(CATEGORY_KEYS, means)},
+        mean_counts={key: float(v) for key, v in zip(CATEGORY_KEYS, means, strict=True)},
         mean_total=float(np.mean([r.total for r in results])),
     )
 

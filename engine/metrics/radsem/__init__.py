@@ -11,4 +11,4 @@ from engine.metrics.radsem.rules import SIMILARITY_OPTION
 from engine.runtimes.judges import EXTRACTOR, JUDGE_OPTIONS
 
 METRICS = [MetricSpec(name="radsem", card=CARD, build=RadsemMetric, kind="llm",
-                      options=(EXTRACTOR, SIMILARITY_OPTION) + JUDGE_OPTIONS)]
+                      options=(EXTRACTOR, SIMILARITY_OPTION, *JUDGE_OPTIONS))]

@@ -28,7 +28,7 @@ class RadsemExtraction:
                 "tags": self.tags.to_json(), "notes": list(self.notes)}
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> "RadsemExtraction":
+    def from_json(cls, data: dict[str, Any]) -> RadsemExtraction:
         return cls(ref_sentences=list(data["ref_sentences"]), gen_sentences=list(data["gen_sentences"]),
                    tags=RadsemTags.from_json(data["tags"]), notes=list(data.get("notes", [])))
 

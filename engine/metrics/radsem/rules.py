@@ -77,9 +77,9 @@ class EncoderSimilarity:
         missing = [t for t in dict.fromkeys(texts) if t not in found]
         if missing:
             vectors = np.asarray(self.embedder.embed(missing), dtype=np.float32)
-            found.update(zip(missing, vectors))
+            found.update(zip(missing, vectors, strict=True))
             with self._lock:
-                self._cache.update(zip(missing, vectors))
+                self._cache.update(zip(missing, vectors, strict=True))
                 while len(self._cache) > self._size:
                     self._cache.popitem(last=False)
         return np.stack([found[t] for t in texts])

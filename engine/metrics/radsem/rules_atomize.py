@@ -129,7 +129,7 @@ def _split_attached_findings(clause: str) -> list[str]:
         left, right = clause[:m.start()], clause[m.end():]
         if lex.abnormal.search(canonical_text(right)) and _is_finding(left) \
                 and not right.lower().startswith(("no ", "without ")):
-            return [left] + _split_attached_findings(right)
+            return [left, *_split_attached_findings(right)]
     return [clause]
 
 

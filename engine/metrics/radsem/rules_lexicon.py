@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from engine.metrics.clear.rules_lexicon import load, word_regex
 
@@ -45,7 +45,7 @@ class RadsemLexicon:
         return a == b or _related(self, a, b)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _related(lex: RadsemLexicon, a: str, b: str) -> bool:
     return a in lex.ancestors(b) or b in lex.ancestors(a)
 

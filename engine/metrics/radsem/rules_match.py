@@ -55,7 +55,7 @@ def conflict(a: SentenceFeatures, b: SentenceFeatures) -> str | None:
         return "asserted vs negated"
     if a.sides and b.sides and not (a.sides & b.sides):
         return "left vs right"
-    for x, y in zip(a.directions, b.directions):
+    for x, y in zip(a.directions, b.directions, strict=True):
         if {x, y} == {1, 2}:
             return "opposite directions"
     if a.levels and b.levels and not (a.levels & b.levels):
@@ -148,7 +148,7 @@ def match(ref: Sequence[SentenceFeatures], gen: Sequence[SentenceFeatures],
     from scipy.optimize import linear_sum_assignment
 
     rows, cols = linear_sum_assignment(score, maximize=True)
-    chosen = [(i, j) for i, j in zip(rows, cols) if score[i, j] >= settings.pair_threshold]
+    chosen = [(i, j) for i, j in zip(rows, cols, strict=True) if score[i, j] >= settings.pair_threshold]
     paired_ref = {i for i, _ in chosen}
     paired_gen = {j for _, j in chosen}
     extras = []

@@ -109,7 +109,7 @@ class RadsemPair:
         return {name: getattr(self, name) for name in PAIR_FIELDS}
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> "RadsemPair":
+    def from_json(cls, data: dict[str, Any]) -> RadsemPair:
         """Missing sentences or tags become "" (or None for the nullable tags), never an error."""
         values = {name: _text_or_none(data.get(name)) for name in PAIR_FIELDS}
         for name in PAIR_FIELDS:
@@ -130,7 +130,7 @@ class UnmatchedSentence:
         return {name: getattr(self, name) for name in UNMATCHED_FIELDS}
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> "UnmatchedSentence":
+    def from_json(cls, data: dict[str, Any]) -> UnmatchedSentence:
         return cls(**{name: _text_or_none(data.get(name)) or "" for name in UNMATCHED_FIELDS})
 
 
@@ -146,14 +146,14 @@ class RadsemTags:
                 "unmatched_sentences": [item.to_json() for item in self.unmatched_sentences]}
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> "RadsemTags":
+    def from_json(cls, data: dict[str, Any]) -> RadsemTags:
         """Read stored tags back as they are (no value checks: the scorer decides what counts)."""
         return cls(pairs=[RadsemPair.from_json(p) for p in data.get("pairs") or []],
                    unmatched_sentences=[UnmatchedSentence.from_json(u)
                                         for u in data.get("unmatched_sentences") or []])
 
     @classmethod
-    def from_model_json(cls, data: dict[str, Any] | str, strict: bool = True) -> "RadsemTags":
+    def from_model_json(cls, data: dict[str, Any] | str, strict: bool = True) -> RadsemTags:
         """Build tags from a model's answer (a dict, or JSON text, optionally in a code fence).
 
         ``strict``: any departure from ``TAG_SCHEMA`` raises ValueError naming the item and

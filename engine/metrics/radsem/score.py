@@ -79,7 +79,7 @@ class ScoredPair:
                 "reason": self.reason, "flow": self.flow}
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> "ScoredPair":
+    def from_json(cls, data: dict[str, Any]) -> ScoredPair:
         return cls(index=int(data["index"]), ref_sentence=str(data["ref_sentence"]),
                    gen_sentence=str(data["gen_sentence"]), normality=str(data["normality"]),
                    part_whole=int(data["part_whole"]), weight=float(data["weight"]),
@@ -108,7 +108,7 @@ class ClassScore:
                 "f1": self.f1, "rule": self.rule}
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> "ClassScore":
+    def from_json(cls, data: dict[str, Any]) -> ClassScore:
         q, f1 = data.get("mean_pair_weight"), data.get("f1")
         return cls(normality=str(data["normality"]), present=bool(data["present"]),
                    n_pairs=int(data["n_pairs"]), matched=float(data["matched"]),
@@ -137,7 +137,7 @@ class RadsemScore:
                 "ignored_unmatched": list(self.ignored_unmatched)}
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> "RadsemScore":
+    def from_json(cls, data: dict[str, Any]) -> RadsemScore:
         return cls(score=float(data["score"]), abnormal=ClassScore.from_json(data["abnormal"]),
                    normal=ClassScore.from_json(data["normal"]),
                    pairs=[ScoredPair.from_json(p) for p in data.get("pairs", [])],

@@ -93,7 +93,7 @@ class SrrMetric(EncoderMetric):
         start = time.perf_counter()
         split = [(split_utterances(p.reference), split_utterances(p.candidate)) for p in pairs]
         distinct = list(dict.fromkeys(u for ref, cand in split for u in (*ref, *cand)))
-        labels_of = dict(zip(distinct, enc.utterance_labels(distinct)))
+        labels_of = dict(zip(distinct, enc.utterance_labels(distinct), strict=True))
         self.ctx.count("encoder_batches")  # judge calls are counted apart
         per_pair_ms = (time.perf_counter() - start) * 1000 / max(1, len(pairs))
         results = []

@@ -76,7 +76,7 @@ class SetComparison:
         }
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> "SetComparison":
+    def from_json(cls, data: dict[str, Any]) -> SetComparison:
         return cls(
             level=str(data["level"]), view=str(data["view"]),
             reference=list(data["reference"]), candidate=list(data["candidate"]),
@@ -142,7 +142,7 @@ class SrrPairScore:
         }
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> "SrrPairScore":
+    def from_json(cls, data: dict[str, Any]) -> SrrPairScore:
         return cls(
             level=str(data["level"]), view=str(data["view"]),
             reference_labels=list(data["reference_labels"]),
@@ -163,7 +163,7 @@ def score_pair(reference_labels: Iterable[str], candidate_labels: Iterable[str],
         leaf, upper = None, compare_label_sets(ref, cand, level, view)
     else:
         leaf = compare_label_sets(ref, cand, level, view)
-        upper = compare_label_sets(labels_to_upper(ref), labels_to_upper(cand), level.upper, view)
+        upper = compare_label_sets(labels_to_upper(ref), labels_to_upper(cand), level.upper_level, view)
     return SrrPairScore(level=level.value, view=view.value, reference_labels=ref,
                         candidate_labels=cand, leaf=leaf, upper=upper)
 
@@ -183,11 +183,11 @@ class Prf:
         return {"precision": self.precision, "recall": self.recall, "f1": self.f1}
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> "Prf":
+    def from_json(cls, data: dict[str, Any]) -> Prf:
         return cls(**{key: _opt_float(data.get(key)) for key in ("precision", "recall", "f1")})
 
     @classmethod
-    def undefined(cls) -> "Prf":
+    def undefined(cls) -> Prf:
         return cls(None, None, None)
 
 
@@ -207,7 +207,7 @@ class LabelStats:
                 "f1": self.f1, "support": self.support, "predicted": self.predicted}
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> "LabelStats":
+    def from_json(cls, data: dict[str, Any]) -> LabelStats:
         return cls(label=str(data["label"]), precision=float(data["precision"]),
                    recall=float(data["recall"]), f1=float(data["f1"]),
                    support=int(data["support"]), predicted=int(data["predicted"]))
@@ -241,7 +241,7 @@ class LevelAggregate:
         }
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> "LevelAggregate":
+    def from_json(cls, data: dict[str, Any]) -> LevelAggregate:
         return cls(
             level=str(data["level"]), view=str(data["view"]), n_reports=int(data["n_reports"]),
             n_labels=int(data["n_labels"]), n_active_labels=int(data["n_active_labels"]),
@@ -268,7 +268,7 @@ class SrrCorpusScore:
                 "upper": self.upper.to_json()}
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> "SrrCorpusScore":
+    def from_json(cls, data: dict[str, Any]) -> SrrCorpusScore:
         leaf = data.get("leaf")
         return cls(level=str(data["level"]), view=str(data["view"]),
                    leaf=None if leaf is None else LevelAggregate.from_json(leaf),
@@ -344,7 +344,7 @@ def corpus_scores(references: Sequence[Iterable[str]], candidates: Sequence[Iter
                               aggregate_level(references, candidates, level, view))
     leaf = aggregate_level(references, candidates, level, view)
     upper = aggregate_level([labels_to_upper(s) for s in references],
-                            [labels_to_upper(s) for s in candidates], level.upper, view)
+                            [labels_to_upper(s) for s in candidates], level.upper_level, view)
     return SrrCorpusScore(level.value, view.value, leaf, upper)
 
 

@@ -12,4 +12,4 @@ from engine.metrics.vert.metric import CARD, VERT_FEWSHOT, VERT_VARIANT, build
 from engine.runtimes.judges import EXTRACTOR, JUDGE_OPTIONS
 
 METRICS = [MetricSpec(name="vert", card=CARD, build=build, kind="llm",
-                      options=(VERT_VARIANT, VERT_FEWSHOT, EXTRACTOR) + JUDGE_OPTIONS)]
+                      options=(VERT_VARIANT, VERT_FEWSHOT, EXTRACTOR, *JUDGE_OPTIONS))]

@@ -242,7 +242,7 @@ def detection_f1(human: Sequence[Mapping[str, float]],
     if len(human) != len(model):
         raise ValueError(f"{len(human)} human count sets but {len(model)} judge count sets")
     totals = {key: DetectionCounts(0.0, 0.0, 0.0) for key in CATEGORY_KEYS}
-    for index, (h_raw, g_raw) in enumerate(zip(human, model)):
+    for index, (h_raw, g_raw) in enumerate(zip(human, model, strict=True)):
         h, g = _checked_counts(h_raw, "human", index), _checked_counts(g_raw, "judge", index)
         for key in CATEGORY_KEYS:
             totals[key].tp += min(h[key], g[key])
@@ -275,4 +275,4 @@ def ensemble_corpus(per_judge: Sequence[Sequence[float | None]],
     lengths = {len(scores) for scores in per_judge}
     if len(lengths) > 1:
         raise ValueError(f"judges scored different numbers of pairs: {sorted(lengths)}")
-    return [ensemble_mean(pair_scores, min_judges) for pair_scores in zip(*per_judge)]
+    return [ensemble_mean(pair_scores, min_judges) for pair_scores in zip(*per_judge, strict=True)]
