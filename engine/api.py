@@ -79,7 +79,7 @@ class Scorer:
         self.max_chars = max_chars
         self.workers = workers
         self._owns_store = isinstance(store, (str, os.PathLike))
-        if self._owns_store:
+        if isinstance(store, (str, os.PathLike)):  # the same test as _owns_store, for the type checker
             from engine.store import Store
 
             store = Store(Path(store))
@@ -129,7 +129,7 @@ class Scorer:
                 self._procs.close()
                 self._procs = None
         self.context.close()
-        if self._owns_store:
+        if self._owns_store and self.store is not None:
             self.store.close()
 
     def __enter__(self) -> Self:

@@ -79,9 +79,9 @@ def decode_text(path: Path | str, raw: bytes) -> str:
     for bom, codec, name in _BOMS:
         if raw.startswith(bom):
             return _strict_decode(path, raw[len(bom):], codec, name)
-    codec = _bomless_utf16(raw)
-    if codec:
-        return _strict_decode(path, raw, codec, "UTF-16 (no byte-order mark)")
+    utf16 = _bomless_utf16(raw)
+    if utf16:
+        return _strict_decode(path, raw, utf16, "UTF-16 (no byte-order mark)")
     if b"\x00" in raw[:65536]:
         raise InputError(f"{path}: this is a binary file (it holds NUL bytes), not CSV/TSV/JSONL/"
                          "JSON text")

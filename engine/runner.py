@@ -146,8 +146,8 @@ def run_batch(
             procs.close()
     if store is not None:
         store.finish_run(run_id)
-    rows = [{"id": p.id, "metrics": {m.name: results[p.id][m.name] for m in built
-                                     if m.name in results[p.id]}} for p in pairs]
+    rows: list[dict[str, Any]] = [{"id": p.id, "metrics": {m.name: results[p.id][m.name] for m in built
+                                                           if m.name in results[p.id]}} for p in pairs]
     builder = SummaryBuilder(built, signatures)
     for row in rows:
         builder.add_row(row["metrics"])

@@ -150,7 +150,7 @@ def _is_missing(value: Any) -> bool:
 
 
 def _clean(values: Iterable[float | None]) -> np.ndarray:
-    return np.array([float(v) for v in values if not _is_missing(v)], dtype=float)
+    return np.array([float(v) for v in values if v is not None and not _is_missing(v)], dtype=float)
 
 
 def _clean_pairs(a: Sequence[float | None], b: Sequence[float | None]
@@ -158,7 +158,8 @@ def _clean_pairs(a: Sequence[float | None], b: Sequence[float | None]
     """Keep only positions where both values are present (pairwise deletion)."""
     if len(a) != len(b):
         raise ValueError(f"paired inputs differ in length: {len(a)} vs {len(b)}")
-    keep = [(float(x), float(y)) for x, y in zip(a, b, strict=True) if not (_is_missing(x) or _is_missing(y))]
+    keep = [(float(x), float(y)) for x, y in zip(a, b, strict=True)
+            if x is not None and y is not None and not (_is_missing(x) or _is_missing(y))]
     if not keep:
         return np.empty(0), np.empty(0)
     xs, ys = zip(*keep, strict=True)
@@ -359,6 +360,8 @@ def paired_comparison(a: Sequence[float | None], b: Sequence[float | None],
                                 confidence, "exact")
 
     # The paired bootstrap resamples whole pairs, i.e. resamples the per-pair differences.
+    low: float | None
+    high: float | None
     if _is_constant(diff):
         low = high = mean_diff
         method = "exact"

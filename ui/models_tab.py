@@ -100,8 +100,11 @@ def judge_switch(compare_parts: dict[str, Any], batch_parts: dict[str, Any]) -> 
     fields = [reg_id, hf_repo, hf_file, hf_rev, local, url, url_model]
 
     def on_source(choice: str) -> list[Any]:
-        show = {model_status.JUDGE_FROM_REGISTRY: {reg_id}, model_status.JUDGE_FROM_HF: {hf_repo, hf_file, hf_rev},
-                model_status.JUDGE_FROM_PATH: {local}, model_status.JUDGE_FROM_URL: {url, url_model}}[choice]
+        shows: dict[str, set[Any]] = {
+            model_status.JUDGE_FROM_REGISTRY: {reg_id},
+            model_status.JUDGE_FROM_HF: {hf_repo, hf_file, hf_rev},
+            model_status.JUDGE_FROM_PATH: {local}, model_status.JUDGE_FROM_URL: {url, url_model}}
+        show = shows[choice]
         return [gr.update(visible=f in show) for f in fields]
 
     source.change(on_source, source, fields, api_name="judge_source", api_visibility="undocumented",

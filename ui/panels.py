@@ -51,8 +51,9 @@ class Panel:
         view: PanelView = render(self.name, result)
         caption = (f"<div class='rs-caption'>{esc(view.table_label)}</div>"
                    if view.table_label and view.table is not None and self.table is not None else "")
-        out = {self.head: panel_header(self.title, self.name, result),
-               self.summary: view.summary_html + caption, self.body: view.body_html, self.raw: result}
+        out: dict[Any, Any] = {self.head: panel_header(self.title, self.name, result),
+                               self.summary: view.summary_html + caption, self.body: view.body_html,
+                               self.raw: result}
         if self.table is not None:
             out[self.table] = view.table
         if self.plot is not None:

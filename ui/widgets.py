@@ -117,8 +117,9 @@ def _controls(config: AppConfig, prefix: str, shown: set[str],
         info = opt.help
         if is_secret(name) and config.effective_options().get(name):
             info += " (blank: the key the operator configured, which is never shown)"
-        common = dict(label=name.replace("_", " "), info=info, visible=name in shown,
-                      elem_id=f"{prefix}-opt-{name}")
+        common: dict[str, Any] = dict(label=name.replace("_", " "), info=info, visible=name in shown,
+                                      elem_id=f"{prefix}-opt-{name}")
+        control: gr.components.Component
         if opt.type is bool:
             control = gr.Checkbox(value=bool(value), **common)
         elif opt.choices:

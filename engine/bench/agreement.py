@@ -71,7 +71,7 @@ def detection(results: Sequence[Mapping[str, Any]], human_counts: Sequence[Mappi
 
 def cmd_agreement(args: argparse.Namespace) -> int:
     from engine.bench.cli import _collect_options, machine_info
-    from engine.ratings import load_rate_eval, load_rexval
+    from engine.ratings import RaTEEvalData, ReXValData, load_rate_eval, load_rexval
     from engine.runner import run_batch
 
     if not args.data or not Path(args.data).exists():
@@ -79,6 +79,7 @@ def cmd_agreement(args: argparse.Namespace) -> int:
               "PhysioNet, RaTE-Eval from Hugging Face: bring your own copy)")
         return 0
     names = registry.parse_metric_list(args.metrics)
+    data: ReXValData | RaTEEvalData
     if args.format == "rexval":
         data = load_rexval(args.data)
         human = data.human_scores(args.kind)

@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 
 from engine.metrics.base import Metric
+from engine.metrics.encoder import EncoderMetric
 from engine.metrics.registry import RuntimeContext
 from engine.reports import ReportPair
 
@@ -57,7 +58,7 @@ def bench_pairs(path: str | None, n: int) -> list[ReportPair]:
             for i in range(n)]
 
 
-def build_metric(name: str, options: dict[str, Any]) -> Metric:
+def build_metric(name: str, options: dict[str, Any]) -> EncoderMetric:
     """The registered metric class, without importing every other metric module."""
     ctx = RuntimeContext(options={**DEFAULTS, **options})
     if name == "crepe":

@@ -17,7 +17,7 @@ import argparse
 import os
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
@@ -143,7 +143,7 @@ def isolation_overhead(pairs: Sequence[ReportPair], options: dict[str, Any],
     from engine.metrics.vert.metric import VertMetric
     from engine.runner import run_batch
     from engine.runtimes.callcache import CallCache
-    from engine.runtimes.judge import Judge
+    from engine.runtimes.judge import Judge, JudgeBackend
     from engine.runtimes.judge_worker import IsolatedLlamaBackend, WorkerLoad
     from engine.runtimes.judges import DEFAULT_JUDGE, JudgeConfig
     from engine.runtimes.llamacpp import LlamaCppBackend, LlamaSettings
@@ -157,10 +157,10 @@ def isolation_overhead(pairs: Sequence[ReportPair], options: dict[str, Any],
     settings = LlamaSettings(n_ctx=config.n_ctx, n_gpu_layers=config.gpu_layers,
                              n_threads=config.threads, chat_format=config.chat_format)
     entry = resolved.entry
-    common = {"model_id": resolved.id, "sha256": "bench", "demo_grade": resolved.demo_grade,
-              "registry_chat_format": entry.chat_format if entry else None,
-              "registry_n_ctx": entry.n_ctx if entry else None}
-    backends = {
+    common: dict[str, Any] = {"model_id": resolved.id, "sha256": "bench", "demo_grade": resolved.demo_grade,
+                              "registry_chat_format": entry.chat_format if entry else None,
+                              "registry_n_ctx": entry.n_ctx if entry else None}
+    backends: dict[str, Callable[[], JudgeBackend]] = {
         "isolated": lambda: IsolatedLlamaBackend(WorkerLoad(str(resolved.path), **common,
                                                             settings=asdict(settings))),
         "in_process": lambda: LlamaCppBackend(resolved.path, **common, settings=settings),

@@ -128,7 +128,7 @@ def read_iu_archive(path: str | Path) -> Iterator[IuReport]:
             text = "\n".join(f"{label}: {sections[label]}" for label in ("FINDINGS", "IMPRESSION")
                              if sections.get(label))
             uid = root.find("uId")
-            yield IuReport(uid=uid.get("id") if uid is not None else member.name, text=text,
+            yield IuReport(uid=uid.get("id", member.name) if uid is not None else member.name, text=text,
                            codes=tuple((m.text or "").strip() for m in root.iter("major")))
 
 
@@ -204,12 +204,15 @@ def srr_labeller(ctx: Any) -> tuple[Labeller, dict[str, Any]]:
     choose) as a presence labeller, and a description of what ran."""
     from engine.metrics import registry
     from models.srr_labels import LabelLevel
+    from engine.metrics.encoder import EncoderMetric
     from engine.metrics.srr.rules import SrrRulesMetric
     from engine.reader.findings import read_report
     from engine.reader.srr_labels import report_labels
     from engine.reports import split_utterances
 
     metric = registry.get("srr").build(ctx)
+    if not isinstance(metric, (SrrRulesMetric, EncoderMetric)):
+        raise TypeError(f"the srr metric is a {type(metric).__name__}, neither rules nor an encoder")
     info = metric.model()
     described = {"model": info.id, "demo_grade": info.demo_grade, "device": info.device,
                  "signature": metric.signature()}

@@ -91,7 +91,7 @@ def paraphrase(sentence: str) -> str | None:
     for word, synonym in _SYNONYMS.items():
         pattern = re.compile(rf"\b{re.escape(word)}\b", re.IGNORECASE)
         if pattern.search(s):
-            out = pattern.sub(lambda m, synonym=synonym: _case_like(synonym, m.group(0)), s, count=1)
+            out = pattern.sub(lambda m: _case_like(synonym, m.group(0)), s, count=1)  # noqa: B023 - run now
             if out != s:
                 return out
     return None
@@ -135,8 +135,9 @@ def flip(sentence: str, flip_type: str) -> str | None:
     s = sentence.strip()
     if _PSEUDO_RE.match(s):
         return None
-    negated_start = bool(_NEGATED_RE.match(s))
-    mixed = bool(_ANY_NEGATION_RE.search(s[_NEGATED_RE.match(s).end():] if negated_start else s))
+    negated = _NEGATED_RE.match(s)
+    negated_start = bool(negated)
+    mixed = bool(_ANY_NEGATION_RE.search(s[negated.end():] if negated else s))
     if flip_type == "negation":
         if mixed:
             return None
@@ -181,7 +182,7 @@ def flip(sentence: str, flip_type: str) -> str | None:
 def iu_sentences(path: str | Path) -> list[str]:
     """Findings sentences of the IU X-ray test split (anonymised "XXXX" sentences skipped)."""
     data = json.loads(Path(path).read_text(encoding="utf-8"))
-    out = []
+    out: list[str] = []
     for record in data.values():
         text = record.get("section_findings") or findings_text(record.get("report") or "")
         out.extend(s for s in split_utterances(text) if "XXXX" not in s)

@@ -52,7 +52,7 @@ def load_ssree(path: str | Path, limit: int | None = None) -> list[SsreeReport]:
             if missing:
                 raise ValueError(f"{path}: line {number}: missing field(s) {', '.join(missing)}")
             reports.append(SsreeReport(rec["name"], rec["reference"],
-                                       tuple(rec[k] for k in LEVELS),  # type: ignore[arg-type]
+                                       tuple(rec[k] for k in LEVELS),
                                        rec.get("examined_type"), rec.get("examined_area")))
             if limit and len(reports) >= limit:
                 break
@@ -90,8 +90,8 @@ def level_means(per_report_scores: Sequence[Sequence[float | None]]) -> dict[str
     faithful rewrite (L1) looks, which the ordering figures cannot tell."""
     out: dict[str, float | None] = {}
     for i, level in enumerate(LEVELS):
-        values = [float(s[i]) for s in per_report_scores
-                  if s[i] is not None and not (isinstance(s[i], float) and math.isnan(s[i]))]
+        values = [float(v) for s in per_report_scores
+                  if (v := s[i]) is not None and not (isinstance(v, float) and math.isnan(v))]
         out[level] = round(float(np.mean(values)), 4) if values else None
     return out
 

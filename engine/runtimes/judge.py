@@ -20,7 +20,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, Generic, Protocol, TypeVar, overload
 
 from engine.metrics.base import ModelInfo
 from engine.prompts import Prompt, load_prompt
@@ -176,7 +176,7 @@ class Judge:
         self.backend = backend
         self.cache = cache
         self.decoding = decoding or Decoding()
-        self._count = count or (lambda _name, _n=1: None)
+        self._count: CountFn = count or (lambda _name, _n: None)
 
     # -- identity ------------------------------------------------------------------------------
 
@@ -193,8 +193,16 @@ class Judge:
 
     # -- asking --------------------------------------------------------------------------------
 
+    @overload
     def ask(self, prompt: Prompt, values: Mapping[str, object], schema: dict[str, Any], *,
-            max_tokens: int, parse: Callable[[str], T] | None = None) -> JudgeAnswer[T]:
+            max_tokens: int, parse: None = None) -> JudgeAnswer[Any]: ...
+
+    @overload
+    def ask(self, prompt: Prompt, values: Mapping[str, object], schema: dict[str, Any], *,
+            max_tokens: int, parse: Callable[[str], T]) -> JudgeAnswer[T]: ...
+
+    def ask(self, prompt: Prompt, values: Mapping[str, object], schema: dict[str, Any], *,
+            max_tokens: int, parse: Callable[[str], T] | None = None) -> JudgeAnswer[Any]:
         """Render ``prompt`` with ``values`` and return the validated answer.
 
         ``parse`` reads the text (raising ValueError when it cannot); by default the JSON is
@@ -203,7 +211,7 @@ class Judge:
         """
         rendered = prompt.render(**values)
         messages: list[Message] = [{"role": "user", "content": rendered}]
-        read = parse or (lambda text: validate(extract_json(text), schema))
+        read: Callable[[str], Any] = parse or (lambda text: validate(extract_json(text), schema))
         texts: list[str] = []
         notes: list[str] = []
         calls = hits = 0

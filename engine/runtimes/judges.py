@@ -177,8 +177,9 @@ def load_extractor(metric: str, ctx: RuntimeContext) -> Any:
     from models.resolve import ModelNotAvailable
 
     kind = str(ctx.option(EXTRACTOR.name))
-    if kind not in EXTRACTOR.choices:
-        raise JudgeUnavailable(f"unknown extractor {kind!r}; choose from {', '.join(EXTRACTOR.choices)}")
+    choices = EXTRACTOR.choices or ()
+    if kind not in choices:
+        raise JudgeUnavailable(f"unknown extractor {kind!r}; choose from {', '.join(choices)}")
     module_name = f"engine.metrics.{metric}.{kind}"
     try:
         module = importlib.import_module(module_name)

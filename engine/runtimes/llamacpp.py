@@ -185,7 +185,9 @@ class GreedyGrammar:
             self._lc.llama_sampler_accept(self._sampler, int(input_ids[self._seen]))
             self._seen += 1
         best = int(np.argmax(scores))
-        self._one[0].id, self._one[0].logit, self._one[0].p = best, float(scores[best]), 0.0
+        # ctypes converts Python numbers on assignment; llama_cpp types the fields as c_int32/c_float
+        self._one[0].id, self._one[0].logit, self._one[0].p = (
+            best, float(scores[best]), 0.0)  # type: ignore[assignment]
         self._apply(self._one, 1)
         out = np.full_like(scores, -np.inf)
         if np.isfinite(self._one[0].logit):
@@ -308,7 +310,8 @@ class LlamaCppBackend:
 
     def render(self, messages: Sequence[Message]) -> RenderedChat:
         if self._jinja is not None:
-            out = self._jinja(messages=list(messages))
+            # role/content dicts, which llama_cpp types as one TypedDict per role
+            out = self._jinja(messages=list(messages))  # type: ignore[arg-type]
             stop = out.stop if isinstance(out.stop, list) else [out.stop] if out.stop else []
             return RenderedChat(out.prompt, tuple(s for s in stop if s), not out.added_special)
         return render_builtin(self.chat_format, messages)

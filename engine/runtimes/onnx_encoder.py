@@ -188,7 +188,7 @@ class OnnxEncoder:
 
     def close(self) -> None:
         """Drop the session (onnxruntime frees its memory with the last reference)."""
-        self.session = None  # type: ignore[assignment]
+        self.session = None
 
 
 class CrepeEncoder(OnnxEncoder):

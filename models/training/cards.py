@@ -26,7 +26,7 @@ def _session(directory: Path):
     from tokenizers import Tokenizer
 
     manifest = Manifest.load(directory)
-    name = manifest.files.get("int8", manifest.files.get("fp32"))["name"]
+    name = (manifest.files["int8"] if "int8" in manifest.files else manifest.files["fp32"])["name"]
     sess = ort.InferenceSession(str(directory / name), providers=["CPUExecutionProvider"])
     tok = Tokenizer.from_file(str(directory / manifest.tokenizer))
     tok.enable_truncation(max_length=manifest.max_length, strategy="longest_first")
@@ -38,13 +38,13 @@ def _run(sess, tok, items: list[Any], batch_size: int = 32) -> np.ndarray:
     from models.training.common import eval_batches, pad
 
     encodings = tok.encode_batch(items)
-    outputs: list[np.ndarray | None] = [None] * len(items)
+    outputs: dict[int, np.ndarray] = {}
     for idx in eval_batches([len(e.ids) for e in encodings], batch_size):
         feed = {k: v.numpy() for k, v in pad([encodings[i] for i in idx]).items()}
         result = sess.run(None, feed)[0]
         for row, i in enumerate(idx):
             outputs[i] = result[row]
-    return np.stack(outputs)
+    return np.stack([outputs[i] for i in range(len(items))])
 
 
 def crepe_int8_eval(directory: Path, pairs: list[synth.CrepePair]) -> dict[str, Any]:

@@ -97,7 +97,7 @@ def linear_schedule(optimizer: torch.optim.Optimizer, warmup: int, total: int):
 def param_groups(model: torch.nn.Module, head_prefixes: tuple[str, ...], lr: float,
                  head_lr: float, weight_decay: float = 0.01) -> list[dict]:
     """Encoder parameters at ``lr``, freshly initialised heads at the larger ``head_lr``."""
-    enc, heads = [], []
+    enc, heads = list[Any](), list[Any]()
     for name, p in model.named_parameters():
         if p.requires_grad:
             (heads if name.startswith(head_prefixes) else enc).append(p)

@@ -96,6 +96,7 @@ def _fill(frame: str, np: str, article: str) -> str:
 def render_present(fact: Fact, rng: random.Random) -> str:
     """A sentence stating the fact as present (with its change descriptor, if any)."""
     np, article = noun_phrase(fact, rng)
+    frames: tuple[str, ...]
     if fact.finding.device:
         frames = DEVICE_FRAMES + PRESENT_FRAMES[:3]
     elif fact.change:
@@ -212,12 +213,12 @@ def minimal_edit(ref_parts: list[tuple[int | None, str]], ref: list[Fact],
             filler = next((f for f in FILLERS if sentence in f.texts), None)
             if filler is None or not any(k in filler.blocked_by for k in added_keys):
                 out.append((None, sentence))
-        elif cand[index] is None:
+        elif (edited := cand[index]) is None:
             continue
-        elif cand[index] == ref[index]:
+        elif edited == ref[index]:
             out.append((index, sentence))
         else:
-            out.append((index, render_present(cand[index], rng)))
+            out.append((index, render_present(edited, rng)))
     for fact in added:
         out.insert(rng.randint(0, len(out)), (None, render_present(fact, rng)))
     return out
@@ -285,6 +286,7 @@ def make_crepe_pair(rng: random.Random) -> CrepePair:
             if i is None:
                 break
             moved = _other_location(ref[i], rng)
+            assert moved is not None  # take() chose a fact with a side, which always moves
             cand[i] = moved
             counts["C"] += 1
             edits.append(f"C: {ref[i].key} {ref[i].side} {ref[i].site or ''} -> "
@@ -294,6 +296,7 @@ def make_crepe_pair(rng: random.Random) -> CrepePair:
             if i is None:
                 break
             changed = _other_severity(ref[i], rng)
+            assert changed is not None  # take() chose a fact whose severity can change
             cand[i] = changed
             counts["D"] += 1
             edits.append(f"D: {ref[i].key} {ref[i].severity} -> {changed.severity}")

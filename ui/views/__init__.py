@@ -33,7 +33,7 @@ ViewBuilder = Callable[[Mapping[str, Any]], PanelView]
 Slot = str  # "table" | "plot": the components a view may fill besides its HTML
 SLOTS: tuple[Slot, ...] = ("table", "plot")
 _VIEWS: dict[str, tuple[ViewBuilder, tuple[Slot, ...]]] = {}
-_TABLE_WIDTHS: dict[str, list[str]] = {}
+_TABLE_WIDTHS: dict[str, list[str | int]] = {}  # Gradio's column_widths type
 
 
 def register_view(*names: str, slots: tuple[Slot, ...] = (),
@@ -83,7 +83,7 @@ def view_slots(name: str) -> tuple[Slot, ...]:
     return found[1] if found else ()
 
 
-def table_widths(name: str) -> list[str] | None:
+def table_widths(name: str) -> list[str | int] | None:
     """Column widths of the view's table (None: Gradio sizes the columns)."""
     key = _registered_as(name)
     return None if key is None else _TABLE_WIDTHS.get(key)

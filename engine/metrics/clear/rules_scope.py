@@ -15,12 +15,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Literal
+from typing import Final, Literal
 
 from engine.metrics.clear.rules_lexicon import load, word_regex
 
 Status = Literal["positive", "negative", "uncertain"]
-POSITIVE, NEGATIVE, UNCERTAIN = "positive", "negative", "uncertain"
+POSITIVE: Final = "positive"
+NEGATIVE: Final = "negative"
+UNCERTAIN: Final = "uncertain"
 
 _WORD_RE = re.compile(r"[a-z0-9']+")
 POST_REACH_WORDS = 6  # how far back a post-mention cue ("... is not seen") reaches

@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 # --------------------------------------------------------------------------- conditions
 
@@ -29,9 +29,9 @@ _CONDITION_GROUPS: dict[str, tuple[str, ...]] = {
 }
 CONDITIONS: tuple[str, ...] = tuple(sorted(c for group in _CONDITION_GROUPS.values() for c in group))
 
-POSITIVE = "positive"
-NEGATIVE = "negative"
-UNCLEAR = "unclear"
+POSITIVE: Final = "positive"
+NEGATIVE: Final = "negative"
+UNCLEAR: Final = "unclear"
 # "unclear" means the report neither affirms nor denies the condition; it belongs to neither
 # scored class, so it can only ever cost a false negative, never earn a true positive.
 PRESENCE_VALUES: tuple[str, ...] = (POSITIVE, NEGATIVE, UNCLEAR)
@@ -195,7 +195,7 @@ def normalise_presence(value: Any, condition: str = "?") -> str:
     code; anything else outside positive/negative/unclear is an error."""
     if not isinstance(value, str) and value is not None:
         raise ValueError(f"presence of {condition!r} must be a string, got {value!r}")
-    if is_na(value):
+    if value is None or is_na(value):
         return UNCLEAR
     label = value.strip().lower()
     if label not in PRESENCE_VALUES:
@@ -211,7 +211,7 @@ def normalise_choice(attribute: str, value: Any, condition: str = "?") -> str:
         value = value[0]
     if not isinstance(value, str) and value is not None:
         raise ValueError(f"{attribute!r} of {condition!r} must be one string, got {value!r}")
-    answer = NA if is_na(value) else value.strip().lower()
+    answer = NA if value is None or is_na(value) else value.strip().lower()
     allowed = ATTRIBUTES[attribute].values
     if answer not in allowed:
         raise ValueError(f"{attribute!r} of {condition!r} is {value!r}; expected one of: "

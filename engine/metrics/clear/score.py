@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 import numpy as np
 
@@ -286,6 +286,7 @@ def _tp_attributes(extraction: ClearPairExtraction, condition: str,
 def _list_row(extraction: ClearPairExtraction, condition: str, attribute: str,
               reference: list[str], candidate: list[str]) -> ListRow:
     judged = extraction.llm_similarity.get(condition, {})
+    status: LlmStatus
     if attribute not in judged:
         llm, status = None, "absent"
     else:
@@ -331,10 +332,13 @@ def score_pair(extraction: ClearPairExtraction) -> ClearPairScore:
         cand = _tp_attributes(extraction, condition, "candidate")
         for attribute in CONDITION_ATTRIBUTES[condition]:
             if attribute in CHOICE_ATTRIBUTES:
-                choice_rows.append(ChoiceRow(condition, attribute, ref[attribute], cand[attribute]))
+                # the schema made choice answers one string and list answers lists of strings
+                choice_rows.append(ChoiceRow(condition, attribute, cast(str, ref[attribute]),
+                                             cast(str, cand[attribute])))
             else:
                 list_rows.append(_list_row(extraction, condition, attribute,
-                                           ref[attribute], cand[attribute]))
+                                           cast(list[str], ref[attribute]),
+                                           cast(list[str], cand[attribute])))
 
     choice_agreement = {
         a: _mean([float(r.match) for r in choice_rows if r.attribute == a])
@@ -342,7 +346,8 @@ def score_pair(extraction: ClearPairExtraction) -> ClearPairScore:
     list_similarity = {
         a: {"bleu4": _mean([r.bleu4 for r in list_rows if r.attribute == a]),
             "rouge_l": _mean([r.rouge_l for r in list_rows if r.attribute == a]),
-            "llm": _mean([r.llm for r in list_rows if r.attribute == a and r.llm_status == "ok"])}
+            "llm": _mean([r.llm for r in list_rows
+                          if r.attribute == a and r.llm_status == "ok" and r.llm is not None])}
         for a in LIST_ATTRIBUTES}
 
     return ClearPairScore(
@@ -458,7 +463,7 @@ def _class_score(reference: np.ndarray, candidate: np.ndarray, label: PresenceCl
         f1_at13=float(np.mean(f1s)),
         f1_at5=float(np.mean([f1s[index[c]] for c in five])),
         f1_at13_supported=_mean([v for v in per_condition.values() if v is not None]),
-        f1_at5_supported=_mean([per_condition[c] for c in five if per_condition[c] is not None]),
+        f1_at5_supported=_mean([v for c in five if (v := per_condition[c]) is not None]),
         micro_f1=(float(_f1(np.count_nonzero(truth & pred),
                             np.count_nonzero(truth) + np.count_nonzero(pred)))
                   if supported.any() else None),
@@ -607,7 +612,8 @@ def score_corpus(pairs: Sequence[ClearPairScore], top5: str = TOP5_DEFAULT) -> C
         lists[a] = ListAttributeScore(
             bleu4=Averages.of([(i, r.condition, r.bleu4) for i, r in rows]),
             rouge_l=Averages.of([(i, r.condition, r.rouge_l) for i, r in rows]),
-            llm=Averages.of([(i, r.condition, r.llm) for i, r in rows if r.llm_status == "ok"]),
+            llm=Averages.of([(i, r.condition, r.llm) for i, r in rows
+                              if r.llm_status == "ok" and r.llm is not None]),
             llm_unparsable=sum(r.llm_status == "unparsable" for _, r in rows),
             n_rows=len(rows))
     return ClearCorpusScore(

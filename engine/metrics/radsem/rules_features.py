@@ -92,7 +92,7 @@ def sentence_features(text: str) -> SentenceFeatures:
     scope = ClauseScope(canon)
     finest, site_spans = _sites(canon)
 
-    tokens, asserted, negated = set(), set(), set()
+    tokens, asserted, negated = set[str](), set[str](), set[str]()
     for m in _TOKEN_RE.finditer(canon):
         word = m.group(0)
         if word in STOPWORDS or word.isdigit():
@@ -104,7 +104,7 @@ def sentence_features(text: str) -> SentenceFeatures:
         (negated if scope.status(m.start(), m.end()) == NEGATIVE else asserted).add(stemmed)
 
     def statuses(pattern: re.Pattern[str], skip_sites: bool = False) -> tuple[list[str], list[str]]:
-        pos, neg = [], []
+        pos, neg = list[str](), list[str]()
         for m in pattern.finditer(canon):
             if skip_sites and any(s <= m.start() and m.end() <= e for s, e in site_spans):
                 continue  # "pelvic cavity" names a site, not a cavity

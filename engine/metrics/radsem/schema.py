@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 NORMALITIES = ("normal", "abnormal")
 RELATIONS = ("equivalent", "part-whole")
@@ -111,7 +111,7 @@ class RadsemPair:
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> RadsemPair:
         """Missing sentences or tags become "" (or None for the nullable tags), never an error."""
-        values = {name: _text_or_none(data.get(name)) for name in PAIR_FIELDS}
+        values: dict[str, Any] = {name: _text_or_none(data.get(name)) for name in PAIR_FIELDS}
         for name in PAIR_FIELDS:
             if name not in NULLABLE_PAIR_FIELDS:
                 values[name] = values[name] or ""
@@ -168,7 +168,7 @@ class RadsemTags:
             if problems:
                 more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
                 raise ValueError(f"RadSEM tags do not match the schema: {problems[0]}{more}")
-            return cls.from_json(data)
+            return cls.from_json(cast(dict[str, Any], data))  # tag_problems found an object
         if not isinstance(data, dict):
             return cls()
         return cls(

@@ -165,7 +165,8 @@ def score_tags(tags: RadsemTags) -> RadsemScore:
 
     present = [c for c in CLASSES if classes[c].present]
     total = sum(CLASS_WEIGHTS[c] for c in present)
-    final = sum(CLASS_WEIGHTS[c] * classes[c].f1 for c in present) / total if present else 0.0
+    final = sum(CLASS_WEIGHTS[c] * f1 for c in present
+                if (f1 := classes[c].f1) is not None) / total if present else 0.0  # present: f1 set
     return RadsemScore(score=_clamp(final), abnormal=classes[ABNORMAL], normal=classes[NORMAL],
                        pairs=scored, ignored_unmatched=ignored_unmatched)
 
@@ -233,7 +234,7 @@ def _class_score(normality: str, pairs: list[ScoredPair], matched: float,
         return ClassScore(normality, False, 0, 0.0, 0, 0, None, None, RULE_ABSENT)
     if unmatched > 0:
         value, rule = 2 * matched / (2 * matched + unmatched), RULE_F1
-    elif any(p.weight < 1.0 - EPS for p in pairs):
+    elif q is not None and any(p.weight < 1.0 - EPS for p in pairs):  # q is None only when n == 0
         value, rule = 1.0 - PENALTY_SCALE / math.sqrt(n) * (1.0 - q), RULE_PARTIAL_PENALTY
     else:
         value, rule = 1.0, RULE_ALL_MATCHED

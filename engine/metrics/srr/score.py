@@ -301,10 +301,13 @@ def aggregate_level(references: Sequence[Iterable[str]], candidates: Sequence[It
     predicted = y_pred.sum(axis=0)
     active = np.flatnonzero((support + predicted) > 0)
 
-    def average(method: str, labels: np.ndarray | None = None) -> Prf:
+    def averaged(method: str, labels: np.ndarray | None = None) -> tuple[float, float, float]:
         p, r, f, _ = precision_recall_fscore_support(
             y_true, y_pred, average=method, labels=labels, zero_division=0)
-        return Prf(float(p), float(r), float(f))
+        return float(p), float(r), float(f)
+
+    def average(method: str, labels: np.ndarray | None = None) -> Prf:
+        return Prf(*averaged(method, labels))
 
     weighted = average("weighted") if support.sum() > 0 else Prf.undefined()
     micro = average("micro") if active.size else Prf.undefined()
@@ -315,8 +318,8 @@ def aggregate_level(references: Sequence[Iterable[str]], candidates: Sequence[It
     # F1; every other 0/0 already matches the per-pair convention. Such a pair should count 1.0,
     # so add the share of empty pairs back.
     empty_share = float(np.mean((y_true.sum(axis=1) + y_pred.sum(axis=1)) == 0))
-    raw = average("samples")
-    samples = Prf(raw.precision + empty_share, raw.recall + empty_share, raw.f1 + empty_share)
+    raw_p, raw_r, raw_f1 = averaged("samples")
+    samples = Prf(raw_p + empty_share, raw_r + empty_share, raw_f1 + empty_share)
     # Jaccard's only 0/0 is the empty pair, so zero_division=1 is exactly the per-pair rule.
     samples_jaccard = float(jaccard_score(y_true, y_pred, average="samples", zero_division=1.0))
 

@@ -16,7 +16,7 @@ import stat
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from engine.applicability import ANY
 from engine.copied_answer import copied_from
@@ -24,7 +24,7 @@ from engine.metrics.base import Metric, MetricCard, ModelInfo, PairScore
 from engine.metrics.registry import Option, RuntimeContext
 from engine.metrics.vert.parse import clean_response, parse_assessment
 from engine.metrics.vert.schema import CATEGORIES, JudgeAssessment, judge_schema
-from engine.metrics.vert.score import VARIANTS, JudgeScores, compute_scores
+from engine.metrics.vert.score import VARIANTS, JudgeScores, Variant, compute_scores
 from engine.prompts import load_prompt
 from engine.reports import ReportPair
 from engine.runtimes.judge import CallTrace, Judge, JudgeError, bounded_schema
@@ -132,7 +132,7 @@ class VertMetric(Metric):
     version = "1"
 
     def __init__(self, ctx: RuntimeContext, judge: Judge | None = None) -> None:
-        self.variant = str(ctx.option(VERT_VARIANT.name))
+        self.variant = cast(Variant, str(ctx.option(VERT_VARIANT.name)))  # checked just below
         if self.variant not in VARIANTS:
             raise ValueError(f"unknown VERT variant {self.variant!r}; choose from {', '.join(VARIANTS)}")
         fewshot = str(ctx.option(VERT_FEWSHOT.name) or "")

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 from engine.metrics.base import Metric, MetricCard, ModelInfo, PairScore
 from engine.metrics.vert.metric import score_family_means
 from engine.metrics.vert.schema import CATEGORIES, CategoryErrors, JudgeAssessment
-from engine.metrics.vert.score import compute_scores, formula
+from engine.metrics.vert.score import Variant, compute_scores, formula
 from engine.reader.align import read_pair
 from engine.reader.lexicon import reader_signature
 from engine.reader.errors import ReaderError, matched_findings, pair_errors, readable
@@ -58,7 +58,7 @@ class VertRulesMetric(Metric):
         if variant not in RULES_VARIANTS:
             raise ValueError(f"the VERT variant {variant!r} needs an LLM judge (--extractor llm); "
                              f"the rules judge gives {', '.join(RULES_VARIANTS)}")
-        self.variant = variant
+        self.variant = cast(Variant, variant)  # one of RULES_VARIANTS, checked above
         self.card = dataclasses.replace(
             card, title="VERT (rules judge)",
             measures="The " + LABEL + ": clinically significant and insignificant errors in six "
