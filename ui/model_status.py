@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import logging
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -21,6 +22,8 @@ from models.registry import ModelEntry
 from ui.public import masked, visitor_may_set
 from ui.runtime import RuntimeCache
 
+log = logging.getLogger(__name__)
+
 JUDGE_FROM_REGISTRY = "Registry model"
 JUDGE_FROM_HF = "Hugging Face file"
 JUDGE_FROM_PATH = "Local GGUF file"
@@ -31,6 +34,8 @@ JUDGE_OPTIONS = ("judge", "judge_url", "judge_model")
 
 def availability(entry: ModelEntry) -> str:
     """'on this machine', 'not downloaded' or why it cannot be used (never downloads)."""
+    from huggingface_hub.errors import LocalEntryNotFoundError
+
     try:
         if entry.source == "bundled":
             path = model_registry.REGISTRY_PATH.parent / (entry.path or "")
@@ -48,8 +53,11 @@ def availability(entry: ModelEntry) -> str:
 
         snapshot_download(entry.repo or "", revision=entry.revision, local_files_only=True)
         return "in the Hugging Face cache"
-    except Exception:  # noqa: BLE001 - any lookup failure means "not here"
+    except LocalEntryNotFoundError:  # the cache's answer for a snapshot it does not hold
         return "not downloaded"
+    except Exception as exc:  # one entry that cannot be checked must not hide the table
+        log.warning("could not check whether model %s is on this machine", entry.id, exc_info=True)
+        return f"not checked ({type(exc).__name__}: {exc})"
 
 
 def registry_frame() -> pd.DataFrame:
@@ -90,8 +98,9 @@ def loaded_frame(cache: RuntimeCache, public: bool = False) -> pd.DataFrame:
         for name, metric in runtime.metrics.items():
             try:
                 info = metric.model()
-            except Exception as exc:  # noqa: BLE001 - shown instead of the model
-                problem = type(exc).__name__ if public else f"{exc}"
+            except Exception as exc:  # shown instead of the model
+                log.warning("metric %s could not describe its model", name, exc_info=True)
+                problem = type(exc).__name__ if public else f"{type(exc).__name__}: {exc}"
                 records.append({"metric": name, "model": f"error: {problem}", "source": "", "size (MB)": "",
                                 "device": "", "demo-grade": "", "settings": settings, "detail": ""})
                 continue
@@ -196,7 +205,8 @@ def fetch_model(name: str, task: str | None = None, public: bool = False) -> dic
         return {"ok": False, "message": str(exc)}
     except (ValueError, KeyError) as exc:
         return {"ok": False, "message": str(exc.args[0] if exc.args else exc)}
-    except Exception as exc:  # noqa: BLE001 - shown to the user with its type
+    except Exception as exc:  # shown to the user with its type
+        log.warning("resolving model %s failed", name, exc_info=True)
         return {"ok": False, "message": f"{type(exc).__name__}: {exc}"}
     path = Path(resolved.path)
     size = path.stat().st_size if path.is_file() else sum(

@@ -63,6 +63,10 @@ def models_tab(app: AppContext, tab: gr.Tab, compare_parts: dict[str, Any],
 
     def on_unload() -> tuple[Any, str]:
         n = app.cache.close_all()
+        problems = app.cache.take_close_problems()
+        if problems:
+            return model_status.loaded_frame(app.cache), status_box(
+                "warn", f"Unloaded {n} set(s) of models; closing failed for " + "; ".join(problems))
         return model_status.loaded_frame(app.cache), status_box("ok", f"Unloaded {n} set(s) of models.")
 
     unload.click(on_unload, None, [loaded, unload_status], api_name="unload_models", concurrency_id=LLM,

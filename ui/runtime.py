@@ -75,14 +75,23 @@ class LoadedRuntime:
     metrics: dict[str, Metric] = field(default_factory=dict)
     last_used: float = field(default_factory=time.monotonic)
 
-    def close(self) -> None:
+    def close(self) -> list[str]:
+        """Close the metrics, then the context's shared models; returns what failed, one
+        "what: Type: message" line each (also logged), so that the app can show it."""
+        failed: list[str] = []
         for metric in self.metrics.values():
             try:
                 metric.close()
-            except Exception:  # closing the others matters more; say what failed
+            except Exception as exc:  # closing the others matters more; logged and reported
                 log.warning("closing metric %s failed", metric.name, exc_info=True)
+                failed.append(f"{metric.name}: {type(exc).__name__}: {exc}")
         self.metrics.clear()
-        self.ctx.close()
+        try:
+            self.ctx.close()
+        except Exception as exc:  # logged and reported like a metric's failure
+            log.warning("closing the shared models of settings %s failed", self.key, exc_info=True)
+            failed.append(f"shared models: {type(exc).__name__}: {exc}")
+        return failed
 
 
 class RuntimeCache:
@@ -92,6 +101,7 @@ class RuntimeCache:
         self.max_contexts = max(1, max_contexts)
         self._runtimes: dict[str, LoadedRuntime] = {}
         self._lock = threading.RLock()
+        self._close_problems: list[str] = []  # failures while closing, until the app shows them
 
     def runtime(self, options: dict[str, Any] | None) -> LoadedRuntime:
         opts = normalise_options(options)
@@ -117,7 +127,7 @@ class RuntimeCache:
         while len(self._runtimes) > self.max_contexts:
             oldest = min(self._runtimes.values(), key=lambda r: r.last_used)
             del self._runtimes[oldest.key]
-            oldest.close()
+            self._close_problems += oldest.close()
 
     def loaded(self) -> list[LoadedRuntime]:
         with self._lock:
@@ -128,6 +138,13 @@ class RuntimeCache:
         with self._lock:
             runtimes = list(self._runtimes.values())
             self._runtimes.clear()
-        for runtime in runtimes:
-            runtime.close()
+        problems = [p for runtime in runtimes for p in runtime.close()]
+        with self._lock:
+            self._close_problems += problems
         return len(runtimes)
+
+    def take_close_problems(self) -> list[str]:
+        """What failed to close since the last call (evictions included), to show once."""
+        with self._lock:
+            problems, self._close_problems = self._close_problems, []
+        return problems

@@ -11,6 +11,7 @@ import importlib
 import pkgutil
 import threading
 from collections import Counter
+from contextlib import ExitStack
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, runtime_checkable
@@ -73,11 +74,12 @@ class RuntimeContext:
 
     def close(self) -> None:
         """Close every shared resource that holds something (judge workers, ONNX sessions,
-        caches): all of them implement ``Closeable``."""
-        with self._lock:
+        caches): all of them implement ``Closeable``. Newest first (a judge before the cache it
+        writes to); one that fails does not keep the others open, and its error is raised."""
+        with self._lock, ExitStack() as stack:
             for value in self._resources.values():
                 if isinstance(value, Closeable):
-                    value.close()
+                    stack.callback(value.close)
             self._resources.clear()
 
 

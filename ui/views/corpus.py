@@ -6,6 +6,7 @@ has no extra plot.
 """
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -15,6 +16,8 @@ from plotly.subplots import make_subplots
 from engine.metrics.clear.schema import CONDITIONS
 from engine.metrics.crepe.score import CATEGORIES, CATEGORY_KEYS
 from ui.views.common import find_section
+
+log = logging.getLogger(__name__)
 
 CorpusView = Callable[[Mapping[str, Any], Sequence[Mapping[str, Any]], str], "go.Figure | None"]
 _CORPUS_VIEWS: dict[str, CorpusView] = {}
@@ -45,8 +48,12 @@ def corpus_figure(name: str, entry: Mapping[str, Any], rows: Sequence[Mapping[st
         return None
     try:
         return view(entry, rows, name)
-    except Exception:  # noqa: BLE001 - a plot is optional; the summary table still has the numbers
-        return None
+    except Exception as exc:  # a plot is optional, but say why it is missing (and log it)
+        log.exception("the corpus plot of %s could not be drawn", name)
+        fig = go.Figure()
+        fig.update_layout(title=f"{name}: the corpus plot could not be drawn ({type(exc).__name__}: "
+                                f"{exc}); the summary table still has the numbers", height=160)
+        return fig
 
 
 def pair_scores(rows: Sequence[Mapping[str, Any]], name: str, key: str = "metrics") -> list[float]:
