@@ -76,7 +76,7 @@ constraints: $(BIN)/.dev
 	  $(BIN)/python -m pip freeze --exclude-editable; } > constraints.txt
 
 clean:
-	rm -rf $(VENV) .pytest_cache $(OUT)
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache $(OUT)
 
 # Topic fragments (models, LLM benchmarks, ...) add targets and prerequisites of their own.
 -include mk/*.mk
