@@ -50,8 +50,8 @@ def build_parser() -> argparse.ArgumentParser:
     score = sub.add_parser("score", help="score report pairs from a file")
     score.add_argument("--input", required=True, help="CSV, TSV, JSONL or JSON file of pairs")
     score.add_argument("--metrics", help="comma-separated metric names (default: every metric "
-                       "that gives real numbers under the chosen options; offline: clear, radsem "
-                       "and the lexical baselines, no demo-grade model)")
+                       "that gives real numbers under the chosen options: with the rules reader "
+                       "(the default) all of them; never a demo-grade model)")
     score.add_argument("--out", required=True, help="per-pair results, JSONL (one line per pair)")
     score.add_argument("--csv", help="also write a flat CSV of per-pair scores")
     score.add_argument("--summary", help="corpus summary JSON")
