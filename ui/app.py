@@ -18,10 +18,11 @@ import gradio as gr
 
 from engine.metrics import registry
 from engine.store import Store
-from ui import batch_open
+from ui import batch_open, compare_handlers
 from ui.batch_tab import batch_tab
 from ui.compare_tab import compare_api, compare_tab
 from ui.config import AppConfig
+from ui.handlers import bind
 from ui.models_tab import models_tab
 from ui.page_script import HEAD
 from ui.public import visitor_options
@@ -59,6 +60,9 @@ def build_demo(config: AppConfig | None = None, store: Store | None = None) -> g
             with gr.Tab("Models", id="models") as models_page:
                 models_tab(app, models_page, compare_parts, batch_parts)
         batch_open.wire(tabs, batch_parts, compare_parts)  # a batch row opens in Compare
+        view = compare_parts["view"]  # ?compare=<run id> reopens a stored comparison
+        demo.load(bind(compare_handlers.open_link, view), view.visitor, view.stored_outputs(),
+                  api_name="open_comparison", api_visibility="undocumented", queue=False)
         gr.api(compare_api(app, default_metrics), api_name="compare", concurrency_id=LLM,
                concurrency_limit=1)
     return demo
@@ -81,4 +85,4 @@ def queue(demo: gr.Blocks) -> gr.Blocks:
     return demo.queue(default_concurrency_limit=4, max_size=64)
 
 
-__all__ = ["build_demo", "launch_kwargs", "queue", "metric_label"]
+__all__ = ["build_demo", "launch_kwargs", "metric_label", "queue"]
