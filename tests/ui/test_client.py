@@ -278,3 +278,20 @@ def test_a_failing_metric_does_not_hide_the_others(standin_client):
     assert results["clear-standin"]["error"] == "RuntimeError: stand-in failure requested by the input"
     assert results["bleu"]["error"] is None and results["bleu"]["score"] is not None
     assert results["radsem-standin"]["error"].startswith("RuntimeError")  # same input, same rule
+
+
+def test_demo_grade_verdicts_only_when_the_checkbox_is_ticked(standin_client, tmp_path):
+    """The system comparison leaves a demo-grade metric without a verdict unless "include
+    demo-grade metrics in the verdicts" is ticked (the stand-ins run on a demo-grade model)."""
+    path = write_pairs(tmp_path / "demo-ab.csv", 8, ("id", "reference", "candidate", "candidate_b"))
+    verdicts = {}
+    for include in (False, True):
+        result = standin_client.predict(*batch_args(path, ["crepe-standin", "bleu"],
+                                                    candidate_b="candidate_b"), include,
+                                        api_name="/batch")
+        table = value_of(result[2])
+        rows = [dict(zip(table["headers"], r, strict=True)) for r in table["data"]]
+        verdicts[include] = {r["metric"].split()[0]: r["verdict"] for r in rows}
+    assert "demo-grade" in verdicts[False]["crepe-standin"]
+    assert "demo-grade" not in verdicts[True]["crepe-standin"]
+    assert verdicts[False]["bleu"] == verdicts[True]["bleu"] and "demo-grade" not in verdicts[True]["bleu"]
