@@ -2,8 +2,10 @@
 
 Everything shown is built from the metric registry at start-up: a checkbox and a panel per
 registered metric, a control per declared option. Per-metric drawing lives in ``ui.views``;
-each tab is wired in its own module (``compare_tab``, ``batch_tab``, ``models_tab``) on top of
-logic that does not need Gradio (``compare``, ``batch``, ``model_status``).
+each tab is built and wired in its own module (``compare_tab``, ``batch_tab``, ``models_tab``),
+its handlers are module-level functions (``compare_handlers``, ``batch_handlers``,
+``models_handlers``) on top of logic that does not need Gradio (``compare``, ``batch``,
+``model_status``). A page opened with ``?compare=<run id>`` shows that stored comparison.
 
 Every event that may load or call a model joins the concurrency group ``"llm"`` with limit 1
 (one embedded judge or encoder must not serve two requests at once); cheap events (previews,

@@ -1,6 +1,6 @@
 """A panel's plotly figure as static inline SVG, for the self-contained HTML report.
 
-The report must open offline and carry no script; plotly.js inlined would add about 4.6 MB to
+The report must open offline and carry no script; plotly.js inlined would add 4.8 MB to
 every report, and kaleido (plotly's image export) is not installed. The panels draw two kinds of
 trace, bars (CREPE) and scatter lines, markers and labels (the RadSEM alignment graph), so this
 module draws exactly those from the figure's own data and layout; each mark's hover text becomes
