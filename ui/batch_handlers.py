@@ -29,7 +29,6 @@ class BatchView:
 
     app: AppContext
     option_names: list[str]
-    dropdowns: list[Any]
     progress_box: Any
     summary: Any
     comparison: Any

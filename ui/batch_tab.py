@@ -90,7 +90,7 @@ def batch_tab(app: AppContext, names: list[str], default_metrics: list[str],
 
     dropdowns = [id_col, ref_col, cand_col, cand_b_col, mod_col, area_col]
     control_list = [controls[n] for n in option_names]
-    view = BatchView(app=app, option_names=option_names, dropdowns=dropdowns, progress_box=progress_box,
+    view = BatchView(app=app, option_names=option_names, progress_box=progress_box,
                      summary=summary, comparison=comparison, results=results, dist=dist,
                      corpus_plots=corpus_plots, dl_jsonl=dl_jsonl, dl_csv=dl_csv, dl_summary=dl_summary,
                      batch_state=gr.State({}))
