@@ -76,6 +76,15 @@ CREATE TABLE IF NOT EXISTS run_owners (   -- public app: which visitor (a hashed
     run_id TEXT PRIMARY KEY,
     owner  TEXT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS pair_texts (   -- the texts of a run's pairs, when the run keeps them
+    run_id    TEXT NOT NULL REFERENCES runs(run_id) ON DELETE CASCADE,
+    pair_id   TEXT NOT NULL,
+    reference TEXT NOT NULL,
+    candidate TEXT NOT NULL,
+    modality  TEXT,
+    area      TEXT,
+    PRIMARY KEY (run_id, pair_id)
+);
 """
 
 
@@ -491,6 +500,24 @@ class Store:
             if len(page) < _PAGE_SIZE:
                 return
             last = (page[-1][2], page[-1][1], page[-1][3])
+
+    def put_texts(self, run_id: str, pairs: Sequence[Mapping[str, Any]]) -> None:
+        """Keep the texts of a run's pairs (``id``, ``reference``, ``candidate``, ``modality``,
+        ``area``), so that a stored comparison can be shown again without its input file."""
+        rows = [(run_id, str(p["id"]), p["reference"], p["candidate"], p.get("modality"),
+                 p.get("area")) for p in pairs]
+        with self._write() as conn:
+            self._require_run(conn, run_id)
+            conn.executemany("INSERT OR REPLACE INTO pair_texts(run_id, pair_id, reference, candidate,"
+                             " modality, area) VALUES (?, ?, ?, ?, ?, ?)", rows)
+
+    def texts(self, run_id: str) -> dict[str, dict[str, Any]]:
+        """pair id -> its texts, for the pairs whose texts the run kept (see ``put_texts``)."""
+        return {r[0]: {"id": r[0], "reference": r[1], "candidate": r[2], "modality": r[3],
+                       "area": r[4]}
+                for r in self._conn().execute(
+                    "SELECT pair_id, reference, candidate, modality, area FROM pair_texts"
+                    " WHERE run_id = ?", (run_id,))}
 
     def results_frame(self, run_id: str) -> pd.DataFrame:
         """One row per registered pair, in input order: ``pair_id``, then per metric

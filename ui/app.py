@@ -2,8 +2,10 @@
 
 Everything shown is built from the metric registry at start-up: a checkbox and a panel per
 registered metric, a control per declared option. Per-metric drawing lives in ``ui.views``;
-each tab is wired in its own module (``compare_tab``, ``batch_tab``, ``models_tab``) on top of
-logic that does not need Gradio (``compare``, ``batch``, ``model_status``).
+each tab is built and wired in its own module (``compare_tab``, ``batch_tab``, ``models_tab``),
+its handlers are module-level functions (``compare_handlers``, ``batch_handlers``,
+``models_handlers``) on top of logic that does not need Gradio (``compare``, ``batch``,
+``model_status``). A page opened with ``?compare=<run id>`` shows that stored comparison.
 
 Every event that may load or call a model joins the concurrency group ``"llm"`` with limit 1
 (one embedded judge or encoder must not serve two requests at once); cheap events (previews,
@@ -18,10 +20,11 @@ import gradio as gr
 
 from engine.metrics import registry
 from engine.store import Store
-from ui import batch_open
+from ui import batch_open, compare_handlers
 from ui.batch_tab import batch_tab
 from ui.compare_tab import compare_api, compare_tab
 from ui.config import AppConfig
+from ui.handlers import bind
 from ui.models_tab import models_tab
 from ui.page_script import HEAD
 from ui.public import visitor_options
@@ -59,6 +62,9 @@ def build_demo(config: AppConfig | None = None, store: Store | None = None) -> g
             with gr.Tab("Models", id="models") as models_page:
                 models_tab(app, models_page, compare_parts, batch_parts)
         batch_open.wire(tabs, batch_parts, compare_parts)  # a batch row opens in Compare
+        view = compare_parts["view"]  # ?compare=<run id> reopens a stored comparison
+        demo.load(bind(compare_handlers.open_link, view), view.visitor, view.stored_outputs(),
+                  api_name="open_comparison", api_visibility="undocumented", queue=False)
         gr.api(compare_api(app, default_metrics), api_name="compare", concurrency_id=LLM,
                concurrency_limit=1)
     return demo

@@ -3,12 +3,13 @@ stored for it (nothing is scored again): a click on a system B column opens syst
 candidate. The batch keeps what it needs for this in its server-side state (``rows_state``)."""
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import gradio as gr
 
 from engine.reports import ReportPair
+from ui.handlers import bind
 
 
 def rows_state(pairs: Sequence[ReportPair], pairs_b: Sequence[ReportPair] | None,
@@ -43,19 +44,21 @@ def picked_pair(state: Mapping[str, Any], row_value: Sequence[Any] | None,
     return texts, results, note
 
 
+def on_select(tabs: gr.Tabs, show_stored: Callable[..., dict[Any, Any]], state: dict[str, Any],
+              evt: gr.SelectData) -> dict[Any, Any]:
+    """A click on a cell of the batch results: that pair in Compare, with its stored results."""
+    index = evt.index if isinstance(evt.index, (list, tuple)) else [evt.index, None]
+    found = picked_pair(state, evt.row_value, index[1])
+    if found is None:
+        return {}
+    texts, results, note = found
+    return {tabs: gr.Tabs(selected="compare"),
+            **show_stored(texts["reference"], texts["candidate"], texts["modality"], texts["area"],
+                          results, note)}
+
+
 def wire(tabs: gr.Tabs, batch_parts: Mapping[str, Any], compare_parts: Mapping[str, Any]) -> None:
     """Clicking a cell of the batch results opens that pair in Compare."""
-    show_stored = compare_parts["show_stored"]
-
-    def on_select(state: dict[str, Any], evt: gr.SelectData) -> dict[Any, Any]:
-        index = evt.index if isinstance(evt.index, (list, tuple)) else [evt.index, None]
-        found = picked_pair(state, evt.row_value, index[1])
-        if found is None:
-            return {}
-        texts, results, note = found
-        return {tabs: gr.Tabs(selected="compare"),
-                **show_stored(texts["reference"], texts["candidate"], texts["modality"], texts["area"],
-                              results, note)}
-
-    batch_parts["results"].select(on_select, batch_parts["state"], [tabs, *compare_parts["stored_outputs"]],
-                                  api_name="open_pair", api_visibility="undocumented", queue=False)
+    batch_parts["results"].select(bind(on_select, tabs, compare_parts["show_stored"]), batch_parts["state"],
+                                  [tabs, *compare_parts["stored_outputs"]], api_name="open_pair",
+                                  api_visibility="undocumented", queue=False)

@@ -1,17 +1,19 @@
 """The Models tab: what is loaded, the model registry with availability, switching the judge,
 checking or downloading a model. In public mode the judge cannot be switched, models cannot be
-unloaded or downloaded, and a check looks up registry ids only (see ``ui.public``)."""
+unloaded or downloaded, and a check looks up registry ids only (see ``ui.public``). The
+handlers live in ``ui.models_handlers``; this module builds the components and wires them."""
 from __future__ import annotations
 
-import html
 from typing import Any
 
 import gradio as gr
 
 from models import registry as model_registry
 from ui import model_status
+from ui import models_handlers as handlers
 from ui.get_models import get_section
-from ui.views.common import esc
+from ui.handlers import bind
+from ui.models_handlers import judge_not_here as _not_here  # noqa: F401 - tests/hub import it here
 from ui.widgets import LLM, AppContext, status_box
 
 
@@ -46,31 +48,17 @@ def models_tab(app: AppContext, tab: gr.Tab, compare_parts: dict[str, Any],
     if not public:  # fetching models is the operator's business on a public server
         get_section(compare_parts, batch_parts)
 
-    def on_fetch(name: str, progress: gr.Progress = gr.Progress(track_tqdm=True)) -> str:
-        progress(0, desc="Resolving…")
-        return _fetch_html(model_status.fetch_model(name, public=public))
+    fetch.click(bind(handlers.on_fetch, public), any_model, fetch_status, api_name="fetch_model",
+                concurrency_id="download", concurrency_limit=1)
 
-    fetch.click(on_fetch, any_model, fetch_status, api_name="fetch_model", concurrency_id="download",
-                concurrency_limit=1)
-
-    def on_refresh() -> tuple[Any, Any]:
-        return model_status.loaded_frame(app.cache, public), model_status.registry_frame()
-
+    on_refresh = bind(handlers.on_refresh, app.cache, public)
     refresh.click(on_refresh, None, [loaded, table], api_name="models")
     tab.select(on_refresh, None, [loaded, table], api_visibility="undocumented")
     if unload is None:
         return
 
-    def on_unload() -> tuple[Any, str]:
-        n = app.cache.close_all()
-        problems = app.cache.take_close_problems()
-        if problems:
-            return model_status.loaded_frame(app.cache), status_box(
-                "warn", f"Unloaded {n} set(s) of models; closing failed for " + "; ".join(problems))
-        return model_status.loaded_frame(app.cache), status_box("ok", f"Unloaded {n} set(s) of models.")
-
-    unload.click(on_unload, None, [loaded, unload_status], api_name="unload_models", concurrency_id=LLM,
-                 concurrency_limit=1)
+    unload.click(bind(handlers.on_unload, app.cache), None, [loaded, unload_status],
+                 api_name="unload_models", concurrency_id=LLM, concurrency_limit=1)
 
 
 def judge_switch(compare_parts: dict[str, Any], batch_parts: dict[str, Any]) -> None:
@@ -102,72 +90,13 @@ def judge_switch(compare_parts: dict[str, Any], batch_parts: dict[str, Any]) -> 
     judge_status = gr.HTML(elem_id="judge-status")
 
     fields = [reg_id, hf_repo, hf_file, hf_rev, local, url, url_model]
-
-    def on_source(choice: str) -> list[Any]:
-        shows: dict[str, set[Any]] = {
-            model_status.JUDGE_FROM_REGISTRY: {reg_id},
-            model_status.JUDGE_FROM_HF: {hf_repo, hf_file, hf_rev},
-            model_status.JUDGE_FROM_PATH: {local}, model_status.JUDGE_FROM_URL: {url, url_model}}
-        show = shows[choice]
-        return [gr.update(visible=f in show) for f in fields]
-
-    source.change(on_source, source, fields, api_name="judge_source", api_visibility="undocumented",
-                  queue=False)
-
+    shown_by_source = {model_status.JUDGE_FROM_REGISTRY: {reg_id},
+                       model_status.JUDGE_FROM_HF: {hf_repo, hf_file, hf_rev},
+                       model_status.JUDGE_FROM_PATH: {local}, model_status.JUDGE_FROM_URL: {url, url_model}}
+    source.change(bind(handlers.on_source, fields, shown_by_source), source, fields,
+                  api_name="judge_source", api_visibility="undocumented", queue=False)
     targets = [parts["controls"][n] for parts in (compare_parts, batch_parts) for n in judge_options]
-
-    def on_use(src: str, rid: str, repo: str, file: str, rev: str, path: str, address: str,
-               model: str) -> list[Any]:
-        if not judge_options:
-            return [status_box("warn", "No registered metric uses a judge.")]
-        try:
-            choice = model_status.judge_choice(src, rid, repo, file, rev, path, address, model)
-        except ValueError as exc:
-            return [status_box("error", str(exc))] + [gr.update() for _ in targets]
-        values = {"judge": choice.judge, "judge_url": choice.judge_url or "",
-                  "judge_model": choice.judge_model or ""}
-        if choice.judge is None:  # a server: the judge id falls back to its default
-            values["judge"] = ""
-        updates = [values[n] if values[n] is not None else "" for _ in (0, 1) for n in judge_options]
-        missing = _not_here(choice.judge) if src == model_status.JUDGE_FROM_REGISTRY else None
-        if missing:
-            return [status_box("warn", f"Judge set to {choice.label}, but {missing}"), *updates]
-        return [status_box("ok", f"Judge set to {choice.label} for the Compare and Batch tabs."), *updates]
-
-    use.click(on_use, [source, *fields], [judge_status, *targets], api_name="use_judge")
-
-    def on_check(src: str, rid: str, repo: str, file: str, rev: str, path: str, address: str,
-                 model: str, progress: gr.Progress = gr.Progress(track_tqdm=True)) -> str:
-        try:
-            choice = model_status.judge_choice(src, rid, repo, file, rev, path, address, model)
-        except ValueError as exc:
-            return status_box("error", str(exc))
-        if choice.judge is None:
-            return status_box("ok", f"{choice.label}: a server is checked on first use (nothing to download).")
-        progress(0, desc=f"Resolving {choice.judge}…")
-        return _fetch_html(model_status.fetch_model(choice.judge, "judge"))
-
-    check.click(on_check, [source, *fields], judge_status, api_name="check_judge",
+    use.click(bind(handlers.on_use, judge_options, len(targets)), [source, *fields],
+              [judge_status, *targets], api_name="use_judge")
+    check.click(handlers.on_check, [source, *fields], judge_status, api_name="check_judge",
                 concurrency_id="download", concurrency_limit=1)
-
-
-def _fetch_html(outcome: dict[str, Any]) -> str:
-    if not outcome.get("ok"):
-        return status_box("error", outcome.get("message", "not available"))
-    demo = " It is a demo-grade model." if outcome.get("demo_grade") else ""
-    where = (f" at <code>{html.escape(str(outcome['path']))}</code>" if outcome.get("path") else "")
-    return (f"<div class='rs-ok'>{esc(outcome['message'])} {esc(outcome.get('size_mb'))} MB"
-            f"{where}.{esc(demo)}</div>")
-
-
-def _not_here(model_id: str | None) -> str | None:
-    """Why a registry judge is not ready on this machine (None when it is, or is not a registry id)."""
-    from models.receipts import load_receipt
-
-    entry = model_registry.load_registry().get(model_id or "")
-    if entry is None or entry.source != "hf" or load_receipt(entry.id) is not None:
-        return None
-    if model_status.availability(entry) != "not downloaded":
-        return None
-    return (f"it is not on this machine yet ({entry.size_mb:g} MB, licence: {entry.licence}): press "
-            f"“Get” beside it under “Get a model”, or the first run will download it unchecked.")

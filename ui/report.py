@@ -3,7 +3,7 @@ the app's stylesheet is inlined) and the same comparison as JSON.
 
 The HTML holds both texts with the Differences highlights, then every metric's panel as the app
 draws it (header with score, model and time, summary, table, details, the metric card) and the
-signatures; plots are left out (they need plotly.js), their numbers are in the summaries.
+signatures; plots are drawn as inline SVG by ``ui.plot_svg`` (no plotly.js, no script).
 """
 from __future__ import annotations
 
@@ -20,6 +20,7 @@ from pandas.io.formats.style import Styler
 from engine import __version__
 from engine.metrics import registry
 from ui.differences import alignment_source, differences_html
+from ui.plot_svg import figure_svg
 from ui.views import render
 from ui.views.common import esc, fmt, fmt_ms, panel_header
 from ui.widgets import card_html
@@ -40,10 +41,13 @@ table.dataframe th, table.dataframe td { border: 1px solid var(--rs-border); pad
 
 
 def comparison_record(reference: str, candidate: str, results: Mapping[str, Mapping[str, Any]],
-                      modality: str = "", area: str = "", when: datetime | None = None) -> dict[str, Any]:
-    """Everything the report shows, as data (this is the JSON download)."""
+                      modality: str = "", area: str = "", when: datetime | None = None,
+                      link: str | None = None, run_id: str | None = None) -> dict[str, Any]:
+    """Everything the report shows, as data (this is the JSON download); ``link`` reopens the
+    stored run ``run_id`` in the app."""
     when = when or datetime.now(UTC)
     return {"radscope_version": __version__, "created": when.isoformat(timespec="seconds"),
+            "run_id": run_id, "link": link,
             "pair": {"reference": reference, "candidate": candidate, "modality": modality or None,
                      "area": area or None},
             "metrics": {name: dict(result) for name, result in results.items()}}
@@ -60,13 +64,27 @@ def _panel(name: str, result: Mapping[str, Any]) -> str:
                 .set_table_attributes("class='dataframe'").to_html()
                 if isinstance(styled, Styler) else styled.to_html(index=False, classes="dataframe"))
         table += f"<div class='rs-scroll'>{html}</div>"
+    plot = ""
+    if view.figure is not None:
+        try:
+            plot = f"<div class='rs-plot-box' id='plot-{esc(name)}'>{figure_svg(view.figure, title)}</div>"
+        except ValueError as exc:  # a trace type the report cannot draw: say so in its place
+            plot = f"<div class='rs-warn'>The plot could not be drawn in this report: {esc(exc)}.</div>"
     card = card_html(registry.get(name).card) if name in registry.names() else ""
     signature = result.get("signature")
     sig = (f"<div class='rs-sig rs-muted'>signature <code>{esc(signature)}</code></div>"
            if signature else "")
     return (f"<section class='rs-panel' id='panel-{esc(name)}'><div class='rs-panel-top'><div>"
             f"{panel_header(title, name, result)}{view.summary_html}</div><div>{card}</div></div>"
-            f"{table}{view.body_html}{sig}</section>")
+            f"{table}{plot}{view.body_html}{sig}</section>")
+
+
+def _reopen(record: Mapping[str, Any]) -> str:
+    link = record.get("link")
+    if not link:
+        return ""
+    return (f"<div class='rs-muted' id='report-link'>Reopen in RadScope (stored run "
+            f"{esc(record.get('run_id') or '')}): <a href='{esc(link)}'>{esc(link)}</a></div>")
 
 
 def report_html(record: Mapping[str, Any]) -> str:
@@ -92,7 +110,7 @@ def report_html(record: Mapping[str, Any]) -> str:
             f"<title>RadScope comparison {esc(record['created'])}</title><style>{css}</style></head><body>"
             f"<header><h1 class='rs-h1'>RadScope comparison</h1><div class='rs-muted'>made "
             f"{esc(record['created'])} with RadScope {esc(record['radscope_version'])}"
-            f"{' · ' + context if context else ''}</div></header><main>"
+            f"{' · ' + context if context else ''}</div>{_reopen(record)}</header><main>"
             f"<h2 class='rs-h2'>Scores</h2><table class='rs-table' id='report-scores'><thead><tr><th>metric"
             f"</th><th>score</th><th>model</th><th>time</th></tr></thead><tbody>{overview}</tbody></table>"
             f"<h2 class='rs-h2'>Differences</h2><section id='report-differences'>{diff}</section>"

@@ -63,7 +63,7 @@ def files_of(result: tuple) -> dict[str, Path]:
 
 def test_every_action_has_a_name(client, app_server):
     named = set(client.view_api(return_format="dict", print_info=False)["named_endpoints"])
-    assert EXPECTED_ENDPOINTS <= named
+    assert named >= EXPECTED_ENDPOINTS
     # Every event of the app, documented or not, carries an api_name.
     unnamed = [fn.name for fn in app_server.demo.fns.values() if not fn.api_name]
     assert unnamed == []
@@ -186,7 +186,7 @@ def test_batch_marks_problem_pairs_without_stopping(client, tmp_path):
         {"id": "empty", "reference": "Lungs are clear.", "candidate": ""}]) + "\n", encoding="utf-8")
     result = client.predict(*batch_args(path, ["bleu"]), api_name="/batch")
     table = value_of(result[3])
-    by_id = {row[0]: dict(zip(table["headers"], row)) for row in table["data"]}
+    by_id = {row[0]: dict(zip(table["headers"], row, strict=True)) for row in table["data"]}
     assert "candidate report is empty" in by_id["empty"]["errors"]
     assert by_id["ok"]["errors"] == ""
 
@@ -230,7 +230,7 @@ def test_model_events_share_one_concurrency_slot(app_server):
 def test_models_tab_lists_loaded_metrics_and_registry(client):
     client.predict("Lungs are clear.", "Clear lungs.", metrics="bleu", api_name="/compare")
     loaded, registry_table = client.predict(api_name="/models")
-    rows = [dict(zip(loaded["headers"], r)) for r in loaded["data"]]
+    rows = [dict(zip(loaded["headers"], r, strict=True)) for r in loaded["data"]]
     bleu = next(r for r in rows if r["metric"] == "bleu")
     assert bleu["model"].startswith("none") and bleu["device"] == "cpu"
     from models import registry as model_registry
@@ -250,7 +250,7 @@ def test_use_judge_fills_the_judge_options(client):
     out = client.predict(model_status.JUDGE_FROM_URL, judge, "", "", "", "", "http://127.0.0.1:9/v1", "qwen",
                          api_name="/use_judge")
     assert "Judge set to server http://127.0.0.1:9/v1 (model qwen)" in out[0]
-    values = dict(zip(names, out[1:1 + len(names)]))  # the Compare tab's controls
+    values = dict(zip(names, out[1:1 + len(names)], strict=False))  # the Compare tab's controls
     assert values.get("judge_url") == "http://127.0.0.1:9/v1"
     bad = client.predict(model_status.JUDGE_FROM_PATH, judge, "", "", "", "/no/such.gguf", "", "",
                          api_name="/use_judge")
@@ -278,3 +278,20 @@ def test_a_failing_metric_does_not_hide_the_others(standin_client):
     assert results["clear-standin"]["error"] == "RuntimeError: stand-in failure requested by the input"
     assert results["bleu"]["error"] is None and results["bleu"]["score"] is not None
     assert results["radsem-standin"]["error"].startswith("RuntimeError")  # same input, same rule
+
+
+def test_demo_grade_verdicts_only_when_the_checkbox_is_ticked(standin_client, tmp_path):
+    """The system comparison leaves a demo-grade metric without a verdict unless "include
+    demo-grade metrics in the verdicts" is ticked (the stand-ins run on a demo-grade model)."""
+    path = write_pairs(tmp_path / "demo-ab.csv", 8, ("id", "reference", "candidate", "candidate_b"))
+    verdicts = {}
+    for include in (False, True):
+        result = standin_client.predict(*batch_args(path, ["crepe-standin", "bleu"],
+                                                    candidate_b="candidate_b"), include,
+                                        api_name="/batch")
+        table = value_of(result[2])
+        rows = [dict(zip(table["headers"], r, strict=True)) for r in table["data"]]
+        verdicts[include] = {r["metric"].split()[0]: r["verdict"] for r in rows}
+    assert "demo-grade" in verdicts[False]["crepe-standin"]
+    assert "demo-grade" not in verdicts[True]["crepe-standin"]
+    assert verdicts[False]["bleu"] == verdicts[True]["bleu"] and "demo-grade" not in verdicts[True]["bleu"]

@@ -1,0 +1,263 @@
+"""The Compare tab's event handlers, as module-level functions of the tab's components
+(``CompareView``); ``ui.compare_tab`` builds the components and binds these to them."""
+from __future__ import annotations
+
+import logging
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import gradio as gr
+from gradio import route_utils
+
+from engine.store import StoreError
+from ui import compare_link
+from ui.compare import InputProblem, input_problems, make_pair, parse_metrics, read_text_upload, \
+    score_metric
+from ui.differences import alignment_source, differences_html
+from ui.panels import Panel, overview_html
+from ui.public import redact, secret_values
+from ui.report import comparison_record, write_report
+from ui.structure import StructureUnavailable, structure, structured_html
+from ui.views.common import esc
+from ui.widgets import AppContext, options_from, relevant_options, status_box
+
+log = logging.getLogger(__name__)
+
+NO_DIFFERENCES = ("<div class='rs-muted'>Run a comparison with RadSEM ticked: each finding of both "
+                  "reports is then highlighted by what happened to it.</div>")
+
+
+@dataclass
+class CompareView:
+    """The Compare tab's components that handlers read or write, and the app they serve."""
+
+    app: AppContext
+    option_names: list[str]
+    panels: dict[str, Panel]
+    reference: Any
+    candidate: Any
+    modality: Any
+    area: Any
+    status: Any
+    results_state: Any
+    differences: Any
+    dl_html: Any
+    dl_json: Any
+    link_box: Any
+    visitor: Any
+    columns_and_slots: list[Any] = field(init=False)
+    streamed: list[Any] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.columns_and_slots = [c for p in self.panels.values() for c in (p.column, *p.slots())]
+        self.streamed = ([self.status, self.results_state, self.differences, self.dl_html,
+                          self.dl_json, self.link_box, self.visitor]
+                         + [c for p in self.panels.values() for c in p.streamed()])
+
+    def stored_outputs(self) -> list[Any]:
+        """Everything ``show_stored`` fills (a batch row or a link opening a comparison)."""
+        return list(dict.fromkeys([self.reference, self.candidate, self.modality, self.area,
+                                   *self.columns_and_slots, *self.streamed]))
+
+
+def compare_differences(reference: str, candidate: str, results: dict[str, dict[str, Any]]) -> str:
+    """The Differences view from the run's RadSEM alignment (rules reader or LLM judge)."""
+    found = alignment_source(results)
+    if found is None:
+        if any(name.split("-")[0] == "radsem" for name in results):
+            return ("<div class='rs-warn'>RadSEM gave no sentence alignment for this pair (its panel "
+                    "says why), so the differences cannot be shown in the text.</div>")
+        return NO_DIFFERENCES
+    name, result = found
+    return differences_html(reference, candidate, result, f"{name}, {result.get('model') or 'no model'}")
+
+
+def on_metrics(option_names: list[str], chosen: list[str]) -> list[Any]:
+    """Show only the options of the ticked metrics."""
+    show = relevant_options(chosen)
+    return [gr.update(visible=n in show) for n in option_names]
+
+
+def load_txt(max_chars: int, file: Any, current: str) -> tuple[Any, str]:
+    """A .txt upload into a report box (or a message saying why it cannot be used)."""
+    try:
+        text = read_text_upload(getattr(file, "name", file), max_chars)
+    except InputProblem as exc:
+        return current, status_box("error", str(exc))
+    return text, status_box("ok", f"Loaded {len(text):,} characters.")
+
+
+def check(max_chars: int, ref: str, cand: str, chosen: list[str]) -> list[str]:
+    selected = parse_metrics(chosen)
+    problems = input_problems(ref, cand, max_chars)
+    if problems:
+        raise InputProblem(" ".join(problems))
+    return selected
+
+
+def start(view: CompareView, ref: str, cand: str, chosen: list[str]) -> dict[Any, Any]:
+    """Before scoring: show the chosen metrics' panels (or say what is wrong)."""
+    try:
+        selected = check(view.app.config.max_chars, ref, cand, chosen)
+    except InputProblem as exc:
+        out = {view.status: status_box("error", str(exc))}
+        for p in view.panels.values():
+            out.update(p.visibility(False))
+        return out
+    out = {view.status: overview_html({}, len(selected), selected[0])}
+    for name, p in view.panels.items():
+        out.update(p.visibility(name in selected))
+    return out
+
+
+def root_url(request: gr.Request | None) -> str:
+    """The address the page was served from (behind a proxy too), for links that leave it: the
+    event's URL less its ``/gradio_api/...`` route (queued and direct events differ there)."""
+    fastapi_request = getattr(request, "request", None)
+    if fastapi_request is None:
+        return ""
+    path = fastapi_request.url.path
+    route = path[path.find("/gradio_api/"):] if "/gradio_api/" in path else path
+    return route_utils.get_root_url(fastapi_request, route, None)
+
+
+def link_html(link: str, public: bool) -> str:
+    who = ("opens only in this browser (public server)" if public
+           else "opens for anyone who can reach this app")
+    return (f"<div class='rs-link'><a id='compare-link-a' href='{esc(link)}'>Link to this comparison</a> "
+            f"<span class='rs-muted'>(reopens it from the stored results without scoring again; "
+            f"{who})</span></div>")
+
+
+def stream(view: CompareView, ref: str, cand: str, mod: str, ar: str, chosen: list[str],
+           visitor_key: str | None, request: gr.Request = None,  # type: ignore[assignment]
+           *values: Any) -> Iterator[dict[Any, Any]]:
+    """Score metric by metric, yielding each panel as soon as its metric is done; then store
+    the comparison and offer its link and report downloads."""
+    config, panels = view.app.config, view.panels
+    cleared: dict[Any, Any] = {view.results_state: {}, view.differences: NO_DIFFERENCES,
+                               view.dl_html: None, view.dl_json: None, view.link_box: ""}
+    try:
+        selected = check(config.max_chars, ref, cand, chosen)
+    except InputProblem as exc:
+        yield {view.status: status_box("error", str(exc)), **cleared}
+        return
+    options = config.request_options(options_from(view.option_names, values))
+    pair = make_pair(ref, cand, mod, ar)
+    first: dict[Any, Any] = dict(cleared)
+    if config.public and not visitor_key:  # this browser's first comparison
+        visitor_key = compare_link.new_visitor_key()
+        first[view.visitor] = visitor_key
+    for name in selected:
+        first.update(panels[name].pending("waiting"))
+    yield first
+    results: dict[str, dict[str, Any]] = {}
+    for name in selected:
+        yield {**panels[name].pending("running"), view.status: overview_html(results, len(selected), name)}
+        results[name] = redact(score_metric(view.app.cache, options, pair, name, config.max_chars),
+                               secret_values(options))
+        if name != selected[-1]:
+            yield {**panels[name].show(results[name]), view.results_state: dict(results),
+                   view.status: overview_html(results, len(selected), name)}
+    try:
+        run_id = compare_link.save_comparison(view.app.store, pair, results, options,
+                                              compare_link.owner_for(config.public, visitor_key))
+        link = compare_link.link_for(root_url(request), run_id)
+        link_box = link_html(link, config.public)
+    except (StoreError, compare_link.NotOpenable) as exc:
+        run_id, link = "", None
+        link_box = status_box("warn", f"This comparison could not be stored, so it has no link: {exc}")
+    last = selected[-1]
+    record = comparison_record(ref, cand, results, mod, ar, link=link, run_id=run_id or None)
+    html_path, json_path = write_report(record)
+    yield {**panels[last].show(results[last]), view.results_state: dict(results),
+           view.status: overview_html(results, len(selected), None, run_id or "unstored"),
+           view.differences: compare_differences(ref, cand, results), view.dl_html: str(html_path),
+           view.dl_json: str(json_path), view.link_box: link_box}
+
+
+def finish(view: CompareView, results: dict[str, dict[str, Any]]) -> dict[Any, Any]:
+    """After scoring: hide the table or plot of a metric that produced none (it failed)."""
+    out: dict[Any, Any] = {}
+    for name, result in (results or {}).items():
+        if name in view.panels:
+            out.update(view.panels[name].visibility(True, result))
+    # Gradio reads an empty dict as one output value, not as "no updates" (and then fails
+    # with "didn't return enough output values"): say "no change" to one component instead.
+    return out or {view.columns_and_slots[0]: gr.update()}
+
+
+def run_structure(app: AppContext, option_names: list[str], ref: str, cand: str, which: str,
+                  *values: Any) -> tuple[Any, str]:
+    """Rewrite the chosen report in the structured format with the judge (LLM)."""
+    config = app.config
+    text = ref if which == "Reference" else cand
+    side_name = which.lower()
+    if not isinstance(text, str) or not text.strip():
+        return gr.update(visible=True), status_box("error", f"The {side_name} report is empty.")
+    problems = input_problems(text, text, config.max_chars)
+    if problems:
+        return gr.update(visible=True), status_box(
+            "error", problems[0].replace("The reference report", f"The {side_name} report"))
+    options: dict[str, Any] = {}
+    try:
+        options = config.request_options(options_from(option_names, values))
+        result = structure(text, app.cache.runtime(options).ctx)
+    except StructureUnavailable as exc:
+        return gr.update(visible=True), status_box("warn", str(exc))
+    except Exception as exc:
+        log.warning("structured rewrite failed", exc_info=True)
+        return gr.update(visible=True), status_box(
+            "error", redact(f"The rewrite failed: {type(exc).__name__}: {exc}", secret_values(options)))
+    return gr.update(visible=True), structured_html(result)
+
+
+def show_stored(view: CompareView, ref: str, cand: str, mod: str, ar: str,
+                results: dict[str, dict[str, Any]], note: str, run_id: str = "",
+                link: str | None = None) -> dict[Any, Any]:
+    """Fill the tab with a pair and results scored elsewhere (a batch row, a stored link):
+    texts, panels, Differences and the report downloads, as if it had just been run here."""
+    out: dict[Any, Any] = {view.reference: ref, view.candidate: cand, view.modality: mod or "",
+                           view.area: ar or "", view.results_state: dict(results)}
+    for name, panel in view.panels.items():
+        shown = panel.visibility(name in results, results.get(name))
+        if name in results:  # one update per component: its value and its visibility
+            for component, value in panel.show(results[name]).items():
+                shown[component] = ({**shown[component], "value": value} if component in shown
+                                    else value)
+        out.update(shown)
+    record = comparison_record(ref, cand, results, mod, ar, link=link, run_id=run_id or None)
+    html_path, json_path = write_report(record)
+    out.update({view.status: status_box("ok", note) + overview_html(results, len(results), None,
+                                                                    run_id or "stored"),
+                view.differences: compare_differences(ref, cand, results), view.dl_html: str(html_path),
+                view.dl_json: str(json_path),
+                view.link_box: link_html(link, view.app.config.public) if link else ""})
+    return out
+
+
+def open_link(view: CompareView, visitor_key: str | None, request: gr.Request) -> dict[Any, Any]:
+    """On page load: give a public visitor their key, and open ``?compare=<run id>`` from the
+    store when the address has one (nothing is scored)."""
+    config = view.app.config
+    out: dict[Any, Any] = {}
+    if config.public and not visitor_key:
+        visitor_key = compare_link.new_visitor_key()
+        out[view.visitor] = visitor_key
+    run_id = dict(getattr(request, "query_params", None) or {}).get(compare_link.QUERY)
+    if run_id is None:
+        return out or {view.status: gr.update()}
+    try:
+        stored = compare_link.load_comparison(view.app.store, run_id,
+                                              compare_link.owner_for(config.public, visitor_key),
+                                              config.public)
+    except (compare_link.NotOpenable, StoreError) as exc:
+        return {**out, view.status: status_box("error", str(exc))}
+    pair = stored.pair
+    note = (f"Comparison {stored.run_id} of {stored.created[:19].replace('T', ' ')} UTC, opened from "
+            "its link: stored results, not re-scored.")
+    link = compare_link.link_for(root_url(request), stored.run_id)
+    return {**out, **show_stored(view, pair.reference, pair.candidate, pair.modality or "",
+                                 pair.area or "", stored.results, note, stored.run_id, link)}
