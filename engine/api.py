@@ -108,7 +108,7 @@ class Scorer:
                 metric, result, self.signatures[metric.name])
 
         procs = self._pool(len(pairs))
-        force = bool(self.context.option(FORCE_APPLICABILITY.name))
+        force = bool(self.context.option(FORCE_APPLICABILITY))
         for metric in self.metrics:
             score_metric_pairs(metric, pairs, record, max_chars=self.max_chars,
                                scope=self.scopes[metric.name], force=force, procs=procs)

@@ -122,7 +122,7 @@ def run_batch(
         if progress:
             progress(done, total)
 
-    force = bool(ctx.option(FORCE_APPLICABILITY.name))
+    force = bool(ctx.option(FORCE_APPLICABILITY))
     pool = ThreadPoolExecutor(max_workers=max(1, concurrency)) if concurrency > 1 else None
     pending = sum(1 for r in results.values() if len(r) < len(built))
     procs = parallel.process_scorer(built, ctx.options, workers, pending)

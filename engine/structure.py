@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from engine.metrics.base import ModelInfo
+from engine.context import ModelInfo
 from engine.prompts import load_prompt
 from engine.runtimes.judge import Judge, bounded_schema
 
@@ -124,9 +124,9 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
 
 
 def run_cli(args: argparse.Namespace, options: dict[str, Any]) -> int:
-    from engine.metrics.registry import RuntimeContext
+    from engine.context import RuntimeContext
     from engine.runtimes.judge import JudgeError
-    from engine.runtimes.judges import judge_for
+    from engine.metrics.judging import judge_for
 
     text = sys.stdin.read() if args.input == "-" else Path(args.input).read_text(encoding="utf-8")
     ctx = RuntimeContext(options=options)

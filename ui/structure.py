@@ -25,7 +25,7 @@ def structure(text: str, ctx: registry.RuntimeContext) -> Any:
     """The engine's StructureResult for ``text`` (the judge comes from the context's options)."""
     if not structure_available():
         raise StructureUnavailable("The structured-report rewrite is not part of this build.")
-    from engine.runtimes.judges import judge_for
+    from engine.metrics.judging import judge_for
     from engine.structure import structure_report
 
     return structure_report(text, judge_for(ctx))

@@ -28,7 +28,7 @@ import numpy as np
 
 from engine.metrics.base import Metric
 from engine.metrics.encoder import EncoderMetric
-from engine.metrics.registry import RuntimeContext
+from engine.context import RuntimeContext
 from engine.reports import ReportPair
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -145,7 +145,7 @@ def isolation_overhead(pairs: Sequence[ReportPair], options: dict[str, Any],
     from engine.runtimes.callcache import CallCache
     from engine.runtimes.judge import Judge, JudgeBackend
     from engine.runtimes.judge_worker import IsolatedLlamaBackend, WorkerLoad
-    from engine.runtimes.judges import DEFAULT_JUDGE, JudgeConfig
+    from engine.metrics.judging import DEFAULT_JUDGE, JudgeConfig
     from engine.runtimes.llamacpp import LlamaCppBackend, LlamaSettings
     from models.resolve import resolve
 

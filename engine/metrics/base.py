@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from engine.applicability import ANY, Scope
+from engine.context import ModelInfo
 from engine.reports import ReportPair
 
 Direction = Literal["higher", "lower"]
@@ -36,17 +37,6 @@ class MetricCard:
     def range_text(self) -> str:
         low, high = self.range
         return f"[{low:g}, {'∞' if high is None else f'{high:g}'}]"
-
-
-@dataclass(frozen=True)
-class ModelInfo:
-    """Which model produced a number: shown next to every result."""
-
-    id: str
-    source: str = ""
-    demo_grade: bool = False
-    device: str = "cpu"
-    detail: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass

@@ -9,14 +9,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.metrics.base import Metric, ModelInfo, PairScore
-from engine.metrics.registry import RuntimeContext
+from engine.metrics.base import Metric, PairScore
+from engine.context import ModelInfo, Option, RuntimeContext
 from engine.reports import ReportPair
 
 
 class EncoderMetric(Metric):
     task: str          # the model registry task ("crepe", "srr")
-    model_option: str  # the option naming the model ("crepe_model", ...)
+    model_option: Option  # the option naming the model (``--crepe-model``, ...)
     # Pairs per score_pairs call: a whole runner chunk, so that the encoder sorts the chunk's
     # inputs by length before cutting its own batches (``OnnxEncoder.run``).
     batch_size = 256

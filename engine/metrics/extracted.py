@@ -9,11 +9,12 @@ from __future__ import annotations
 from abc import abstractmethod
 from typing import Any
 
-from engine.metrics.base import Metric, ModelInfo, PairScore
-from engine.metrics.registry import RuntimeContext
+from engine.metrics.base import Metric, PairScore
+from engine.context import ModelInfo
+from engine.context import RuntimeContext
 from engine.reports import ReportPair
 from engine.runtimes.judge import JudgeError
-from engine.runtimes.judges import load_extractor
+from engine.metrics.judging import load_extractor
 
 
 class ExtractedMetric(Metric):

@@ -5,7 +5,7 @@ Declared by every metric with a limited scope (``engine.applicability``), so the
 """
 from __future__ import annotations
 
-from engine.metrics.registry import Option
+from engine.context import Option
 
 FORCE_APPLICABILITY = Option(
     "force_applicability", False,

@@ -10,20 +10,23 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.context import Option
+from engine.metrics.extractor_option import EXTRACTOR
+
 AUTO, RULES = "auto", "rules"
 
 
-def reads_with_rules(ctx: Any, model_option: str) -> bool:
+def reads_with_rules(ctx: Any, model_option: Option) -> bool:
     model = str(ctx.option(model_option) or AUTO)
     if model == AUTO:
-        return str(ctx.option("extractor")) == RULES
+        return str(ctx.option(EXTRACTOR)) == RULES
     return model == RULES
 
 
-def encoder_model(ctx: Any, model_option: str, default: str) -> str:
+def encoder_model(ctx: Any, model_option: Option, default: str) -> str:
     """The encoder to load: the option's model, or ``default`` for ``auto``."""
     model = str(ctx.option(model_option) or AUTO)
     if model == RULES:
-        raise ValueError(f"--{model_option.replace('_', '-')} rules selects the rules reader, "
+        raise ValueError(f"{model_option.flag} rules selects the rules reader, "
                          "not an encoder")
     return default if model == AUTO else model

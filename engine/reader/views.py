@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.metrics.base import ModelInfo
+from engine.context import ModelInfo
 from engine.reader.lexicon import READER_VERSION, reader_signature
 
 

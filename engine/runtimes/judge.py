@@ -22,7 +22,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar, overload
 
-from engine.metrics.base import ModelInfo
+from engine.context import ModelInfo
 from engine.prompts import Prompt, load_prompt
 from engine.runtimes.callcache import CachedCall, CallCache, call_key
 from engine.runtimes.jsontext import extract_json, validate

@@ -40,7 +40,7 @@ from multiprocessing.connection import Connection, Pipe
 from pathlib import Path
 from typing import Any
 
-from engine.metrics.base import ModelInfo
+from engine.context import ModelInfo
 from engine.runtimes.judge import Completion, Message, TransientJudgeError
 
 log = logging.getLogger(__name__)

@@ -40,7 +40,7 @@ from typing import Any
 
 import numpy as np
 
-from engine.metrics.base import ModelInfo
+from engine.context import ModelInfo
 from engine.runtimes.judge import Completion, Message
 from models.llama_load import load_llama, weight_repacking_allowed
 

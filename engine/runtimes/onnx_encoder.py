@@ -39,6 +39,8 @@ import numpy as np
 import onnxruntime as ort
 from tokenizers import Tokenizer
 
+from engine.runtimes.onnx_options import ENCODER_BATCH, ENCODER_DEVICE, ENCODER_PRECISION, ENCODER_THREADS
+
 from models.artifacts import OnnxArtifact, Precision, resolve_artifact
 from models.padding import pad_batch
 
@@ -249,10 +251,10 @@ def encoder_settings(ctx: Any | None = None, *, device: str | None = None,
                      batch_size: int | None = None) -> dict[str, Any]:
     """Session settings from explicit values, else the run context's options, else auto."""
     if ctx is not None:
-        device = device or ctx.option("encoder_device")
-        precision = precision or ctx.option("encoder_precision")
-        threads = threads if threads is not None else ctx.option("encoder_threads")
-        batch_size = batch_size if batch_size is not None else ctx.option("encoder_batch")
+        device = device or ctx.option(ENCODER_DEVICE)
+        precision = precision or ctx.option(ENCODER_PRECISION)
+        threads = threads if threads is not None else ctx.option(ENCODER_THREADS)
+        batch_size = batch_size if batch_size is not None else ctx.option(ENCODER_BATCH)
     return {"device": device or "auto", "precision": precision or "auto",
             "threads": int(threads or 0), "batch_size": int(batch_size or 0)}
 

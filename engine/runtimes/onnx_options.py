@@ -5,7 +5,7 @@ onnxruntime.
 """
 from __future__ import annotations
 
-from engine.metrics.registry import Option
+from engine.context import Option
 
 ENCODER_DEVICE = Option(
     "encoder_device", "auto",

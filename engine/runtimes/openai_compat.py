@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from typing import Any
 from urllib.parse import urlparse
 
-from engine.metrics.base import ModelInfo
+from engine.context import ModelInfo
 from engine.runtimes.judge import Completion, Message
 
 DIALECTS = ("json_schema", "json_object", "none")

@@ -4,7 +4,7 @@ import onnxruntime as ort
 import pytest
 
 from engine.runtimes.onnx_encoder import CPU, CUDA, choose_providers, load_encoder
-from engine.metrics.registry import RuntimeContext
+from engine.context import RuntimeContext
 
 
 def test_cpu_provider_and_cuda_fallback_rules():

@@ -54,7 +54,7 @@ class FakeHub:
         self.repos[repo] = Repo(commit, files)
         return self.repos[repo]
 
-    def start(self) -> "FakeHub":
+    def start(self) -> FakeHub:
         hub = self
 
         class Handler(_Handler):
@@ -205,8 +205,8 @@ class _Handler(BaseHTTPRequestHandler):
             self.wfile.flush()
             time.sleep(pause)
 
-    def do_HEAD(self) -> None:  # noqa: N802 - http.server's naming
+    def do_HEAD(self) -> None:
         self._route()
 
-    def do_GET(self) -> None:  # noqa: N802
+    def do_GET(self) -> None:
         self._route()

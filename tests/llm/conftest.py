@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from engine.metrics.base import ModelInfo
-from engine.metrics.registry import RuntimeContext
+from engine.context import ModelInfo
+from engine.context import RuntimeContext
 from engine.runtimes.judge import Completion, Message
 from tests.llm.tiny_gguf import write_tiny_gguf
 

@@ -7,7 +7,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from engine.metrics.registry import RuntimeContext
+from engine.context import RuntimeContext
 from engine.prompts import load_prompt
 from engine.runtimes.callcache import CachedCall, CallCache, call_key
 from engine.runtimes.judge import Completion, Decoding, Judge, JudgeError, bounded_schema

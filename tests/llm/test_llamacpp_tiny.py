@@ -8,7 +8,7 @@ import pytest
 from engine.metrics.clear.schema import CONDITIONS, PRESENCE_VALUES, attribute_answer_schema, presence_schema
 from engine.prompts import load_prompt
 from engine.runtimes.judge import Judge, JudgeError
-from engine.runtimes.judges import judge_for
+from engine.metrics.judging import judge_for
 from engine.runtimes.jsontext import extract_json, schema_problems
 from engine.runtimes.llamacpp import (
     LlamaCppBackend,
@@ -154,7 +154,7 @@ def test_judge_for_shares_one_judge_per_run_and_names_it(ctx_factory, tiny_gguf)
 
 
 def test_unknown_judge_is_a_readable_error(ctx_factory):
-    from engine.runtimes.judges import JudgeUnavailable
+    from engine.metrics.judging import JudgeUnavailable
 
     with pytest.raises(JudgeUnavailable, match="neither an existing path, a registry id"):
         judge_for(ctx_factory("./no-such-model.gguf"))

@@ -9,7 +9,7 @@ from engine.metrics.clear.schema import ATTRIBUTES, CONDITIONS, PRESENCE_VALUES,
 from engine.metrics.vert.metric import truncate_words
 from engine.reports import ReportPair
 from engine.runner import run_batch
-from engine.runtimes.judges import JudgeUnavailable, load_extractor
+from engine.metrics.judging import JudgeUnavailable, load_extractor
 from tests.conftest import run_cli
 
 REF = "FINDINGS: Small left pleural effusion. Mild cardiomegaly.\nIMPRESSION: Small left effusion."

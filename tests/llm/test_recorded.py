@@ -9,11 +9,11 @@ import math
 import pytest
 
 from engine.metrics.base import PairScore
-from engine.metrics.registry import RuntimeContext
+from engine.context import RuntimeContext
 from engine.reports import ReportPair
 from engine.runner import run_batch
 from engine.runtimes.judge import Judge
-from engine.runtimes.judges import JudgeConfig
+from engine.metrics.judging import JudgeConfig
 from engine.structure import structure_report
 from tests.llm.conftest import ReplayBackend, ScriptedBackend, load_fixture
 

@@ -25,7 +25,7 @@ from engine.runtimes.judge_worker import (
     describe_exit,
 )
 from engine.runtimes.callcache import CACHE_FILE
-from engine.runtimes.judges import JudgeUnavailable, judge_for
+from engine.metrics.judging import JudgeUnavailable, judge_for
 from engine.runtimes.llamacpp import LlamaCppBackend, LlamaSettings
 from models.llama_load import weight_repacking_allowed
 from tests.conftest import judge_workers

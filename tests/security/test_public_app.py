@@ -23,7 +23,7 @@ import pytest
 from gradio_client import Client, handle_file
 from gradio_client.exceptions import AppError
 
-from tests.security.injection_probes import MARKER, PROBES, REFERENCE, copied
+from tests.security.injection_probes import PROBES, REFERENCE, copied
 from tests.ui.conftest import _GRADIO_TMP, serve
 
 CANARY = "sk-canary-5d1e8b27c4"
@@ -39,7 +39,7 @@ class Listener:
         seen = self.requests
 
         class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:  # noqa: N802 - http.server's naming
+            def do_POST(self) -> None:
                 length = int(self.headers.get("Content-Length") or 0)
                 seen.append({"path": self.path,
                              "headers": {k.lower(): v for k, v in self.headers.items()},

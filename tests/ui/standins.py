@@ -14,7 +14,8 @@ from collections.abc import Iterator
 from typing import Any
 
 from engine.metrics import registry
-from engine.metrics.base import Metric, MetricCard, ModelInfo, PairScore
+from engine.metrics.base import Metric, MetricCard, PairScore
+from engine.context import ModelInfo
 from engine.metrics.clear.schema import CONDITIONS, ClearPairExtraction, ClearReportExtraction
 from engine.metrics.clear.score import score_pair as clear_score_pair
 from engine.metrics.crepe.score import CrepeCounts

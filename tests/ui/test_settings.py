@@ -197,7 +197,7 @@ def test_registry_table_lists_every_model_with_its_status():
 
 def test_structured_report_layout_is_escaped_and_flags_demo_models():
     from engine.structure import StructuredReport, StructureResult
-    from engine.metrics.base import ModelInfo
+    from engine.context import ModelInfo
     from ui.structure import structured_html
 
     report = StructuredReport(exam_type="Chest radiograph", history="", technique="PA and lateral",

@@ -19,9 +19,8 @@ def _ids(block) -> set[str]:
 
 
 def test_advanced_options_sit_in_their_own_closed_accordion():
-    with gr.Blocks():
-        with gr.Accordion("Metric options") as outer:
-            controls = option_controls(AppConfig(), "t", set(registry.all_options()))
+    with gr.Blocks(), gr.Accordion("Metric options") as outer:
+        controls = option_controls(AppConfig(), "t", set(registry.all_options()))
     assert set(controls) == set(registry.all_options())
     advanced = next(c for c in outer.children if isinstance(c, gr.Accordion))
     assert advanced.open is False and advanced.elem_id == "t-advanced"

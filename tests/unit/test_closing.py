@@ -10,7 +10,7 @@ import sqlite3
 
 import pytest
 
-from engine.metrics.registry import Closeable, RuntimeContext
+from engine.context import Closeable, RuntimeContext
 from engine.runtimes.callcache import CallCache
 
 

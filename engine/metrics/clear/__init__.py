@@ -12,7 +12,7 @@ from engine.metrics.registry import MetricSpec
 from engine.metrics.clear.llm import CLEAR_LLM_SIMILARITY, CLEAR_MODE
 from engine.metrics.clear.metric import CARD, CLEAR_TOP5, ClearMetric
 from engine.metrics.scope_option import FORCE_APPLICABILITY
-from engine.runtimes.judges import EXTRACTOR, JUDGE_OPTIONS
+from engine.metrics.judging import EXTRACTOR, JUDGE_OPTIONS
 
 METRICS = [MetricSpec(name="clear", card=CARD, build=ClearMetric, kind="llm",
                       options=(EXTRACTOR, CLEAR_MODE, CLEAR_LLM_SIMILARITY, CLEAR_TOP5,

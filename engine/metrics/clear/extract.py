@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from engine.metrics.base import ModelInfo
+from engine.context import ModelInfo
 from engine.metrics.clear.schema import ClearPairExtraction
 from engine.reports import ReportPair
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from engine.metrics.base import ModelInfo
+from engine.context import ModelInfo
 from engine.metrics.clear.schema import (
     ATTRIBUTES,
     CHANGE,
@@ -42,11 +42,11 @@ from engine.metrics.clear.schema import (
     validate_fast_answer,
     validate_presence,
 )
-from engine.metrics.registry import Option, RuntimeContext
+from engine.context import Option, RuntimeContext
 from engine.prompts import Prompt, load_prompt
 from engine.reports import ReportPair, findings_and_impression
 from engine.runtimes.judge import CallTrace, Judge, JudgeError, bounded_schema
-from engine.runtimes.judges import judge_for
+from engine.metrics.judging import judge_for
 from engine.runtimes.jsontext import extract_json, validate
 
 MODES = ("fast", "faithful")
@@ -230,5 +230,5 @@ def _json_of(text: str, schema: dict[str, Any]) -> Any:
 
 def build_extractor(ctx: RuntimeContext) -> LlmClearExtractor:
     """The LLM extractor for the run's judge and CLEAR options."""
-    return LlmClearExtractor(judge_for(ctx), mode=str(ctx.option(CLEAR_MODE.name)),
-                             llm_similarity=bool(ctx.option(CLEAR_LLM_SIMILARITY.name)))
+    return LlmClearExtractor(judge_for(ctx), mode=str(ctx.option(CLEAR_MODE)),
+                             llm_similarity=bool(ctx.option(CLEAR_LLM_SIMILARITY)))

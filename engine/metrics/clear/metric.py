@@ -15,7 +15,7 @@ from engine.metrics.base import MetricCard, PairScore
 from engine.metrics.clear.agreement import attribute_agreement
 from engine.metrics.clear.schema import NEGATIVE, POSITIVE, TOP5, TOP5_DEFAULT, ClearPairExtraction
 from engine.metrics.clear.score import ClearPairScore, score_corpus, score_pair, score_presence
-from engine.metrics.registry import Option, RuntimeContext
+from engine.context import Option, RuntimeContext
 from engine.metrics.extracted import ExtractedMetric
 
 CLEAR_TOP5 = Option("clear_top5", TOP5_DEFAULT,
@@ -48,7 +48,7 @@ class ClearMetric(ExtractedMetric):
 
     def __init__(self, ctx: RuntimeContext) -> None:
         super().__init__(ctx)
-        self.top5 = str(ctx.option(CLEAR_TOP5.name))
+        self.top5 = str(ctx.option(CLEAR_TOP5))
         if self.top5 not in TOP5:
             raise ValueError(f"unknown CLEAR top-5 set {self.top5!r}; choose from {', '.join(TOP5)}")
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from engine.metrics.base import ModelInfo
+from engine.context import ModelInfo
 from engine.metrics.clear.rules_lexicon import RULES_VERSION, lexicon_hash, load, word_regex
 from engine.metrics.clear.rules_scope import (
     NEGATIVE,

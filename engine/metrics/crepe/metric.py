@@ -22,7 +22,7 @@ from engine.metrics.extractor_option import EXTRACTOR
 from engine.metrics.crepe.score import CATEGORIES, aggregate_batch, summarize_stored
 from engine.metrics.crepe.rules import CrepeRulesMetric
 from engine.metrics.scope_option import FORCE_APPLICABILITY
-from engine.metrics.registry import Option, RuntimeContext
+from engine.context import Option, RuntimeContext
 from engine.reader.choice import AUTO, encoder_model, reads_with_rules
 from engine.reports import ReportPair
 from engine.runtimes.onnx_options import ENCODER_OPTIONS
@@ -61,7 +61,7 @@ class CrepeMetric(EncoderMetric):
     card = CARD
     version = "1"
     task = "crepe"
-    model_option = "crepe_model"
+    model_option = CREPE_MODEL
 
     def __init__(self, ctx: RuntimeContext) -> None:
         super().__init__(ctx)
@@ -94,7 +94,7 @@ class CrepeMetric(EncoderMetric):
 
 def build(ctx: RuntimeContext) -> CrepeMetric | CrepeRulesMetric:
     """The rules estimate or the encoder, as the options choose (``reader.choice``)."""
-    if reads_with_rules(ctx, CREPE_MODEL.name):
+    if reads_with_rules(ctx, CREPE_MODEL):
         return CrepeRulesMetric(CARD)
     return CrepeMetric(ctx)
 

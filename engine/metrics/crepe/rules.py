@@ -12,7 +12,8 @@ import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
-from engine.metrics.base import Metric, ModelInfo, PairScore
+from engine.metrics.base import Metric, PairScore
+from engine.context import ModelInfo
 from engine.metrics.crepe.score import CATEGORY_KEYS, CrepeCounts, summarize_stored
 from engine.reader.align import read_pair
 from engine.reader.lexicon import reader_signature

@@ -8,7 +8,7 @@
 from engine.metrics.registry import MetricSpec
 from engine.metrics.radsem.metric import CARD, RadsemMetric
 from engine.metrics.radsem.rules import SIMILARITY_OPTION
-from engine.runtimes.judges import EXTRACTOR, JUDGE_OPTIONS
+from engine.metrics.judging import EXTRACTOR, JUDGE_OPTIONS
 
 METRICS = [MetricSpec(name="radsem", card=CARD, build=RadsemMetric, kind="llm",
                       options=(EXTRACTOR, SIMILARITY_OPTION, *JUDGE_OPTIONS))]

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from engine.metrics.base import ModelInfo
+from engine.context import ModelInfo
 from engine.metrics.radsem.schema import RadsemTags
 from engine.reports import ReportPair
 

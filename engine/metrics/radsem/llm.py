@@ -19,7 +19,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from engine.metrics.base import ModelInfo
+from engine.context import ModelInfo
 from engine.metrics.radsem.extract import RadsemExtraction
 from engine.metrics.radsem.schema import (
     DETAILS,
@@ -31,11 +31,11 @@ from engine.metrics.radsem.schema import (
     UnmatchedSentence,
     tag_problems,
 )
-from engine.metrics.registry import RuntimeContext
+from engine.context import RuntimeContext
 from engine.prompts import load_prompt
 from engine.reports import ReportPair, findings_text
 from engine.runtimes.judge import CallTrace, Judge, bounded_schema
-from engine.runtimes.judges import judge_for
+from engine.metrics.judging import judge_for
 from engine.runtimes.jsontext import extract_json, validate
 
 REWRITE_PROMPT = "radsem.rewrite"

@@ -20,8 +20,8 @@ from typing import Any
 
 import numpy as np
 
-from engine.metrics.base import ModelInfo
-from engine.metrics.registry import Option
+from engine.context import ModelInfo
+from engine.context import Option
 from engine.metrics.clear.rules_lexicon import RULES_VERSION, lexicon_hash
 from engine.metrics.radsem.extract import RadsemExtraction
 from engine.metrics.radsem.rules_atomize import atomize
@@ -171,7 +171,7 @@ def build_extractor(ctx: Any = None, similarity: str | None = None) -> RadsemRul
     its session shared through ``ctx``) or "hybrid" (their mean).
     """
     if similarity is None and ctx is not None and hasattr(ctx, "option"):
-        similarity = ctx.option(SIMILARITY_OPTION.name)
+        similarity = ctx.option(SIMILARITY_OPTION)
     similarity = similarity or DEFAULT_SIMILARITY
     if similarity in ("encoder", "hybrid"):
         loaded = _load_encoder(ctx)

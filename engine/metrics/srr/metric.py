@@ -20,7 +20,7 @@ from engine.metrics.base import Metric, MetricCard, PairScore
 from engine.metrics.encoder import EncoderMetric
 from engine.metrics.extractor_option import EXTRACTOR
 from engine.metrics.scope_option import FORCE_APPLICABILITY
-from engine.metrics.registry import Option, RuntimeContext
+from engine.context import Option, RuntimeContext
 from models.srr_labels import LabelLevel, StatusView
 from engine.metrics.srr.score import SrrPairScore, corpus_from_pairs, score_pair
 from engine.reader.choice import AUTO, encoder_model, reads_with_rules
@@ -66,12 +66,12 @@ class SrrMetric(EncoderMetric):
     card = CARD
     version = "1"
     task = "srr"
-    model_option = "srr_model"
+    model_option = SRR_MODEL
 
     def __init__(self, ctx: RuntimeContext) -> None:
         super().__init__(ctx)
         self.model_name = encoder_model(ctx, self.model_option, DEFAULT_MODEL)
-        self.view = StatusView(ctx.option("srr_view"))
+        self.view = StatusView(ctx.option(SRR_VIEW))
 
     @property
     def level(self) -> LabelLevel:
@@ -119,11 +119,11 @@ class SrrMetric(EncoderMetric):
 
 def build(ctx: RuntimeContext) -> Metric:
     """SRR labels from rules or the encoder, as the options choose (``reader.choice``)."""
-    if reads_with_rules(ctx, SRR_MODEL.name):
+    if reads_with_rules(ctx, SRR_MODEL):
         # Imported here: the reader's SRR labeller imports this package's label vocabulary.
         from engine.metrics.srr.rules import SrrRulesMetric
 
-        return SrrRulesMetric(CARD, StatusView(ctx.option(SRR_VIEW.name)))
+        return SrrRulesMetric(CARD, StatusView(ctx.option(SRR_VIEW)))
     return SrrMetric(ctx)
 
 

@@ -11,7 +11,8 @@ import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
-from engine.metrics.base import Metric, MetricCard, ModelInfo, PairScore
+from engine.metrics.base import Metric, MetricCard, PairScore
+from engine.context import ModelInfo
 from models.srr_labels import LabelLevel, StatusView
 from engine.metrics.srr.score import SrrPairScore, corpus_from_pairs, score_pair
 from engine.reader.findings import read_report

@@ -9,7 +9,7 @@ three are pure so they can be tested on recorded answers without a model.
 # when a judge is built.
 from engine.metrics.registry import MetricSpec
 from engine.metrics.vert.metric import CARD, VERT_FEWSHOT, VERT_VARIANT, build
-from engine.runtimes.judges import EXTRACTOR, JUDGE_OPTIONS
+from engine.metrics.judging import EXTRACTOR, JUDGE_OPTIONS
 
 METRICS = [MetricSpec(name="vert", card=CARD, build=build, kind="llm",
                       options=(VERT_VARIANT, VERT_FEWSHOT, EXTRACTOR, *JUDGE_OPTIONS))]

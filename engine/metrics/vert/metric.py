@@ -20,15 +20,16 @@ from typing import Any, cast
 
 from engine.applicability import ANY
 from engine.copied_answer import copied_from
-from engine.metrics.base import Metric, MetricCard, ModelInfo, PairScore
-from engine.metrics.registry import Option, RuntimeContext
+from engine.metrics.base import Metric, MetricCard, PairScore
+from engine.context import ModelInfo
+from engine.context import Option, RuntimeContext
 from engine.metrics.vert.parse import clean_response, parse_assessment
 from engine.metrics.vert.schema import CATEGORIES, JudgeAssessment, judge_schema
 from engine.metrics.vert.score import VARIANTS, JudgeScores, Variant, compute_scores
 from engine.prompts import load_prompt
 from engine.reports import ReportPair
 from engine.runtimes.judge import CallTrace, Judge, JudgeError, bounded_schema
-from engine.runtimes.judges import EXTRACTOR, judge_for
+from engine.metrics.judging import EXTRACTOR, judge_for
 from engine.runtimes.jsontext import AnswerError, extract_json, validate
 
 VERT_VARIANT = Option("vert_variant", "vert",
@@ -132,10 +133,10 @@ class VertMetric(Metric):
     version = "1"
 
     def __init__(self, ctx: RuntimeContext, judge: Judge | None = None) -> None:
-        self.variant = cast(Variant, str(ctx.option(VERT_VARIANT.name)))  # checked just below
+        self.variant = cast(Variant, str(ctx.option(VERT_VARIANT)))  # checked just below
         if self.variant not in VARIANTS:
             raise ValueError(f"unknown VERT variant {self.variant!r}; choose from {', '.join(VARIANTS)}")
-        fewshot = str(ctx.option(VERT_FEWSHOT.name) or "")
+        fewshot = str(ctx.option(VERT_FEWSHOT) or "")
         self.examples = load_fewshot(fewshot) if fewshot else []
         self.fewshot_hash = (hashlib.sha256(Path(fewshot).read_bytes()).hexdigest()[:12]
                              if fewshot else "none")
@@ -212,8 +213,8 @@ def score_family_means(variant: str, results: Sequence[PairScore]) -> dict[str, 
 
 def build(ctx: RuntimeContext) -> Metric:
     """The rules judge under ``--extractor rules`` (the default), the LLM judge under ``llm``."""
-    if str(ctx.option(EXTRACTOR.name)) == "rules":
+    if str(ctx.option(EXTRACTOR)) == "rules":
         from engine.metrics.vert.rules import VertRulesMetric
 
-        return VertRulesMetric(CARD, str(ctx.option(VERT_VARIANT.name)))
+        return VertRulesMetric(CARD, str(ctx.option(VERT_VARIANT)))
     return VertMetric(ctx)

@@ -12,7 +12,8 @@ import dataclasses
 from collections.abc import Sequence
 from typing import Any, cast
 
-from engine.metrics.base import Metric, MetricCard, ModelInfo, PairScore
+from engine.metrics.base import Metric, MetricCard, PairScore
+from engine.context import ModelInfo
 from engine.metrics.vert.metric import score_family_means
 from engine.metrics.vert.schema import CATEGORIES, CategoryErrors, JudgeAssessment
 from engine.metrics.vert.score import Variant, compute_scores, formula

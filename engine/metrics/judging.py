@@ -1,5 +1,8 @@
 """Judge options (shared by every LLM metric) and the one place that builds a judge from them.
 
+It lives with the metrics, not the runtimes: it reads the metrics' options and picks their
+extractors, and the runtimes (engine.runtimes) import nothing of the metrics.
+
 The options become CLI flags (``--judge``, ``--judge-url``, ...) and UI controls through the
 metric registry. ``judge_for(ctx)`` returns the run's judge for the current options, built once
 per run and shared by every metric that asks for it (so CLEAR, VERT and RadSEM use one loaded
@@ -13,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.metrics.extractor_option import EXTRACTOR
-from engine.metrics.registry import Option, RuntimeContext
+from engine.context import Option, RuntimeContext
 from engine.runtimes.callcache import CallCache, default_cache_path
 from engine.runtimes.judge import Decoding, Judge, JudgeBackend
 from engine.runtimes.llamacpp import CHAT_FORMATS, LlamaSettings
@@ -176,7 +179,7 @@ def load_extractor(metric: str, ctx: RuntimeContext) -> Any:
 
     from models.resolve import ModelNotAvailable
 
-    kind = str(ctx.option(EXTRACTOR.name))
+    kind = str(ctx.option(EXTRACTOR))
     choices = EXTRACTOR.choices or ()
     if kind not in choices:
         raise JudgeUnavailable(f"unknown extractor {kind!r}; choose from {', '.join(choices)}")
