@@ -83,9 +83,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     sub.add_parser("metrics", help="list the registered metrics")
 
-    from engine import structure
+    from engine import structured_report
 
-    _add_metric_options(structure.add_parser(sub))
+    _add_metric_options(structured_report.add_parser(sub))
     return parser
 
 
@@ -101,9 +101,9 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "compare":
             return _compare(args)
         if args.command == "structure":
-            from engine import structure
+            from engine import structured_report
 
-            return structure.run_cli(args, _collect_options(args))
+            return structured_report.run_cli(args, _collect_options(args))
         return _list_metrics()
     except (dataio.InputError, StoreError, ValueError, KeyError, FileNotFoundError) as exc:
         message = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc

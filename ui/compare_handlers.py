@@ -19,7 +19,7 @@ from ui.differences import alignment_source, differences_html
 from ui.panels import Panel, overview_html
 from ui.public import redact, secret_values
 from ui.report import comparison_record, write_report
-from ui.structure import StructureUnavailable, structure, structured_html
+from ui.structured_report_action import StructureUnavailable, structure, structured_html
 from ui.views.common import esc
 from ui.widgets import AppContext, options_from, relevant_options, status_box
 

@@ -15,7 +15,7 @@ from ui.compare_handlers import NO_DIFFERENCES, CompareView, compare_differences
 from ui.handlers import bind
 from ui.panels import build_panel
 from ui.public import redact, secret_values
-from ui.structure import structure_available
+from ui.structured_report_action import structure_available
 from ui.views import has_view
 from ui.widgets import LLM, AppContext, option_controls, relevant_options
 

@@ -14,7 +14,7 @@ from engine.reports import ReportPair
 from engine.runner import run_batch
 from engine.runtimes.judge import Judge
 from engine.metrics.judging import JudgeConfig
-from engine.structure import structure_report
+from engine.structured_report import structure_report
 from tests.llm.conftest import ReplayBackend, ScriptedBackend, load_fixture
 
 

@@ -196,9 +196,9 @@ def test_registry_table_lists_every_model_with_its_status():
 
 
 def test_structured_report_layout_is_escaped_and_flags_demo_models():
-    from engine.structure import StructuredReport, StructureResult
+    from engine.structured_report import StructuredReport, StructureResult
     from engine.context import ModelInfo
-    from ui.structure import structured_html
+    from ui.structured_report_action import structured_html
 
     report = StructuredReport(exam_type="Chest radiograph", history="", technique="PA and lateral",
                               comparison="", findings={"Pleura": ["Small left effusion <b>x</b>"]},

@@ -1,6 +1,6 @@
 """The "Structure report" action: rewrite one report into the structured-report format.
 
-The rewrite lives in ``engine.structure`` (one LLM call through the shared judge); this module
+The rewrite lives in ``engine.structured_report`` (one LLM call through the shared judge); this module
 runs it with the app's cached runtime context, turns failures into readable messages, and lays
 the result out as HTML (escaped: the judge's text is as untrusted as the report).
 """
@@ -18,7 +18,7 @@ class StructureUnavailable(RuntimeError):
 
 
 def structure_available() -> bool:
-    return importlib.util.find_spec("engine.structure") is not None
+    return importlib.util.find_spec("engine.structured_report") is not None
 
 
 def structure(text: str, ctx: registry.RuntimeContext) -> Any:
@@ -26,7 +26,7 @@ def structure(text: str, ctx: registry.RuntimeContext) -> Any:
     if not structure_available():
         raise StructureUnavailable("The structured-report rewrite is not part of this build.")
     from engine.metrics.judging import judge_for
-    from engine.structure import structure_report
+    from engine.structured_report import structure_report
 
     return structure_report(text, judge_for(ctx))
 
