@@ -237,8 +237,8 @@ class ScoreStats:
 
 
 def _score_only(metric: str) -> CorpusStatistics:
-    def from_result(payload: Mapping[str, Any]) -> ScoreStats:
-        return ScoreStats(number(metric, str(payload.get("id", "?")), "score", payload.get("score")))
+    def from_result(payload: Mapping[str, Any], pair: str = "?") -> ScoreStats:
+        return ScoreStats(number(metric, pair, "score", payload.get("score")))
 
     def features(table: RecordTable, start: int, stop: int, options: Options) -> np.ndarray:
         score = table.column("score", start, stop)
