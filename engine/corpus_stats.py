@@ -79,6 +79,7 @@ class CorpusStatistics:
 
 
 _REGISTRY: dict[str, CorpusStatistics] = {}
+_LOADED: list[bool] = []
 
 
 def register(spec: CorpusStatistics) -> CorpusStatistics:
@@ -94,8 +95,9 @@ def statistics_for(metric: str) -> CorpusStatistics:
 
 
 def _load_builtin() -> None:
-    if _REGISTRY:
+    if _LOADED:
         return
+    _LOADED.append(True)
     # The metric packages' stats modules register themselves on import; none loads a model.
     from engine.metrics.clear import stats as _clear  # noqa: F401
     from engine.metrics.crepe import stats as _crepe  # noqa: F401
@@ -314,11 +316,8 @@ def _multinomial_chunks(n: int, n_resamples: int, rng: np.random.Generator
         rest = n - start
         drawn = left if size == rest else rng.binomial(left, size / rest)
         left = left - drawn
-        counts = np.zeros((n_resamples, size))
-        for b in range(n_resamples):
-            if drawn[b]:
-                counts[b] = np.bincount(rng.integers(0, size, drawn[b]), minlength=size)
-        yield start, stop, counts
+        cell = np.repeat(np.arange(n_resamples) * size, drawn) + rng.integers(0, size, int(drawn.sum()))
+        yield start, stop, np.bincount(cell, minlength=n_resamples * size).reshape(n_resamples, size).astype(float)
 
 
 def _percentile(distribution: np.ndarray, confidence: float) -> tuple[float | None, float | None]:

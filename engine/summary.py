@@ -31,7 +31,10 @@ class _MetricAccumulator:
         self.metric = metric
         self.signature = signature
         self.spec = corpus_stats.statistics_for(metric.name)
-        self.records: corpus_stats.RecordTable | None = corpus_stats.RecordTable(self.spec.record)
+        # A score-only metric's one figure is the mean of ``scores``: no second copy.
+        self.records: corpus_stats.RecordTable | None = (
+            None if self.spec.record is corpus_stats.ScoreStats
+            else corpus_stats.RecordTable(self.spec.record))
         self.scores = array("d")
         self.counts: Counter[str] = Counter()
         self.failure: str | None = None  # the first stored result that did not fit the record
@@ -106,8 +109,14 @@ class SummaryBuilder:
             "model": model.id if model else None,
             "demo_grade": bool(model and model.demo_grade),
         }
-        entry.update(corpus_block(acc.spec, acc.records, parse_signature(acc.signature),
-                                  acc.failure, self._n_resamples))
+        if acc.spec.record is corpus_stats.ScoreStats:
+            # The mean is the only figure, and its (BCa) interval is the one above.
+            entry.update({"corpus": {}, "corpus_figures": {"mean": {
+                "value": ci.mean, "ci_low": ci.ci_low, "ci_high": ci.ci_high}} if ci.n else {},
+                "headline": []})
+        else:
+            entry.update(corpus_block(acc.spec, acc.records, parse_signature(acc.signature),
+                                      acc.failure, self._n_resamples))
         return entry
 
 
