@@ -90,8 +90,12 @@ def register(spec: CorpusStatistics) -> CorpusStatistics:
 def statistics_for(metric: str) -> CorpusStatistics:
     """The statistics of ``metric``: its own, or the mean of its per-pair score."""
     _load_builtin()
-    base = metric.split(":", 1)[0]
-    return _REGISTRY.get(metric) or _REGISTRY.get(base) or _score_only(metric)
+    if metric in _REGISTRY:
+        return _REGISTRY[metric]
+    for sep in ("-", "_", ":"):  # a variant named after its family ("clear-standin")
+        if metric.split(sep, 1)[0] in _REGISTRY:
+            return _REGISTRY[metric.split(sep, 1)[0]]
+    return _score_only(metric)
 
 
 def _load_builtin() -> None:

@@ -13,7 +13,6 @@ from collections.abc import Sequence
 from typing import Any
 
 from engine.metrics.base import Metric, MetricCard, ModelInfo, PairScore
-from engine.metrics.vert.metric import score_family_means
 from engine.metrics.vert.schema import CATEGORIES, CategoryErrors, JudgeAssessment
 from engine.metrics.vert.score import compute_scores, formula
 from engine.reader.align import read_pair
@@ -87,7 +86,3 @@ class VertRulesMetric(Metric):
         details = {"variant": self.variant, "assessment": assessment.to_json(),
                    "scores": scores.to_json(), "reader": reader}
         return PairScore(score=scores.headline(self.variant), details=details)
-
-    def corpus(self, results: Sequence[PairScore]) -> dict[str, Any]:
-        """Mean of every score family, as for the LLM judge."""
-        return score_family_means(self.variant, results)
