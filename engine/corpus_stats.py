@@ -165,6 +165,7 @@ class RecordTable(Sequence[Any]):
             if kind == "t":
                 self._lengths[name] = array("I")
         self._n = 0
+        self._offset_cache: dict[str, np.ndarray] = {}
         for r in records:
             self.append(r)
 
@@ -217,8 +218,12 @@ class RecordTable(Sequence[Any]):
         return values[offsets[start]:offsets[stop]], lengths.astype(np.int64)
 
     def _offsets(self, name: str) -> np.ndarray:
-        lengths = np.frombuffer(self._lengths[name], dtype=np.uint32)
-        return np.concatenate(([0], np.cumsum(lengths, dtype=np.int64)))
+        cached = self._offset_cache.get(name)
+        if cached is None or cached.size != self._n + 1:  # records were added since
+            lengths = np.frombuffer(self._lengths[name], dtype=np.uint32)
+            cached = np.concatenate(([0], np.cumsum(lengths, dtype=np.int64)))
+            self._offset_cache[name] = cached
+        return cached
 
     def nbytes(self) -> int:
         """Bytes held by the columns (what a summary keeps per pair)."""

@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 import numpy as np
 
@@ -182,7 +182,7 @@ def features(table: cs.RecordTable, start: int, stop: int, options: cs.Options) 
 
 
 def _presence(sums: np.ndarray, k: int, top5: str, prefix: str) -> dict[str, np.ndarray]:
-    label: PresenceClass = POSITIVE if k == 0 else NEGATIVE
+    label = cast(PresenceClass, POSITIVE if k == 0 else NEGATIVE)
     p = "pos" if k == 0 else "neg"
     base = _PRESENCE + 3 * _N * k
     tp = sums[:, base:base + _N]
@@ -277,8 +277,8 @@ def nest(figs: Mapping[str, float], table: cs.RecordTable, options: cs.Options) 
     for block, chosen in (("presence", top5), ("presence_other_top5", other)):
         node = out[block]
         node["top5_set"] = chosen
-        node["pos_top5"] = top5_conditions(chosen, POSITIVE)
-        node["neg_top5"] = top5_conditions(chosen, NEGATIVE)
+        node["pos_top5"] = top5_conditions(chosen, cast(PresenceClass, POSITIVE))
+        node["neg_top5"] = top5_conditions(chosen, cast(PresenceClass, NEGATIVE))
     for attribute in CHOICE_ATTRIBUTES:
         _fix_per_condition(out["choice"][attribute])
     for attribute in LIST_ATTRIBUTES:
