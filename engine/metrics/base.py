@@ -99,9 +99,16 @@ class Metric(ABC):
         return {}
 
     def signature(self) -> str:
+        from engine.corpus_stats import statistics_for
         from engine.signature import make_signature
 
-        return make_signature(self.name, self.version, self.signature_fields())
+        fields = self.signature_fields()
+        # A new statistics record changes what a stored result means: from version 2 on it is
+        # part of the signature, so resumed runs score such pairs again and comparisons see it.
+        stats_version = statistics_for(self.name).record.STATS_VERSION
+        if stats_version > 1:
+            fields = {**fields, "stats": stats_version}
+        return make_signature(self.name, self.version, fields)
 
     def score_pair(self, pair: ReportPair) -> PairScore:
         raise NotImplementedError

@@ -181,3 +181,18 @@ def test_demo_grade_metrics_are_left_out_unless_asked():
     asked = compare_systems(rows_a, rows_b, ["bleu"], include_demo=True)["bleu"]
     assert asked["verdict"] == "B better (p < 0.05)"
     assert asked["figures"]["mean"]["verdict"] == "B better (p < 0.05)"
+
+
+def test_a_new_statistics_version_changes_the_signature(monkeypatch):
+    """Bumping a record's STATS_VERSION makes stored results of the old one stale: the
+    signature changes (resumed runs score the pairs again) and old payloads are refused."""
+    from engine.metrics.registry import RuntimeContext, get
+
+    metric = get("crepe").build(RuntimeContext(options={"extractor": "rules", "crepe_model": "rules"}))
+    spec = cs.statistics_for("crepe")
+    before = metric.signature()
+    assert "stats:" not in before
+    monkeypatch.setattr(spec.record, "STATS_VERSION", 2)
+    assert metric.signature() == before + "|stats:2"
+    with pytest.raises(cs.StatsError, match="crepe: pair 4: statistics version 1"):
+        spec.from_result({"score": 1.0, "counts": {}, "total": 1.0, "stats_version": 1}, pair="4")
