@@ -62,7 +62,7 @@ class CorpusStatistics:
     figures the app's summary table shows."""
 
     metric: str
-    record: type
+    record: type[StatsRecord]
     from_result: Callable[..., Any]  # (payload, pair=...) -> record, or StatsError
     features: Callable[[RecordTable, int, int, Options], np.ndarray]
     figures: Callable[[np.ndarray, Options], dict[str, np.ndarray]]
@@ -123,12 +123,13 @@ def field_kinds(record: type) -> dict[str, str]:
     return kinds
 
 
-def check_version(metric: str, payload: Mapping[str, Any], record: type, pair: str) -> None:
+def check_version(metric: str, payload: Mapping[str, Any], record: type[StatsRecord],
+                  pair: str) -> None:
     """Refuse a payload whose stored statistics version differs from the record's."""
     stored = payload.get("stats_version")
-    if stored is not None and stored != record.STATS_VERSION:  # type: ignore[attr-defined]
+    if stored is not None and stored != record.STATS_VERSION:
         raise StatsError(f"{metric}: pair {pair}: statistics version {stored} is not the current "
-                         f"{record.STATS_VERSION}; score the pair again")  # type: ignore[attr-defined]
+                         f"{record.STATS_VERSION}; score the pair again")
 
 
 def require(metric: str, payload: Mapping[str, Any], pair: str, *path: str) -> Any:
@@ -329,6 +330,15 @@ def _multinomial_chunks(n: int, n_resamples: int, rng: np.random.Generator
         yield start, stop, np.bincount(cell, minlength=n_resamples * size).reshape(n_resamples, size).astype(float)
 
 
+def _weighted(counts: np.ndarray, features: np.ndarray) -> np.ndarray:
+    """counts @ features, skipping the feature columns that are zero in this chunk (most of a
+    CLEAR row: rare conditions, attributes of absent true positives)."""
+    used = np.flatnonzero(features.any(axis=0))
+    out = np.zeros((counts.shape[0], features.shape[1]))
+    out[:, used] = counts @ features[:, used]
+    return out
+
+
 def _percentile(distribution: np.ndarray, confidence: float) -> tuple[float | None, float | None]:
     finite = distribution[np.isfinite(distribution)]
     if finite.size == 0:
@@ -350,7 +360,7 @@ def figure_intervals(spec: CorpusStatistics, stats: Sequence[Any], options: Opti
     rng = np.random.default_rng(seed)
     sums: np.ndarray | None = None
     for start, stop, counts in _multinomial_chunks(len(table), n_resamples, rng):
-        part = counts @ spec.features(table, start, stop, options)
+        part = _weighted(counts, spec.features(table, start, stop, options))
         sums = part if sums is None else sums + part
     assert sums is not None
     resampled = spec.figures(sums, options)
@@ -409,8 +419,8 @@ def paired_figures(spec: CorpusStatistics, stats_a: Sequence[Any], stats_b: Sequ
     perm_a, perm_b = spec.figures(total_a + shift, options), spec.figures(total_b - shift, options)
     boot_a = boot_b = None
     for start, stop, counts in _multinomial_chunks(n, n_resamples, rng):
-        part_a = counts @ spec.features(table_a, start, stop, options)
-        part_b = counts @ spec.features(table_b, start, stop, options)
+        part_a = _weighted(counts, spec.features(table_a, start, stop, options))
+        part_b = _weighted(counts, spec.features(table_b, start, stop, options))
         boot_a = part_a if boot_a is None else boot_a + part_a
         boot_b = part_b if boot_b is None else boot_b + part_b
     assert boot_a is not None and boot_b is not None

@@ -105,7 +105,7 @@ class Metric(ABC):
         fields = self.signature_fields()
         # A new statistics record changes what a stored result means: from version 2 on it is
         # part of the signature, so resumed runs score such pairs again and comparisons see it.
-        stats_version = statistics_for(self.name).record.STATS_VERSION
+        stats_version: int = statistics_for(self.name).record.STATS_VERSION
         if stats_version > 1:
             fields = {**fields, "stats": stats_version}
         return make_signature(self.name, self.version, fields)
