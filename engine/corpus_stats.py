@@ -205,9 +205,10 @@ class RecordTable(Sequence[Any]):
         return (self[i] for i in range(self._n))
 
     def column(self, name: str, start: int = 0, stop: int | None = None) -> np.ndarray:
-        """A scalar field's values for records start..stop."""
+        """A scalar field's values for records start..stop (a copy: a live view of the
+        column would stop it from growing)."""
         return np.frombuffer(self._columns[name], dtype=np.int64 if self.kinds[name] == "i"
-                             else np.float64)[start:stop]
+                             else np.float64)[start:stop].copy()
 
     def ragged(self, name: str, start: int = 0, stop: int | None = None
                ) -> tuple[np.ndarray, np.ndarray]:
@@ -216,7 +217,7 @@ class RecordTable(Sequence[Any]):
         stop = self._n if stop is None else stop
         values = np.frombuffer(self._columns[name], dtype=np.float64)
         lengths = np.frombuffer(self._lengths[name], dtype=np.uint32)[start:stop]
-        return values[offsets[start]:offsets[stop]], lengths.astype(np.int64)
+        return values[offsets[start]:offsets[stop]].copy(), lengths.astype(np.int64)
 
     def _offsets(self, name: str) -> np.ndarray:
         cached = self._offset_cache.get(name)

@@ -160,6 +160,10 @@ def format_summary(summary: dict[str, Any]) -> str:
         apart = f" not applicable={m['n_not_applicable']}" if m.get("n_not_applicable") else ""
         lines.append(f"{name:<10} {arrow} {value}  n={m['n']} errors={m['n_errors']} "
                      f"cannot read={m.get('n_cannot_read', 0)}{apart}{demo}")
+        for key in m.get("headline") or []:
+            f = m["corpus_figures"][key]
+            if f["value"] is not None and f["ci_low"] is not None:
+                lines.append(f"{'':<10}   {key} {f['value']:.4f} [{f['ci_low']:.4f}, {f['ci_high']:.4f}]")
         lines.append(f"{'':<10}   {m['signature']}")
     demo_models = summary.get("demo_grade_metrics") or {}
     if demo_models:

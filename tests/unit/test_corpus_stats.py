@@ -146,6 +146,7 @@ def test_compare_systems_gives_figure_verdicts_and_checks_signatures():
     f13 = result["figures"]["presence.pos_f1@13"]
     assert f13["diff"] > 0 and f13["ci_low"] > 0 and f13["p_value"] < 0.05
     assert f13["verdict"] == "B better (p < 0.05)" and result["headline"][0] == "presence.pos_f1@13"
+    json.dumps(result, allow_nan=False)  # the app writes it into the summary download
     other = clear["signature"].replace("top5:code", "top5:paper")
     mixed = compare_systems(rows_a, _clear_rows(perfect, other), ["clear"], figure_resamples=50)["clear"]
     assert mixed["same_setup"] is False and mixed["signature_differences"] == {"top5": ("code", "paper")}
@@ -196,3 +197,19 @@ def test_a_new_statistics_version_changes_the_signature(monkeypatch):
     assert metric.signature() == before + "|stats:2"
     with pytest.raises(cs.StatsError, match="crepe: pair 4: statistics version 1"):
         spec.from_result({"score": 1.0, "counts": {}, "total": 1.0, "stats_version": 1}, pair="4")
+
+
+def test_terminal_summary_prints_headline_figures_with_intervals():
+    from engine.metrics.registry import RuntimeContext, get
+    from engine.summary import SummaryBuilder, format_summary
+
+    recorded = RECORDED["radsem"]
+    metric = get("radsem").build(RuntimeContext(options={"extractor": "rules"}))
+    builder = SummaryBuilder([metric], {"radsem": recorded["signature"]}, n_resamples=200)
+    for result in recorded["results"]:
+        builder.add_row({"radsem": result})
+    summary = builder.summary(Counter())
+    f1 = summary["metrics"]["radsem"]["corpus_figures"]["abnormal.mean_f1"]
+    assert (f"abnormal.mean_f1 {f1['value']:.4f} [{f1['ci_low']:.4f}, {f1['ci_high']:.4f}]"
+            in format_summary(summary))
+    json.dumps(summary, allow_nan=False)  # plain JSON: undefined figures are null, not NaN
