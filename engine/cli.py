@@ -244,14 +244,13 @@ def _read_rows(path: str, metric: str) -> list[dict[str, Any]]:
 
 
 def _compare(args: argparse.Namespace) -> int:
-    from engine.compare import compare_metric
+    from engine.compare import compare_systems
 
     rows_a, rows_b = _read_rows(args.results_a, args.metric), _read_rows(args.results_b, args.metric)
     if not {str(r["id"]) for r in rows_a} & {str(r["id"]) for r in rows_b}:
         raise ValueError("the two results files share no pair ids")
-    direction = registry.get(args.metric).card.direction if args.metric in registry.names() else "higher"
-    result = compare_metric(rows_a, rows_b, args.metric, direction, include_demo=args.include_demo,
-                            n_resamples=args.resamples, seed=args.seed)
+    result = compare_systems(rows_a, rows_b, [args.metric], include_demo=args.include_demo,
+                             n_resamples=args.resamples, seed=args.seed)[args.metric]
     out: dict[str, Any] = {"metric": args.metric, "pairs_in_both": result["pairs_in_both"],
                            **result["paired"], **result}
     if result["same_setup"] is False:
