@@ -16,8 +16,10 @@ That one shape gives, for every figure at once:
 
 ``RecordTable`` keeps a metric's records as typed columns (8 bytes per number) instead of
 Python objects, so a summary of a million pairs holds megabytes, not the result payloads.
-Stored records carry ``STATS_VERSION``: a record built by an older version of a metric's
-statistics is refused (``StatsError``) so that it is recomputed, never silently reused.
+Each record type has a ``STATS_VERSION``. From version 2 on it is part of the metric's
+signature (``Metric.signature``), so a bump makes a resumed run score stored pairs again and a
+comparison see the change; a stored payload that names another version, or does not fit the
+record, is refused with a ``StatsError`` naming metric, pair and field, never read silently.
 """
 from __future__ import annotations
 
@@ -58,8 +60,8 @@ class CorpusStatistics:
     per pair; ``figures(sums, options)`` takes a (B, k) array of summed rows (with the pair
     count as ``sums[:, 0]``, which ``features`` must put first) and returns figure name ->
     (B,) array, NaN where a figure is undefined. ``nest`` turns the point figures into the
-    nested corpus dict the summary has always shown (None for NaN; it may also read the records). ``headline`` names the
-    figures the app's summary table shows."""
+    nested corpus dict the summary has always shown (None for NaN; it may also read the
+    records). ``headline`` names the figures the app's summary table shows."""
 
     metric: str
     record: type[StatsRecord]
@@ -119,7 +121,13 @@ def field_kinds(record: type) -> dict[str, str]:
     hints = get_type_hints(record)
     for f in fields(record):
         hint = hints[f.name]
-        kinds[f.name] = {float: "f", int: "i"}.get(hint, "t")
+        if hint in (float, int):
+            kinds[f.name] = "f" if hint is float else "i"
+        elif hint == tuple[float, ...]:
+            kinds[f.name] = "t"
+        else:
+            raise TypeError(f"{record.__name__}.{f.name}: a statistics record holds numbers only "
+                            f"(float, int, tuple[float, ...]), not {hint}")
     return kinds
 
 
