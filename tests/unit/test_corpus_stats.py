@@ -64,6 +64,16 @@ def test_headline_figures_are_bit_identical_to_the_old_ones():
     figures = cs.aggregate(spec, [spec.from_result(r) for r in _ok(radsem["results"])], {})
     assert figures["abnormal.mean_f1"] == radsem["corpus"]["abnormal"]["mean_f1"]
     assert figures["mean"] == radsem["corpus"]["mean"]
+    srr = RECORDED["srr"]
+    from engine.metrics.srr.stats import aggregate as srr_aggregate
+
+    spec = cs.statistics_for("srr")
+    figures = srr_aggregate([spec.from_result(r) for r in _ok(srr["results"])],
+                            parse_signature(srr["signature"]))
+    for level in ("leaf", "upper"):
+        for average in ("micro", "macro"):
+            for key in ("precision", "recall", "f1"):
+                assert figures[f"{level}.{average}.{key}"] == srr["corpus"][level][average][key]
 
 
 def test_record_table_round_trips_and_stays_small():

@@ -195,10 +195,8 @@ def _presence(sums: np.ndarray, k: int, top5: str, prefix: str) -> dict[str, np.
     out = {
         f"{p}_f1@13": np.mean(f1, axis=1),
         f"{p}_f1@5": np.mean(f1[:, five], axis=1),
-        f"{p}_f1@13_supported": cs.ratio(np.where(supported, f1, 0.0).sum(axis=1),
-                                         supported.sum(axis=1)),
-        f"{p}_f1@5_supported": cs.ratio(np.where(supported, f1, 0.0)[:, five].sum(axis=1),
-                                        supported[:, five].sum(axis=1)),
+        f"{p}_f1@13_supported": cs.masked_mean(f1, supported),
+        f"{p}_f1@5_supported": cs.masked_mean(f1[:, five], supported[:, five]),
         f"{p}_micro_f1": cs.ratio(2.0 * total_tp, total_in),
         f"{p}_cell_accuracy": cs.ratio(_N * n - total_in + 2.0 * total_tp, _N * n),
     }
@@ -213,8 +211,7 @@ def _averages(prefix: str, values: np.ndarray, rows: np.ndarray, pair_sum: np.nd
     per_condition = cs.ratio(values, rows)
     has = rows > 0
     out = {f"{prefix}.micro": cs.ratio(values.sum(axis=1), rows.sum(axis=1)),
-           f"{prefix}.condition_averaged": cs.ratio(np.where(has, per_condition, 0.0).sum(axis=1),
-                                                    has.sum(axis=1)),
+           f"{prefix}.condition_averaged": cs.masked_mean(per_condition, has),
            f"{prefix}.report_averaged": cs.ratio(pair_sum, pairs),
            f"{prefix}.n_rows": rows.sum(axis=1)}
     for i, c in enumerate(CONDITIONS):

@@ -115,8 +115,7 @@ def figures(sums: np.ndarray, options: cs.Options) -> dict[str, np.ndarray]:
         values = {"micro.precision": micro_p, "micro.recall": micro_r,
                   "micro.f1": cs.ratio(2 * tp.sum(axis=1), (ref + pred).sum(axis=1), 0.0)}
         for key, per_label in (("precision", p), ("recall", r), ("f1", f)):
-            values[f"macro.{key}"] = cs.ratio(np.where(active, per_label, 0.0).sum(axis=1),
-                                              active.sum(axis=1))
+            values[f"macro.{key}"] = cs.masked_mean(per_label, active)
         for key, v in values.items():
             out[f"{name}.{key}"] = np.where(any_active, v, np.nan)
     return out
