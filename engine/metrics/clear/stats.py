@@ -276,18 +276,15 @@ def nest(figs: Mapping[str, float], table: cs.RecordTable, options: cs.Options) 
         node["top5_set"] = chosen
         node["pos_top5"] = top5_conditions(chosen, cast(PresenceClass, POSITIVE))
         node["neg_top5"] = top5_conditions(chosen, cast(PresenceClass, NEGATIVE))
+    # Averages always carry a per_condition dict, empty when no condition has a row.
     for attribute in CHOICE_ATTRIBUTES:
-        _fix_per_condition(out["choice"][attribute])
+        out["choice"][attribute].setdefault("per_condition", {})
     for attribute in LIST_ATTRIBUTES:
         for similarity in ("bleu4", "rouge_l", "llm"):
-            _fix_per_condition(out["lists"][attribute][similarity])
+            out["lists"][attribute][similarity].setdefault("per_condition", {})
     out["top5_sets"] = {name: {POSITIVE: sets[POSITIVE], NEGATIVE: sets[NEGATIVE]}
                         for name, sets in TOP5.items()}
     return out
-
-
-def _fix_per_condition(node: dict[str, Any]) -> None:
-    node.setdefault("per_condition", {})
 
 
 def aggregate(stats: Sequence[ClearStats], options: cs.Options) -> dict[str, float]:
