@@ -20,7 +20,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from engine import dataio, parallel, stats
+from engine import dataio, parallel
 from engine.defaults import default_metrics
 from engine.metrics import registry
 
@@ -80,6 +80,8 @@ def build_parser() -> argparse.ArgumentParser:
     compare.add_argument("--metric", required=True)
     compare.add_argument("--resamples", type=int, default=10_000)
     compare.add_argument("--seed", type=int, default=0)
+    compare.add_argument("--include-demo", action="store_true",
+                         help="give verdicts for metrics scored by a demo-grade model too")
 
     sub.add_parser("metrics", help="list the registered metrics")
 
@@ -227,44 +229,31 @@ def _score_run(args: argparse.Namespace, argv: list[str], pairs: list[Any], buil
     return 0
 
 
-def _read_scores(path: str, metric: str) -> tuple[dict[str, float | None], set[str]]:
-    """Per-pair scores of one metric in a results file (None for failed pairs), and the
-    signatures they were produced under."""
-    scores: dict[str, float | None] = {}
-    signatures: set[str] = set()
+def _read_rows(path: str, metric: str) -> list[dict[str, Any]]:
+    """The rows of a results file, each required to hold a result for ``metric``."""
+    rows = []
     text = Path(path).read_text(encoding="utf-8")
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
         row = json.loads(line)
-        result = row.get("metrics", {}).get(metric)
-        if result is None:
+        if row.get("metrics", {}).get(metric) is None:
             raise ValueError(f"{path}: line {number}: no result for metric {metric!r}")
-        scores[str(row["id"])] = result.get("score") if result.get("error") is None else None
-        if result.get("signature"):
-            signatures.add(result["signature"])
-    return scores, signatures
+        rows.append(row)
+    return rows
 
 
 def _compare(args: argparse.Namespace) -> int:
-    from engine.signature import signature_differences
+    from engine.compare import compare_systems
 
-    a, sig_a = _read_scores(args.results_a, args.metric)
-    b, sig_b = _read_scores(args.results_b, args.metric)
-    common = [pid for pid in a if pid in b]
-    if not common:
+    rows_a, rows_b = _read_rows(args.results_a, args.metric), _read_rows(args.results_b, args.metric)
+    if not {str(r["id"]) for r in rows_a} & {str(r["id"]) for r in rows_b}:
         raise ValueError("the two results files share no pair ids")
-    result = stats.paired_comparison([a[p] for p in common], [b[p] for p in common],
-                                     n_resamples=args.resamples, seed=args.seed)
-    out: dict[str, Any] = {"metric": args.metric, "pairs_in_both": len(common), **result.to_json()}
-    if len(sig_a) == 1 and sig_a == sig_b:
-        out["same_setup"] = True
-    else:
-        # Different extractors, models or options: the difference may not be the systems'.
-        out["same_setup"] = False
-        out["signatures"] = {"a": sorted(sig_a), "b": sorted(sig_b)}
-        if len(sig_a) == 1 and len(sig_b) == 1:
-            out["signature_differences"] = signature_differences(next(iter(sig_a)), next(iter(sig_b)))
+    result = compare_systems(rows_a, rows_b, [args.metric], include_demo=args.include_demo,
+                             n_resamples=args.resamples, seed=args.seed)[args.metric]
+    out: dict[str, Any] = {"metric": args.metric, "pairs_in_both": result["pairs_in_both"],
+                           **result["paired"], **result}
+    if result["same_setup"] is False:
         print("warning: the two files were scored under different signatures; the difference may "
               "come from the set-up, not the systems (see signature_differences)", file=sys.stderr)
     print(json.dumps(out, indent=2))

@@ -1,6 +1,7 @@
-"""One metric's result on one pair as JSON (an output line's entry, a stored row) and back.
+"""One metric's result on one pair as JSON (an output line's entry, a stored row).
 
-Shared by the runner that writes results, the summary that reads them, and the store's resume.
+Shared by the runner that writes results and the store's resume (engine.summary reads them back
+through each metric's typed statistics record).
 """
 from __future__ import annotations
 
@@ -29,13 +30,6 @@ def result_dict(metric: Metric, result: PairScore, signature: str | None = None)
         raise ValueError(f"{metric.name}: details may not use the reserved keys {sorted(clash)}")
     out.update(result.details)
     return out
-
-
-def pair_score_from_dict(data: dict[str, Any]) -> PairScore:
-    """Inverse of ``result_dict`` for corpus statistics on stored results."""
-    details = {k: v for k, v in data.items() if k not in STANDARD_KEYS}
-    return PairScore(score=data.get("score"), details=details, error=data.get("error"),
-                     elapsed_ms=data.get("elapsed_ms") or 0.0)
 
 
 def is_transient_failure(payload: dict[str, Any]) -> bool:

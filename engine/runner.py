@@ -150,7 +150,7 @@ def run_batch(
                                                            if m.name in results[p.id]}} for p in pairs]
     builder = SummaryBuilder(built, signatures)
     for row in rows:
-        builder.add_row(row["metrics"])
+        builder.add_row(row["metrics"], pair_id=row["id"])
     summary = builder.summary(ctx.counters - counters_before)
     summary["run_id"] = run_id
     summary["n_pairs"] = len(pairs)

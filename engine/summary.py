@@ -1,42 +1,88 @@
 """A run's corpus summary, built as results arrive so that no caller has to hold every row.
 
 ``SummaryBuilder.add_row`` takes one pair's results (metric name -> result JSON) as the runner
-produces or reads them; ``summary`` gives the means with bootstrap intervals, the error,
-cannot-read and not-applicable counts, each metric's corpus aggregates (``Metric.corpus``) and
-the run's model-call counters. ``format_summary`` prints it for the terminal.
+produces or reads them and keeps, per metric, only the pair's score and its compact statistics
+record (``engine.corpus_stats``; tens of bytes, never the result payload). ``summary`` gives
+the means with bootstrap intervals, the error, cannot-read and not-applicable counts, each
+metric's corpus figures with 95 % intervals, and the run's model-call counters.
+``format_summary`` prints it for the terminal.
+
+Per metric the summary has ``corpus`` (the nested aggregates as always shown) and
+``corpus_figures`` (every figure by flat name -> value, ci_low, ci_high); ``headline`` names
+the figures tables show first (CLEAR F1@13 and F1@5, F1-SRR-BERT micro and macro, RadSEM
+class F1).
 """
 from __future__ import annotations
 
+from array import array
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engine import readable, stats
-from engine.metrics.base import Metric, PairScore
-from engine.results import pair_score_from_dict
+from engine import corpus_stats, readable, stats
+from engine.metrics.base import Metric
+from engine.signature import parse_signature
+
+
+class _MetricAccumulator:
+    """One metric's pairs as they arrive: scores, records and counts."""
+
+    def __init__(self, metric: Metric, signature: str) -> None:
+        self.metric = metric
+        self.signature = signature
+        self.spec = corpus_stats.statistics_for(metric.name)
+        # A score-only metric's one figure is the mean of ``scores``: no second copy.
+        self.records: corpus_stats.RecordTable | None = (
+            None if self.spec.record is corpus_stats.ScoreStats
+            else corpus_stats.RecordTable(self.spec.record))
+        self.scores = array("d")
+        self.counts: Counter[str] = Counter()
+        self.failure: str | None = None  # the first stored result that did not fit the record
+
+    def add(self, payload: Mapping[str, Any], pair: str) -> None:
+        error, score = payload.get("error"), payload.get("score")
+        if payload.get("not_applicable"):
+            self.counts["not_applicable"] += 1
+        if error is not None:
+            self.counts["cannot_read" if readable.is_cannot_read(error) else "errors"] += 1
+            return
+        if score is None:
+            return
+        self.scores.append(float(score))
+        if self.records is None:
+            return
+        try:
+            self.records.append(self.spec.from_result(payload, pair=pair))
+        except corpus_stats.StatsError as exc:
+            # No figure from part of the pairs: the corpus block says what did not fit.
+            self.failure, self.records = str(exc), None
 
 
 class SummaryBuilder:
     """Collects per-pair results metric by metric and turns them into the summary dict."""
 
-    def __init__(self, metrics: Sequence[Metric], signatures: Mapping[str, str] | None = None):
-        self._metrics = list(metrics)
-        self._signatures = dict(signatures or {})
-        self._results: dict[str, list[PairScore]] = {m.name: [] for m in self._metrics}
+    def __init__(self, metrics: Sequence[Metric], signatures: Mapping[str, str] | None = None,
+                 n_resamples: int = corpus_stats.FIGURE_RESAMPLES):
+        signatures = dict(signatures or {})
+        self._metrics = {m.name: _MetricAccumulator(m, signatures.get(m.name) or m.signature())
+                         for m in metrics}
+        self._n_resamples = n_resamples
+        self._rows = 0
 
-    def add_row(self, row_metrics: Mapping[str, dict[str, Any]]) -> None:
+    def add_row(self, row_metrics: Mapping[str, dict[str, Any]], pair_id: str | None = None) -> None:
         """One pair's results as written to the output (metric name -> result JSON)."""
+        self._rows += 1
+        pair = str(pair_id) if pair_id is not None else f"#{self._rows}"
         for name, payload in row_metrics.items():
-            if name in self._results:
-                self._results[name].append(pair_score_from_dict(payload))
+            if name in self._metrics:
+                self._metrics[name].add(payload, pair)
 
     def summary(self, counters: Counter) -> dict[str, Any]:
-        """Corpus summary: mean with bootstrap CI, errors, metric aggregates, and this run's
-        model-call counters."""
+        """Corpus summary: mean with bootstrap CI, errors, metric figures with intervals, and
+        this run's model-call counters."""
         summary: dict[str, Any] = {"metrics": {}}
-        for metric in self._metrics:
-            per_pair = self._results[metric.name]
-            summary["metrics"][metric.name] = self._metric_entry(metric, per_pair)
+        for name, acc in self._metrics.items():
+            summary["metrics"][name] = self._metric_entry(acc)
         # Named apart so that no reader takes a demo model's number for a measurement.
         summary["demo_grade_metrics"] = {name: m["model"] for name, m in summary["metrics"].items()
                                          if m["demo_grade"]}
@@ -48,27 +94,57 @@ class SummaryBuilder:
                 summary[key] = int(counters[key])
         return summary
 
-    def _metric_entry(self, metric: Metric, per_pair: Sequence[PairScore]) -> dict[str, Any]:
-        ok = [r for r in per_pair if r.error is None and r.score is not None]
-        ci = stats.bootstrap_mean_ci([r.score for r in ok])
+    def _metric_entry(self, acc: _MetricAccumulator) -> dict[str, Any]:
+        metric = acc.metric
+        ci = stats.bootstrap_mean_ci(acc.scores)
         model = metric.model()
-        unreadable = readable.count_cannot_read([r.error for r in per_pair])
         entry: dict[str, Any] = {
             "mean": ci.mean, "ci_low": ci.ci_low, "ci_high": ci.ci_high,
-            "n": ci.n, "n_errors": sum(1 for r in per_pair if r.error is not None) - unreadable,
-            "n_cannot_read": unreadable,
-            "n_not_applicable": sum(1 for r in per_pair if r.details.get("not_applicable")),
+            "n": ci.n, "n_errors": acc.counts["errors"],
+            "n_cannot_read": acc.counts["cannot_read"],
+            "n_not_applicable": acc.counts["not_applicable"],
             "direction": metric.direction,
             "range": list(metric.card.range),
-            "signature": self._signatures.get(metric.name) or metric.signature(),
+            "signature": acc.signature,
             "model": model.id if model else None,
             "demo_grade": bool(model and model.demo_grade),
         }
-        try:
-            entry["corpus"] = metric.corpus(ok)
-        except Exception as exc:  # noqa: BLE001 - the means above are still valid; say what failed
-            entry["corpus"] = {"error": f"{type(exc).__name__}: {exc}"}
+        if acc.spec.record is corpus_stats.ScoreStats:
+            # The mean is the only figure, and its (BCa) interval is the one above.
+            entry.update({"corpus": {}, "corpus_figures": {"mean": {
+                "value": ci.mean, "ci_low": ci.ci_low, "ci_high": ci.ci_high}} if ci.n else {},
+                "headline": []})
+        else:
+            entry.update(corpus_block(acc.spec, acc.records, parse_signature(acc.signature),
+                                      acc.failure, self._n_resamples))
         return entry
+
+
+def corpus_block(spec: corpus_stats.CorpusStatistics, records: corpus_stats.RecordTable | None,
+                 options: Mapping[str, str], failure: str | None = None,
+                 n_resamples: int = corpus_stats.FIGURE_RESAMPLES) -> dict[str, Any]:
+    """``corpus``, ``corpus_figures`` and ``headline`` of one metric's summary entry."""
+    if records is None:
+        return {"corpus": {"error": failure}, "corpus_figures": {}, "headline": []}
+    try:
+        figures = corpus_stats.figure_intervals(spec, records, options, n_resamples=n_resamples)
+        points = {name: (f["value"] if f["value"] is not None else float("nan"))
+                  for name, f in figures.items()}
+        nested = spec.nest(points, records, spec.options_for(records, options))
+    except (ValueError, KeyError) as exc:  # e.g. pairs of mixed SRR levels: say so, no numbers
+        return {"corpus": {"error": f"{type(exc).__name__}: {exc}"}, "corpus_figures": {},
+                "headline": []}
+    return {"corpus": nested, "corpus_figures": figures,
+            "headline": [name for name in spec.headline if name in figures]}
+
+
+def stored_corpus(metric: Metric, payloads: Sequence[Mapping[str, Any]],
+                  n_resamples: int = corpus_stats.FIGURE_RESAMPLES) -> dict[str, Any]:
+    """The corpus aggregates of stored result payloads (as a run's summary gives them)."""
+    builder = SummaryBuilder([metric], n_resamples=n_resamples)
+    for payload in payloads:
+        builder.add_row({metric.name: dict(payload)})
+    return builder.summary(Counter())["metrics"][metric.name]["corpus"]
 
 
 def format_summary(summary: dict[str, Any]) -> str:
@@ -81,6 +157,10 @@ def format_summary(summary: dict[str, Any]) -> str:
         apart = f" not applicable={m['n_not_applicable']}" if m.get("n_not_applicable") else ""
         lines.append(f"{name:<10} {arrow} {value}  n={m['n']} errors={m['n_errors']} "
                      f"cannot read={m.get('n_cannot_read', 0)}{apart}{demo}")
+        for key in m.get("headline") or []:
+            f = m["corpus_figures"][key]
+            if f["value"] is not None and f["ci_low"] is not None:
+                lines.append(f"{'':<10}   {key} {f['value']:.4f} [{f['ci_low']:.4f}, {f['ci_high']:.4f}]")
         lines.append(f"{'':<10}   {m['signature']}")
     demo_models = summary.get("demo_grade_metrics") or {}
     if demo_models:

@@ -21,7 +21,8 @@ from typing import Any
 
 import pandas as pd
 
-from engine import dataio, stats
+from engine import dataio
+from engine.compare import compare_systems
 from engine.dataio import Columns, InputError
 from engine.metrics import registry
 from engine.metrics.base import Metric
@@ -425,9 +426,14 @@ def summary_html(summary: Mapping[str, Any], title: str = "Summary") -> str:
         demo_css = " class='rs-demo-value'" if m.get("demo_grade") else ""
         apart = (f" <span class='rs-muted'>({m['n_not_applicable']} not applicable)</span>"
                  if m.get("n_not_applicable") else "")
+        figures = "".join(
+            f"<br><span class='rs-muted'>{esc(figure_label(key))} "
+            f"{esc(fmt(f.get('value'), 4))} [{esc(fmt(f.get('ci_low'), 4))}, "
+            f"{esc(fmt(f.get('ci_high'), 4))}]</span>"
+            for key in m.get("headline") or [] if (f := (m.get("corpus_figures") or {}).get(key)))
         rows.append(
             f"<tr><td><b>{esc(name)}</b> {arrow}</td><td{demo_css}>{esc(fmt(m.get('mean'), 4))}</td>"
-            f"<td{demo_css}>{esc(ci)}</td><td>{esc(m.get('n'))}{apart}</td>"
+            f"<td{demo_css}>{esc(ci)}{figures}</td><td>{esc(m.get('n'))}{apart}</td>"
             f"<td{' class=rs-bad' if m.get('n_errors') else ''}>{esc(m.get('n_errors'))}</td>"
             f"<td{' class=rs-bad' if m.get('n_cannot_read') else ''}>{esc(m.get('n_cannot_read', 0))}</td>"
             f"<td><code>{esc(m.get('model') or '—')}</code> {demo}</td>"
@@ -453,52 +459,42 @@ def summary_html(summary: Mapping[str, Any], title: str = "Summary") -> str:
             + f"</tbody></table><div class='rs-muted'>{' · '.join(extra)}</div>")
 
 
-def scores_by_id(rows: Sequence[Mapping[str, Any]], name: str) -> dict[str, float | None]:
-    out = {}
-    for row in rows:
-        res = (row.get("metrics") or {}).get(name) or {}
-        score = res.get("score") if res.get("error") is None else None
-        out[str(row["id"])] = score if isinstance(score, (int, float)) else None
-    return out
-
-
-def _demo_grade(rows: Sequence[Mapping[str, Any]], name: str) -> bool:
-    return any(((row.get("metrics") or {}).get(name) or {}).get("demo_grade") for row in rows)
-
-
 def system_comparison(rows_a: Sequence[Mapping[str, Any]], rows_b: Sequence[Mapping[str, Any]],
                       names: Sequence[str], include_demo: bool = False,
                       ) -> tuple[pd.DataFrame, dict[str, Any]]:
-    """Per metric: both systems' means with bootstrap CIs, B - A with its CI, and the paired
-    bootstrap and permutation p-values (engine.stats), on the pairs both systems scored.
-    A metric scored by a demo-grade model gets no verdict unless ``include_demo``: its
-    differences are noise about nothing, and a "B better" beside them would read as real."""
-    records, raw = [], {}
-    for name in names:
-        a, b = scores_by_id(rows_a, name), scores_by_id(rows_b, name)
-        ids = [i for i in a if i in b]
-        sa, sb = [a[i] for i in ids], [b[i] for i in ids]
-        ci_a, ci_b = stats.bootstrap_mean_ci(sa), stats.bootstrap_mean_ci(sb)
-        paired = stats.paired_comparison(sa, sb)
-        direction = registry.get(name).card.direction if name in registry.names() else "higher"
-        verdict = "—"
-        if paired.mean_diff is not None and paired.p_bootstrap is not None:
-            better = "B" if (paired.mean_diff > 0) == (direction == "higher") else "A"
-            verdict = (f"{better} better (p < 0.05)" if paired.p_bootstrap < 0.05 and paired.mean_diff != 0
-                       else "no significant difference")
-        demo = _demo_grade(rows_a, name) or _demo_grade(rows_b, name)
-        if demo and not include_demo:
-            verdict = "left out: demo-grade model"
+    """``engine.compare.compare_systems`` as a table: per metric its mean (both systems with
+    bootstrap CIs, B - A, the paired p-values, the verdict), then one row per headline corpus
+    figure (B - A with its CI and the randomisation p-value). Demo-grade metrics get no
+    verdict unless ``include_demo``; differing set-ups get none either."""
+    compared = compare_systems(rows_a, rows_b, names, include_demo=include_demo)
+    records = []
+    for name, c in compared.items():
+        arrow = "↑" if c["direction"] == "higher" else "↓"
+        paired, a, b = c["paired"], c["a"], c["b"]
         records.append({
-            "metric": f"{name} {'↑' if direction == 'higher' else '↓'}", "pairs": paired.n,
-            "A mean [95% CI]": _ci_text(ci_a.mean, ci_a.ci_low, ci_a.ci_high),
-            "B mean [95% CI]": _ci_text(ci_b.mean, ci_b.ci_low, ci_b.ci_high),
-            "B − A [95% CI]": _ci_text(paired.mean_diff, paired.ci_low, paired.ci_high),
-            "p (paired bootstrap)": fmt(paired.p_bootstrap, 4),
-            "p (permutation)": fmt(paired.p_permutation, 4), "verdict": verdict})
-        raw[name] = {"a": ci_a.to_json(), "b": ci_b.to_json(), "paired": paired.to_json(),
-                     "direction": direction, "demo_grade": demo}
-    return pd.DataFrame.from_records(records), raw
+            "metric": f"{name} {arrow}", "pairs": paired["n"],
+            "A mean [95% CI]": _ci_text(a["mean"], a["ci_low"], a["ci_high"]),
+            "B mean [95% CI]": _ci_text(b["mean"], b["ci_low"], b["ci_high"]),
+            "B − A [95% CI]": _ci_text(paired["mean_diff"], paired["ci_low"], paired["ci_high"]),
+            "p (paired bootstrap)": fmt(paired["p_bootstrap"], 4),
+            "p (permutation)": fmt(paired["p_permutation"], 4), "verdict": c["verdict"]})
+        for figure in c.get("headline", []):
+            f = c["figures"][figure]
+            records.append({
+                "metric": f"{name} {figure_label(figure)} {arrow}", "pairs": paired["n"],
+                "A mean [95% CI]": fmt(f["a"], 4), "B mean [95% CI]": fmt(f["b"], 4),
+                "B − A [95% CI]": _ci_text(f["diff"], f["ci_low"], f["ci_high"]),
+                "p (paired bootstrap)": "—", "p (permutation)": fmt(f["p_value"], 4),
+                "verdict": f["verdict"]})
+    return pd.DataFrame.from_records(records), compared
+
+
+def figure_label(name: str) -> str:
+    """A corpus figure's flat name as a table shows it ("presence.pos_f1@13" -> "F1@13")."""
+    labels = {"presence.pos_f1@13": "F1@13", "presence.pos_f1@5": "F1@5",
+              "leaf.micro.f1": "micro F1", "leaf.macro.f1": "macro F1",
+              "abnormal.mean_f1": "abnormal F1", "normal.mean_f1": "normal F1"}
+    return labels.get(name, name)
 
 
 def _ci_text(mean: float | None, low: float | None, high: float | None) -> str:

@@ -1,7 +1,8 @@
 """What every metric looks like to the CLI, the batch runner and the UI.
 
 A metric turns a list of report pairs into one ``PairScore`` per pair (extraction and pure
-scoring happen inside), and turns stored per-pair results back into corpus aggregates without
+scoring happen inside); corpus figures come from each result's typed statistics record
+(``engine.corpus_stats``) without
 calling any model. Nothing outside ``engine.metrics`` special-cases a metric by name.
 """
 from __future__ import annotations
@@ -61,7 +62,7 @@ class Metric(ABC):
     """Base class for registered metrics.
 
     Subclasses set ``card`` and implement ``score_pair`` (or ``score_pairs`` for batched
-    models). ``corpus`` may be overridden to add aggregates computed from stored details.
+    models). Corpus figures live apart, in the metric package's ``stats`` module.
     """
 
     card: MetricCard
@@ -88,9 +89,16 @@ class Metric(ABC):
         return {}
 
     def signature(self) -> str:
+        from engine.corpus_stats import statistics_for
         from engine.signature import make_signature
 
-        return make_signature(self.name, self.version, self.signature_fields())
+        fields = self.signature_fields()
+        # A new statistics record changes what a stored result means: from version 2 on it is
+        # part of the signature, so resumed runs score such pairs again and comparisons see it.
+        stats_version: int = statistics_for(self.name).record.STATS_VERSION
+        if stats_version > 1:
+            fields = {**fields, "stats": stats_version}
+        return make_signature(self.name, self.version, fields)
 
     def score_pair(self, pair: ReportPair) -> PairScore:
         raise NotImplementedError
@@ -107,10 +115,6 @@ class Metric(ABC):
             result.elapsed_ms = (time.perf_counter() - start) * 1000
             results.append(result)
         return results
-
-    def corpus(self, results: Sequence[PairScore]) -> dict[str, Any]:
-        """Corpus aggregates beyond the mean (from per-pair details; never re-runs a model)."""
-        return {}
 
     def close(self) -> None:  # noqa: B027 - a deliberate no-op default: most metrics hold nothing
         """Release models or connections."""

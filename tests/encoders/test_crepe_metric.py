@@ -7,7 +7,8 @@ import pytest
 from engine.metrics import registry
 from engine.metrics.crepe.score import CrepeCounts
 from engine.reports import ReportPair
-from engine.results import pair_score_from_dict, result_dict
+from engine.results import result_dict
+from engine.summary import stored_corpus
 from engine.runner import run_batch
 
 PAIRS = [
@@ -43,8 +44,8 @@ def test_batched_scores_equal_one_at_a_time(metric):
 
 def test_details_round_trip_and_corpus_means_are_recomputed(metric):
     results = metric.score_pairs(PAIRS)
-    stored = [pair_score_from_dict(json.loads(json.dumps(result_dict(metric, r)))) for r in results]
-    corpus = metric.corpus(stored)
+    stored = [json.loads(json.dumps(result_dict(metric, r))) for r in results]
+    corpus = stored_corpus(metric, stored)
     expected_total = np.mean([r.score for r in results])
     assert corpus["n_pairs"] == 3
     assert corpus["mean_total"] == pytest.approx(expected_total)

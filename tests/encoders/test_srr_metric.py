@@ -6,7 +6,8 @@ import pytest
 from engine.metrics import registry
 from models.srr_labels import split_status
 from engine.reports import ReportPair
-from engine.results import pair_score_from_dict, result_dict
+from engine.results import result_dict
+from engine.summary import stored_corpus
 
 REPORT = "FINDINGS:\n1. Small left pleural effusion.\n2. No pneumothorax.\nHeart size is normal."
 
@@ -59,8 +60,8 @@ def test_corpus_from_stored_results_has_every_average():
     pairs = [ReportPair(str(i), REPORT, c) for i, c in enumerate(
         [REPORT, "Small left pleural effusion.", "Large right pneumothorax."])]
     results = metric.score_pairs(pairs)
-    stored = [pair_score_from_dict(json.loads(json.dumps(result_dict(metric, r)))) for r in results]
-    corpus = metric.corpus(stored)
+    stored = [json.loads(json.dumps(result_dict(metric, r))) for r in results]
+    corpus = stored_corpus(metric, stored)
     for level in ("leaf", "upper"):
         agg = corpus[level]
         assert agg["n_reports"] == 3

@@ -1,6 +1,8 @@
 """``python -m engine score`` end to end on the lexical metrics, through a subprocess."""
 import json
 
+import pytest
+
 import pandas as pd
 
 from tests.conftest import run_cli
@@ -100,3 +102,26 @@ def test_compare_two_systems_and_flag_different_setups(tmp_path):
     result = json.loads(proc.stdout)
     assert result["same_setup"] is False and "warning" in proc.stderr
     assert result["signature_differences"] == {"stem": ["yes", "no"]}
+    # No "B better" across different set-ups: the verdict names the field that differs.
+    assert result["verdict"] == "no verdict: set-ups differ (stem)"
+
+
+def test_compare_gives_a_verdict_and_leaves_demo_grade_out_unless_asked(tmp_path):
+    def write(name: str, scores: list[float], demo: bool) -> str:
+        path = tmp_path / f"{name}.jsonl"
+        path.write_text("".join(json.dumps({"id": str(i), "metrics": {"bleu": {
+            "score": s, "error": None, "signature": "bleu|v:1", "demo_grade": demo}}}) + "\n"
+            for i, s in enumerate(scores)))
+        return str(path)
+
+    base = [0.1, 0.2, 0.3, 0.4, 0.5, 0.2, 0.3, 0.1]
+    a, b = write("a", base, False), write("b", [s + 0.2 for s in base], False)
+    result = json.loads(run_cli("compare", a, b, "--metric", "bleu", "--resamples", "500").stdout)
+    assert result["verdict"] == "B better (p < 0.05)" and result["same_setup"] is True
+    assert result["figures"]["mean"]["diff"] == pytest.approx(0.2)
+    a, b = write("a", base, True), write("b", [s + 0.2 for s in base], True)
+    result = json.loads(run_cli("compare", a, b, "--metric", "bleu", "--resamples", "500").stdout)
+    assert result["verdict"] == "left out: demo-grade model" and result["mean_diff"] == pytest.approx(0.2)
+    result = json.loads(run_cli("compare", a, b, "--metric", "bleu", "--resamples", "500",
+                                "--include-demo").stdout)
+    assert result["verdict"] == "B better (p < 0.05)"

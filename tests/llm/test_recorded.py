@@ -4,11 +4,11 @@ The recorded answers are replayed through the real pipelines (prompt rendering, 
 parsing, validation, post-processing, scoring); every expected number is derived by hand in
 the comments.
 """
+import json
 import math
 
 import pytest
 
-from engine.metrics.base import PairScore
 from engine.context import RuntimeContext
 from engine.reports import ReportPair
 from engine.runner import run_batch
@@ -181,15 +181,14 @@ def test_structured_report_from_a_recorded_answer():
 def test_corpus_is_rebuilt_from_stored_details_only():
     """The corpus aggregates need only the stored per-pair dicts (no judge)."""
     from engine.metrics.clear.metric import ClearMetric
-    from engine.results import pair_score_from_dict
+    from engine.summary import stored_corpus
 
     fx = load_fixture("clear_fast.json")
     ctx = ctx_with_judge(Judge(ReplayBackend(fx["answers"])))
     run = run_batch([_pair(fx["pair"])], ["clear"], ctx)
-    stored = [pair_score_from_dict(row["metrics"]["clear"]) for row in run.rows]
-    assert all(isinstance(s, PairScore) for s in stored)
-    metric = ClearMetric(ctx)
-    assert metric.corpus(stored) == run.summary["metrics"]["clear"]["corpus"]
+    stored = [json.loads(json.dumps(row["metrics"]["clear"])) for row in run.rows]
+    corpus = stored_corpus(ClearMetric(ctx), stored)
+    assert corpus and corpus == run.summary["metrics"]["clear"]["corpus"]
 
 
 class SchemaDrivenBackend(ScriptedBackend):

@@ -172,17 +172,6 @@ class StandInMetric(Metric):
             raise RuntimeError("stand-in failure requested by the input")
         return PairScore(score=HEADLINE[self.family](), details=DETAILS[self.family]())
 
-    def corpus(self, results: Any) -> dict[str, Any]:
-        if self.family == "crepe":
-            n = len(results)
-            return {"n_pairs": n, "mean_counts": dict(CREPE_COUNTS), "mean_total": sum(CREPE_COUNTS.values())}
-        if self.family == "clear":
-            from engine.metrics.clear.score import ClearPairScore, score_corpus
-
-            return score_corpus([ClearPairScore.from_json({**r.details, "score": r.score})
-                                 for r in results]).to_json()
-        return {}
-
 
 def standin_specs() -> list[registry.MetricSpec]:
     specs = []

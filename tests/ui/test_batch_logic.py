@@ -307,3 +307,26 @@ def test_app_refuses_an_unclosed_quote_naming_the_line(client, tmp_path):
     args = [handle_file(str(path)), "id", "reference", "candidate", NONE, NONE, NONE, ["bleu"], "", 1]
     progress = client.predict(*args, api_name="/batch")[0]
     assert "open.csv: line 2, column 3" in progress and "Traceback" not in progress
+
+
+def test_summary_table_shows_headline_figures_with_their_intervals():
+    """The app's summary table: CLEAR F1@13 and F1@5 with their bootstrap CIs beside the mean."""
+    from collections import Counter
+    from pathlib import Path
+
+    from engine.summary import SummaryBuilder
+    from ui.views.common import fmt
+
+    recorded = json.loads((Path(__file__).parents[1] / "fixtures" / "corpus_stats" / "recorded.json")
+                          .read_text(encoding="utf-8"))["clear"]
+    metric = registry.get("clear").build(registry.RuntimeContext(options={"extractor": "rules"}))
+    builder = SummaryBuilder([metric], {"clear": recorded["signature"]}, n_resamples=200)
+    for result in recorded["results"]:
+        builder.add_row({"clear": result})
+    summary = builder.summary(Counter())
+    f13 = summary["metrics"]["clear"]["corpus_figures"]["presence.pos_f1@13"]
+    assert f13["ci_low"] < f13["value"] < f13["ci_high"]
+    html = batch.summary_html(summary)
+    assert (f"F1@13 {fmt(f13['value'], 4)} [{fmt(f13['ci_low'], 4)}, {fmt(f13['ci_high'], 4)}]"
+            in html)
+    assert "F1@5 " in html

@@ -2,20 +2,19 @@
 
 Per pair, ``details`` carries the whole stage-3 record (presence labels of both reports, the
 pair's positive and negative F1, the attribute rows, the 13-row display table) plus the raw
-extraction and a trace of the judge's calls, so that ``corpus`` rebuilds every corpus
+extraction and a trace of the judge's calls, so that ``stats`` rebuilds every corpus
 aggregate from stored results and the UI can draw the table without running anything again.
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 from engine.applicability import CHEST_RADIOGRAPH
-from engine.metrics.base import MetricCard, PairScore
+from engine.metrics.base import MetricCard
 from engine.metrics.clear.agreement import attribute_agreement
-from engine.metrics.clear.schema import NEGATIVE, POSITIVE, TOP5, TOP5_DEFAULT, ClearPairExtraction
-from engine.metrics.clear.score import ClearPairScore, score_corpus, score_pair, score_presence
 from engine.context import Option, RuntimeContext
+from engine.metrics.clear.schema import TOP5, TOP5_DEFAULT, ClearPairExtraction
+from engine.metrics.clear.score import score_pair
 from engine.metrics.extracted import ExtractedMetric
 
 CLEAR_TOP5 = Option("clear_top5", TOP5_DEFAULT,
@@ -64,19 +63,3 @@ class ClearMetric(ExtractedMetric):
         details["attribute_agreement"] = agreement
         details["score_note"] = agreement["note"]  # shown beside the score in score tables
         return scored.score, details
-
-    def corpus(self, results: Sequence[PairScore]) -> dict[str, Any]:
-        """Every CLEAR corpus aggregate from stored pair details, for the chosen top-5 set,
-        plus the presence scores under the other top-5 set."""
-        pairs = [ClearPairScore.from_json(r.details) for r in results
-                 if r.error is None and "reference_presence" in r.details]
-        if not pairs:
-            return {}
-        out = score_corpus(pairs, self.top5).to_json()
-        other = next(name for name in TOP5 if name != self.top5)
-        out["presence_other_top5"] = score_presence(
-            [p.reference_presence for p in pairs], [p.candidate_presence for p in pairs],
-            other).to_json()
-        out["top5_sets"] = {name: {POSITIVE: sets[POSITIVE], NEGATIVE: sets[NEGATIVE]}
-                            for name, sets in TOP5.items()}
-        return out

@@ -19,7 +19,7 @@ from engine.applicability import CHEST_RADIOGRAPH
 from engine.metrics.base import MetricCard, PairScore
 from engine.metrics.encoder import EncoderMetric
 from engine.metrics.extractor_option import EXTRACTOR
-from engine.metrics.crepe.score import CATEGORIES, aggregate_batch, summarize_stored
+from engine.metrics.crepe.score import CATEGORIES, aggregate_batch
 from engine.metrics.crepe.rules import CrepeRulesMetric
 from engine.metrics.scope_option import FORCE_APPLICABILITY
 from engine.context import Option, RuntimeContext
@@ -86,11 +86,6 @@ class CrepeMetric(EncoderMetric):
                           details={**c.to_json(), "raw": [float(v) for v in row],
                                    "reader": reader})
                 for c, row in zip(counts, raw, strict=True)]
-
-    def corpus(self, results: Sequence[PairScore]) -> dict[str, Any]:
-        """Mean count per category and mean total, from the stored per-pair counts."""
-        return summarize_stored([r.details for r in results]).to_json()
-
 
 def build(ctx: RuntimeContext) -> CrepeMetric | CrepeRulesMetric:
     """The rules estimate or the encoder, as the options choose (``reader.choice``)."""

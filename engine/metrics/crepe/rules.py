@@ -9,12 +9,11 @@ keep the pair's reading (findings, links with their conflicts, comparisons) they
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
 from typing import Any
 
-from engine.metrics.base import Metric, PairScore
 from engine.context import ModelInfo
-from engine.metrics.crepe.score import CATEGORY_KEYS, CrepeCounts, summarize_stored
+from engine.metrics.base import Metric, PairScore
+from engine.metrics.crepe.score import CATEGORY_KEYS, CrepeCounts
 from engine.reader.align import read_pair
 from engine.reader.lexicon import reader_signature
 from engine.reader.views import reader_details, rules_model
@@ -58,7 +57,3 @@ class CrepeRulesMetric(Metric):
             **result.to_json(), "reader": reader_details(LABEL),
             "errors": [e.to_json() for e in errors if e.significant],
             "reading": reading.to_json()})
-
-    def corpus(self, results: Sequence[PairScore]) -> dict[str, Any]:
-        """Mean count per category and mean total, as for the encoder."""
-        return summarize_stored([r.details for r in results]).to_json()

@@ -134,8 +134,3 @@ def summarize(results: Sequence[CrepeCounts]) -> CrepeSummary:
         mean_counts={key: float(v) for key, v in zip(CATEGORY_KEYS, means, strict=True)},
         mean_total=float(np.mean([r.total for r in results])),
     )
-
-
-def summarize_stored(details: Sequence[dict[str, Any]]) -> CrepeSummary:
-    """``summarize`` over stored per-pair details (those without counts, failed pairs, skipped)."""
-    return summarize([CrepeCounts.from_json(d) for d in details if d.get("counts")])

@@ -7,14 +7,13 @@ the corpus statistics rebuilt from stored results.
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 from engine.applicability import ANY
-from engine.metrics.base import MetricCard, PairScore
+from engine.metrics.base import MetricCard
 from engine.metrics.extracted import ExtractedMetric
 from engine.metrics.radsem.extract import RadsemExtraction
-from engine.metrics.radsem.score import ABNORMAL, CLASSES, NORMAL, RadsemScore, score_tags
+from engine.metrics.radsem.score import score_tags
 
 CARD = MetricCard(
     name="radsem",
@@ -48,33 +47,3 @@ class RadsemMetric(ExtractedMetric):
         details = scored.to_json()
         details.pop("score")
         return scored.score, details
-
-    def corpus(self, results: Sequence[PairScore]) -> dict[str, Any]:
-        """Mean score and per-class statistics from stored pair details."""
-        scored = [RadsemScore.from_json({**r.details, "score": r.score}) for r in results
-                  if r.error is None and r.score is not None and ABNORMAL in r.details]
-        if not scored:
-            return {}
-        out: dict[str, Any] = {"n_pairs": len(scored),
-                               "mean": sum(s.score for s in scored) / len(scored)}
-        for normality in CLASSES:
-            classes = [s.class_score(normality) for s in scored]
-            present = [c for c in classes if c.present]
-            f1s = [c.f1 for c in present if c.f1 is not None]
-            out[normality] = {
-                "n_pairs_present": len(present),
-                "mean_f1": sum(f1s) / len(f1s) if f1s else None,
-                "matched": sum(c.matched for c in present),
-                "unmatched_ref": sum(c.unmatched_ref for c in present),
-                "unmatched_gen": sum(c.unmatched_gen for c in present),
-                "rules": {rule: sum(c.rule == rule for c in present)
-                          for rule in sorted({c.rule for c in present})},
-            }
-        sentences = [RadsemExtraction.from_json(r.details["extraction"]) for r in results
-                     if r.error is None and "extraction" in r.details]
-        out["mean_ref_sentences"] = (sum(len(e.ref_sentences) for e in sentences) / len(sentences)
-                                     if sentences else None)
-        out["mean_gen_sentences"] = (sum(len(e.gen_sentences) for e in sentences) / len(sentences)
-                                     if sentences else None)
-        out["class_weights"] = {ABNORMAL: 0.9, NORMAL: 0.1}
-        return out

@@ -22,7 +22,7 @@ from engine.metrics.extractor_option import EXTRACTOR
 from engine.metrics.scope_option import FORCE_APPLICABILITY
 from engine.context import Option, RuntimeContext
 from models.srr_labels import LabelLevel, StatusView
-from engine.metrics.srr.score import SrrPairScore, corpus_from_pairs, score_pair
+from engine.metrics.srr.score import score_pair
 from engine.reader.choice import AUTO, encoder_model, reads_with_rules
 from engine.reports import ReportPair, split_utterances
 from engine.runtimes.onnx_options import ENCODER_OPTIONS
@@ -108,14 +108,6 @@ class SrrMetric(EncoderMetric):
             details["reader"] = {"name": "encoder", "model": enc.artifact.id}
             results.append(PairScore(score=scored.score, details=details, elapsed_ms=per_pair_ms))
         return results
-
-    def corpus(self, results: Sequence[PairScore]) -> dict[str, Any]:
-        """weighted / micro / macro / samples averages at the leaf and upper levels."""
-        stored = [SrrPairScore.from_json(r.details) for r in results if "reference_labels" in r.details]
-        if not stored:
-            return {}
-        return corpus_from_pairs(stored).to_json()
-
 
 def build(ctx: RuntimeContext) -> Metric:
     """SRR labels from rules or the encoder, as the options choose (``reader.choice``)."""

@@ -8,13 +8,12 @@ shape the encoder gives, plus the ``reader`` entry that says where they came fro
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
 from typing import Any
 
 from engine.metrics.base import Metric, MetricCard, PairScore
 from engine.context import ModelInfo
 from models.srr_labels import LabelLevel, StatusView
-from engine.metrics.srr.score import SrrPairScore, corpus_from_pairs, score_pair
+from engine.metrics.srr.score import score_pair
 from engine.reader.findings import read_report
 from engine.reader.lexicon import reader_signature
 from engine.reader.lexicon import SRR_LEXICONS
@@ -68,9 +67,3 @@ class SrrRulesMetric(Metric):
         details["utterances"] = utterances
         details["reader"] = reader_details(LABEL, *SRR_LEXICONS)
         return PairScore(score=scored.score, details=details)
-
-    def corpus(self, results: Sequence[PairScore]) -> dict[str, Any]:
-        """weighted / micro / macro / samples averages at the leaf and upper levels."""
-        stored = [SrrPairScore.from_json(r.details) for r in results
-                  if "reference_labels" in r.details]
-        return corpus_from_pairs(stored).to_json() if stored else {}

@@ -25,7 +25,7 @@ from engine.context import ModelInfo
 from engine.context import Option, RuntimeContext
 from engine.metrics.vert.parse import clean_response, parse_assessment
 from engine.metrics.vert.schema import CATEGORIES, JudgeAssessment, judge_schema
-from engine.metrics.vert.score import VARIANTS, JudgeScores, Variant, compute_scores
+from engine.metrics.vert.score import VARIANTS, Variant, compute_scores
 from engine.prompts import load_prompt
 from engine.reports import ReportPair
 from engine.runtimes.judge import CallTrace, Judge, JudgeError, bounded_schema
@@ -195,21 +195,6 @@ class VertMetric(Metric):
             return PairScore(None, details, error=f"judge answer unusable for the {self.variant} "
                                                   f"score: {scores.headline_error(self.variant)}")
         return PairScore(score=float(headline), details=details)
-
-    def corpus(self, results: Sequence[PairScore]) -> dict[str, Any]:
-        return score_family_means(self.variant, results)
-
-
-def score_family_means(variant: str, results: Sequence[PairScore]) -> dict[str, Any]:
-    """Mean of every score family over the pairs that have it (from stored details)."""
-    scores = [JudgeScores.from_json(r.details["scores"]) for r in results
-              if r.error is None and "scores" in r.details]
-    out: dict[str, Any] = {"variant": variant, "n_pairs": len(scores)}
-    for family in SCORE_FAMILIES:
-        values = [getattr(s, family) for s in scores if getattr(s, family) is not None]
-        out[family] = {"mean": sum(values) / len(values) if values else None, "n": len(values)}
-    return out
-
 
 def build(ctx: RuntimeContext) -> Metric:
     """The rules judge under ``--extractor rules`` (the default), the LLM judge under ``llm``."""

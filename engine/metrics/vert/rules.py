@@ -12,9 +12,8 @@ import dataclasses
 from collections.abc import Sequence
 from typing import Any, cast
 
-from engine.metrics.base import Metric, MetricCard, PairScore
 from engine.context import ModelInfo
-from engine.metrics.vert.metric import score_family_means
+from engine.metrics.base import Metric, MetricCard, PairScore
 from engine.metrics.vert.schema import CATEGORIES, CategoryErrors, JudgeAssessment
 from engine.metrics.vert.score import Variant, compute_scores, formula
 from engine.reader.align import read_pair
@@ -88,7 +87,3 @@ class VertRulesMetric(Metric):
         details = {"variant": self.variant, "assessment": assessment.to_json(),
                    "scores": scores.to_json(), "reader": reader}
         return PairScore(score=scores.headline(self.variant), details=details)
-
-    def corpus(self, results: Sequence[PairScore]) -> dict[str, Any]:
-        """Mean of every score family, as for the LLM judge."""
-        return score_family_means(self.variant, results)
