@@ -15,7 +15,7 @@ import gradio as gr
 from engine.metrics import registry
 from engine.runner import BatchRun
 from engine.store import StoreError
-from ui import batch as batch_logic
+from ui import batch_logic
 from ui import batch_open
 from ui.compare import InputProblem, parse_metrics
 from ui.public import owner_of, redact, secret_values

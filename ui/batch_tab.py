@@ -7,7 +7,7 @@ from typing import Any
 
 import gradio as gr
 
-from ui import batch as batch_logic
+from ui import batch_logic
 from ui import batch_handlers as handlers
 from ui.batch_handlers import MAX_IN_FLIGHT, BatchView
 from ui.compare_handlers import on_metrics

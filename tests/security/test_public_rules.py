@@ -109,7 +109,7 @@ def test_runs_belong_to_the_owner_that_claimed_them(tmp_path):
 
 
 def test_public_run_ids_are_unguessable():
-    from ui.batch import default_run_id
+    from ui.batch_logic import default_run_id
 
     ids = {default_run_id(None, [], [], public=True) for _ in range(50)}  # needs no store
     assert len(ids) == 50 and all(len(i) >= 24 for i in ids)

@@ -11,7 +11,7 @@ import pytest
 from engine.metrics import registry
 from engine.runner import run_batch
 from tests.ui.test_client import NONE, write_pairs
-from ui import batch
+from ui import batch_logic as batch
 from ui.views.corpus import clear_per_condition, crepe_totals, distribution_figure
 
 

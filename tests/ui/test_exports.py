@@ -11,7 +11,7 @@ import pandas as pd
 from engine.examples import example_pairs
 from engine.metrics import registry
 from engine.runner import run_batch
-from ui import batch
+from ui import batch_logic as batch
 from ui.differences import CONFLICT, MATCHED, findings, marked_html
 from ui.report import comparison_record, report_html, write_report
 
