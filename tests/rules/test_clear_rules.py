@@ -167,6 +167,11 @@ def test_clear_reads_the_readers_sentences_and_clauses():
     ("Widened mediastinum.", "Enlarged Cardiomediastinum", "positive"),
     ("Right upper lobe nodule.", "Lung Lesion", "positive"),
     ("Left apical pleural thickening.", "Pleural Other", "positive"),
+    # "borderline" grades the heart size (CLEAR's severity lexicon reads it as mild), it is no
+    # hedge: the IU indexers code these reports Cardiomegaly/borderline.
+    ("Heart size borderline enlarged.", "Cardiomegaly", "positive"),
+    ("The heart is borderline in size.", "Cardiomegaly", "positive"),
+    ("Borderline cardiomegaly.", "Cardiomegaly", "positive"),
 ])
 def test_mentions(text, condition, expected):
     assert labels(text)[condition] == expected
