@@ -172,6 +172,10 @@ def test_clear_reads_the_readers_sentences_and_clauses():
     ("Heart size borderline enlarged.", "Cardiomegaly", "positive"),
     ("The heart is borderline in size.", "Cardiomegaly", "positive"),
     ("Borderline cardiomegaly.", "Cardiomegaly", "positive"),
+    # blunting names the costophrenic angle, whatever noun (angle, sulcus, recess) follows
+    ("Stable blunting of the lateral left costophrenic recess.", "Pleural Effusion", "positive"),
+    ("Costophrenic sulci are blunted.", "Pleural Effusion", "positive"),
+    ("The costophrenic recesses are sharp.", "Pleural Effusion", "negative"),
 ])
 def test_mentions(text, condition, expected):
     assert labels(text)[condition] == expected
