@@ -176,6 +176,8 @@ def test_clear_reads_the_readers_sentences_and_clauses():
     ("Stable blunting of the lateral left costophrenic recess.", "Pleural Effusion", "positive"),
     ("Costophrenic sulci are blunted.", "Pleural Effusion", "positive"),
     ("The costophrenic recesses are sharp.", "Pleural Effusion", "negative"),
+    # low lung volumes are a technique / inspiration finding, not atelectasis
+    ("The lungs are hypoinflated.", "Atelectasis", "unclear"),
 ])
 def test_mentions(text, condition, expected):
     assert labels(text)[condition] == expected
