@@ -178,6 +178,8 @@ def test_clear_reads_the_readers_sentences_and_clauses():
     ("The costophrenic recesses are sharp.", "Pleural Effusion", "negative"),
     # low lung volumes are a technique / inspiration finding, not atelectasis
     ("The lungs are hypoinflated.", "Atelectasis", "unclear"),
+    # a normal vascular statement denies congestion instead of naming it
+    ("Pulmonary vascular engorgement appears within limits of normal.", "Edema", "negative"),
 ])
 def test_mentions(text, condition, expected):
     assert labels(text)[condition] == expected
