@@ -1,11 +1,13 @@
 """CLEAR stages 1 and 2 without a language model: a view over the clinical reader.
 
-The report is read by the reader (``engine.reader.findings.read_report``, cached per text and
-shared with the CREPE, VERT and SRR views in a run): CLEAR takes its FINDINGS + IMPRESSION
-sentences and their clauses with their negation / uncertainty scope (``reader.clauses``, the
-clauses the SRR labels read too). Stage 1 labels the 13 conditions by finding their mentions
-(``clear_conditions.json``) in each clause and asking the clause's scope what governs them
-(``rules_scope``); the mentions of a sentence are cached with it. Explicit mentions decide: positive beats uncertain beats negative.
+CLEAR reads the reader's clause layer (``engine.reader.clauses``): the report's FINDINGS +
+IMPRESSION sentences as the reading splits them, their clauses and each clause's negation /
+uncertainty scope, cached per text and sentence and shared with the SRR labels in a run. Stage 1
+labels the 13 conditions by finding their mentions (``clear_conditions.json``) in each clause
+and asking the clause's scope what governs them (``rules_scope``); the mentions of a sentence
+are cached with it. The reader's atomic findings are not read: atomisation drops the
+prior-study wording and recommendation sentences the attributes need, and a CLEAR-only run
+would pay for it. Explicit mentions decide: positive beats uncertain beats negative.
 Statements that imply absence without naming the condition ("lungs are clear", "heart size is
 normal", "no acute cardiopulmonary process") give a negative only when no explicit mention
 exists. Stage 2 reads the attributes of the true positives from cue words near the positive
@@ -38,8 +40,7 @@ from engine.metrics.clear.schema import (
     ClearPairExtraction,
     ClearReportExtraction,
 )
-from engine.reader import findings as reader
-from engine.reader.clauses import sentence_clauses
+from engine.reader.clauses import report_utterances, sentence_clauses
 from engine.reader.lexicon import READER_NAME, READER_VERSION
 from engine.reports import ReportPair
 
@@ -109,14 +110,15 @@ def _attribute_patterns() -> dict[str, Any]:
 
 
 def read_report(text: str) -> ReportReading:
-    """The CLEAR reading of a report: the reader's reading of it, seen through ``clear_view``."""
-    return clear_view(reader.read_report(text))
+    """The CLEAR reading of a report: its sentences as the reader splits them, seen through
+    ``clear_view``."""
+    return clear_view(report_utterances(text))
 
 
-def clear_view(reading: reader.ReportReading) -> ReportReading:
+def clear_view(utterances: tuple[str, ...]) -> ReportReading:
     """Every condition mention in the reader's FINDINGS + IMPRESSION sentences, and the 13
     presence labels they give."""
-    view = ReportReading(sentences=list(reading.utterances))
+    view = ReportReading(sentences=list(utterances))
     for index, sentence in enumerate(view.sentences):
         view.mentions.extend(Mention(condition, status, index, clause, start, end, text)
                              for condition, status, clause, start, end, text
