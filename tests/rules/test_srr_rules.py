@@ -46,6 +46,10 @@ def test_sentence_labels(sentence, labels):
     ("Overlying EKG leads.", []),
     ("External cardiac monitor leads project over the chest.", []),
     ("Median sternotomy wires are intact.", []),  # SRR-BERT has no leaf for them
+    ("Increased interstitial markings.", []),  # a nonspecific pattern, no fibrosis
+    ("Please note that nondisplaced fractures may not be demonstrated.", []),  # a disclaimer
+    ("The lateral most screw is fractured.", []),  # hardware, not bone
+    ("Minimally displaced fracture of the scaphoid.", []),  # no chest bone: no rib fracture
 ])
 def test_more_sentence_labels(sentence, labels):
     assert list(sentence_labels(sentence)) == labels
