@@ -50,6 +50,7 @@ def test_sentence_labels(sentence, labels):
     ("Please note that nondisplaced fractures may not be demonstrated.", []),  # a disclaimer
     ("The lateral most screw is fractured.", []),  # hardware, not bone
     ("Minimally displaced fracture of the scaphoid.", []),  # no chest bone: no rib fracture
+    ("There is thickening of the fissure.", ["Pleural scarring (Present)"]),  # fissures are pleura
 ])
 def test_more_sentence_labels(sentence, labels):
     assert list(sentence_labels(sentence)) == labels
