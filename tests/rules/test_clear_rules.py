@@ -180,6 +180,8 @@ def test_clear_reads_the_readers_sentences_and_clauses():
     ("The lungs are hypoinflated.", "Atelectasis", "unclear"),
     # a normal vascular statement denies congestion instead of naming it
     ("Pulmonary vascular engorgement appears within limits of normal.", "Edema", "negative"),
+    ("There is an 8 mm calcified nodule in the left midlung.", "Lung Lesion", "positive"),
+    ("Calcified granuloma in the left upper lobe.", "Lung Lesion", "unclear"),
 ])
 def test_mentions(text, condition, expected):
     assert labels(text)[condition] == expected
