@@ -1,8 +1,9 @@
 """SRR labels from rules: the 55 SRR-BERT leaves, each Present / Uncertain / Absent.
 
-Every FINDINGS + IMPRESSION sentence of a report is cut into clauses (CLEAR's
-``clause_spans``); each leaf's mentions (``srr_leaves.json``, sharing CLEAR's condition words
-and exclusions where the two overlap) are read with CLEAR's negation / uncertainty scope. A
+Every FINDINGS + IMPRESSION sentence of a report is cut into the reader's clauses
+(``reader.clauses``, the same ones CLEAR's rules read); each leaf's mentions
+(``srr_leaves.json``, sharing CLEAR's condition words and exclusions where the two overlap)
+are read with the clause's negation / uncertainty scope. A
 sentence that denies a CLEAR condition without naming it ("heart size is normal") gives the
 matching leaves Absent; a sentence that names no leaf and states a normal study ("no acute
 cardiopulmonary process") gives "No Finding" instead.
@@ -15,7 +16,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from engine.metrics.clear.rules_lexicon import load, word_regex
-from engine.metrics.clear.rules_scope import NEGATIVE, UNCERTAIN, ClauseScope, clause_spans
+from engine.metrics.clear.rules_scope import NEGATIVE, UNCERTAIN
+from engine.reader.clauses import sentence_clauses
 from models.srr_labels import ABSENT, NO_FINDING, PRESENT, labels_for, LabelLevel
 from engine.reader.findings import ReportReading
 
@@ -81,10 +83,8 @@ def sentence_labels(sentence: str) -> tuple[str, ...]:
         if _RANK[status] > _RANK.get(best.get(leaf, ""), 0):
             best[leaf] = status
 
-    for start, end in clause_spans(sentence):
-        clause = sentence[start:end]
-        lower = clause.lower()
-        scope: ClauseScope | None = None
+    for clause in sentence_clauses(sentence):
+        lower = clause.lower
         fallbacks: dict[str, tuple[LeafRule, str]] = {}
         fired: set[str] = set()
         organs = [m.span() for m in outside_chest.finditer(lower)]
@@ -101,8 +101,7 @@ def sentence_labels(sentence: str) -> tuple[str, ...]:
                     put(rule.leaf, ABSENT)
                 continue
             explicit = True
-            scope = scope or ClauseScope(clause)
-            status = max((STATUS.get(scope.status(m.start(), m.end()), PRESENT) for m in found),
+            status = max((STATUS.get(clause.status(m.start(), m.end()), PRESENT) for m in found),
                          key=_RANK.__getitem__)
             if rule.requires is not None and not rule.requires.search(lower):
                 if rule.fallback_group:

@@ -3,8 +3,12 @@
 Every sentence here is written for the test. Expected labels follow from reading each sentence
 as a radiologist would (stated in the comment beside each case), not from running the code.
 """
+import json
+from pathlib import Path
+
 import pytest
 
+from engine.examples import example_pairs
 from engine.metrics.clear.rules import read_report
 from engine.metrics.clear.schema import (
     CONDITIONS,
@@ -119,6 +123,39 @@ def test_model_info_and_signature(clear_rules):
     assert info.id == RULES_VERSION and info.demo_grade is False
     fields = clear_rules.signature_fields()
     assert fields["extractor"] == "rules" and len(fields["lexicon"]) == 12
+    assert fields["reader"] == "radscope-reader"  # CLEAR is a view over the clinical reader
+
+
+# The table the CLEAR rules extractor gave on the shipped examples before it became a view over
+# the clinical reader (each pair, and each report against itself so every positive condition's
+# attributes are in it), recorded from the extractor of commit 1a1d286.
+RECORDED = Path(__file__).resolve().parents[1] / "fixtures" / "rules" / "clear_rules_examples.json"
+
+
+def test_clear_on_the_reader_gives_the_recorded_table_on_the_examples(clear_rules):
+    recorded = json.loads(RECORDED.read_text(encoding="utf-8"))
+    assert len(recorded) == 3 * len(example_pairs())
+    for example in example_pairs():
+        pair = example.pair
+        sides = {"pair": (pair.reference, pair.candidate),
+                 "reference": (pair.reference, pair.reference),
+                 "candidate": (pair.candidate, pair.candidate)}
+        for name, (reference, candidate) in sides.items():
+            got = clear_rules.extract(ReportPair(pair.id, reference, candidate)).to_json()
+            assert got == recorded[f"{pair.id}/{name}"], f"{pair.id}/{name}"
+
+
+def test_clear_reads_the_readers_sentences_and_clauses():
+    from engine.reader.clauses import sentence_clauses
+    from engine.reader.findings import read_report as reader_read
+
+    text = "FINDINGS: Small left effusion; no pneumothorax.\nIMPRESSION: Mild cardiomegaly."
+    reading = read_report(text)
+    assert reading.sentences == list(reader_read(text).utterances)
+    clauses = {c.text for s in reading.sentences for c in sentence_clauses(s)}
+    assert {m.clause for m in reading.mentions} <= clauses
+    assert reading.presence["Pleural Effusion"] == "positive"
+    assert reading.presence["Pneumothorax"] == "negative"
 
 
 @pytest.mark.parametrize("text, condition, expected", [
@@ -130,6 +167,21 @@ def test_model_info_and_signature(clear_rules):
     ("Widened mediastinum.", "Enlarged Cardiomediastinum", "positive"),
     ("Right upper lobe nodule.", "Lung Lesion", "positive"),
     ("Left apical pleural thickening.", "Pleural Other", "positive"),
+    # "borderline" grades the heart size (CLEAR's severity lexicon reads it as mild), it is no
+    # hedge: the IU indexers code these reports Cardiomegaly/borderline.
+    ("Heart size borderline enlarged.", "Cardiomegaly", "positive"),
+    ("The heart is borderline in size.", "Cardiomegaly", "positive"),
+    ("Borderline cardiomegaly.", "Cardiomegaly", "positive"),
+    # blunting names the costophrenic angle, whatever noun (angle, sulcus, recess) follows
+    ("Stable blunting of the lateral left costophrenic recess.", "Pleural Effusion", "positive"),
+    ("Costophrenic sulci are blunted.", "Pleural Effusion", "positive"),
+    ("The costophrenic recesses are sharp.", "Pleural Effusion", "negative"),
+    # low lung volumes are a technique / inspiration finding, not atelectasis
+    ("The lungs are hypoinflated.", "Atelectasis", "unclear"),
+    # a normal vascular statement denies congestion instead of naming it
+    ("Pulmonary vascular engorgement appears within limits of normal.", "Edema", "negative"),
+    ("There is an 8 mm calcified nodule in the left midlung.", "Lung Lesion", "positive"),
+    ("Calcified granuloma in the left upper lobe.", "Lung Lesion", "unclear"),
 ])
 def test_mentions(text, condition, expected):
     assert labels(text)[condition] == expected

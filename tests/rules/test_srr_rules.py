@@ -7,6 +7,8 @@ from engine.metrics.srr.metric import SrrMetric
 from engine.reader.srr_labels import leaf_rules, sentence_labels
 from engine.reports import ReportPair
 
+AIR_SPACE = "Air space opacity\u2013multifocal"  # the leaf's name has an en dash
+
 
 @pytest.mark.parametrize("sentence, labels", [
     ("Small left pleural effusion.", ["Simple pleural effusion (Present)"]),
@@ -26,6 +28,59 @@ from engine.reports import ReportPair
 ])
 def test_sentence_labels(sentence, labels):
     assert list(sentence_labels(sentence)) == labels
+
+
+@pytest.mark.parametrize("sentence, labels", [
+    # present, uncertain and absent, each as a radiologist would read the sentence
+    ("Moderate cardiomegaly.", ["Cardiomegaly (Present)"]),
+    ("Cannot exclude a small left pneumothorax.", ["Simple pneumothorax (Uncertain)"]),
+    ("Left lower lobe opacity may represent atelectasis or pneumonia.",
+     [f"{AIR_SPACE} (Present)", "Atelectasis (Uncertain)",
+      "Pneumonia (Uncertain)"]),
+    ("There is no evidence of pulmonary edema.", ["Edema (Absent)"]),
+    ("No focal consolidation.", [f"{AIR_SPACE} (Absent)"]),  # no consolidation leaf
+    ("Mild pulmonary vascular congestion.", ["Pulmonary congestion (Present)"]),
+    # cardiac leads are a pacemaker's (v2); monitor leads on the skin are no device in the chest
+    ("Leads overlie the right atrium and right ventricle.", ["Pacemaker (Present)"]),
+    ("Left-sided cardiac device with leads in the right ventricle.", ["Pacemaker (Present)"]),
+    ("Overlying EKG leads.", []),
+    ("External cardiac monitor leads project over the chest.", []),
+    ("Median sternotomy wires are intact.", []),  # SRR-BERT has no leaf for them
+    ("Increased interstitial markings.", []),  # a nonspecific pattern, no fibrosis
+    ("Please note that nondisplaced fractures may not be demonstrated.", []),  # a disclaimer
+    ("The lateral most screw is fractured.", []),  # hardware, not bone
+    ("Minimally displaced fracture of the scaphoid.", []),  # no chest bone: no rib fracture
+    ("There is thickening of the fissure.", ["Pleural scarring (Present)"]),  # fissures are pleura
+])
+def test_more_sentence_labels(sentence, labels):
+    assert list(sentence_labels(sentence)) == labels
+
+
+@pytest.mark.parametrize("left, right, both, label", [
+    ("Small left pleural effusion.", "Small right pleural effusion.",
+     "Small bilateral pleural effusions.", "Simple pleural effusion (Present)"),
+    ("Left upper lobe nodule.", "Right upper lobe nodule.", "Nodules in both upper lobes.",
+     "Nodule/Solitary lung nodule (Present)"),
+    ("Left basilar atelectasis.", "Right basilar atelectasis.", "Bibasilar atelectasis.",
+     "Atelectasis (Present)"),
+])
+def test_the_leaves_carry_no_side(left, right, both, label):
+    # SRR-BERT's leaves name no side: the three sentences get the same label.
+    assert [label] == list(sentence_labels(left)) == list(sentence_labels(right)) \
+        == list(sentence_labels(both))
+
+
+def test_srr_labels_and_clear_read_the_same_clauses():
+    from engine.metrics.clear.rules import read_report as clear_read
+
+    text = "Possible left lower lobe pneumonia. No pneumothorax; small right effusion."
+    clear = clear_read(text).presence
+    assert clear["Pneumonia"] == "unclear" and clear["Pneumothorax"] == "negative"
+    assert clear["Pleural Effusion"] == "positive"
+    labels = {label for sentence in clear_read(text).sentences
+              for label in sentence_labels(sentence)}
+    assert labels == {"Pneumonia (Uncertain)", "Simple pneumothorax (Absent)",
+                      "Simple pleural effusion (Present)"}
 
 
 def test_the_lexicon_names_every_finding_leaf():

@@ -1,8 +1,13 @@
-"""CLEAR stages 1 and 2 without a language model: lexicon, negation scope and cue words.
+"""CLEAR stages 1 and 2 without a language model: a view over the clinical reader.
 
-Stage 1 labels the 13 conditions by finding their mentions (``clear_conditions.json``) in
-each clause of FINDINGS + IMPRESSION and reading the negation / uncertainty cues that govern
-them (``rules_scope``). Explicit mentions decide: positive beats uncertain beats negative.
+CLEAR reads the reader's clause layer (``engine.reader.clauses``): the report's FINDINGS +
+IMPRESSION sentences as the reading splits them, their clauses and each clause's negation /
+uncertainty scope, cached per text and sentence and shared with the SRR labels in a run. Stage 1
+labels the 13 conditions by finding their mentions (``clear_conditions.json``) in each clause
+and asking the clause's scope what governs them (``rules_scope``); the mentions of a sentence
+are cached with it. The reader's atomic findings are not read: atomisation drops the
+prior-study wording and recommendation sentences the attributes need, and a CLEAR-only run
+would pay for it. Explicit mentions decide: positive beats uncertain beats negative.
 Statements that imply absence without naming the condition ("lungs are clear", "heart size is
 normal", "no acute cardiopulmonary process") give a negative only when no explicit mention
 exists. Stage 2 reads the attributes of the true positives from cue words near the positive
@@ -22,13 +27,7 @@ from typing import Any
 
 from engine.context import ModelInfo
 from engine.metrics.clear.rules_lexicon import RULES_VERSION, lexicon_hash, load, word_regex
-from engine.metrics.clear.rules_scope import (
-    NEGATIVE,
-    POSITIVE,
-    UNCERTAIN,
-    ClauseScope,
-    clause_spans,
-)
+from engine.metrics.clear.rules_scope import NEGATIVE, POSITIVE, UNCERTAIN
 from engine.metrics.clear.schema import (
     CHANGE,
     CONDITION_ATTRIBUTES,
@@ -41,7 +40,9 @@ from engine.metrics.clear.schema import (
     ClearPairExtraction,
     ClearReportExtraction,
 )
-from engine.reports import ReportPair, findings_and_impression, split_utterances
+from engine.reader.clauses import report_utterances, sentence_clauses
+from engine.reader.lexicon import READER_NAME, READER_VERSION
+from engine.reports import ReportPair
 
 LEXICONS = ("cues", "clear_conditions", "clear_attributes")
 _SEGMENT_RE = re.compile(r",|\bwith\b|\band\b|\bas well as\b|\bwhich\b")
@@ -109,29 +110,42 @@ def _attribute_patterns() -> dict[str, Any]:
 
 
 def read_report(text: str) -> ReportReading:
-    """Find every condition mention in FINDINGS + IMPRESSION and label the 13 conditions."""
-    sentences = split_utterances(findings_and_impression(text))
-    reading = ReportReading(sentences=sentences)
+    """The CLEAR reading of a report: its sentences as the reader splits them, seen through
+    ``clear_view``."""
+    return clear_view(report_utterances(text))
+
+
+def clear_view(utterances: tuple[str, ...]) -> ReportReading:
+    """Every condition mention in the reader's FINDINGS + IMPRESSION sentences, and the 13
+    presence labels they give."""
+    view = ReportReading(sentences=list(utterances))
+    for index, sentence in enumerate(view.sentences):
+        view.mentions.extend(Mention(condition, status, index, clause, start, end, text)
+                             for condition, status, clause, start, end, text
+                             in sentence_mentions(sentence))
+    view.presence = {c: _presence(view, c) for c in CONDITIONS}
+    return view
+
+
+@lru_cache(maxsize=50000)
+def sentence_mentions(sentence: str) -> tuple[tuple[str, str, str, int, int, str], ...]:
+    """(condition, status, clause, start, end, words) of every mention in one sentence, clause
+    by clause in text order; implied negatives ("lungs are clear") after a condition's own."""
+    found: list[tuple[str, str, str, int, int, str]] = []
     lexicons = _condition_lexicons()
-    for index, sentence in enumerate(sentences):
-        for start, end in clause_spans(sentence):
-            clause = sentence[start:end]
-            lower = clause.lower()
-            scope: ClauseScope | None = None
-            for condition, lex in lexicons.items():
-                excluded = [(m.start(), m.end()) for m in lex.exclude.finditer(lower)]
-                for m in lex.mentions.finditer(lower):
-                    if any(s <= m.start() and m.end() <= e for s, e in excluded):
-                        continue
-                    scope = scope or ClauseScope(clause)
-                    reading.mentions.append(Mention(condition, scope.status(m.start(), m.end()),
-                                                    index, clause, m.start(), m.end(), m.group(0)))
-                if lex.implicit is not None:
-                    for m in lex.implicit.finditer(lower):
-                        reading.mentions.append(Mention(condition, "implicit-negative", index,
-                                                        clause, m.start(), m.end(), m.group(0)))
-    reading.presence = {c: _presence(reading, c) for c in CONDITIONS}
-    return reading
+    for clause in sentence_clauses(sentence):
+        lower = clause.lower
+        for condition, lex in lexicons.items():
+            excluded = [(m.start(), m.end()) for m in lex.exclude.finditer(lower)]
+            for m in lex.mentions.finditer(lower):
+                if any(s <= m.start() and m.end() <= e for s, e in excluded):
+                    continue
+                found.append((condition, clause.status(m.start(), m.end()), clause.text,
+                              m.start(), m.end(), m.group(0)))
+            if lex.implicit is not None:
+                found.extend((condition, "implicit-negative", clause.text, m.start(), m.end(),
+                              m.group(0)) for m in lex.implicit.finditer(lower))
+    return tuple(found)
 
 
 def _presence(reading: ReportReading, condition: str) -> str:
@@ -266,11 +280,14 @@ class ClearRulesExtractor:
     cpu_bound = True  # pure Python: may run in worker processes
 
     def model(self) -> ModelInfo:
-        return ModelInfo(id=RULES_VERSION, source="rules: engine/data/lexicons", demo_grade=False,
-                         device="cpu", detail={"lexicon": lexicon_hash(*LEXICONS)})
+        return ModelInfo(id=RULES_VERSION, source="rules: engine/reader + engine/data/lexicons",
+                         demo_grade=False, device="cpu",
+                         detail={"reader": READER_NAME, "reader_version": READER_VERSION,
+                                 "lexicon": lexicon_hash(*LEXICONS)})
 
     def signature_fields(self) -> dict[str, Any]:
-        return {"extractor": "rules", "rules": RULES_VERSION, "lexicon": lexicon_hash(*LEXICONS)}
+        return {"extractor": "rules", "reader": READER_NAME, "reader_version": READER_VERSION,
+                "rules": RULES_VERSION, "lexicon": lexicon_hash(*LEXICONS)}
 
     def extract(self, pair: ReportPair) -> ClearPairExtraction:
         reference, candidate = read_report(pair.reference), read_report(pair.candidate)

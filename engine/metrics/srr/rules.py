@@ -30,7 +30,7 @@ NOT_APPLICABLE = ("not applicable: neither report names any of the 55 SRR-BERT c
 class SrrRulesMetric(Metric):
     """F1 between the two reports' rule-read SRR label sets (higher is better)."""
 
-    version = "1"
+    version = "2"
 
     def __init__(self, card: MetricCard, view: StatusView) -> None:
         self.view = StatusView(view)
