@@ -139,10 +139,11 @@ def run_batch_ui(view: BatchView, path: str | None, id_c: str, ref_c: str, cand_
     except (InputProblem, batch_logic.BatchProblem) as exc:
         yield cleared(view, status_box("error", str(exc)))
         return
-    except Exception as exc:
-        log.warning("batch could not start", exc_info=True)
-        yield cleared(view, status_box("error", redact(f"Could not start: {type(exc).__name__}: {exc}",
-                                                       secret_values(options))))
+    except Exception as exc:  # noqa: BLE001 - a metric that cannot load, a bad option value
+        # Logged and shown redacted: the text may echo an API key back (a server's error reply).
+        message = redact(f"Could not start: {type(exc).__name__}: {exc}", secret_values(options))
+        log.warning("batch: %s", message)
+        yield cleared(view, status_box("error", message))
         return
     session = getattr(request, "session_hash", None) or "api"
     job = batch_logic.BatchJob(pairs=pairs, pairs_b=pairs_b, metric_names=selected, metrics=built,

@@ -207,10 +207,11 @@ def run_structure(app: AppContext, option_names: list[str], ref: str, cand: str,
         result = structure(text, app.cache.runtime(options).ctx)
     except StructureUnavailable as exc:
         return gr.update(visible=True), status_box("warn", str(exc))
-    except Exception as exc:
-        log.warning("structured rewrite failed", exc_info=True)
-        return gr.update(visible=True), status_box(
-            "error", redact(f"The rewrite failed: {type(exc).__name__}: {exc}", secret_values(options)))
+    except Exception as exc:  # noqa: BLE001 - shown in the panel and logged, both redacted
+        # No traceback in the log: the judge's error text may echo an API key back.
+        message = redact(f"The rewrite failed: {type(exc).__name__}: {exc}", secret_values(options))
+        log.warning("structured report: %s", message)
+        return gr.update(visible=True), status_box("error", message)
     return gr.update(visible=True), structured_html(result)
 
 
