@@ -110,7 +110,7 @@ def read_pair(reference: str, candidate: str) -> PairReading:
     cf = [f.features for f in cand.findings]
     sim = lexical_similarity(rf, cf) if rf and cf else np.zeros((len(rf), len(cf)))
     links = _links(ref.findings, cand.findings, sim)
-    used_ref, used_cand = {l.ref for l in links}, {l.cand for l in links}
+    used_ref, used_cand = {link.ref for link in links}, {link.cand for link in links}
     only_ref, only_cand, restated = [], [], []
     for i, f in enumerate(ref.findings):
         if i not in used_ref:
@@ -122,7 +122,7 @@ def read_pair(reference: str, candidate: str) -> PairReading:
              else only_cand.append(j))
     kept, made, dropped = _align_comparisons(ref.comparisons, cand.comparisons)
     return PairReading(reference=ref, candidate=cand,
-                       links=tuple(sorted(links, key=lambda l: (l.ref, l.cand))),
+                       links=tuple(sorted(links, key=lambda link: (link.ref, link.cand))),
                        only_reference=tuple(only_ref), only_candidate=tuple(only_cand),
                        restated=tuple(restated), comparisons_kept=kept,
                        comparisons_made=made, comparisons_dropped=dropped)
@@ -150,17 +150,20 @@ def _links(ref: Sequence[Finding], cand: Sequence[Finding], sim: np.ndarray) -> 
             elif s >= SAME_FINDING_MIN_SIMILARITY and _same_finding(a, b):
                 score[i, j] = s
     rows, cols = linear_sum_assignment(score, maximize=True)
-    chosen = {(int(i), int(j)) for i, j in zip(rows, cols)
+    chosen = {(int(i), int(j)) for i, j in zip(rows, cols, strict=True)
               if (compatible[i, j] and sim[i, j] >= settings.pair_threshold)
               or (score[i, j] >= SAME_FINDING_MIN_SIMILARITY and not compatible[i, j])}
     used_ref, used_cand = {i for i, _ in chosen}, {j for _, j in chosen}
-    for i in range(len(ref)):  # one report may say in two statements what the other says in one
-        if i not in used_ref and compatible[i].any():
+    # One report may say in two statements what the other says in one; not a statement the
+    # other report contradicts about the same site ("the ventricles are enlarged" against
+    # "the ventricles are normal in size" must not hide behind "the cisterns are widened").
+    for i in range(len(ref)):
+        if i not in used_ref and compatible[i].any() and not _contradicted(ref[i], cand):
             j = int(np.argmax(np.where(compatible[i], sim[i], -1.0)))
             if sim[i, j] >= settings.extra_threshold:
                 chosen.add((i, j))
     for j in range(len(cand)):
-        if j not in used_cand and compatible[:, j].any():
+        if j not in used_cand and compatible[:, j].any() and not _contradicted(cand[j], ref):
             i = int(np.argmax(np.where(compatible[:, j], sim[:, j], -1.0)))
             if sim[i, j] >= settings.extra_threshold:
                 chosen.add((i, j))
@@ -184,8 +187,29 @@ def _restates(finding: Finding, other: Sequence[Finding]) -> bool:
     """A left-over statement that repeats a finding the other report makes compatibly
     ("the effusion has increased" after "small left effusion") is no omission or addition."""
     f = finding.features
+    if _contradicted(finding, other):
+        return False
     return any(conflict(f, o.features) is None and bool((f.asserted & o.features.asserted) - _GENERIC)
                and f.normality == o.features.normality for o in other)
+
+
+def _contradicted(finding: Finding, other: Sequence[Finding]) -> bool:
+    """The other report calls the same site (and side) normal where this statement calls it
+    changed in size or degree, or the reverse ("the ventricles are normal in size" against
+    "the ventricles are enlarged")."""
+    f = finding.features
+    return bool(f.sites) and any(
+        o.features.sites == f.sites and o.features.normality != f.normality
+        and not (f.sides and o.features.sides and not f.sides & o.features.sides)
+        and (_sized(f, o.features) or _sized(o.features, f))
+        for o in other)
+
+
+def _sized(normal: SentenceFeatures, changed: SentenceFeatures) -> bool:
+    """``normal`` says normal, ``changed`` says larger / smaller (or milder / worse)."""
+    said = list(zip(_direction_roles(), normal.directions, changed.directions, strict=True))
+    return normal.normality == NORMAL and any(role == "normal" and x == 1 for role, x, _ in said) \
+        and any(role == "severity" and y for role, _, y in said)
 
 
 @lru_cache(maxsize=1)
@@ -216,7 +240,7 @@ def conflicts(ref: Finding, cand: Finding) -> tuple[str, ...]:
         found.append("laterality")
     if anatomical_relationship(a, b) is None or (a.levels and b.levels and not a.levels & b.levels):
         found.append("site")
-    opposite = {role for role, x, y in zip(_direction_roles(), a.directions, b.directions)
+    opposite = {role for role, x, y in zip(_direction_roles(), a.directions, b.directions, strict=True)
                 if {x, y} == {1, 2}}
     if (ref.severity and cand.severity and ref.severity != cand.severity) or "severity" in opposite:
         found.append("severity")
@@ -233,7 +257,7 @@ def _normal_vs_changed(a: SentenceFeatures, b: SentenceFeatures) -> bool:
     """``a`` calls something normal ("normal in size") where ``b`` calls it changed in size or
     degree ("enlarged"), when other words made both read as abnormal statements."""
     roles = _direction_roles()
-    said = {role: (x, y) for role, x, y in zip(roles, a.directions, b.directions)
+    said = {role: (x, y) for role, x, y in zip(roles, a.directions, b.directions, strict=True)
             if role in ("normal", "severity") and (x or y)}
     normal_a, normal_b = said.get("normal", (0, 0))
     changed_b = any(y for role, (_, y) in said.items() if role == "severity")
