@@ -45,6 +45,25 @@ def test_no_doubled_negation_and_verbs_agree_after_splitting():
         "No left pleural effusion is seen.", "No right pleural effusion is seen."]
 
 
+def test_coordinated_clauses_split_but_lists_stay_whole():
+    # two statements joined by ", and": one atom each
+    assert atomize_sentence("Bilateral ventricles are enlarged, and the cerebral sulci and "
+                            "cisterns are widened.") == [
+        "Left ventricles are enlarged.", "Right ventricles are enlarged.",
+        "Cerebral sulci are widened.", "Cisterns are widened."]
+    # ", and <side> ..." ending a subject list is not a new statement
+    assert atomize_sentence("The trachea, right main bronchus, and left main bronchus are "
+                            "patent.") == ["Trachea is patent.", "Right main bronchus is patent.",
+                                           "Left main bronchus is patent."]
+    # a normal statement with an abnormal one attached by ", with"
+    assert atomize_sentence("Left lung shows good transparency, with patchy shadows at the "
+                            "left lung base.") == ["Left lung shows good transparency.",
+                                                   "Patchy shadows at the left lung base."]
+    # a plural paired organ "on both sides": one side each, the phrase not repeated
+    assert atomize_sentence("The lateral ventricles on both sides are enlarged.") == [
+        "The left lateral ventricle is enlarged.", "The right lateral ventricle is enlarged."]
+
+
 def test_cardiomediastinal_silhouette_contains_heart_and_mediastinum():
     whole = sentence_features("The cardiomediastinal silhouette is within normal limits.")
     for part in ("Heart size is normal.", "Mediastinal contours are normal."):
@@ -56,6 +75,27 @@ def test_cardiomediastinal_silhouette_contains_heart_and_mediastinum():
 def test_faithful_normal_chest_example_scores_at_least_0_9(radsem_rules):
     pair = next(e.pair for e in example_pairs() if e.pair.id == "normal-chest")
     assert score_tags(radsem_rules.extract(pair).tags).score >= 0.9
+
+
+def test_faithful_paraphrase_scores_above_a_missed_pneumothorax(radsem_rules):
+    pairs = {e.pair.id: e.pair for e in example_pairs()}
+    faithful, missed = (score_tags(radsem_rules.extract(pairs[name]).tags).score
+                        for name in ("normal-chest", "missed-pneumothorax"))
+    assert faithful > missed
+
+
+def test_faithful_paraphrases_are_matched(radsem_rules):
+    # each pair states the same facts in other words: every atom pairs, nothing left over
+    for reference, candidate in [
+        ("There is neither pleural effusion nor pneumothorax.",
+         "No pleural effusion. No pneumothorax."),
+        ("The cardiomediastinal silhouette is within normal limits.",
+         "Heart size and mediastinal contours are normal."),
+        ("Bilateral ventricles are enlarged, and the cerebral sulci and cisterns are widened.",
+         "Both ventricles are dilated. The cerebral sulci and cisterns are widened."),
+    ]:
+        tags = radsem_rules.extract(ReportPair("t", reference, candidate)).tags
+        assert tags.pairs and not tags.unmatched_sentences, (reference, tags.unmatched_sentences)
 
 
 def test_both_lungs_become_left_and_right():
