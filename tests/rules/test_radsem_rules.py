@@ -4,6 +4,8 @@ The reports are written for the test; expected values are derived by hand in the
 """
 import json
 
+import pytest
+
 from engine.metrics.radsem.extract import RadsemExtraction
 from engine.metrics.radsem.rules_atomize import atomize, atomize_sentence
 from engine.metrics.radsem.rules_features import sentence_features
@@ -11,7 +13,7 @@ from engine.metrics.radsem.rules_match import conflict
 from engine.metrics.radsem.schema import RadsemTags
 from engine.metrics.radsem.score import score_tags
 from engine.examples import example_pairs
-from engine.metrics.clear.rules_lexicon import RULES_VERSION
+from engine.metrics.radsem.rules_lexicon import RULES_VERSION
 from engine.metrics.radsem.rules_match import anatomical_relationship
 from engine.reports import ReportPair
 
@@ -230,3 +232,21 @@ def test_model_info_and_signature(radsem_rules):
     assert info.id == RULES_VERSION and info.demo_grade is False
     fields = radsem_rules.signature_fields()
     assert fields["sim"] == "lexical-dice" and fields["extractor"] == "rules"
+
+
+def test_an_unusable_encoder_is_named_not_hidden(monkeypatch, caplog):
+    import engine.runtimes.onnx_encoder  # noqa: F401 - bound to the real resolver first
+    import models.artifacts
+    from models.resolve import ModelNotAvailable
+
+    from engine.metrics.radsem.rules import build_extractor
+
+    def absent(*_args, **_kwargs):
+        raise ModelNotAvailable("bundled model 'minilm-embedder' is missing at /nowhere")
+
+    monkeypatch.setattr(models.artifacts, "resolve_artifact", absent)
+    with caplog.at_level("WARNING"), pytest.raises(RuntimeError) as failure:
+        build_extractor(None, similarity="encoder")
+    message = str(failure.value)
+    assert "model artifact cannot be resolved" in message and "ModelNotAvailable" in message
+    assert "/nowhere" in message and message in caplog.text

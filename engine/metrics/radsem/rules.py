@@ -13,20 +13,21 @@ engine/data/lexicons/README.md.
 """
 from __future__ import annotations
 
+import logging
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NoReturn
 
 import numpy as np
 
 from engine.metrics.base import ModelInfo
 from engine.metrics.registry import Option
-from engine.metrics.clear.rules_lexicon import RULES_VERSION, lexicon_hash
+from engine.metrics.clear.rules_lexicon import lexicon_hash
 from engine.metrics.radsem.extract import RadsemExtraction
 from engine.metrics.radsem.rules_atomize import atomize
 from engine.metrics.radsem.rules_features import SentenceFeatures, sentence_features
-from engine.metrics.radsem.rules_lexicon import LEXICONS
+from engine.metrics.radsem.rules_lexicon import LEXICONS, RULES_VERSION
 from engine.metrics.radsem.rules_match import (
     MatchSettings,
     SimilarityFn,
@@ -35,6 +36,7 @@ from engine.metrics.radsem.rules_match import (
 )
 from engine.reports import ReportPair
 
+log = logging.getLogger(__name__)
 ENCODER_ID = "minilm-embedder"
 # Token overlap measured best on SSREE dev (engine.bench.rules; figures in the lexicon README),
 # so it is the default; "encoder" and "hybrid" stay selectable and are benchmarked beside it.
@@ -47,7 +49,8 @@ SIMILARITY_OPTION = Option(
 # overlap for the same pair of sentences, so each backend has its own.
 # Chosen on SSREE dev (engine.bench.rules): see the lexicon README for the grid.
 SETTINGS = {"lexical": MatchSettings(pair_threshold=0.35, extra_threshold=0.34,
-                                     siteless_threshold=0.4, normal_site_similarity=0.5),
+                                     siteless_threshold=0.4, normal_site_similarity=0.5,
+                                     extra_containment=0.5),
             "encoder": MatchSettings(pair_threshold=0.6, extra_threshold=0.75,
                                      siteless_threshold=0.7),
             "hybrid": MatchSettings(pair_threshold=0.45, extra_threshold=0.55,
@@ -77,9 +80,9 @@ class EncoderSimilarity:
         missing = [t for t in dict.fromkeys(texts) if t not in found]
         if missing:
             vectors = np.asarray(self.embedder.embed(missing), dtype=np.float32)
-            found.update(zip(missing, vectors))
+            found.update(zip(missing, vectors, strict=True))
             with self._lock:
-                self._cache.update(zip(missing, vectors))
+                self._cache.update(zip(missing, vectors, strict=True))
                 while len(self._cache) > self._size:
                     self._cache.popitem(last=False)
         return np.stack([found[t] for t in texts])
@@ -143,18 +146,22 @@ class RadsemRulesExtractor:
 
 
 
-def _load_encoder(ctx: Any = None) -> tuple[Any, dict[str, Any]] | None:
-    """The bundled sentence encoder (shared through ``ctx`` when given), or None when absent."""
+def _load_encoder(ctx: Any = None) -> tuple[Any, dict[str, Any]]:
+    """The bundled sentence encoder (shared through ``ctx`` when given).
+
+    Raises RuntimeError naming what failed (a missing package, an absent or broken model
+    artifact), after logging it: the caller asked for the encoder, so no silent fallback.
+    """
     try:
         from engine.runtimes.onnx_encoder import SentenceEmbedder, load_encoder
         from models.artifacts import resolve_artifact
         from models.resolve import ModelNotAvailable
-    except ImportError:
-        return None
+    except ImportError as exc:
+        return _encoder_failed("its runtime cannot be imported", exc)
     try:
         artifact = resolve_artifact(ENCODER_ID, "embedder")
-    except (ModelNotAvailable, KeyError, FileNotFoundError, ValueError):
-        return None
+    except (ModelNotAvailable, KeyError, FileNotFoundError, ValueError) as exc:
+        return _encoder_failed("its model artifact cannot be resolved", exc)
     try:
         embedder = load_encoder(ENCODER_ID, "embedder", ctx)
     except KeyError:  # the encoder options are not registered in this run: plain settings
@@ -162,6 +169,13 @@ def _load_encoder(ctx: Any = None) -> tuple[Any, dict[str, Any]] | None:
     info = {"encoder": ENCODER_ID, "encoder_source": artifact.source,
             "sha256": str(artifact.manifest.checksum or "")}
     return embedder, info
+
+
+def _encoder_failed(what: str, exc: BaseException) -> NoReturn:
+    message = (f"the sentence encoder {ENCODER_ID!r} for RadSEM's encoder / hybrid similarity "
+               f"is not usable: {what} ({type(exc).__name__}: {exc})")
+    log.warning(message)
+    raise RuntimeError(message) from exc
 
 
 def build_extractor(ctx: Any = None, similarity: str | None = None) -> RadsemRulesExtractor:
@@ -174,10 +188,7 @@ def build_extractor(ctx: Any = None, similarity: str | None = None) -> RadsemRul
         similarity = ctx.option(SIMILARITY_OPTION.name)
     similarity = similarity or DEFAULT_SIMILARITY
     if similarity in ("encoder", "hybrid"):
-        loaded = _load_encoder(ctx)
-        if loaded is not None:
-            embedder, info = loaded
-            cls = EncoderSimilarity if similarity == "encoder" else HybridSimilarity
-            return RadsemRulesExtractor(cls(embedder), similarity, encoder_info=info)
-        raise RuntimeError(f"the sentence encoder {ENCODER_ID!r} is not installed")
+        embedder, info = _load_encoder(ctx)
+        cls = EncoderSimilarity if similarity == "encoder" else HybridSimilarity
+        return RadsemRulesExtractor(cls(embedder), similarity, encoder_info=info)
     return RadsemRulesExtractor()

@@ -8,11 +8,14 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from engine.metrics.clear.rules_lexicon import load, word_regex
 
 LEXICONS = ("cues", "radsem")
+# The RadSEM rules (atomiser, features, matcher) change apart from CLEAR's: this names their
+# version in RadSEM's signature, so results from older rules are recomputed, not reused.
+RULES_VERSION = "radsem-rules-v4"
 
 
 @dataclass(frozen=True, eq=False)
@@ -45,7 +48,7 @@ class RadsemLexicon:
         return a == b or _related(self, a, b)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _related(lex: RadsemLexicon, a: str, b: str) -> bool:
     return a in lex.ancestors(b) or b in lex.ancestors(a)
 
@@ -81,7 +84,7 @@ def radsem_lexicon() -> RadsemLexicon:
 
 def canonical_text(text: str) -> str:
     """Lower-case text with synonyms folded onto one spelling ("hepatic" -> "liver")."""
-    out = text.lower().replace("×", " x ")
+    out = text.lower().replace("\u00d7", " x ")  # the multiplication sign
     for pattern, word in radsem_lexicon().canonical:
         out = pattern.sub(word, out)
     return re.sub(r"\s+", " ", out).strip()
