@@ -81,7 +81,9 @@ def anatomical_relationship(a: SentenceFeatures, b: SentenceFeatures) -> str | N
 
 @lru_cache(maxsize=100000)
 def _site_relation(a_sites: frozenset[str], b_sites: frozenset[str]) -> str | None:
-    if not a_sites or not b_sites or a_sites == b_sites:
+    # The same site, or one of the sites the other lists ("lesions in the frontal lobe and the
+    # basal ganglia" / "a lesion in the basal ganglia": a list written out, not a part).
+    if not a_sites or not b_sites or a_sites <= b_sites or b_sites <= a_sites:
         return "equivalent"
     lex = radsem_lexicon()
 
