@@ -232,6 +232,15 @@ def test_model_info_and_signature(radsem_rules):
     assert info.id == RULES_VERSION and info.demo_grade is False
     fields = radsem_rules.signature_fields()
     assert fields["sim"] == "lexical-dice" and fields["extractor"] == "rules"
+    assert fields["rules"] == RULES_VERSION and fields["reader_version"].startswith("reader-")
+
+
+def test_radsem_reads_the_clinical_readers_statements(radsem_rules):
+    from engine.reader.findings import read_report
+
+    reference = "Small left pleural effusion. No pneumothorax."
+    extraction = radsem_rules.extract(ReportPair("t", reference, "No pneumothorax."))
+    assert extraction.ref_sentences == [f.text for f in read_report(reference).findings]
 
 
 def test_an_unusable_encoder_is_named_not_hidden(monkeypatch, caplog):

@@ -3,8 +3,11 @@
 Stage 1 (``rules_atomize``) rewrites each Findings section into atomic sentences with
 patterns; stage 2 (``rules_features`` + ``rules_match``) reads each sentence's polarity,
 normality, sites, side and direction words, and pairs Ref with Gen sentences that are
-compatible and similar. Similarity comes from the bundled sentence encoder
-(``minilm-embedder``) when it is installed, else from token overlap; the signature says which.
+compatible and similar. Both reports are read through the clinical reader
+(``engine.reader.read_report``), which holds these sentences and their features and reads each
+report once for all the metrics of a run. Similarity is token overlap by default; the bundled
+sentence encoder (``minilm-embedder``) or the mean of both can be chosen, and the signature
+says which.
 
 Why ``demo_grade`` is False: the rules are deterministic clinical language rules measured on
 real data (SSREE monotonicity and synonym / antonym triplets, ``engine.bench.rules``); they are
@@ -25,8 +28,7 @@ from engine.metrics.base import ModelInfo
 from engine.metrics.registry import Option
 from engine.metrics.clear.rules_lexicon import lexicon_hash
 from engine.metrics.radsem.extract import RadsemExtraction
-from engine.metrics.radsem.rules_atomize import atomize
-from engine.metrics.radsem.rules_features import SentenceFeatures, sentence_features
+from engine.metrics.radsem.rules_features import SentenceFeatures
 from engine.metrics.radsem.rules_lexicon import LEXICONS, RULES_VERSION
 from engine.metrics.radsem.rules_match import (
     MatchSettings,
@@ -34,6 +36,8 @@ from engine.metrics.radsem.rules_match import (
     lexical_similarity,
     match,
 )
+from engine.reader.findings import read_report
+from engine.reader.lexicon import READER_VERSION
 from engine.reports import ReportPair
 
 log = logging.getLogger(__name__)
@@ -128,21 +132,23 @@ class RadsemRulesExtractor:
                                                "similarity": self.backend, **self.encoder_info})
 
     def signature_fields(self) -> dict[str, Any]:
-        return {"extractor": "rules", "rules": RULES_VERSION, "lexicon": lexicon_hash(*LEXICONS),
+        return {"extractor": "rules", "rules": RULES_VERSION, "reader_version": READER_VERSION,
+                "lexicon": lexicon_hash(*LEXICONS),
                 "sim": {"encoder": ENCODER_ID, "hybrid": f"{ENCODER_ID}+dice"}.get(
                     self.backend, "lexical-dice"),
                 "encoder_sha": self.encoder_info.get("sha256", "none")[:12],
                 "thresholds": f"{self.settings.pair_threshold:g}/{self.settings.extra_threshold:g}"}
 
     def extract(self, pair: ReportPair) -> RadsemExtraction:
-        ref_sentences, ref_notes = atomize(pair.reference)
-        gen_sentences, gen_notes = atomize(pair.candidate)
-        ref = [sentence_features(s) for s in ref_sentences]
-        gen = [sentence_features(s) for s in gen_sentences]
+        # The atomic statements come from the clinical reader, which reads (and caches) each
+        # report once for every metric of a run; they are the RadSEM atomiser's sentences.
+        reference, candidate = read_report(pair.reference), read_report(pair.candidate)
+        ref = [f.features for f in reference.findings]
+        gen = [f.features for f in candidate.findings]
         tags = match(ref, gen, self.similarity, self.settings)
-        notes = [f"Ref {n}" for n in ref_notes] + [f"Gen {n}" for n in gen_notes]
-        return RadsemExtraction(ref_sentences=ref_sentences, gen_sentences=gen_sentences,
-                                tags=tags, notes=notes)
+        notes = [f"Ref {n}" for n in reference.notes] + [f"Gen {n}" for n in candidate.notes]
+        return RadsemExtraction(ref_sentences=[f.text for f in ref],
+                                gen_sentences=[f.text for f in gen], tags=tags, notes=notes)
 
 
 
