@@ -61,6 +61,11 @@ def test_coordinated_clauses_split_but_lists_stay_whole():
     assert atomize_sentence("Left lung shows good transparency, with patchy shadows at the "
                             "left lung base.") == ["Left lung shows good transparency.",
                                                    "Patchy shadows at the left lung base."]
+    # adjectives in a site list share the last item's noun (a temporal bone is not a lobe)
+    assert atomize_sentence("Fractures of the left temporal and parietal bones.") == [
+        "Fractures of the left temporal bones.", "Fractures of the parietal bones."]
+    # a sub-heading alone names no finding
+    assert atomize_sentence("T1-weighted findings:") == []
     # a plural paired organ "on both sides": one side each, the phrase not repeated
     assert atomize_sentence("The lateral ventricles on both sides are enlarged.") == [
         "The left lateral ventricle is enlarged.", "The right lateral ventricle is enlarged."]

@@ -250,12 +250,25 @@ def _expand_site_list(clause: str) -> list[str]:
     m = _SITE_LIST_RE.search(clause)
     if not m:
         return [clause]
-    items = _split_items(re.sub(r"\b(?:the|in|within|at|of|on)\s+", "", m.group("items"),
-                                flags=re.IGNORECASE))
+    items = _adjectives_take_noun(_split_items(
+        re.sub(r"\b(?:the|in|within|at|of|on)\s+", "", m.group("items"), flags=re.IGNORECASE)))
     if len(items) < 2 or not _short(items) or not all(_is_site(i) for i in items):
         return [clause]
     head, tail = clause[:m.start("items")], clause[m.end("items"):]
     return [f"{head}the {item}{tail}" for item in items]
+
+
+_ADJECTIVE_RE = re.compile(r"(?:al|ar|ic)$", re.IGNORECASE)
+
+
+def _adjectives_take_noun(items: list[str]) -> list[str]:
+    """"the left temporal and parietal bones": an item that ends in an adjective takes the
+    noun of the last item ("left temporal bones", not the temporal lobe)."""
+    last = items[-1].split() if items else []
+    if len(items) < 2 or len(last) < 2 or not _ADJECTIVE_RE.search(last[-2]):
+        return items
+    return [f"{item} {last[-1]}" if _ADJECTIVE_RE.search(item.split()[-1]) else item
+            for item in items[:-1]] + [items[-1]]
 
 
 def _expand_sides(clause: str) -> list[str]:
