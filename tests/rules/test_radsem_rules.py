@@ -134,6 +134,14 @@ def test_comparison_and_technique_sentences_are_dropped():
     assert len(notes) == 2
 
 
+def test_a_finding_said_to_be_absent_is_denied_an_organ_absent_is_not():
+    assert sentence_features("Hydronephrosis is absent in the left kidney.").normality == "normal"
+    assert sentence_features("The gallbladder is absent.").normality == "abnormal"
+    # a blanket denial covers attribute words
+    assert sentence_features("The morphology and signal of the spleen show no abnormality."
+                             ).normality == "normal"
+
+
 def test_devices_count_as_abnormal():
     assert sentence_features("A pacemaker is seen in the left chest wall.").normality == "abnormal"
 

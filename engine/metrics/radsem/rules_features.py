@@ -86,6 +86,15 @@ def _levels(canon: str) -> frozenset[str]:
     return frozenset(out)
 
 
+_ABSENT_RE = re.compile(r"\b([a-z][\w-]*)\s+(?:is|are|was|were)\s+(?:now\s+)?absent\b")
+
+
+def _absent_finding(canon: str) -> bool:
+    """"<finding> is absent" ("hydronephrosis is absent"), not "<organ> is absent"."""
+    m = _ABSENT_RE.search(canon)
+    return bool(m and radsem_lexicon().abnormal.search(m.group(1)))
+
+
 @lru_cache(maxsize=50000)
 def sentence_features(text: str) -> SentenceFeatures:
     """Read one atomic sentence (cached: references recur across candidates)."""
@@ -120,6 +129,10 @@ def sentence_features(text: str) -> SentenceFeatures:
     neutral_pos, _ = statuses(lex.neutral, skip_sites=True)
     norm_pos, norm_neg = statuses(lex.normal)
     dev_pos, _ = statuses(lex.devices)
+    if _absent_finding(canon) and not dev_pos:
+        # "hydronephrosis is absent": a finding said to be absent is denied (an organ said to
+        # be absent, "the gallbladder is absent", stays abnormal: it names no finding word)
+        abn_neg, abn_pos = abn_neg + abn_pos, []
     if abn_pos or norm_neg or dev_pos:
         normality = ABNORMAL
     elif neutral_pos and not norm_pos and not any(_BLANKET.fullmatch(w) for w in abn_neg):
