@@ -90,8 +90,9 @@ def paraphrase(sentence: str) -> str | None:
         return f"{rest[:1].upper()}{rest[1:]} {m.group('loc')[:1].lower()}{m.group('loc')[1:]}."
     for word, synonym in _SYNONYMS.items():
         pattern = re.compile(rf"\b{re.escape(word)}\b", re.IGNORECASE)
-        if pattern.search(s):
-            out = pattern.sub(lambda m: _case_like(synonym, m.group(0)), s, count=1)  # noqa: B023 - run now
+        found = pattern.search(s)
+        if found:
+            out = s[:found.start()] + _case_like(synonym, found.group(0)) + s[found.end():]
             if out != s:
                 return out
     return None
@@ -135,9 +136,9 @@ def flip(sentence: str, flip_type: str) -> str | None:
     s = sentence.strip()
     if _PSEUDO_RE.match(s):
         return None
-    negated = _NEGATED_RE.match(s)
-    negated_start = bool(negated)
-    mixed = bool(_ANY_NEGATION_RE.search(s[negated.end():] if negated else s))
+    opening = _NEGATED_RE.match(s)
+    negated_start = bool(opening)
+    mixed = bool(_ANY_NEGATION_RE.search(s[opening.end():] if opening else s))
     if flip_type == "negation":
         if mixed:
             return None
@@ -214,7 +215,7 @@ def build_triplets(sources: dict[str, list[str]], per_type: int = 100) -> list[T
                 if count >= per_type:
                     break
                 para, flipped = paraphrase(sentence), flip(sentence, flip_type)
-                if not para or not flipped or para in (sentence, flipped) or flipped == sentence:
+                if not para or not flipped or sentence in (para, flipped) or para == flipped:
                     continue
                 out.append(Triplet(source, flip_type, sentence, para, flipped))
                 count += 1
@@ -226,7 +227,8 @@ Scorer = Callable[[list[tuple[str, str]]], list[float | None]]
 
 def triplet_accuracy(triplets: list[Triplet], scorer: Scorer, higher_is_better: bool = True
                      ) -> dict[str, Any]:
-    """Accuracy overall, per flip type and per source (percent; ties and errors are failures)."""
+    """Accuracy overall, per flip type and per source (percent; ties and errors are failures),
+    and the triplets missed with both scores (so a miss can be read, not just counted)."""
     pairs = [(t.original, t.paraphrase) for t in triplets] + [(t.original, t.flipped) for t in triplets]
     scores = scorer(pairs)
     n = len(triplets)
@@ -241,8 +243,11 @@ def triplet_accuracy(triplets: list[Triplet], scorer: Scorer, higher_is_better: 
         chosen = [r for r, m in zip(right, mask, strict=True) if m]
         return round(100.0 * sum(chosen) / len(chosen), 2) if chosen else None
 
+    misses = [{**t.to_json(), "score_paraphrase": scores[i], "score_flipped": scores[n + i]}
+              for i, t in enumerate(triplets) if not right[i]]
     return {"overall": pct([True] * n), "n": n,
             "by_flip_type": {f: pct([t.flip_type == f for t in triplets]) for f in FLIP_TYPES},
             "n_by_flip_type": {f: sum(t.flip_type == f for t in triplets) for f in FLIP_TYPES},
             "by_source": {s: pct([t.source == s for t in triplets])
-                          for s in sorted({t.source for t in triplets})}}
+                          for s in sorted({t.source for t in triplets})},
+            "misses": misses}

@@ -154,13 +154,16 @@ def _links(ref: Sequence[Finding], cand: Sequence[Finding], sim: np.ndarray) -> 
               if (compatible[i, j] and sim[i, j] >= settings.pair_threshold)
               or (score[i, j] >= SAME_FINDING_MIN_SIMILARITY and not compatible[i, j])}
     used_ref, used_cand = {i for i, _ in chosen}, {j for _, j in chosen}
-    for i in range(len(ref)):  # one report may say in two statements what the other says in one
-        if i not in used_ref and compatible[i].any():
+    # One report may say in two statements what the other says in one; not a statement the
+    # other report contradicts about the same site ("the ventricles are enlarged" against
+    # "the ventricles are normal in size" must not hide behind "the cisterns are widened").
+    for i in range(len(ref)):
+        if i not in used_ref and compatible[i].any() and not _contradicted(ref[i], cand):
             j = int(np.argmax(np.where(compatible[i], sim[i], -1.0)))
             if sim[i, j] >= settings.extra_threshold:
                 chosen.add((i, j))
     for j in range(len(cand)):
-        if j not in used_cand and compatible[:, j].any():
+        if j not in used_cand and compatible[:, j].any() and not _contradicted(cand[j], ref):
             i = int(np.argmax(np.where(compatible[:, j], sim[:, j], -1.0)))
             if sim[i, j] >= settings.extra_threshold:
                 chosen.add((i, j))
@@ -184,8 +187,29 @@ def _restates(finding: Finding, other: Sequence[Finding]) -> bool:
     """A left-over statement that repeats a finding the other report makes compatibly
     ("the effusion has increased" after "small left effusion") is no omission or addition."""
     f = finding.features
+    if _contradicted(finding, other):
+        return False
     return any(conflict(f, o.features) is None and bool((f.asserted & o.features.asserted) - _GENERIC)
                and f.normality == o.features.normality for o in other)
+
+
+def _contradicted(finding: Finding, other: Sequence[Finding]) -> bool:
+    """The other report calls the same site (and side) normal where this statement calls it
+    changed in size or degree, or the reverse ("the ventricles are normal in size" against
+    "the ventricles are enlarged")."""
+    f = finding.features
+    return bool(f.sites) and any(
+        o.features.sites == f.sites and o.features.normality != f.normality
+        and not (f.sides and o.features.sides and not f.sides & o.features.sides)
+        and (_sized(f, o.features) or _sized(o.features, f))
+        for o in other)
+
+
+def _sized(normal: SentenceFeatures, changed: SentenceFeatures) -> bool:
+    """``normal`` says normal, ``changed`` says larger / smaller (or milder / worse)."""
+    said = list(zip(_direction_roles(), normal.directions, changed.directions, strict=True))
+    return normal.normality == NORMAL and any(role == "normal" and x == 1 for role, x, _ in said) \
+        and any(role == "severity" and y for role, _, y in said)
 
 
 @lru_cache(maxsize=1)

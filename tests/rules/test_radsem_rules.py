@@ -4,6 +4,8 @@ The reports are written for the test; expected values are derived by hand in the
 """
 import json
 
+import pytest
+
 from engine.metrics.radsem.extract import RadsemExtraction
 from engine.metrics.radsem.rules_atomize import atomize, atomize_sentence
 from engine.metrics.radsem.rules_features import sentence_features
@@ -11,7 +13,7 @@ from engine.metrics.radsem.rules_match import conflict
 from engine.metrics.radsem.schema import RadsemTags
 from engine.metrics.radsem.score import score_tags
 from engine.examples import example_pairs
-from engine.metrics.clear.rules_lexicon import RULES_VERSION
+from engine.metrics.radsem.rules_lexicon import RULES_VERSION
 from engine.metrics.radsem.rules_match import anatomical_relationship
 from engine.reports import ReportPair
 
@@ -45,6 +47,30 @@ def test_no_doubled_negation_and_verbs_agree_after_splitting():
         "No left pleural effusion is seen.", "No right pleural effusion is seen."]
 
 
+def test_coordinated_clauses_split_but_lists_stay_whole():
+    # two statements joined by ", and": one atom each
+    assert atomize_sentence("Bilateral ventricles are enlarged, and the cerebral sulci and "
+                            "cisterns are widened.") == [
+        "Left ventricles are enlarged.", "Right ventricles are enlarged.",
+        "Cerebral sulci are widened.", "Cisterns are widened."]
+    # ", and <side> ..." ending a subject list is not a new statement
+    assert atomize_sentence("The trachea, right main bronchus, and left main bronchus are "
+                            "patent.") == ["Trachea is patent.", "Right main bronchus is patent.",
+                                           "Left main bronchus is patent."]
+    # a normal statement with an abnormal one attached by ", with"
+    assert atomize_sentence("Left lung shows good transparency, with patchy shadows at the "
+                            "left lung base.") == ["Left lung shows good transparency.",
+                                                   "Patchy shadows at the left lung base."]
+    # adjectives in a site list share the last item's noun (a temporal bone is not a lobe)
+    assert atomize_sentence("Fractures of the left temporal and parietal bones.") == [
+        "Fractures of the left temporal bones.", "Fractures of the parietal bones."]
+    # a sub-heading alone names no finding
+    assert atomize_sentence("T1-weighted findings:") == []
+    # a plural paired organ "on both sides": one side each, the phrase not repeated
+    assert atomize_sentence("The lateral ventricles on both sides are enlarged.") == [
+        "The left lateral ventricle is enlarged.", "The right lateral ventricle is enlarged."]
+
+
 def test_cardiomediastinal_silhouette_contains_heart_and_mediastinum():
     whole = sentence_features("The cardiomediastinal silhouette is within normal limits.")
     for part in ("Heart size is normal.", "Mediastinal contours are normal."):
@@ -56,6 +82,27 @@ def test_cardiomediastinal_silhouette_contains_heart_and_mediastinum():
 def test_faithful_normal_chest_example_scores_at_least_0_9(radsem_rules):
     pair = next(e.pair for e in example_pairs() if e.pair.id == "normal-chest")
     assert score_tags(radsem_rules.extract(pair).tags).score >= 0.9
+
+
+def test_faithful_paraphrase_scores_above_a_missed_pneumothorax(radsem_rules):
+    pairs = {e.pair.id: e.pair for e in example_pairs()}
+    faithful, missed = (score_tags(radsem_rules.extract(pairs[name]).tags).score
+                        for name in ("normal-chest", "missed-pneumothorax"))
+    assert faithful > missed
+
+
+def test_faithful_paraphrases_are_matched(radsem_rules):
+    # each pair states the same facts in other words: every atom pairs, nothing left over
+    for reference, candidate in [
+        ("There is neither pleural effusion nor pneumothorax.",
+         "No pleural effusion. No pneumothorax."),
+        ("The cardiomediastinal silhouette is within normal limits.",
+         "Heart size and mediastinal contours are normal."),
+        ("Bilateral ventricles are enlarged, and the cerebral sulci and cisterns are widened.",
+         "Both ventricles are dilated. The cerebral sulci and cisterns are widened."),
+    ]:
+        tags = radsem_rules.extract(ReportPair("t", reference, candidate)).tags
+        assert tags.pairs and not tags.unmatched_sentences, (reference, tags.unmatched_sentences)
 
 
 def test_both_lungs_become_left_and_right():
@@ -85,6 +132,14 @@ def test_comparison_and_technique_sentences_are_dropped():
                                "The liver is normal. Recommend follow-up in 3 months.")
     assert sentences == ["The liver is normal."]
     assert len(notes) == 2
+
+
+def test_a_finding_said_to_be_absent_is_denied_an_organ_absent_is_not():
+    assert sentence_features("Hydronephrosis is absent in the left kidney.").normality == "normal"
+    assert sentence_features("The gallbladder is absent.").normality == "abnormal"
+    # a blanket denial covers attribute words
+    assert sentence_features("The morphology and signal of the spleen show no abnormality."
+                             ).normality == "normal"
 
 
 def test_devices_count_as_abnormal():
@@ -190,3 +245,30 @@ def test_model_info_and_signature(radsem_rules):
     assert info.id == RULES_VERSION and info.demo_grade is False
     fields = radsem_rules.signature_fields()
     assert fields["sim"] == "lexical-dice" and fields["extractor"] == "rules"
+    assert fields["rules"] == RULES_VERSION and fields["reader_version"].startswith("reader-")
+
+
+def test_radsem_reads_the_clinical_readers_statements(radsem_rules):
+    from engine.reader.findings import read_report
+
+    reference = "Small left pleural effusion. No pneumothorax."
+    extraction = radsem_rules.extract(ReportPair("t", reference, "No pneumothorax."))
+    assert extraction.ref_sentences == [f.text for f in read_report(reference).findings]
+
+
+def test_an_unusable_encoder_is_named_not_hidden(monkeypatch, caplog):
+    import engine.runtimes.onnx_encoder  # noqa: F401 - bound to the real resolver first
+    import models.artifacts
+    from models.resolve import ModelNotAvailable
+
+    from engine.metrics.radsem.rules import build_extractor
+
+    def absent(*_args, **_kwargs):
+        raise ModelNotAvailable("bundled model 'minilm-embedder' is missing at /nowhere")
+
+    monkeypatch.setattr(models.artifacts, "resolve_artifact", absent)
+    with caplog.at_level("WARNING"), pytest.raises(RuntimeError) as failure:
+        build_extractor(None, similarity="encoder")
+    message = str(failure.value)
+    assert "model artifact cannot be resolved" in message and "ModelNotAvailable" in message
+    assert "/nowhere" in message and message in caplog.text

@@ -113,3 +113,15 @@ def test_crepe_details_keep_the_reading_the_counts_came_from():
                                    "similarity": 1.0}
     assert reading["only_reference"] == [] and reading["only_candidate"] == []
     assert reading["comparisons_made"] == [] and reading["comparisons_dropped"] == []
+
+
+def test_a_finding_called_normal_in_a_clause_of_its_own_is_an_omission():
+    # Two clauses, two findings: the flip of the first ("normal in size") must not hide behind
+    # the second ("sulci and cisterns widened", which lies inside the same brain region).
+    reference = "Bilateral ventricles are enlarged, and the cerebral sulci and cisterns are widened."
+    flipped = "Bilateral ventricles are normal in size, and the cerebral sulci and cisterns are widened."
+    paraphrase = ("Bilateral ventricles are increased in size, and the cerebral sulci and "
+                  "cisterns are widened.")
+    assert crepe_counts(reference, paraphrase) == only(None)
+    counts = crepe_counts(reference, flipped)
+    assert counts["B"] >= 1 and counts["C"] == counts["D"] == 0

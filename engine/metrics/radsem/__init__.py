@@ -7,7 +7,7 @@
 # when a judge is built.
 from engine.metrics.registry import MetricSpec
 from engine.metrics.radsem.metric import CARD, RadsemMetric
-from engine.metrics.radsem.rules import SIMILARITY_OPTION
+from engine.metrics.radsem.options import SIMILARITY_OPTION
 from engine.metrics.judging import EXTRACTOR, JUDGE_OPTIONS
 
 METRICS = [MetricSpec(name="radsem", card=CARD, build=RadsemMetric, kind="llm",

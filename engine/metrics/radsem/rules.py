@@ -3,8 +3,11 @@
 Stage 1 (``rules_atomize``) rewrites each Findings section into atomic sentences with
 patterns; stage 2 (``rules_features`` + ``rules_match``) reads each sentence's polarity,
 normality, sites, side and direction words, and pairs Ref with Gen sentences that are
-compatible and similar. Similarity comes from the bundled sentence encoder
-(``minilm-embedder``) when it is installed, else from token overlap; the signature says which.
+compatible and similar. Both reports are read through the clinical reader
+(``engine.reader.read_report``), which holds these sentences and their features and reads each
+report once for all the metrics of a run. Similarity is token overlap by default; the bundled
+sentence encoder (``minilm-embedder``) or the mean of both can be chosen, and the signature
+says which.
 
 Why ``demo_grade`` is False: the rules are deterministic clinical language rules measured on
 real data (SSREE monotonicity and synonym / antonym triplets, ``engine.bench.rules``); they are
@@ -13,41 +16,38 @@ engine/data/lexicons/README.md.
 """
 from __future__ import annotations
 
+import logging
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NoReturn
 
 import numpy as np
 
 from engine.context import ModelInfo
-from engine.context import Option
-from engine.metrics.clear.rules_lexicon import RULES_VERSION, lexicon_hash
+from engine.metrics.radsem.options import DEFAULT_SIMILARITY, SIMILARITY_OPTION
+from engine.metrics.clear.rules_lexicon import lexicon_hash
 from engine.metrics.radsem.extract import RadsemExtraction
-from engine.metrics.radsem.rules_atomize import atomize
-from engine.metrics.radsem.rules_features import SentenceFeatures, sentence_features
-from engine.metrics.radsem.rules_lexicon import LEXICONS
+from engine.metrics.radsem.rules_features import SentenceFeatures
+from engine.metrics.radsem.rules_lexicon import LEXICONS, RULES_VERSION
 from engine.metrics.radsem.rules_match import (
     MatchSettings,
     SimilarityFn,
     lexical_similarity,
     match,
 )
+from engine.reader.findings import read_report
+from engine.reader.lexicon import READER_VERSION
 from engine.reports import ReportPair
 
+log = logging.getLogger(__name__)
 ENCODER_ID = "minilm-embedder"
-# Token overlap measured best on SSREE dev (engine.bench.rules; figures in the lexicon README),
-# so it is the default; "encoder" and "hybrid" stay selectable and are benchmarked beside it.
-DEFAULT_SIMILARITY = "lexical"
-SIMILARITY_OPTION = Option(
-    "radsem_similarity", DEFAULT_SIMILARITY,
-    "sentence similarity of the RadSEM rules matcher: lexical (token Dice), encoder (bundled "
-    "MiniLM cosine) or hybrid (their mean)", choices=("lexical", "encoder", "hybrid"))
 # Thresholds per similarity scale: cosine similarities of the encoder run higher than token
 # overlap for the same pair of sentences, so each backend has its own.
 # Chosen on SSREE dev (engine.bench.rules): see the lexicon README for the grid.
 SETTINGS = {"lexical": MatchSettings(pair_threshold=0.35, extra_threshold=0.34,
-                                     siteless_threshold=0.4, normal_site_similarity=0.5),
+                                     siteless_threshold=0.4, normal_site_similarity=0.5,
+                                     extra_containment=0.5),
             "encoder": MatchSettings(pair_threshold=0.6, extra_threshold=0.75,
                                      siteless_threshold=0.7),
             "hybrid": MatchSettings(pair_threshold=0.45, extra_threshold=0.55,
@@ -125,36 +125,42 @@ class RadsemRulesExtractor:
                                                "similarity": self.backend, **self.encoder_info})
 
     def signature_fields(self) -> dict[str, Any]:
-        return {"extractor": "rules", "rules": RULES_VERSION, "lexicon": lexicon_hash(*LEXICONS),
+        return {"extractor": "rules", "rules": RULES_VERSION, "reader_version": READER_VERSION,
+                "lexicon": lexicon_hash(*LEXICONS),
                 "sim": {"encoder": ENCODER_ID, "hybrid": f"{ENCODER_ID}+dice"}.get(
                     self.backend, "lexical-dice"),
                 "encoder_sha": self.encoder_info.get("sha256", "none")[:12],
                 "thresholds": f"{self.settings.pair_threshold:g}/{self.settings.extra_threshold:g}"}
 
     def extract(self, pair: ReportPair) -> RadsemExtraction:
-        ref_sentences, ref_notes = atomize(pair.reference)
-        gen_sentences, gen_notes = atomize(pair.candidate)
-        ref = [sentence_features(s) for s in ref_sentences]
-        gen = [sentence_features(s) for s in gen_sentences]
+        # The atomic statements come from the clinical reader, which reads (and caches) each
+        # report once for every metric of a run; they are the RadSEM atomiser's sentences.
+        reference, candidate = read_report(pair.reference), read_report(pair.candidate)
+        ref = [f.features for f in reference.findings]
+        gen = [f.features for f in candidate.findings]
         tags = match(ref, gen, self.similarity, self.settings)
-        notes = [f"Ref {n}" for n in ref_notes] + [f"Gen {n}" for n in gen_notes]
-        return RadsemExtraction(ref_sentences=ref_sentences, gen_sentences=gen_sentences,
-                                tags=tags, notes=notes)
+        notes = [f"Ref {n}" for n in reference.notes] + [f"Gen {n}" for n in candidate.notes]
+        return RadsemExtraction(ref_sentences=[f.text for f in ref],
+                                gen_sentences=[f.text for f in gen], tags=tags, notes=notes)
 
 
 
-def _load_encoder(ctx: Any = None) -> tuple[Any, dict[str, Any]] | None:
-    """The bundled sentence encoder (shared through ``ctx`` when given), or None when absent."""
+def _load_encoder(ctx: Any = None) -> tuple[Any, dict[str, Any]]:
+    """The bundled sentence encoder (shared through ``ctx`` when given).
+
+    Raises RuntimeError naming what failed (a missing package, an absent or broken model
+    artifact), after logging it: the caller asked for the encoder, so no silent fallback.
+    """
     try:
         from engine.runtimes.onnx_encoder import SentenceEmbedder, load_encoder
         from models.artifacts import resolve_artifact
         from models.resolve import ModelNotAvailable
-    except ImportError:
-        return None
+    except ImportError as exc:
+        return _encoder_failed("its runtime cannot be imported", exc)
     try:
         artifact = resolve_artifact(ENCODER_ID, "embedder")
-    except (ModelNotAvailable, KeyError, FileNotFoundError, ValueError):
-        return None
+    except (ModelNotAvailable, KeyError, FileNotFoundError, ValueError) as exc:
+        return _encoder_failed("its model artifact cannot be resolved", exc)
     try:
         embedder = load_encoder(ENCODER_ID, "embedder", ctx)
     except KeyError:  # the encoder options are not registered in this run: plain settings
@@ -162,6 +168,13 @@ def _load_encoder(ctx: Any = None) -> tuple[Any, dict[str, Any]] | None:
     info = {"encoder": ENCODER_ID, "encoder_source": artifact.source,
             "sha256": str(artifact.manifest.checksum or "")}
     return embedder, info
+
+
+def _encoder_failed(what: str, exc: BaseException) -> NoReturn:
+    message = (f"the sentence encoder {ENCODER_ID!r} for RadSEM's encoder / hybrid similarity "
+               f"is not usable: {what} ({type(exc).__name__}: {exc})")
+    log.warning(message)
+    raise RuntimeError(message) from exc
 
 
 def build_extractor(ctx: Any = None, similarity: str | None = None) -> RadsemRulesExtractor:
@@ -174,10 +187,7 @@ def build_extractor(ctx: Any = None, similarity: str | None = None) -> RadsemRul
         similarity = ctx.option(SIMILARITY_OPTION)
     similarity = similarity or DEFAULT_SIMILARITY
     if similarity in ("encoder", "hybrid"):
-        loaded = _load_encoder(ctx)
-        if loaded is not None:
-            embedder, info = loaded
-            cls = EncoderSimilarity if similarity == "encoder" else HybridSimilarity
-            return RadsemRulesExtractor(cls(embedder), similarity, encoder_info=info)
-        raise RuntimeError(f"the sentence encoder {ENCODER_ID!r} is not installed")
+        embedder, info = _load_encoder(ctx)
+        cls = EncoderSimilarity if similarity == "encoder" else HybridSimilarity
+        return RadsemRulesExtractor(cls(embedder), similarity, encoder_info=info)
     return RadsemRulesExtractor()

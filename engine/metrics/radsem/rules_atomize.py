@@ -36,7 +36,7 @@ _SITE_LIST_RE = re.compile(
     r"\b(?P<prep>in|within|at|of|involving|on)\s+(?P<items>(?:the\s+)?[\w\-/ ]{2,40}?"
     rf"(?:\s*,\s*{_PREP}[\w\-/ ]{{2,40}}?)*\s*,?\s+(?:and|or)\s+{_PREP}[\w\-/ ]{{2,40}}?)"
     r"(?=$|[,.;]|\s+(?:is|are|was|were|regions?|areas?|levels?|on|with)\b)", re.IGNORECASE)
-_LEVEL_RE = re.compile(r"^[ctls]\d{1,2}(?:\s*[-/–—]\s*[ctls]?\d{1,2})?$", re.IGNORECASE)
+_LEVEL_RE = re.compile(r"^[ctls]\d{1,2}(?:\s*[-/\u2013\u2014]\s*[ctls]?\d{1,2})?$", re.IGNORECASE)
 # ", with compression of the dural sac": a second finding attached to the first.
 _WITH_RE = re.compile(r",\s*(?:with|accompanied by|associated with|and)\s+", re.IGNORECASE)
 _SIDE_RE = re.compile(r"\b(?:left|right)\b", re.IGNORECASE)
@@ -116,10 +116,33 @@ def _neither_nor(text: str) -> str:
 
 def _clauses(text: str) -> list[str]:
     out = []
-    for clause in _CLAUSE_SPLIT_RE.split(text):
+    for clause in _cut_clauses(text):
         if clause and clause.strip(" ,"):
             out.extend(_split_attached_findings(clause.strip(" ,")))
     return out
+
+
+def _cut_clauses(text: str) -> list[str]:
+    """Cut where a new statement starts; a cut at ", and ..." needs a statement on both sides,
+    so a list is kept whole: "The trachea, right main bronchus, and left main bronchus are
+    patent" (the left part is the start of a subject list) and "... in the frontal lobes,
+    centrum semiovale, and bilateral basal ganglia" (the right part only names a site)."""
+    pieces, start = [], 0
+    for m in _CLAUSE_SPLIT_RE.finditer(text):
+        left, right = text[start:m.start()], _until_next_cut(text, m.end())
+        if m.group(0).lstrip(" ,").lower().startswith("and") and (
+                (not _VERB_RE.search(left) and _VERB_RE.search(right))
+                or (_is_site(right) and not _is_finding(right) and not _VERB_RE.search(right))):
+            continue
+        pieces.append(left)
+        start = m.end()
+    pieces.append(text[start:])
+    return pieces
+
+
+def _until_next_cut(text: str, start: int) -> str:
+    m = _CLAUSE_SPLIT_RE.search(text, start)
+    return text[start:m.start() if m else len(text)]
 
 
 def _split_attached_findings(clause: str) -> list[str]:
@@ -127,7 +150,9 @@ def _split_attached_findings(clause: str) -> list[str]:
     lex = radsem_lexicon()
     for m in _WITH_RE.finditer(clause):
         left, right = clause[:m.start()], clause[m.end():]
-        if lex.abnormal.search(canonical_text(right)) and _is_finding(left) \
+        said = canonical_text(right)
+        if (lex.abnormal.search(said) or lex.neutral.search(said)) \
+                and (_is_finding(left) or _is_normal(left)) \
                 and not right.lower().startswith(("no ", "without ")):
             return [left, *_split_attached_findings(right)]
     return [clause]
@@ -152,6 +177,14 @@ def _is_site(phrase: str) -> bool:
         return True
     canon = canonical_text(phrase)
     return any(p.search(canon) for _, p in radsem_lexicon().site_patterns)
+
+
+def _is_normal(clause: str) -> bool:
+    """A complete statement that calls something normal ("Left lung shows good transparency")."""
+    canon = canonical_text(clause)
+    lex = radsem_lexicon()
+    return bool(_VERB_RE.search(clause) or _FIRST_PREDICATE_RE.search(clause)) and bool(
+        lex.normal.search(canon)) and not lex.abnormal.search(canon)
 
 
 def _is_finding(phrase: str) -> bool:
@@ -217,12 +250,25 @@ def _expand_site_list(clause: str) -> list[str]:
     m = _SITE_LIST_RE.search(clause)
     if not m:
         return [clause]
-    items = _split_items(re.sub(r"\b(?:the|in|within|at|of|on)\s+", "", m.group("items"),
-                                flags=re.IGNORECASE))
+    items = _adjectives_take_noun(_split_items(
+        re.sub(r"\b(?:the|in|within|at|of|on)\s+", "", m.group("items"), flags=re.IGNORECASE)))
     if len(items) < 2 or not _short(items) or not all(_is_site(i) for i in items):
         return [clause]
     head, tail = clause[:m.start("items")], clause[m.end("items"):]
     return [f"{head}the {item}{tail}" for item in items]
+
+
+_ADJECTIVE_RE = re.compile(r"(?:al|ar|ic)$", re.IGNORECASE)
+
+
+def _adjectives_take_noun(items: list[str]) -> list[str]:
+    """"the left temporal and parietal bones": an item that ends in an adjective takes the
+    noun of the last item ("left temporal bones", not the temporal lobe)."""
+    last = items[-1].split() if items else []
+    if len(items) < 2 or len(last) < 2 or not _ADJECTIVE_RE.search(last[-2]):
+        return items
+    return [f"{item} {last[-1]}" if _ADJECTIVE_RE.search(item.split()[-1]) else item
+            for item in items[:-1]] + [items[-1]]
 
 
 def _expand_sides(clause: str) -> list[str]:
@@ -259,6 +305,8 @@ def _write_side(clause: str, side: str) -> str:
             return f"{side} hilar"
         return side
 
+    if lex.paired_plural.search(clause):  # "the lateral ventricles on both sides": the plural
+        clause = _BOTH_SIDES_RE.sub("", clause)  # gives the side, the phrase goes
     text = lex.bilateral.sub(bilateral_to_side, clause)
     text = re.sub(r"\b(left|right)\s+(?:left|right)\b", r"\1", text, flags=re.IGNORECASE)
     text = lex.paired_plural.sub(plural_to_side, text)
@@ -266,12 +314,16 @@ def _write_side(clause: str, side: str) -> str:
     return text
 
 
+_BOTH_SIDES_RE = re.compile(r",?\s*\b(?:on (?:both|either|each) sides?|bilaterally)\b", re.IGNORECASE)
+
+
 def _has_content(text: str) -> bool:
     return len(re.findall(r"[A-Za-z]{2,}", text)) >= 2
 
 
-_LATIN_PLURALS = frozenset("bronchi hila sulci foci calyces apices vertebrae menisci bullae "
-                           "ganglia gyri data".split())
+_SINGULAR_IN_S = frozenset({"pancreas"})
+_LATIN_PLURALS = frozenset({"bronchi", "hila", "sulci", "foci", "calyces", "apices", "vertebrae",
+                            "menisci", "bullae", "ganglia", "gyri", "data"})
 _SINGULAR_VERB = {"are": "is", "were": "was", "have": "has", "demonstrate": "demonstrates",
                   "show": "shows", "appear": "appears", "exhibit": "exhibits",
                   "contain": "contains", "remain": "remains", "reveal": "reveals"}
@@ -286,7 +338,8 @@ def _agree(text: str) -> str:
     if not m:
         return text
     noun = m.group(2).lower()
-    if (noun.endswith("s") and not noun.endswith(("ss", "us", "is"))) or noun in _LATIN_PLURALS:
+    if (noun.endswith("s") and not noun.endswith(("ss", "us", "is")) and noun not in _SINGULAR_IN_S) \
+            or noun in _LATIN_PLURALS:
         return text  # a plural subject keeps "are"
     if noun in {"there", "which", "that", "who"} or noun.endswith(("ing", "ly")):
         return text

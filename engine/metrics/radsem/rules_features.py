@@ -18,17 +18,19 @@ from engine.metrics.radsem.rules_lexicon import canonical_text, radsem_lexicon
 NORMAL, ABNORMAL = "normal", "abnormal"
 _TOKEN_RE = re.compile(r"[a-z0-9]+(?:[-'][a-z0-9]+)*")
 _NUMBER_RE = re.compile(r"\b\d+(?:\.\d+)?\b")
-_LEVEL_RE = re.compile(r"\b([ctls])(\d{1,2})(?:\s*[-/–—]\s*([ctls])?(\d{1,2}))?\b(?!\s*(?:w|-?weighted|wi\b|flair))")
+_LEVEL_RE = re.compile(r"\b([ctls])(\d{1,2})(?:\s*[-/\u2013\u2014]\s*([ctls])?(\d{1,2}))?\b(?!\s*(?:w|-?weighted|wi\b|flair))")
 _SEQUENCE_RE = re.compile(r"\b(t1|t2|flair|dwi|adc|swi|stir)\b")
 _SIDES = ("left", "right")
-STOPWORDS = frozenset("""
+_BLANKET = re.compile(r"abnormal\w*")
+_STOPWORD_TEXT = """
 a an the of in on at to and or is are was were be been being with within without no not there this
 that these those it its as by for from into onto seen noted identified observed detected present
 visible evident demonstrated shown appreciated visualized visualised demonstrates demonstrate shows
 show appears appear appearing also some any all both either each one two which who whose than
 approximately about around measuring measures measure measured noted notes note is are
 region regions area areas side sides level levels left right bilateral part portion aspect
-""".split())
+"""
+STOPWORDS = frozenset(_STOPWORD_TEXT.split())
 
 
 @lru_cache(maxsize=20000)
@@ -84,6 +86,15 @@ def _levels(canon: str) -> frozenset[str]:
     return frozenset(out)
 
 
+_ABSENT_RE = re.compile(r"\b([a-z][\w-]*)\s+(?:is|are|was|were)\s+(?:now\s+)?absent\b")
+
+
+def _absent_finding(canon: str) -> bool:
+    """"<finding> is absent" ("hydronephrosis is absent"), not "<organ> is absent"."""
+    m = _ABSENT_RE.search(canon)
+    return bool(m and radsem_lexicon().abnormal.search(m.group(1)))
+
+
 @lru_cache(maxsize=50000)
 def sentence_features(text: str) -> SentenceFeatures:
     """Read one atomic sentence (cached: references recur across candidates)."""
@@ -92,7 +103,9 @@ def sentence_features(text: str) -> SentenceFeatures:
     scope = ClauseScope(canon)
     finest, site_spans = _sites(canon)
 
-    tokens, asserted, negated = set[str](), set[str](), set[str]()
+    tokens: set[str] = set()
+    asserted: set[str] = set()
+    negated: set[str] = set()
     for m in _TOKEN_RE.finditer(canon):
         word = m.group(0)
         if word in STOPWORDS or word.isdigit():
@@ -104,7 +117,8 @@ def sentence_features(text: str) -> SentenceFeatures:
         (negated if scope.status(m.start(), m.end()) == NEGATIVE else asserted).add(stemmed)
 
     def statuses(pattern: re.Pattern[str], skip_sites: bool = False) -> tuple[list[str], list[str]]:
-        pos, neg = list[str](), list[str]()
+        pos: list[str] = []
+        neg: list[str] = []
         for m in pattern.finditer(canon):
             if skip_sites and any(s <= m.start() and m.end() <= e for s, e in site_spans):
                 continue  # "pelvic cavity" names a site, not a cavity
@@ -115,9 +129,15 @@ def sentence_features(text: str) -> SentenceFeatures:
     neutral_pos, _ = statuses(lex.neutral, skip_sites=True)
     norm_pos, norm_neg = statuses(lex.normal)
     dev_pos, _ = statuses(lex.devices)
+    if _absent_finding(canon) and not dev_pos:
+        # "hydronephrosis is absent": a finding said to be absent is denied (an organ said to
+        # be absent, "the gallbladder is absent", stays abnormal: it names no finding word)
+        abn_neg, abn_pos = abn_neg + abn_pos, []
     if abn_pos or norm_neg or dev_pos:
         normality = ABNORMAL
-    elif neutral_pos and not norm_pos:  # "patchy opacity" vs "homogeneous density"
+    elif neutral_pos and not norm_pos and not any(_BLANKET.fullmatch(w) for w in abn_neg):
+        # "patchy opacity" vs "homogeneous density"; a blanket denial covers the attribute
+        # ("the morphology and signal of the spleen show no abnormality")
         normality = ABNORMAL
     elif abn_neg or negated or norm_pos:
         normality = NORMAL

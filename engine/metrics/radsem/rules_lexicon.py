@@ -13,6 +13,9 @@ from functools import cache, lru_cache
 from engine.metrics.clear.rules_lexicon import load, word_regex
 
 LEXICONS = ("cues", "radsem")
+# The RadSEM rules (atomiser, features, matcher) change apart from CLEAR's: this names their
+# version in RadSEM's signature, so results from older rules are recomputed, not reused.
+RULES_VERSION = "radsem-rules-v4"
 
 
 @dataclass(frozen=True, eq=False)
@@ -81,7 +84,7 @@ def radsem_lexicon() -> RadsemLexicon:
 
 def canonical_text(text: str) -> str:
     """Lower-case text with synonyms folded onto one spelling ("hepatic" -> "liver")."""
-    out = text.lower().replace("×", " x ")
+    out = text.lower().replace("\u00d7", " x ")  # the multiplication sign
     for pattern, word in radsem_lexicon().canonical:
         out = pattern.sub(word, out)
     return re.sub(r"\s+", " ", out).strip()

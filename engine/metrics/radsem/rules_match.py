@@ -37,11 +37,18 @@ class MatchSettings:
     # words, which token overlap cannot see: they count at least this similar (None: wording
     # alone decides).
     normal_site_similarity: float | None = None
+    # A left-over sentence that is a piece of a longer one on the other side ("the lesion
+    # measures 4 mm" out of "a 4 mm lesion in the left kidney, hypointense on T1") shares most
+    # of its words with it but little of the longer one's: for the extra pairs, the share of
+    # the shorter sentence's words found in the longer one counts when it reaches this (None:
+    # only the similarity counts).
+    extra_containment: float | None = None
 
     def to_json(self) -> dict[str, float | None]:
         return {"pair_threshold": self.pair_threshold, "extra_threshold": self.extra_threshold,
                 "siteless_threshold": self.siteless_threshold,
-                "normal_site_similarity": self.normal_site_similarity}
+                "normal_site_similarity": self.normal_site_similarity,
+                "extra_containment": self.extra_containment}
 
 
 def conflict(a: SentenceFeatures, b: SentenceFeatures) -> str | None:
@@ -74,7 +81,9 @@ def anatomical_relationship(a: SentenceFeatures, b: SentenceFeatures) -> str | N
 
 @lru_cache(maxsize=100000)
 def _site_relation(a_sites: frozenset[str], b_sites: frozenset[str]) -> str | None:
-    if not a_sites or not b_sites or a_sites == b_sites:
+    # The same site, or one of the sites the other lists ("lesions in the frontal lobe and the
+    # basal ganglia" / "a lesion in the basal ganglia": a list written out, not a part).
+    if not a_sites or not b_sites or a_sites <= b_sites or b_sites <= a_sites:
         return "equivalent"
     lex = radsem_lexicon()
 
@@ -139,11 +148,10 @@ def match(ref: Sequence[SentenceFeatures], gen: Sequence[SentenceFeatures],
     # Abnormal sentences pair on a shared finding; without one only near-identical wording may.
     for i, r in enumerate(ref):
         for j, g in enumerate(gen):
-            if allowed[i, j] and r.normality != NORMAL and not (r.asserted & g.asserted) \
-                    and sim[i, j] < settings.extra_threshold:
-                score[i, j] = -1.0
-            elif allowed[i, j] and bool(r.sites) != bool(g.sites) \
-                    and sim[i, j] < settings.siteless_threshold:
+            no_shared_finding = r.normality != NORMAL and not (r.asserted & g.asserted) \
+                and sim[i, j] < settings.extra_threshold
+            one_siteless = bool(r.sites) != bool(g.sites) and sim[i, j] < settings.siteless_threshold
+            if allowed[i, j] and (no_shared_finding or one_siteless):
                 score[i, j] = -1.0
     from scipy.optimize import linear_sum_assignment
 
@@ -151,16 +159,21 @@ def match(ref: Sequence[SentenceFeatures], gen: Sequence[SentenceFeatures],
     chosen = [(i, j) for i, j in zip(rows, cols, strict=True) if score[i, j] >= settings.pair_threshold]
     paired_ref = {i for i, _ in chosen}
     paired_gen = {j for _, j in chosen}
+    extra_score = score
+    if settings.extra_containment is not None:
+        contained = containment(ref, gen)
+        extra_score = np.where((score >= 0) & (contained >= settings.extra_containment),
+                               np.maximum(score, settings.extra_threshold), score)
     extras = []
     for i in range(len(ref)):
         if i not in paired_ref:
-            j = int(np.argmax(score[i]))
-            if score[i, j] >= settings.extra_threshold:
+            j = int(np.argmax(extra_score[i]))
+            if extra_score[i, j] >= settings.extra_threshold:
                 extras.append((i, j))
     for j in range(len(gen)):
         if j not in paired_gen:
-            i = int(np.argmax(score[:, j]))
-            if score[i, j] >= settings.extra_threshold:
+            i = int(np.argmax(extra_score[:, j]))
+            if extra_score[i, j] >= settings.extra_threshold:
                 extras.append((i, j))
     pairs = sorted(set(chosen) | set(extras))
     used_ref = {i for i, _ in pairs}
@@ -189,4 +202,14 @@ def lexical_similarity(ref: Sequence[SentenceFeatures],
         for j, g in enumerate(gen):
             total = len(r.tokens) + len(g.tokens)
             out[i, j] = 2 * len(r.tokens & g.tokens) / total if total else 0.0
+    return out
+
+
+def containment(ref: Sequence[SentenceFeatures], gen: Sequence[SentenceFeatures]) -> np.ndarray:
+    """Share of the shorter sentence's stemmed content tokens found in the longer one."""
+    out = np.zeros((len(ref), len(gen)))
+    for i, r in enumerate(ref):
+        for j, g in enumerate(gen):
+            shorter = min(len(r.tokens), len(g.tokens))
+            out[i, j] = len(r.tokens & g.tokens) / shorter if shorter else 0.0
     return out
