@@ -1,66 +1,21 @@
-"""Held-out checks of a bundled int8 artifact and the MODEL_CARD.md written beside it.
+"""The MODEL_CARD.md written beside a bundled int8 artifact.
 
-The int8 figures come from the ONNX file that is shipped (through onnxruntime and the shipped
-tokenizer.json), not from the torch model it was exported from, so the card describes what
-users actually run.
+Its int8 figures come from the ONNX file that is shipped (``onnx_eval``), not from the torch
+model it was exported from, so the card describes what users actually run.
 """
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from models.artifacts import Manifest
-from models.training import synth
+from models.training.lexicon import FINDINGS
 
 LIMITS = ("Demonstration model trained on synthetic data; not the published CREPE / SRR-BERT. "
           "It has only seen short chest-radiograph sentences composed from a small vocabulary "
           "(see models/training/lexicon.py); on real reports, other modalities or unseen "
           "wording its outputs are unreliable. Use it to exercise the pipeline offline; for "
           "real evaluations export the published weights (`python -m models export <id>`).")
-
-
-def _session(directory: Path):
-    import onnxruntime as ort
-    from tokenizers import Tokenizer
-
-    manifest = Manifest.load(directory)
-    name = (manifest.files["int8"] if "int8" in manifest.files else manifest.files["fp32"])["name"]
-    sess = ort.InferenceSession(str(directory / name), providers=["CPUExecutionProvider"])
-    tok = Tokenizer.from_file(str(directory / manifest.tokenizer))
-    tok.enable_truncation(max_length=manifest.max_length, strategy="longest_first")
-    tok.no_padding()
-    return manifest, sess, tok
-
-
-def _run(sess, tok, items: list[Any], batch_size: int = 32) -> np.ndarray:
-    from models.training.common import eval_batches, pad
-
-    encodings = tok.encode_batch(items)
-    outputs: dict[int, np.ndarray] = {}
-    for idx in eval_batches([len(e.ids) for e in encodings], batch_size):
-        feed = {k: v.numpy() for k, v in pad([encodings[i] for i in idx]).items()}
-        result = sess.run(None, feed)[0]
-        for row, i in enumerate(idx):
-            outputs[i] = result[row]
-    return np.stack([outputs[i] for i in range(len(items))])
-
-
-def crepe_int8_eval(directory: Path, pairs: list[synth.CrepePair]) -> dict[str, Any]:
-    from models.training.train_crepe import evaluate
-
-    manifest, sess, tok = _session(directory)
-    raw = _run(sess, tok, [(p.reference, p.candidate) for p in pairs])
-    return evaluate(raw, pairs, softplus=manifest.softplus)
-
-
-def srr_int8_eval(directory: Path, utterances: list[synth.SrrUtterance]) -> dict[str, Any]:
-    from models.training.train_srr import evaluate
-
-    manifest, sess, tok = _session(directory)
-    logits = _run(sess, tok, [u.text for u in utterances], batch_size=64)
-    return evaluate(logits, utterances, manifest.labels)
 
 
 def _table(figures: dict[str, Any]) -> str:
@@ -140,8 +95,6 @@ onnxruntime + tokenizers alone.
 
 
 def _coverage(task: str) -> str:
-    from models.training.lexicon import FINDINGS
-
     leaves = sorted({f.leaf for f in FINDINGS})
     if task == "srr":
         return (f"{len(leaves)} of the 54 SRR-BERT findings (+ No Finding): {', '.join(leaves)}; "

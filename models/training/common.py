@@ -21,7 +21,9 @@ import numpy as np
 import torch
 from tokenizers import Encoding, Tokenizer
 
+from models.export import drop_fp32, export_model
 from models.padding import pad_batch
+from models.training.cards import write_card
 
 BUNDLED_DIR = Path(__file__).resolve().parents[1] / "bundled"
 
@@ -178,9 +180,6 @@ def save_and_bundle(save: Callable[[Path], None], report: dict[str, Any],
                     int8_eval: Callable[[Path], dict[str, Any]], started: float) -> dict[str, Any]:
     """Keep the torch checkpoint (for the ONNX-vs-torch benchmark), export int8 ONNX to
     ``--out``, evaluate it on the test set, and write results.json and the model card."""
-    from models.export import drop_fp32, export_model
-    from models.training.cards import write_card
-
     work = Path(args.work)
     checkpoint = work / "checkpoint"
     if checkpoint.exists():

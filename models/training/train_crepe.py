@@ -23,6 +23,7 @@ from scipy.stats import kendalltau
 
 from models.architectures import CrepeRegressor
 from models.training import synth
+from models.training.onnx_eval import int8_outputs
 from models.training.common import (
     backbone_dir, cpu_threads, eval_batches, fit, freeze_lower, load_tokenizer, pad,
     save_and_bundle, seed_everything, training_parser)
@@ -105,14 +106,19 @@ def main(argv: list[str] | None = None) -> int:
 
     model.eval()
     test_torch = evaluate(predict(model, enc_test), test)
-    from models.training.cards import crepe_int8_eval
-
     report = {"model": MODEL_ID, "args": vars(args), "threads": threads, "history": history,
               "test_torch_fp32": test_torch,
               "command": "python -m models.training.train_crepe " + " ".join(argv or sys.argv[1:])}
     save_and_bundle(model.save_checkpoint, report, args, task="crepe", max_length=512,
-                    int8_eval=lambda out: crepe_int8_eval(out, test), started=started)
+                    int8_eval=lambda out: int8_figures(out, test), started=started)
     return 0
+
+
+
+def int8_figures(directory: Path, pairs: list[synth.CrepePair]) -> dict[str, Any]:
+    """The test-set figures of the exported int8 file (see onnx_eval)."""
+    manifest, raw = int8_outputs(directory, [(p.reference, p.candidate) for p in pairs])
+    return evaluate(raw, pairs, softplus=manifest.softplus)
 
 
 if __name__ == "__main__":

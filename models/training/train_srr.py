@@ -23,6 +23,7 @@ from transformers import BertForSequenceClassification
 from models.srr_labels import LabelLevel, labels_for
 from models.architectures import _load_into, bert_config, load_state_dict, read_config
 from models.training import synth
+from models.training.onnx_eval import int8_outputs
 from models.training.common import (
     backbone_dir, cpu_threads, eval_batches, fit, freeze_lower, load_tokenizer, pad,
     save_and_bundle, seed_everything, training_parser)
@@ -112,15 +113,20 @@ def main(argv: list[str] | None = None) -> int:
                   started, loss_digits=5)
 
     test_torch = evaluate(predict(model, enc_test), test, labels)
-    from models.training.cards import srr_int8_eval
-
     report = {"model": MODEL_ID, "args": vars(args), "threads": threads, "history": history,
               "test_torch_fp32": test_torch,
               "command": "python -m models.training.train_srr " + " ".join(argv or sys.argv[1:])}
     save_and_bundle(lambda path: model.save_pretrained(str(path)), report, args, task="srr",
-                    max_length=128, int8_eval=lambda out: srr_int8_eval(out, test),
+                    max_length=128, int8_eval=lambda out: int8_figures(out, test),
                     started=started)
     return 0
+
+
+
+def int8_figures(directory: Path, utterances: list[synth.SrrUtterance]) -> dict[str, Any]:
+    """The test-set figures of the exported int8 file (see onnx_eval)."""
+    manifest, logits = int8_outputs(directory, [u.text for u in utterances], batch_size=64)
+    return evaluate(logits, utterances, manifest.labels)
 
 
 if __name__ == "__main__":
