@@ -156,7 +156,7 @@ def run_batch(
             hashes.update((p.id, p.content_hash()) for p in chunk)
             results.clear()
             results.update((p.id, {}) for p in chunk)
-            if reuse:
+            if reuse and store is not None:
                 _reuse_stored(store.results_for(run_id, list(results)), results, hashes, signatures)
             for metric in built:
                 todo = [p for p in chunk if metric.name not in results[p.id]]
@@ -165,8 +165,9 @@ def run_batch(
                 if store is not None:
                     store.put_results(run_id, unsaved)
                 unsaved.clear()
-            rows = [{"id": p.id, "metrics": {m.name: results[p.id][m.name] for m in built
-                                             if m.name in results[p.id]}} for p in chunk]
+            rows: list[dict[str, Any]] = [
+                {"id": p.id, "metrics": {m.name: results[p.id][m.name] for m in built
+                                         if m.name in results[p.id]}} for p in chunk]
             if on_rows:
                 on_rows(rows)
             for row in rows:
