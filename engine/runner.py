@@ -6,11 +6,11 @@ nothing is kept per pair once its chunk is done: each chunk's rows go to the cal
 for the app and the API, into ``BatchRun.rows`` (``keep_rows``). The input may be a list or a
 ``dataio.PairFile`` read from disk at each pass, so a million pairs never sit in memory.
 
-The (pair, metric) results of each
-chunk are stored, in one transaction, as soon as the chunk is scored, so an interrupted run
-resumes where it stopped (same run id) and a failing pair or metric never stops the others. A
-stored result is reused only when the pair's texts (``ReportPair.content_hash``) and the
-metric's signature are unchanged; a pair a metric cannot read (engine.readable) gets
+The (pair, metric) results of each chunk are stored, in one transaction, as soon as the chunk
+is scored, so an interrupted run resumes where it stopped (same run id, its stored results read
+back a chunk at a time) and a failing pair or metric never stops the others. A stored result
+is reused only when the pair's texts (``ReportPair.content_hash``) and the metric's signature
+are unchanged; a pair a metric cannot read (engine.readable) gets
 ``cannot read: <reason>`` instead of a number, and a pair outside a metric's scope
 (engine.applicability) ``not applicable: <reason>``.
 """
