@@ -163,7 +163,8 @@ def _score(args: argparse.Namespace, argv: list[str]) -> int:
         id=None if args.id_col.lower() == "none" else args.id_col,
         reference=args.reference_col, candidate=args.candidate_col,
         modality=args.modality_col, area=args.area_col)
-    pairs = dataio.read_pairs(args.input, columns, fmt=args.format)
+    pairs = dataio.PairFile(args.input, columns, fmt=args.format)
+    pairs.check()  # the whole file is read and checked once, before any work
     max_chars = args.max_chars or DEFAULT_MAX_CHARS
     store = Store(Path(args.db) if args.db else default_db_path())
     ctx = registry.RuntimeContext(options=options)
@@ -178,8 +179,10 @@ def _score(args: argparse.Namespace, argv: list[str]) -> int:
         store.close()
 
 
-def _score_run(args: argparse.Namespace, argv: list[str], pairs: list[Any], built: list[Any],
+def _score_run(args: argparse.Namespace, argv: list[str], pairs: dataio.PairFile, built: list[Any],
                ctx: registry.RuntimeContext, store: Any, run_id: str, max_chars: int) -> int:
+    """Score the file chunk by chunk, each chunk's rows written to the outputs as it is done
+    (under ``.partial`` names, moved into place when the run finishes)."""
     from engine.runner import run_batch
     from engine.summary import format_summary
 
@@ -199,33 +202,33 @@ def _score_run(args: argparse.Namespace, argv: list[str], pairs: list[Any], buil
             bar.n = done
             bar.refresh()
 
-    try:
-        run = run_batch(pairs, metric_names, ctx, store=store, run_id=run_id,
-                        input_label=str(args.input), max_chars=max_chars,
-                        concurrency=args.concurrency, progress=progress, metrics=built,
-                        workers=args.workers or parallel.default_workers())
-    except KeyboardInterrupt:
-        if bar is not None:
-            bar.close()
-            bar = None
-        stored = store.get_run(run_id)
-        if stored is not None:
-            store.finish_run(run_id, "interrupted")
-        print(f"\ninterrupted: run {run_id} stopped with {stored.n_results if stored else 0} of "
-              f"{len(pairs) * len(built)} results stored.\nTo resume, run the same command again "
-              f"(it finds this unfinished run by its input), or:\n  {_resume_command(argv, run_id)}",
-              file=sys.stderr, flush=True)
-        return 130
-    finally:
-        if bar is not None:
-            bar.close()
-    dataio.write_jsonl(run.rows, args.out)
-    if args.csv:
-        dataio.write_csv(run.rows, args.csv)
+    with dataio.ResultsWriter(args.out, args.csv, metric_names) as writer:
+        try:
+            run = run_batch(pairs, metric_names, ctx, store=store, run_id=run_id,
+                            input_label=str(args.input), max_chars=max_chars,
+                            concurrency=args.concurrency, progress=progress, metrics=built,
+                            workers=args.workers or parallel.default_workers(),
+                            on_rows=writer.write, keep_rows=False)
+        except KeyboardInterrupt:
+            if bar is not None:
+                bar.close()
+                bar = None
+            stored = store.get_run(run_id)
+            if stored is not None:
+                store.finish_run(run_id, "interrupted")
+            print(f"\ninterrupted: run {run_id} stopped with {stored.n_results if stored else 0} of "
+                  f"{len(pairs) * len(built)} results stored (no output file written).\nTo resume, "
+                  "run the same command again (it finds this unfinished run by its input), or:\n"
+                  f"  {_resume_command(argv, run_id)}", file=sys.stderr, flush=True)
+            return 130
+        finally:
+            if bar is not None:
+                bar.close()
+        writer.finish()
     if args.summary:
         dataio.write_json(run.summary, args.summary)
     print(format_summary(run.summary))
-    print(f"run id: {run.run_id}  ({len(run.rows)} pairs written to {args.out})")
+    print(f"run id: {run.run_id}  ({writer.n_rows} pairs written to {args.out})")
     return 0
 
 

@@ -6,6 +6,10 @@ a header without rows or a NaN / Infinity cell raise ``InputError`` naming the f
 and the column, and every cell stays the text the file holds (an id ``2`` never becomes
 ``2.0``). A problem with one pair (an empty or oversized report) is not an error here: it is
 reported per pair by the runner, so the rest of the batch still runs.
+
+A run reads its input through ``PairFile`` (checked whole once, then read row by row as it is
+scored) and writes its results through ``ResultsWriter`` (row by row as they are scored), so
+neither the input nor the output is ever held whole.
 """
 from __future__ import annotations
 
@@ -13,15 +17,18 @@ import codecs
 import csv
 import io
 import json
+import os
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any, Self
 
 from engine.reports import ReportPair
+
+if TYPE_CHECKING:  # pandas costs ~0.2 s to import; only the app's whole-table paths need it
+    import pandas as pd
 
 FORMATS = ("csv", "tsv", "jsonl", "json")
 
@@ -56,16 +63,6 @@ def detect_format(path: Path, fmt: str | None = None) -> str:
                      f"use .csv, .tsv, .jsonl or .json (or pass the format explicitly)")
 
 
-def _read_text(path: Path) -> str:
-    try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        raise InputError(f"{path}: file not found") from None
-    except IsADirectoryError:
-        raise InputError(f"{path}: is a directory, not a file") from None
-    return decode_text(path, raw)
-
-
 # Byte-order marks, longest first (the UTF-32 LE mark begins with the UTF-16 LE one).
 _BOMS = ((codecs.BOM_UTF32_LE, "utf-32-le", "UTF-32"), (codecs.BOM_UTF32_BE, "utf-32-be", "UTF-32"),
          (codecs.BOM_UTF8, "utf-8", "UTF-8"), (codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16"),
@@ -76,15 +73,9 @@ def decode_text(path: Path | str, raw: bytes) -> str:
     """Text of a file in UTF-8 (with or without a BOM) or UTF-16/32 (by its BOM, or UTF-16
     without one when every other byte is NUL, as in English text); anything else is refused
     with the encoding named, because a wrong guess would silently change the reports."""
-    for bom, codec, name in _BOMS:
-        if raw.startswith(bom):
-            return _strict_decode(path, raw[len(bom):], codec, name)
-    utf16 = _bomless_utf16(raw)
-    if utf16:
-        return _strict_decode(path, raw, utf16, "UTF-16 (no byte-order mark)")
-    if b"\x00" in raw[:65536]:
-        raise InputError(f"{path}: this is a binary file (it holds NUL bytes), not CSV/TSV/JSONL/"
-                         "JSON text")
+    codec, skip, name = _codec_of(path, raw[:_HEAD_BYTES])
+    if name:
+        return _strict_decode(path, raw[skip:], codec, name)
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -94,6 +85,24 @@ def decode_text(path: Path | str, raw: bytes) -> str:
         raise InputError(f"{path}: line {line}, column {column}: not UTF-8 or UTF-16 text (byte "
                          f"0x{raw[exc.start]:02x}; it looks like {guess}); save the file as "
                          "UTF-8") from None
+
+
+_HEAD_BYTES = 65536  # read to tell the encoding, and to refuse a binary file
+
+
+def _codec_of(path: Path | str, head: bytes) -> tuple[str, int, str | None]:
+    """(codec, bytes of byte-order mark to skip, the encoding's name when it is not plain
+    UTF-8) from a file's first bytes; a binary file is refused."""
+    for bom, codec, name in _BOMS:
+        if head.startswith(bom):
+            return codec, len(bom), name
+    bomless = _bomless_utf16(head)
+    if bomless:
+        return bomless, 0, "UTF-16 (no byte-order mark)"
+    if b"\x00" in head:
+        raise InputError(f"{path}: this is a binary file (it holds NUL bytes), not CSV/TSV/JSONL/"
+                         "JSON text")
+    return "utf-8", 0, None
 
 
 def _bomless_utf16(raw: bytes) -> str | None:
@@ -123,27 +132,170 @@ def _strict_decode(path: Path | str, raw: bytes, codec: str, name: str) -> str:
         raise InputError(f"{path}: declared {name} by its first bytes, but byte offset "
                          f"{exc.start} is not valid {name}; save the file as UTF-8") from None
     if "\x00" in text:
-        raise InputError(f"{path}: {name} text that holds NUL characters (binary data); save "
-                         "the file as UTF-8 text")
+        raise InputError(_nul_message(path, name))
     return text
+
+
+def _nul_message(path: Path | str, name: str) -> str:
+    return f"{path}: {name} text that holds NUL characters (binary data); save the file as UTF-8 text"
+
+
+@contextmanager
+def _text_lines(path: Path, newline: str) -> Iterator[Iterator[str]]:
+    """The file's lines, decoded as ``decode_text`` would (same checks, same messages) but read
+    as they are needed instead of whole. ``newline`` as for ``open``."""
+    try:
+        raw = path.open("rb")
+    except FileNotFoundError:
+        raise InputError(f"{path}: file not found") from None
+    except IsADirectoryError:
+        raise InputError(f"{path}: is a directory, not a file") from None
+    with raw:
+        codec, skip, name = _codec_of(path, raw.read(_HEAD_BYTES))
+        raw.seek(skip)
+        text = io.TextIOWrapper(raw, encoding=codec, errors="strict", newline=newline)
+        try:
+            yield _without_nul(path, text, name) if name else iter(text)
+        except UnicodeDecodeError:
+            decode_text(path, path.read_bytes())  # raises, naming the line and column
+            raise InputError(f"{path}: not valid {name or 'UTF-8'} text; save the file as "
+                             "UTF-8") from None
+
+
+def _without_nul(path: Path, lines: Iterable[str], name: str) -> Iterator[str]:
+    for line in lines:
+        if "\x00" in line:
+            raise InputError(_nul_message(path, name))
+        yield line
+
+
+def _whole_text(path: Path) -> str:
+    """The whole file as text (a JSON document, or to locate a CSV quoting problem)."""
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise InputError(f"{path}: file not found") from None
+    except IsADirectoryError:
+        raise InputError(f"{path}: is a directory, not a file") from None
+    return decode_text(path, raw)
 
 
 def read_table(path: str | Path, fmt: str | None = None) -> tuple[pd.DataFrame, list[int]]:
     """Read any supported file into a DataFrame of strings, plus the source line of each row.
 
     Every cell is the text the file holds (JSON numbers keep their spelling, so an id ``2``
-    stays ``"2"``), or None where the cell is null or absent.
+    stays ``"2"``), or None where the cell is null or absent. The whole file is held (the app
+    shows and maps its columns); a run reads its pairs through ``PairFile`` instead.
     """
-    path = Path(path)
-    fmt = detect_format(path, fmt)
-    text = _read_text(path)
-    if not text.strip():
-        raise InputError(f"{path}: the file is empty")
-    if fmt in ("csv", "tsv"):
-        return _read_delimited(path, text, "," if fmt == "csv" else "\t")
-    if fmt == "jsonl":
-        return _read_jsonl(path, text)
-    return _read_json(path, text)
+    import pandas as pd
+
+    table = _Table(Path(path), fmt)
+    lines: list[int] = []
+    records: list[dict[str, Any]] = []
+    for line, cells in table.rows():
+        lines.append(line)
+        records.append(cells)
+    if table.header is not None:
+        return pd.DataFrame([list(r.values()) for r in records], columns=table.header,
+                            dtype=object), lines
+    frame = pd.DataFrame.from_records(records).astype(object)
+    return frame.where(frame.notna(), None), lines
+
+
+class _Table:
+    """One input file read row by row as (line, cells): the source line (for JSON, the item
+    number) and the column -> cell text mapping. CSV, TSV and JSONL are read as the rows are
+    needed; a JSON document is parsed whole."""
+
+    def __init__(self, path: Path, fmt: str | None = None):
+        self.path = path
+        self.fmt = detect_format(path, fmt)
+        self.where = "row" if self.fmt == "json" else "line"  # JSON has no useful line per item
+        self.header: list[str] | None = None  # CSV / TSV: known once rows() has begun
+
+    def rows(self) -> Iterator[tuple[int, dict[str, Any]]]:
+        if self.fmt in ("csv", "tsv"):
+            return self._delimited("," if self.fmt == "csv" else "\t")
+        if self.fmt == "jsonl":
+            return self._jsonl()
+        return self._json()
+
+    def _delimited(self, sep: str) -> Iterator[tuple[int, dict[str, Any]]]:
+        # The csv module (strict: a quote must close right before a separator or a line end)
+        # knows where each record starts. Quoted fields may span lines, but not when they
+        # swallow what look like whole rows.
+        path = self.path
+        header: list[str] = []
+        n = 0
+        with _text_lines(path, "") as lines:
+            reader = csv.reader(lines, delimiter=sep, strict=True)
+            try:
+                first = next(reader, None)
+                blank = first is None or (len(first) <= 1 and not "".join(first).strip())
+                if blank and (first is None or not any("".join(row).strip() for row in reader)):
+                    raise InputError(f"{path}: the file is empty")
+                header = self._header(first or [""], sep)
+                start = reader.line_num + 1
+                for row in reader:
+                    if row and any(cell.strip() for cell in row):
+                        _check_row(path, row, header, start, sep)
+                        yield start, dict(zip(header, row, strict=True))
+                        n += 1
+                    start = reader.line_num + 1
+            except csv.Error as exc:
+                raise InputError(_quote_problem(path, _whole_text(path), sep, header)
+                                 or f"{path}: line {reader.line_num}: {exc}") from None
+        if not n:
+            raise InputError(f"{path}: the file has a header line but no rows of pairs")
+
+    def _header(self, first: list[str], sep: str) -> list[str]:
+        header = [h.strip() for h in first]
+        if len(header) < 2:
+            other = next((c for c in ";,\t|" if c != sep and c in header[0]), None)
+            hint = (f" (it holds {other!r}: is the file separated by {other!r} instead? save it "
+                    "with commas as .csv, or with tabs as .tsv)") if other else ""
+            raise InputError(f"{self.path}: line 1 holds a single column ({header[0][:60]!r}){hint}, "
+                             f"so this is not a table of pairs; accepted: {_ACCEPTED}")
+        dupes = {h for h in header if header.count(h) > 1}
+        if dupes:
+            raise InputError(f"{self.path}: line 1: duplicate column name(s) {sorted(dupes)}")
+        self.header = header
+        return header
+
+    def _jsonl(self) -> Iterator[tuple[int, dict[str, Any]]]:
+        path = self.path
+        n = 0
+        # Lines end at "\n" only: str.splitlines would also break at U+2028 and friends, which
+        # JSON strings may hold unescaped.
+        with _text_lines(path, "\n") as lines:
+            for number, line in enumerate(lines, start=1):
+                line = line.removesuffix("\n").removesuffix("\r")
+                if not line.strip():
+                    continue
+                try:
+                    obj = _json_loads(line)
+                except _NonFinite as exc:
+                    raise InputError(_non_finite_message(path, line, str(exc), number)) from None
+                except json.JSONDecodeError as exc:
+                    raise InputError(f"{path}: line {number}: not valid JSON ({exc.msg} at column "
+                                     f"{exc.colno})") from None
+                if not isinstance(obj, dict):
+                    raise InputError(f"{path}: line {number}: expected a JSON object, found "
+                                     f"{type(obj).__name__}")
+                yield number, _json_cells(obj)
+                n += 1
+        if not n:
+            raise InputError(f"{path}: the file is empty")
+
+    def _json(self) -> Iterator[tuple[int, dict[str, Any]]]:
+        path = self.path
+        text = _whole_text(path)
+        if not text.strip():
+            raise InputError(f"{path}: the file is empty")
+        records = _json_records(path, text)
+        del text
+        for number, record in enumerate(records, start=1):
+            yield number, _json_cells(record)
 
 
 _ACCEPTED = ("CSV or TSV with a header row (e.g. id, reference, candidate), JSONL (one JSON "
@@ -157,40 +309,6 @@ _ID_NAME = re.compile(r"^(?:key|study|case|.*id)$", re.IGNORECASE)
 
 def _id_position(header: list[str]) -> int:
     return next((i for i, name in enumerate(header) if _ID_NAME.match(name.strip())), 0)
-
-
-def _read_delimited(path: Path, text: str, sep: str) -> tuple[pd.DataFrame, list[int]]:
-    # The csv module (strict: a quote must close right before a separator or a line end) knows
-    # where each record starts, which pandas does not report; pandas then builds the frame.
-    # Quoted fields may span lines, but not when they swallow what look like whole rows.
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=sep, strict=True)
-    lines: list[int] = []
-    rows: list[list[str]] = []
-    header: list[str] = []
-    try:
-        header = [h.strip() for h in next(reader)]
-        if len(header) < 2:
-            other = next((c for c in ";,\t|" if c != sep and c in header[0]), None)
-            hint = (f" (it holds {other!r}: is the file separated by {other!r} instead? save it "
-                    "with commas as .csv, or with tabs as .tsv)") if other else ""
-            raise InputError(f"{path}: line 1 holds a single column ({header[0][:60]!r}){hint}, so "
-                             f"this is not a table of pairs; accepted: {_ACCEPTED}")
-        start = reader.line_num + 1
-        for row in reader:
-            if row and any(cell.strip() for cell in row):
-                _check_row(path, row, header, start, sep)
-                rows.append(row)
-                lines.append(start)
-            start = reader.line_num + 1
-    except csv.Error as exc:
-        raise InputError(_quote_problem(path, text, sep, header)
-                         or f"{path}: line {reader.line_num}: {exc}") from None
-    dupes = {h for h in header if header.count(h) > 1}
-    if dupes:
-        raise InputError(f"{path}: line 1: duplicate column name(s) {sorted(dupes)}")
-    if not rows:
-        raise InputError(f"{path}: the file has a header line but no rows of pairs")
-    return pd.DataFrame(rows, columns=header, dtype=object), lines
 
 
 def _check_row(path: Path, row: list[str], header: list[str], line: int, sep: str) -> None:
@@ -279,30 +397,9 @@ def _non_finite_message(path: Path, text: str, token: str, line: int | None = No
             "text, a number or null)")
 
 
-def _read_jsonl(path: Path, text: str) -> tuple[pd.DataFrame, list[int]]:
-    records, lines = [], []
-    # Lines end at "\n" only: str.splitlines would also break at U+2028 and friends, which
-    # JSON strings may hold unescaped.
-    for number, line in enumerate(text.split("\n"), start=1):
-        line = line.removesuffix("\r")
-        if not line.strip():
-            continue
-        try:
-            obj = _json_loads(line)
-        except _NonFinite as exc:
-            raise InputError(_non_finite_message(path, line, str(exc), number)) from None
-        except json.JSONDecodeError as exc:
-            raise InputError(f"{path}: line {number}: not valid JSON ({exc.msg} at column "
-                             f"{exc.colno})") from None
-        if not isinstance(obj, dict):
-            raise InputError(f"{path}: line {number}: expected a JSON object, found "
-                             f"{type(obj).__name__}")
-        records.append(obj)
-        lines.append(number)
-    return _records_frame(path, records), lines
-
-
-def _read_json(path: Path, text: str) -> tuple[pd.DataFrame, list[int]]:
+def _json_records(path: Path, text: str) -> list[dict[str, Any]]:
+    """The records of a JSON document: a list of objects, {"pairs": [...]}, or an object of
+    objects keyed by id."""
     try:
         data = _json_loads(text)
     except _NonFinite as exc:
@@ -322,16 +419,13 @@ def _read_json(path: Path, text: str) -> tuple[pd.DataFrame, list[int]]:
     for i, rec in enumerate(records):
         if not isinstance(rec, dict):
             raise InputError(f"{path}: item {i + 1}: expected a JSON object, found {type(rec).__name__}")
-    # JSON has no useful line per record; the item number (1-based) stands in for it.
-    return _records_frame(path, records), list(range(1, len(records) + 1))
-
-
-def _records_frame(path: Path, records: list[dict[str, Any]]) -> pd.DataFrame:
     if not records:
         raise InputError(f"{path}: no records found")
-    texts = [{str(k): _json_cell(v) for k, v in rec.items()} for rec in records]
-    frame = pd.DataFrame.from_records(texts).astype(object)
-    return frame.where(frame.notna(), None)
+    return records
+
+
+def _json_cells(record: dict[str, Any]) -> dict[str, Any]:
+    return {str(k): _json_cell(v) for k, v in record.items()}
 
 
 def _json_cell(value: Any) -> Any:
@@ -356,52 +450,154 @@ def pairs_from_frame(frame: pd.DataFrame, columns: Columns, source: str = "input
     """Build pairs from a table, checking the mapped columns and the ids."""
     where = "line" if lines is not None else "row"
     lines = list(lines) if lines is not None else list(range(1, len(frame) + 1))
-    wanted = {"reference": columns.reference, "candidate": columns.candidate}
-    if columns.id:
-        wanted["id"] = columns.id
-    for role, col in (("modality", columns.modality), ("area", columns.area)):
-        if col:
-            wanted[role] = col
-    missing = [f"{col!r} (the {role} column)" for role, col in wanted.items() if col not in frame.columns]
-    if missing:
-        hint = " (use --id-col to name another column, or --id-col none to number the rows)" \
-            if columns.id and columns.id not in frame.columns else ""
-        raise InputError(f"{source}: column {', '.join(missing)} not found; the file has columns: "
-                         f"{', '.join(map(str, frame.columns))}{hint}")
-    pairs: list[ReportPair] = []
-    seen: dict[str, int] = {}
-    for position, (_, row) in enumerate(frame.iterrows()):
-        line = lines[position]
-        for role, col in wanted.items():
-            if isinstance(row[col], (dict, list)):
-                raise InputError(f"{source}: {where} {line}: column {col!r} (the {role} column) holds "
-                                 f"a JSON {'object' if isinstance(row[col], dict) else 'list'}, not text")
+    maker = _PairMaker(columns, source, where)
+    maker.require(list(frame.columns))
+    return [maker.pair(row, position, lines[position])
+            for position, (_, row) in enumerate(frame.iterrows())]
+
+
+class _PairMaker:
+    """Turns rows into pairs: the mapped columns must exist, mapped cells must be text, and
+    (``check_ids``) every pair needs an id used once."""
+
+    def __init__(self, columns: Columns, source: str, where: str, check_ids: bool = True):
+        self.columns, self.source, self.where = columns, source, where
+        self.wanted = {"reference": columns.reference, "candidate": columns.candidate}
         if columns.id:
-            pid = _cell(row[columns.id]).strip()
+            self.wanted["id"] = columns.id
+        for role, col in (("modality", columns.modality), ("area", columns.area)):
+            if col:
+                self.wanted[role] = col
+        self.seen: dict[str, int] | None = {} if check_ids and columns.id else None
+
+    def require(self, available: Sequence[Any]) -> None:
+        """InputError when a mapped column is not among the file's columns."""
+        missing = [f"{col!r} (the {role} column)" for role, col in self.wanted.items()
+                   if col not in available]
+        if missing:
+            columns = self.columns
+            hint = " (use --id-col to name another column, or --id-col none to number the rows)" \
+                if columns.id and columns.id not in available else ""
+            raise InputError(f"{self.source}: column {', '.join(missing)} not found; the file has "
+                             f"columns: {', '.join(map(str, available))}{hint}")
+
+    def pair(self, cells: Mapping[str, Any], position: int, line: int) -> ReportPair:
+        source, where, columns = self.source, self.where, self.columns
+        for role, col in self.wanted.items():
+            value = cells.get(col)
+            if isinstance(value, (dict, list)):
+                raise InputError(f"{source}: {where} {line}: column {col!r} (the {role} column) holds "
+                                 f"a JSON {'object' if isinstance(value, dict) else 'list'}, not text")
+        if columns.id:
+            pid = _cell(cells.get(columns.id)).strip()
             if not pid:
                 raise InputError(f"{source}: {where} {line}: column {columns.id!r} is empty; every "
                                  "pair needs an id")
-            if pid in seen:
-                raise InputError(f"{source}: {where} {line}: id {pid!r} in column {columns.id!r} was "
-                                 f"already used on {where} {seen[pid]}")
-            seen[pid] = line
+            if self.seen is not None:
+                if pid in self.seen:
+                    raise InputError(f"{source}: {where} {line}: id {pid!r} in column {columns.id!r} "
+                                     f"was already used on {where} {self.seen[pid]}")
+                self.seen[pid] = line
         else:
             pid = str(position + 1)
-        pairs.append(ReportPair(
+        return ReportPair(
             id=pid,
-            reference=_cell(row[columns.reference]),
-            candidate=_cell(row[columns.candidate]),
-            modality=_cell(row[columns.modality]) or None if columns.modality else None,
-            area=_cell(row[columns.area]) or None if columns.area else None,
-        ))
-    return pairs
+            reference=_cell(cells.get(columns.reference)),
+            candidate=_cell(cells.get(columns.candidate)),
+            modality=_cell(cells.get(columns.modality)) or None if columns.modality else None,
+            area=_cell(cells.get(columns.area)) or None if columns.area else None,
+        )
+
+
+class PairFile:
+    """The report pairs of a file, read as a run needs them instead of held whole.
+
+    The first pass (``check``, or the first ``len`` / iteration) reads the whole file and
+    raises ``InputError`` for anything ``read_pairs`` refuses (format, encoding, mapped
+    columns, empty or repeated ids) before any work starts, and counts the pairs; it holds
+    the ids (to find a repeated one) and nothing else. Every later iteration reads the file
+    again, row by row for CSV, TSV and JSONL (a JSON document is parsed whole each time), and
+    fails if the file changed since it was checked.
+    """
+
+    def __init__(self, path: str | Path, columns: Columns | None = None, fmt: str | None = None):
+        self.path = Path(path)
+        self.columns = columns or Columns()
+        self.fmt = fmt
+        detect_format(self.path, fmt)  # an unknown format fails at once
+        self._count: int | None = None
+        self._stamp: tuple[int, int] | None = None
+
+    def check(self) -> int:
+        """Read and check the whole file once; the number of pairs."""
+        if self._count is None:
+            stamp = self._file_stamp()
+            self._count = sum(1 for _ in self._pairs(check=True))
+            self._stamp = stamp
+        return self._count
+
+    def __len__(self) -> int:
+        return self.check()
+
+    def __iter__(self) -> Iterator[ReportPair]:
+        expected = self.check()
+        self._unchanged()
+        n = 0
+        for pair in self._pairs(check=False):
+            n += 1
+            yield pair
+        if n != expected:
+            raise self._changed()
+        self._unchanged()
+
+    def _pairs(self, check: bool) -> Iterator[ReportPair]:
+        """The file's pairs in order. Checking, a problem with a row is raised only after the
+        whole file has parsed, as ``read_pairs`` does: a file-level error (and, for JSON, a
+        mapped column no record has) comes first."""
+        table = _Table(self.path, self.fmt)
+        maker = _PairMaker(self.columns, str(self.path), table.where, check_ids=check)
+        keys: dict[str, None] = {}  # JSON / JSONL: every column any record has
+        problem: InputError | None = None
+        for position, (line, cells) in enumerate(table.rows()):
+            if table.header is not None:
+                if position == 0:
+                    maker.require(table.header)
+            else:
+                keys.update(dict.fromkeys(cells))
+            if problem is None:
+                try:
+                    pair = maker.pair(cells, position, line)
+                except InputError as exc:
+                    if not check:
+                        raise
+                    problem, maker.seen = exc, None
+                    continue
+                yield pair
+        if table.header is None:
+            maker.require(list(keys))
+        if problem is not None:
+            raise problem
+
+    def _file_stamp(self) -> tuple[int, int]:
+        try:
+            st = self.path.stat()
+        except OSError:
+            return (-1, -1)  # reading will say what is wrong
+        return (st.st_size, st.st_mtime_ns)
+
+    def _unchanged(self) -> None:
+        if self._file_stamp() != self._stamp:
+            raise self._changed()
+
+    def _changed(self) -> InputError:
+        return InputError(f"{self.path}: the file changed while it was being scored; run the "
+                          "command again on the finished file")
 
 
 def read_pairs(path: str | Path, columns: Columns | None = None, fmt: str | None = None) -> list[ReportPair]:
-    """Read report pairs from a CSV, TSV, JSONL or JSON file."""
-    frame, lines = read_table(path, fmt)
-    where_lines = lines if detect_format(Path(path), fmt) != "json" else None
-    return pairs_from_frame(frame, columns or Columns(), source=str(path), lines=where_lines)
+    """Read report pairs from a CSV, TSV, JSONL or JSON file, all in memory (a run reads a
+    ``PairFile`` instead)."""
+    return list(PairFile(path, columns, fmt)._pairs(check=True))
 
 
 # --- writing ---------------------------------------------------------------------------------
@@ -435,20 +631,6 @@ def _json_default(value: Any) -> Any:
     raise TypeError(f"cannot write {type(value).__name__} as JSON")
 
 
-def results_frame(rows: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
-    """Flatten per-pair result rows to one table row per pair: score, error and signature per metric."""
-    records = []
-    for row in rows:
-        rec: dict[str, Any] = {"id": row["id"]}
-        for name, result in row["metrics"].items():
-            rec[f"{name}_score"] = result.get("score")
-            rec[f"{name}_error"] = result.get("error")
-            rec[f"{name}_model"] = result.get("model")
-            rec[f"{name}_signature"] = result.get("signature")
-        records.append(rec)
-    return pd.DataFrame.from_records(records)
-
-
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
@@ -463,6 +645,8 @@ def neutralise_cell(value: Any) -> Any:
 def write_frame_csv(frame: pd.DataFrame, path: str | Path, sep: str = ",") -> Path:
     """Write a table as CSV (or TSV with ``sep="\\t"``) with every text cell and header
     neutralised: ids and reports come from users and may start with ``=``, ``+``, ``@`` ..."""
+    import pandas as pd
+
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     safe = frame.rename(columns=lambda c: neutralise_cell(str(c)))
@@ -471,5 +655,83 @@ def write_frame_csv(frame: pd.DataFrame, path: str | Path, sep: str = ",") -> Pa
     return path
 
 
+RESULT_FIELDS = ("score", "error", "model", "signature")  # per metric, in the flat CSV
+
+
+class ResultsWriter:
+    """Per-pair result rows written as they arrive: one JSON line per pair and, optionally,
+    a flat CSV (``id``, then ``<metric>_score``, ``_error``, ``_model``, ``_signature`` per
+    metric), with the cells a spreadsheet would run as formulas neutralised.
+
+    Each file is written under a ``.partial`` name beside it and moved into place by
+    ``finish``; ``close`` without ``finish`` (an interrupted run) removes the partial files,
+    so a file at the output path is always complete.
+    """
+
+    def __init__(self, jsonl: str | Path | None, csv_path: str | Path | None,
+                 metrics: Sequence[str]):
+        self.metrics = list(metrics)
+        self._files: list[tuple[Path, Path, Any]] = []  # (final path, partial path, handle)
+        self._jsonl = self._open(jsonl) if jsonl else None
+        self._csv = None
+        if csv_path:
+            self._csv = csv.writer(self._open(csv_path), lineterminator="\n")
+            header = ["id"] + [f"{m}_{f}" for m in self.metrics for f in RESULT_FIELDS]
+            self._csv.writerow([neutralise_cell(h) for h in header])
+        self.n_rows = 0
+
+    def _open(self, path: str | Path) -> Any:
+        final = Path(path)
+        final.parent.mkdir(parents=True, exist_ok=True)
+        partial = final.with_name(final.name + ".partial")
+        handle = partial.open("w", encoding="utf-8", newline="")
+        self._files.append((final, partial, handle))
+        return handle
+
+    def write(self, rows: Iterable[Mapping[str, Any]]) -> None:
+        for row in rows:
+            if self._jsonl is not None:
+                self._jsonl.write(json.dumps(row, ensure_ascii=False, default=_json_default) + "\n")
+            if self._csv is not None:
+                self._csv.writerow(self._csv_cells(row))
+            self.n_rows += 1
+
+    def _csv_cells(self, row: Mapping[str, Any]) -> list[Any]:
+        cells: list[Any] = [neutralise_cell(row["id"])]
+        for name in self.metrics:
+            result = row["metrics"].get(name) or {}
+            score = result.get("score")
+            # As a float column prints: repr of the float, empty for None.
+            cells.append("" if score is None else repr(float(score)))
+            cells.extend(neutralise_cell(result.get(f)) if result.get(f) is not None else ""
+                         for f in RESULT_FIELDS[1:])
+        return cells
+
+    def finish(self) -> None:
+        """Move every complete file into place."""
+        for final, partial, handle in self._files:
+            handle.close()
+            os.replace(partial, final)
+        self._files.clear()
+
+    def close(self) -> None:
+        """Discard what was not finished."""
+        for _, partial, handle in self._files:
+            handle.close()
+            partial.unlink(missing_ok=True)
+        self._files.clear()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
 def write_csv(rows: Sequence[Mapping[str, Any]], path: str | Path) -> Path:
-    return write_frame_csv(results_frame(rows), path)
+    """The flat CSV of rows held in memory (see ``ResultsWriter``)."""
+    metrics = list(dict.fromkeys(name for row in rows for name in row["metrics"]))
+    with ResultsWriter(None, path, metrics) as writer:
+        writer.write(rows)
+        writer.finish()
+    return Path(path)

@@ -1,22 +1,29 @@
 """The batch runner: pairs x metrics -> stored per-pair results -> corpus summary.
 
-Shared by the CLI, the UI's Batch tab and the benchmarks. The (pair, metric) results of each
-chunk are stored, in one transaction, as soon as the chunk is scored, so an interrupted run
-resumes where it stopped (same run id) and a failing pair or metric never stops the others. A
-stored result is reused only when the pair's texts (``ReportPair.content_hash``) and the
-metric's signature are unchanged; a pair a metric cannot read (engine.readable) gets
+Shared by the CLI, the UI's Batch tab and the benchmarks. Pairs are scored chunk by chunk, and
+nothing is kept per pair once its chunk is done: each chunk's rows go to the caller
+(``on_rows``: the CLI writes them to its output files), to the summary (``SummaryBuilder``) and,
+for the app and the API, into ``BatchRun.rows`` (``keep_rows``). The input may be a list or a
+``dataio.PairFile`` read from disk at each pass, so a million pairs never sit in memory.
+
+The (pair, metric) results of each chunk are stored, in one transaction, as soon as the chunk
+is scored, so an interrupted run resumes where it stopped (same run id, its stored results read
+back a chunk at a time) and a failing pair or metric never stops the others. A stored result
+is reused only when the pair's texts (``ReportPair.content_hash``) and the metric's signature
+are unchanged; a pair a metric cannot read (engine.readable) gets
 ``cannot read: <reason>`` instead of a number, and a pair outside a metric's scope
 (engine.applicability) ``not applicable: <reason>``.
 """
 from __future__ import annotations
 
 import hashlib
+import itertools
 import time
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from engine import applicability, parallel, readable
 from engine.metrics import registry
@@ -28,9 +35,19 @@ from engine.results import is_transient_failure, result_dict
 from engine.summary import SummaryBuilder
 
 ProgressFn = Callable[[int, int], None]  # (units done, units total); a unit = one (pair, metric)
+RowsFn = Callable[[list[dict[str, Any]]], None]  # one chunk's output rows, in input order
+REGISTER_CHUNK = 2000  # pair ids registered in the store (and checked for resume) per query
 
 
-def input_run_id(pairs: Sequence[ReportPair], metrics: Sequence[Metric] | Mapping[str, str],
+class PairSource(Protocol):
+    """Pairs a run can count and read more than once: a list, or a ``dataio.PairFile``."""
+
+    def __iter__(self) -> Iterator[ReportPair]: ...
+
+    def __len__(self) -> int: ...
+
+
+def input_run_id(pairs: Iterable[ReportPair], metrics: Sequence[Metric] | Mapping[str, str],
                  max_chars: int = DEFAULT_MAX_CHARS) -> str:
     """``run-<hash>``: the same for the same pairs (ids and texts), metrics, signatures and
     length limit, so that running the same input again finds its earlier run. ``metrics`` is
@@ -64,13 +81,13 @@ def resume_or_new_run_id(store: Any | None, base: str) -> str:
 @dataclass
 class BatchRun:
     run_id: str
-    rows: list[dict[str, Any]]
+    rows: list[dict[str, Any]]  # empty unless run_batch was asked to keep them
     summary: dict[str, Any]
     metrics: list[str] = field(default_factory=list)
 
 
 def run_batch(
-    pairs: Sequence[ReportPair],
+    pairs: PairSource,
     metric_names: Sequence[str],
     ctx: registry.RuntimeContext,
     *,
@@ -83,13 +100,17 @@ def run_batch(
     progress: ProgressFn | None = None,
     metrics: Sequence[Metric] | None = None,
     workers: int = 1,
+    on_rows: RowsFn | None = None,
+    keep_rows: bool = True,
 ) -> BatchRun:
     """Score every pair with every metric, storing each chunk's results as it finishes.
 
     With a ``store`` and a ``run_id`` that already exists, finished (pair, metric) results are
-    read back instead of recomputed. ``metrics`` may pass already-built metric objects (the
-    app keeps them loaded between requests). ``workers`` > 1 scores the CPU-bound metrics in
-    that many processes (``engine.parallel``; same results).
+    read back, chunk by chunk, instead of recomputed. ``metrics`` may pass already-built
+    metric objects (the app keeps them loaded between requests). ``workers`` > 1 scores the
+    CPU-bound metrics in that many processes (``engine.parallel``; same results). Each
+    chunk's output rows go to ``on_rows`` as soon as it is scored; ``keep_rows`` (the app,
+    the API) also returns them all in ``BatchRun.rows``, which a large run should not ask for.
     """
     started = time.perf_counter()
     counters_before = Counter(ctx.counters)  # the context may serve several runs
@@ -99,18 +120,20 @@ def run_batch(
     scopes = {m.name: readable.reader_scope(signatures[m.name], isinstance(m, EncoderMetric))
               for m in built}
     run_id = run_id or resume_or_new_run_id(store, input_run_id(pairs, signatures, max_chars))
-    hashes = {p.id: p.content_hash() for p in pairs}
-    results: dict[str, dict[str, dict[str, Any]]] = {p.id: {} for p in pairs}
+    n_pairs = len(pairs)
     resumed: Counter = Counter()
+    reuse = False  # whether the run has stored results to look up
     if store is not None:
-        store.start_run(run_id, input_label, metric_names, {"signatures": signatures})
-        store.put_pairs(run_id, [p.id for p in pairs])
-        resumed = _reuse_stored(store, run_id, results, hashes, signatures)
-    total = len(pairs) * len(built)
-    done = sum(len(r) for r in results.values())
+        info = store.start_run(run_id, input_label, metric_names, {"signatures": signatures})
+        reuse = info.n_results > 0
+        resumed = _register_pairs(store, run_id, pairs, signatures if reuse else None)
+    total = n_pairs * len(built)
+    done = resumed["reused"]
     if progress:
         progress(done, total)
 
+    hashes: dict[str, str] = {}  # the chunk's pairs' content hashes
+    results: dict[str, dict[str, dict[str, Any]]] = {}  # the chunk's results, by pair and metric
     unsaved: list[tuple[str, str, dict[str, Any], str]] = []  # written once per chunk and metric
 
     def record(metric: Metric, pair: ReportPair, result: PairScore) -> None:
@@ -122,13 +145,19 @@ def run_batch(
         if progress:
             progress(done, total)
 
+    builder = SummaryBuilder(built, signatures)
+    kept: list[dict[str, Any]] = []
     force = bool(ctx.option(FORCE_APPLICABILITY))
     pool = ThreadPoolExecutor(max_workers=max(1, concurrency)) if concurrency > 1 else None
-    pending = sum(1 for r in results.values() if len(r) < len(built))
-    procs = parallel.process_scorer(built, ctx.options, workers, pending)
+    procs = parallel.process_scorer(built, ctx.options, workers, n_pairs - resumed["complete"])
     try:
-        for start in range(0, len(pairs), chunk_size):
-            chunk = pairs[start:start + chunk_size]
+        for chunk in _chunks(pairs, chunk_size):
+            hashes.clear()
+            hashes.update((p.id, p.content_hash()) for p in chunk)
+            results.clear()
+            results.update((p.id, {}) for p in chunk)
+            if reuse and store is not None:
+                _reuse_stored(store.results_for(run_id, list(results)), results, hashes, signatures)
             for metric in built:
                 todo = [p for p in chunk if metric.name not in results[p.id]]
                 score_metric_pairs(metric, todo, record, max_chars=max_chars,
@@ -136,6 +165,15 @@ def run_batch(
                 if store is not None:
                     store.put_results(run_id, unsaved)
                 unsaved.clear()
+            rows: list[dict[str, Any]] = [
+                {"id": p.id, "metrics": {m.name: results[p.id][m.name] for m in built
+                                         if m.name in results[p.id]}} for p in chunk]
+            if on_rows:
+                on_rows(rows)
+            for row in rows:
+                builder.add_row(row["metrics"], pair_id=row["id"])
+            if keep_rows:
+                kept.extend(rows)
     finally:
         if store is not None and unsaved:
             # Stopped inside a chunk (cancelled, interrupted): keep what did finish.
@@ -146,18 +184,42 @@ def run_batch(
             procs.close()
     if store is not None:
         store.finish_run(run_id)
-    rows: list[dict[str, Any]] = [{"id": p.id, "metrics": {m.name: results[p.id][m.name] for m in built
-                                                           if m.name in results[p.id]}} for p in pairs]
-    builder = SummaryBuilder(built, signatures)
-    for row in rows:
-        builder.add_row(row["metrics"], pair_id=row["id"])
     summary = builder.summary(ctx.counters - counters_before)
     summary["run_id"] = run_id
-    summary["n_pairs"] = len(pairs)
+    summary["n_pairs"] = n_pairs
     summary["resumed"] = {"reused": resumed["reused"], "recomputed": resumed["recomputed"],
                           "retried": resumed["retried"]}
     summary["elapsed_s"] = round(time.perf_counter() - started, 3)
-    return BatchRun(run_id=run_id, rows=rows, summary=summary, metrics=metric_names)
+    return BatchRun(run_id=run_id, rows=kept, summary=summary, metrics=metric_names)
+
+
+def _chunks(pairs: Iterable[ReportPair], size: int) -> Iterator[list[ReportPair]]:
+    it = iter(pairs)
+    while chunk := list(itertools.islice(it, size)):
+        yield chunk
+
+
+def _register_pairs(store: Any, run_id: str, pairs: Iterable[ReportPair],
+                    signatures: dict[str, str] | None) -> Counter:
+    """Register the run's pairs in input order (a pass over the input, before any scoring, so
+    that an interrupted run knows its size) and refuse a repeated id. With ``signatures`` (the
+    run has stored results), count the stored results a resume reuses, recomputes and
+    retries, and the pairs it need not score at all ("complete")."""
+    counts: Counter = Counter()
+    seen: set[str] = set()
+    for chunk in _chunks(pairs, REGISTER_CHUNK):
+        ids = [p.id for p in chunk]
+        repeated = sorted({i for i in ids if i in seen} | {i for i, k in Counter(ids).items() if k > 1})
+        if repeated:
+            raise ValueError(f"pair ids repeat within run {run_id!r}: {repeated[:10]}")
+        seen.update(ids)
+        store.put_pairs(run_id, ids)
+        if signatures is not None:
+            results: dict[str, dict[str, dict[str, Any]]] = {p.id: {} for p in chunk}
+            counts += _reuse_stored(store.results_for(run_id, ids), results,
+                                    {p.id: p.content_hash() for p in chunk}, signatures)
+            counts["complete"] += sum(len(r) == len(signatures) for r in results.values())
+    return counts
 
 
 def score_metric_pairs(metric: Metric, pairs: Sequence[ReportPair],
@@ -193,12 +255,12 @@ def _unscorable(pair: ReportPair, max_chars: int, scope: str) -> str | None:
     return readable.pair_unreadable(pair, scope)
 
 
-def _reuse_stored(store: Any, run_id: str, results: dict[str, dict[str, dict[str, Any]]],
+def _reuse_stored(stored: Iterable[Any], results: dict[str, dict[str, dict[str, Any]]],
                   hashes: dict[str, str], signatures: dict[str, str]) -> Counter:
-    """Put the run's stored results that still hold into ``results``; count the reused ones
-    and the ones whose pair text or metric signature changed (recomputed)."""
+    """Put the stored results (``ResultRow``s) that still hold into ``results``; count the
+    reused ones and the ones whose pair text or metric signature changed (recomputed)."""
     counts: Counter = Counter()
-    for row in store.results(run_id):
+    for row in stored:
         if row.pair_id not in results or row.metric not in signatures:
             continue
         if is_transient_failure(row.payload):

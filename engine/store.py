@@ -27,7 +27,7 @@ from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import datetime, UTC
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Self
 
@@ -36,7 +36,12 @@ if TYPE_CHECKING:  # pandas costs ~0.3 s to import; only results_frame needs it
 
 SCHEMA_VERSION = 2  # 2: results.content_hash
 BUSY_TIMEOUT_S = 60.0
-_PAGE_SIZE = 500  # rows fetched per query while iterating results
+_PAGE_SIZE = 500  # rows fetched per query while iterating results (and pair ids per IN list)
+# Registers a pair id after the run's last one, unless it is registered already.
+_APPEND_PAIR = ("INSERT OR IGNORE INTO pairs(run_id, pair_id, position) VALUES (?, ?,"
+                " (SELECT COALESCE(MAX(position) + 1, 0) FROM pairs WHERE run_id = ?))")
+_RESULT_COLUMNS = """r.run_id, r.pair_id, p.position, r.metric, r.score, r.error, r.signature,
+                     r.payload, r.elapsed_ms, r.created_at, r.content_hash"""
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (
@@ -201,6 +206,13 @@ class ResultRow:
         return cls(**{k: v for k, v in data.items() if k in names})
 
 
+def _result_row(r: Sequence[Any]) -> ResultRow:
+    """A ``ResultRow`` from a query selecting ``_RESULT_COLUMNS``."""
+    return ResultRow(run_id=r[0], pair_id=r[1], position=r[2], metric=r[3], score=r[4],
+                     error=r[5], signature=r[6], payload=json.loads(r[7]), elapsed_ms=r[8],
+                     created_at=r[9], content_hash=r[10])
+
+
 class Store:
     """Runs and per-pair results in one SQLite file (see the module docstring)."""
 
@@ -358,18 +370,17 @@ class Store:
         if len(set(pair_ids)) != len(pair_ids):
             dupes = sorted(p for p, k in Counter(pair_ids).items() if k > 1)
             raise ValueError(f"pair ids repeat within run {run_id!r}: {dupes[:10]}")
-        existing = [r[0] for r in conn.execute(
-            "SELECT pair_id FROM pairs WHERE run_id = ? ORDER BY position", (run_id,))]
-        if must_match and existing and existing != pair_ids:
-            raise RunConflictError(
-                f"run {run_id!r} was started on {len(existing)} pairs and is now resumed on "
-                f"{len(pair_ids)} pairs in a different order or with different ids; "
-                "use a new run id for a different input")
-        known = set(existing)
-        start = len(existing)
-        new = [p for p in pair_ids if p not in known]
-        conn.executemany("INSERT INTO pairs(run_id, pair_id, position) VALUES (?, ?, ?)",
-                         [(run_id, p, start + i) for i, p in enumerate(new)])
+        if must_match:
+            existing = [r[0] for r in conn.execute(
+                "SELECT pair_id FROM pairs WHERE run_id = ? ORDER BY position", (run_id,))]
+            if existing and existing != pair_ids:
+                raise RunConflictError(
+                    f"run {run_id!r} was started on {len(existing)} pairs and is now resumed on "
+                    f"{len(pair_ids)} pairs in a different order or with different ids; "
+                    "use a new run id for a different input")
+        # Ids already registered keep their place; the others go last, in the order given (a
+        # run registering a million ids chunk by chunk never reads the ones stored before).
+        conn.executemany(_APPEND_PAIR, [(run_id, p, run_id) for p in pair_ids])
 
     @staticmethod
     def _require_run(conn: sqlite3.Connection, run_id: str) -> None:
@@ -447,10 +458,7 @@ class Store:
             return
         with self._write() as conn:
             self._require_run(conn, run_id)
-            conn.executemany(
-                "INSERT OR IGNORE INTO pairs(run_id, pair_id, position) VALUES (?, ?,"
-                " (SELECT COALESCE(MAX(position) + 1, 0) FROM pairs WHERE run_id = ?))",
-                [(run_id, row[1], run_id) for row in rows])
+            conn.executemany(_APPEND_PAIR, [(run_id, row[1], run_id) for row in rows])
             conn.executemany(
                 "INSERT OR REPLACE INTO results(run_id, pair_id, metric, score, error, signature,"
                 " payload, elapsed_ms, created_at, content_hash)"
@@ -487,16 +495,12 @@ class Store:
         last: tuple[int, str, str] = (-1, "", "")
         while True:
             page = conn.execute(
-                """SELECT r.run_id, r.pair_id, p.position, r.metric, r.score, r.error,
-                          r.signature, r.payload, r.elapsed_ms, r.created_at, r.content_hash
+                f"""SELECT {_RESULT_COLUMNS}
                    FROM results r JOIN pairs p ON p.run_id = r.run_id AND p.pair_id = r.pair_id
                    WHERE r.run_id = ? AND (p.position, r.pair_id, r.metric) > (?, ?, ?)
                    ORDER BY p.position, r.pair_id, r.metric LIMIT ?""",
                 (run_id, *last, _PAGE_SIZE)).fetchall()
-            for r in page:
-                yield ResultRow(run_id=r[0], pair_id=r[1], position=r[2], metric=r[3], score=r[4],
-                                error=r[5], signature=r[6], payload=json.loads(r[7]),
-                                elapsed_ms=r[8], created_at=r[9], content_hash=r[10])
+            yield from map(_result_row, page)
             if len(page) < _PAGE_SIZE:
                 return
             last = (page[-1][2], page[-1][1], page[-1][3])
@@ -518,6 +522,20 @@ class Store:
                 for r in self._conn().execute(
                     "SELECT pair_id, reference, candidate, modality, area FROM pair_texts"
                     " WHERE run_id = ?", (run_id,))}
+
+    def results_for(self, run_id: str, pair_ids: Sequence[str]) -> list[ResultRow]:
+        """The stored results of these pairs (any order): a run resumed chunk by chunk reads
+        only the chunk's results, never the whole run's."""
+        conn = self._conn()
+        found: list[ResultRow] = []
+        for start in range(0, len(pair_ids), _PAGE_SIZE):
+            ids = list(pair_ids[start:start + _PAGE_SIZE])
+            marks = ", ".join("?" * len(ids))
+            found.extend(map(_result_row, conn.execute(
+                f"""SELECT {_RESULT_COLUMNS}
+                   FROM results r LEFT JOIN pairs p ON p.run_id = r.run_id AND p.pair_id = r.pair_id
+                   WHERE r.run_id = ? AND r.pair_id IN ({marks})""", (run_id, *ids))))
+        return found
 
     def results_frame(self, run_id: str) -> pd.DataFrame:
         """One row per registered pair, in input order: ``pair_id``, then per metric
