@@ -16,11 +16,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from engine.applicability import CHEST_RADIOGRAPH
-from engine.metrics.base import MetricCard, PairScore
+from engine.metrics.base import Metric, MetricCard, PairScore
 from engine.metrics.encoder import EncoderMetric
 from engine.metrics.extractor_option import EXTRACTOR
 from engine.metrics.crepe.score import CATEGORIES, aggregate_batch
-from engine.metrics.crepe.rules import CrepeRulesMetric
 from engine.metrics.scope_option import FORCE_APPLICABILITY
 from engine.context import Option, RuntimeContext
 from engine.reader.choice import AUTO, encoder_model, reads_with_rules
@@ -87,9 +86,14 @@ class CrepeMetric(EncoderMetric):
                                    "reader": reader})
                 for c, row in zip(counts, raw, strict=True)]
 
-def build(ctx: RuntimeContext) -> CrepeMetric | CrepeRulesMetric:
-    """The rules estimate or the encoder, as the options choose (``reader.choice``)."""
+
+def build(ctx: RuntimeContext) -> Metric:
+    """The rules estimate or the encoder, as the options choose (``reader.choice``). The rules
+    view is imported here, like SRR's and VERT's: the reader pulls in scipy, which a run that
+    lists metrics or scores BLEU never needs (start-up)."""
     if reads_with_rules(ctx, CREPE_MODEL):
+        from engine.metrics.crepe.rules import CrepeRulesMetric
+
         return CrepeRulesMetric(CARD)
     return CrepeMetric(ctx)
 
