@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.reports import ReportPair
@@ -157,6 +156,3 @@ def reader_scope(signature: str, is_encoder: bool) -> str:
 def is_cannot_read(error: str | None) -> bool:
     return bool(error) and str(error).startswith(CANNOT_READ)
 
-
-def count_cannot_read(errors: Sequence[str | None]) -> int:
-    return sum(1 for e in errors if is_cannot_read(e))
