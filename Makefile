@@ -46,12 +46,13 @@ test: dev lint
 	$(BIN)/python -m pytest
 
 # Gates that keep the tree honest, each at zero findings: ruff (bugbear, pyupgrade, simplify and
-# ruff's rules) and mypy, both set up in pyproject.toml; no dead code (vulture); the layers of
-# .importlinter (ui above engine; models never imports engine or ui).
+# ruff's rules) and mypy, both set up in pyproject.toml; no dead code (vulture); the contracts of
+# .importlinter (layers, runtimes below the metrics, no import cycles inside a package). The tools
+# run as `python -m` where they can, so a moved or copied venv (stale script shebangs) still lints.
 lint: $(BIN)/.dev
-	$(BIN)/ruff check engine ui models app.py
-	$(BIN)/mypy
-	$(BIN)/vulture engine ui models app.py --min-confidence 80
+	$(BIN)/python -m ruff check engine ui models app.py
+	$(BIN)/python -m mypy
+	$(BIN)/python -m vulture engine ui models app.py --min-confidence 80
 	PYTHONPATH=. $(BIN)/lint-imports --config .importlinter
 
 # The inner loop: everything that loads no model and starts no browser, app or judge.
