@@ -27,6 +27,7 @@ import numpy as np
 
 from engine import parallel, readable
 from engine.metrics import registry
+from engine.context import RuntimeContext
 from engine.metrics.base import Metric, PairScore
 from engine.metrics.encoder import EncoderMetric
 from engine.metrics.scope_option import FORCE_APPLICABILITY
@@ -70,7 +71,7 @@ class Scorer:
         if unknown:
             raise ValueError(f"unknown option(s) {', '.join(unknown)}; known options: "
                              f"{', '.join(sorted(registry.all_options()))}")
-        self.context = registry.RuntimeContext(options=dict(options))
+        self.context = RuntimeContext(options=dict(options))
         self.metrics: list[Metric] = registry.build(self.metric_names, self.context)
         self.signatures = {m.name: m.signature() for m in self.metrics}
         self.scopes = {m.name: readable.reader_scope(self.signatures[m.name],

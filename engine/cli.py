@@ -23,6 +23,7 @@ from typing import Any
 from engine import dataio, parallel
 from engine.defaults import default_metrics
 from engine.metrics import registry
+from engine.context import RuntimeContext
 
 
 def _add_metric_options(parser: argparse.ArgumentParser) -> None:
@@ -167,7 +168,7 @@ def _score(args: argparse.Namespace, argv: list[str]) -> int:
     pairs.check()  # the whole file is read and checked once, before any work
     max_chars = args.max_chars or DEFAULT_MAX_CHARS
     store = Store(Path(args.db) if args.db else default_db_path())
-    ctx = registry.RuntimeContext(options=options)
+    ctx = RuntimeContext(options=options)
     try:
         built = registry.build(metric_names, ctx)
         run_id = args.run_id or resume_or_new_run_id(store, input_run_id(pairs, built, max_chars))
@@ -180,7 +181,7 @@ def _score(args: argparse.Namespace, argv: list[str]) -> int:
 
 
 def _score_run(args: argparse.Namespace, argv: list[str], pairs: dataio.PairFile, built: list[Any],
-               ctx: registry.RuntimeContext, store: Any, run_id: str, max_chars: int) -> int:
+               ctx: RuntimeContext, store: Any, run_id: str, max_chars: int) -> int:
     """Score the file chunk by chunk, each chunk's rows written to the outputs as it is done
     (under ``.partial`` names, moved into place when the run finishes)."""
     from engine.runner import run_batch

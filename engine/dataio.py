@@ -726,12 +726,3 @@ class ResultsWriter:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-
-
-def write_csv(rows: Sequence[Mapping[str, Any]], path: str | Path) -> Path:
-    """The flat CSV of rows held in memory (see ``ResultsWriter``)."""
-    metrics = list(dict.fromkeys(name for row in rows for name in row["metrics"]))
-    with ResultsWriter(None, path, metrics) as writer:
-        writer.write(rows)
-        writer.finish()
-    return Path(path)

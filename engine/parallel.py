@@ -39,8 +39,9 @@ def default_workers() -> int:
 
 def _start_worker(names: list[str], options: dict[str, Any]) -> None:
     from engine.metrics import registry
+    from engine.context import RuntimeContext
 
-    ctx = registry.RuntimeContext(options=options)
+    ctx = RuntimeContext(options=options)
     _worker_metrics.update({m.name: m for m in registry.build(names, ctx)})
 
 

@@ -27,6 +27,7 @@ from typing import Any, Protocol
 
 from engine import applicability, parallel, readable
 from engine.metrics import registry
+from engine.context import RuntimeContext
 from engine.metrics.base import Metric, PairScore
 from engine.metrics.encoder import EncoderMetric
 from engine.metrics.scope_option import FORCE_APPLICABILITY
@@ -89,7 +90,7 @@ class BatchRun:
 def run_batch(
     pairs: PairSource,
     metric_names: Sequence[str],
-    ctx: registry.RuntimeContext,
+    ctx: RuntimeContext,
     *,
     store: Any | None = None,
     run_id: str | None = None,

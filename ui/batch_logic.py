@@ -24,7 +24,7 @@ import pandas as pd
 from engine import dataio
 from engine.compare import compare_systems
 from engine.dataio import Columns, InputError
-from engine.metrics import registry
+from engine.context import RuntimeContext
 from engine.metrics.base import Metric
 from engine.reports import DEFAULT_MAX_CHARS, ReportPair
 from engine.runner import BatchRun, input_run_id, resume_or_new_run_id, run_batch
@@ -297,7 +297,7 @@ class BatchJob:
     pairs_b: list[ReportPair] | None
     metric_names: list[str]
     metrics: list[Metric]
-    ctx: registry.RuntimeContext
+    ctx: RuntimeContext
     store: Store
     run_id: str
     input_label: str

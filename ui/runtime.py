@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.metrics import registry
+from engine.context import RuntimeContext
 from engine.metrics.base import Metric
 
 log = logging.getLogger(__name__)
@@ -71,7 +72,7 @@ class LoadedRuntime:
 
     key: str
     options: dict[str, Any]
-    ctx: registry.RuntimeContext
+    ctx: RuntimeContext
     metrics: dict[str, Metric] = field(default_factory=dict)
     last_used: float = field(default_factory=time.monotonic)
 
@@ -109,7 +110,7 @@ class RuntimeCache:
         with self._lock:
             found = self._runtimes.get(key)
             if found is None:
-                found = LoadedRuntime(key, opts, registry.RuntimeContext(options=dict(opts)))
+                found = LoadedRuntime(key, opts, RuntimeContext(options=dict(opts)))
                 self._runtimes[key] = found
                 self._evict()
             found.last_used = time.monotonic()

@@ -9,7 +9,7 @@ from __future__ import annotations
 import importlib.util
 from typing import Any
 
-from engine.metrics import registry
+from engine.context import RuntimeContext
 from ui.views.common import esc
 
 
@@ -21,7 +21,7 @@ def structure_available() -> bool:
     return importlib.util.find_spec("engine.structured_report") is not None
 
 
-def structure(text: str, ctx: registry.RuntimeContext) -> Any:
+def structure(text: str, ctx: RuntimeContext) -> Any:
     """The engine's StructureResult for ``text`` (the judge comes from the context's options)."""
     if not structure_available():
         raise StructureUnavailable("The structured-report rewrite is not part of this build.")

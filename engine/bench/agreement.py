@@ -15,6 +15,7 @@ from typing import Any
 
 from engine import dataio, stats
 from engine.metrics import registry
+from engine.context import RuntimeContext
 
 CATEGORY_LETTERS = ("A", "B", "C", "D", "E", "F")
 
@@ -94,7 +95,7 @@ def cmd_agreement(args: argparse.Namespace) -> int:
         human_lower = False  # a quality score
     pairs = data.pairs[: args.limit] if args.limit else data.pairs
     human, human_counts = human[: len(pairs)], human_counts[: len(pairs)]
-    ctx = registry.RuntimeContext(options=_collect_options(args))
+    ctx = RuntimeContext(options=_collect_options(args))
     report: dict[str, Any] = {"benchmark": "agreement", "format": args.format, "data": str(args.data),
                               "human_score": args.kind if args.format == "rexval" else "score",
                               "n_pairs": len(pairs), "machine": machine_info(), "metrics": {}}

@@ -24,6 +24,7 @@ from typing import Any
 from engine import __version__, dataio
 from engine.cli import _add_metric_options, _collect_options
 from engine.metrics import registry
+from engine.context import RuntimeContext
 from engine.reports import ReportPair
 
 
@@ -54,7 +55,7 @@ def cmd_ssree(args: argparse.Namespace) -> int:
     # SSREE mixes CT, MR and radiographs; the published figures score every metric on all of
     # them, so chest-radiograph metrics are forced here (the report says so).
     options = {"force_applicability": True, **_collect_options(args)}
-    ctx = registry.RuntimeContext(options=options)
+    ctx = RuntimeContext(options=options)
     report: dict[str, Any] = {"benchmark": "ssree", "data": str(args.data), "n_reports": len(reports),
                               "force_applicability": options["force_applicability"],
                               "machine": machine_info(), "metrics": {},
@@ -130,7 +131,7 @@ def _speed_pairs(path: str | None, n: int) -> list[ReportPair]:
                        candidate=pairs[i % len(pairs)].candidate) for i in range(n)]
 
 
-def measure_speed(name: str, pairs: list[ReportPair], ctx: registry.RuntimeContext,
+def measure_speed(name: str, pairs: list[ReportPair], ctx: RuntimeContext,
                   warmup: int) -> dict[str, Any]:
     """Median ms/pair one at a time after warm-up, then pairs/s when scored as one batch.
 
@@ -177,7 +178,7 @@ def cmd_speed(args: argparse.Namespace) -> int:
         os.environ["RADSCOPE_HOME"] = tempfile.mkdtemp(prefix="radscope-bench-")
     metric_names = registry.parse_metric_list(args.metrics)
     pairs = _speed_pairs(args.data, args.n)
-    ctx = registry.RuntimeContext(options=_collect_options(args))
+    ctx = RuntimeContext(options=_collect_options(args))
     distinct = len({(p.reference, p.candidate) for p in pairs})
     report: dict[str, Any] = {"benchmark": "speed", "machine": machine_info(), "metrics": {},
                               "pairs": args.data or "examples (cycled)", "n_pairs": len(pairs),

@@ -24,6 +24,7 @@ from typing import Any
 
 from engine import dataio
 from engine.metrics import registry
+from engine.context import RuntimeContext
 from engine.reports import ReportPair
 
 LLM_METRICS = ("clear", "vert", "radsem")
@@ -64,7 +65,7 @@ def measure(name: str, pairs: Sequence[ReportPair], options: dict[str, Any],
     from engine.runner import run_batch
 
     _fresh_home()
-    ctx = registry.RuntimeContext(options=dict(options))
+    ctx = RuntimeContext(options=dict(options))
     try:
         start = time.perf_counter()
         metric = registry.get(name).build(ctx)
@@ -149,7 +150,7 @@ def isolation_overhead(pairs: Sequence[ReportPair], options: dict[str, Any],
     from engine.runtimes.llamacpp import LlamaCppBackend, LlamaSettings
     from models.resolve import resolve
 
-    ctx = registry.RuntimeContext(options=dict(options))
+    ctx = RuntimeContext(options=dict(options))
     config = JudgeConfig.from_ctx(ctx)
     if config.url:
         raise ValueError("the isolation benchmark needs the embedded judge (no --judge-url)")

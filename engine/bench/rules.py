@@ -27,6 +27,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from engine.context import RuntimeContext
 from engine import dataio
 from engine.bench import rules_triplets
 from engine.metrics.clear.rules_lexicon import RULES_VERSION
@@ -65,7 +66,7 @@ def cmd_triplets(args: argparse.Namespace) -> int:
     if not sources:
         return 0
     triplets = rules_triplets.build_triplets(sources, per_type=args.per_type)
-    ctx = registry.RuntimeContext(options=_collect_options(args))
+    ctx = RuntimeContext(options=_collect_options(args))
     report: dict[str, Any] = {"benchmark": "rules-triplets", "machine": _machine(),
                               "sources": {k: str(getattr(args, "iu" if k == "iu_xray" else "ssree"))
                                           for k in sources},
@@ -301,7 +302,7 @@ def cmd_mesh(args: argparse.Namespace) -> int:
     reports = [r for r in read_iu_archive(args.data) if r.text.strip()]
     if args.limit:
         reports = reports[:args.limit]
-    ctx = registry.RuntimeContext(options=_collect_options(args))
+    ctx = RuntimeContext(options=_collect_options(args))
     try:
         if args.labeller == "srr":
             labeller, model = srr_labeller(ctx)

@@ -75,6 +75,7 @@ def time_pairs(metrics: Sequence[Any], pairs: Sequence[ReportPair]) -> dict[str,
 def cmd_reader(args: argparse.Namespace) -> int:
     from engine.bench.cli import _missing, machine_info
     from engine.metrics import registry
+    from engine.context import RuntimeContext
 
     if args.data and _missing(args.data, "rules-reader"):
         return 0
@@ -85,7 +86,7 @@ def cmd_reader(args: argparse.Namespace) -> int:
 
         source = [ex.pair for ex in example_pairs()]
     distinct = list({(p.reference, p.candidate): p for p in source}.values())[:args.n]
-    ctx = registry.RuntimeContext(options={"extractor": "rules"})
+    ctx = RuntimeContext(options={"extractor": "rules"})
     try:
         metrics = [registry.get(name).build(ctx) for name in FIVE]
         for metric in metrics:  # load lexicons and compile patterns outside the timing

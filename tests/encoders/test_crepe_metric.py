@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 from engine.metrics import registry
+from engine.context import RuntimeContext
 from engine.metrics.crepe.score import CrepeCounts
 from engine.reports import ReportPair
 from engine.results import result_dict
@@ -23,7 +24,7 @@ PAIRS = [
 @pytest.fixture
 def metric():
     # Named explicitly: the default ("auto") is the rules reader under --extractor rules.
-    ctx = registry.RuntimeContext(options={"encoder_threads": 2, "crepe_model": "crepe-minilm-demo"})
+    ctx = RuntimeContext(options={"encoder_threads": 2, "crepe_model": "crepe-minilm-demo"})
     m = registry.get("crepe").build(ctx)
     yield m
     ctx.close()
@@ -65,7 +66,7 @@ def test_model_info_and_signature_name_the_model_and_provider(metric):
 
 def test_unexported_model_fails_per_pair_with_the_command(tmp_path, monkeypatch):
     monkeypatch.setenv("RADSCOPE_MODELS", str(tmp_path))
-    ctx = registry.RuntimeContext(options={"crepe_model": "crepe-biomedbert"})
+    ctx = RuntimeContext(options={"crepe_model": "crepe-biomedbert"})
     run = run_batch(PAIRS[:2], ["crepe"], ctx)
     for row in run.rows:
         result = row["metrics"]["crepe"]

@@ -3,6 +3,7 @@ until a pair is scored, so a re-run whose results are all stored loads no model.
 import pytest
 
 from engine.metrics import registry
+from engine.context import RuntimeContext
 from engine.reports import ReportPair
 from engine.runner import run_batch
 from engine.store import Store
@@ -13,7 +14,7 @@ PAIRS = [
 ]
 
 
-def _sessions(ctx: registry.RuntimeContext) -> list:
+def _sessions(ctx: RuntimeContext) -> list:
     return [key for key in ctx._resources if key[0] == "onnx_encoder"]
 
 
@@ -23,7 +24,7 @@ ENCODERS = {"encoder_threads": 2, "crepe_model": "crepe-minilm-demo", "srr_model
 
 @pytest.mark.parametrize("name", ["crepe", "srr"])
 def test_signature_and_model_info_need_no_session_and_match_a_loaded_one(name):
-    ctx = registry.RuntimeContext(options=dict(ENCODERS))
+    ctx = RuntimeContext(options=dict(ENCODERS))
     metric = registry.get(name).build(ctx)
     try:
         before, info_before = metric.signature(), metric.model()
@@ -40,12 +41,12 @@ def test_signature_and_model_info_need_no_session_and_match_a_loaded_one(name):
 
 def test_a_cached_rerun_builds_no_session(tmp_path):
     store = Store(tmp_path / "r.sqlite")
-    first_ctx = registry.RuntimeContext(options=dict(ENCODERS))
+    first_ctx = RuntimeContext(options=dict(ENCODERS))
     first = run_batch(PAIRS, ["crepe", "srr"], first_ctx, store=store, run_id="cached")
     assert len(_sessions(first_ctx)) == 2
     first_ctx.close()
 
-    ctx = registry.RuntimeContext(options=dict(ENCODERS))
+    ctx = RuntimeContext(options=dict(ENCODERS))
     again = run_batch(PAIRS, ["crepe", "srr"], ctx, store=store, run_id="cached")
     assert _sessions(ctx) == []
     assert again.rows == first.rows

@@ -4,6 +4,7 @@ import json
 import pytest
 
 from engine.metrics import registry
+from engine.context import RuntimeContext
 from models.srr_labels import split_status
 from engine.reports import ReportPair
 from engine.results import result_dict
@@ -14,7 +15,7 @@ REPORT = "FINDINGS:\n1. Small left pleural effusion.\n2. No pneumothorax.\nHeart
 
 def _metric(**options):
     # The encoder named explicitly: the default ("auto") is the rules reader (--extractor rules).
-    return registry.get("srr").build(registry.RuntimeContext(options={
+    return registry.get("srr").build(RuntimeContext(options={
         "encoder_threads": 2, "srr_model": "srr-minilm-demo", **options}))
 
 

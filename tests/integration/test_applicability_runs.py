@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from engine.examples import example_pairs
-from engine.metrics import registry
+from engine.context import RuntimeContext
 from engine.runner import run_batch
 from engine.summary import format_summary
 from tests.conftest import run_cli
@@ -17,7 +17,7 @@ def _examples(*ids: str):
 
 def test_clear_on_the_mri_and_ct_examples_is_not_applicable_unless_forced():
     pairs = _examples("mri-brain", "ct-chest-nodule", "normal-chest")
-    run = run_batch(pairs, ["clear", "radsem"], registry.RuntimeContext(options={}))
+    run = run_batch(pairs, ["clear", "radsem"], RuntimeContext(options={}))
     by_id = {row["id"]: row["metrics"] for row in run.rows}
     for pid, reason in (("mri-brain", "modality MR and body area head"),
                         ("ct-chest-nodule", "modality CT")):
@@ -32,7 +32,7 @@ def test_clear_on_the_mri_and_ct_examples_is_not_applicable_unless_forced():
     assert "not applicable=2" in format_summary(run.summary)
 
     forced = run_batch(pairs, ["clear"],
-                       registry.RuntimeContext(options={"force_applicability": True}))
+                       RuntimeContext(options={"force_applicability": True}))
     for row in forced.rows:
         assert row["metrics"]["clear"]["score"] is not None
         assert "not_applicable" not in row["metrics"]["clear"]
@@ -41,7 +41,7 @@ def test_clear_on_the_mri_and_ct_examples_is_not_applicable_unless_forced():
 def test_mri_text_without_a_modality_column_is_detected():
     (mri,) = _examples("mri-brain")
     mri.modality = mri.area = None
-    run = run_batch([mri], ["clear"], registry.RuntimeContext(options={}))
+    run = run_batch([mri], ["clear"], RuntimeContext(options={}))
     assert run.rows[0]["metrics"]["clear"]["not_applicable"].endswith(
         "modality MR and body area head (detected from the report text)")
 

@@ -2,7 +2,7 @@
 stopped inside a chunk."""
 import pytest
 
-from engine.metrics import registry
+from engine.context import RuntimeContext
 from engine.reports import ReportPair
 from engine.runner import run_batch
 from engine.store import Store
@@ -23,12 +23,12 @@ def test_a_run_stopped_inside_a_chunk_keeps_its_finished_results_and_resumes(tmp
             raise Stop()
 
     with pytest.raises(Stop):
-        run_batch(PAIRS, ["bleu"], registry.RuntimeContext(), store=store, run_id="r",
+        run_batch(PAIRS, ["bleu"], RuntimeContext(), store=store, run_id="r",
                   progress=stop_after_five)  # 20 pairs: all in one 32-pair chunk
     assert sorted(store.done("r")) == [(f"p{i}", "bleu") for i in range(5)]
 
-    resumed = run_batch(PAIRS, ["bleu"], registry.RuntimeContext(), store=store, run_id="r")
-    whole = run_batch(PAIRS, ["bleu"], registry.RuntimeContext())
+    resumed = run_batch(PAIRS, ["bleu"], RuntimeContext(), store=store, run_id="r")
+    whole = run_batch(PAIRS, ["bleu"], RuntimeContext())
     strip = [{k: v for k, v in row["metrics"]["bleu"].items() if k != "elapsed_ms"}
              for row in resumed.rows]
     assert strip == [{k: v for k, v in row["metrics"]["bleu"].items() if k != "elapsed_ms"}

@@ -10,7 +10,7 @@ import pytest
 from engine import dataio, stats
 from engine.dataio import Columns, PairFile
 from engine.examples import example_pairs
-from engine.metrics import registry
+from engine.context import RuntimeContext
 from engine.runner import run_batch
 from engine.store import Store
 from tests.conftest import run_cli
@@ -68,7 +68,7 @@ def test_streamed_outputs_are_byte_identical_to_the_in_memory_ones(tmp_path):
     # The same run held in memory: every result read back from the store (so that the timings
     # are the same ones), the rows written whole as before.
     with Store(db) as store:
-        run = run_batch(dataio.read_pairs(pairs), ["bleu", "rouge"], registry.RuntimeContext(),
+        run = run_batch(dataio.read_pairs(pairs), ["bleu", "rouge"], RuntimeContext(),
                         store=store, run_id="s")
     assert run.summary["resumed"]["reused"] == 2 * 2_500
     assert len(run.rows) == 2_500 and run.rows[5]["metrics"]["bleu"]["error"]
@@ -91,7 +91,7 @@ def test_a_stopped_stream_resumes_chunk_by_chunk_to_the_output_of_one_run(tmp_pa
             raise KeyboardInterrupt
 
     with pytest.raises(KeyboardInterrupt):
-        run_batch(pairs, ["bleu", "rouge"], registry.RuntimeContext(), store=store, run_id="r",
+        run_batch(pairs, ["bleu", "rouge"], RuntimeContext(), store=store, run_id="r",
                   on_rows=stop_in_chunk_five, keep_rows=False)
     assert store.get_run("r").n_pairs == 300  # registered before scoring
     assert store.get_run("r").n_results == 2 * 4 * 32
@@ -105,12 +105,12 @@ def test_a_stopped_stream_resumes_chunk_by_chunk_to_the_output_of_one_run(tmp_pa
 
     store.results_for = counting
     streamed: list[dict] = []
-    resumed = run_batch(pairs, ["bleu", "rouge"], registry.RuntimeContext(), store=store,
+    resumed = run_batch(pairs, ["bleu", "rouge"], RuntimeContext(), store=store,
                         run_id="r", on_rows=streamed.extend, keep_rows=False)
     assert resumed.rows == [] and resumed.summary["resumed"]["reused"] == 2 * 4 * 32
     assert max(lookups) <= 2_000  # read back per chunk (and per registration batch), never whole
     assert streamed[:4 * 32] == written  # the stored results, as first written
-    whole = run_batch(dataio.read_pairs(pairs.path), ["bleu", "rouge"], registry.RuntimeContext())
+    whole = run_batch(dataio.read_pairs(pairs.path), ["bleu", "rouge"], RuntimeContext())
 
     def strip(rows):
         return [(r["id"], {m: {k: v for k, v in res.items() if k != "elapsed_ms"}
@@ -124,7 +124,7 @@ def test_the_streamed_summary_equals_the_one_from_all_scores_on_5000_pairs(tmp_p
     pairs = PairFile(_pairs_file(tmp_path / "pairs.jsonl", 5_000))
     metrics = ["bleu", "radsem"]
     rows: list[dict] = []
-    run = run_batch(pairs, metrics, registry.RuntimeContext(), on_rows=rows.extend,
+    run = run_batch(pairs, metrics, RuntimeContext(), on_rows=rows.extend,
                     keep_rows=False)
     assert run.rows == [] and len(rows) == 5_000
     for name in metrics:

@@ -1,6 +1,6 @@
 """Unreadable reports get "cannot read: <reason>" per metric, counted apart in the summary,
 through the real rules readers, the bundled SRR-BERT encoder and BLEU."""
-from engine.metrics import registry
+from engine.context import RuntimeContext
 from engine.reports import ReportPair
 from engine.runner import run_batch
 from engine.summary import format_summary
@@ -17,7 +17,7 @@ PAIRS = [
 
 
 def test_unreadable_pairs_get_no_number(tmp_path):
-    ctx = registry.RuntimeContext(options={"extractor": "rules"})
+    ctx = RuntimeContext(options={"extractor": "rules"})
     try:
         run = run_batch(PAIRS, ["clear", "radsem", "srr", "bleu"], ctx)
     finally:

@@ -61,7 +61,7 @@ def test_two_workers_give_the_results_of_one_and_resume(tmp_path):
 
 def test_the_pool_scores_only_the_cpu_bound_metrics(tmp_path, monkeypatch):
     from engine.dataio import read_pairs
-    from engine.metrics import registry
+    from engine.context import RuntimeContext
     from engine.runner import run_batch
 
     scored: list[str] = []
@@ -73,7 +73,7 @@ def test_the_pool_scores_only_the_cpu_bound_metrics(tmp_path, monkeypatch):
 
     monkeypatch.setattr(parallel.ProcessScorer, "score", spy)
     pairs = read_pairs(_pairs_file(tmp_path, parallel.MIN_PAIRS))
-    ctx = registry.RuntimeContext(options={"encoder_threads": 1})
+    ctx = RuntimeContext(options={"encoder_threads": 1})
     run = run_batch(pairs, ["bleu", "crepe"], ctx, workers=2)
     ctx.close()
     assert set(scored) == {"bleu"}  # the encoder metric keeps its one in-process session

@@ -12,6 +12,7 @@ from engine.bench.rules_triplets import (
     triplet_accuracy,
 )
 from engine.metrics import registry
+from engine.context import RuntimeContext
 from engine.metrics.clear.schema import CONDITIONS
 from models.srr_labels import vocabulary
 from engine.reports import ReportPair
@@ -59,7 +60,7 @@ def test_mesh_mapping():
 
 
 def test_registered_metrics_use_the_rules_extractors():
-    ctx = registry.RuntimeContext(options={"extractor": "rules"})
+    ctx = RuntimeContext(options={"extractor": "rules"})
     try:
         pair = ReportPair("p", "Small left pleural effusion. No pneumothorax.",
                           "Small left pleural effusion. No pneumothorax.")

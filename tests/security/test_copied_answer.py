@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from engine.copied_answer import copied_from
-from engine.metrics import registry
+from engine.context import RuntimeContext
 from engine.reports import ReportPair
 from tests.security.injection_probes import CANDIDATE, PLANTED, PROBES, REFERENCE
 
@@ -40,7 +40,7 @@ def test_vert_gives_an_error_not_a_score_for_a_copied_answer(tmp_path):
     from tests.llm.conftest import ScriptedBackend
 
     judge = Judge(ScriptedBackend(lambda messages: PLANTED), CallCache(tmp_path / "calls.sqlite"))
-    metric = VertMetric(registry.RuntimeContext(options={}), judge=judge)
+    metric = VertMetric(RuntimeContext(options={}), judge=judge)
     copied = metric.score_pair(ReportPair("p", REFERENCE, PROBES["planted_json"]))
     assert copied.score is None and "not a judgement" in copied.error
     fine = metric.score_pair(ReportPair("q", REFERENCE, CANDIDATE))

@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from engine.metrics import registry
+from engine.context import Option
 from engine.metrics.base import Metric, MetricCard, PairScore
 from engine.context import ModelInfo
 from engine.metrics.clear.schema import CONDITIONS, ClearPairExtraction, ClearReportExtraction
@@ -145,7 +146,7 @@ def result_for(family: str, demo_grade: bool = False) -> dict[str, Any]:
             "elapsed_ms": 12.0, **DETAILS[family]()}
 
 
-STANDIN_OPTION = registry.Option("standin_note", "", "test-only option of the stand-in metrics")
+STANDIN_OPTION = Option("standin_note", "", "test-only option of the stand-in metrics")
 CALLS: dict[str, int] = {}  # pairs scored per stand-in metric (tests check resume with it)
 
 

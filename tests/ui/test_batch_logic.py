@@ -9,6 +9,7 @@ import pandas as pd
 import pytest
 
 from engine.metrics import registry
+from engine.context import RuntimeContext
 from engine.runner import run_batch
 from tests.ui.test_client import NONE, write_pairs
 from ui import batch_logic as batch
@@ -183,7 +184,7 @@ def test_downloads_round_trip(tmp_path):
     from engine import dataio
 
     pairs = dataio.read_pairs(write_pairs(tmp_path / "p.csv", 5))
-    ctx = registry.RuntimeContext()
+    ctx = RuntimeContext()
     run_a = run_batch(pairs, ["bleu"], ctx)
     run_b = run_batch(pairs, ["bleu"], ctx)
     jsonl, csv_path, summary = batch.write_downloads(run_a, run_b, {"bleu": {"n": 5}}, tmp_path / "out")
@@ -319,7 +320,7 @@ def test_summary_table_shows_headline_figures_with_their_intervals():
 
     recorded = json.loads((Path(__file__).parents[1] / "fixtures" / "corpus_stats" / "recorded.json")
                           .read_text(encoding="utf-8"))["clear"]
-    metric = registry.get("clear").build(registry.RuntimeContext(options={"extractor": "rules"}))
+    metric = registry.get("clear").build(RuntimeContext(options={"extractor": "rules"}))
     builder = SummaryBuilder([metric], {"clear": recorded["signature"]}, n_resamples=200)
     for result in recorded["results"]:
         builder.add_row({"clear": result})

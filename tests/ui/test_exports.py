@@ -9,7 +9,7 @@ import re
 import pandas as pd
 
 from engine.examples import example_pairs
-from engine.metrics import registry
+from engine.context import RuntimeContext
 from engine.runner import run_batch
 from ui import batch_logic as batch
 from ui.differences import CONFLICT, MATCHED, findings, marked_html
@@ -20,7 +20,7 @@ RULES = {"extractor": "rules"}
 
 
 def _run(names, pairs=(SWAP,), **options):
-    return run_batch(list(pairs), names, registry.RuntimeContext(options={**RULES, **options}))
+    return run_batch(list(pairs), names, RuntimeContext(options={**RULES, **options}))
 
 
 def test_batch_csv_has_texts_and_flat_details(tmp_path):

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from engine.examples import example_pairs
-from engine.metrics import registry
+from engine.context import RuntimeContext
 from engine.runner import run_batch
 from engine.store import Store
 from ui import compare_link
@@ -21,7 +21,7 @@ SWAP = next(e.pair for e in example_pairs() if e.pair.id == "effusion-laterality
 @pytest.fixture(scope="module")
 def results() -> dict:
     names = ["clear", "crepe", "radsem", "bleu"]
-    run = run_batch([SWAP], names, registry.RuntimeContext(options={"extractor": "rules"}))
+    run = run_batch([SWAP], names, RuntimeContext(options={"extractor": "rules"}))
     return dict(run.rows[0]["metrics"])
 
 

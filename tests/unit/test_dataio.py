@@ -4,7 +4,7 @@ import json
 import pandas as pd
 import pytest
 
-from engine.dataio import Columns, InputError, read_pairs, write_csv, write_jsonl
+from engine.dataio import Columns, InputError, ResultsWriter, read_pairs, write_jsonl
 
 
 def _write(tmp_path, name, text, mode="w"):
@@ -94,7 +94,10 @@ def test_writers_round_trip(tmp_path):
                                               "signature": "bleu|v:1", "model": None, "direction": "higher"}}}]
     out = write_jsonl(rows, tmp_path / "r.jsonl")
     assert [json.loads(line) for line in out.read_text().splitlines()] == rows
-    frame = pd.read_csv(write_csv(rows, tmp_path / "r.csv"))
+    with ResultsWriter(None, tmp_path / "r.csv", ["bleu"]) as writer:
+        writer.write(rows)
+        writer.finish()
+    frame = pd.read_csv(tmp_path / "r.csv")
     assert list(frame.columns) == ["id", "bleu_score", "bleu_error", "bleu_model", "bleu_signature"]
     assert frame["bleu_score"].iloc[0] == 0.5 and frame["bleu_error"].iloc[1].startswith("input:")
 
