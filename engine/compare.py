@@ -16,6 +16,7 @@ from typing import Any
 
 from engine import corpus_stats, stats
 from engine.signature import parse_signature, signature_differences
+from engine.metrics.statistics import statistics_for
 
 ALPHA = 0.05
 LEFT_OUT_DEMO = "left out: demo-grade model"
@@ -97,7 +98,7 @@ def compare_metric(rows_a: Sequence[Mapping[str, Any]], rows_b: Sequence[Mapping
     if withheld == LEFT_OUT_DEMO:
         return out  # no figure tests for numbers that are not measurements
     both = [i for i in ids if _scored(a[i]) and _scored(b[i])]
-    spec = corpus_stats.statistics_for(metric)
+    spec = statistics_for(metric)
     try:
         records_a = corpus_stats.RecordTable(spec.record, [spec.from_result(a[i], pair=i) for i in both])
         records_b = corpus_stats.RecordTable(spec.record, [spec.from_result(b[i], pair=i) for i in both])

@@ -16,8 +16,9 @@ That one shape gives, for every figure at once:
 
 ``RecordTable`` keeps a metric's records as typed columns (8 bytes per number) instead of
 Python objects, so a summary of a million pairs holds megabytes, not the result payloads.
-Each record type has a ``STATS_VERSION``. From version 2 on it is part of the metric's
-signature (``Metric.signature``), so a bump makes a resumed run score stored pairs again and a
+Each record type has a ``STATS_VERSION``, which the metric class repeats as ``stats_version``
+(a test checks that the two agree). From version 2 on it is part of the metric's signature
+(``Metric.signature``), so a bump makes a resumed run score stored pairs again and a
 comparison see the change; a stored payload that names another version, or does not fit the
 record, is refused with a ``StatsError`` naming metric, pair and field, never read silently.
 """
@@ -53,7 +54,8 @@ class StatsRecord(Protocol):
 
 @dataclass(frozen=True)
 class CorpusStatistics:
-    """What a metric's ``stats`` module registers: its record type, the record's additive
+    """What a metric's ``stats`` module declares (``engine.metrics.statistics`` looks it up by
+    metric name): its record type, the record's additive
     features, and the figures computed from summed features.
 
     ``features(table, start, stop, options)`` gives an (stop - start) x k float array, one row
@@ -78,38 +80,6 @@ class CorpusStatistics:
 
     def options_for(self, table: RecordTable, options: Options) -> Options:
         return self.settle(table, options) if self.settle and len(table) else options
-
-
-_REGISTRY: dict[str, CorpusStatistics] = {}
-_LOADED: list[bool] = []
-
-
-def register(spec: CorpusStatistics) -> CorpusStatistics:
-    _REGISTRY[spec.metric] = spec
-    return spec
-
-
-def statistics_for(metric: str) -> CorpusStatistics:
-    """The statistics of ``metric``: its own, or the mean of its per-pair score."""
-    _load_builtin()
-    if metric in _REGISTRY:
-        return _REGISTRY[metric]
-    for sep in ("-", "_", ":"):  # a variant named after its family ("clear-standin")
-        if metric.split(sep, 1)[0] in _REGISTRY:
-            return _REGISTRY[metric.split(sep, 1)[0]]
-    return _score_only(metric)
-
-
-def _load_builtin() -> None:
-    if _LOADED:
-        return
-    _LOADED.append(True)
-    # The metric packages' stats modules register themselves on import; none loads a model.
-    from engine.metrics.clear import stats as _clear  # noqa: F401
-    from engine.metrics.crepe import stats as _crepe  # noqa: F401
-    from engine.metrics.radsem import stats as _radsem  # noqa: F401
-    from engine.metrics.srr import stats as _srr  # noqa: F401
-    from engine.metrics.vert import stats as _vert  # noqa: F401
 
 
 # --- records -------------------------------------------------------------------------------
@@ -257,7 +227,8 @@ class ScoreStats:
     score: float
 
 
-def _score_only(metric: str) -> CorpusStatistics:
+def score_only(metric: str) -> CorpusStatistics:
+    """The statistics of a metric without a record of its own: the mean of its per-pair score."""
     def from_result(payload: Mapping[str, Any], pair: str = "?") -> ScoreStats:
         return ScoreStats(number(metric, pair, "score", payload.get("score")))
 

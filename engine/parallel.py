@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-from engine.metrics.base import Metric, PairScore
+from engine.metrics.base import Metric, PairScore, score_marking_failures
 from engine.reports import ReportPair
 
 # Fewer pending pairs than this are scored in-process: starting workers (each imports the
@@ -46,10 +46,8 @@ def _start_worker(names: list[str], options: dict[str, Any]) -> None:
 
 
 def _score_in_worker(name: str, pairs: list[ReportPair]) -> list[PairScore]:
-    from engine.runner import _safe_score
-
     metric = _worker_metrics[name]
-    return [_safe_score(metric, [pair])[0] for pair in pairs]
+    return [score_marking_failures(metric, [pair])[0] for pair in pairs]
 
 
 class ProcessScorer:

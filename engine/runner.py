@@ -28,7 +28,7 @@ from typing import Any, Protocol
 from engine import applicability, parallel, readable
 from engine.metrics import registry
 from engine.context import RuntimeContext
-from engine.metrics.base import Metric, PairScore
+from engine.metrics.base import Metric, PairScore, score_marking_failures
 from engine.metrics.encoder import EncoderMetric
 from engine.metrics.scope_option import FORCE_APPLICABILITY
 from engine.reports import DEFAULT_MAX_CHARS, ReportPair
@@ -296,26 +296,12 @@ def _score_chunk(metric: Metric, pairs: list[ReportPair],
     elif metric.batch_size > 1:
         for start in range(0, len(pairs), metric.batch_size):
             batch = pairs[start:start + metric.batch_size]
-            for pair, result in zip(batch, _safe_score(metric, batch), strict=True):
+            for pair, result in zip(batch, score_marking_failures(metric, batch), strict=True):
                 record(metric, pair, result)
     elif pool is not None:
-        futures = [(pair, pool.submit(_safe_score, metric, [pair])) for pair in pairs]
+        futures = [(pair, pool.submit(score_marking_failures, metric, [pair])) for pair in pairs]
         for pair, future in futures:
             record(metric, pair, future.result()[0])
     else:
         for pair in pairs:
-            record(metric, pair, _safe_score(metric, [pair])[0])
-
-
-def _safe_score(metric: Metric, pairs: list[ReportPair]) -> list[PairScore]:
-    """Score pairs; an exception (a model that failed to load, say) marks each pair, never hides."""
-    start = time.perf_counter()
-    try:
-        out = metric.score_pairs(pairs)
-        if len(out) != len(pairs):
-            raise RuntimeError(f"{metric.name} returned {len(out)} results for {len(pairs)} pairs")
-        return out
-    except Exception as exc:  # noqa: BLE001 - reported per pair with its message
-        elapsed = (time.perf_counter() - start) * 1000 / max(1, len(pairs))
-        return [PairScore(None, error=f"{type(exc).__name__}: {exc}", elapsed_ms=elapsed)
-                for _ in pairs]
+            record(metric, pair, score_marking_failures(metric, [pair])[0])

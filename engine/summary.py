@@ -21,6 +21,7 @@ from typing import Any
 
 from engine import corpus_stats, readable, stats
 from engine.metrics.base import Metric
+from engine.metrics.statistics import statistics_for
 from engine.signature import parse_signature
 
 
@@ -30,7 +31,7 @@ class _MetricAccumulator:
     def __init__(self, metric: Metric, signature: str) -> None:
         self.metric = metric
         self.signature = signature
-        self.spec = corpus_stats.statistics_for(metric.name)
+        self.spec = statistics_for(metric.name)
         # A score-only metric's one figure is the mean of ``scores``: no second copy.
         self.records: corpus_stats.RecordTable | None = (
             None if self.spec.record is corpus_stats.ScoreStats

@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.metrics.clear.rules import read_report
-from engine.metrics.radsem.rules_features import SentenceFeatures, sentence_features
-from engine.metrics.radsem.rules_match import conflict
+from engine.reader.sentence_features import SentenceFeatures, sentence_features
+from engine.reader.compatibility import conflict
 from ui.views.common import esc, find_section
 
 EXTRACTION_KEYS = ("ref_sentences", "gen_sentences", "tags")

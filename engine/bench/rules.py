@@ -30,7 +30,7 @@ from typing import Any
 from engine.context import RuntimeContext
 from engine import dataio
 from engine.bench import rules_triplets
-from engine.metrics.clear.rules_lexicon import RULES_VERSION
+from engine.reader.lexicon_files import RULES_VERSION
 from engine.metrics.clear.schema import CONDITIONS, TOP5, top5_conditions
 from engine.reports import ReportPair
 

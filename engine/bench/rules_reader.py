@@ -24,12 +24,11 @@ FIVE = ("clear", "radsem", "crepe", "vert", "srr")
 
 def reading_caches() -> list[Callable[[], None]]:
     """``cache_clear`` of every per-text cache the rules readers keep (lexicons stay loaded)."""
-    from engine.metrics.radsem import rules_atomize, rules_features
-    from engine.reader import align, findings, srr_labels
+    from engine.reader import align, atomize, findings, sentence_features, srr_labels
 
     cached = [align.read_pair, findings.read_report, findings.read_finding,
-              srr_labels.sentence_labels, rules_atomize._atomize_cached,
-              rules_features.sentence_features]
+              srr_labels.sentence_labels, atomize._atomize_cached,
+              sentence_features.sentence_features]
     return [f.cache_clear for f in cached]
 
 

@@ -71,6 +71,9 @@ class Metric(ABC):
     # Pure-Python scoring that holds no model, session or connection: the runner may score it
     # in worker processes (engine.parallel), one per core, with identical results.
     cpu_bound: bool = False
+    # The ``STATS_VERSION`` of the metric's statistics record (``engine.metrics.statistics``),
+    # repeated here so that the base class needs no lookup; tests check the two agree.
+    stats_version: int = 1
 
     @property
     def name(self) -> str:
@@ -89,15 +92,13 @@ class Metric(ABC):
         return {}
 
     def signature(self) -> str:
-        from engine.corpus_stats import statistics_for
         from engine.signature import make_signature
 
         fields = self.signature_fields()
         # A new statistics record changes what a stored result means: from version 2 on it is
         # part of the signature, so resumed runs score such pairs again and comparisons see it.
-        stats_version: int = statistics_for(self.name).record.STATS_VERSION
-        if stats_version > 1:
-            fields = {**fields, "stats": stats_version}
+        if self.stats_version > 1:
+            fields = {**fields, "stats": self.stats_version}
         return make_signature(self.name, self.version, fields)
 
     def score_pair(self, pair: ReportPair) -> PairScore:
@@ -118,3 +119,21 @@ class Metric(ABC):
 
     def close(self) -> None:  # noqa: B027 - a deliberate no-op default: most metrics hold nothing
         """Release models or connections."""
+
+
+def score_marking_failures(metric: Metric, pairs: list[ReportPair]) -> list[PairScore]:
+    """Score pairs; an exception (a model that failed to load, say) marks each pair, never hides.
+
+    ``Metric.score_pairs`` already isolates pairs; this also covers a batched ``score_pairs``
+    that raises or returns the wrong number of results (used by the runner and its workers).
+    """
+    start = time.perf_counter()
+    try:
+        out = metric.score_pairs(pairs)
+        if len(out) != len(pairs):
+            raise RuntimeError(f"{metric.name} returned {len(out)} results for {len(pairs)} pairs")
+        return out
+    except Exception as exc:  # noqa: BLE001 - reported per pair with its message
+        elapsed = (time.perf_counter() - start) * 1000 / max(1, len(pairs))
+        return [PairScore(None, error=f"{type(exc).__name__}: {exc}", elapsed_ms=elapsed)
+                for _ in pairs]

@@ -15,7 +15,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from engine.metrics.extractor_option import EXTRACTOR
+from engine.extractor_option import EXTRACTOR
 from engine.context import Option, RuntimeContext
 from engine.runtimes.callcache import CallCache, default_cache_path
 from engine.runtimes.judge import Decoding, Judge, JudgeBackend

@@ -1,7 +1,7 @@
 """A pair read once: which findings of the two reports are the same, and how they differ.
 
 Built on the RadSEM rules matcher's parts: two statements may link when the matcher would
-pair them (``rules_match.conflict`` finds nothing against it and its similarity gates pass), or
+pair them (``compatibility.conflict`` finds nothing against it and its similarity gates pass), or
 when they are the *same finding stated differently* (they share a finding word, yet conflict).
 A one-to-one assignment maximising the total token similarity decides which statement answers
 which, as the matcher does; each link then names its conflicts (laterality, site, severity,
@@ -21,10 +21,10 @@ from typing import Any, Literal
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
-from engine.metrics.radsem.rules import SETTINGS
-from engine.metrics.radsem.rules_features import NORMAL, SentenceFeatures
-from engine.metrics.radsem.rules_lexicon import radsem_lexicon
-from engine.metrics.radsem.rules_match import (
+from engine.reader.sentence_features import NORMAL, SentenceFeatures
+from engine.reader.radsem_lexicon import radsem_lexicon
+from engine.reader.compatibility import (
+    SETTINGS,
     MatchSettings,
     anatomical_relationship,
     conflict,

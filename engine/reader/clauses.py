@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
-from engine.metrics.clear.rules_scope import ClauseScope, Status, clause_spans
+from engine.reader.scope import ClauseScope, Status, clause_spans
 from engine.reports import findings_and_impression, split_utterances
 
 

@@ -1,7 +1,7 @@
 """One report read once: its atomic findings with their attributes, and its comparisons.
 
-Findings come from the RadSEM rules (``rules_atomize.atomize`` cuts the Findings section into
-atomic sentences, ``rules_features.sentence_features`` reads each one); this module adds the
+Findings come from the RadSEM rules (``atomize.atomize`` cuts the Findings section into
+atomic sentences, ``sentence_features.sentence_features`` reads each one); this module adds the
 attributes the error categories need (polarity and certainty, severity, size, change, device)
 and reads, sentence by sentence over FINDINGS + IMPRESSION, the statements made against a
 prior study. Atomisation removes prior-study wording from the findings, which is why
@@ -14,16 +14,16 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Literal
 
-from engine.metrics.clear.rules_scope import NEGATIVE, UNCERTAIN, ClauseScope
-from engine.metrics.radsem.rules_atomize import atomize
-from engine.metrics.radsem.rules_features import (
+from engine.reader.scope import NEGATIVE, UNCERTAIN, ClauseScope
+from engine.reader.atomize import atomize
+from engine.reader.sentence_features import (
     NORMAL,
     STOPWORDS,
     SentenceFeatures,
     sentence_features,
     stem,
 )
-from engine.metrics.radsem.rules_lexicon import radsem_lexicon
+from engine.reader.radsem_lexicon import radsem_lexicon
 from engine.reader.lexicon import reader_lexicon
 from engine.reports import findings_and_impression, findings_text, split_utterances
 

@@ -10,8 +10,8 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from engine.metrics.clear.rules_lexicon import RULES_VERSION, lexicon_hash, load, word_regex
-from engine.metrics.radsem.rules_lexicon import LEXICONS as RADSEM_LEXICONS
+from engine.reader.lexicon_files import RULES_VERSION, lexicon_hash, load, word_regex
+from engine.reader.radsem_lexicon import LEXICONS as RADSEM_LEXICONS
 
 READER_NAME = "radscope-reader"
 READER_VERSION = "reader-v2"  # v2: new RadSEM atoms, stricter extra links

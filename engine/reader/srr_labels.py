@@ -15,8 +15,8 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from engine.metrics.clear.rules_lexicon import load, word_regex
-from engine.metrics.clear.rules_scope import NEGATIVE, UNCERTAIN
+from engine.reader.lexicon_files import load, word_regex
+from engine.reader.scope import NEGATIVE, UNCERTAIN
 from engine.reader.clauses import sentence_clauses
 from models.srr_labels import ABSENT, NO_FINDING, PRESENT, labels_for, LabelLevel
 from engine.reader.findings import ReportReading

@@ -18,7 +18,7 @@ from engine.metrics.clear.schema import (
 )
 from engine.metrics.clear.score import score_pair
 from engine.reports import ReportPair
-from engine.metrics.clear.rules_lexicon import RULES_VERSION
+from engine.reader.lexicon_files import RULES_VERSION
 
 
 def labels(text: str) -> dict[str, str]:

@@ -7,14 +7,14 @@ import json
 import pytest
 
 from engine.metrics.radsem.extract import RadsemExtraction
-from engine.metrics.radsem.rules_atomize import atomize, atomize_sentence
-from engine.metrics.radsem.rules_features import sentence_features
-from engine.metrics.radsem.rules_match import conflict
+from engine.reader.atomize import atomize, atomize_sentence
+from engine.reader.sentence_features import sentence_features
+from engine.reader.compatibility import conflict
 from engine.metrics.radsem.schema import RadsemTags
 from engine.metrics.radsem.score import score_tags
 from engine.examples import example_pairs
-from engine.metrics.radsem.rules_lexicon import RULES_VERSION
-from engine.metrics.radsem.rules_match import anatomical_relationship
+from engine.reader.radsem_lexicon import RULES_VERSION
+from engine.reader.compatibility import anatomical_relationship
 from engine.reports import ReportPair
 
 

@@ -16,7 +16,7 @@ from engine.context import RuntimeContext
 from engine.metrics.clear.schema import CONDITIONS
 from models.srr_labels import vocabulary
 from engine.reports import ReportPair
-from engine.metrics.clear.rules_lexicon import RULES_VERSION
+from engine.reader.lexicon_files import RULES_VERSION
 
 
 def test_paraphrase_is_a_real_rewrite():

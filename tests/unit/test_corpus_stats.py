@@ -16,6 +16,7 @@ import pytest
 from engine import corpus_stats as cs
 from engine.compare import LEFT_OUT_DEMO, compare_systems
 from engine.metrics.clear.stats import ClearStats
+from engine.metrics.statistics import DECLARED, statistics_for
 from engine.signature import parse_signature
 from engine.summary import corpus_block
 
@@ -42,7 +43,7 @@ def _same(old: Any, new: Any, path: str = "") -> None:
 @pytest.mark.parametrize("metric", sorted(RECORDED))
 def test_figures_equal_the_old_corpus_aggregates(metric):
     recorded = RECORDED[metric]
-    spec = cs.statistics_for(metric)
+    spec = statistics_for(metric)
     table = cs.RecordTable(spec.record, [spec.from_result(r, pair=str(i))
                                          for i, r in enumerate(_ok(recorded["results"]))])
     assert len(table) > 20
@@ -60,14 +61,14 @@ def test_headline_figures_are_bit_identical_to_the_old_ones():
     assert figures["presence.pos_f1@13"] == clear["corpus"]["presence"]["pos_f1@13"]
     assert figures["presence.pos_f1@5"] == clear["corpus"]["presence"]["pos_f1@5"]
     radsem = RECORDED["radsem"]
-    spec = cs.statistics_for("radsem")
+    spec = statistics_for("radsem")
     figures = cs.aggregate(spec, [spec.from_result(r) for r in _ok(radsem["results"])], {})
     assert figures["abnormal.mean_f1"] == radsem["corpus"]["abnormal"]["mean_f1"]
     assert figures["mean"] == radsem["corpus"]["mean"]
     srr = RECORDED["srr"]
     from engine.metrics.srr.stats import aggregate as srr_aggregate
 
-    spec = cs.statistics_for("srr")
+    spec = statistics_for("srr")
     figures = srr_aggregate([spec.from_result(r) for r in _ok(srr["results"])],
                             parse_signature(srr["signature"]))
     for level in ("leaf", "upper"):
@@ -77,7 +78,7 @@ def test_headline_figures_are_bit_identical_to_the_old_ones():
 
 
 def test_record_table_round_trips_and_stays_small():
-    spec = cs.statistics_for("clear")
+    spec = statistics_for("clear")
     records = [spec.from_result(r) for r in _ok(RECORDED["clear"]["results"])]
     table = cs.RecordTable(spec.record, records)
     # repr: NaN (an LLM judgement never asked for) is not equal to itself
@@ -94,10 +95,10 @@ def test_a_result_that_does_not_fit_names_metric_pair_and_field():
     radsem = dict(_ok(RECORDED["radsem"]["results"])[0])
     radsem["abnormal"] = {**radsem["abnormal"], "rule": "guess"}
     with pytest.raises(cs.StatsError, match=r"radsem: pair x: field 'abnormal.rule'"):
-        cs.statistics_for("radsem").from_result(radsem, pair="x")
+        statistics_for("radsem").from_result(radsem, pair="x")
     crepe = {"score": 1.0, "counts": {"a": 1}, "total": 1.0}
     with pytest.raises(cs.StatsError, match=r"crepe: pair 3: .*'counts\."):
-        cs.statistics_for("crepe").from_result(crepe, pair="3")
+        statistics_for("crepe").from_result(crepe, pair="3")
 
 
 def test_an_older_statistics_version_is_refused():
@@ -125,7 +126,7 @@ def _score_rows(metric: str, scores: list[float], **extra: Any) -> list[dict[str
 
 
 def test_intervals_contain_the_value_and_shrink_with_n():
-    spec = cs.statistics_for("crepe")
+    spec = statistics_for("crepe")
     rng = np.random.default_rng(1)
     widths = []
     for n in (50, 800):
@@ -196,16 +197,18 @@ def test_demo_grade_metrics_are_left_out_unless_asked():
 
 
 def test_a_new_statistics_version_changes_the_signature(monkeypatch):
-    """Bumping a record's STATS_VERSION makes stored results of the old one stale: the
-    signature changes (resumed runs score the pairs again) and old payloads are refused."""
+    """Bumping a record's STATS_VERSION (and, as the check below demands, the metric class's
+    ``stats_version``) makes stored results of the old one stale: the signature changes
+    (resumed runs score the pairs again) and old payloads are refused."""
     from engine.metrics.registry import get
     from engine.context import RuntimeContext
 
     metric = get("crepe").build(RuntimeContext(options={"extractor": "rules", "crepe_model": "rules"}))
-    spec = cs.statistics_for("crepe")
+    spec = statistics_for("crepe")
     before = metric.signature()
     assert "stats:" not in before
     monkeypatch.setattr(spec.record, "STATS_VERSION", 2)
+    monkeypatch.setattr(type(metric), "stats_version", 2)
     assert metric.signature() == before + "|stats:2"
     with pytest.raises(cs.StatsError, match="crepe: pair 4: statistics version 1"):
         spec.from_result({"score": 1.0, "counts": {}, "total": 1.0, "stats_version": 1}, pair="4")
@@ -232,7 +235,7 @@ def test_intervals_cover_the_true_value_about_95_percent_of_the_time():
     """CREPE-shaped records with Poisson(1) counts: the true mean per category is 1. Over 120
     simulated corpora of 150 pairs, the percentile interval should miss it about 5 % of the
     time (a binomial 95 % range for 120 draws is roughly 90 to 99 %)."""
-    spec = cs.statistics_for("crepe")
+    spec = statistics_for("crepe")
     rng = np.random.default_rng(7)
     hits = 0
     for trial in range(120):
@@ -244,7 +247,7 @@ def test_intervals_cover_the_true_value_about_95_percent_of_the_time():
 
 
 def test_paired_test_rejects_about_5_percent_under_the_null_and_finds_a_real_gap():
-    spec = cs.statistics_for("crepe")
+    spec = statistics_for("crepe")
     rng = np.random.default_rng(11)
 
     def corpus(lam: float) -> list[Any]:
@@ -256,3 +259,29 @@ def test_paired_test_rejects_about_5_percent_under_the_null_and_finds_a_real_gap
     assert rejected / 80 <= 0.15
     gap = cs.paired_figures(spec, corpus(1.0), corpus(1.5), {}, n_resamples=500)["mean_total"]
     assert gap.p_value < 0.01 and 0 < gap.ci_low < 3.0 < gap.ci_high  # true B - A = 6 x 0.5
+
+
+def _metric_classes() -> list[type]:
+    from engine.metrics import registry
+    from engine.metrics.base import Metric
+
+    registry.load_all()
+    found, todo = [], [Metric]
+    while todo:
+        cls = todo.pop()
+        todo.extend(cls.__subclasses__())
+        if cls.__module__.startswith("engine.metrics."):
+            found.append(cls)
+    return found
+
+
+def test_every_metric_class_repeats_the_version_of_its_statistics_record() -> None:
+    """``Metric.signature`` reads ``stats_version`` from the class, not from the record: a bump
+    of a record's STATS_VERSION must be repeated on every metric class of that family."""
+    checked = []
+    for cls in _metric_classes():
+        family = cls.__module__.split(".")[2]
+        if family in DECLARED:
+            assert cls.stats_version == DECLARED[family].record.STATS_VERSION, cls
+            checked.append(family)
+    assert set(checked) == set(DECLARED)  # every declared family has a metric class here

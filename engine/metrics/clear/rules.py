@@ -4,7 +4,7 @@ CLEAR reads the reader's clause layer (``engine.reader.clauses``): the report's 
 IMPRESSION sentences as the reading splits them, their clauses and each clause's negation /
 uncertainty scope, cached per text and sentence and shared with the SRR labels in a run. Stage 1
 labels the 13 conditions by finding their mentions (``clear_conditions.json``) in each clause
-and asking the clause's scope what governs them (``rules_scope``); the mentions of a sentence
+and asking the clause's scope what governs them (``engine.reader.scope``); the mentions of a sentence
 are cached with it. The reader's atomic findings are not read: atomisation drops the
 prior-study wording and recommendation sentences the attributes need, and a CLEAR-only run
 would pay for it. Explicit mentions decide: positive beats uncertain beats negative.
@@ -26,8 +26,8 @@ from functools import lru_cache
 from typing import Any
 
 from engine.context import ModelInfo
-from engine.metrics.clear.rules_lexicon import RULES_VERSION, lexicon_hash, load, word_regex
-from engine.metrics.clear.rules_scope import NEGATIVE, POSITIVE, UNCERTAIN
+from engine.reader.lexicon_files import RULES_VERSION, lexicon_hash, load, word_regex
+from engine.reader.scope import NEGATIVE, POSITIVE, UNCERTAIN
 from engine.metrics.clear.schema import (
     CHANGE,
     CONDITION_ATTRIBUTES,

@@ -292,6 +292,6 @@ def aggregate(stats: Sequence[ClearStats], options: cs.Options) -> dict[str, flo
     return cs.aggregate(SPEC, stats, options)
 
 
-SPEC = cs.register(cs.CorpusStatistics(
+SPEC = cs.CorpusStatistics(
     METRIC, ClearStats, ClearStats.from_result, features, figures, nest,
-    headline=("presence.pos_f1@13", "presence.pos_f1@5")))
+    headline=("presence.pos_f1@13", "presence.pos_f1@5"))

@@ -18,7 +18,7 @@ from typing import Any
 from engine.applicability import CHEST_RADIOGRAPH
 from engine.metrics.base import Metric, MetricCard, PairScore
 from engine.metrics.encoder import EncoderMetric
-from engine.metrics.extractor_option import EXTRACTOR
+from engine.extractor_option import EXTRACTOR
 from engine.metrics.crepe.score import CATEGORIES, aggregate_batch
 from engine.metrics.scope_option import FORCE_APPLICABILITY
 from engine.context import Option, RuntimeContext

@@ -59,5 +59,5 @@ def aggregate(stats: Sequence[CrepeStats], options: cs.Options) -> dict[str, flo
     return cs.aggregate(SPEC, stats, options)
 
 
-SPEC = cs.register(cs.CorpusStatistics(METRIC, CrepeStats, CrepeStats.from_result, features,
-                                       figures, nest, headline=("mean_total",)))
+SPEC = cs.CorpusStatistics(METRIC, CrepeStats, CrepeStats.from_result, features,
+                           figures, nest, headline=("mean_total",))

@@ -1,7 +1,7 @@
 """RadSEM stages 1 and 2 without a language model (stage 3, ``score.py``, is shared).
 
-Stage 1 (``rules_atomize``) rewrites each Findings section into atomic sentences with
-patterns; stage 2 (``rules_features`` + ``rules_match``) reads each sentence's polarity,
+Stage 1 (``engine.reader.atomize``) rewrites each Findings section into atomic sentences with
+patterns; stage 2 (``engine.reader.sentence_features`` + ``rules_match``) reads each sentence's polarity,
 normality, sites, side and direction words, and pairs Ref with Gen sentences that are
 compatible and similar. Both reports are read through the clinical reader
 (``engine.reader.read_report``), which holds these sentences and their features and reads each
@@ -26,32 +26,18 @@ import numpy as np
 
 from engine.context import ModelInfo
 from engine.metrics.radsem.options import DEFAULT_SIMILARITY, SIMILARITY_OPTION
-from engine.metrics.clear.rules_lexicon import lexicon_hash
+from engine.reader.lexicon_files import lexicon_hash
 from engine.metrics.radsem.extract import RadsemExtraction
-from engine.metrics.radsem.rules_features import SentenceFeatures
-from engine.metrics.radsem.rules_lexicon import LEXICONS, RULES_VERSION
-from engine.metrics.radsem.rules_match import (
-    MatchSettings,
-    SimilarityFn,
-    lexical_similarity,
-    match,
-)
+from engine.reader.sentence_features import SentenceFeatures
+from engine.reader.radsem_lexicon import LEXICONS, RULES_VERSION
+from engine.metrics.radsem.rules_match import match
+from engine.reader.compatibility import SETTINGS, MatchSettings, SimilarityFn, lexical_similarity
 from engine.reader.findings import read_report
 from engine.reader.lexicon import READER_VERSION
 from engine.reports import ReportPair
 
 log = logging.getLogger(__name__)
 ENCODER_ID = "minilm-embedder"
-# Thresholds per similarity scale: cosine similarities of the encoder run higher than token
-# overlap for the same pair of sentences, so each backend has its own.
-# Chosen on SSREE dev (engine.bench.rules): see the lexicon README for the grid.
-SETTINGS = {"lexical": MatchSettings(pair_threshold=0.35, extra_threshold=0.34,
-                                     siteless_threshold=0.4, normal_site_similarity=0.5,
-                                     extra_containment=0.5),
-            "encoder": MatchSettings(pair_threshold=0.6, extra_threshold=0.75,
-                                     siteless_threshold=0.7),
-            "hybrid": MatchSettings(pair_threshold=0.45, extra_threshold=0.55,
-                                    siteless_threshold=0.55)}
 
 
 class EncoderSimilarity:

@@ -1,10 +1,7 @@
 """RadSEM stage 2 without a model: pair Ref and Gen sentences and tag the pairs.
 
-Two sentences may pair only when both can be true together: same normality, no concept
-asserted on one side and negated on the other (and, for abnormal sentences, no denial on one
-side only: "the tip is at T6" vs "the tip does not project at T6"), no opposite direction words, no left/right
-clash, no different spinal level or MRI sequence, and related anatomy (same site, or one site
-containing the other, in the lexicon's site hierarchy). Among the compatible pairs, a
+Two sentences may pair only when the reader finds them compatible
+(``engine.reader.compatibility.conflict``: both can be true together). Among the compatible pairs, a
 similarity function (injected: lexical here, the bundled sentence encoder in production)
 decides who pairs with whom: first a one-to-one assignment that maximises total similarity,
 then extra pairs for sentences left over whose best compatible partner is very similar (one
@@ -12,87 +9,19 @@ report may say in two sentences what the other says in one).
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from functools import lru_cache
+from collections.abc import Sequence
 
 import numpy as np
 
-from engine.metrics.radsem.rules_features import NORMAL, SentenceFeatures
-from engine.metrics.radsem.rules_lexicon import radsem_lexicon
 from engine.metrics.radsem.schema import RadsemPair, RadsemTags, UnmatchedSentence
-
-SimilarityFn = Callable[[Sequence[SentenceFeatures], Sequence[SentenceFeatures]], np.ndarray]
-
-
-@dataclass(frozen=True)
-class MatchSettings:
-    """Thresholds on the similarity scale of the injected function."""
-
-    pair_threshold: float = 0.25  # lowest similarity for a one-to-one pair
-    extra_threshold: float = 0.6  # lowest similarity for an extra (many-to-many) pair
-    siteless_threshold: float = 0.45  # lowest similarity when one sentence names no site
-    # Two compatible normal statements about a whole and its part ("the cardiomediastinal
-    # silhouette is within normal limits" / "heart size is normal") say the same thing in other
-    # words, which token overlap cannot see: they count at least this similar (None: wording
-    # alone decides).
-    normal_site_similarity: float | None = None
-    # A left-over sentence that is a piece of a longer one on the other side ("the lesion
-    # measures 4 mm" out of "a 4 mm lesion in the left kidney, hypointense on T1") shares most
-    # of its words with it but little of the longer one's: for the extra pairs, the share of
-    # the shorter sentence's words found in the longer one counts when it reaches this (None:
-    # only the similarity counts).
-    extra_containment: float | None = None
-
-    def to_json(self) -> dict[str, float | None]:
-        return {"pair_threshold": self.pair_threshold, "extra_threshold": self.extra_threshold,
-                "siteless_threshold": self.siteless_threshold,
-                "normal_site_similarity": self.normal_site_similarity,
-                "extra_containment": self.extra_containment}
-
-
-def conflict(a: SentenceFeatures, b: SentenceFeatures) -> str | None:
-    """Why the two sentences cannot both be true (None when they can)."""
-    if a.normality != b.normality:
-        return "normal vs abnormal"
-    # Within normal sentences every finding is denied or normal, so word-level polarity only
-    # separates context words ("no spurs at the margins" vs "the margins show no spurs").
-    if a.normality != NORMAL and ((a.asserted & b.negated) or (a.negated & b.asserted)
-                                  or bool(a.negated) != bool(b.negated)):
-        return "asserted vs negated"
-    if a.sides and b.sides and not (a.sides & b.sides):
-        return "left vs right"
-    for x, y in zip(a.directions, b.directions, strict=True):
-        if {x, y} == {1, 2}:
-            return "opposite directions"
-    if a.levels and b.levels and not (a.levels & b.levels):
-        return "different spinal level"
-    if a.sequences and b.sequences and not (a.sequences & b.sequences):
-        return "different MRI sequence"
-    if anatomical_relationship(a, b) is None:
-        return "unrelated sites"
-    return None
-
-
-def anatomical_relationship(a: SentenceFeatures, b: SentenceFeatures) -> str | None:
-    """"equivalent", "part-whole", or None when the sites are unrelated."""
-    return _site_relation(a.sites, b.sites)
-
-
-@lru_cache(maxsize=100000)
-def _site_relation(a_sites: frozenset[str], b_sites: frozenset[str]) -> str | None:
-    # The same site, or one of the sites the other lists ("lesions in the frontal lobe and the
-    # basal ganglia" / "a lesion in the basal ganglia": a list written out, not a part).
-    if not a_sites or not b_sites or a_sites <= b_sites or b_sites <= a_sites:
-        return "equivalent"
-    lex = radsem_lexicon()
-
-    def covered(xs: frozenset[str], ys: frozenset[str]) -> bool:
-        return all(any(lex.related(x, y) for y in ys) for x in xs)
-
-    if covered(a_sites, b_sites) or covered(b_sites, a_sites):
-        return "part-whole"
-    return None
+from engine.reader.compatibility import (
+    MatchSettings,
+    SimilarityFn,
+    anatomical_relationship,
+    conflict,
+    containment,
+)
+from engine.reader.sentence_features import NORMAL, SentenceFeatures
 
 
 def _relation(x: frozenset[str], y: frozenset[str]) -> str | None:
@@ -188,28 +117,4 @@ def _unmatched(ref: Sequence[SentenceFeatures], gen: Sequence[SentenceFeatures],
            if i not in used_ref]
     out += [UnmatchedSentence("Gen", f.text, f.normality) for j, f in enumerate(gen)
             if j not in used_gen]
-    return out
-
-
-# --------------------------------------------------------------------------- similarities
-
-
-def lexical_similarity(ref: Sequence[SentenceFeatures],
-                       gen: Sequence[SentenceFeatures]) -> np.ndarray:
-    """Dice coefficient of the stemmed content tokens of every Ref x Gen sentence pair."""
-    out = np.zeros((len(ref), len(gen)))
-    for i, r in enumerate(ref):
-        for j, g in enumerate(gen):
-            total = len(r.tokens) + len(g.tokens)
-            out[i, j] = 2 * len(r.tokens & g.tokens) / total if total else 0.0
-    return out
-
-
-def containment(ref: Sequence[SentenceFeatures], gen: Sequence[SentenceFeatures]) -> np.ndarray:
-    """Share of the shorter sentence's stemmed content tokens found in the longer one."""
-    out = np.zeros((len(ref), len(gen)))
-    for i, r in enumerate(ref):
-        for j, g in enumerate(gen):
-            shorter = min(len(r.tokens), len(g.tokens))
-            out[i, j] = len(r.tokens & g.tokens) / shorter if shorter else 0.0
     return out

@@ -137,6 +137,6 @@ def aggregate(stats: Sequence[RadsemStats], options: cs.Options) -> dict[str, fl
     return cs.aggregate(SPEC, stats, options)
 
 
-SPEC = cs.register(cs.CorpusStatistics(
+SPEC = cs.CorpusStatistics(
     METRIC, RadsemStats, RadsemStats.from_result, features, figures, nest,
-    summation="sequential", headline=("mean", f"{ABNORMAL}.mean_f1", f"{NORMAL}.mean_f1")))
+    summation="sequential", headline=("mean", f"{ABNORMAL}.mean_f1", f"{NORMAL}.mean_f1"))

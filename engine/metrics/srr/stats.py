@@ -151,6 +151,6 @@ def aggregate(stats: Sequence[SrrStats], options: cs.Options) -> dict[str, float
     return cs.aggregate(SPEC, stats, options)
 
 
-SPEC = cs.register(cs.CorpusStatistics(
+SPEC = cs.CorpusStatistics(
     METRIC, SrrStats, SrrStats.from_result, features, figures, nest,
-    headline=("leaf.micro.f1", "leaf.macro.f1"), settle=with_setting))
+    headline=("leaf.micro.f1", "leaf.macro.f1"), settle=with_setting)

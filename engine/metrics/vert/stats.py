@@ -64,5 +64,5 @@ def aggregate(stats: Sequence[VertStats], options: cs.Options) -> dict[str, floa
     return cs.aggregate(SPEC, stats, options)
 
 
-SPEC = cs.register(cs.CorpusStatistics(METRIC, VertStats, VertStats.from_result, features,
-                                       figures, nest, summation="sequential", headline=("vert.mean", "green.mean")))
+SPEC = cs.CorpusStatistics(METRIC, VertStats, VertStats.from_result, features,
+                           figures, nest, summation="sequential", headline=("vert.mean", "green.mean"))

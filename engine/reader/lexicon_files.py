@@ -13,7 +13,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-LEXICON_DIR = Path(__file__).resolve().parents[2] / "data" / "lexicons"
+LEXICON_DIR = Path(__file__).resolve().parents[1] / "data" / "lexicons"
 RULES_VERSION = "rules-v3"
 
 

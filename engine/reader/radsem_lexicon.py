@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
-from engine.metrics.clear.rules_lexicon import load, word_regex
+from engine.reader.lexicon_files import load, word_regex
 
 LEXICONS = ("cues", "radsem")
 # The RadSEM rules (atomiser, features, matcher) change apart from CLEAR's: this names their

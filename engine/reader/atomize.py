@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from engine.metrics.radsem.rules_lexicon import canonical_text, radsem_lexicon
+from engine.reader.radsem_lexicon import canonical_text, radsem_lexicon
 from engine.reports import findings_text, split_utterances
 
 _CLAUSE_SPLIT_RE = re.compile(

@@ -2,7 +2,7 @@
 
 Each sentence is read once: its canonical text, content tokens (for lexical similarity), the
 anatomical sites it names (finest first), its side, spinal levels and MRI sequences, which
-concept words it asserts and which it negates (negation scope from ``clear.rules_scope``),
+concept words it asserts and which it negates (negation scope from ``reader.scope``),
 whether it describes something normal or abnormal, its direction words and its detail words.
 """
 from __future__ import annotations
@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from engine.metrics.clear.rules_scope import NEGATIVE, ClauseScope
-from engine.metrics.radsem.rules_lexicon import canonical_text, radsem_lexicon
+from engine.reader.scope import NEGATIVE, ClauseScope
+from engine.reader.radsem_lexicon import canonical_text, radsem_lexicon
 
 NORMAL, ABNORMAL = "normal", "abnormal"
 _TOKEN_RE = re.compile(r"[a-z0-9]+(?:[-'][a-z0-9]+)*")

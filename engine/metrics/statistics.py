@@ -1,0 +1,30 @@
+"""Which statistics record and corpus figures belong to which metric, by metric name.
+
+Each metric package declares its ``CorpusStatistics`` in its ``stats`` module; this table
+names them explicitly (no registration on import, so a lookup can never run before a module
+that would have registered). A metric without a record of its own (the lexical baselines, a
+test's stand-in) is summarised by the mean of its per-pair score.
+"""
+from __future__ import annotations
+
+from engine.corpus_stats import CorpusStatistics, score_only
+from engine.metrics.clear import stats as clear_stats
+from engine.metrics.crepe import stats as crepe_stats
+from engine.metrics.radsem import stats as radsem_stats
+from engine.metrics.srr import stats as srr_stats
+from engine.metrics.vert import stats as vert_stats
+
+DECLARED: dict[str, CorpusStatistics] = {
+    module.SPEC.metric: module.SPEC
+    for module in (clear_stats, crepe_stats, radsem_stats, srr_stats, vert_stats)}
+
+
+def statistics_for(metric: str) -> CorpusStatistics:
+    """The statistics of ``metric``: its own, its family's, or the mean of its per-pair score."""
+    if metric in DECLARED:
+        return DECLARED[metric]
+    for sep in ("-", "_", ":"):  # a variant named after its family ("clear-standin")
+        family = metric.split(sep, 1)[0]
+        if family in DECLARED:
+            return DECLARED[family]
+    return score_only(metric)
