@@ -21,6 +21,7 @@ from models.fetch import FetchFailed, fetch
 from models.receipts import Prepared, load_receipt
 from models.progress import Cancelled, Progress
 from models.registry import ModelEntry
+from ui.handlers import bind
 from ui.widgets import status_box
 
 POLL_S = 0.3
@@ -89,6 +90,35 @@ def _run(model_id: str, cancel: threading.Event) -> Iterator[tuple[str, Prepared
         yield ready_html(outcome["ok"]), outcome["ok"]
 
 
+def on_get(cancel: threading.Event, entry: ModelEntry) -> Iterator[tuple[Any, Any, Any, Any]]:
+    """Get one model: progress in the status box, then "Use it" for the model made ready."""
+    cancel.clear()
+    yield status_box("muted", f"Starting {entry.id}…"), gr.update(visible=False), None, gr.update()
+    for text, prepared in _run(entry.id, cancel):
+        if prepared is None:
+            yield text, gr.update(), gr.update(), gr.update()
+        else:
+            option = prepared.option
+            label = f"Use {entry.id} for {TASK_LABEL.get(prepared.task, prepared.task)}"
+            yield text, gr.update(visible=option is not None, value=label), option, row_html(entry)
+
+
+def on_cancel(cancel: threading.Event) -> None:
+    """Stop the Get under way (it resumes where it stopped next time)."""
+    cancel.set()
+
+
+def on_use(names: tuple[str, ...], option: tuple[str, str] | None) -> list[Any]:
+    """Put the model last made ready into the Compare and Batch controls of its option."""
+    targets = 2 * len(names)  # the Compare tab's controls, then the Batch tab's
+    if not option:
+        return [status_box("warn", "Get a model first."), *(gr.update() for _ in range(targets))]
+    name, model_id = option
+    updates = [model_id if n == name else gr.update() for _ in (0, 1) for n in names]
+    done = f"The Compare and Batch tabs now use {model_id} ({name.replace('_', ' ')})."
+    return [status_box("ok", done), *updates]
+
+
 def get_section(compare_parts: dict[str, Any], batch_parts: dict[str, Any]) -> None:
     """Build the rows and wire Get, Cancel and Use it."""
     gr.Markdown("### Get a model\nDownloads, checks and prepares a model on this machine (encoders "
@@ -101,37 +131,16 @@ def get_section(compare_parts: dict[str, Any], batch_parts: dict[str, Any]) -> N
     chosen = gr.State(None)  # (option name, model id) of the model last made ready
     cancel = threading.Event()
 
-    def getter(entry: ModelEntry):
-        def on_get() -> Iterator[tuple[Any, Any, Any, Any]]:
-            cancel.clear()
-            yield status_box("muted", f"Starting {entry.id}…"), gr.update(visible=False), None, gr.update()
-            for text, prepared in _run(entry.id, cancel):
-                if prepared is None:
-                    yield text, gr.update(), gr.update(), gr.update()
-                else:
-                    option = prepared.option
-                    label = f"Use {entry.id} for {TASK_LABEL.get(prepared.task, prepared.task)}"
-                    yield text, gr.update(visible=option is not None, value=label), option, row_html(entry)
-        return on_get
-
     for entry in model_registry.load_registry().values():
         with gr.Row(equal_height=True):
             row = gr.HTML(row_html(entry), elem_id=f"get-row-{slug(entry.id)}")
             button = gr.Button("Get", size="sm", scale=0, min_width=90, elem_id=f"get-{slug(entry.id)}")
-        button.click(getter(entry), None, [status, use, chosen, row], concurrency_id="download",
+        button.click(bind(on_get, cancel, entry), None, [status, use, chosen, row], concurrency_id="download",
                      concurrency_limit=1, api_visibility="undocumented")
 
-    cancel_button.click(lambda: cancel.set(), None, None, queue=False, api_visibility="undocumented")
+    cancel_button.click(bind(on_cancel, cancel), None, None, queue=False, api_visibility="undocumented")
 
     names = sorted({n for n in ("judge", "crepe_model", "srr_model") if n in compare_parts["controls"]})
     targets = [parts["controls"][n] for parts in (compare_parts, batch_parts) for n in names]
 
-    def on_use(option: tuple[str, str] | None) -> list[Any]:
-        if not option:
-            return [status_box("warn", "Get a model first.")] + [gr.update() for _ in targets]
-        name, model_id = option
-        updates = [model_id if n == name else gr.update() for _ in (0, 1) for n in names]
-        done = f"The Compare and Batch tabs now use {model_id} ({name.replace('_', ' ')})."
-        return [status_box("ok", done), *updates]
-
-    use.click(on_use, chosen, [status, *targets], api_visibility="undocumented")
+    use.click(bind(on_use, tuple(names)), chosen, [status, *targets], api_visibility="undocumented")
