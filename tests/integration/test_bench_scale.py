@@ -2,6 +2,8 @@
 import json
 import os
 
+import pytest
+
 from engine.bench.scale import _tree_rss_kb, synthetic_pairs
 from tests.conftest import run_bench
 
@@ -18,6 +20,7 @@ def test_tree_rss_counts_this_process():
     assert _tree_rss_kb(os.getpid()) > 10_000  # a Python with numpy loaded holds > 10 MB
 
 
+@pytest.mark.slow  # several CLI processes or a worker pool: kept out of make test-fast
 def test_scale_and_reward_commands_write_their_reports(tmp_path):
     out = tmp_path / "scale.json"
     proc = run_bench("scale", "--sizes", "30", "--metrics", "bleu", "--no-startup", "--out",

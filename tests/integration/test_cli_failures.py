@@ -57,6 +57,7 @@ def test_garbage_store_is_a_message(tmp_path):
     assert f"error: {db}: not a usable RadScope store" in proc.stderr
 
 
+@pytest.mark.slow  # several CLI processes or a worker pool: kept out of make test-fast
 def test_ctrl_c_prints_the_resume_command_and_a_rerun_resumes(tmp_path):
     pairs = _pairs_file(tmp_path / "pairs.jsonl", 4000)
     db = tmp_path / "db.sqlite"

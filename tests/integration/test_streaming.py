@@ -54,6 +54,7 @@ def _pandas_csv(rows, path):
     return path.read_bytes()
 
 
+@pytest.mark.slow  # several CLI processes or a worker pool: kept out of make test-fast
 def test_streamed_outputs_are_byte_identical_to_the_in_memory_ones(tmp_path):
     pairs = _pairs_file(tmp_path / "pairs.csv", 2_500, fmt="csv")
     db = tmp_path / "r.sqlite"

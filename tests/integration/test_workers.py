@@ -2,6 +2,8 @@
 one process, and a resumed run reads them back instead of scoring again."""
 import json
 
+import pytest
+
 from engine import parallel
 from engine.examples import example_pairs
 from tests.conftest import run_cli
@@ -32,6 +34,7 @@ def _scores(path):
     return rows
 
 
+@pytest.mark.slow  # several CLI processes or a worker pool: kept out of make test-fast
 def test_two_workers_give_the_results_of_one_and_resume(tmp_path):
     pairs = _pairs_file(tmp_path, parallel.MIN_PAIRS + 16)  # enough pairs to start the pool
     outputs = {}
