@@ -107,11 +107,11 @@ def test_an_older_statistics_version_is_refused():
 
 
 def test_summary_names_a_misfit_instead_of_partial_figures():
-    from engine.metrics.registry import get
+    from engine.metrics.registry import production
     from engine.context import RuntimeContext
     from engine.summary import SummaryBuilder
 
-    metric = get("crepe").build(RuntimeContext(options={"extractor": "rules", "crepe_model": "rules"}))
+    metric = production().get("crepe").build(RuntimeContext(options={"extractor": "rules", "crepe_model": "rules"}))
     builder = SummaryBuilder([metric])
     builder.add_row({"crepe": {"score": 1.0, "error": None, "counts": {}, "total": 1.0}}, pair_id="p1")
     entry = builder.summary(Counter())["metrics"]["crepe"]
@@ -198,10 +198,10 @@ def test_demo_grade_metrics_are_left_out_unless_asked():
 def test_a_new_statistics_version_changes_the_signature(monkeypatch):
     """Bumping a record's STATS_VERSION makes stored results of the old one stale: the
     signature changes (resumed runs score the pairs again) and old payloads are refused."""
-    from engine.metrics.registry import get
+    from engine.metrics.registry import production
     from engine.context import RuntimeContext
 
-    metric = get("crepe").build(RuntimeContext(options={"extractor": "rules", "crepe_model": "rules"}))
+    metric = production().get("crepe").build(RuntimeContext(options={"extractor": "rules", "crepe_model": "rules"}))
     spec = cs.statistics_for("crepe")
     before = metric.signature()
     assert "stats:" not in before
@@ -212,12 +212,12 @@ def test_a_new_statistics_version_changes_the_signature(monkeypatch):
 
 
 def test_terminal_summary_prints_headline_figures_with_intervals():
-    from engine.metrics.registry import get
+    from engine.metrics.registry import production
     from engine.context import RuntimeContext
     from engine.summary import SummaryBuilder, format_summary
 
     recorded = RECORDED["radsem"]
-    metric = get("radsem").build(RuntimeContext(options={"extractor": "rules"}))
+    metric = production().get("radsem").build(RuntimeContext(options={"extractor": "rules"}))
     builder = SummaryBuilder([metric], {"radsem": recorded["signature"]}, n_resamples=200)
     for result in recorded["results"]:
         builder.add_row({"radsem": result})
