@@ -11,6 +11,7 @@ from engine.context import Option, RuntimeContext
 from engine.metrics.registry import MetricRegistry, production
 from engine.reports import ReportPair
 from engine.runner import run_batch
+from tests.ui.standins import HEADLINE
 from tests.ui.standins import METRICS as STANDINS
 from tests.ui.standins import standin_registry
 
@@ -73,3 +74,17 @@ def test_the_runner_scores_with_the_registry_it_is_given():
     assert run.rows[0]["metrics"]["clear-standin"]["error"] is None
     with pytest.raises(KeyError, match="unknown metric 'clear-standin'"):
         run_batch(pairs, ["clear-standin"], RuntimeContext(), registry=production())
+
+
+def test_the_cli_and_the_api_take_the_registry_they_are_given(capsys):
+    from engine.api import Scorer
+    from engine.cli import main
+
+    assert main(["metrics"], registry=standin_registry()) == 0
+    assert "slow-standin" in capsys.readouterr().out
+    assert main(["metrics"]) == 0
+    assert "standin" not in capsys.readouterr().out  # the default: the project's metrics
+    with Scorer(["bleu", "radsem-standin"], registry=standin_registry()) as scorer:
+        scores = scorer.score(["Small left effusion."], ["Small left effusion."])
+    assert scores.errors("bleu") == scores.errors("radsem-standin") == [None]
+    assert scores.array("radsem-standin")[0] == HEADLINE["radsem"]()  # the stand-in's fixed score
