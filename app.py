@@ -42,10 +42,11 @@ def _env_port() -> int:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    from engine.metrics.registry import production
     from ui.config import ConfigError, load_config
 
     try:
-        config = load_config(args.config)
+        config = load_config(args.config, production())  # the app offers the project's metrics
     except ConfigError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -9,7 +9,9 @@ Build a ``Scorer`` once (it loads the models), then call ``score`` as often as n
     reward = scores.array("radsem")          # float64, NaN where a pair could not be scored
     scores.records[0]["metrics"]["clear"]    # the CLI's per-pair dict: score, signature, details
 
-Options are the CLI's metric flags as keyword arguments (``--crepe-model`` -> ``crepe_model``).
+Options are the CLI's metric flags as keyword arguments (``--crepe-model`` -> ``crepe_model``);
+``registry`` (default: the project's metrics, ``engine.metrics.registry.production``) says
+which metrics the names refer to.
 Records and signatures are exactly those ``python -m engine score`` writes. Models and the
 worker processes (``workers`` > 1) are reused between calls; ``score`` may be called from
 several threads at once. Nothing is stored unless a store is given (then a run id resumes).
@@ -26,10 +28,10 @@ from typing import Any, Self
 import numpy as np
 
 from engine import parallel, readable
-from engine.metrics import registry
 from engine.context import RuntimeContext
 from engine.metrics.base import Metric, PairScore
 from engine.metrics.encoder import EncoderMetric
+from engine.metrics.registry import MetricRegistry, production
 from engine.metrics.scope_option import FORCE_APPLICABILITY
 from engine.reports import DEFAULT_MAX_CHARS, ReportPair
 from engine.results import result_dict
@@ -65,7 +67,9 @@ class Scorer:
     """Metrics built once and reused for every ``score`` call (see the module docstring)."""
 
     def __init__(self, metrics: str | Sequence[str], *, store: Any | None = None,
-                 max_chars: int = DEFAULT_MAX_CHARS, workers: int = 1, **options: Any) -> None:
+                 max_chars: int = DEFAULT_MAX_CHARS, workers: int = 1,
+                 registry: MetricRegistry | None = None, **options: Any) -> None:
+        self.registry = registry = production() if registry is None else registry
         self.metric_names = registry.parse_metric_list(metrics)
         unknown = sorted(set(options) - set(registry.all_options()))
         if unknown:
@@ -97,8 +101,8 @@ class Scorer:
         """
         pairs = _pairs(references, candidates, ids)
         if self.store is not None:
-            run = run_batch(pairs, self.metric_names, self.context, store=self.store,
-                            run_id=run_id, max_chars=self.max_chars, metrics=self.metrics,
+            run = run_batch(pairs, self.metric_names, self.context, registry=self.registry,
+                            store=self.store, run_id=run_id, max_chars=self.max_chars, metrics=self.metrics,
                             workers=self.workers)
             return Scores(run.rows, dict(self.signatures))
         position = {p.id: i for i, p in enumerate(pairs)}
@@ -119,7 +123,7 @@ class Scorer:
         """The worker processes, started on the first call large enough and kept."""
         with self._lock:
             if self._procs is None:
-                self._procs = parallel.process_scorer(self.metrics, self.context.options,
+                self._procs = parallel.process_scorer(self.registry, self.metrics, self.context.options,
                                                       self.workers, n_pairs)
             return self._procs
 

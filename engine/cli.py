@@ -22,11 +22,11 @@ from typing import Any
 
 from engine import dataio, parallel
 from engine.defaults import default_metrics
-from engine.metrics import registry
 from engine.context import RuntimeContext
+from engine.metrics.registry import MetricRegistry, production
 
 
-def _add_metric_options(parser: argparse.ArgumentParser) -> None:
+def _add_metric_options(parser: argparse.ArgumentParser, registry: MetricRegistry) -> None:
     group = parser.add_argument_group("metric options")
     for opt in registry.all_options().values():
         kwargs: dict[str, Any] = {"default": None, "help": f"{opt.help} (default: {opt.default})"}
@@ -44,7 +44,7 @@ def _collect_options(args: argparse.Namespace) -> dict[str, Any]:
             if key.startswith("opt_") and value is not None}
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(registry: MetricRegistry) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m engine", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
 
@@ -73,7 +73,7 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("--workers", type=int, default=0,
                        help="processes for the CPU-bound metrics (rules, lexical); 0: every core")
     score.add_argument("--no-progress", action="store_true", help="hide the progress bar")
-    _add_metric_options(score)
+    _add_metric_options(score, registry)
 
     compare = sub.add_parser("compare", help="paired comparison of two systems' results files")
     compare.add_argument("results_a", help="results JSONL of system A (the baseline)")
@@ -88,26 +88,28 @@ def build_parser() -> argparse.ArgumentParser:
 
     from engine import structured_report
 
-    _add_metric_options(structured_report.add_parser(sub))
+    _add_metric_options(structured_report.add_parser(sub), registry)
     return parser
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, registry: MetricRegistry | None = None) -> int:
+    """Run one command; ``registry`` defaults to the project's metrics."""
     from engine.store import StoreError
 
-    parser = build_parser()
+    registry = production() if registry is None else registry
+    parser = build_parser(registry)
     argv = list(sys.argv[1:] if argv is None else argv)
     args = parser.parse_args(argv)
     try:
         if args.command == "score":
-            return _score(args, argv)
+            return _score(args, argv, registry)
         if args.command == "compare":
-            return _compare(args)
+            return _compare(args, registry)
         if args.command == "structure":
             from engine import structured_report
 
             return structured_report.run_cli(args, _collect_options(args))
-        return _list_metrics()
+        return _list_metrics(registry)
     except (dataio.InputError, StoreError, ValueError, KeyError, FileNotFoundError) as exc:
         message = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc
         print(f"error: {message}", file=sys.stderr)
@@ -151,7 +153,7 @@ def _resume_command(argv: list[str], run_id: str) -> str:
     return shlex.join([sys.executable, "-m", "engine", *args])
 
 
-def _score(args: argparse.Namespace, argv: list[str]) -> int:
+def _score(args: argparse.Namespace, argv: list[str], registry: MetricRegistry) -> int:
     from engine.reports import DEFAULT_MAX_CHARS
     from engine.runner import input_run_id, resume_or_new_run_id
     from engine.store import Store, default_db_path
@@ -159,7 +161,7 @@ def _score(args: argparse.Namespace, argv: list[str]) -> int:
     check_output_paths(args.input, out=args.out, csv=args.csv, summary=args.summary)
     options = _collect_options(args)
     metric_names = (registry.parse_metric_list(args.metrics) if args.metrics is not None
-                    else default_metrics(options))
+                    else default_metrics(registry, options))
     columns = dataio.Columns(
         id=None if args.id_col.lower() == "none" else args.id_col,
         reference=args.reference_col, candidate=args.candidate_col,
@@ -172,7 +174,7 @@ def _score(args: argparse.Namespace, argv: list[str]) -> int:
     try:
         built = registry.build(metric_names, ctx)
         run_id = args.run_id or resume_or_new_run_id(store, input_run_id(pairs, built, max_chars))
-        return _score_run(args, argv, pairs, built, ctx, store, run_id, max_chars)
+        return _score_run(args, argv, pairs, built, registry, ctx, store, run_id, max_chars)
     except sqlite3.DatabaseError as exc:
         raise store.damaged(exc) from None
     finally:
@@ -181,7 +183,7 @@ def _score(args: argparse.Namespace, argv: list[str]) -> int:
 
 
 def _score_run(args: argparse.Namespace, argv: list[str], pairs: dataio.PairFile, built: list[Any],
-               ctx: RuntimeContext, store: Any, run_id: str, max_chars: int) -> int:
+               registry: MetricRegistry, ctx: RuntimeContext, store: Any, run_id: str, max_chars: int) -> int:
     """Score the file chunk by chunk, each chunk's rows written to the outputs as it is done
     (under ``.partial`` names, moved into place when the run finishes)."""
     from engine.runner import run_batch
@@ -205,7 +207,7 @@ def _score_run(args: argparse.Namespace, argv: list[str], pairs: dataio.PairFile
 
     with dataio.ResultsWriter(args.out, args.csv, metric_names) as writer:
         try:
-            run = run_batch(pairs, metric_names, ctx, store=store, run_id=run_id,
+            run = run_batch(pairs, metric_names, ctx, registry=registry, store=store, run_id=run_id,
                             input_label=str(args.input), max_chars=max_chars,
                             concurrency=args.concurrency, progress=progress, metrics=built,
                             workers=args.workers or parallel.default_workers(),
@@ -247,13 +249,15 @@ def _read_rows(path: str, metric: str) -> list[dict[str, Any]]:
     return rows
 
 
-def _compare(args: argparse.Namespace) -> int:
+def _compare(args: argparse.Namespace, registry: MetricRegistry) -> int:
     from engine.compare import compare_systems
 
     rows_a, rows_b = _read_rows(args.results_a, args.metric), _read_rows(args.results_b, args.metric)
     if not {str(r["id"]) for r in rows_a} & {str(r["id"]) for r in rows_b}:
         raise ValueError("the two results files share no pair ids")
-    result = compare_systems(rows_a, rows_b, [args.metric], include_demo=args.include_demo,
+    directions = {args.metric: registry.get(args.metric).card.direction} if args.metric in registry else None
+    result = compare_systems(rows_a, rows_b, [args.metric], directions=directions,
+                             include_demo=args.include_demo,
                              n_resamples=args.resamples, seed=args.seed)[args.metric]
     out: dict[str, Any] = {"metric": args.metric, "pairs_in_both": result["pairs_in_both"],
                            **result["paired"], **result}
@@ -264,7 +268,7 @@ def _compare(args: argparse.Namespace) -> int:
     return 0
 
 
-def _list_metrics() -> int:
+def _list_metrics(registry: MetricRegistry) -> int:
     for name in registry.names():
         card = registry.get(name).card
         arrow = "higher" if card.direction == "higher" else "lower"

@@ -122,8 +122,8 @@ def compare_systems(rows_a: Sequence[Mapping[str, Any]], rows_b: Sequence[Mappin
                     figure_resamples: int = corpus_stats.FIGURE_RESAMPLES) -> dict[str, dict[str, Any]]:
     """Metric name -> comparison of system B against system A (rows as the CLI writes them:
     ``{"id": ..., "metrics": {name: result}}``; pairs matched by id, pairs that either system
-    failed left out). ``directions`` gives each metric's better direction (default: the
-    registered card's, else the rows' ``direction``)."""
+    failed left out). ``directions`` gives each metric's better direction (the CLI and the app
+    pass their registry's cards'; default: the rows' ``direction``, else higher)."""
     out = {}
     for metric in metrics:
         direction = (directions or {}).get(metric) or _direction(rows_a, metric)
@@ -133,10 +133,6 @@ def compare_systems(rows_a: Sequence[Mapping[str, Any]], rows_b: Sequence[Mappin
 
 
 def _direction(rows: Sequence[Mapping[str, Any]], metric: str) -> str:
-    from engine.metrics import registry
-
-    if metric in registry.names():
-        return registry.get(metric).card.direction
     for result in _results(rows, metric).values():
         if result.get("direction") in ("higher", "lower"):
             return str(result["direction"])

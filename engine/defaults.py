@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engine.metrics import registry
+from engine.metrics.registry import MetricRegistry, MetricSpec
 
 RULES = "rules"
 
@@ -25,12 +25,11 @@ def _registry_demo_grade(model_id: str) -> bool:
         return False
 
 
-def model_under(name: str, options: Mapping[str, Any] | None = None) -> str | None:
-    """The model metric ``name`` would run under ``options``, decided without loading it: a
+def model_under(spec: MetricSpec, options: Mapping[str, Any] | None = None) -> str | None:
+    """The model the metric of ``spec`` would run under ``options``, decided without loading it: a
     registry id, a path or server model name, or None when it reads with no model (lexical
     metrics, the rules reader)."""
     options = options or {}
-    spec = registry.get(name)
     declared = {opt.name: opt for opt in spec.options}
 
     def value(option: str) -> Any:
@@ -50,17 +49,17 @@ def model_under(name: str, options: Mapping[str, Any] | None = None) -> str | No
     return str(value("judge")) if "judge" in declared else None
 
 
-def demo_grade_under(name: str, options: Mapping[str, Any] | None = None) -> bool:
-    """Whether metric ``name`` would produce demo-grade numbers under ``options`` (a judge
+def demo_grade_under(spec: MetricSpec, options: Mapping[str, Any] | None = None) -> bool:
+    """Whether the metric of ``spec`` would produce demo-grade numbers under ``options`` (a judge
     server, a path or a Hugging Face reference is the user's own model and counts as real)."""
     options = options or {}
-    if options.get("judge_url") and registry.get(name).kind not in ("lexical", "rules", "encoder"):
+    if options.get("judge_url") and spec.kind not in ("lexical", "rules", "encoder"):
         return False
-    model = model_under(name, options)
+    model = model_under(spec, options)
     return model is not None and _registry_demo_grade(model)
 
 
-def _encoder_under(spec: Any, model: str, value: Any) -> str | None:
+def _encoder_under(spec: MetricSpec, model: str, value: Any) -> str | None:
     """The model an encoder metric's ``*_model`` option runs (``engine.reader.choice``): none
     (the rules reader) for ``rules``, or for ``auto`` under the rules extractor; the metric
     module's DEFAULT_MODEL (the bundled demo encoder) for ``auto`` otherwise."""
@@ -76,7 +75,7 @@ def _encoder_under(spec: Any, model: str, value: Any) -> str | None:
     return model
 
 
-def default_metrics(options: Mapping[str, Any] | None = None) -> list[str]:
-    """Every registered metric that gives real numbers under ``options`` (offline: all five
+def default_metrics(registry: MetricRegistry, options: Mapping[str, Any] | None = None) -> list[str]:
+    """Every metric of ``registry`` that gives real numbers under ``options`` (offline: all five
     metrics through the rules reader, and the lexical baselines)."""
-    return [name for name in registry.names() if not demo_grade_under(name, options)]
+    return [name for name in registry.names() if not demo_grade_under(registry.get(name), options)]

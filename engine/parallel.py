@@ -1,8 +1,9 @@
 """Worker processes for the CPU-bound metrics (rules extractors, lexical baselines).
 
 Those metrics are pure Python, so threads would share one core; a process pool uses them all.
-Each worker builds its own copy of the run's metrics from their names and options (nothing
-that holds a lock or a session crosses the process boundary) and scores the pairs it is sent
+Each worker builds its own copy of the run's metrics from their names and options with the
+run's registry, which crosses over as the names of its metric modules (nothing that holds a
+lock or a session crosses the process boundary), and scores the pairs it is sent
 exactly as the runner does in-process, so the results do not depend on the number of workers.
 Encoders keep their one ONNX session with its own threads, and judges their worker and
 in-flight limit: neither ever enters the pool (``Metric.cpu_bound`` is False for them).
@@ -20,6 +21,7 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from engine.metrics.base import Metric, PairScore, score_marking_failures
+from engine.metrics.registry import MetricRegistry
 from engine.reports import ReportPair
 
 # Fewer pending pairs than this are scored in-process: starting workers (each imports the
@@ -37,8 +39,7 @@ def default_workers() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def _start_worker(names: list[str], options: dict[str, Any]) -> None:
-    from engine.metrics import registry
+def _start_worker(registry: MetricRegistry, names: list[str], options: dict[str, Any]) -> None:
     from engine.context import RuntimeContext
 
     ctx = RuntimeContext(options=options)
@@ -53,12 +54,13 @@ def _score_in_worker(name: str, pairs: list[ReportPair]) -> list[PairScore]:
 class ProcessScorer:
     """A process pool scoring the run's CPU-bound metrics; results come back in input order."""
 
-    def __init__(self, metrics: Sequence[Metric], options: Mapping[str, Any], workers: int):
+    def __init__(self, registry: MetricRegistry, metrics: Sequence[Metric], options: Mapping[str, Any],
+                 workers: int):
         self.names = [m.name for m in metrics if m.cpu_bound]
         self.workers = workers
         self._pool = ProcessPoolExecutor(
             max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
-            initializer=_start_worker, initargs=(self.names, dict(options)))
+            initializer=_start_worker, initargs=(registry, self.names, dict(options)))
 
     def handles(self, metric: Metric) -> bool:
         return metric.name in self.names
@@ -81,9 +83,9 @@ class ProcessScorer:
         self._pool.shutdown(wait=True, cancel_futures=True)
 
 
-def process_scorer(metrics: Sequence[Metric], options: Mapping[str, Any], workers: int,
-                   pending_pairs: int) -> ProcessScorer | None:
+def process_scorer(registry: MetricRegistry, metrics: Sequence[Metric], options: Mapping[str, Any],
+                   workers: int, pending_pairs: int) -> ProcessScorer | None:
     """A pool when it can pay off: several workers, a CPU-bound metric and enough pairs."""
     if workers <= 1 or pending_pairs < MIN_PAIRS or not any(m.cpu_bound for m in metrics):
         return None
-    return ProcessScorer(metrics, options, workers)
+    return ProcessScorer(registry, metrics, options, workers)

@@ -26,10 +26,10 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from engine import applicability, parallel, readable
-from engine.metrics import registry
 from engine.context import RuntimeContext
 from engine.metrics.base import Metric, PairScore, score_marking_failures
 from engine.metrics.encoder import EncoderMetric
+from engine.metrics.registry import MetricRegistry
 from engine.metrics.scope_option import FORCE_APPLICABILITY
 from engine.reports import DEFAULT_MAX_CHARS, ReportPair
 from engine.results import is_transient_failure, result_dict
@@ -92,6 +92,7 @@ def run_batch(
     metric_names: Sequence[str],
     ctx: RuntimeContext,
     *,
+    registry: MetricRegistry,
     store: Any | None = None,
     run_id: str | None = None,
     input_label: str = "",
@@ -106,6 +107,7 @@ def run_batch(
 ) -> BatchRun:
     """Score every pair with every metric, storing each chunk's results as it finishes.
 
+    ``registry`` builds the metrics by name (and again in each worker process).
     With a ``store`` and a ``run_id`` that already exists, finished (pair, metric) results are
     read back, chunk by chunk, instead of recomputed. ``metrics`` may pass already-built
     metric objects (the app keeps them loaded between requests). ``workers`` > 1 scores the
@@ -150,7 +152,7 @@ def run_batch(
     kept: list[dict[str, Any]] = []
     force = bool(ctx.option(FORCE_APPLICABILITY))
     pool = ThreadPoolExecutor(max_workers=max(1, concurrency)) if concurrency > 1 else None
-    procs = parallel.process_scorer(built, ctx.options, workers, n_pairs - resumed["complete"])
+    procs = parallel.process_scorer(registry, built, ctx.options, workers, n_pairs - resumed["complete"])
     try:
         for chunk in _chunks(pairs, chunk_size):
             hashes.clear()

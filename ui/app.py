@@ -1,6 +1,7 @@
 """The Gradio Blocks app: Compare (one pair), Batch (a file of pairs) and Models.
 
-Everything shown is built from the metric registry at start-up: a checkbox and a panel per
+Everything shown is built at start-up from the metric registry the config holds (app.py passes
+the project's; tests pass their own, stand-ins included): a checkbox and a panel per
 registered metric, a control per declared option. Per-metric drawing lives in ``ui.views``;
 each tab is built and wired in its own module (``compare_tab``, ``batch_tab``, ``models_tab``),
 its handlers are module-level functions (``compare_handlers``, ``batch_handlers``,
@@ -18,7 +19,6 @@ from typing import Any
 
 import gradio as gr
 
-from engine.metrics import registry
 from engine.store import Store
 from ui import batch_open, compare_handlers
 from ui.batch_tab import batch_tab
@@ -38,15 +38,17 @@ PUBLIC_NOTE = ("This is a shared public server: the operator chose its models; y
 MAX_FILE_SIZE = "20mb"
 
 
-def build_demo(config: AppConfig | None = None, store: Store | None = None) -> gr.Blocks:
-    """Build the whole app (not launched). ``store`` defaults to $RADSCOPE_HOME's database."""
-    config = config or AppConfig()
-    app = AppContext(config=config, cache=RuntimeCache(config.max_contexts), store=store or Store())
+def build_demo(config: AppConfig, store: Store | None = None) -> gr.Blocks:
+    """Build the whole app (not launched) offering the metrics of ``config.registry``.
+    ``store`` defaults to $RADSCOPE_HOME's database."""
+    registry = config.registry
+    app = AppContext(config=config, cache=RuntimeCache(registry, config.max_contexts),
+                     store=store or Store())
     names = registry.names()
     default_metrics = config.default_metrics()
     # Public mode: the page and the API offer only the options a visitor may set.
-    option_names = visitor_options() if config.public else list(registry.all_options())
-    choices = [(metric_label(n), n) for n in names]
+    option_names = visitor_options(registry) if config.public else list(registry.all_options())
+    choices = [(metric_label(registry.get(n)), n) for n in names]
 
     with gr.Blocks(title="RadScope", analytics_enabled=False, delete_cache=(1800, 3600)) as demo:
         where = (PUBLIC_NOTE if config.public else "Everything runs on this machine unless you "

@@ -12,7 +12,6 @@ from typing import Any
 
 import gradio as gr
 
-from engine.metrics import registry
 from engine.runner import BatchRun
 from engine.store import StoreError
 from ui import batch_logic
@@ -124,7 +123,7 @@ def run_batch_ui(view: BatchView, path: str | None, id_c: str, ref_c: str, cand_
     app, config = view.app, view.app.config
     options: dict[str, Any] = {}
     try:
-        selected = parse_metrics(chosen)
+        selected = parse_metrics(app.registry, chosen)
         mapping = batch_logic.ColumnMapping.from_ui(id_c, ref_c, cand_c, cand_b_c, mod_c, area_c)
         if not path:  # read_upload's own check, repeated so that `path` is a str below
             raise batch_logic.BatchProblem(batch_logic.NO_UPLOAD)
@@ -147,7 +146,7 @@ def run_batch_ui(view: BatchView, path: str | None, id_c: str, ref_c: str, cand_
         return
     session = getattr(request, "session_hash", None) or "api"
     job = batch_logic.BatchJob(pairs=pairs, pairs_b=pairs_b, metric_names=selected, metrics=built,
-                               ctx=runtime.ctx, store=app.store, run_id=run_id,
+                               registry=app.registry, ctx=runtime.ctx, store=app.store, run_id=run_id,
                                input_label=Path(path or "").name, max_chars=config.max_chars,
                                concurrency=max(1, min(MAX_IN_FLIGHT, int(conc or 1))),
                                cancel=app.cancel_event(session))
@@ -189,11 +188,11 @@ def finished(view: BatchView, job: batch_logic.BatchJob, options: dict[str, Any]
     run_a, run_b = scrubbed(job.run_a, options), scrubbed(job.run_b, options)
     assert run_a is not None
     systems = 2 if run_b is not None else 1
+    directions = {n: view.app.registry.get(n).card.direction for n in selected}
     compare_frame, compare_raw = (batch_logic.system_comparison(run_a.rows, run_b.rows, selected,
-                                                                include_demo=include_demo)
+                                                                directions, include_demo=include_demo)
                                   if run_b is not None else (None, None))
     files = batch_logic.write_downloads(run_a, run_b, compare_raw, pairs=pairs, pairs_b=pairs_b)
-    directions = {n: registry.get(n).card.direction for n in selected}
     done: dict[Any, Any] = {
         view.progress_box: batch_logic.progress_html(
             last or batch_logic.Progress("A", 1, 1, len(pairs) * systems, started), systems, "done",

@@ -26,6 +26,7 @@ from engine.compare import compare_systems
 from engine.dataio import Columns, InputError
 from engine.context import RuntimeContext
 from engine.metrics.base import Metric
+from engine.metrics.registry import MetricRegistry
 from engine.reports import DEFAULT_MAX_CHARS, ReportPair
 from engine.runner import BatchRun, input_run_id, resume_or_new_run_id, run_batch
 from engine.store import Store, StoreError
@@ -297,6 +298,7 @@ class BatchJob:
     pairs_b: list[ReportPair] | None
     metric_names: list[str]
     metrics: list[Metric]
+    registry: MetricRegistry  # the app's, which built ``metrics``
     ctx: RuntimeContext
     store: Store
     run_id: str
@@ -336,7 +338,8 @@ class BatchJob:
                 first.append(done)
             self.updates.put(Progress(system, done, total, len(pairs), started, first[0]))
 
-        return run_batch(pairs, self.metric_names, self.ctx, store=self.store, run_id=run_id,
+        return run_batch(pairs, self.metric_names, self.ctx, registry=self.registry,
+                         store=self.store, run_id=run_id,
                          input_label=f"{self.input_label} [{system}]" if self.pairs_b else self.input_label,
                          max_chars=self.max_chars, concurrency=self.concurrency, progress=progress,
                          metrics=self.metrics)
@@ -460,13 +463,14 @@ def summary_html(summary: Mapping[str, Any], title: str = "Summary") -> str:
 
 
 def system_comparison(rows_a: Sequence[Mapping[str, Any]], rows_b: Sequence[Mapping[str, Any]],
-                      names: Sequence[str], include_demo: bool = False,
+                      names: Sequence[str], directions: Mapping[str, str], include_demo: bool = False,
                       ) -> tuple[pd.DataFrame, dict[str, Any]]:
     """``engine.compare.compare_systems`` as a table: per metric its mean (both systems with
     bootstrap CIs, B - A, the paired p-values, the verdict), then one row per headline corpus
     figure (B - A with its CI and the randomisation p-value). Demo-grade metrics get no
-    verdict unless ``include_demo``; differing set-ups get none either."""
-    compared = compare_systems(rows_a, rows_b, names, include_demo=include_demo)
+    verdict unless ``include_demo``; differing set-ups get none either. ``directions``: each
+    metric's better direction (its card's)."""
+    compared = compare_systems(rows_a, rows_b, names, include_demo=include_demo, directions=directions)
     records = []
     for name, c in compared.items():
         arrow = "↑" if c["direction"] == "higher" else "↓"

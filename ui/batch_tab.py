@@ -53,7 +53,8 @@ def batch_tab(app: AppContext, names: list[str], default_metrics: list[str],
     metrics = gr.CheckboxGroup(choices=choices, value=default_metrics, label="Metrics",
                                elem_id="batch-metrics")
     with gr.Accordion("Metric options", open=False, elem_id="batch-options"):
-        controls = option_controls(config, "batch", relevant_options(default_metrics), option_names)
+        controls = option_controls(config, "batch", relevant_options(app.registry, default_metrics),
+                                  option_names)
     with gr.Row():
         run_id = gr.Textbox(label="Run id (empty: a new run; an earlier id: resume it)", max_lines=1,
                             elem_id="batch-run-id", scale=2)
@@ -99,7 +100,7 @@ def batch_tab(app: AppContext, names: list[str], default_metrics: list[str],
                   api_name="inspect_file")
     gr.on([d.input for d in dropdowns], handlers.on_mapping, [upload, *dropdowns], file_status,
           api_name="check_mapping", queue=False)
-    metrics.change(bind(on_metrics, option_names), metrics, control_list, api_name="batch_options",
+    metrics.change(bind(on_metrics, app.registry, option_names), metrics, control_list, api_name="batch_options",
                    api_visibility="undocumented", queue=False)
     run.click(bind(handlers.hide_results, view), None, view.shown_later, api_name="batch_start",
               api_visibility="undocumented", queue=False) \

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.defaults import model_under
-from engine.metrics import registry
+from engine.metrics.registry import MetricRegistry
 from engine.reports import DEFAULT_MAX_CHARS, ReportPair
 from engine.runner import run_batch
 from ui.runtime import RuntimeCache
@@ -22,8 +22,9 @@ class InputProblem(ValueError):
     """The user's input cannot be scored; the message says what to change."""
 
 
-def parse_metrics(metrics: str | Iterable[str] | None, default: Sequence[str] = ()) -> list[str]:
-    """A comma-separated string or a list of names -> registered names (default when empty)."""
+def parse_metrics(registry: MetricRegistry, metrics: str | Iterable[str] | None,
+                  default: Sequence[str] = ()) -> list[str]:
+    """A comma-separated string or a list of names -> names ``registry`` knows (default when empty)."""
     if metrics is None or (isinstance(metrics, str) and not metrics.strip()):
         chosen = list(default)
     else:
@@ -79,22 +80,20 @@ def read_text_upload(path: str | Path | None, max_chars: int = DEFAULT_MAX_CHARS
     return text
 
 
-def intended_model(name: str, options: dict[str, Any]) -> str | None:
+def intended_model(registry: MetricRegistry, name: str, options: dict[str, Any]) -> str | None:
     """The model ``name`` would have run under ``options``: what a panel names when its metric
     could not even start (a missing judge, say), instead of claiming no model was involved."""
     try:
-        return model_under(name, options)
+        return model_under(registry.get(name), options)
     except KeyError:
         return None
 
 
-def failed_result(name: str, message: str, model: str | None = None) -> dict[str, Any]:
+def failed_result(registry: MetricRegistry, name: str, message: str,
+                  model: str | None = None) -> dict[str, Any]:
     """A per-metric result for a metric that could not even start (same keys as a real one);
     ``model`` is the one it tried to use."""
-    try:
-        direction = registry.get(name).card.direction
-    except KeyError:
-        direction = None
+    direction = registry.get(name).card.direction if name in registry else None
     return {"score": None, "direction": direction, "signature": None, "error": message,
             "model": model, "demo_grade": False, "elapsed_ms": 0.0}
 
@@ -105,14 +104,16 @@ def score_metric(cache: RuntimeCache, options: dict[str, Any], pair: ReportPair,
     try:
         runtime, metric = cache.metric(options, name)
     except Exception as exc:  # noqa: BLE001 - model missing, bad option: shown in its panel
-        return failed_result(name, f"could not load {name}: {exc}",
-                             intended_model(name, options or {}))
+        return failed_result(cache.registry, name, f"could not load {name}: {exc}",
+                             intended_model(cache.registry, name, options or {}))
     try:
-        run = run_batch([pair], [name], runtime.ctx, metrics=[metric], max_chars=max_chars)
+        run = run_batch([pair], [name], runtime.ctx, registry=cache.registry, metrics=[metric],
+                        max_chars=max_chars)
         return run.rows[0]["metrics"][name]
     except Exception as exc:  # noqa: BLE001 - reported in the metric's panel
         model = metric.model()
-        return failed_result(name, f"{type(exc).__name__}: {exc}", model.id if model else None)
+        return failed_result(cache.registry, name, f"{type(exc).__name__}: {exc}",
+                             model.id if model else None)
 
 
 def make_pair(reference: str, candidate: str, modality: str | None = None,

@@ -11,6 +11,7 @@ from typing import Any
 import gradio as gr
 from gradio import route_utils
 
+from engine.metrics.registry import MetricRegistry
 from engine.store import StoreError
 from ui import compare_link
 from ui.compare import InputProblem, input_problems, make_pair, parse_metrics, read_text_upload, \
@@ -74,9 +75,9 @@ def compare_differences(reference: str, candidate: str, results: dict[str, dict[
     return differences_html(reference, candidate, result, f"{name}, {result.get('model') or 'no model'}")
 
 
-def on_metrics(option_names: list[str], chosen: list[str]) -> list[Any]:
+def on_metrics(registry: MetricRegistry, option_names: list[str], chosen: list[str]) -> list[Any]:
     """Show only the options of the ticked metrics."""
-    show = relevant_options(chosen)
+    show = relevant_options(registry, chosen)
     return [gr.update(visible=n in show) for n in option_names]
 
 
@@ -89,8 +90,8 @@ def load_txt(max_chars: int, file: Any, current: str) -> tuple[Any, str]:
     return text, status_box("ok", f"Loaded {len(text):,} characters.")
 
 
-def check(max_chars: int, ref: str, cand: str, chosen: list[str]) -> list[str]:
-    selected = parse_metrics(chosen)
+def check(registry: MetricRegistry, max_chars: int, ref: str, cand: str, chosen: list[str]) -> list[str]:
+    selected = parse_metrics(registry, chosen)
     problems = input_problems(ref, cand, max_chars)
     if problems:
         raise InputProblem(" ".join(problems))
@@ -100,13 +101,13 @@ def check(max_chars: int, ref: str, cand: str, chosen: list[str]) -> list[str]:
 def start(view: CompareView, ref: str, cand: str, chosen: list[str]) -> dict[Any, Any]:
     """Before scoring: show the chosen metrics' panels (or say what is wrong)."""
     try:
-        selected = check(view.app.config.max_chars, ref, cand, chosen)
+        selected = check(view.app.registry, view.app.config.max_chars, ref, cand, chosen)
     except InputProblem as exc:
         out = {view.status: status_box("error", str(exc))}
         for p in view.panels.values():
             out.update(p.visibility(False))
         return out
-    out = {view.status: overview_html({}, len(selected), selected[0])}
+    out = {view.status: overview_html(view.app.registry, {}, len(selected), selected[0])}
     for name, p in view.panels.items():
         out.update(p.visibility(name in selected))
     return out
@@ -136,11 +137,11 @@ def stream(view: CompareView, ref: str, cand: str, mod: str, ar: str, chosen: li
            *values: Any) -> Iterator[dict[Any, Any]]:
     """Score metric by metric, yielding each panel as soon as its metric is done; then store
     the comparison and offer its link and report downloads."""
-    config, panels = view.app.config, view.panels
+    config, panels, registry = view.app.config, view.panels, view.app.registry
     cleared: dict[Any, Any] = {view.results_state: {}, view.differences: NO_DIFFERENCES,
                                view.dl_html: None, view.dl_json: None, view.link_box: ""}
     try:
-        selected = check(config.max_chars, ref, cand, chosen)
+        selected = check(registry, config.max_chars, ref, cand, chosen)
     except InputProblem as exc:
         yield {view.status: status_box("error", str(exc)), **cleared}
         return
@@ -155,12 +156,12 @@ def stream(view: CompareView, ref: str, cand: str, mod: str, ar: str, chosen: li
     yield first
     results: dict[str, dict[str, Any]] = {}
     for name in selected:
-        yield {**panels[name].pending("running"), view.status: overview_html(results, len(selected), name)}
+        yield {**panels[name].pending("running"), view.status: overview_html(registry, results, len(selected), name)}
         results[name] = redact(score_metric(view.app.cache, options, pair, name, config.max_chars),
                                secret_values(options))
         if name != selected[-1]:
             yield {**panels[name].show(results[name]), view.results_state: dict(results),
-                   view.status: overview_html(results, len(selected), name)}
+                   view.status: overview_html(registry, results, len(selected), name)}
     try:
         run_id = compare_link.save_comparison(view.app.store, pair, results, options,
                                               compare_link.owner_for(config.public, visitor_key))
@@ -171,9 +172,9 @@ def stream(view: CompareView, ref: str, cand: str, mod: str, ar: str, chosen: li
         link_box = status_box("warn", f"This comparison could not be stored, so it has no link: {exc}")
     last = selected[-1]
     record = comparison_record(ref, cand, results, mod, ar, link=link, run_id=run_id or None)
-    html_path, json_path = write_report(record)
+    html_path, json_path = write_report(record, registry)
     yield {**panels[last].show(results[last]), view.results_state: dict(results),
-           view.status: overview_html(results, len(selected), None, run_id or "unstored"),
+           view.status: overview_html(registry, results, len(selected), None, run_id or "unstored"),
            view.differences: compare_differences(ref, cand, results), view.dl_html: str(html_path),
            view.dl_json: str(json_path), view.link_box: link_box}
 
@@ -230,8 +231,9 @@ def show_stored(view: CompareView, ref: str, cand: str, mod: str, ar: str,
                                     else value)
         out.update(shown)
     record = comparison_record(ref, cand, results, mod, ar, link=link, run_id=run_id or None)
-    html_path, json_path = write_report(record)
-    out.update({view.status: status_box("ok", note) + overview_html(results, len(results), None,
+    html_path, json_path = write_report(record, view.app.registry)
+    out.update({view.status: status_box("ok", note) + overview_html(view.app.registry, results,
+                                                                    len(results), None,
                                                                     run_id or "stored"),
                 view.differences: compare_differences(ref, cand, results), view.dl_html: str(html_path),
                 view.dl_json: str(json_path),

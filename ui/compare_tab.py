@@ -8,7 +8,6 @@ from typing import Any
 import gradio as gr
 
 from engine.examples import example_pairs
-from engine.metrics import registry
 from ui import compare_handlers as handlers
 from ui.compare import InputProblem, compare_pair, parse_metrics
 from ui.compare_handlers import NO_DIFFERENCES, CompareView, compare_differences
@@ -25,7 +24,7 @@ VISITOR_KEY = "radscope-visitor"  # local-storage key of a public visitor's secr
 
 def compare_tab(app: AppContext, names: list[str], default_metrics: list[str],
                  choices: list[tuple[str, str]], option_names: list[str]) -> dict[str, Any]:
-    config = app.config
+    config, registry = app.config, app.registry
     with gr.Row():
         with gr.Column():
             reference = gr.Textbox(label="Reference report", lines=9, elem_id="reference",
@@ -53,7 +52,8 @@ def compare_tab(app: AppContext, names: list[str], default_metrics: list[str],
     with gr.Accordion("Metric options", open=False, elem_id="compare-options"):
         gr.Markdown("Only the options of the ticked metrics are shown. Blank text uses the configured value "
                     "or the default.")
-        controls = option_controls(config, "compare", relevant_options(default_metrics), option_names)
+        controls = option_controls(config, "compare", relevant_options(registry, default_metrics),
+                                  option_names)
     with gr.Row():
         run = gr.Button("Run", variant="primary", elem_id="run", scale=2)
         side = gr.Radio(["Reference", "Candidate"], value="Candidate", label="Structure which report",
@@ -74,7 +74,7 @@ def compare_tab(app: AppContext, names: list[str], default_metrics: list[str],
         structure_out = gr.HTML(elem_id="structure-output")
     # Metrics with a dedicated view first (their panels carry tables and plots), the rest after.
     ordered = [n for n in names if has_view(n)] + [n for n in names if not has_view(n)]
-    panels = {name: build_panel(name) for name in ordered}
+    panels = {name: build_panel(registry.get(name)) for name in ordered}
     visitor = gr.BrowserState(None, storage_key=VISITOR_KEY)
     view = CompareView(app=app, option_names=option_names, panels=panels, reference=reference,
                        candidate=candidate, modality=modality, area=area, status=status,
@@ -82,7 +82,7 @@ def compare_tab(app: AppContext, names: list[str], default_metrics: list[str],
                        dl_json=dl_json, link_box=link_box, visitor=visitor)
     control_list = [controls[n] for n in option_names]
 
-    metrics.change(bind(handlers.on_metrics, option_names), metrics, control_list,
+    metrics.change(bind(handlers.on_metrics, registry, option_names), metrics, control_list,
                    api_name="compare_options", api_visibility="undocumented", queue=False)
     load_txt = bind(handlers.load_txt, config.max_chars)
     ref_upload.upload(load_txt, [ref_upload, reference], [reference, status], api_name="load_reference")
@@ -113,11 +113,12 @@ def compare_api(app: AppContext, default_metrics: list[str]) -> Any:
         choices, such as {"extractor": "llm"}). Returns metric name -> result, as the CLI's
         "metrics" field."""
         try:
-            chosen = parse_metrics(metrics, default_metrics)
-            unknown = [k for k in (options or {}) if k not in registry.all_options()]
+            chosen = parse_metrics(app.registry, metrics, default_metrics)
+            known = app.registry.all_options()
+            unknown = [k for k in (options or {}) if k not in known]
             if unknown:
                 raise InputProblem(f"Unknown option(s): {', '.join(unknown)}. Known: "
-                                   f"{', '.join(registry.all_options())}.")
+                                   f"{', '.join(known)}.")
             merged = app.config.request_options(options)
             return redact(compare_pair(app.cache, reference, candidate, chosen, merged, modality,
                                        area, app.config.max_chars), secret_values(merged))

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.defaults import default_metrics
-from engine.metrics import registry
+from engine.metrics.registry import MetricRegistry
 from engine.reports import DEFAULT_MAX_CHARS
 from models.prepare import parse_ids
 from ui.public import is_secret, refuse_operator_options
@@ -43,6 +43,7 @@ class ConfigError(ValueError):
 
 @dataclass
 class AppConfig:
+    registry: MetricRegistry          # the metrics the app offers (app.py: the project's)
     options: dict[str, Any] = field(default_factory=dict)
     metrics: list[str] | None = None  # None: every metric that gives real numbers offline
     max_pairs: int = 5000             # pairs per uploaded batch
@@ -56,14 +57,14 @@ class AppConfig:
         choice (the extractor) starts on it, so that a first click on Run answers in a second
         instead of waiting for the LLM judge. The Metric options accordion shows it."""
         options = dict(self.options)
-        for name, opt in registry.all_options().items():
+        for name, opt in self.registry.all_options().items():
             if name not in options and opt.choices and RULES in opt.choices and opt.default != RULES:
                 options[name] = RULES
         return options
 
     def needs_llm(self, name: str) -> bool:
         """Whether metric ``name`` calls the LLM judge under these options."""
-        spec = registry.get(name)
+        spec = self.registry.get(name)
         if spec.kind != "llm":
             return False
         options = self.effective_options()
@@ -75,11 +76,10 @@ class AppConfig:
         real numbers under these options and run without the LLM judge (which takes seconds
         a call). Demo-grade metrics (the bundled CREPE and SRR models, the demo judge) are
         never ticked by default: their numbers are not measurements."""
-        names = registry.names()
         if self.metrics is not None:
-            return [m for m in self.metrics if m in names]
+            return [m for m in self.metrics if m in self.registry]
         options = self.effective_options()
-        return [n for n in default_metrics(options) if not self.needs_llm(n)]
+        return [n for n in default_metrics(self.registry, options) if not self.needs_llm(n)]
 
     def option_value(self, name: str) -> Any:
         """The value a control starts with; a secret starts blank (the page is public to
@@ -89,7 +89,7 @@ class AppConfig:
         options = self.effective_options()
         if name in options:
             return options[name]
-        return registry.all_options()[name].default
+        return self.registry.all_options()[name].default
 
     def request_options(self, given: dict[str, Any] | None) -> dict[str, Any]:
         """The options one request runs with: the configured ones, overridden by what the
@@ -100,19 +100,20 @@ class AppConfig:
         given = {k: v for k, v in (given or {}).items()
                  if v is not None and not (isinstance(v, str) and not v.strip())}
         if self.public:
-            refuse_operator_options(given)
+            refuse_operator_options(self.registry, given)
         configured = self.effective_options()
         merged = {**configured, **given}
         url = str(given.get("judge_url") or "").strip()
         if url and url != str(configured.get("judge_url") or "").strip() \
-                and not given.get("judge_api_key") and "judge_api_key" in registry.all_options():
+                and not given.get("judge_api_key") and "judge_api_key" in self.registry.all_options():
             merged["judge_api_key"] = NO_KEY
         return merged
 
 
-def load_config(path: str | Path | None) -> AppConfig:
+def load_config(path: str | Path | None, registry: MetricRegistry) -> AppConfig:
+    """The settings of the file at ``path`` (defaults when None), checked against ``registry``."""
     if path is None:
-        return AppConfig()
+        return AppConfig(registry)
     path = Path(path)
     try:
         info = path.stat()
@@ -131,10 +132,10 @@ def load_config(path: str | Path | None) -> AppConfig:
                           f" ({exc})") from None
     if not isinstance(data, dict):
         raise ConfigError(f"{path}: expected an object / table at the top level")
-    return config_from_dict(data, str(path))
+    return config_from_dict(data, registry, str(path))
 
 
-def config_from_dict(data: dict[str, Any], source: str = "config") -> AppConfig:
+def config_from_dict(data: dict[str, Any], registry: MetricRegistry, source: str = "config") -> AppConfig:
     known = registry.all_options()
     raw_options = dict(data.get("options") or {})
     for key, value in data.items():
@@ -151,19 +152,19 @@ def config_from_dict(data: dict[str, Any], source: str = "config") -> AppConfig:
             raise ConfigError(f"{source}: unknown metric option {name!r}; known: "
                               f"{', '.join(known) or '(none registered)'}")
         try:
-            options[name] = coerce_option(name, value)
+            options[name] = coerce_option(known[name], value)
         except ValueError as exc:
             raise ConfigError(f"{source}: {exc}") from None
     metrics = data.get("metrics")
     if metrics is not None:
         if isinstance(metrics, str):
             metrics = [m.strip() for m in metrics.split(",") if m.strip()]
-        unknown = [m for m in metrics if m not in registry.names()]
+        unknown = [m for m in metrics if m not in registry]
         if unknown:
             raise ConfigError(f"{source}: unknown metric(s) {', '.join(unknown)}; registered: "
                               f"{', '.join(registry.names())}")
         metrics = list(metrics)
-    config = AppConfig(options=options, metrics=metrics)
+    config = AppConfig(registry, options=options, metrics=metrics)
     try:
         config.prepare = parse_ids(data.get("prepare"))
     except ValueError as exc:

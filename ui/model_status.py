@@ -16,7 +16,7 @@ from typing import Any
 
 import pandas as pd
 
-from engine.metrics import registry as metric_registry
+from engine.metrics.registry import MetricRegistry
 from models import registry as model_registry
 from models.registry import ModelEntry
 from ui.public import masked, visitor_may_set
@@ -93,7 +93,7 @@ def loaded_frame(cache: RuntimeCache, public: bool = False) -> pd.DataFrame:
     records = []
     for runtime in cache.loaded():
         shown = {k: v for k, v in masked(runtime.options).items()
-                 if not public or visitor_may_set(k)}
+                 if not public or visitor_may_set(cache.registry.all_options()[k])}
         settings = ", ".join(f"{k}={v}" for k, v in shown.items()) or "defaults"
         for name, metric in runtime.metrics.items():
             try:
@@ -133,9 +133,9 @@ def check_registry_model(name: str) -> dict[str, Any]:
             "source": entry.source, "size_mb": entry.size_mb, "demo_grade": entry.demo_grade}
 
 
-def judge_option_names() -> list[str]:
-    """Which of judge / judge_url / judge_model the registered metrics declare."""
-    known = metric_registry.all_options()
+def judge_option_names(registry: MetricRegistry) -> list[str]:
+    """Which of judge / judge_url / judge_model the metrics of ``registry`` declare."""
+    known = registry.all_options()
     return [name for name in JUDGE_OPTIONS if name in known]
 
 

@@ -8,6 +8,7 @@ from typing import Any
 
 import gradio as gr
 
+from engine.metrics.registry import MetricRegistry
 from models import registry as model_registry
 from ui import model_status
 from ui import models_handlers as handlers
@@ -33,7 +34,7 @@ def models_tab(app: AppContext, tab: gr.Tab, compare_parts: dict[str, Any],
         gr.Markdown("### Judge\nThis is a public server: the operator chose the judge and the "
                     "models (config file or environment); they cannot be switched from the page.")
     else:
-        judge_switch(compare_parts, batch_parts)
+        judge_switch(app.registry, compare_parts, batch_parts)
     check_text = ("Status is checked on this machine only (bundled files, installed packages, the "
                   "Hugging Face cache)" + (". " if public else "; nothing is downloaded until you ask. "))
     gr.Markdown(f"### Model registry\n{check_text}★ marks recommended judges.")
@@ -61,11 +62,12 @@ def models_tab(app: AppContext, tab: gr.Tab, compare_parts: dict[str, Any],
                  api_name="unload_models", concurrency_id=LLM, concurrency_limit=1)
 
 
-def judge_switch(compare_parts: dict[str, Any], batch_parts: dict[str, Any]) -> None:
+def judge_switch(registry: MetricRegistry, compare_parts: dict[str, Any],
+                 batch_parts: dict[str, Any]) -> None:
     """Local mode: choose the judge (registry, Hugging Face file, local GGUF, server) and fill
     the judge options of the Compare and Batch tabs."""
     judges = [e.id for e in model_registry.for_task("judge")]
-    judge_options = model_status.judge_option_names()
+    judge_options = model_status.judge_option_names(registry)
     gr.Markdown("### Switch the judge\nThe choice fills the judge options of the Compare and Batch "
                 "tabs; the judge loads on its first use.")
     if not judge_options:

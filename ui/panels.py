@@ -7,7 +7,7 @@ from typing import Any
 
 import gradio as gr
 
-from engine.metrics import registry
+from engine.metrics.registry import MetricRegistry, MetricSpec
 from ui.views import PanelView, render, table_widths, view_slots
 from ui.views.common import esc, fmt, fmt_ms, panel_header
 from ui.widgets import card_html
@@ -22,6 +22,7 @@ class Panel:
     visibility updates mixed into that stream were seen to get lost in the browser.)"""
 
     name: str
+    title: str
     column: gr.Column
     head: gr.HTML
     summary: gr.HTML
@@ -29,10 +30,6 @@ class Panel:
     raw: gr.JSON
     table: gr.Dataframe | None = None
     plot: gr.Plot | None = None
-
-    @property
-    def title(self) -> str:
-        return registry.get(self.name).card.title
 
     def slots(self) -> list[Any]:
         return [c for c in (self.table, self.plot) if c is not None]
@@ -71,10 +68,10 @@ class Panel:
         return out
 
 
-def build_panel(name: str) -> Panel:
+def build_panel(spec: MetricSpec) -> Panel:
     """Header and headline numbers beside the metric card; table and plot (when the metric's
     view draws them) below, full width; the raw result last."""
-    spec = registry.get(name)
+    name = spec.name
     slots = view_slots(name)
     with gr.Column(visible=False, elem_id=f"panel-{name}", elem_classes=["rs-panel"]) as column:
         with gr.Row(elem_classes=["rs-panel-top"]):
@@ -92,11 +89,11 @@ def build_panel(name: str) -> Panel:
         body = gr.HTML(elem_id=f"body-{name}")
         with gr.Accordion("Raw result (JSON)", open=False):
             raw = gr.JSON(elem_id=f"raw-{name}", show_label=False)
-    return Panel(name, column, head, summary, body, raw, table, plot)
+    return Panel(name, spec.card.title, column, head, summary, body, raw, table, plot)
 
 
-def overview_html(results: dict[str, dict[str, Any]], total: int, running: str | None = None,
-                  run: str = "") -> str:
+def overview_html(registry: MetricRegistry, results: dict[str, dict[str, Any]], total: int,
+                  running: str | None = None, run: str = "") -> str:
     """The line above the panels: progress while scoring, then every score at a glance."""
     cells = []
     for name, res in results.items():

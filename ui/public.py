@@ -16,7 +16,8 @@ import os
 from collections.abc import Mapping
 from typing import Any
 
-from engine.metrics import registry
+from engine.context import Option
+from engine.metrics.registry import MetricRegistry
 
 SECRET_WORDS = ("key", "token", "secret", "password")
 MASK = "•••"
@@ -57,23 +58,22 @@ def is_secret(name: str) -> bool:
     return any(word in name for word in SECRET_WORDS)
 
 
-def visitor_may_set(name: str) -> bool:
+def visitor_may_set(opt: Option) -> bool:
     """In public mode: only options with a fixed set of values (choices, or on/off)."""
-    opt = registry.all_options()[name]
     return opt.type is bool or bool(opt.choices)
 
 
-def visitor_options() -> list[str]:
-    return [name for name in registry.all_options() if visitor_may_set(name)]
+def visitor_options(registry: MetricRegistry) -> list[str]:
+    return [name for name, opt in registry.all_options().items() if visitor_may_set(opt)]
 
 
-def refuse_operator_options(options: Mapping[str, Any] | None) -> None:
+def refuse_operator_options(registry: MetricRegistry, options: Mapping[str, Any] | None) -> None:
     """Raise OperatorSetting naming every option in ``options`` a visitor may not set."""
-    refused = [name for name in (options or {}) if name in registry.all_options()
-               and not visitor_may_set(name)]
+    known = registry.all_options()
+    refused = [name for name in (options or {}) if name in known and not visitor_may_set(known[name])]
     if refused:
         raise OperatorSetting(f"{NOT_SETTABLE} Refused: {', '.join(refused)}. Options a visitor "
-                              f"may set: {', '.join(visitor_options())}.")
+                              f"may set: {', '.join(visitor_options(registry))}.")
 
 
 def masked(options: Mapping[str, Any]) -> dict[str, Any]:

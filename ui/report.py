@@ -18,7 +18,7 @@ from typing import Any
 from pandas.io.formats.style import Styler
 
 from engine import __version__
-from engine.metrics import registry
+from engine.metrics.registry import MetricRegistry
 from ui.differences import alignment_source, differences_html
 from ui.plot_svg import figure_svg
 from ui.views import render
@@ -53,8 +53,8 @@ def comparison_record(reference: str, candidate: str, results: Mapping[str, Mapp
             "metrics": {name: dict(result) for name, result in results.items()}}
 
 
-def _panel(name: str, result: Mapping[str, Any]) -> str:
-    title = registry.get(name).card.title if name in registry.names() else name
+def _panel(registry: MetricRegistry, name: str, result: Mapping[str, Any]) -> str:
+    title = registry.get(name).card.title if name in registry else name
     view = render(name, result)
     table = ""
     if view.table is not None:
@@ -70,7 +70,7 @@ def _panel(name: str, result: Mapping[str, Any]) -> str:
             plot = f"<div class='rs-plot-box' id='plot-{esc(name)}'>{figure_svg(view.figure, title)}</div>"
         except ValueError as exc:  # a trace type the report cannot draw: say so in its place
             plot = f"<div class='rs-warn'>The plot could not be drawn in this report: {esc(exc)}.</div>"
-    card = card_html(registry.get(name).card) if name in registry.names() else ""
+    card = card_html(registry.get(name).card) if name in registry else ""
     signature = result.get("signature")
     sig = (f"<div class='rs-sig rs-muted'>signature <code>{esc(signature)}</code></div>"
            if signature else "")
@@ -87,8 +87,9 @@ def _reopen(record: Mapping[str, Any]) -> str:
             f"{esc(record.get('run_id') or '')}): <a href='{esc(link)}'>{esc(link)}</a></div>")
 
 
-def report_html(record: Mapping[str, Any]) -> str:
-    """The comparison as one HTML file with no external reference."""
+def report_html(record: Mapping[str, Any], registry: MetricRegistry) -> str:
+    """The comparison as one HTML file with no external reference (titles and cards from
+    ``registry``)."""
     pair, results = record["pair"], record["metrics"]
     found = alignment_source(results)
     source = f"{found[0]} ({found[1].get('model') or 'no model'})" if found else ""
@@ -99,7 +100,7 @@ def report_html(record: Mapping[str, Any]) -> str:
         f"<tr><td>{esc(name)}</td><td>{esc(fmt(r.get('score')) if r.get('error') is None else 'error')}"
         f"</td><td>{esc(r.get('model') or '—')}</td><td>{esc(fmt_ms(r.get('elapsed_ms')))}</td></tr>"
         for name, r in results.items())
-    panels = "".join(_panel(name, result) for name, result in results.items())
+    panels = "".join(_panel(registry, name, result) for name, result in results.items())
     css = STYLE.read_text(encoding="utf-8") + PAGE_CSS
     # The stylesheet's dark set applies when the reader's system is dark.
     dark_vars = re.search(r"\.dark\s*\{([^}]*)\}", css)
@@ -117,12 +118,13 @@ def report_html(record: Mapping[str, Any]) -> str:
             f"<h2 class='rs-h2'>Metrics</h2>{panels}</main></body></html>")
 
 
-def write_report(record: Mapping[str, Any], out_dir: str | Path | None = None) -> tuple[Path, Path]:
+def write_report(record: Mapping[str, Any], registry: MetricRegistry,
+                 out_dir: str | Path | None = None) -> tuple[Path, Path]:
     """The HTML report and the JSON record, in a fresh temporary folder (Gradio serves them)."""
     out = Path(out_dir or tempfile.mkdtemp(prefix="radscope-report-"))
     out.mkdir(parents=True, exist_ok=True)
     stem = "radscope-comparison-" + re.sub(r"[^0-9A-Za-z]", "", record["created"])[:15]
     html_path, json_path = out / f"{stem}.html", out / f"{stem}.json"
-    html_path.write_text(report_html(record), encoding="utf-8")
+    html_path.write_text(report_html(record, registry), encoding="utf-8")
     json_path.write_text(json.dumps(record, indent=2, ensure_ascii=False, default=str), encoding="utf-8")
     return html_path, json_path

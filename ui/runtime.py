@@ -15,30 +15,30 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.metrics import registry
-from engine.context import RuntimeContext
+from engine.context import Option, RuntimeContext
 from engine.metrics.base import Metric
+from engine.metrics.registry import MetricRegistry
 
 log = logging.getLogger(__name__)
 
 
-def normalise_options(options: dict[str, Any] | None) -> dict[str, Any]:
-    """Options worth keeping: known names, set values that differ from the default."""
+def normalise_options(registry: MetricRegistry, options: dict[str, Any] | None) -> dict[str, Any]:
+    """Options worth keeping: names ``registry`` knows, set values that differ from the default."""
     known = registry.all_options()
     out: dict[str, Any] = {}
     for name, value in (options or {}).items():
         if name not in known or value is None or (isinstance(value, str) and not value.strip()):
             continue
-        value = coerce_option(name, value)
+        value = coerce_option(known[name], value)
         if value != known[name].default:
             out[name] = value
     return dict(sorted(out.items()))
 
 
-def coerce_option(name: str, value: Any) -> Any:
+def coerce_option(opt: Option, value: Any) -> Any:
     """Turn a UI value (numbers arrive as floats, text with spaces) into the option's type;
     raise ValueError with a readable message for an impossible value."""
-    opt = registry.all_options()[name]
+    name = opt.name
     if isinstance(value, str):
         value = value.strip()
     try:
@@ -96,16 +96,18 @@ class LoadedRuntime:
 
 
 class RuntimeCache:
-    """Thread-safe map from normalised options to a LoadedRuntime (see the module docstring)."""
+    """Thread-safe map from normalised options to a LoadedRuntime (see the module docstring);
+    metrics are built from ``registry``, the app's."""
 
-    def __init__(self, max_contexts: int = 2) -> None:
+    def __init__(self, registry: MetricRegistry, max_contexts: int = 2) -> None:
+        self.registry = registry
         self.max_contexts = max(1, max_contexts)
         self._runtimes: dict[str, LoadedRuntime] = {}
         self._lock = threading.RLock()
         self._close_problems: list[str] = []  # failures while closing, until the app shows them
 
     def runtime(self, options: dict[str, Any] | None) -> LoadedRuntime:
-        opts = normalise_options(options)
+        opts = normalise_options(self.registry, options)
         key = options_key(opts)
         with self._lock:
             found = self._runtimes.get(key)
@@ -121,7 +123,7 @@ class RuntimeCache:
         runtime = self.runtime(options)
         with self._lock:
             if name not in runtime.metrics:
-                runtime.metrics[name] = registry.get(name).build(runtime.ctx)
+                runtime.metrics[name] = self.registry.get(name).build(runtime.ctx)
             return runtime, runtime.metrics[name]
 
     def _evict(self) -> None:

@@ -9,8 +9,8 @@ from typing import Any
 
 import gradio as gr
 
-from engine.metrics import registry
 from engine.metrics.base import MetricCard
+from engine.metrics.registry import MetricRegistry, MetricSpec
 from engine.store import Store
 from ui.config import AppConfig
 from ui.public import is_secret
@@ -30,6 +30,11 @@ class AppContext:
     cancels: dict[str, threading.Event] = field(default_factory=dict)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
+    @property
+    def registry(self) -> MetricRegistry:
+        """The metrics this app offers (the config's)."""
+        return self.config.registry
+
     def cancel_event(self, session: str) -> threading.Event:
         with self.lock:
             event = threading.Event()
@@ -37,9 +42,8 @@ class AppContext:
             return event
 
 
-def metric_label(name: str) -> str:
+def metric_label(spec: MetricSpec) -> str:
     """Checkbox label of a metric: its title and what runs it."""
-    spec = registry.get(name)
     kind = {"lexical": "word overlap", "llm": "LLM judge", "encoder": "encoder",
             "rules": "rules"}.get(spec.kind, spec.kind)
     if spec.kind == "llm" and any(opt.choices and "rules" in opt.choices for opt in spec.options):
@@ -68,11 +72,11 @@ def status_box(kind: str, message: str) -> str:
     return f"<div class='{cls}'{role}>{esc(message)}</div>"
 
 
-def relevant_options(names: Sequence[str]) -> set[str]:
+def relevant_options(registry: MetricRegistry, names: Sequence[str]) -> set[str]:
     """Options declared by the chosen metrics (the only ones worth showing)."""
     found: set[str] = set()
     for name in names or ():
-        if name in registry.names():
+        if name in registry:
             found.update(opt.name for opt in registry.get(name).options)
     return found
 
@@ -96,7 +100,7 @@ def option_controls(config: AppConfig, prefix: str, shown: set[str],
     chosen metric declares it: the basic ones first, the advanced ones in a closed accordion of
     their own. In public mode ``names`` holds only what a visitor may set, so the page offers
     nothing else."""
-    names = list(registry.all_options()) if names is None else list(names)
+    names = list(config.registry.all_options()) if names is None else list(names)
     controls: dict[str, gr.components.Component] = {}
     basic = [n for n in names if not is_advanced(n)]
     advanced = [n for n in names if is_advanced(n)]
@@ -112,7 +116,7 @@ def _controls(config: AppConfig, prefix: str, shown: set[str],
               names: Sequence[str]) -> dict[str, gr.components.Component]:
     controls: dict[str, gr.components.Component] = {}
     for name in names:
-        opt = registry.all_options()[name]
+        opt = config.registry.all_options()[name]
         value = config.option_value(name)
         info = opt.help
         if is_secret(name) and config.effective_options().get(name):

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from engine import dataio, stats
-from engine.metrics import registry
+from engine.metrics.registry import MetricRegistry
 from engine.context import RuntimeContext
 
 CATEGORY_LETTERS = ("A", "B", "C", "D", "E", "F")
@@ -79,6 +79,7 @@ def cmd_agreement(args: argparse.Namespace) -> int:
         print(f"agreement: rating data not found at {args.data!r}; skipping (ReXVal comes from "
               "PhysioNet, RaTE-Eval from Hugging Face: bring your own copy)")
         return 0
+    registry: MetricRegistry = args.registry
     names = registry.parse_metric_list(args.metrics)
     data: ReXValData | RaTEEvalData
     if args.format == "rexval":
@@ -100,7 +101,7 @@ def cmd_agreement(args: argparse.Namespace) -> int:
                               "human_score": args.kind if args.format == "rexval" else "score",
                               "n_pairs": len(pairs), "machine": machine_info(), "metrics": {}}
     try:
-        run = run_batch(pairs, names, ctx)
+        run = run_batch(pairs, names, ctx, registry=registry)
     finally:
         ctx.close()
     for name in names:
@@ -130,7 +131,7 @@ def _fmt(c: Mapping[str, Any]) -> str:
     return f"{c['aligned']:+.3f}{ci} n={c['n']}"
 
 
-def add_commands(sub: argparse._SubParsersAction) -> None:
+def add_metric_commands(sub: argparse._SubParsersAction, registry: MetricRegistry) -> None:
     from engine.bench.cli import _add_metric_options
 
     p = sub.add_parser("agreement", help="Kendall/Spearman and detection F1 against radiologists' ratings")
@@ -143,5 +144,5 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--limit", type=int)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--out", help="JSON report path")
-    _add_metric_options(p)
+    _add_metric_options(p, registry)
     p.set_defaults(func=cmd_agreement)

@@ -23,7 +23,7 @@ from typing import Any
 
 from engine import __version__, dataio
 from engine.cli import _add_metric_options, _collect_options
-from engine.metrics import registry
+from engine.metrics.registry import MetricRegistry, MetricSpec, production
 from engine.context import RuntimeContext
 from engine.reports import ReportPair
 
@@ -49,6 +49,7 @@ def cmd_ssree(args: argparse.Namespace) -> int:
 
     if _missing(args.data, "ssree"):
         return 0
+    registry: MetricRegistry = args.registry
     metric_names = registry.parse_metric_list(args.metrics)
     reports = ssree.load_ssree(args.data, args.limit)
     pairs = ssree.ssree_pairs(reports)
@@ -65,7 +66,7 @@ def cmd_ssree(args: argparse.Namespace) -> int:
     try:
         for name in metric_names:
             start = time.perf_counter()
-            run = run_batch(pairs, [name], ctx, progress=_bar(len(pairs), name, args.quiet))
+            run = run_batch(pairs, [name], ctx, registry=registry, progress=_bar(len(pairs), name, args.quiet))
             wall = time.perf_counter() - start
             scores = {row["id"]: row["metrics"][name] for row in run.rows}
             per_report = [[scores[f"{r.name}:{lvl}"]["score"] if scores[f"{r.name}:{lvl}"]["error"] is None
@@ -131,7 +132,7 @@ def _speed_pairs(path: str | None, n: int) -> list[ReportPair]:
                        candidate=pairs[i % len(pairs)].candidate) for i in range(n)]
 
 
-def measure_speed(name: str, pairs: list[ReportPair], ctx: RuntimeContext,
+def measure_speed(spec: MetricSpec, pairs: list[ReportPair], ctx: RuntimeContext,
                   warmup: int) -> dict[str, Any]:
     """Median ms/pair one at a time after warm-up, then pairs/s when scored as one batch.
 
@@ -139,7 +140,8 @@ def measure_speed(name: str, pairs: list[ReportPair], ctx: RuntimeContext,
     """
     import resource
 
-    metric = registry.get(name).build(ctx)
+    name = spec.name
+    metric = spec.build(ctx)
     metric.score_pairs(pairs[:warmup])
     c0 = dict(ctx.counters)
     per_pair = []
@@ -176,6 +178,7 @@ def cmd_speed(args: argparse.Namespace) -> int:
         return 0
     if args.fresh_cache:
         os.environ["RADSCOPE_HOME"] = tempfile.mkdtemp(prefix="radscope-bench-")
+    registry: MetricRegistry = args.registry
     metric_names = registry.parse_metric_list(args.metrics)
     pairs = _speed_pairs(args.data, args.n)
     ctx = RuntimeContext(options=_collect_options(args))
@@ -187,7 +190,7 @@ def cmd_speed(args: argparse.Namespace) -> int:
         print(f"note: only {distinct} of {len(pairs)} pairs are distinct; caches flatter repeats")
     try:
         for name in metric_names:
-            figures = measure_speed(name, pairs, ctx, args.warmup)
+            figures = measure_speed(registry.get(name), pairs, ctx, args.warmup)
             report["metrics"][name] = figures
             print(f"{name:<10} {figures['ms_per_pair_median']:.3f} ms/pair (median), "
                   f"{figures['pairs_per_s_batch']} pairs/s batched, model={figures['model']}")
@@ -199,8 +202,10 @@ def cmd_speed(args: argparse.Namespace) -> int:
     return 0
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(registry: MetricRegistry) -> argparse.ArgumentParser:
+    """Every benchmark's command; ``args.registry`` is the metrics they may run."""
     parser = argparse.ArgumentParser(prog="python -m engine.bench", description=__doc__.splitlines()[0])
+    parser.set_defaults(registry=registry)
     sub = parser.add_subparsers(dest="bench", required=True)
 
     p = sub.add_parser("ssree", help="SSREE L1..L5 monotonicity (validation spec §1)")
@@ -209,7 +214,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", help="JSON report path")
     p.add_argument("--limit", type=int, help="only the first N reports")
     p.add_argument("--quiet", action="store_true")
-    _add_metric_options(p)
+    _add_metric_options(p, registry)
     p.set_defaults(func=cmd_ssree)
 
     p = sub.add_parser("speed", help="ms/pair (median after warm-up) and pairs/s")
@@ -220,10 +225,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", help="JSON report path")
     p.add_argument("--fresh-cache", action=argparse.BooleanOptionalAction, default=True,
                    help="use an empty cache directory so the first pass is cold")
-    _add_metric_options(p)
+    _add_metric_options(p, registry)
     p.set_defaults(func=cmd_speed)
 
-    # Other benchmarks live in their own modules under engine/bench and add their commands here.
+    # Other benchmarks live in their own modules under engine/bench and add their commands here
+    # (``add_metric_commands`` where a command takes metric options).
     import engine.bench as package
 
     for info in pkgutil.iter_modules(package.__path__):
@@ -232,11 +238,14 @@ def build_parser() -> argparse.ArgumentParser:
         module = importlib.import_module(f"engine.bench.{info.name}")
         if hasattr(module, "add_commands"):
             module.add_commands(sub)
+        if hasattr(module, "add_metric_commands"):
+            module.add_metric_commands(sub, registry)
     return parser
 
 
-def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+def main(argv: list[str] | None = None, registry: MetricRegistry | None = None) -> int:
+    """Run one benchmark; ``registry`` defaults to the project's metrics."""
+    args = build_parser(production() if registry is None else registry).parse_args(argv)
     try:
         return args.func(args)
     except (ValueError, KeyError, dataio.InputError) as exc:

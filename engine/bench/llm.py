@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from engine import dataio
-from engine.metrics import registry
+from engine.metrics.registry import MetricRegistry
 from engine.context import RuntimeContext
 from engine.reports import ReportPair
 
@@ -58,7 +58,7 @@ def _delta(before: dict[str, int], after: dict[str, int]) -> dict[str, int]:
     return {k: int(after.get(k, 0)) - int(before.get(k, 0)) for k in COUNTERS}
 
 
-def measure(name: str, pairs: Sequence[ReportPair], options: dict[str, Any],
+def measure(registry: MetricRegistry, name: str, pairs: Sequence[ReportPair], options: dict[str, Any],
             keep_rows: bool = False) -> dict[str, Any]:
     """Cold then cached pass of one metric over ``pairs`` (fresh cache for the cold pass);
     ``keep_rows`` adds the cold pass's per-pair results under "rows"."""
@@ -74,7 +74,7 @@ def measure(name: str, pairs: Sequence[ReportPair], options: dict[str, Any],
         for label in ("cold", "cached"):
             before = dict(ctx.counters)
             start = time.perf_counter()
-            run = run_batch(pairs, [name], ctx, metrics=[metric])
+            run = run_batch(pairs, [name], ctx, registry=registry, metrics=[metric])
             wall = time.perf_counter() - start
             entry = run.summary["metrics"][name]
             passes[label] = {**_delta(before, dict(ctx.counters)),
@@ -92,13 +92,14 @@ def measure(name: str, pairs: Sequence[ReportPair], options: dict[str, Any],
         ctx.close()
 
 
-def clear_modes(pairs: Sequence[ReportPair], options: dict[str, Any]) -> dict[str, Any]:
+def clear_modes(registry: MetricRegistry, pairs: Sequence[ReportPair],
+                options: dict[str, Any]) -> dict[str, Any]:
     """CLEAR fast versus faithful, both cold: calls, time, their ratios, and how often the two
     modes give the same attribute value."""
     out: dict[str, Any] = {}
     rows: dict[str, list[dict[str, Any]]] = {}
     for mode in ("fast", "faithful"):
-        measured = measure("clear", pairs, {**options, "clear_mode": mode}, keep_rows=True)
+        measured = measure(registry, "clear", pairs, {**options, "clear_mode": mode}, keep_rows=True)
         rows[mode] = measured.pop("rows")
         out[mode] = measured["cold"]
     fast, faithful = out["fast"], out["faithful"]
@@ -134,7 +135,7 @@ def attribute_agreement(fast_rows: Sequence[dict[str, Any]], faithful_rows: Sequ
     return {"cells": total, "agreement": round(same / total, 4) if total else None}
 
 
-def isolation_overhead(pairs: Sequence[ReportPair], options: dict[str, Any],
+def isolation_overhead(registry: MetricRegistry, pairs: Sequence[ReportPair], options: dict[str, Any],
                        rounds: int = 2) -> dict[str, Any]:
     """VERT ms/pair through the isolated judge worker against the same calls made directly with
     llama-cpp-python in this process, alternated over ``rounds`` and each cold (fresh call
@@ -174,7 +175,7 @@ def isolation_overhead(pairs: Sequence[ReportPair], options: dict[str, Any],
             try:
                 metric = VertMetric(ctx, judge=Judge(backend, cache))
                 start = time.perf_counter()
-                run = run_batch(pairs, ["vert"], ctx, metrics=[metric])
+                run = run_batch(pairs, ["vert"], ctx, registry=registry, metrics=[metric])
                 times[name].append((time.perf_counter() - start) * 1000 / max(1, len(pairs)))
                 assert run.summary["metrics"]["vert"]["n"] + run.summary["metrics"]["vert"]["n_errors"] == len(pairs)
             finally:
@@ -201,7 +202,8 @@ def cmd_llm(args: argparse.Namespace) -> int:
     home_before = os.environ.get("RADSCOPE_HOME")
     # This benchmark measures the judge, so CLEAR and RadSEM read reports with it.
     options = {"extractor": "llm", **_collect_options(args)}
-    names = [n for n in registry.parse_metric_list(args.metrics)]
+    registry: MetricRegistry = args.registry
+    names = registry.parse_metric_list(args.metrics)
     unknown = [n for n in names if n not in LLM_METRICS]
     if unknown:
         raise ValueError(f"not an LLM metric: {', '.join(unknown)} (choose from {', '.join(LLM_METRICS)})")
@@ -210,11 +212,11 @@ def cmd_llm(args: argparse.Namespace) -> int:
                               "pairs": [p.id for p in pairs], "metrics": {}}
     try:
         for name in names:
-            figures = measure(name, pairs, options)
+            figures = measure(registry, name, pairs, options)
             report["metrics"][name] = figures
             print(_line(name, figures), flush=True)
         if "clear" in names and args.faithful_pairs > 0:
-            modes = clear_modes(pairs[:args.faithful_pairs], options)
+            modes = clear_modes(registry, pairs[:args.faithful_pairs], options)
             report["clear_fast_vs_faithful"] = modes
             print(f"clear faithful/fast on {modes['n_pairs']} pair(s): "
                   f"{modes['faithful']['model_calls']}/{modes['fast']['model_calls']} calls "
@@ -224,7 +226,7 @@ def cmd_llm(args: argparse.Namespace) -> int:
                   f"{modes['attribute_agreement']['agreement']} over "
                   f"{modes['attribute_agreement']['cells']} cells", flush=True)
         if "vert" in names and args.isolation_rounds > 0:
-            iso = isolation_overhead(pairs, options, rounds=args.isolation_rounds)
+            iso = isolation_overhead(registry, pairs, options, rounds=args.isolation_rounds)
             report["isolation"] = iso
             med = iso["median_ms_per_pair"]
             print(f"vert through the judge worker vs in this process, {iso['n_pairs']} pairs x "
@@ -241,7 +243,7 @@ def cmd_llm(args: argparse.Namespace) -> int:
     return 0
 
 
-def add_commands(sub: Any) -> None:
+def add_metric_commands(sub: Any, registry: MetricRegistry) -> None:
     from engine.bench.cli import _add_metric_options
 
     p = sub.add_parser("llm", help="LLM metrics: calls, tokens, ms/pair cold and cached; "
@@ -254,5 +256,5 @@ def add_commands(sub: Any) -> None:
     p.add_argument("--isolation-rounds", type=int, default=2,
                    help="rounds of VERT through the judge worker vs in-process (0: skip)")
     p.add_argument("--out", help="JSON report path")
-    _add_metric_options(p)
+    _add_metric_options(p, registry)
     p.set_defaults(func=cmd_llm)

@@ -31,6 +31,7 @@ from engine.context import RuntimeContext
 from engine import dataio
 from engine.bench import rules_triplets
 from engine.reader.lexicon_files import RULES_VERSION
+from engine.metrics.registry import MetricRegistry
 from engine.metrics.clear.schema import CONDITIONS, TOP5, top5_conditions
 from engine.reports import ReportPair
 
@@ -56,8 +57,8 @@ def _machine() -> dict[str, Any]:
 
 def cmd_triplets(args: argparse.Namespace) -> int:
     from engine.bench.cli import _collect_options
-    from engine.metrics import registry
 
+    registry: MetricRegistry = args.registry
     sources: dict[str, list[str]] = {}
     if args.iu and not _missing(args.iu, "rules-triplets (IU X-ray)"):
         sources["iu_xray"] = rules_triplets.iu_sentences(args.iu)
@@ -200,10 +201,9 @@ def srr_presence(labels: Iterable[str]) -> Presence:
     return out
 
 
-def srr_labeller(ctx: Any) -> tuple[Labeller, dict[str, Any]]:
+def srr_labeller(registry: MetricRegistry, ctx: Any) -> tuple[Labeller, dict[str, Any]]:
     """The run's SRR labeller (SRR labels from rules, or an SRR-BERT encoder, as the options
     choose) as a presence labeller, and a description of what ran."""
-    from engine.metrics import registry
     from models.srr_labels import LabelLevel
     from engine.metrics.encoder import EncoderMetric
     from engine.metrics.srr.rules import SrrRulesMetric
@@ -295,8 +295,8 @@ def mesh_agreement(reports: list[IuReport], labeller: Labeller = clear_rules_lab
 
 def cmd_mesh(args: argparse.Namespace) -> int:
     from engine.cli import _collect_options
-    from engine.metrics import registry
 
+    registry: MetricRegistry = args.registry
     if _missing(args.data, "rules-mesh"):
         return 0
     reports = [r for r in read_iu_archive(args.data) if r.text.strip()]
@@ -305,7 +305,7 @@ def cmd_mesh(args: argparse.Namespace) -> int:
     ctx = RuntimeContext(options=_collect_options(args))
     try:
         if args.labeller == "srr":
-            labeller, model = srr_labeller(ctx)
+            labeller, model = srr_labeller(registry, ctx)
             figures = mesh_agreement(reports, labeller, mapped=srr_condition_map())
             mapping = [MESH_MAP_PATH.name, SRR_MAP_PATH.name]
         else:
@@ -335,7 +335,7 @@ def cmd_mesh(args: argparse.Namespace) -> int:
     return 0
 
 
-def add_commands(sub: argparse._SubParsersAction) -> None:
+def add_metric_commands(sub: argparse._SubParsersAction, registry: MetricRegistry) -> None:
     from engine.cli import _add_metric_options
 
     p = sub.add_parser("rules-triplets", help="synonym / antonym triplets per flip type (§2)")
@@ -346,7 +346,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
                    help="triplets per flip type and source (default 100)")
     p.add_argument("--write-triplets", help="also write the triplets (JSONL) here")
     p.add_argument("--out", help="JSON report path")
-    _add_metric_options(p)
+    _add_metric_options(p, registry)
     p.set_defaults(func=cmd_triplets)
 
     p = sub.add_parser("rules-mesh", help="presence labels vs IU X-ray MeSH codes (§3)")
@@ -356,5 +356,5 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
                         "rules under --extractor rules, or an encoder named by --srr-model")
     p.add_argument("--limit", type=int)
     p.add_argument("--out", help="JSON report path")
-    _add_metric_options(p)
+    _add_metric_options(p, registry)
     p.set_defaults(func=cmd_mesh)

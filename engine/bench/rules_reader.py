@@ -73,9 +73,10 @@ def time_pairs(metrics: Sequence[Any], pairs: Sequence[ReportPair]) -> dict[str,
 
 def cmd_reader(args: argparse.Namespace) -> int:
     from engine.bench.cli import _missing, machine_info
-    from engine.metrics import registry
     from engine.context import RuntimeContext
+    from engine.metrics.registry import MetricRegistry
 
+    registry: MetricRegistry = args.registry
     if args.data and _missing(args.data, "rules-reader"):
         return 0
     if args.data:

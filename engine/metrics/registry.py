@@ -1,17 +1,25 @@
-"""The metric registry: names to specs, options and builders.
+"""The metric registry: names to specs, options and builders, as an instance passed around.
 
 The CLI builds its flags from the options the specs declare, and the UI builds its
-checkboxes from the names, so a new metric plugs in by registering a spec and nothing else.
+checkboxes from the names, so a new metric plugs in by declaring a spec and nothing else.
 Metric modules live directly under ``engine.metrics`` (module or package) and expose a
-module-level ``METRICS`` list of ``MetricSpec``; ``load_all`` imports them.
+module-level ``METRICS`` list of ``MetricSpec``; ``production()`` collects them once.
+
+A registry is built once and never changes: the runner, the CLI, the API and the app receive
+one, and a test that needs more metrics (stand-ins) builds its own with ``with_modules`` or
+``with_specs`` instead of adding to the production one. A registry built from modules only
+crosses to a worker process by its module names (each worker imports them again), because
+spec builders may be lambdas that cannot be pickled.
 """
 from __future__ import annotations
 
+import functools
 import importlib
+import pickle
 import pkgutil
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from engine.context import Option, RuntimeContext
 from engine.metrics.base import Metric, MetricCard
@@ -28,73 +36,93 @@ class MetricSpec:
     options: tuple[Option, ...] = ()
 
 
-_REGISTRY: dict[str, MetricSpec] = {}
-_loaded = False
+def _specs_of(modules: Iterable[str]) -> list[MetricSpec]:
+    """The ``METRICS`` lists of the named modules, in order."""
+    return [spec for name in modules for spec in getattr(importlib.import_module(name), "METRICS", ())]
 
 
-def register(spec: MetricSpec) -> None:
-    if spec.name in _REGISTRY and _REGISTRY[spec.name] is not spec:
-        raise ValueError(f"metric {spec.name!r} is registered twice")
-    _REGISTRY[spec.name] = spec
+class MetricRegistry:
+    """Metric name -> spec, fixed at construction; a name declared twice is an error, and so is
+    an option two metrics declare differently (the CLI and the app show one control each)."""
+
+    def __init__(self, specs: Iterable[MetricSpec], modules: Sequence[str] | None = None) -> None:
+        self._specs: dict[str, MetricSpec] = {}
+        for spec in specs:
+            if spec.name in self._specs and self._specs[spec.name] is not spec:
+                raise ValueError(f"metric {spec.name!r} is registered twice")
+            self._specs[spec.name] = spec
+        self._options: dict[str, Option] = {}
+        for spec in self._specs.values():
+            for opt in spec.options:
+                if opt.name in self._options and self._options[opt.name] != opt:
+                    raise ValueError(f"option {opt.name!r} is declared differently by two metrics")
+                self._options[opt.name] = opt
+        self._modules = None if modules is None else tuple(modules)
+
+    @classmethod
+    def from_modules(cls, modules: Iterable[str]) -> MetricRegistry:
+        """The specs of the named modules' ``METRICS`` lists (importing them)."""
+        modules = tuple(modules)
+        return cls(_specs_of(modules), modules)
+
+    def with_modules(self, modules: Iterable[str]) -> MetricRegistry:
+        """A new registry: these specs plus those of the named modules."""
+        modules = tuple(modules)
+        if self._modules is None:
+            return MetricRegistry([*self._specs.values(), *_specs_of(modules)])
+        return MetricRegistry.from_modules((*self._modules, *modules))
+
+    def with_specs(self, specs: Iterable[MetricSpec]) -> MetricRegistry:
+        """A new registry: these specs plus ``specs`` (it cannot go to worker processes)."""
+        return MetricRegistry([*self._specs.values(), *specs])
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        if self._modules is None:
+            raise pickle.PicklingError("a metric registry built from loose specs cannot go to a "
+                                       "worker process; build it with from_modules/with_modules")
+        return (MetricRegistry.from_modules, (self._modules,))
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._specs
+
+    def names(self) -> list[str]:
+        return list(self._specs)
+
+    def get(self, name: str) -> MetricSpec:
+        try:
+            return self._specs[name]
+        except KeyError:
+            raise KeyError(f"unknown metric {name!r}; known metrics: {', '.join(self._specs)}") from None
+
+    def all_options(self) -> dict[str, Option]:
+        """Every option declared by any metric, once each (a copy: the registry stays fixed)."""
+        return dict(self._options)
+
+    def parse_metric_list(self, text: str | Iterable[str]) -> list[str]:
+        """``"bleu, rouge"`` -> ``["bleu", "rouge"]``, checking that every name is registered."""
+        items = text.split(",") if isinstance(text, str) else list(text)
+        chosen = [s.strip().lower() for s in items if s.strip()]
+        known = ", ".join(self._specs)
+        if not chosen:
+            raise ValueError("no metric given; choose from: " + known)
+        unknown = [n for n in chosen if n not in self._specs]
+        if unknown:
+            raise ValueError(f"unknown metric(s): {', '.join(unknown)}; choose from: {known}")
+        return list(dict.fromkeys(chosen))
+
+    def build(self, names: Iterable[str], ctx: RuntimeContext) -> list[Metric]:
+        return [self.get(n).build(ctx) for n in names]
 
 
-def unregister(name: str) -> None:
-    """Remove a metric (tests register stand-ins and take them away again)."""
-    _REGISTRY.pop(name, None)
-
-
-def load_all() -> None:
-    """Import every metric module under ``engine.metrics`` so that its specs register."""
-    global _loaded
-    if _loaded:
-        return
+def metric_modules() -> list[str]:
+    """Every metric module directly under ``engine.metrics`` (the ones that may hold METRICS)."""
     import engine.metrics as package
 
-    for info in pkgutil.iter_modules(package.__path__):
-        if info.name in {"base", "registry"}:
-            continue
-        module = importlib.import_module(f"engine.metrics.{info.name}")
-        for spec in getattr(module, "METRICS", ()):
-            register(spec)
-    _loaded = True
+    return [f"engine.metrics.{info.name}" for info in pkgutil.iter_modules(package.__path__)
+            if info.name not in {"base", "registry"}]
 
 
-def names() -> list[str]:
-    load_all()
-    return list(_REGISTRY)
-
-
-def get(name: str) -> MetricSpec:
-    load_all()
-    try:
-        return _REGISTRY[name]
-    except KeyError:
-        raise KeyError(f"unknown metric {name!r}; known metrics: {', '.join(_REGISTRY)}") from None
-
-
-def all_options() -> dict[str, Option]:
-    """Every option declared by any metric, once each."""
-    load_all()
-    found: dict[str, Option] = {}
-    for spec in _REGISTRY.values():
-        for opt in spec.options:
-            if opt.name in found and found[opt.name] != opt:
-                raise ValueError(f"option {opt.name!r} is declared differently by two metrics")
-            found[opt.name] = opt
-    return found
-
-
-def parse_metric_list(text: str | Iterable[str]) -> list[str]:
-    """``"bleu, rouge"`` -> ``["bleu", "rouge"]``, checking that every name is registered."""
-    items = text.split(",") if isinstance(text, str) else list(text)
-    chosen = [s.strip().lower() for s in items if s.strip()]
-    if not chosen:
-        raise ValueError("no metric given; choose from: " + ", ".join(names()))
-    unknown = [n for n in chosen if n not in names()]
-    if unknown:
-        raise ValueError(f"unknown metric(s): {', '.join(unknown)}; choose from: {', '.join(names())}")
-    return list(dict.fromkeys(chosen))
-
-
-def build(names_: Iterable[str], ctx: RuntimeContext) -> list[Metric]:
-    return [get(n).build(ctx) for n in names_]
+@functools.cache
+def production() -> MetricRegistry:
+    """The project's metrics, collected once per process (the entry points' default)."""
+    return MetricRegistry.from_modules(metric_modules())

@@ -4,13 +4,13 @@ import json
 import numpy as np
 import pytest
 
-from engine.metrics import registry
 from engine.context import RuntimeContext
 from engine.metrics.crepe.score import CrepeCounts
 from engine.reports import ReportPair
 from engine.results import result_dict
 from engine.summary import stored_corpus
 from engine.runner import run_batch
+from engine.metrics.registry import production
 
 PAIRS = [
     ReportPair("a", "Small left pleural effusion. Heart size is normal.",
@@ -25,7 +25,7 @@ PAIRS = [
 def metric():
     # Named explicitly: the default ("auto") is the rules reader under --extractor rules.
     ctx = RuntimeContext(options={"encoder_threads": 2, "crepe_model": "crepe-minilm-demo"})
-    m = registry.get("crepe").build(ctx)
+    m = production().get("crepe").build(ctx)
     yield m
     ctx.close()
 
@@ -67,7 +67,7 @@ def test_model_info_and_signature_name_the_model_and_provider(metric):
 def test_unexported_model_fails_per_pair_with_the_command(tmp_path, monkeypatch):
     monkeypatch.setenv("RADSCOPE_MODELS", str(tmp_path))
     ctx = RuntimeContext(options={"crepe_model": "crepe-biomedbert"})
-    run = run_batch(PAIRS[:2], ["crepe"], ctx)
+    run = run_batch(PAIRS[:2], ["crepe"], ctx, registry=production())
     for row in run.rows:
         result = row["metrics"]["crepe"]
         assert result["score"] is None

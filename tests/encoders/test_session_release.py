@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from engine.metrics.registry import production
 from engine.reports import ReportPair
 from engine.runtimes.onnx_encoder import OnnxEncoder
 from ui.runtime import RuntimeCache
@@ -17,7 +18,7 @@ def _encoders(runtime) -> list[OnnxEncoder]:
 
 
 def test_evicted_settings_close_their_onnx_sessions():
-    cache = RuntimeCache(max_contexts=1)
+    cache = RuntimeCache(production(), max_contexts=1)
     try:
         first, metric = cache.metric({**DEMO, "encoder_threads": 1}, "crepe")
         assert metric.score_pairs([PAIR])[0].error is None
@@ -32,7 +33,7 @@ def test_evicted_settings_close_their_onnx_sessions():
 
 
 def test_closing_the_cache_closes_every_session():
-    cache = RuntimeCache(max_contexts=2)
+    cache = RuntimeCache(production(), max_contexts=2)
     runtime, metric = cache.metric(DEMO, "crepe")
     metric.score_pairs([PAIR])
     encoders = _encoders(runtime)

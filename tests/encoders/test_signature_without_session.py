@@ -2,11 +2,11 @@
 until a pair is scored, so a re-run whose results are all stored loads no model."""
 import pytest
 
-from engine.metrics import registry
 from engine.context import RuntimeContext
 from engine.reports import ReportPair
 from engine.runner import run_batch
 from engine.store import Store
+from engine.metrics.registry import production
 
 PAIRS = [
     ReportPair("a", "Small left pleural effusion.", "Small left pleural effusion."),
@@ -25,7 +25,7 @@ ENCODERS = {"encoder_threads": 2, "crepe_model": "crepe-minilm-demo", "srr_model
 @pytest.mark.parametrize("name", ["crepe", "srr"])
 def test_signature_and_model_info_need_no_session_and_match_a_loaded_one(name):
     ctx = RuntimeContext(options=dict(ENCODERS))
-    metric = registry.get(name).build(ctx)
+    metric = production().get(name).build(ctx)
     try:
         before, info_before = metric.signature(), metric.model()
         assert _sessions(ctx) == []
@@ -42,12 +42,12 @@ def test_signature_and_model_info_need_no_session_and_match_a_loaded_one(name):
 def test_a_cached_rerun_builds_no_session(tmp_path):
     store = Store(tmp_path / "r.sqlite")
     first_ctx = RuntimeContext(options=dict(ENCODERS))
-    first = run_batch(PAIRS, ["crepe", "srr"], first_ctx, store=store, run_id="cached")
+    first = run_batch(PAIRS, ["crepe", "srr"], first_ctx, store=store, run_id="cached", registry=production())
     assert len(_sessions(first_ctx)) == 2
     first_ctx.close()
 
     ctx = RuntimeContext(options=dict(ENCODERS))
-    again = run_batch(PAIRS, ["crepe", "srr"], ctx, store=store, run_id="cached")
+    again = run_batch(PAIRS, ["crepe", "srr"], ctx, store=store, run_id="cached", registry=production())
     assert _sessions(ctx) == []
     assert again.rows == first.rows
     for metric in ("crepe", "srr"):

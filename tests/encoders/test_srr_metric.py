@@ -3,7 +3,7 @@ import json
 
 import pytest
 
-from engine.metrics import registry
+from engine.metrics.registry import production
 from engine.context import RuntimeContext
 from models.srr_labels import split_status
 from engine.reports import ReportPair
@@ -15,7 +15,7 @@ REPORT = "FINDINGS:\n1. Small left pleural effusion.\n2. No pneumothorax.\nHeart
 
 def _metric(**options):
     # The encoder named explicitly: the default ("auto") is the rules reader (--extractor rules).
-    return registry.get("srr").build(RuntimeContext(options={
+    return production().get("srr").build(RuntimeContext(options={
         "encoder_threads": 2, "srr_model": "srr-minilm-demo", **options}))
 
 

@@ -7,6 +7,7 @@ import sys
 
 import pytest
 
+from engine.metrics.registry import production
 from tests.hub.conftest import CREPE_ID, ROOT, needs_export_env, served_app
 from ui.config import ConfigError, config_from_dict
 
@@ -38,7 +39,7 @@ def test_unknown_prepare_id_stops_the_start(env):
 
 
 def test_config_prepare_list_is_checked():
-    assert config_from_dict({"prepare": "crepe-biomedbert, srr-bert-leaves"}).prepare == \
+    assert config_from_dict({"prepare": "crepe-biomedbert, srr-bert-leaves"}, production()).prepare == \
         ["crepe-biomedbert", "srr-bert-leaves"]
     with pytest.raises(ConfigError, match="unknown model id"):
-        config_from_dict({"prepare": ["no-such-model"]})
+        config_from_dict({"prepare": ["no-such-model"]}, production())

@@ -9,6 +9,7 @@ from engine.context import RuntimeContext
 from engine.runner import run_batch
 from engine.summary import format_summary
 from tests.conftest import run_cli
+from engine.metrics.registry import production
 
 
 def _examples(*ids: str):
@@ -17,7 +18,7 @@ def _examples(*ids: str):
 
 def test_clear_on_the_mri_and_ct_examples_is_not_applicable_unless_forced():
     pairs = _examples("mri-brain", "ct-chest-nodule", "normal-chest")
-    run = run_batch(pairs, ["clear", "radsem"], RuntimeContext(options={}))
+    run = run_batch(pairs, ["clear", "radsem"], RuntimeContext(options={}), registry=production())
     by_id = {row["id"]: row["metrics"] for row in run.rows}
     for pid, reason in (("mri-brain", "modality MR and body area head"),
                         ("ct-chest-nodule", "modality CT")):
@@ -32,7 +33,7 @@ def test_clear_on_the_mri_and_ct_examples_is_not_applicable_unless_forced():
     assert "not applicable=2" in format_summary(run.summary)
 
     forced = run_batch(pairs, ["clear"],
-                       RuntimeContext(options={"force_applicability": True}))
+                       RuntimeContext(options={"force_applicability": True}), registry=production())
     for row in forced.rows:
         assert row["metrics"]["clear"]["score"] is not None
         assert "not_applicable" not in row["metrics"]["clear"]
@@ -41,7 +42,7 @@ def test_clear_on_the_mri_and_ct_examples_is_not_applicable_unless_forced():
 def test_mri_text_without_a_modality_column_is_detected():
     (mri,) = _examples("mri-brain")
     mri.modality = mri.area = None
-    run = run_batch([mri], ["clear"], RuntimeContext(options={}))
+    run = run_batch([mri], ["clear"], RuntimeContext(options={}), registry=production())
     assert run.rows[0]["metrics"]["clear"]["not_applicable"].endswith(
         "modality MR and body area head (detected from the report text)")
 

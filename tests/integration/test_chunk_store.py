@@ -6,6 +6,7 @@ from engine.context import RuntimeContext
 from engine.reports import ReportPair
 from engine.runner import run_batch
 from engine.store import Store
+from engine.metrics.registry import production
 
 PAIRS = [ReportPair(f"p{i}", "Small left pleural effusion.", f"Left effusion, {i} cm.")
          for i in range(20)]
@@ -24,11 +25,11 @@ def test_a_run_stopped_inside_a_chunk_keeps_its_finished_results_and_resumes(tmp
 
     with pytest.raises(Stop):
         run_batch(PAIRS, ["bleu"], RuntimeContext(), store=store, run_id="r",
-                  progress=stop_after_five)  # 20 pairs: all in one 32-pair chunk
+                  progress=stop_after_five, registry=production())  # 20 pairs: all in one 32-pair chunk
     assert sorted(store.done("r")) == [(f"p{i}", "bleu") for i in range(5)]
 
-    resumed = run_batch(PAIRS, ["bleu"], RuntimeContext(), store=store, run_id="r")
-    whole = run_batch(PAIRS, ["bleu"], RuntimeContext())
+    resumed = run_batch(PAIRS, ["bleu"], RuntimeContext(), store=store, run_id="r", registry=production())
+    whole = run_batch(PAIRS, ["bleu"], RuntimeContext(), registry=production())
     strip = [{k: v for k, v in row["metrics"]["bleu"].items() if k != "elapsed_ms"}
              for row in resumed.rows]
     assert strip == [{k: v for k, v in row["metrics"]["bleu"].items() if k != "elapsed_ms"}

@@ -6,11 +6,11 @@ import sqlite3
 
 import pytest
 
-from engine.metrics import registry
 from engine.context import RuntimeContext
 from engine.reports import ReportPair
 from engine.runner import input_run_id, resume_or_new_run_id, run_batch
 from engine.store import DamagedStoreError, Store
+from engine.metrics.registry import production
 
 
 def _pairs(candidate_b: str = "Small left pleural effusion.") -> list[ReportPair]:
@@ -21,7 +21,7 @@ def _pairs(candidate_b: str = "Small left pleural effusion.") -> list[ReportPair
 def _run(pairs, store, run_id="r1"):
     ctx = RuntimeContext()
     try:
-        return run_batch(pairs, ["bleu", "rouge"], ctx, store=store, run_id=run_id)
+        return run_batch(pairs, ["bleu", "rouge"], ctx, store=store, run_id=run_id, registry=production())
     finally:
         ctx.close()
 
@@ -66,7 +66,7 @@ def test_version_1_store_is_migrated_and_its_results_recomputed(tmp_path):
 def test_same_input_without_an_id_resumes_its_unfinished_run(tmp_path):
     store = Store(tmp_path / "db.sqlite")
     ctx = RuntimeContext()
-    metrics = registry.build(["bleu"], ctx)
+    metrics = production().build(["bleu"], ctx)
     base = input_run_id(_pairs(), metrics)
     assert base == input_run_id(_pairs(), metrics) != input_run_id(_pairs("Other."), metrics)
     assert resume_or_new_run_id(store, base) == base

@@ -14,6 +14,7 @@ from engine.context import RuntimeContext
 from engine.runner import run_batch
 from engine.store import Store
 from tests.conftest import run_cli
+from engine.metrics.registry import production
 
 # Ids a spreadsheet would run as formulas (and one that looks like a negative number).
 ODD_IDS = ["=1+1", "-3", "+cmd", "@sum"]
@@ -70,7 +71,7 @@ def test_streamed_outputs_are_byte_identical_to_the_in_memory_ones(tmp_path):
     # are the same ones), the rows written whole as before.
     with Store(db) as store:
         run = run_batch(dataio.read_pairs(pairs), ["bleu", "rouge"], RuntimeContext(),
-                        store=store, run_id="s")
+                        store=store, run_id="s", registry=production())
     assert run.summary["resumed"]["reused"] == 2 * 2_500
     assert len(run.rows) == 2_500 and run.rows[5]["metrics"]["bleu"]["error"]
     assert [r["id"] for r in run.rows][3:28:7] == ODD_IDS
@@ -93,7 +94,7 @@ def test_a_stopped_stream_resumes_chunk_by_chunk_to_the_output_of_one_run(tmp_pa
 
     with pytest.raises(KeyboardInterrupt):
         run_batch(pairs, ["bleu", "rouge"], RuntimeContext(), store=store, run_id="r",
-                  on_rows=stop_in_chunk_five, keep_rows=False)
+                  on_rows=stop_in_chunk_five, keep_rows=False, registry=production())
     assert store.get_run("r").n_pairs == 300  # registered before scoring
     assert store.get_run("r").n_results == 2 * 4 * 32
 
@@ -107,11 +108,11 @@ def test_a_stopped_stream_resumes_chunk_by_chunk_to_the_output_of_one_run(tmp_pa
     store.results_for = counting
     streamed: list[dict] = []
     resumed = run_batch(pairs, ["bleu", "rouge"], RuntimeContext(), store=store,
-                        run_id="r", on_rows=streamed.extend, keep_rows=False)
+                        run_id="r", on_rows=streamed.extend, keep_rows=False, registry=production())
     assert resumed.rows == [] and resumed.summary["resumed"]["reused"] == 2 * 4 * 32
     assert max(lookups) <= 2_000  # read back per chunk (and per registration batch), never whole
     assert streamed[:4 * 32] == written  # the stored results, as first written
-    whole = run_batch(dataio.read_pairs(pairs.path), ["bleu", "rouge"], RuntimeContext())
+    whole = run_batch(dataio.read_pairs(pairs.path), ["bleu", "rouge"], RuntimeContext(), registry=production())
 
     def strip(rows):
         return [(r["id"], {m: {k: v for k, v in res.items() if k != "elapsed_ms"}
@@ -126,7 +127,7 @@ def test_the_streamed_summary_equals_the_one_from_all_scores_on_5000_pairs(tmp_p
     metrics = ["bleu", "radsem"]
     rows: list[dict] = []
     run = run_batch(pairs, metrics, RuntimeContext(), on_rows=rows.extend,
-                    keep_rows=False)
+                    keep_rows=False, registry=production())
     assert run.rows == [] and len(rows) == 5_000
     for name in metrics:
         scores = [r["metrics"][name]["score"] for r in rows if r["metrics"][name]["error"] is None]

@@ -4,6 +4,7 @@ from engine.context import RuntimeContext
 from engine.reports import ReportPair
 from engine.runner import run_batch
 from engine.summary import format_summary
+from engine.metrics.registry import production
 
 PAIRS = [
     ReportPair("english", "No pleural effusion. Heart size normal.", "Small left pleural effusion."),
@@ -19,7 +20,7 @@ PAIRS = [
 def test_unreadable_pairs_get_no_number(tmp_path):
     ctx = RuntimeContext(options={"extractor": "rules"})
     try:
-        run = run_batch(PAIRS, ["clear", "radsem", "srr", "bleu"], ctx)
+        run = run_batch(PAIRS, ["clear", "radsem", "srr", "bleu"], ctx, registry=production())
     finally:
         ctx.close()
     by_id = {row["id"]: row["metrics"] for row in run.rows}

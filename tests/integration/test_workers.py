@@ -7,6 +7,7 @@ import pytest
 from engine import parallel
 from engine.examples import example_pairs
 from tests.conftest import run_cli
+from engine.metrics.registry import production
 
 METRICS = "bleu,rouge,clear,radsem"
 
@@ -77,7 +78,7 @@ def test_the_pool_scores_only_the_cpu_bound_metrics(tmp_path, monkeypatch):
     monkeypatch.setattr(parallel.ProcessScorer, "score", spy)
     pairs = read_pairs(_pairs_file(tmp_path, parallel.MIN_PAIRS))
     ctx = RuntimeContext(options={"encoder_threads": 1})
-    run = run_batch(pairs, ["bleu", "crepe"], ctx, workers=2)
+    run = run_batch(pairs, ["bleu", "crepe"], ctx, workers=2, registry=production())
     ctx.close()
     assert set(scored) == {"bleu"}  # the encoder metric keeps its one in-process session
     assert all(row["metrics"]["crepe"]["error"] is None for row in run.rows[:-1])

@@ -12,6 +12,7 @@ from tests.llm.test_pipelines_tiny import (
     assert_clear_structure,
     assert_radsem_structure,
 )
+from engine.metrics.registry import production
 
 pytestmark = pytest.mark.slow
 
@@ -28,7 +29,7 @@ def assert_gemma_signed(result):
 
 
 def test_clear_fast_on_gemma(ctx_factory):
-    run = run_batch([ReportPair("g1", REF, CAND)], ["clear"], ctx_factory("gemma3-270m-demo"))
+    run = run_batch([ReportPair("g1", REF, CAND)], ["clear"], ctx_factory("gemma3-270m-demo"), registry=production())
     r = run.rows[0]["metrics"]["clear"]
     assert r["error"] is None, r["error"]
     assert_clear_structure(r)
@@ -39,7 +40,7 @@ def test_clear_fast_on_gemma(ctx_factory):
 
 def test_vert_on_gemma_with_a_report_that_tries_to_instruct_the_judge(ctx_factory):
     pairs = [ReportPair("inj", REF, INJECTION)]
-    first = run_batch(pairs, ["vert"], ctx_factory("gemma3-270m-demo"))
+    first = run_batch(pairs, ["vert"], ctx_factory("gemma3-270m-demo"), registry=production())
     r = first.rows[0]["metrics"]["vert"]
     assert_gemma_signed(r)
     if r["error"] is None:
@@ -50,14 +51,14 @@ def test_vert_on_gemma_with_a_report_that_tries_to_instruct_the_judge(ctx_factor
         assert 0.0 <= a["overall_score"] <= 1.0
     else:  # reported per pair, not raised and not a silent 0
         assert r["score"] is None and r["error"].startswith(("judge", "judge answer unusable"))
-    second = run_batch(pairs, ["vert"], ctx_factory("gemma3-270m-demo"))
+    second = run_batch(pairs, ["vert"], ctx_factory("gemma3-270m-demo"), registry=production())
     assert second.summary["model_calls"] == 0
     assert second.rows[0]["metrics"]["vert"]["score"] == r["score"]
 
 
 def test_radsem_on_gemma(ctx_factory):
     run = run_batch([ReportPair("g1", REF, CAND, modality="CR", area="Chest")], ["radsem"],
-                    ctx_factory("gemma3-270m-demo"))
+                    ctx_factory("gemma3-270m-demo"), registry=production())
     r = run.rows[0]["metrics"]["radsem"]
     assert r["error"] is None, r["error"]
     assert_radsem_structure(r)

@@ -19,6 +19,7 @@ from engine.runner import run_batch
 from engine.runtimes.judge import Judge
 from engine.runtimes.openai_compat import OpenAICompatBackend
 from tests.llm.test_pipelines_tiny import assert_clear_structure
+from engine.metrics.registry import production
 
 pytestmark = pytest.mark.slow
 
@@ -84,7 +85,7 @@ def test_clear_through_the_server(server, ctx_factory):
     report = "FINDINGS: Small left pleural effusion.\nIMPRESSION: Left effusion."
     ctx = ctx_factory("unused", judge_url=server, judge_model="gemma3-270m-demo",
                       json_dialect="json_object", judge_timeout=600.0)
-    run = run_batch([ReportPair("s1", report, report)], ["clear"], ctx)
+    run = run_batch([ReportPair("s1", report, report)], ["clear"], ctx, registry=production())
     r = run.rows[0]["metrics"]["clear"]
     assert r["error"] is None, r["error"]
     assert_clear_structure(r)

@@ -11,6 +11,7 @@ from engine.reports import ReportPair
 from engine.runner import run_batch
 from engine.metrics.judging import JudgeUnavailable, load_extractor
 from tests.conftest import run_cli
+from engine.metrics.registry import production
 
 REF = "FINDINGS: Small left pleural effusion. Mild cardiomegaly.\nIMPRESSION: Small left effusion."
 CAND = "FINDINGS: Small right pleural effusion. Heart size normal.\nIMPRESSION: Right effusion."
@@ -49,9 +50,9 @@ def assert_radsem_structure(r):
 
 def test_clear_fast_and_faithful_on_the_tiny_model(ctx_factory, tiny_gguf):
     pairs = [ReportPair("p1", REF, CAND), ReportPair("same", REF, REF)]
-    fast = run_batch(pairs, ["clear"], ctx_factory(tiny_gguf))
+    fast = run_batch(pairs, ["clear"], ctx_factory(tiny_gguf), registry=production())
     faithful_ctx = ctx_factory(tiny_gguf, clear_mode="faithful")
-    faithful = run_batch(pairs[1:], ["clear"], faithful_ctx)
+    faithful = run_batch(pairs[1:], ["clear"], faithful_ctx, registry=production())
     for row in fast.rows + faithful.rows:
         r = row["metrics"]["clear"]
         assert r["error"] is None, r["error"]
@@ -78,7 +79,7 @@ def test_clear_fast_and_faithful_on_the_tiny_model(ctx_factory, tiny_gguf):
 
 @pytest.mark.parametrize("variant", ["vert", "green", "formula", "rubric"])
 def test_vert_variants_on_the_tiny_model(ctx_factory, tiny_gguf, variant):
-    run = run_batch([ReportPair("p1", REF, CAND)], ["vert"], ctx_factory(tiny_gguf, vert_variant=variant))
+    run = run_batch([ReportPair("p1", REF, CAND)], ["vert"], ctx_factory(tiny_gguf, vert_variant=variant), registry=production())
     r = run.rows[0]["metrics"]["vert"]
     if r["error"] is None:
         assert 0.0 <= r["score"] <= 1.0
@@ -117,7 +118,7 @@ def test_vert_fewshot_examples_go_before_the_pair(ctx_factory, tiny_gguf, tmp_pa
 
 
 def test_radsem_on_the_tiny_model(ctx_factory, tiny_gguf):
-    run = run_batch([ReportPair("p1", REF, CAND)], ["radsem"], ctx_factory(tiny_gguf))
+    run = run_batch([ReportPair("p1", REF, CAND)], ["radsem"], ctx_factory(tiny_gguf), registry=production())
     r = run.rows[0]["metrics"]["radsem"]
     assert r["error"] is None, r["error"]
     assert_radsem_structure(r)
@@ -127,10 +128,10 @@ def test_radsem_on_the_tiny_model(ctx_factory, tiny_gguf):
 def test_rerun_makes_no_model_call_and_gives_identical_results(ctx_factory, tiny_gguf):
     pairs = [ReportPair("p1", REF, CAND), ReportPair("p2", CAND, REF)]
     metrics = ["clear", "vert", "radsem"]
-    first = run_batch(pairs, metrics, ctx_factory(tiny_gguf))
+    first = run_batch(pairs, metrics, ctx_factory(tiny_gguf), registry=production())
     assert first.summary["model_calls"] > 0
     assert first.summary["prompt_tokens"] > 0 and first.summary["completion_tokens"] > 0
-    second = run_batch(pairs, metrics, ctx_factory(tiny_gguf))  # new run, same cache
+    second = run_batch(pairs, metrics, ctx_factory(tiny_gguf), registry=production())  # new run, same cache
     assert second.summary["model_calls"] == 0
     assert second.summary["cache_hits"] >= first.summary["model_calls"]
 
@@ -148,7 +149,7 @@ def test_rerun_makes_no_model_call_and_gives_identical_results(ctx_factory, tiny
 
 def test_instructions_inside_a_report_do_not_break_the_judge(ctx_factory, tiny_gguf):
     run = run_batch([ReportPair("inj", REF, INJECTION), ReportPair("inj2", INJECTION, INJECTION)],
-                    ["clear", "vert", "radsem"], ctx_factory(tiny_gguf))
+                    ["clear", "vert", "radsem"], ctx_factory(tiny_gguf), registry=production())
     for row in run.rows:
         clear, vert, radsem = (row["metrics"][m] for m in ("clear", "vert", "radsem"))
         assert clear["error"] is None and radsem["error"] is None

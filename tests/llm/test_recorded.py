@@ -16,6 +16,7 @@ from engine.runtimes.judge import Judge
 from engine.metrics.judging import JudgeConfig
 from engine.structured_report import structure_report
 from tests.llm.conftest import ReplayBackend, ScriptedBackend, load_fixture
+from engine.metrics.registry import production
 
 
 def ctx_with_judge(judge: Judge, **options) -> RuntimeContext:
@@ -33,7 +34,7 @@ def _pair(data) -> ReportPair:
 def test_clear_fast_on_recorded_answers():
     fx = load_fixture("clear_fast.json")
     ctx = ctx_with_judge(Judge(ReplayBackend(fx["answers"])), clear_llm_similarity=True)
-    run = run_batch([_pair(fx["pair"])], ["clear"], ctx)
+    run = run_batch([_pair(fx["pair"])], ["clear"], ctx, registry=production())
     r = run.rows[0]["metrics"]["clear"]
     assert r["error"] is None
     # Positive cells: reference {Pleural Effusion, Cardiomegaly}, candidate {Pleural Effusion,
@@ -83,7 +84,7 @@ def test_vert_variants_on_recorded_answers(variant, headline):
     fx = load_fixture("vert.json")
     backend = ScriptedBackend([fx["answers"][variant]])
     ctx = ctx_with_judge(Judge(backend), vert_variant=variant)
-    run = run_batch([_pair(fx["pair"])], ["vert"], ctx)
+    run = run_batch([_pair(fx["pair"])], ["vert"], ctx, registry=production())
     r = run.rows[0]["metrics"]["vert"]
     assert r["error"] is None
     assert r["score"] == pytest.approx(headline)
@@ -100,7 +101,7 @@ def test_vert_variants_on_recorded_answers(variant, headline):
 def test_vert_reads_green_style_sections_from_an_unconstrained_server():
     fx = load_fixture("vert.json")
     backend = ScriptedBackend([fx["answers"]["sections"]], constrains=False)
-    run = run_batch([_pair(fx["pair"])], ["vert"], ctx_with_judge(Judge(backend)))
+    run = run_batch([_pair(fx["pair"])], ["vert"], ctx_with_judge(Judge(backend)), registry=production())
     r = run.rows[0]["metrics"]["vert"]
     assert r["error"] is None and r["assessment"]["raw_format"] == "sections"
     assert r["score"] == 0.62
@@ -116,7 +117,7 @@ def test_vert_unusable_answer_marks_the_pair_and_the_batch_goes_on():
         return "I refuse." if "WRONG" in messages[0]["content"] else good
 
     pairs = [ReportPair("bad", "FINDINGS: WRONG.", "FINDINGS: x."), _pair(fx["pair"])]
-    run = run_batch(pairs, ["vert"], ctx_with_judge(Judge(ScriptedBackend(answer))))
+    run = run_batch(pairs, ["vert"], ctx_with_judge(Judge(ScriptedBackend(answer))), registry=production())
     bad, ok = (row["metrics"]["vert"] for row in run.rows)
     assert bad["score"] is None
     assert bad["error"].startswith("judge: vert.vert@2: no usable answer after 3 attempt(s)")
@@ -128,7 +129,7 @@ def test_vert_unusable_answer_marks_the_pair_and_the_batch_goes_on():
 def test_radsem_on_recorded_answers_from_an_unconstrained_server():
     fx = load_fixture("radsem.json")
     ctx = ctx_with_judge(Judge(ReplayBackend(fx["answers"], constrains=False)))
-    run = run_batch([_pair(fx["pair"])], ["radsem"], ctx)
+    run = run_batch([_pair(fx["pair"])], ["radsem"], ctx, registry=production())
     r = run.rows[0]["metrics"]["radsem"]
     assert r["error"] is None
     ex = r["extraction"]
@@ -185,7 +186,7 @@ def test_corpus_is_rebuilt_from_stored_details_only():
 
     fx = load_fixture("clear_fast.json")
     ctx = ctx_with_judge(Judge(ReplayBackend(fx["answers"])))
-    run = run_batch([_pair(fx["pair"])], ["clear"], ctx)
+    run = run_batch([_pair(fx["pair"])], ["clear"], ctx, registry=production())
     stored = [json.loads(json.dumps(row["metrics"]["clear"])) for row in run.rows]
     corpus = stored_corpus(ClearMetric(ctx), stored)
     assert corpus and corpus == run.summary["metrics"]["clear"]["corpus"]
@@ -217,7 +218,7 @@ class SchemaDrivenBackend(ScriptedBackend):
 def test_clear_faithful_mode_asks_one_question_per_report_condition_attribute():
     backend = SchemaDrivenBackend()
     ctx = ctx_with_judge(Judge(backend), clear_mode="faithful", extractor="llm")
-    run = run_batch([ReportPair("p", "Small left effusion.", "Left pleural effusion.")], ["clear"], ctx)
+    run = run_batch([ReportPair("p", "Small left effusion.", "Left pleural effusion.")], ["clear"], ctx, registry=production())
     r = run.rows[0]["metrics"]["clear"]
     assert r["error"] is None and r["true_positives"] == ["Pleural Effusion"]
     # 2 presence calls + 2 reports x 5 attributes of the one true positive = 12 calls.

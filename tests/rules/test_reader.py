@@ -5,7 +5,7 @@ known by construction: the edited category goes to 1 and every other stays 0.
 """
 import pytest
 
-from engine.metrics import registry
+from engine.metrics.registry import production
 from engine.context import RuntimeContext
 from engine.metrics.crepe.score import CATEGORY_KEYS
 from engine.reader.align import read_pair
@@ -16,7 +16,7 @@ BASE = "Small left pleural effusion. Mild cardiomegaly. No pneumothorax."
 
 
 def crepe_counts(reference: str, candidate: str) -> dict[str, float]:
-    metric = registry.get("crepe").build(RuntimeContext(options={"extractor": "rules"}))
+    metric = production().get("crepe").build(RuntimeContext(options={"extractor": "rules"}))
     result = metric.score_pair(ReportPair("t", reference, candidate))
     assert result.error is None
     assert result.score == sum(result.details["counts"].values())
@@ -62,7 +62,7 @@ def test_a_pair_is_read_once_however_many_views_use_it():
     reference, candidate = "Moderate right pleural effusion.", "Mild right pleural effusion."
     read_pair.cache_clear()
     ctx = RuntimeContext(options={"extractor": "rules"})
-    metrics = [registry.get(name).build(ctx) for name in ("crepe", "vert")]
+    metrics = [production().get(name).build(ctx) for name in ("crepe", "vert")]
     for metric in metrics:
         metric.score_pair(ReportPair("t", reference, candidate))
     info = read_pair.cache_info()
@@ -71,7 +71,7 @@ def test_a_pair_is_read_once_however_many_views_use_it():
 
 def test_vert_rules_error_list_and_scores():
     ctx = RuntimeContext(options={"extractor": "rules"})
-    metric = registry.get("vert").build(ctx)
+    metric = production().get("vert").build(ctx)
     candidate = "Small right pleural effusion. Mild cardiomegaly. Right upper lobe nodule."
     result = metric.score_pair(ReportPair("t", BASE, candidate))
     assessment, scores = result.details["assessment"], result.details["scores"]
@@ -94,18 +94,18 @@ def test_vert_rules_error_list_and_scores():
 def test_vert_rules_refuses_the_rubric_variant():
     ctx = RuntimeContext(options={"extractor": "rules", "vert_variant": "rubric"})
     with pytest.raises(ValueError, match="needs an LLM judge"):
-        registry.get("vert").build(ctx)
+        production().get("vert").build(ctx)
 
 
 def test_a_pair_with_nothing_to_read_is_an_error_not_a_score():
     ctx = RuntimeContext(options={"extractor": "rules"})
     for name in ("crepe", "vert"):
-        result = registry.get(name).build(ctx).score_pair(ReportPair("t", "See above.", "See above."))
+        result = production().get(name).build(ctx).score_pair(ReportPair("t", "See above.", "See above."))
         assert result.score is None and "cannot read" in result.error
 
 
 def test_crepe_details_keep_the_reading_the_counts_came_from():
-    metric = registry.get("crepe").build(RuntimeContext(options={"extractor": "rules"}))
+    metric = production().get("crepe").build(RuntimeContext(options={"extractor": "rules"}))
     swapped = "Small right pleural effusion. Mild cardiomegaly. No pneumothorax."
     reading = metric.score_pair(ReportPair("t", BASE, swapped)).details["reading"]
     assert [f["laterality"] for f in reading["reference"]["findings"]] == [["left"], [], []]

@@ -11,7 +11,7 @@ from engine.bench.rules_triplets import (
     paraphrase,
     triplet_accuracy,
 )
-from engine.metrics import registry
+from engine.metrics.registry import production
 from engine.context import RuntimeContext
 from engine.metrics.clear.schema import CONDITIONS
 from models.srr_labels import vocabulary
@@ -65,7 +65,7 @@ def test_registered_metrics_use_the_rules_extractors():
         pair = ReportPair("p", "Small left pleural effusion. No pneumothorax.",
                           "Small left pleural effusion. No pneumothorax.")
         for name in ("radsem", "clear"):
-            metric = registry.get(name).build(ctx)
+            metric = production().get(name).build(ctx)
             result = metric.score_pairs([pair])[0]
             assert result.error is None, result.error
             assert "rules" in metric.signature()

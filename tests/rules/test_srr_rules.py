@@ -2,7 +2,7 @@
 metric around them (same details shape as the encoder, scored by the unchanged scorer)."""
 import pytest
 
-from engine.metrics import registry
+from engine.metrics.registry import production
 from engine.context import RuntimeContext
 from engine.metrics.srr.metric import SrrMetric
 from engine.reader.srr_labels import leaf_rules, sentence_labels
@@ -91,7 +91,7 @@ def test_the_lexicon_names_every_finding_leaf():
 
 def test_metric_scores_the_rule_labels_with_the_srr_scorer():
     ctx = RuntimeContext(options={"extractor": "rules"})
-    metric = registry.get("srr").build(ctx)
+    metric = production().get("srr").build(ctx)
     result = metric.score_pair(ReportPair(
         "t", "Small left pleural effusion. Heart size is normal.",
         "Small left pleural effusion. Mild cardiomegaly."))
@@ -106,20 +106,20 @@ def test_metric_scores_the_rule_labels_with_the_srr_scorer():
 
 def test_model_options_choose_the_reader():
     rules = RuntimeContext(options={"extractor": "rules"})
-    assert type(registry.get("srr").build(rules)).__name__ == "SrrRulesMetric"
-    assert type(registry.get("crepe").build(rules)).__name__ == "CrepeRulesMetric"
+    assert type(production().get("srr").build(rules)).__name__ == "SrrRulesMetric"
+    assert type(production().get("crepe").build(rules)).__name__ == "CrepeRulesMetric"
     # --extractor llm keeps the encoders, as before the reader; naming a model always does.
     llm = RuntimeContext(options={"extractor": "llm"})
     named = RuntimeContext(options={"extractor": "rules", "srr_model": "srr-minilm-demo"})
     for ctx in (llm, named):
-        metric = registry.get("srr").build(ctx)
+        metric = production().get("srr").build(ctx)
         assert isinstance(metric, SrrMetric) and metric.model_name == "srr-minilm-demo"
     forced = RuntimeContext(options={"extractor": "llm", "crepe_model": "rules"})
-    assert type(registry.get("crepe").build(forced)).__name__ == "CrepeRulesMetric"
+    assert type(production().get("crepe").build(forced)).__name__ == "CrepeRulesMetric"
 
 
 def test_a_pair_the_chest_labels_say_nothing_about_is_not_applicable():
-    metric = registry.get("srr").build(RuntimeContext(options={"extractor": "rules"}))
+    metric = production().get("srr").build(RuntimeContext(options={"extractor": "rules"}))
     result = metric.score_pair(ReportPair("t", "Small meningioma along the left frontal convexity.",
                                           "Small meningioma along the right frontal convexity."))
     assert result.score is None and result.error.startswith("not applicable")

@@ -84,9 +84,10 @@ def run(old_prompts: str | None, names: list[str]) -> dict[str, dict]:
         prompts.load_prompt.__wrapped__.__defaults__ = (folder,)
         prompts.load_prompt.cache_clear()
     from ui.compare import compare_pair
+    from engine.metrics.registry import production
     from ui.runtime import RuntimeCache
 
-    cache = RuntimeCache()
+    cache = RuntimeCache(production())
     out = {}
     for name in names:
         candidate = {"clean": CANDIDATE, **PROBES}[name]

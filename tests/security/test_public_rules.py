@@ -8,7 +8,7 @@ import threading
 
 import pytest
 
-from engine.metrics import registry
+from engine.metrics.registry import production
 from engine.store import Store
 from models.resolve import ModelNotAvailable, resolve
 from ui import model_status
@@ -47,15 +47,15 @@ OPERATOR_ONLY = ["judge", "judge_url", "judge_model", "judge_api_key", "vert_few
                  "srr_model", "judge_ctx", "judge_threads", "encoder_batch"]
 
 
-@pytest.mark.parametrize("name", [n for n in OPERATOR_ONLY if n in registry.all_options()])
+@pytest.mark.parametrize("name", [n for n in OPERATOR_ONLY if n in production().all_options()])
 def test_public_requests_cannot_set_operator_options(name):
-    config = AppConfig(public=True)
+    config = AppConfig(production(), public=True)
     with pytest.raises(OperatorSetting, match=f"operator.*Refused: {name}\\."):
-        config.request_options({name: "/etc/passwd" if registry.all_options()[name].type is str else 1})
+        config.request_options({name: "/etc/passwd" if production().all_options()[name].type is str else 1})
 
 
 def test_public_requests_may_pick_fixed_choices_and_get_the_operator_settings():
-    config = AppConfig(options={"judge_url": "http://127.0.0.1:9/v1", "judge_api_key": CANARY},
+    config = AppConfig(production(), options={"judge_url": "http://127.0.0.1:9/v1", "judge_api_key": CANARY},
                        public=True)
     options = config.request_options({"extractor": "llm", "judge_url": ""})  # blank = not set
     assert options["extractor"] == "llm"
@@ -63,7 +63,7 @@ def test_public_requests_may_pick_fixed_choices_and_get_the_operator_settings():
 
 
 def test_operator_key_goes_only_to_the_operator_server_in_local_mode():
-    config = AppConfig(options={"judge_url": "http://127.0.0.1:9/v1", "judge_api_key": CANARY})
+    config = AppConfig(production(), options={"judge_url": "http://127.0.0.1:9/v1", "judge_api_key": CANARY})
     assert config.request_options({})["judge_api_key"] == CANARY
     assert config.request_options({"judge_url": "http://127.0.0.1:9/v1"})["judge_api_key"] == CANARY
     elsewhere = config.request_options({"judge_url": "http://attacker.invalid/v1"})
@@ -73,7 +73,7 @@ def test_operator_key_goes_only_to_the_operator_server_in_local_mode():
 
 
 def test_a_configured_key_never_starts_in_a_control():
-    config = AppConfig(options={"judge_api_key": CANARY})
+    config = AppConfig(production(), options={"judge_api_key": CANARY})
     assert config.option_value("judge_api_key") == ""
 
 
@@ -88,7 +88,7 @@ def test_secrets_are_masked_and_redacted(monkeypatch):
 
 
 def test_loaded_models_table_masks_a_typed_key():
-    cache = RuntimeCache()
+    cache = RuntimeCache(production())
     runtime, _ = cache.metric({"judge_api_key": CANARY}, "bleu")
     for public in (False, True):
         text = model_status.loaded_frame(cache, public).to_csv()
@@ -166,12 +166,12 @@ def test_public_model_check_answers_registry_ids_only_and_never_a_path():
 
 
 def test_config_file_must_be_a_small_regular_file(tmp_path, fifo):
-    out = _within(10, lambda: load_config(fifo))
+    out = _within(10, lambda: load_config(fifo, production()))
     assert isinstance(out.get("error"), ConfigError) and "not a regular file" in str(out["error"])
     big = tmp_path / "big.json"
     big.write_text("{" + " " * 1_100_000 + "}")
     with pytest.raises(ConfigError, match="at most"):
-        load_config(big)
+        load_config(big, production())
 
 
 def test_a_fewshot_file_must_be_a_small_regular_file(tmp_path, fifo):

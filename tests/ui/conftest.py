@@ -23,7 +23,8 @@ os.environ["GRADIO_TEMP_DIR"] = _GRADIO_TMP
 os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
-from tests.ui.standins import registered_standins  # noqa: E402
+from engine.metrics.registry import MetricRegistry, production  # noqa: E402
+from tests.ui.standins import standin_registry  # noqa: E402
 
 
 CHROMIUM = "/usr/bin/chromium"
@@ -73,15 +74,17 @@ class Served:
 
 
 @contextlib.contextmanager
-def serve(tmp: Path, options: dict | None = None, **settings) -> Iterator[Served]:
-    """Build the app and serve it on a free port until the block ends (``settings``: other
-    AppConfig fields, e.g. ``public=True``)."""
+def serve(tmp: Path, options: dict | None = None, registry: MetricRegistry | None = None,
+          **settings) -> Iterator[Served]:
+    """Build the app offering ``registry``'s metrics (default: the project's) and serve it on a
+    free port until the block ends (``settings``: other AppConfig fields, e.g. ``public=True``)."""
     from engine.store import Store
     from ui.app import build_demo, launch_kwargs, queue
     from ui.config import AppConfig
 
     store_path = tmp / "radscope.sqlite"
-    demo = queue(build_demo(AppConfig(options=dict(options or {}), **settings), store=Store(store_path)))
+    config = AppConfig(registry or production(), options=dict(options or {}), **settings)
+    demo = queue(build_demo(config, store=Store(store_path)))
     kwargs = launch_kwargs("127.0.0.1", free_port())
     _, url, _ = demo.launch(prevent_thread_lock=True, quiet=True, **kwargs)
     try:
@@ -98,18 +101,16 @@ def app_server(tmp_path_factory) -> Iterator[Served]:
 
 
 @pytest.fixture(scope="session")
-def standin_server(tmp_path_factory, app_server) -> Iterator[Served]:
-    """The app with the project's metrics plus the stand-ins (see standins.py), so every view is
-    exercised whether or not its real metric exists yet. Options whose choices include "rules"
-    are set to it, so real CLEAR / RadSEM run their fast rules extractors. (It depends on
-    ``app_server`` only so that the plain app is built before the stand-ins are registered.)"""
-    from engine.metrics import registry
-
-    with registered_standins():
-        options = {name: "rules" for name, opt in registry.all_options().items()
-                   if opt.choices and "rules" in opt.choices}
-        with serve(tmp_path_factory.mktemp("standin-app"), options) as served:
-            yield served
+def standin_server(tmp_path_factory) -> Iterator[Served]:
+    """The app with the project's metrics plus the stand-ins (its own registry, see
+    standins.py), so every view is exercised whether or not its real metric exists yet. Options
+    whose choices include "rules" are set to it, so real CLEAR / RadSEM run their fast rules
+    extractors."""
+    registry = standin_registry()
+    options = {name: "rules" for name, opt in registry.all_options().items()
+               if opt.choices and "rules" in opt.choices}
+    with serve(tmp_path_factory.mktemp("standin-app"), options, registry) as served:
+        yield served
 
 
 @pytest.fixture()

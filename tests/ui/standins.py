@@ -3,17 +3,17 @@
 The details are built with the metrics' own pure dataclasses and scorers (no model), so the
 views are tested on exactly the JSON shapes the real metrics store. Stand-in metrics are named
 ``<family>-standin`` (e.g. ``clear-standin``): the view registry draws them with their family's
-view, and the names never clash with real metrics. They are registered only for the tests that
-ask for them and removed afterwards.
+view, and the names never clash with real metrics. They live only in the registry that
+``standin_registry()`` builds (the project's metrics plus this module's ``METRICS``), which the
+tests that want them pass to the app; the project's own registry never holds them.
 """
 from __future__ import annotations
 
-import contextlib
+import functools
 import time
-from collections.abc import Iterator
 from typing import Any
 
-from engine.metrics import registry
+from engine.metrics.registry import MetricRegistry, MetricSpec, production
 from engine.context import Option
 from engine.metrics.base import Metric, MetricCard, PairScore
 from engine.context import ModelInfo
@@ -174,7 +174,7 @@ class StandInMetric(Metric):
         return PairScore(score=HEADLINE[self.family](), details=DETAILS[self.family]())
 
 
-def standin_specs() -> list[registry.MetricSpec]:
+def standin_specs() -> list[MetricSpec]:
     specs = []
     for family in DETAILS:
         name = f"{family}-standin"
@@ -182,34 +182,21 @@ def standin_specs() -> list[registry.MetricSpec]:
                           inputs="ignored", direction=DIRECTION.get(family, "higher"),
                           range=(0.0, None if family == "crepe" else 1.0), paper="-", models="-",
                           limits="returns fixed, hand-built details")
-        specs.append(registry.MetricSpec(name=name, card=card, kind="rules", options=(STANDIN_OPTION,),
-                                         build=lambda ctx, f=family, c=card: StandInMetric(f, c)))
+        specs.append(MetricSpec(name=name, card=card, kind="rules", options=(STANDIN_OPTION,),
+                                build=lambda ctx, f=family, c=card: StandInMetric(f, c)))
     slow = MetricCard(name="slow-standin", title="Slow stand-in", measures="test data only",
                       inputs="ignored", direction="higher", range=(0.0, 1.0), paper="-", models="-",
                       limits="sleeps 0.1 s per pair")
-    specs.append(registry.MetricSpec(name="slow-standin", card=slow, kind="rules",
-                                     build=lambda ctx: StandInMetric("crepe", slow, delay_s=0.1)))
+    specs.append(MetricSpec(name="slow-standin", card=slow, kind="rules",
+                            build=lambda ctx: StandInMetric("crepe", slow, delay_s=0.1)))
     return specs
 
 
-_DEPTH = [0]  # nesting: a session fixture and a test may both ask for the stand-ins
-_SPECS: list[registry.MetricSpec] = []
+METRICS = standin_specs()
 
 
-@contextlib.contextmanager
-def registered_standins() -> Iterator[list[str]]:
-    """Register the stand-ins for the duration of a block (re-entrant); the registry is
-    restored when the outermost block ends."""
-    registry.load_all()
-    if _DEPTH[0] == 0:
-        _SPECS[:] = standin_specs()
-        for spec in _SPECS:
-            registry.register(spec)
-    _DEPTH[0] += 1
-    try:
-        yield [s.name for s in _SPECS]
-    finally:
-        _DEPTH[0] -= 1
-        if _DEPTH[0] == 0:
-            for spec in _SPECS:
-                registry.unregister(spec.name)
+@functools.cache
+def standin_registry() -> MetricRegistry:
+    """The project's metrics plus the stand-ins (built from module names, so it also reaches
+    worker processes)."""
+    return production().with_modules([__name__])

@@ -8,12 +8,12 @@ import time
 import pandas as pd
 import pytest
 
-from engine.metrics import registry
 from engine.context import RuntimeContext
 from engine.runner import run_batch
 from tests.ui.test_client import NONE, write_pairs
 from ui import batch_logic as batch
 from ui.views.corpus import clear_per_condition, crepe_totals, distribution_figure
+from engine.metrics.registry import production
 
 
 def test_guess_columns_from_common_names():
@@ -138,7 +138,7 @@ def test_system_comparison_on_hand_made_scores():
               for i, s in enumerate([0.1, 0.2, 0.3, 0.4])]
     rows_b = [{"id": str(i), "metrics": {"bleu": {"score": s + 0.1, "error": None}}}
               for i, s in enumerate([0.1, 0.2, 0.3, 0.4])]
-    frame, raw = batch.system_comparison(rows_a, rows_b, ["bleu"])
+    frame, raw = batch.system_comparison(rows_a, rows_b, ["bleu"], {"bleu": "higher"})
     row = frame.iloc[0]
     # Every pair improves by exactly 0.1: mean A = 0.25, mean B = 0.35, B - A = 0.1 with a
     # collapsed interval; the bootstrap never sees a difference as far from 0.1 as 0.1 is
@@ -151,11 +151,12 @@ def test_system_comparison_on_hand_made_scores():
 
 
 def test_system_comparison_respects_lower_is_better():
-    if "crepe" not in registry.names():
+    if "crepe" not in production().names():
         pytest.skip("needs a lower-is-better metric")
     rows_a = [{"id": str(i), "metrics": {"crepe": {"score": 2.0 + i, "error": None}}} for i in range(5)]
     rows_b = [{"id": str(i), "metrics": {"crepe": {"score": 1.0 + i, "error": None}}} for i in range(5)]
-    frame, _ = batch.system_comparison(rows_a, rows_b, ["crepe"])
+    lower = {"crepe": production().get("crepe").card.direction}
+    frame, _ = batch.system_comparison(rows_a, rows_b, ["crepe"], lower)
     assert frame.iloc[0]["verdict"] == "B better (p < 0.05)"  # fewer predicted errors
 
 
@@ -164,10 +165,11 @@ def test_demo_grade_metrics_get_no_verdict_unless_asked():
                                                    "demo_grade": True}}} for i in range(5)]
     rows_b = [{"id": str(i), "metrics": {"crepe": {"score": 1.0 + i, "error": None,
                                                    "demo_grade": True}}} for i in range(5)]
-    frame, raw = batch.system_comparison(rows_a, rows_b, ["crepe"])
+    lower = {"crepe": "lower"}
+    frame, raw = batch.system_comparison(rows_a, rows_b, ["crepe"], lower)
     assert frame.iloc[0]["verdict"] == "left out: demo-grade model" and raw["crepe"]["demo_grade"]
     assert frame.iloc[0]["B − A [95% CI]"] != "n/a"  # the numbers stay visible
-    frame, _ = batch.system_comparison(rows_a, rows_b, ["crepe"], include_demo=True)
+    frame, _ = batch.system_comparison(rows_a, rows_b, ["crepe"], lower, include_demo=True)
     assert frame.iloc[0]["verdict"] == "B better (p < 0.05)"
 
 
@@ -176,7 +178,7 @@ def test_failed_pairs_are_left_out_of_the_comparison():
               {"id": "2", "metrics": {"bleu": {"score": None, "error": "input: empty"}}}]
     rows_b = [{"id": "1", "metrics": {"bleu": {"score": 0.7, "error": None}}},
               {"id": "2", "metrics": {"bleu": {"score": 0.9, "error": None}}}]
-    frame, raw = batch.system_comparison(rows_a, rows_b, ["bleu"])
+    frame, raw = batch.system_comparison(rows_a, rows_b, ["bleu"], {"bleu": "higher"})
     assert raw["bleu"]["paired"]["n"] == 1 and frame.iloc[0]["verdict"] == "—"
 
 
@@ -185,8 +187,8 @@ def test_downloads_round_trip(tmp_path):
 
     pairs = dataio.read_pairs(write_pairs(tmp_path / "p.csv", 5))
     ctx = RuntimeContext()
-    run_a = run_batch(pairs, ["bleu"], ctx)
-    run_b = run_batch(pairs, ["bleu"], ctx)
+    run_a = run_batch(pairs, ["bleu"], ctx, registry=production())
+    run_b = run_batch(pairs, ["bleu"], ctx, registry=production())
     jsonl, csv_path, summary = batch.write_downloads(run_a, run_b, {"bleu": {"n": 5}}, tmp_path / "out")
     lines = [json.loads(line) for line in jsonl.read_text(encoding="utf-8").splitlines()]
     assert len(lines) == 5
@@ -320,7 +322,7 @@ def test_summary_table_shows_headline_figures_with_their_intervals():
 
     recorded = json.loads((Path(__file__).parents[1] / "fixtures" / "corpus_stats" / "recorded.json")
                           .read_text(encoding="utf-8"))["clear"]
-    metric = registry.get("clear").build(RuntimeContext(options={"extractor": "rules"}))
+    metric = production().get("clear").build(RuntimeContext(options={"extractor": "rules"}))
     builder = SummaryBuilder([metric], {"clear": recorded["signature"]}, n_resamples=200)
     for result in recorded["results"]:
         builder.add_row({"clear": result})

@@ -18,8 +18,9 @@ from pathlib import Path
 import pytest
 
 from engine.examples import example_pairs
-from engine.metrics import registry
+from engine.metrics.registry import production
 from tests.ui.conftest import ROOT, artifacts_dir
+from tests.ui.standins import standin_registry
 from tests.ui.test_client import write_pairs
 
 pytestmark = pytest.mark.browser
@@ -56,7 +57,7 @@ def real_page(browser, app_server, request):
 
 
 def _fast(name: str) -> bool:
-    spec = registry.get(name)
+    spec = production().get(name)
     if spec.kind != "llm":
         return True
     return any(opt.choices and "rules" in opt.choices for opt in spec.options)
@@ -68,12 +69,12 @@ def chosen(standin_server) -> dict[str, str]:
     from gradio_client import Client
 
     pair = next(e.pair for e in example_pairs() if e.pair.id == EXAMPLE)
-    picks: dict[str, str] = {n: n for n in registry.names() if registry.get(n).kind == "lexical"}
+    picks: dict[str, str] = {n: n for n in production().names() if production().get(n).kind == "lexical"}
     client = Client(standin_server.url, verbose=False, analytics_enabled=False)
     try:
         for family in FAMILIES:
             pick = f"{family}-standin"
-            if family in registry.names() and _fast(family):
+            if family in production() and _fast(family):
                 result = client.predict(pair.reference, pair.candidate, metrics=family,
                                         api_name="/compare")[family]
                 if result["error"] is None:
@@ -88,14 +89,15 @@ def chosen(standin_server) -> dict[str, str]:
 def _select_metrics(page, group: str, names: list[str]) -> None:
     from ui.app import metric_label
 
-    wanted = {metric_label(n) for n in names}
+    registry = standin_registry()  # the stand-in app's metrics: the project's and the stand-ins
+    wanted = {metric_label(registry.get(n)) for n in names}
     for box in page.locator(f"#{group} label").all():
         label = box.inner_text().strip()
         checkbox = box.locator("input[type=checkbox]")
         if checkbox.is_checked() != (label in wanted):
             box.click()
     for name in names:
-        assert page.locator(f"#{group} label", has_text=metric_label(name)).locator("input").is_checked()
+        assert page.locator(f"#{group} label", has_text=metric_label(registry.get(name))).locator("input").is_checked()
 
 
 ROW = ".virtual-row"  # Gradio 6's Dataframe draws body rows as divs in a virtual list
@@ -178,7 +180,7 @@ def test_compare_example_draws_every_view(page, chosen):
 
     # A demo-grade model is flagged in its panel.
     demo_panels = [n for n in names if page.locator(f"#head-{n} .rs-demo").count()]
-    assert all(n.endswith("-standin") or n in registry.names() for n in demo_panels)
+    assert all(n.endswith("-standin") or n in production() for n in demo_panels)
     assert "Traceback" not in page.content()
     _save(page, "compare-all-views.png")
 
@@ -193,11 +195,11 @@ def test_compare_with_the_default_metrics(real_page):
     page.wait_for_function("() => document.querySelector('#reference textarea').value.length > 0")
     from ui.app import metric_label
 
-    defaults = [n for n in AppConfig().default_metrics() if not n.endswith("-standin")]
+    defaults = AppConfig(production()).default_metrics()
 
     ticked = [box.inner_text().strip() for box in page.locator("#metrics label").all()
               if box.locator("input").is_checked()]
-    assert ticked == [metric_label(n) for n in defaults]
+    assert ticked == [metric_label(production().get(n)) for n in defaults]
     page.click("#run")
     page.wait_for_selector("#compare-status [data-done]", timeout=120_000)
     for name in defaults:
@@ -217,7 +219,7 @@ def test_batch_upload_reaches_100_percent(real_page, tmp_path):
     assert "20 rows" in page.locator("#batch-file-status").inner_text()
     from ui.config import AppConfig
 
-    fast = AppConfig().default_metrics()
+    fast = AppConfig(production()).default_metrics()
     names = [n for n in ("bleu", "rouge", "clear", "crepe", "radsem") if n in fast]
     assert "stand-in" not in page.locator("#batch-metrics").inner_text()  # the app as users get it
     _select_metrics(page, "batch-metrics", names)

@@ -13,7 +13,7 @@ from gradio_client import handle_file
 from gradio_client.exceptions import AppError
 
 from engine.examples import example_pairs
-from engine.metrics import registry
+from engine.metrics.registry import production
 from engine.metrics.lexical import bleu, rouge_l
 from engine.results import STANDARD_KEYS
 from tests.ui import standins
@@ -78,7 +78,7 @@ def test_compare_parameters_after_the_texts_have_defaults(client):
 
 def test_compare_on_an_example_returns_each_selected_metric(client):
     pair = next(e.pair for e in example_pairs() if e.pair.id == "effusion-laterality")
-    chosen = [n for n in registry.names() if registry.get(n).kind == "lexical"]
+    chosen = [n for n in production().names() if production().get(n).kind == "lexical"]
     results = client.predict(pair.reference, pair.candidate, metrics=",".join(chosen),
                              api_name="/compare")
     assert list(results) == chosen
@@ -96,7 +96,7 @@ def test_compare_default_metrics_are_the_real_offline_ones(client):
     gives real numbers offline (every metric starts on the rules reader), no demo-grade model."""
     pair = example_pairs()[0].pair
     results = client.predict(pair.reference, pair.candidate, api_name="/compare")
-    offline = [n for n in registry.names() if n in {"clear", "radsem", "bleu", "bleu1", "rouge",
+    offline = [n for n in production().names() if n in {"clear", "radsem", "bleu", "bleu1", "rouge",
                                                      "crepe", "srr", "vert"}]
     assert list(results) == offline
     assert not any(r["demo_grade"] for r in results.values())
@@ -243,7 +243,7 @@ def test_models_tab_lists_loaded_metrics_and_registry(client):
 def test_use_judge_fills_the_judge_options(client):
     from ui import model_status
 
-    names = model_status.judge_option_names()
+    names = model_status.judge_option_names(production())
     if not names:
         pytest.skip("no registered metric declares a judge option")
     judge = "gemma3-270m-demo"  # the registry dropdown always holds a registry id

@@ -14,13 +14,14 @@ from engine.runner import run_batch
 from ui import batch_logic as batch
 from ui.differences import CONFLICT, MATCHED, findings, marked_html
 from ui.report import comparison_record, report_html, write_report
+from engine.metrics.registry import production
 
 SWAP = next(e.pair for e in example_pairs() if e.pair.id == "effusion-laterality")
 RULES = {"extractor": "rules"}
 
 
 def _run(names, pairs=(SWAP,), **options):
-    return run_batch(list(pairs), names, RuntimeContext(options={**RULES, **options}))
+    return run_batch(list(pairs), names, RuntimeContext(options={**RULES, **options}), registry=production())
 
 
 def test_batch_csv_has_texts_and_flat_details(tmp_path):
@@ -65,7 +66,7 @@ def test_report_is_self_contained_and_has_every_panel(tmp_path):
     names = ["clear", "crepe", "srr", "radsem", "bleu"]
     results = _run(names).rows[0]["metrics"]
     record = comparison_record(SWAP.reference, SWAP.candidate, results, "CR", "Chest")
-    html_path, json_path = write_report(record, tmp_path)
+    html_path, json_path = write_report(record, production(), tmp_path)
     page = html_path.read_text(encoding="utf-8")
     assert not re.search(r"(src|href)=['\"]?(https?:|//)", page) and "<script" not in page
     for name in names:
@@ -73,7 +74,7 @@ def test_report_is_self_contained_and_has_every_panel(tmp_path):
     assert "rs-st-conflict" in page and "Small right pleural effusion with right basilar" in page
     back = json.loads(json_path.read_text(encoding="utf-8"))
     assert back["pair"]["reference"] == SWAP.reference and set(back["metrics"]) == set(names)
-    assert report_html(back) == page  # the JSON holds everything the report shows
+    assert report_html(back, production()) == page  # the JSON holds everything the report shows
 
 
 def test_differences_say_why_when_there_is_no_alignment():

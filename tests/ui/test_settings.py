@@ -7,8 +7,8 @@ import json
 import pytest
 
 import app as app_module
-from engine.metrics import registry
-from tests.ui.standins import registered_standins
+from engine.metrics.registry import production
+from tests.ui.standins import standin_registry
 from ui import model_status
 from ui.app import launch_kwargs
 from ui.compare import InputProblem, input_problems, parse_metrics, read_text_upload
@@ -48,18 +48,20 @@ def test_bad_config_exits_with_a_message(tmp_path, capsys):
 
 
 def test_config_files_json_and_toml(tmp_path):
-    with registered_standins():
-        toml = tmp_path / "radscope.toml"
-        toml.write_text('metrics = ["bleu", "clear-standin"]\nmax_pairs = 50\n'
-                        '[options]\nstandin_note = "hello"\n', encoding="utf-8")
-        config = load_config(toml)
-        assert config.metrics == ["bleu", "clear-standin"] and config.max_pairs == 50
-        assert config.options == {"standin_note": "hello"}
-        assert config.default_metrics() == ["bleu", "clear-standin"]
-        flat = tmp_path / "flat.json"
-        flat.write_text(json.dumps({"standin_note": "flat", "metrics": "bleu, rouge"}), encoding="utf-8")
-        assert load_config(flat).options == {"standin_note": "flat"}
-        assert load_config(flat).metrics == ["bleu", "rouge"]
+    registry = standin_registry()
+    toml = tmp_path / "radscope.toml"
+    toml.write_text('metrics = ["bleu", "clear-standin"]\nmax_pairs = 50\n'
+                    '[options]\nstandin_note = "hello"\n', encoding="utf-8")
+    config = load_config(toml, registry)
+    assert config.metrics == ["bleu", "clear-standin"] and config.max_pairs == 50
+    assert config.options == {"standin_note": "hello"}
+    assert config.default_metrics() == ["bleu", "clear-standin"]
+    flat = tmp_path / "flat.json"
+    flat.write_text(json.dumps({"standin_note": "flat", "metrics": "bleu, rouge"}), encoding="utf-8")
+    assert load_config(flat, registry).options == {"standin_note": "flat"}
+    assert load_config(flat, registry).metrics == ["bleu", "rouge"]
+    with pytest.raises(ConfigError, match="unknown setting 'standin_note'"):
+        load_config(flat, production())  # the project's own registry never holds a stand-in
 
 
 @pytest.mark.parametrize("data, message", [
@@ -69,63 +71,62 @@ def test_config_files_json_and_toml(tmp_path):
 ])
 def test_config_errors_are_specific(data, message):
     with pytest.raises(ConfigError, match=message.replace("(", r"\(").replace(")", r"\)")):
-        config_from_dict(data)
+        config_from_dict(data, production())
 
 
 def test_config_rejects_values_outside_an_options_choices():
-    with_choices = next(((n, o) for n, o in registry.all_options().items() if o.choices), None)
+    with_choices = next(((n, o) for n, o in production().all_options().items() if o.choices), None)
     if with_choices is None:
         pytest.skip("no registered option has choices")
     name, opt = with_choices
     with pytest.raises(ConfigError, match=f"option '{name}' must be one of"):
-        config_from_dict({name: "certainly-not-a-choice"})
+        config_from_dict({name: "certainly-not-a-choice"}, production())
 
 
 def test_not_json_is_reported(tmp_path):
     path = tmp_path / "c.json"
     path.write_text("{oops", encoding="utf-8")
     with pytest.raises(ConfigError, match="c.json: not valid JSON"):
-        load_config(path)
+        load_config(path, production())
 
 
 def test_default_metrics_leave_out_the_llm_judge_and_demo_grade_models():
-    config = AppConfig()
+    config = AppConfig(production())
     fast = config.default_metrics()
     assert fast and not any(config.needs_llm(n) for n in fast)
-    real = [n for n in registry.names() if not n.endswith("-standin")]
+    real = production().names()
     # Offline every metric starts on the rules reader; none runs a demo-grade model.
     assert [n for n in fast if n in real] == [n for n in real if n in {
         "clear", "radsem", "bleu", "bleu1", "rouge", "crepe", "srr", "vert"}]
     # With the LLM extractor, the demo judge and the bundled demo encoders stay unticked.
-    llm_fast = AppConfig(options={"extractor": "llm"}).default_metrics()
+    llm_fast = AppConfig(production(), options={"extractor": "llm"}).default_metrics()
     assert not {"clear", "radsem", "crepe", "srr", "vert"} & set(llm_fast)
-    if "extractor" in registry.all_options():
+    if "extractor" in production().all_options():
         assert config.option_value("extractor") == "rules"  # the registry's or the app's default
-        llm = AppConfig(options={"extractor": "llm"})
+        llm = AppConfig(production(), options={"extractor": "llm"})
         assert llm.option_value("extractor") == "llm" and llm.needs_llm("clear")
 
 
 def test_runtime_cache_keeps_one_context_per_settings():
-    with registered_standins():
-        cache = RuntimeCache(max_contexts=2)
-        r1, m1 = cache.metric({}, "clear-standin")
-        r2, m2 = cache.metric({"standin_note": ""}, "clear-standin")  # blank = default
-        assert r1 is r2 and m1 is m2
-        r3, _ = cache.metric({"standin_note": "x"}, "clear-standin")
-        assert r3 is not r1 and r3.options == {"standin_note": "x"}
-        cache.metric({"standin_note": "y"}, "clear-standin")  # third settings: evicts the oldest
-        keys = [r.options for r in cache.loaded()]
-        assert len(keys) == 2 and {} not in keys
-        assert cache.close_all() == 2 and cache.loaded() == []
+    cache = RuntimeCache(standin_registry(), max_contexts=2)
+    r1, m1 = cache.metric({}, "clear-standin")
+    r2, m2 = cache.metric({"standin_note": ""}, "clear-standin")  # blank = default
+    assert r1 is r2 and m1 is m2
+    r3, _ = cache.metric({"standin_note": "x"}, "clear-standin")
+    assert r3 is not r1 and r3.options == {"standin_note": "x"}
+    cache.metric({"standin_note": "y"}, "clear-standin")  # third settings: evicts the oldest
+    keys = [r.options for r in cache.loaded()]
+    assert len(keys) == 2 and {} not in keys
+    assert cache.close_all() == 2 and cache.loaded() == []
 
 
 def test_option_values_are_coerced_and_checked():
-    ints = next((n for n, o in registry.all_options().items() if o.type is int), None)
+    ints = next((o for o in production().all_options().values() if o.type is int), None)
     if ints:
         assert coerce_option(ints, 4.0) == 4
         with pytest.raises(ValueError, match="needs a int"):
             coerce_option(ints, 2.5)
-    assert normalise_options({"not_an_option": 1}) == {}
+    assert normalise_options(production(), {"not_an_option": 1}) == {}
 
 
 def test_compare_input_checks():
@@ -133,9 +134,9 @@ def test_compare_input_checks():
     problems = input_problems("", "x" * 25_000)
     assert problems[0].startswith("The reference report is empty")
     assert "25,000 characters; the limit is 20,000" in problems[1]
-    assert parse_metrics("BLEU, rouge ,bleu") == ["bleu", "rouge"]
+    assert parse_metrics(production(), "BLEU, rouge ,bleu") == ["bleu", "rouge"]
     with pytest.raises(InputProblem, match="Choose at least one metric"):
-        parse_metrics([])
+        parse_metrics(production(), [])
 
 
 def test_text_upload_checks(tmp_path):

@@ -14,6 +14,7 @@ from ui.compare_link import NotOpenable, load_comparison, save_comparison
 from ui.plot_svg import figure_svg
 from ui.public import owner_of
 from ui.views import render
+from engine.metrics.registry import production
 
 SWAP = next(e.pair for e in example_pairs() if e.pair.id == "effusion-laterality")
 
@@ -21,7 +22,7 @@ SWAP = next(e.pair for e in example_pairs() if e.pair.id == "effusion-laterality
 @pytest.fixture(scope="module")
 def results() -> dict:
     names = ["clear", "crepe", "radsem", "bleu"]
-    run = run_batch([SWAP], names, RuntimeContext(options={"extractor": "rules"}))
+    run = run_batch([SWAP], names, RuntimeContext(options={"extractor": "rules"}), registry=production())
     return dict(run.rows[0]["metrics"])
 
 

@@ -69,11 +69,11 @@ def test_not_applicable_result_explains_why_and_how_to_force():
 
 
 def test_metric_cards_say_what_they_are_designed_for():
-    from engine.metrics import registry
+    from engine.metrics.registry import production
     from ui.widgets import card_html
 
-    assert "<b>Designed for</b> chest radiographs" in card_html(registry.get("clear").card)
-    assert "<b>Designed for</b> any modality and body area" in card_html(registry.get("radsem").card)
+    assert "<b>Designed for</b> chest radiographs" in card_html(production().get("clear").card)
+    assert "<b>Designed for</b> any modality and body area" in card_html(production().get("radsem").card)
 
 
 def test_demo_grade_score_is_greyed_in_the_header():

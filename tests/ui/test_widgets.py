@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import gradio as gr
 
-from engine.metrics import registry
+from engine.metrics.registry import production
 from ui.config import AppConfig
 from ui.widgets import ADVANCED_OPTIONS, option_controls
 
@@ -20,12 +20,12 @@ def _ids(block) -> set[str]:
 
 def test_advanced_options_sit_in_their_own_closed_accordion():
     with gr.Blocks(), gr.Accordion("Metric options") as outer:
-        controls = option_controls(AppConfig(), "t", set(registry.all_options()))
-    assert set(controls) == set(registry.all_options())
+        controls = option_controls(AppConfig(production()), "t", set(production().all_options()))
+    assert set(controls) == set(production().all_options())
     advanced = next(c for c in outer.children if isinstance(c, gr.Accordion))
     assert advanced.open is False and advanced.elem_id == "t-advanced"
     inside = _ids(advanced)
-    for name in registry.all_options():
+    for name in production().all_options():
         assert (f"t-opt-{name}" in inside) == (name in ADVANCED_OPTIONS), name
     assert {"judge_url", "json_dialect", "judge_threads", "encoder_batch"} <= ADVANCED_OPTIONS
     assert not {"extractor", "judge", "crepe_model", "srr_model"} & ADVANCED_OPTIONS

@@ -8,7 +8,7 @@ import pytest
 
 from engine import applicability as a
 from engine.defaults import default_metrics, demo_grade_under
-from engine.metrics import registry
+from engine.metrics.registry import production
 
 
 @pytest.mark.parametrize("value, code", [("CR", "XR"), ("DX", "XR"), ("X-ray", "XR"),
@@ -67,27 +67,27 @@ def test_out_of_scope_names_what_differs_and_how_it_was_known():
 
 
 def test_cards_declare_their_scope():
-    scopes = {name: registry.get(name).card.scope for name in ("clear", "crepe", "srr", "vert",
+    scopes = {name: production().get(name).card.scope for name in ("clear", "crepe", "srr", "vert",
                                                                "radsem", "bleu", "rouge")}
     assert scopes["clear"] == scopes["crepe"] == scopes["srr"] == a.CHEST_RADIOGRAPH
     assert scopes["vert"] == scopes["radsem"] == scopes["bleu"] == scopes["rouge"] == a.ANY
 
 
 def test_default_metrics_are_the_real_offline_ones():
-    names = [n for n in default_metrics() if not n.endswith("-standin")]
+    names = default_metrics(production())
     # offline, every metric reads with the rules reader: no demo-grade model among them
     assert sorted(names) == ["bleu", "bleu1", "clear", "crepe", "radsem", "rouge", "srr", "vert"]
     llm = {"extractor": "llm"}  # the bundled demo encoders and the demo judge
-    assert demo_grade_under("crepe", llm) and demo_grade_under("srr", llm)
-    assert demo_grade_under("vert", llm)
-    assert demo_grade_under("crepe", {"crepe_model": "crepe-minilm-demo"})
-    assert not demo_grade_under("crepe", {**llm, "crepe_model": "rules"})
-    assert sorted(n for n in default_metrics(llm) if not n.endswith("-standin")) == [
+    assert demo_grade_under(production().get("crepe"), llm) and demo_grade_under(production().get("srr"), llm)
+    assert demo_grade_under(production().get("vert"), llm)
+    assert demo_grade_under(production().get("crepe"), {"crepe_model": "crepe-minilm-demo"})
+    assert not demo_grade_under(production().get("crepe"), {**llm, "crepe_model": "rules"})
+    assert sorted(default_metrics(production(), llm)) == [
         "bleu", "bleu1", "rouge"]
     # with the LLM extractor, CLEAR and RadSEM use the judge: demo-grade with the demo judge
-    assert demo_grade_under("clear", {"extractor": "llm"})
-    assert not demo_grade_under("clear", {"extractor": "llm", "judge_url": "http://h:8000/v1"})
-    assert not demo_grade_under("vert", {"judge": "/models/my-judge.gguf"})
+    assert demo_grade_under(production().get("clear"), {"extractor": "llm"})
+    assert not demo_grade_under(production().get("clear"), {"extractor": "llm", "judge_url": "http://h:8000/v1"})
+    assert not demo_grade_under(production().get("vert"), {"judge": "/models/my-judge.gguf"})
 
 
 def test_bench_figures_compare_detected_with_labelled_exams():

@@ -6,6 +6,7 @@ from engine.context import RuntimeContext
 from engine.metrics.clear.agreement import attribute_agreement
 from engine.metrics.clear.score import TableCell, TableRow
 from engine.runner import run_batch
+from engine.metrics.registry import production
 
 
 def test_agreement_counts_compared_cells_and_names_the_differing_ones():
@@ -27,7 +28,7 @@ def test_agreement_counts_compared_cells_and_names_the_differing_ones():
 
 def test_laterality_example_scores_f1_one_but_says_the_side_differs():
     pair = next(e.pair for e in example_pairs() if e.pair.id == "effusion-laterality")
-    result = run_batch([pair], ["clear"], RuntimeContext(options={})).rows[0]["metrics"]
+    result = run_batch([pair], ["clear"], RuntimeContext(options={}), registry=production()).rows[0]["metrics"]
     clear = result["clear"]
     assert clear["score"] == 1.0  # the same conditions are positive on both sides ...
     # ... but both are on the other side, and the note beside the score says so

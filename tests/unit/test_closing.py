@@ -53,9 +53,10 @@ def _failing_close() -> None:
 
 
 def test_unload_reports_a_metric_that_failed_to_close(monkeypatch, caplog) -> None:
+    from engine.metrics.registry import production
     from ui.runtime import RuntimeCache
 
-    cache = RuntimeCache(max_contexts=2)
+    cache = RuntimeCache(production(), max_contexts=2)
     _, metric = cache.metric({}, "bleu")
     monkeypatch.setattr(metric, "close", _failing_close)
     with caplog.at_level(logging.WARNING, logger="ui.runtime"):
@@ -66,9 +67,10 @@ def test_unload_reports_a_metric_that_failed_to_close(monkeypatch, caplog) -> No
 
 
 def test_eviction_keeps_the_close_failure_for_the_app(monkeypatch) -> None:
+    from engine.metrics.registry import production
     from ui.runtime import RuntimeCache
 
-    cache = RuntimeCache(max_contexts=1)
+    cache = RuntimeCache(production(), max_contexts=1)
     _, metric = cache.metric({}, "bleu")
     monkeypatch.setattr(metric, "close", _failing_close)
     cache.metric({"judge_seed": 1}, "bleu")  # other settings: the first context is evicted

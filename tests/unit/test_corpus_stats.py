@@ -108,11 +108,11 @@ def test_an_older_statistics_version_is_refused():
 
 
 def test_summary_names_a_misfit_instead_of_partial_figures():
-    from engine.metrics.registry import get
+    from engine.metrics.registry import production
     from engine.context import RuntimeContext
     from engine.summary import SummaryBuilder
 
-    metric = get("crepe").build(RuntimeContext(options={"extractor": "rules", "crepe_model": "rules"}))
+    metric = production().get("crepe").build(RuntimeContext(options={"extractor": "rules", "crepe_model": "rules"}))
     builder = SummaryBuilder([metric])
     builder.add_row({"crepe": {"score": 1.0, "error": None, "counts": {}, "total": 1.0}}, pair_id="p1")
     entry = builder.summary(Counter())["metrics"]["crepe"]
@@ -200,10 +200,10 @@ def test_a_new_statistics_version_changes_the_signature(monkeypatch):
     """Bumping a record's STATS_VERSION (and, as the check below demands, the metric class's
     ``stats_version``) makes stored results of the old one stale: the signature changes
     (resumed runs score the pairs again) and old payloads are refused."""
-    from engine.metrics.registry import get
+    from engine.metrics.registry import production
     from engine.context import RuntimeContext
 
-    metric = get("crepe").build(RuntimeContext(options={"extractor": "rules", "crepe_model": "rules"}))
+    metric = production().get("crepe").build(RuntimeContext(options={"extractor": "rules", "crepe_model": "rules"}))
     spec = statistics_for("crepe")
     before = metric.signature()
     assert "stats:" not in before
@@ -215,12 +215,12 @@ def test_a_new_statistics_version_changes_the_signature(monkeypatch):
 
 
 def test_terminal_summary_prints_headline_figures_with_intervals():
-    from engine.metrics.registry import get
+    from engine.metrics.registry import production
     from engine.context import RuntimeContext
     from engine.summary import SummaryBuilder, format_summary
 
     recorded = RECORDED["radsem"]
-    metric = get("radsem").build(RuntimeContext(options={"extractor": "rules"}))
+    metric = production().get("radsem").build(RuntimeContext(options={"extractor": "rules"}))
     builder = SummaryBuilder([metric], {"radsem": recorded["signature"]}, n_resamples=200)
     for result in recorded["results"]:
         builder.add_row({"radsem": result})
@@ -262,10 +262,10 @@ def test_paired_test_rejects_about_5_percent_under_the_null_and_finds_a_real_gap
 
 
 def _metric_classes() -> list[type]:
-    from engine.metrics import registry
     from engine.metrics.base import Metric
+    from engine.metrics.registry import production
 
-    registry.load_all()
+    production()  # imports every metric module, so every metric class exists
     found, todo = [], [Metric]
     while todo:
         cls = todo.pop()
