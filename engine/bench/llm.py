@@ -141,7 +141,7 @@ def isolation_overhead(pairs: Sequence[ReportPair], options: dict[str, Any],
     cache); the figure is the ratio of the medians."""
     import statistics
 
-    from engine.metrics.vert.metric import VertMetric
+    from engine.metrics.vert.metric import judge_metric
     from engine.runner import run_batch
     from engine.runtimes.callcache import CallCache
     from engine.runtimes.judge import Judge, JudgeBackend
@@ -172,7 +172,7 @@ def isolation_overhead(pairs: Sequence[ReportPair], options: dict[str, Any],
             backend = build()
             cache = CallCache(Path(_fresh_home()) / "calls.sqlite")
             try:
-                metric = VertMetric(ctx, judge=Judge(backend, cache))
+                metric = judge_metric(ctx, Judge(backend, cache))
                 start = time.perf_counter()
                 run = run_batch(pairs, ["vert"], ctx, metrics=[metric])
                 times[name].append((time.perf_counter() - start) * 1000 / max(1, len(pairs)))

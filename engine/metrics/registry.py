@@ -15,6 +15,7 @@ from typing import Literal
 
 from engine.context import Option, RuntimeContext
 from engine.metrics.base import Metric, MetricCard
+from engine.metrics.extraction import ExtractorTable
 
 MetricKind = Literal["lexical", "llm", "encoder", "rules"]
 
@@ -26,6 +27,7 @@ class MetricSpec:
     build: Callable[[RuntimeContext], Metric]
     kind: MetricKind
     options: tuple[Option, ...] = ()
+    extractors: ExtractorTable | None = None  # the metric's extractors by kind (engine.metrics.extraction)
 
 
 _REGISTRY: dict[str, MetricSpec] = {}
