@@ -198,10 +198,12 @@ class ExtractorTable:
                 raise JudgeUnavailable(str(exc)) from None
             raise
 
-    def build_metric(self, ctx: RuntimeContext, scoring: Callable[[Extractor[Any]], Scoring[Any]],
-               card: Callable[[ExtractorKind], MetricCard],
-               version: Callable[[ExtractorKind], str] = lambda kind: "1") -> ExtractorMetric[Any]:
-        """The run's metric: the chosen extractor with the scoring, card and version for it."""
+    def build_metric(self, ctx: RuntimeContext, scoring: Scoring[Any],
+                     card: Callable[[ExtractorKind], MetricCard],
+                     version: Callable[[ExtractorKind], str] = lambda kind: "1"
+                     ) -> ExtractorMetric[Any]:
+        """The run's metric: the chosen extractor with the scoring, and the card and version
+        that describe the metric read by that kind of extractor."""
         extractor = self.build(ctx)
         cls = EncoderMetric if extractor.kind == "encoder" else ExtractorMetric
-        return cls(card(extractor.kind), extractor, scoring(extractor), version(extractor.kind))
+        return cls(card(extractor.kind), extractor, scoring, version(extractor.kind))

@@ -164,7 +164,7 @@ def _lexical_metric(card: MetricCard, scoring: Scoring[Tokens]) -> MetricSpec:
     table = ExtractorTable(card.name, {"lexical": _tokenizer}, lambda ctx: "lexical")
 
     def build(ctx: RuntimeContext) -> ExtractorMetric[Tokens]:
-        return table.build_metric(ctx, lambda extractor: scoring, lambda kind: card)
+        return table.build_metric(ctx, scoring, lambda kind: card)
 
     return MetricSpec(name=card.name, card=card, build=build, kind="lexical", extractors=table)
 

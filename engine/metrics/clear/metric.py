@@ -85,4 +85,4 @@ EXTRACTORS = ExtractorTable("clear", {"rules": _rules, "llm": _llm})
 
 def build(ctx: RuntimeContext) -> ExtractorMetric[ClearPairExtraction]:
     top5 = str(ctx.option(CLEAR_TOP5))
-    return EXTRACTORS.build_metric(ctx, lambda extractor: ClearScoring(top5), lambda kind: CARD)
+    return EXTRACTORS.build_metric(ctx, ClearScoring(top5), lambda kind: CARD)

@@ -118,7 +118,7 @@ EXTRACTORS = ExtractorTable("crepe", {"rules": _rules, "encoder": CrepeEncoderEx
 
 def build(ctx: RuntimeContext) -> ExtractorMetric[CrepeCounts]:
     """The rules estimate or the encoder, as the options choose (``reader.choice``)."""
-    return EXTRACTORS.build_metric(ctx, lambda extractor: CrepeScoring(),
+    return EXTRACTORS.build_metric(ctx, CrepeScoring(),
                                    lambda kind: RULES_CARD if kind == "rules" else CARD)
 
 

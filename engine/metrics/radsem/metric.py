@@ -68,4 +68,4 @@ EXTRACTORS = ExtractorTable("radsem", {"rules": _rules, "llm": _llm})
 
 
 def build(ctx: RuntimeContext) -> ExtractorMetric[RadsemExtraction]:
-    return EXTRACTORS.build_metric(ctx, lambda extractor: RadsemScoring(), lambda kind: CARD)
+    return EXTRACTORS.build_metric(ctx, RadsemScoring(), lambda kind: CARD)

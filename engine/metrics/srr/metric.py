@@ -160,7 +160,7 @@ EXTRACTORS = ExtractorTable("srr", {"rules": _rules, "encoder": SrrEncoderExtrac
 def build(ctx: RuntimeContext) -> ExtractorMetric[SrrLabels]:
     """SRR labels from rules or the encoder, as the options choose (``reader.choice``)."""
     view = StatusView(ctx.option(SRR_VIEW))
-    return EXTRACTORS.build_metric(ctx, lambda extractor: SrrScoring(view),
+    return EXTRACTORS.build_metric(ctx, SrrScoring(view),
                                    lambda kind: RULES_CARD if kind == "rules" else CARD,
                                    VERSIONS.__getitem__)
 

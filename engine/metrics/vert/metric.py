@@ -260,7 +260,7 @@ EXTRACTORS = ExtractorTable("vert", {"rules": _rules, "llm": _llm})
 def build(ctx: RuntimeContext) -> ExtractorMetric[JudgeAssessment]:
     """The rules judge under ``--extractor rules`` (the default), the LLM judge under ``llm``."""
     variant = check_variant(str(ctx.option(VERT_VARIANT)))
-    return EXTRACTORS.build_metric(ctx, lambda extractor: VertScoring(variant),
+    return EXTRACTORS.build_metric(ctx, VertScoring(variant),
                                    lambda kind: RULES_CARD if kind == "rules" else CARD)
 
 
