@@ -30,7 +30,6 @@ import numpy as np
 from engine import parallel, readable
 from engine.context import RuntimeContext
 from engine.metrics.base import Metric, PairScore
-from engine.metrics.encoder import EncoderMetric
 from engine.metrics.registry import MetricRegistry, production
 from engine.metrics.scope_option import FORCE_APPLICABILITY
 from engine.reports import DEFAULT_MAX_CHARS, ReportPair
@@ -79,7 +78,7 @@ class Scorer:
         self.metrics: list[Metric] = registry.build(self.metric_names, self.context)
         self.signatures = {m.name: m.signature() for m in self.metrics}
         self.scopes = {m.name: readable.reader_scope(self.signatures[m.name],
-                                                     isinstance(m, EncoderMetric))
+                                                     m.reads_with_encoder)
                        for m in self.metrics}
         self.max_chars = max_chars
         self.workers = workers

@@ -28,7 +28,6 @@ from typing import Any, Protocol
 from engine import applicability, parallel, readable
 from engine.context import RuntimeContext
 from engine.metrics.base import Metric, PairScore, score_marking_failures
-from engine.metrics.encoder import EncoderMetric
 from engine.metrics.registry import MetricRegistry
 from engine.metrics.scope_option import FORCE_APPLICABILITY
 from engine.reports import DEFAULT_MAX_CHARS, ReportPair
@@ -120,7 +119,7 @@ def run_batch(
     metric_names = list(metric_names)
     built = list(metrics) if metrics is not None else registry.build(metric_names, ctx)
     signatures = {m.name: m.signature() for m in built}
-    scopes = {m.name: readable.reader_scope(signatures[m.name], isinstance(m, EncoderMetric))
+    scopes = {m.name: readable.reader_scope(signatures[m.name], m.reads_with_encoder)
               for m in built}
     run_id = run_id or resume_or_new_run_id(store, input_run_id(pairs, signatures, max_chars))
     n_pairs = len(pairs)
@@ -236,7 +235,7 @@ def score_metric_pairs(metric: Metric, pairs: Sequence[ReportPair],
     given), or, unless ``force``, when its exam is outside the metric's scope (the runner and
     the in-process API, engine.api, share this)."""
     if scope is None:
-        scope = readable.reader_scope(metric.signature(), isinstance(metric, EncoderMetric))
+        scope = readable.reader_scope(metric.signature(), metric.reads_with_encoder)
     valid = []
     for pair in pairs:
         reason = _unscorable(pair, max_chars, scope)

@@ -22,12 +22,13 @@ import statistics
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
 from engine.metrics.base import Metric
-from engine.metrics.encoder import EncoderMetric
+from engine.metrics.encoder import EncoderExtractor
+from engine.metrics.extraction import ExtractorMetric
 from engine.context import RuntimeContext
 from engine.reports import ReportPair
 
@@ -58,18 +59,27 @@ def bench_pairs(path: str | None, n: int) -> list[ReportPair]:
             for i in range(n)]
 
 
-def build_metric(name: str, options: dict[str, Any]) -> EncoderMetric:
-    """The registered metric class, without importing every other metric module."""
+def build_metric(name: str, options: dict[str, Any]) -> ExtractorMetric[Any]:
+    """The metric with its encoder extractor, without importing every other metric module."""
     ctx = RuntimeContext(options={**DEFAULTS, **options})
     if name == "crepe":
-        from engine.metrics.crepe.metric import CrepeMetric
+        from engine.metrics.crepe.metric import build as build_crepe
 
-        return CrepeMetric(ctx)
-    if name == "srr":
-        from engine.metrics.srr.metric import SrrMetric
+        metric: ExtractorMetric[Any] = build_crepe(ctx)
+    elif name == "srr":
+        from engine.metrics.srr.metric import build as build_srr
 
-        return SrrMetric(ctx)
-    raise ValueError(f"encoder benchmarks cover crepe and srr, not {name!r}")
+        metric = build_srr(ctx)
+    else:
+        raise ValueError(f"encoder benchmarks cover crepe and srr, not {name!r}")
+    if not isinstance(metric.extractor, EncoderExtractor):
+        raise ValueError(f"{name}: the options chose the {metric.extractor.kind} reader, not an encoder")
+    return metric
+
+
+def encoder_of(metric: ExtractorMetric[Any]) -> Any:
+    """The metric's ONNX session (``build_metric`` checked that it reads with an encoder)."""
+    return cast(EncoderExtractor, metric.extractor).encoder()
 
 
 class TorchSession:
@@ -146,7 +156,7 @@ def run(metric_names: list[str], n: int, warmup: int, threads: int, data: str | 
         options = {"encoder_threads": threads, **(models or {})}
         metric = build_metric(name, options)
         onnx = time_metric(metric, pairs, warmup)
-        enc = metric.encoder()
+        enc = encoder_of(metric)
         entry: dict[str, Any] = {"model": enc.artifact.id, "signature": metric.signature(),
                                  "onnx": {"precision": enc.precision, "providers": enc.providers,
                                           "batch_size": enc.batch_size,
@@ -158,7 +168,7 @@ def run(metric_names: list[str], n: int, warmup: int, threads: int, data: str | 
             entry["torch"] = f"no checkpoint at {checkpoint}: run `make models` first"
         else:
             twin = build_metric(name, options)
-            twin_enc = twin.encoder()
+            twin_enc = encoder_of(twin)
             twin_enc.session = TorchSession(torch_module(enc.manifest.task, checkpoint),
                                             twin_enc.input_names)
             twin_enc.batch_size = 16  # fp32 pads exactly, so it batches like ONNX fp32 would

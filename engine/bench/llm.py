@@ -142,7 +142,7 @@ def isolation_overhead(registry: MetricRegistry, pairs: Sequence[ReportPair], op
     cache); the figure is the ratio of the medians."""
     import statistics
 
-    from engine.metrics.vert.metric import VertMetric
+    from engine.metrics.vert.metric import judge_metric
     from engine.runner import run_batch
     from engine.runtimes.callcache import CallCache
     from engine.runtimes.judge import Judge, JudgeBackend
@@ -173,7 +173,7 @@ def isolation_overhead(registry: MetricRegistry, pairs: Sequence[ReportPair], op
             backend = build()
             cache = CallCache(Path(_fresh_home()) / "calls.sqlite")
             try:
-                metric = VertMetric(ctx, judge=Judge(backend, cache))
+                metric = judge_metric(ctx, Judge(backend, cache))
                 start = time.perf_counter()
                 run = run_batch(pairs, ["vert"], ctx, registry=registry, metrics=[metric])
                 times[name].append((time.perf_counter() - start) * 1000 / max(1, len(pairs)))

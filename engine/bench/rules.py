@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from engine.context import RuntimeContext
 from engine import dataio
@@ -204,25 +204,27 @@ def srr_presence(labels: Iterable[str]) -> Presence:
 def srr_labeller(registry: MetricRegistry, ctx: Any) -> tuple[Labeller, dict[str, Any]]:
     """The run's SRR labeller (SRR labels from rules, or an SRR-BERT encoder, as the options
     choose) as a presence labeller, and a description of what ran."""
+    from engine.metrics.encoder import EncoderExtractor
+    from engine.metrics.extraction import ExtractorMetric
     from models.srr_labels import LabelLevel
-    from engine.metrics.encoder import EncoderMetric
-    from engine.metrics.srr.rules import SrrRulesMetric
     from engine.reader.findings import read_report
     from engine.reader.srr_labels import report_labels
     from engine.reports import split_utterances
 
     metric = registry.get("srr").build(ctx)
-    if not isinstance(metric, (SrrRulesMetric, EncoderMetric)):
-        raise TypeError(f"the srr metric is a {type(metric).__name__}, neither rules nor an encoder")
+    if not isinstance(metric, ExtractorMetric):
+        raise TypeError(f"the srr metric is a {type(metric).__name__}, not an extractor metric")
     info = metric.model()
+    if info is None:
+        raise TypeError("the srr metric names no labeller")
     described = {"model": info.id, "demo_grade": info.demo_grade, "device": info.device,
                  "signature": metric.signature()}
-    if isinstance(metric, SrrRulesMetric):
+    if metric.extractor.kind == "rules":
         def rules_label(texts: Sequence[str]) -> list[Presence]:
             return [srr_presence(report_labels(read_report(text))[0]) for text in texts]
 
         return rules_label, described
-    encoder = metric.encoder()
+    encoder = cast(EncoderExtractor, metric.extractor).encoder()
     if LabelLevel(encoder.manifest.label_level).is_upper:
         raise ValueError(f"{encoder.artifact.id} predicts upper-level labels; the MeSH benchmark "
                          "maps leaf labels: pick a leaves or leaves-with-statuses model")

@@ -71,8 +71,9 @@ class Metric(ABC):
     # Pure-Python scoring that holds no model, session or connection: the runner may score it
     # in worker processes (engine.parallel), one per core, with identical results.
     cpu_bound: bool = False
-    # The ``STATS_VERSION`` of the metric's statistics record (``engine.metrics.statistics``),
-    # repeated here so that the base class needs no lookup; tests check the two agree.
+    # The ``STATS_VERSION`` of the metric's statistics record (``engine.metrics.statistics``):
+    # an ``ExtractorMetric`` takes it from its scoring, which names its record's version, so
+    # the base class needs no lookup; a test checks the two agree.
     stats_version: int = 1
 
     @property
@@ -86,6 +87,12 @@ class Metric(ABC):
     def model(self) -> ModelInfo | None:
         """The model behind this metric (None for model-free metrics)."""
         return None
+
+    @property
+    def reads_with_encoder(self) -> bool:
+        """Whether an ONNX encoder reads the pairs: the runner and the API then read the input
+        as English only (``readable.reader_scope``)."""
+        return False
 
     def signature_fields(self) -> dict[str, Any]:
         """Everything beyond name and version that can change this metric's value."""

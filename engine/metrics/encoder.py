@@ -1,32 +1,45 @@
-"""Shared behaviour of the metrics whose extraction is an ONNX encoder (CREPE, SRR-BERT).
+"""What the ONNX encoder extractors (CREPE's pair regressor, SRR-BERT's labeller) share.
 
-The session is built when the first pair is scored and shared through the run context; the
+The session is built on the first ``extract`` call and shared through the run context; the
 signature and the model card are read from the artifact's manifest without building it, so a
 run whose results are all stored loads no model. A model that cannot be found (not exported
 yet, say) is reported by ``model()``, in the signature and on every pair, never hidden.
 """
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, Self
 
-from engine.metrics.base import Metric, PairScore
 from engine.context import ModelInfo, Option, RuntimeContext
-from engine.reports import ReportPair
+from engine.metrics.extraction import ExtractorKind
+from engine.reader.choice import encoder_model, reads_with_rules
+
+__all__ = ["EncoderExtractor", "rules_or_encoder"]
 
 
-class EncoderMetric(Metric):
-    task: str          # the model registry task ("crepe", "srr")
+class EncoderExtractor:
+    """Base of the encoder extractors (``kind = "encoder"``); subclasses add ``extract``."""
+
+    kind: ExtractorKind = "encoder"
+    task: str  # the model registry task ("crepe", "srr")
     model_option: Option  # the option naming the model (``--crepe-model``, ...)
-    # Pairs per score_pairs call: a whole runner chunk, so that the encoder sorts the chunk's
+    default_model: str  # the bundled model ``auto`` stands for
+    # Pairs per extract call: a whole runner chunk, so that the encoder sorts the chunk's
     # inputs by length before cutting its own batches (``OnnxEncoder.run``).
     batch_size = 256
+    cpu_bound = False
 
-    def __init__(self, ctx: RuntimeContext) -> None:
+    def __init__(self, ctx: RuntimeContext, model_name: str) -> None:
         self.ctx = ctx
-        self.model_name = str(ctx.option(self.model_option))
+        self.model_name = model_name
         self._encoder: Any = None
         self._plan: Any = None
         self._load_error: str | None = None
+
+    @classmethod
+    def for_run(cls, ctx: RuntimeContext) -> Self:
+        """The extractor for the model the run's options name."""
+        return cls(ctx, encoder_model(ctx, cls.model_option, cls.default_model))
 
     def encoder(self) -> Any:
         """The shared ONNX session; raises with the loading problem when there is none."""
@@ -76,5 +89,19 @@ class EncoderMetric(Metric):
         plan = self.plan()
         return plan.artifact.manifest if plan is not None else None
 
-    def score_pair(self, pair: ReportPair) -> PairScore:
-        return self.score_pairs([pair])[0]
+    def reader(self) -> dict[str, Any]:
+        """The ``reader`` entry of every pair's details."""
+        return {"name": "encoder", "model": self.encoder().artifact.id}
+
+    def close(self) -> None:
+        """Nothing of its own: the session belongs to the run context, which closes it."""
+
+
+def rules_or_encoder(model_option: Option) -> Callable[[RuntimeContext], ExtractorKind]:
+    """How CREPE and SRR-BERT choose their reader (``engine.reader.choice``): the rules under
+    ``--extractor rules`` unless the model option names an encoder, the encoder otherwise."""
+
+    def choose(ctx: RuntimeContext) -> ExtractorKind:
+        return "rules" if reads_with_rules(ctx, model_option) else "encoder"
+
+    return choose

@@ -1,7 +1,8 @@
 """Judge options (shared by every LLM metric) and the one place that builds a judge from them.
 
-It lives with the metrics, not the runtimes: it reads the metrics' options and picks their
-extractors, and the runtimes (engine.runtimes) import nothing of the metrics.
+It lives with the metrics, not the runtimes: it reads the metrics' options, and the runtimes
+(engine.runtimes) import nothing of the metrics. ``judged`` is how every LLM extractor turns one
+pair's judge calls into its extraction or its per-pair failure.
 
 The options become CLI flags (``--judge``, ``--judge-url``, ...) and UI controls through the
 metric registry. ``judge_for(ctx)`` returns the run's judge for the current options, built once
@@ -11,16 +12,19 @@ model and one lock).
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
-from engine.extractor_option import EXTRACTOR
 from engine.context import Option, RuntimeContext
+from engine.metrics.extraction import Extracted, JudgeUnavailable
 from engine.runtimes.callcache import CallCache, default_cache_path
-from engine.runtimes.judge import Decoding, Judge, JudgeBackend
+from engine.runtimes.judge import CallTrace, Decoding, Judge, JudgeBackend, JudgeError
 from engine.runtimes.llamacpp import CHAT_FORMATS, LlamaSettings
 from engine.runtimes.openai_compat import DIALECTS
+
+T = TypeVar("T")
 
 DEFAULT_JUDGE = "gemma3-270m-demo"
 
@@ -60,10 +64,6 @@ JUDGE_SEED = Option("judge_seed", 0, "seed passed with every judge call", type=i
 JUDGE_OPTIONS: tuple[Option, ...] = (
     JUDGE, JUDGE_URL, JUDGE_MODEL, JUDGE_API_KEY, JSON_DIALECT, JUDGE_CTX, JUDGE_GPU_LAYERS,
     JUDGE_THREADS, JUDGE_CHAT_FORMAT, MAX_INFLIGHT, JUDGE_TIMEOUT, JUDGE_RETRIES, JUDGE_SEED)
-
-
-class JudgeUnavailable(ValueError):
-    """The judge (or the chosen extractor) cannot be built; the message says how to fix it."""
 
 
 @dataclass(frozen=True)
@@ -169,33 +169,11 @@ def build_llama_backend(config: JudgeConfig, cache: CallCache) -> JudgeBackend:
         raise JudgeUnavailable(str(exc)) from None
 
 
-def load_extractor(metric: str, ctx: RuntimeContext) -> Any:
-    """``engine.metrics.<metric>.<kind>.build_extractor(ctx)`` for the run's ``extractor`` option.
-
-    A missing module or model becomes ``JudgeUnavailable`` with a readable message, which the
-    CLI prints as an error instead of a traceback.
-    """
-    import importlib
-
-    from models.resolve import ModelNotAvailable
-
-    kind = str(ctx.option(EXTRACTOR))
-    choices = EXTRACTOR.choices or ()
-    if kind not in choices:
-        raise JudgeUnavailable(f"unknown extractor {kind!r}; choose from {', '.join(choices)}")
-    module_name = f"engine.metrics.{metric}.{kind}"
+def judged(read: Callable[[], tuple[T, list[CallTrace]]]) -> Extracted[T]:
+    """One pair read by the judge: the extraction with the trace of its calls, or, when the
+    judge gave no usable answer, the pair's failure with the raw answers kept."""
     try:
-        module = importlib.import_module(module_name)
-    except ModuleNotFoundError as exc:
-        if exc.name != module_name:
-            raise
-        raise JudgeUnavailable(f"{metric}: the {kind!r} extractor is not available in this "
-                               f"installation ({module_name} is missing); use --extractor "
-                               f"{'llm' if kind == 'rules' else 'rules'}") from None
-    build = getattr(module, "build_extractor", None)
-    if build is None:
-        raise JudgeUnavailable(f"{module_name} has no build_extractor(ctx)")
-    try:
-        return build(ctx)
-    except ModelNotAvailable as exc:
-        raise JudgeUnavailable(str(exc)) from None
+        value, trace = read()
+    except JudgeError as exc:
+        return Extracted.failed(f"judge: {exc}", {"judge_error": exc.to_json()})
+    return Extracted(value, {"judge_calls": [t.to_json() for t in trace]})

@@ -6,7 +6,8 @@ scipy.stats and scikit-learn), more than scoring a small batch; a test checks th
 the same float on thousands of inputs, so the signature still names nltk's definition.
 ROUGE-L comes from Google's rouge-score package. Both see the same tokens: lower-cased,
 punctuation deleted, split on white space (the convention of CLEAR's reference code, so that
-CLEAR's list-attribute similarities and the whole-report baselines agree).
+CLEAR's list-attribute similarities and the whole-report baselines agree). As metrics they are
+the tokenizer (the ``lexical`` extractor) followed by the pure scores on its tokens.
 """
 from __future__ import annotations
 
@@ -16,8 +17,17 @@ from collections import Counter
 from functools import lru_cache
 from typing import Any
 
-
-from engine.metrics.base import Metric, MetricCard, PairScore
+from engine.context import ModelInfo, RuntimeContext
+from engine.metrics.base import MetricCard, PairScore
+from engine.metrics.extraction import (
+    Extracted,
+    Extractor,
+    ExtractorKind,
+    ExtractorMetric,
+    ExtractorTable,
+    PairwiseExtractor,
+    Scoring,
+)
 from engine.metrics.registry import MetricSpec
 from engine.reports import ReportPair
 
@@ -31,7 +41,11 @@ def tokenize(text: str) -> list[str]:
 
 def bleu(reference: str, candidate: str, n: int = 4, smoothing: str = "method1") -> float:
     """Sentence BLEU-n with uniform weights and an nltk smoothing method (0 for empty input)."""
-    ref, cand = tokenize(reference), tokenize(candidate)
+    return token_bleu(tokenize(reference), tokenize(candidate), n, smoothing)
+
+
+def token_bleu(ref: list[str], cand: list[str], n: int = 4, smoothing: str = "method1") -> float:
+    """``bleu`` on already tokenized reports."""
     if not ref or not cand:
         return 0.0
     return sentence_bleu(ref, cand, n, smoothing)
@@ -93,44 +107,66 @@ def _rouge() -> Any:
 
 def rouge_l(reference: str, candidate: str) -> float:
     """ROUGE-L F-measure with Porter stemming."""
-    ref, cand = " ".join(tokenize(reference)), " ".join(tokenize(candidate))
+    return token_rouge_l(tokenize(reference), tokenize(candidate))
+
+
+def token_rouge_l(ref_tokens: list[str], cand_tokens: list[str]) -> float:
+    """``rouge_l`` on already tokenized reports."""
+    ref, cand = " ".join(ref_tokens), " ".join(cand_tokens)
     if not ref or not cand:
         return 0.0
     return float(_rouge().score(ref, cand)["rougeL"].fmeasure)
 
 
-class BleuMetric(Metric):
-    version = "1"
+Tokens = tuple[list[str], list[str]]  # the reference's and the candidate's
+
+
+class Tokenizer(PairwiseExtractor[Tokens]):
+    """The ``lexical`` extractor: both reports lower-cased, without punctuation, split."""
+
+    kind: ExtractorKind = "lexical"
     cpu_bound = True
 
+    def model(self) -> ModelInfo | None:
+        return None
+
+    def signature_fields(self) -> dict[str, Any]:
+        return {"tok": "lower-nopunct"}
+
+    def extract_pair(self, pair: ReportPair) -> Extracted[Tokens]:
+        return Extracted((tokenize(pair.reference), tokenize(pair.candidate)))
+
+
+class BleuScoring(Scoring[Tokens]):
     def __init__(self, n: int) -> None:
         self.n = n
-        self.card = _BLEU_CARDS[n]
 
-    def signature_fields(self) -> dict:
-        return {"n": self.n, "tok": "lower-nopunct", "smooth": "nltk-method1", "lib": "nltk"}
+    def signature_fields(self, extractor_fields: dict[str, Any]) -> dict[str, Any]:
+        return {"n": self.n, **extractor_fields, "smooth": "nltk-method1", "lib": "nltk"}
 
-    def score_pair(self, pair: ReportPair) -> PairScore:
-        return PairScore(bleu(pair.reference, pair.candidate, n=self.n))
+    def score(self, value: Tokens, details: dict[str, Any]) -> PairScore:
+        return PairScore(token_bleu(*value, n=self.n))
 
 
-class RougeLMetric(Metric):
-    version = "1"
-    cpu_bound = True
-    card = MetricCard(
-        name="rouge", title="ROUGE-L", direction="higher", range=(0.0, 1.0),
-        measures="Longest common subsequence F-measure between the two whole reports (lexical "
-                 "baseline; blind to negation and clinical meaning).",
-        inputs="whole reports", paper="Lin 2004, ROUGE",
-        models="none (rouge-score package, Porter stemming)",
-        limits="Rewards word order overlap; a report with a flipped finding can score higher "
-               "than a faithful paraphrase.")
+class RougeLScoring(Scoring[Tokens]):
+    def signature_fields(self, extractor_fields: dict[str, Any]) -> dict[str, Any]:
+        return {"variant": "rougeL-F", **extractor_fields, "stem": True, "lib": "rouge-score"}
 
-    def signature_fields(self) -> dict:
-        return {"variant": "rougeL-F", "tok": "lower-nopunct", "stem": True, "lib": "rouge-score"}
+    def score(self, value: Tokens, details: dict[str, Any]) -> PairScore:
+        return PairScore(token_rouge_l(*value))
 
-    def score_pair(self, pair: ReportPair) -> PairScore:
-        return PairScore(rouge_l(pair.reference, pair.candidate))
+
+def _tokenizer(ctx: RuntimeContext) -> Extractor[Tokens]:
+    return Tokenizer()
+
+
+def _lexical_metric(card: MetricCard, scoring: Scoring[Tokens]) -> MetricSpec:
+    table = ExtractorTable(card.name, {"lexical": _tokenizer}, lambda ctx: "lexical")
+
+    def build(ctx: RuntimeContext) -> ExtractorMetric[Tokens]:
+        return table.build_metric(ctx, scoring, lambda kind: card)
+
+    return MetricSpec(name=card.name, card=card, build=build, kind="lexical", extractors=table)
 
 
 def _bleu_card(n: int) -> MetricCard:
@@ -147,9 +183,15 @@ def _bleu_card(n: int) -> MetricCard:
 
 _BLEU_CARDS = {n: _bleu_card(n) for n in (1, 4)}
 
-METRICS = [
-    MetricSpec(name="bleu", card=_BLEU_CARDS[4], build=lambda ctx: BleuMetric(4), kind="lexical"),
-    MetricSpec(name="bleu1", card=_BLEU_CARDS[1], build=lambda ctx: BleuMetric(1), kind="lexical"),
-    MetricSpec(name="rouge", card=RougeLMetric.card, build=lambda ctx: RougeLMetric(),
-               kind="lexical"),
-]
+ROUGE_CARD = MetricCard(
+    name="rouge", title="ROUGE-L", direction="higher", range=(0.0, 1.0),
+    measures="Longest common subsequence F-measure between the two whole reports (lexical "
+             "baseline; blind to negation and clinical meaning).",
+    inputs="whole reports", paper="Lin 2004, ROUGE",
+    models="none (rouge-score package, Porter stemming)",
+    limits="Rewards word order overlap; a report with a flipped finding can score higher "
+           "than a faithful paraphrase.")
+
+METRICS = [_lexical_metric(_BLEU_CARDS[4], BleuScoring(4)),
+           _lexical_metric(_BLEU_CARDS[1], BleuScoring(1)),
+           _lexical_metric(ROUGE_CARD, RougeLScoring())]

@@ -23,6 +23,7 @@ from typing import Any, Literal
 
 from engine.context import Option, RuntimeContext
 from engine.metrics.base import Metric, MetricCard
+from engine.metrics.extraction import ExtractorTable
 
 MetricKind = Literal["lexical", "llm", "encoder", "rules"]
 
@@ -34,6 +35,7 @@ class MetricSpec:
     build: Callable[[RuntimeContext], Metric]
     kind: MetricKind
     options: tuple[Option, ...] = ()
+    extractors: ExtractorTable | None = None  # the metric's extractors by kind (engine.metrics.extraction)
 
 
 def _specs_of(modules: Iterable[str]) -> list[MetricSpec]:

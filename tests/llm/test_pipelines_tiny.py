@@ -9,7 +9,7 @@ from engine.metrics.clear.schema import ATTRIBUTES, CONDITIONS, PRESENCE_VALUES,
 from engine.metrics.vert.metric import truncate_words
 from engine.reports import ReportPair
 from engine.runner import run_batch
-from engine.metrics.judging import JudgeUnavailable, load_extractor
+from engine.metrics.extraction import JudgeUnavailable
 from tests.conftest import run_cli
 from engine.metrics.registry import production
 
@@ -101,20 +101,21 @@ def test_green_variant_reads_only_the_first_300_words():
 
 
 def test_vert_fewshot_examples_go_before_the_pair(ctx_factory, tiny_gguf, tmp_path):
-    from engine.metrics.vert.metric import VertMetric
+    from engine.metrics.vert.metric import build
 
     shots = tmp_path / "shots.jsonl"
     shots.write_text(json.dumps({"reference": "EXAMPLE-REF", "candidate": "EXAMPLE-CAND",
                                  "assessment": {"overall_score": "0.50"}}) + "\n")
-    metric = VertMetric(ctx_factory(tiny_gguf, vert_fewshot=str(shots)))
-    assert len(metric.examples) == 1 and "fewshot:1:" in metric.signature()
-    text = metric.prompt.render(categories="c", examples=metric._examples_text, reference="R",
-                                candidate="C")
+    metric = build(ctx_factory(tiny_gguf, vert_fewshot=str(shots)))
+    judge = metric.extractor
+    assert len(judge.examples) == 1 and "fewshot:1:" in metric.signature()
+    text = judge.prompt.render(categories="c", examples=judge._examples_text, reference="R",
+                               candidate="C")
     assert text.index("EXAMPLE-REF") < text.index("Expert answer:") < text.index("\nR\n")
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"reference": "x"}\n')
     with pytest.raises(ValueError, match="line 1: missing candidate, assessment"):
-        VertMetric(ctx_factory(tiny_gguf, vert_fewshot=str(bad)))
+        build(ctx_factory(tiny_gguf, vert_fewshot=str(bad)))
 
 
 def test_radsem_on_the_tiny_model(ctx_factory, tiny_gguf):
@@ -161,11 +162,14 @@ def test_instructions_inside_a_report_do_not_break_the_judge(ctx_factory, tiny_g
 
 def test_extractor_option_picks_the_rules_module_or_says_it_is_missing(ctx_factory, tiny_gguf,
                                                                        monkeypatch):
+    from engine.metrics.clear.metric import EXTRACTORS as CLEAR
+    from engine.metrics.radsem.metric import EXTRACTORS as RADSEM
+
     ctx = ctx_factory(tiny_gguf, extractor="rules")
-    assert load_extractor("clear", ctx).kind == "rules"
+    assert CLEAR.build(ctx).kind == "rules"
     monkeypatch.setitem(sys.modules, "engine.metrics.radsem.rules", None)
     with pytest.raises(JudgeUnavailable, match="the 'rules' extractor is not available"):
-        load_extractor("radsem", ctx)
+        RADSEM.build(ctx)
 
 
 def test_score_cli_with_llm_metrics(tmp_path, tiny_gguf):

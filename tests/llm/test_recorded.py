@@ -181,14 +181,14 @@ def test_structured_report_from_a_recorded_answer():
 
 def test_corpus_is_rebuilt_from_stored_details_only():
     """The corpus aggregates need only the stored per-pair dicts (no judge)."""
-    from engine.metrics.clear.metric import ClearMetric
+    from engine.metrics.clear.metric import build
     from engine.summary import stored_corpus
 
     fx = load_fixture("clear_fast.json")
     ctx = ctx_with_judge(Judge(ReplayBackend(fx["answers"])))
     run = run_batch([_pair(fx["pair"])], ["clear"], ctx, registry=production())
     stored = [json.loads(json.dumps(row["metrics"]["clear"])) for row in run.rows]
-    corpus = stored_corpus(ClearMetric(ctx), stored)
+    corpus = stored_corpus(build(ctx), stored)
     assert corpus and corpus == run.summary["metrics"]["clear"]["corpus"]
 
 

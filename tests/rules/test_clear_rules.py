@@ -88,7 +88,7 @@ def test_attributes_from_cue_words(clear_rules):
     pair = ReportPair("p", "FINDINGS: Small left pleural effusion, increased since the prior study. "
                            "Recommend follow-up radiograph.",
                       "FINDINGS: New moderate left pleural effusion.")
-    extraction = clear_rules.extract(pair)
+    extraction = clear_rules.read_pair(pair)
     ref = extraction.reference.attributes["Pleural Effusion"]
     cand = extraction.candidate.attributes["Pleural Effusion"]
     # "small" -> mild; "increased" -> worsening; a recommendation sentence follows the finding.
@@ -104,7 +104,7 @@ def test_attributes_from_cue_words(clear_rules):
 def test_output_passes_the_schema_checks(clear_rules):
     pair = ReportPair("p", "Endotracheal tube in place. Right lower lobe consolidation. No pneumothorax.",
                       "ET tube present. Right basilar consolidation, likely pneumonia.")
-    extraction = clear_rules.extract(pair)
+    extraction = clear_rules.read_pair(pair)
     data = extraction.to_json()
     for side in ("reference", "candidate"):
         assert validate_presence(data[side]["presence"]) == data[side]["presence"]
@@ -141,7 +141,7 @@ def test_clear_on_the_reader_gives_the_recorded_table_on_the_examples(clear_rule
                  "reference": (pair.reference, pair.reference),
                  "candidate": (pair.candidate, pair.candidate)}
         for name, (reference, candidate) in sides.items():
-            got = clear_rules.extract(ReportPair(pair.id, reference, candidate)).to_json()
+            got = clear_rules.read_pair(ReportPair(pair.id, reference, candidate)).to_json()
             assert got == recorded[f"{pair.id}/{name}"], f"{pair.id}/{name}"
 
 

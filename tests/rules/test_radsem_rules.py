@@ -81,12 +81,12 @@ def test_cardiomediastinal_silhouette_contains_heart_and_mediastinum():
 
 def test_faithful_normal_chest_example_scores_at_least_0_9(radsem_rules):
     pair = next(e.pair for e in example_pairs() if e.pair.id == "normal-chest")
-    assert score_tags(radsem_rules.extract(pair).tags).score >= 0.9
+    assert score_tags(radsem_rules.read_pair(pair).tags).score >= 0.9
 
 
 def test_faithful_paraphrase_scores_above_a_missed_pneumothorax(radsem_rules):
     pairs = {e.pair.id: e.pair for e in example_pairs()}
-    faithful, missed = (score_tags(radsem_rules.extract(pairs[name]).tags).score
+    faithful, missed = (score_tags(radsem_rules.read_pair(pairs[name]).tags).score
                         for name in ("normal-chest", "missed-pneumothorax"))
     assert faithful > missed
 
@@ -101,7 +101,7 @@ def test_faithful_paraphrases_are_matched(radsem_rules):
         ("Bilateral ventricles are enlarged, and the cerebral sulci and cisterns are widened.",
          "Both ventricles are dilated. The cerebral sulci and cisterns are widened."),
     ]:
-        tags = radsem_rules.extract(ReportPair("t", reference, candidate)).tags
+        tags = radsem_rules.read_pair(ReportPair("t", reference, candidate)).tags
         assert tags.pairs and not tags.unmatched_sentences, (reference, tags.unmatched_sentences)
 
 
@@ -199,7 +199,7 @@ def test_unrelated_sites_do_not_pair():
 
 
 def _score(extractor, reference: str, candidate: str) -> float:
-    return score_tags(extractor.extract(ReportPair("t", reference, candidate)).tags).score
+    return score_tags(extractor.read_pair(ReportPair("t", reference, candidate)).tags).score
 
 
 REFERENCE = ("A 5 mm nodule is seen in the right upper lobe. No pleural effusion. "
@@ -227,7 +227,7 @@ def test_flipped_finding_scores_lower_than_paraphrase(radsem_rules):
 
 
 def test_output_passes_the_strict_tag_schema(radsem_rules):
-    extraction = radsem_rules.extract(ReportPair("t", REFERENCE, "Right upper lobe nodule. Normal heart."))
+    extraction = radsem_rules.read_pair(ReportPair("t", REFERENCE, "Right upper lobe nodule. Normal heart."))
     data = extraction.tags.to_json()
     strict = RadsemTags.from_model_json(json.dumps(data), strict=True)
     assert strict.to_json() == data
@@ -252,7 +252,7 @@ def test_radsem_reads_the_clinical_readers_statements(radsem_rules):
     from engine.reader.findings import read_report
 
     reference = "Small left pleural effusion. No pneumothorax."
-    extraction = radsem_rules.extract(ReportPair("t", reference, "No pneumothorax."))
+    extraction = radsem_rules.read_pair(ReportPair("t", reference, "No pneumothorax."))
     assert extraction.ref_sentences == [f.text for f in read_report(reference).findings]
 
 

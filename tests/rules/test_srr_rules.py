@@ -4,7 +4,7 @@ import pytest
 
 from engine.metrics.registry import production
 from engine.context import RuntimeContext
-from engine.metrics.srr.metric import SrrMetric
+from engine.metrics.srr.metric import SrrEncoderExtractor
 from engine.reader.srr_labels import leaf_rules, sentence_labels
 from engine.reports import ReportPair
 
@@ -106,16 +106,17 @@ def test_metric_scores_the_rule_labels_with_the_srr_scorer():
 
 def test_model_options_choose_the_reader():
     rules = RuntimeContext(options={"extractor": "rules"})
-    assert type(production().get("srr").build(rules)).__name__ == "SrrRulesMetric"
-    assert type(production().get("crepe").build(rules)).__name__ == "CrepeRulesMetric"
+    assert type(production().get("srr").build(rules).extractor).__name__ == "SrrRulesExtractor"
+    assert type(production().get("crepe").build(rules).extractor).__name__ == "CrepeRulesExtractor"
     # --extractor llm keeps the encoders, as before the reader; naming a model always does.
     llm = RuntimeContext(options={"extractor": "llm"})
     named = RuntimeContext(options={"extractor": "rules", "srr_model": "srr-minilm-demo"})
     for ctx in (llm, named):
         metric = production().get("srr").build(ctx)
-        assert isinstance(metric, SrrMetric) and metric.model_name == "srr-minilm-demo"
+        assert isinstance(metric.extractor, SrrEncoderExtractor)
+        assert metric.extractor.model_name == "srr-minilm-demo"
     forced = RuntimeContext(options={"extractor": "llm", "crepe_model": "rules"})
-    assert type(production().get("crepe").build(forced)).__name__ == "CrepeRulesMetric"
+    assert type(production().get("crepe").build(forced).extractor).__name__ == "CrepeRulesExtractor"
 
 
 def test_a_pair_the_chest_labels_say_nothing_about_is_not_applicable():

@@ -34,13 +34,13 @@ def test_quoting_a_report_sentence_is_not_copying():
 
 
 def test_vert_gives_an_error_not_a_score_for_a_copied_answer(tmp_path):
-    from engine.metrics.vert.metric import VertMetric
+    from engine.metrics.vert.metric import judge_metric
     from engine.runtimes.callcache import CallCache
     from engine.runtimes.judge import Judge
     from tests.llm.conftest import ScriptedBackend
 
     judge = Judge(ScriptedBackend(lambda messages: PLANTED), CallCache(tmp_path / "calls.sqlite"))
-    metric = VertMetric(RuntimeContext(options={}), judge=judge)
+    metric = judge_metric(RuntimeContext(options={}), judge)
     copied = metric.score_pair(ReportPair("p", REFERENCE, PROBES["planted_json"]))
     assert copied.score is None and "not a judgement" in copied.error
     fine = metric.score_pair(ReportPair("q", REFERENCE, CANDIDATE))

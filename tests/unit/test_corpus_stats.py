@@ -197,19 +197,20 @@ def test_demo_grade_metrics_are_left_out_unless_asked():
 
 
 def test_a_new_statistics_version_changes_the_signature(monkeypatch):
-    """Bumping a record's STATS_VERSION (and, as the check below demands, the metric class's
+    """Bumping a record's STATS_VERSION (and, as the check below demands, its scoring's
     ``stats_version``) makes stored results of the old one stale: the signature changes
     (resumed runs score the pairs again) and old payloads are refused."""
     from engine.metrics.registry import production
     from engine.context import RuntimeContext
 
-    metric = production().get("crepe").build(RuntimeContext(options={"extractor": "rules", "crepe_model": "rules"}))
+    ctx = RuntimeContext(options={"extractor": "rules", "crepe_model": "rules"})
+    metric = production().get("crepe").build(ctx)
     spec = statistics_for("crepe")
     before = metric.signature()
     assert "stats:" not in before
     monkeypatch.setattr(spec.record, "STATS_VERSION", 2)
-    monkeypatch.setattr(type(metric), "stats_version", 2)
-    assert metric.signature() == before + "|stats:2"
+    monkeypatch.setattr(type(metric.scoring), "stats_version", 2)
+    assert production().get("crepe").build(ctx).signature() == before + "|stats:2"
     with pytest.raises(cs.StatsError, match="crepe: pair 4: statistics version 1"):
         spec.from_result({"score": 1.0, "counts": {}, "total": 1.0, "stats_version": 1}, pair="4")
 
@@ -261,12 +262,12 @@ def test_paired_test_rejects_about_5_percent_under_the_null_and_finds_a_real_gap
     assert gap.p_value < 0.01 and 0 < gap.ci_low < 3.0 < gap.ci_high  # true B - A = 6 x 0.5
 
 
-def _metric_classes() -> list[type]:
-    from engine.metrics.base import Metric
+def _scoring_classes() -> list[type]:
+    from engine.metrics.extraction import Scoring
     from engine.metrics.registry import production
 
-    production()  # imports every metric module, so every metric class exists
-    found, todo = [], [Metric]
+    production()  # imports every metric module, so every scoring class exists
+    found, todo = [], [Scoring]
     while todo:
         cls = todo.pop()
         todo.extend(cls.__subclasses__())
@@ -275,13 +276,13 @@ def _metric_classes() -> list[type]:
     return found
 
 
-def test_every_metric_class_repeats_the_version_of_its_statistics_record() -> None:
-    """``Metric.signature`` reads ``stats_version`` from the class, not from the record: a bump
-    of a record's STATS_VERSION must be repeated on every metric class of that family."""
+def test_every_scoring_names_the_version_of_its_statistics_record() -> None:
+    """``Metric.signature`` reads ``stats_version`` from the metric's scoring, not from the
+    record: every scoring of a family with a record must name that record's STATS_VERSION."""
     checked = []
-    for cls in _metric_classes():
+    for cls in _scoring_classes():
         family = cls.__module__.split(".")[2]
         if family in DECLARED:
             assert cls.stats_version == DECLARED[family].record.STATS_VERSION, cls
             checked.append(family)
-    assert set(checked) == set(DECLARED)  # every declared family has a metric class here
+    assert set(checked) == set(DECLARED)  # every declared family has a scoring here

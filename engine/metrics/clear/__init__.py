@@ -10,10 +10,11 @@ scores can be recomputed from stored extractions without a model.
 # when a judge is built.
 from engine.metrics.registry import MetricSpec
 from engine.metrics.clear.llm import CLEAR_LLM_SIMILARITY, CLEAR_MODE
-from engine.metrics.clear.metric import CARD, CLEAR_TOP5, ClearMetric
+from engine.metrics.clear.metric import CARD, CLEAR_TOP5, EXTRACTORS, build
+from engine.extractor_option import EXTRACTOR
+from engine.metrics.judging import JUDGE_OPTIONS
 from engine.metrics.scope_option import FORCE_APPLICABILITY
-from engine.metrics.judging import EXTRACTOR, JUDGE_OPTIONS
 
-METRICS = [MetricSpec(name="clear", card=CARD, build=ClearMetric, kind="llm",
+METRICS = [MetricSpec(name="clear", card=CARD, build=build, kind="llm",
                       options=(EXTRACTOR, CLEAR_MODE, CLEAR_LLM_SIMILARITY, CLEAR_TOP5,
-                               FORCE_APPLICABILITY, *JUDGE_OPTIONS))]
+                               FORCE_APPLICABILITY, *JUDGE_OPTIONS), extractors=EXTRACTORS)]

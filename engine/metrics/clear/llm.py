@@ -46,7 +46,8 @@ from engine.context import Option, RuntimeContext
 from engine.prompts import Prompt, load_prompt
 from engine.reports import ReportPair, findings_and_impression
 from engine.runtimes.judge import CallTrace, Judge, JudgeError, bounded_schema
-from engine.metrics.judging import judge_for
+from engine.metrics.extraction import Extracted, ExtractorKind, PairwiseExtractor
+from engine.metrics.judging import judge_for, judged
 from engine.runtimes.jsontext import extract_json, validate
 
 MODES = ("fast", "faithful")
@@ -111,10 +112,10 @@ def attribute_fields(condition: str, attribute: str, report: str) -> dict[str, s
     return values
 
 
-class LlmClearExtractor:
+class LlmClearExtractor(PairwiseExtractor[ClearPairExtraction]):
     """CLEAR extraction by an LLM judge (``kind = "llm"``)."""
 
-    kind = "llm"
+    kind: ExtractorKind = "llm"
 
     def __init__(self, judge: Judge, mode: str = "fast", llm_similarity: bool = False) -> None:
         if mode not in MODES:
@@ -140,8 +141,8 @@ class LlmClearExtractor:
 
     # -- stages ----------------------------------------------------------------------------------
 
-    def extract(self, pair: ReportPair) -> ClearPairExtraction:
-        return self.extract_traced(pair)[0]
+    def extract_pair(self, pair: ReportPair) -> Extracted[ClearPairExtraction]:
+        return judged(lambda: self.extract_traced(pair))
 
     def extract_traced(self, pair: ReportPair) -> tuple[ClearPairExtraction, list[CallTrace]]:
         """Both stages (and the optional similarity ratings), with a trace of every question."""

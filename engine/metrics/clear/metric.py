@@ -1,5 +1,7 @@
 """The registered ``clear`` metric: extract (LLM judge or rules) -> score (pure) -> PairScore.
 
+The two extractors are declared in ``EXTRACTORS``; ``ClearScoring`` is stage 3.
+
 Per pair, ``details`` carries the whole stage-3 record (presence labels of both reports, the
 pair's positive and negative F1, the attribute rows, the 13-row display table) plus the raw
 extraction and a trace of the judge's calls, so that ``stats`` rebuilds every corpus
@@ -13,9 +15,11 @@ from engine.applicability import CHEST_RADIOGRAPH
 from engine.metrics.base import MetricCard
 from engine.metrics.clear.agreement import attribute_agreement
 from engine.context import Option, RuntimeContext
+from engine.metrics.base import PairScore
 from engine.metrics.clear.schema import TOP5, TOP5_DEFAULT, ClearPairExtraction
 from engine.metrics.clear.score import score_pair
-from engine.metrics.extracted import ExtractedMetric
+from engine.metrics.extraction import Extractor, ExtractorMetric, ExtractorTable, Scoring
+from engine.metrics.clear.stats import ClearStats
 
 CLEAR_TOP5 = Option("clear_top5", TOP5_DEFAULT,
                     "CLEAR top-5 conditions for the @5 averages: code (the reference code's two "
@@ -41,25 +45,47 @@ CARD = MetricCard(
 )
 
 
-class ClearMetric(ExtractedMetric):
-    card = CARD
-    version = "1"
+class ClearScoring(Scoring[ClearPairExtraction]):
+    """Stage 3: the two tables -> the pair's F1, attribute rows and display table."""
 
-    def __init__(self, ctx: RuntimeContext) -> None:
-        super().__init__(ctx)
-        self.top5 = str(ctx.option(CLEAR_TOP5))
-        if self.top5 not in TOP5:
-            raise ValueError(f"unknown CLEAR top-5 set {self.top5!r}; choose from {', '.join(TOP5)}")
+    stats_version = ClearStats.STATS_VERSION
 
-    def signature_fields(self) -> dict[str, Any]:
-        return {**self.extractor.signature_fields(), "top5": self.top5}
+    def __init__(self, top5: str) -> None:
+        if top5 not in TOP5:
+            raise ValueError(f"unknown CLEAR top-5 set {top5!r}; choose from {', '.join(TOP5)}")
+        self.top5 = top5
 
-    def score_extraction(self, extraction: ClearPairExtraction) -> tuple[float, dict[str, Any]]:
-        scored = score_pair(extraction)
-        details = scored.to_json()
-        details.pop("score")
-        details["top5_set"] = self.top5
+    def signature_fields(self, extractor_fields: dict[str, Any]) -> dict[str, Any]:
+        return {**extractor_fields, "top5": self.top5}
+
+    def score(self, value: ClearPairExtraction, details: dict[str, Any]) -> PairScore:
+        scored = score_pair(value)
+        out = scored.to_json()
+        out.pop("score")
+        out["top5_set"] = self.top5
         agreement = attribute_agreement(scored.table)
-        details["attribute_agreement"] = agreement
-        details["score_note"] = agreement["note"]  # shown beside the score in score tables
-        return scored.score, details
+        out["attribute_agreement"] = agreement
+        out["score_note"] = agreement["note"]  # shown beside the score in score tables
+        out["extraction"] = value.to_json()
+        out["judge_calls"] = []  # the judge's calls, when a judge read the pair (below)
+        return PairScore(score=scored.score, details={**out, **details})
+
+
+def _rules(ctx: RuntimeContext) -> Extractor[ClearPairExtraction]:
+    from engine.metrics.clear.rules import build_extractor  # the reader: imported on use
+
+    return build_extractor(ctx)
+
+
+def _llm(ctx: RuntimeContext) -> Extractor[ClearPairExtraction]:
+    from engine.metrics.clear.llm import build_extractor
+
+    return build_extractor(ctx)
+
+
+EXTRACTORS = ExtractorTable("clear", {"rules": _rules, "llm": _llm})
+
+
+def build(ctx: RuntimeContext) -> ExtractorMetric[ClearPairExtraction]:
+    top5 = str(ctx.option(CLEAR_TOP5))
+    return EXTRACTORS.build_metric(ctx, ClearScoring(top5), lambda kind: CARD)

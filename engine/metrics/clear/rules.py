@@ -26,6 +26,7 @@ from functools import lru_cache
 from typing import Any
 
 from engine.context import ModelInfo
+from engine.metrics.extraction import Extracted, ExtractorKind, PairwiseExtractor
 from engine.reader.lexicon_files import RULES_VERSION, lexicon_hash, load, word_regex
 from engine.reader.scope import NEGATIVE, POSITIVE, UNCERTAIN
 from engine.metrics.clear.schema import (
@@ -273,10 +274,10 @@ def report_extraction(reading: ReportReading, conditions: list[str]) -> ClearRep
 # --------------------------------------------------------------------------- extractor
 
 
-class ClearRulesExtractor:
+class ClearRulesExtractor(PairwiseExtractor[ClearPairExtraction]):
     """The deterministic CLEAR extractor (``kind = "rules"``)."""
 
-    kind = "rules"
+    kind: ExtractorKind = "rules"
     cpu_bound = True  # pure Python: may run in worker processes
 
     def model(self) -> ModelInfo:
@@ -289,17 +290,18 @@ class ClearRulesExtractor:
         return {"extractor": "rules", "reader": READER_NAME, "reader_version": READER_VERSION,
                 "rules": RULES_VERSION, "lexicon": lexicon_hash(*LEXICONS)}
 
-    def extract(self, pair: ReportPair) -> ClearPairExtraction:
+    def extract_pair(self, pair: ReportPair) -> Extracted[ClearPairExtraction]:
+        return Extracted(self.read_pair(pair))
+
+    def read_pair(self, pair: ReportPair) -> ClearPairExtraction:
+        """Stage 1 for both reports, then the attributes of the true positives."""
         reference, candidate = read_report(pair.reference), read_report(pair.candidate)
         true_positives = [c for c in CONDITIONS if reference.presence[c] == "positive"
                           and candidate.presence[c] == "positive"]
         return ClearPairExtraction(reference=report_extraction(reference, true_positives),
                                    candidate=report_extraction(candidate, true_positives))
 
-    def close(self) -> None:
-        """Nothing to release (no model)."""
-
 
 def build_extractor(ctx: Any = None) -> ClearRulesExtractor:
-    """The entry point the registered ``clear`` metric calls when ``extractor`` is "rules"."""
+    """The ``rules`` entry of the ``clear`` extractor table (``clear.metric.EXTRACTORS``)."""
     return ClearRulesExtractor()

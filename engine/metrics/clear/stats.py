@@ -256,7 +256,7 @@ _COUNTS = ("n_pairs", "n_rows", "llm_unparsable", "n_pairs_with_rows", "n_degene
 
 
 def nest(figs: Mapping[str, float], table: cs.RecordTable, options: cs.Options) -> dict[str, Any]:
-    """The nested corpus dict ``ClearMetric`` has always shown (None for undefined figures;
+    """The nested corpus dict the ``clear`` metric has always shown (None for undefined figures;
     per-condition attribute averages only for conditions with rows)."""
     if not figs:
         return {}

@@ -1,8 +1,8 @@
-"""The registered ``crepe`` metric: a reader (rules or ONNX pair encoder) + ``crepe.score``.
+"""The registered ``crepe`` metric: a reader (rules or ONNX pair encoder) -> six counts -> total.
 
-``build`` picks the reader (``engine.reader.choice``): the rules estimate (``crepe.rules``)
+``EXTRACTORS`` picks the reader (``engine.reader.choice``): the rules estimate (``crepe.rules``)
 under ``--extractor rules`` unless ``--crepe-model`` names an encoder; the encoder below
-otherwise.
+otherwise. Both give the six per-category counts (``CrepeCounts``); the score is their sum.
 
 The encoder reads the two whole reports as one pair sequence and returns six raw count-head
 outputs per pair; ``score.aggregate_batch`` applies the checkpoint's softplus flag (from the
@@ -11,18 +11,26 @@ so corpus means are recomputed from stored results alone.
 """
 from __future__ import annotations
 
-import time
+import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
 from engine.applicability import CHEST_RADIOGRAPH
-from engine.metrics.base import Metric, MetricCard, PairScore
-from engine.metrics.encoder import EncoderMetric
+from engine.metrics.base import MetricCard, PairScore
+from engine.metrics.crepe.score import CATEGORIES, CrepeCounts, aggregate_batch
+from engine.metrics.encoder import EncoderExtractor, rules_or_encoder
+from engine.metrics.extraction import (
+    Extracted,
+    Extractor,
+    ExtractorMetric,
+    ExtractorTable,
+    Scoring,
+)
 from engine.extractor_option import EXTRACTOR
-from engine.metrics.crepe.score import CATEGORIES, aggregate_batch
 from engine.metrics.scope_option import FORCE_APPLICABILITY
+from engine.metrics.crepe.stats import CrepeStats
 from engine.context import Option, RuntimeContext
-from engine.reader.choice import AUTO, encoder_model, reads_with_rules
+from engine.reader.choice import AUTO
 from engine.reports import ReportPair
 from engine.runtimes.onnx_options import ENCODER_OPTIONS
 
@@ -54,17 +62,33 @@ CARD = MetricCard(
 )
 
 
-class CrepeMetric(EncoderMetric):
-    """CREPE total (sum of six clipped counts) per pair, lower is better."""
+RULES_LABEL = "rules estimate of CREPE's six categories (not the CREPE model)"
+RULES_CARD = dataclasses.replace(
+    CARD, title="CREPE (rules estimate)",
+    measures=f"The {RULES_LABEL}: significant errors per category counted from the clinical "
+             "reader's alignment of the two reports; " + CARD.measures.split(": ", 1)[-1],
+    models="rules reader (engine/reader), no model",
+    limits="An estimate from explicit rules, not the trained CREPE regressor: it counts "
+           "what the lexicons can read (chest, abdomen, neuro, spine wording), in whole "
+           "errors. Findings outside the lexicons are invisible to it.")
 
-    card = CARD
-    version = "1"
+
+class CrepeScoring(Scoring[CrepeCounts]):
+    """The CREPE total (sum of six clipped counts) per pair, lower is better."""
+
+    stats_version = CrepeStats.STATS_VERSION
+
+    def score(self, value: CrepeCounts, details: dict[str, Any]) -> PairScore:
+        return PairScore(score=value.total, details={**value.to_json(), **details})
+
+
+class CrepeEncoderExtractor(EncoderExtractor):
+    """Six raw count-head outputs per pair; the checkpoint's softplus flag and the clipping at
+    zero make them counts (``score.aggregate_batch``)."""
+
     task = "crepe"
     model_option = CREPE_MODEL
-
-    def __init__(self, ctx: RuntimeContext) -> None:
-        super().__init__(ctx)
-        self.model_name = encoder_model(ctx, self.model_option, DEFAULT_MODEL)
+    default_model = DEFAULT_MODEL
 
     def signature_fields(self) -> dict[str, Any]:
         fields = self.encoder_signature()
@@ -73,29 +97,32 @@ class CrepeMetric(EncoderMetric):
             fields.update({"softplus": m.softplus, "pool": m.pooling, "input": "full-report"})
         return fields
 
-    def score_pairs(self, pairs: Sequence[ReportPair]) -> list[PairScore]:
+    def extract(self, pairs: Sequence[ReportPair]) -> list[Extracted[CrepeCounts]]:
         enc = self.encoder()
-        start = time.perf_counter()
         raw = enc.raw_counts([(p.reference.strip(), p.candidate.strip()) for p in pairs])
         self.ctx.count("encoder_batches")  # judge calls are counted apart
         counts = aggregate_batch(raw, softplus=enc.manifest.softplus)
-        per_pair_ms = (time.perf_counter() - start) * 1000 / max(1, len(pairs))
-        reader = {"name": "encoder", "model": enc.artifact.id}
-        return [PairScore(score=c.total, elapsed_ms=per_pair_ms,
-                          details={**c.to_json(), "raw": [float(v) for v in row],
-                                   "reader": reader})
+        reader = self.reader()
+        return [Extracted(c, {"raw": [float(v) for v in row], "reader": reader})
                 for c, row in zip(counts, raw, strict=True)]
 
 
-def build(ctx: RuntimeContext) -> Metric:
-    """The rules estimate or the encoder, as the options choose (``reader.choice``). The rules
-    view is imported here, like SRR's and VERT's: the reader pulls in scipy, which a run that
-    lists metrics or scores BLEU never needs (start-up)."""
-    if reads_with_rules(ctx, CREPE_MODEL):
-        from engine.metrics.crepe.rules import CrepeRulesMetric
+def _rules(ctx: RuntimeContext) -> Extractor[CrepeCounts]:
+    """The rules view is imported on use, like SRR's and VERT's: the reader pulls in scipy,
+    which a run that lists metrics or scores BLEU never needs (start-up)."""
+    from engine.metrics.crepe.rules import CrepeRulesExtractor
 
-        return CrepeRulesMetric(CARD)
-    return CrepeMetric(ctx)
+    return CrepeRulesExtractor(RULES_LABEL)
+
+
+EXTRACTORS = ExtractorTable("crepe", {"rules": _rules, "encoder": CrepeEncoderExtractor.for_run},
+                            rules_or_encoder(CREPE_MODEL))
+
+
+def build(ctx: RuntimeContext) -> ExtractorMetric[CrepeCounts]:
+    """The rules estimate or the encoder, as the options choose (``reader.choice``)."""
+    return EXTRACTORS.build_metric(ctx, CrepeScoring(),
+                                   lambda kind: RULES_CARD if kind == "rules" else CARD)
 
 
 OPTIONS = (CREPE_MODEL, EXTRACTOR, *ENCODER_OPTIONS, FORCE_APPLICABILITY)

@@ -8,52 +8,41 @@ keep the pair's reading (findings, links with their conflicts, comparisons) they
 """
 from __future__ import annotations
 
-import dataclasses
 from typing import Any
 
 from engine.context import ModelInfo
-from engine.metrics.base import Metric, PairScore
 from engine.metrics.crepe.score import CATEGORY_KEYS, CrepeCounts
+from engine.metrics.extraction import Extracted, ExtractorKind, PairwiseExtractor
 from engine.reader.align import read_pair
+from engine.reader.errors import pair_errors, readable
 from engine.reader.lexicon import reader_signature
 from engine.reader.views import reader_details, rules_model
-from engine.reader.errors import pair_errors, readable
 from engine.reports import ReportPair
 
-LABEL = "rules estimate of CREPE's six categories (not the CREPE model)"
 
+class CrepeRulesExtractor(PairwiseExtractor[CrepeCounts]):
+    """The reader's significant errors in CREPE's six categories (``kind = "rules"``)."""
 
-class CrepeRulesMetric(Metric):
-    """Sum of the reader's significant errors in CREPE's six categories (lower is better)."""
+    kind: ExtractorKind = "rules"
 
-    version = "1"
-
-    def __init__(self, card: Any) -> None:
-        self.card = dataclasses.replace(
-            card, title="CREPE (rules estimate)",
-            measures=f"The {LABEL}: significant errors per category counted from the clinical "
-                     "reader's alignment of the two reports; " + card.measures.split(": ", 1)[-1],
-            models="rules reader (engine/reader), no model",
-            limits="An estimate from explicit rules, not the trained CREPE regressor: it counts "
-                   "what the lexicons can read (chest, abdomen, neuro, spine wording), in whole "
-                   "errors. Findings outside the lexicons are invisible to it.")
+    def __init__(self, label: str) -> None:
+        self.label = label  # what the reader is called on the card and in every result
 
     def model(self) -> ModelInfo:
-        return rules_model(LABEL)
+        return rules_model(self.label)
 
     def signature_fields(self) -> dict[str, Any]:
         return {"extractor": "rules", **reader_signature(), "view": "crepe-categories"}
 
-    def score_pair(self, pair: ReportPair) -> PairScore:
+    def extract_pair(self, pair: ReportPair) -> Extracted[CrepeCounts]:
         reading = read_pair(pair.reference, pair.candidate)
         if not readable(reading):
-            return PairScore.failed("cannot read: the rules reader found no finding in either "
-                                    "report", {"reader": reader_details(LABEL)})
+            return Extracted.failed("cannot read: the rules reader found no finding in either "
+                                    "report", {"reader": reader_details(self.label)})
         errors = pair_errors(reading)
         counts = {key: float(sum(e.significant and e.category == key for e in errors))
                   for key in CATEGORY_KEYS}
         result = CrepeCounts(counts=counts, total=float(sum(counts.values())))
-        return PairScore(score=result.total, details={
-            **result.to_json(), "reader": reader_details(LABEL),
-            "errors": [e.to_json() for e in errors if e.significant],
-            "reading": reading.to_json()})
+        return Extracted(result, {"reader": reader_details(self.label),
+                                  "errors": [e.to_json() for e in errors if e.significant],
+                                  "reading": reading.to_json()})

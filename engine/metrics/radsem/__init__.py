@@ -6,9 +6,11 @@
 # The registered metric. Importing it stays cheap: llama_cpp and openai are imported only
 # when a judge is built.
 from engine.metrics.registry import MetricSpec
-from engine.metrics.radsem.metric import CARD, RadsemMetric
+from engine.extractor_option import EXTRACTOR
+from engine.metrics.judging import JUDGE_OPTIONS
+from engine.metrics.radsem.metric import CARD, EXTRACTORS, build
 from engine.metrics.radsem.options import SIMILARITY_OPTION
-from engine.metrics.judging import EXTRACTOR, JUDGE_OPTIONS
 
-METRICS = [MetricSpec(name="radsem", card=CARD, build=RadsemMetric, kind="llm",
-                      options=(EXTRACTOR, SIMILARITY_OPTION, *JUDGE_OPTIONS))]
+METRICS = [MetricSpec(name="radsem", card=CARD, build=build, kind="llm",
+                      options=(EXTRACTOR, SIMILARITY_OPTION, *JUDGE_OPTIONS),
+                      extractors=EXTRACTORS)]

@@ -35,7 +35,8 @@ from engine.context import RuntimeContext
 from engine.prompts import load_prompt
 from engine.reports import ReportPair, findings_text
 from engine.runtimes.judge import CallTrace, Judge, bounded_schema
-from engine.metrics.judging import judge_for
+from engine.metrics.extraction import Extracted, ExtractorKind, PairwiseExtractor
+from engine.metrics.judging import judge_for, judged
 from engine.runtimes.jsontext import extract_json, validate
 
 REWRITE_PROMPT = "radsem.rewrite"
@@ -143,10 +144,10 @@ def check_tags(tags: RadsemTags, ref: Sequence[str], gen: Sequence[str]) -> tupl
     return RadsemTags(pairs=pairs, unmatched_sentences=unmatched), notes
 
 
-class LlmRadsemExtractor:
+class LlmRadsemExtractor(PairwiseExtractor[RadsemExtraction]):
     """RadSEM extraction by an LLM judge (``kind = "llm"``)."""
 
-    kind = "llm"
+    kind: ExtractorKind = "llm"
 
     def __init__(self, judge: Judge) -> None:
         self.judge = judge
@@ -159,8 +160,8 @@ class LlmRadsemExtractor:
                 "prompts": [load_prompt(REWRITE_PROMPT).key, load_prompt(MATCH_PROMPT).key],
                 "on_foreign_sentence": "drop+note"}
 
-    def extract(self, pair: ReportPair) -> RadsemExtraction:
-        return self.extract_traced(pair)[0]
+    def extract_pair(self, pair: ReportPair) -> Extracted[RadsemExtraction]:
+        return judged(lambda: self.extract_traced(pair))
 
     def extract_traced(self, pair: ReportPair) -> tuple[RadsemExtraction, list[CallTrace]]:
         trace: list[CallTrace] = []

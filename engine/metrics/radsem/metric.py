@@ -3,17 +3,20 @@
 Per pair, ``details`` carries the stage-3 record (class scores, every pair with its weight and
 flow, ignored items) and the extraction (both lists of atomic sentences, the tags with the
 unmatched sentences, the notes on anything dropped), so the alignment graph can be drawn and
-the corpus statistics rebuilt from stored results.
+the corpus statistics rebuilt from stored results. The two extractors are declared in
+``EXTRACTORS``; ``RadsemScoring`` is stage 3.
 """
 from __future__ import annotations
 
 from typing import Any
 
 from engine.applicability import ANY
-from engine.metrics.base import MetricCard
-from engine.metrics.extracted import ExtractedMetric
+from engine.context import RuntimeContext
+from engine.metrics.base import MetricCard, PairScore
+from engine.metrics.extraction import Extractor, ExtractorMetric, ExtractorTable, Scoring
 from engine.metrics.radsem.extract import RadsemExtraction
 from engine.metrics.radsem.score import score_tags
+from engine.metrics.radsem.stats import RadsemStats
 
 CARD = MetricCard(
     name="radsem",
@@ -35,15 +38,37 @@ CARD = MetricCard(
 )
 
 
-class RadsemMetric(ExtractedMetric):
-    card = CARD
-    version = "1"
+class RadsemScoring(Scoring[RadsemExtraction]):
+    """Stage 3: the max-flow over the extraction's sentence pairs."""
 
-    def signature_fields(self) -> dict[str, Any]:
-        return {**self.extractor.signature_fields(), "scorer": "maxflow"}
+    stats_version = RadsemStats.STATS_VERSION
 
-    def score_extraction(self, extraction: RadsemExtraction) -> tuple[float, dict[str, Any]]:
-        scored = score_tags(extraction.tags)
-        details = scored.to_json()
-        details.pop("score")
-        return scored.score, details
+    def signature_fields(self, extractor_fields: dict[str, Any]) -> dict[str, Any]:
+        return {**extractor_fields, "scorer": "maxflow"}
+
+    def score(self, value: RadsemExtraction, details: dict[str, Any]) -> PairScore:
+        scored = score_tags(value.tags)
+        out = scored.to_json()
+        out.pop("score")
+        out["extraction"] = value.to_json()
+        out["judge_calls"] = []  # the judge's calls, when a judge read the pair (below)
+        return PairScore(score=scored.score, details={**out, **details})
+
+
+def _rules(ctx: RuntimeContext) -> Extractor[RadsemExtraction]:
+    from engine.metrics.radsem.rules import build_extractor  # the reader: imported on use
+
+    return build_extractor(ctx)
+
+
+def _llm(ctx: RuntimeContext) -> Extractor[RadsemExtraction]:
+    from engine.metrics.radsem.llm import build_extractor
+
+    return build_extractor(ctx)
+
+
+EXTRACTORS = ExtractorTable("radsem", {"rules": _rules, "llm": _llm})
+
+
+def build(ctx: RuntimeContext) -> ExtractorMetric[RadsemExtraction]:
+    return EXTRACTORS.build_metric(ctx, RadsemScoring(), lambda kind: CARD)

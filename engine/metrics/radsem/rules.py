@@ -25,6 +25,7 @@ from typing import Any, NoReturn
 import numpy as np
 
 from engine.context import ModelInfo
+from engine.metrics.extraction import Extracted, ExtractorKind, PairwiseExtractor
 from engine.metrics.radsem.options import DEFAULT_SIMILARITY, SIMILARITY_OPTION
 from engine.reader.lexicon_files import lexicon_hash
 from engine.metrics.radsem.extract import RadsemExtraction
@@ -90,10 +91,10 @@ class HybridSimilarity(EncoderSimilarity):
         return 0.5 * (self.cosine(ref, gen) + lexical_similarity(ref, gen))
 
 
-class RadsemRulesExtractor:
+class RadsemRulesExtractor(PairwiseExtractor[RadsemExtraction]):
     """The deterministic RadSEM extractor (``kind = "rules"``)."""
 
-    kind = "rules"
+    kind: ExtractorKind = "rules"
 
     def __init__(self, similarity: SimilarityFn | None = None, backend: str = "lexical",
                  settings: MatchSettings | None = None, encoder_info: dict[str, Any] | None = None):
@@ -118,7 +119,11 @@ class RadsemRulesExtractor:
                 "encoder_sha": self.encoder_info.get("sha256", "none")[:12],
                 "thresholds": f"{self.settings.pair_threshold:g}/{self.settings.extra_threshold:g}"}
 
-    def extract(self, pair: ReportPair) -> RadsemExtraction:
+    def extract_pair(self, pair: ReportPair) -> Extracted[RadsemExtraction]:
+        return Extracted(self.read_pair(pair))
+
+    def read_pair(self, pair: ReportPair) -> RadsemExtraction:
+        """Both reports' atomic sentences and the tags that pair them."""
         # The atomic statements come from the clinical reader, which reads (and caches) each
         # report once for every metric of a run; they are the RadSEM atomiser's sentences.
         reference, candidate = read_report(pair.reference), read_report(pair.candidate)
@@ -164,7 +169,7 @@ def _encoder_failed(what: str, exc: BaseException) -> NoReturn:
 
 
 def build_extractor(ctx: Any = None, similarity: str | None = None) -> RadsemRulesExtractor:
-    """The entry point the registered ``radsem`` metric calls when ``extractor`` is "rules".
+    """The ``rules`` entry of the ``radsem`` extractor table (``radsem.metric.EXTRACTORS``).
 
     ``similarity``: "lexical" (token Dice, the default), "encoder" (the bundled MiniLM cosine,
     its session shared through ``ctx``) or "hybrid" (their mean).

@@ -1,5 +1,5 @@
 """RadSEM's per-pair statistics record and its corpus figures (mean score, per-class F1 and
-counts, sentences per report). The figures equal what ``RadsemMetric`` reported from stored
+counts, sentences per report). The figures equal what the ``radsem`` metric reported from stored
 details; ``STATS_VERSION`` is bumped when the record's meaning changes (older stored results
 are then refused, and recomputed by a resumed run)."""
 from __future__ import annotations

@@ -1,7 +1,9 @@
 """The registered ``srr`` metric: a labeller (rules or ONNX utterance classifier) + ``srr.score``.
 
-``build`` picks the labeller (``engine.reader.choice``): SRR labels from rules (``srr.rules``)
-under ``--extractor rules`` unless ``--srr-model`` names an encoder; the encoder below otherwise.
+``EXTRACTORS`` picks the labeller (``engine.reader.choice``): SRR labels from rules
+(``srr.rules``) under ``--extractor rules`` unless ``--srr-model`` names an encoder; the encoder
+below otherwise. Both give the two reports' label sets (``SrrLabels``); ``SrrScoring`` compares
+them.
 
 Each report is cut into utterances with ``engine.reports.split_utterances``; the encoder labels
 every distinct utterance once (normal sentences repeat a lot across a batch); a report's label
@@ -11,19 +13,28 @@ each utterance, so every corpus average can be recomputed from stored results.
 """
 from __future__ import annotations
 
-import time
+import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
 from engine.applicability import CHEST_RADIOGRAPH
-from engine.metrics.base import Metric, MetricCard, PairScore
-from engine.metrics.encoder import EncoderMetric
+from engine.metrics.base import MetricCard, PairScore
+from engine.metrics.encoder import EncoderExtractor, rules_or_encoder
+from engine.metrics.extraction import (
+    Extracted,
+    Extractor,
+    ExtractorKind,
+    ExtractorMetric,
+    ExtractorTable,
+    Scoring,
+)
 from engine.extractor_option import EXTRACTOR
 from engine.metrics.scope_option import FORCE_APPLICABILITY
 from engine.context import Option, RuntimeContext
 from models.srr_labels import LabelLevel, StatusView
-from engine.metrics.srr.score import score_pair
-from engine.reader.choice import AUTO, encoder_model, reads_with_rules
+from engine.metrics.srr.score import SrrLabels, score_pair
+from engine.metrics.srr.stats import SrrStats
+from engine.reader.choice import AUTO
 from engine.reports import ReportPair, split_utterances
 from engine.runtimes.onnx_options import ENCODER_OPTIONS
 
@@ -60,25 +71,48 @@ CARD = MetricCard(
 )
 
 
-class SrrMetric(EncoderMetric):
-    """F1 between the two reports' SRR-BERT label sets (higher is better)."""
+RULES_LABEL = "SRR labels from rules (55 leaves with status; not the SRR-BERT model)"
+RULES_CARD = dataclasses.replace(
+    CARD, title="F1-SRR-BERT (rules labels)",
+    measures="Agreement of the SRR-BERT finding labels (55 leaves, Present / Uncertain / "
+             "Absent) that the rules reader gives the two reports; per pair the true F1 "
+             "of the two label sets, leaf level (upper level alongside).",
+    models="rules reader (engine/reader, lexicon srr_leaves.json), no model",
+    limits="Chest-radiograph labels only; wording outside the lexicon gets no label. A pair "
+           "in which neither report has a label (a brain MRI, say) is 'not applicable' "
+           "instead of a perfect 1.0.")
+# The rules labels are version 2: a pair without any label is "not applicable", not 1.0.
+VERSIONS: dict[ExtractorKind, str] = {"rules": "2", "encoder": "1"}
 
-    card = CARD
-    version = "1"
+
+class SrrScoring(Scoring[SrrLabels]):
+    """The F1 of the two label sets (higher is better), in the chosen status view."""
+
+    stats_version = SrrStats.STATS_VERSION
+
+    def __init__(self, view: StatusView) -> None:
+        self.view = StatusView(view)
+
+    def signature_fields(self, extractor_fields: dict[str, Any]) -> dict[str, Any]:
+        """The view goes just before the label level, where stored signatures have it."""
+        fields = {k: v for k, v in extractor_fields.items() if k not in ("level", "threshold", "split")}
+        rest = {k: v for k, v in extractor_fields.items() if k not in fields}
+        return {**fields, "view": self.view.value, **rest}
+
+    def score(self, value: SrrLabels, details: dict[str, Any]) -> PairScore:
+        scored = score_pair(value.reference, value.candidate, value.level, self.view)
+        return PairScore(score=scored.score, details={**scored.to_json(), **details})
+
+
+class SrrEncoderExtractor(EncoderExtractor):
+    """The SRR-BERT utterance classifier: each distinct utterance of a batch labelled once."""
+
     task = "srr"
     model_option = SRR_MODEL
-
-    def __init__(self, ctx: RuntimeContext) -> None:
-        super().__init__(ctx)
-        self.model_name = encoder_model(ctx, self.model_option, DEFAULT_MODEL)
-        self.view = StatusView(ctx.option(SRR_VIEW))
-
-    @property
-    def level(self) -> LabelLevel:
-        return LabelLevel(self.encoder().manifest.label_level)
+    default_model = DEFAULT_MODEL
 
     def signature_fields(self) -> dict[str, Any]:
-        fields = {**self.encoder_signature(), "view": self.view.value}
+        fields = self.encoder_signature()
         m = self.manifest()
         if m is not None:
             from engine.runtimes.onnx_encoder import srr_threshold
@@ -87,36 +121,41 @@ class SrrMetric(EncoderMetric):
                            "split": "reports.split_utterances"})
         return fields
 
-    def score_pairs(self, pairs: Sequence[ReportPair]) -> list[PairScore]:
+    def extract(self, pairs: Sequence[ReportPair]) -> list[Extracted[SrrLabels]]:
         enc = self.encoder()
-        level = self.level
-        start = time.perf_counter()
+        level = LabelLevel(enc.manifest.label_level)
         split = [(split_utterances(p.reference), split_utterances(p.candidate)) for p in pairs]
         distinct = list(dict.fromkeys(u for ref, cand in split for u in (*ref, *cand)))
         labels_of = dict(zip(distinct, enc.utterance_labels(distinct), strict=True))
         self.ctx.count("encoder_batches")  # judge calls are counted apart
-        per_pair_ms = (time.perf_counter() - start) * 1000 / max(1, len(pairs))
+        reader = self.reader()
         results = []
         for ref_utts, cand_utts in split:
-            ref_labels = sorted({lab for u in ref_utts for lab in labels_of[u]})
-            cand_labels = sorted({lab for u in cand_utts for lab in labels_of[u]})
-            scored = score_pair(ref_labels, cand_labels, level, self.view)
-            details = scored.to_json()
-            details["utterances"] = {
-                "reference": [{"text": u, "labels": labels_of[u]} for u in ref_utts],
-                "candidate": [{"text": u, "labels": labels_of[u]} for u in cand_utts]}
-            details["reader"] = {"name": "encoder", "model": enc.artifact.id}
-            results.append(PairScore(score=scored.score, details=details, elapsed_ms=per_pair_ms))
+            labels = SrrLabels(sorted({lab for u in ref_utts for lab in labels_of[u]}),
+                               sorted({lab for u in cand_utts for lab in labels_of[u]}), level)
+            utterances = {"reference": [{"text": u, "labels": labels_of[u]} for u in ref_utts],
+                          "candidate": [{"text": u, "labels": labels_of[u]} for u in cand_utts]}
+            results.append(Extracted(labels, {"utterances": utterances, "reader": reader}))
         return results
 
-def build(ctx: RuntimeContext) -> Metric:
-    """SRR labels from rules or the encoder, as the options choose (``reader.choice``)."""
-    if reads_with_rules(ctx, SRR_MODEL):
-        # Imported here: the reader's SRR labeller imports this package's label vocabulary.
-        from engine.metrics.srr.rules import SrrRulesMetric
 
-        return SrrRulesMetric(CARD, StatusView(ctx.option(SRR_VIEW)))
-    return SrrMetric(ctx)
+def _rules(ctx: RuntimeContext) -> Extractor[SrrLabels]:
+    # Imported on use: the reader's SRR labeller imports this package's label vocabulary.
+    from engine.metrics.srr.rules import SrrRulesExtractor
+
+    return SrrRulesExtractor(RULES_LABEL)
+
+
+EXTRACTORS = ExtractorTable("srr", {"rules": _rules, "encoder": SrrEncoderExtractor.for_run},
+                            rules_or_encoder(SRR_MODEL))
+
+
+def build(ctx: RuntimeContext) -> ExtractorMetric[SrrLabels]:
+    """SRR labels from rules or the encoder, as the options choose (``reader.choice``)."""
+    view = StatusView(ctx.option(SRR_VIEW))
+    return EXTRACTORS.build_metric(ctx, SrrScoring(view),
+                                   lambda kind: RULES_CARD if kind == "rules" else CARD,
+                                   VERSIONS.__getitem__)
 
 
 OPTIONS = (SRR_MODEL, SRR_VIEW, EXTRACTOR, *ENCODER_OPTIONS, FORCE_APPLICABILITY)

@@ -7,63 +7,47 @@ shape the encoder gives, plus the ``reader`` entry that says where they came fro
 """
 from __future__ import annotations
 
-import dataclasses
 from typing import Any
 
-from engine.metrics.base import Metric, MetricCard, PairScore
 from engine.context import ModelInfo
-from models.srr_labels import LabelLevel, StatusView
-from engine.metrics.srr.score import score_pair
+from engine.metrics.extraction import Extracted, ExtractorKind, PairwiseExtractor
+from engine.metrics.srr.score import SrrLabels
 from engine.reader.findings import read_report
-from engine.reader.lexicon import reader_signature
-from engine.reader.lexicon import SRR_LEXICONS
+from engine.reader.lexicon import SRR_LEXICONS, reader_signature
 from engine.reader.srr_labels import report_labels
 from engine.reader.views import reader_details, rules_model
 from engine.reports import ReportPair
+from models.srr_labels import LabelLevel
 
-LABEL = "SRR labels from rules (55 leaves with status; not the SRR-BERT model)"
 LEVEL = LabelLevel.LEAVES_WITH_STATUSES
 NOT_APPLICABLE = ("not applicable: neither report names any of the 55 SRR-BERT chest labels "
                   "(the rules found no chest finding, normal or abnormal, to compare)")
 
 
-class SrrRulesMetric(Metric):
-    """F1 between the two reports' rule-read SRR label sets (higher is better)."""
+class SrrRulesExtractor(PairwiseExtractor[SrrLabels]):
+    """Both reports' rule-read SRR label sets (``kind = "rules"``)."""
 
-    version = "2"
+    kind: ExtractorKind = "rules"
 
-    def __init__(self, card: MetricCard, view: StatusView) -> None:
-        self.view = StatusView(view)
-        self.card = dataclasses.replace(
-            card, title="F1-SRR-BERT (rules labels)",
-            measures="Agreement of the SRR-BERT finding labels (55 leaves, Present / Uncertain / "
-                     "Absent) that the rules reader gives the two reports; per pair the true F1 "
-                     "of the two label sets, leaf level (upper level alongside).",
-            models="rules reader (engine/reader, lexicon srr_leaves.json), no model",
-            limits="Chest-radiograph labels only; wording outside the lexicon gets no label. A pair "
-                   "in which neither report has a label (a brain MRI, say) is 'not applicable' "
-                   "instead of a perfect 1.0.")
+    def __init__(self, label: str) -> None:
+        self.label = label  # what the reader is called on the card and in every result
 
     def model(self) -> ModelInfo:
-        return rules_model(LABEL, *SRR_LEXICONS)
+        return rules_model(self.label, *SRR_LEXICONS)
 
     def signature_fields(self) -> dict[str, Any]:
-        return {"extractor": "rules", **reader_signature(*SRR_LEXICONS), "view": self.view.value,
-                "level": LEVEL.value, "split": "reports.split_utterances"}
+        return {"extractor": "rules", **reader_signature(*SRR_LEXICONS), "level": LEVEL.value,
+                "split": "reports.split_utterances"}
 
-    def score_pair(self, pair: ReportPair) -> PairScore:
+    def extract_pair(self, pair: ReportPair) -> Extracted[SrrLabels]:
         ref_labels, ref_sentences = report_labels(read_report(pair.reference))
         cand_labels, cand_sentences = report_labels(read_report(pair.candidate))
         utterances = {
             "reference": [{"text": s, "labels": list(labs)} for s, labs in ref_sentences],
             "candidate": [{"text": s, "labels": list(labs)} for s, labs in cand_sentences]}
+        details = {"utterances": utterances, "reader": reader_details(self.label, *SRR_LEXICONS)}
         if not ref_labels and not cand_labels:
             # Two reports the chest labels say nothing about (a brain MRI, say) would "agree
             # perfectly" (1.0): a confident number about nothing, so the pair is not applicable.
-            return PairScore.failed(NOT_APPLICABLE, {"utterances": utterances,
-                                                     "reader": reader_details(LABEL, *SRR_LEXICONS)})
-        scored = score_pair(ref_labels, cand_labels, LEVEL, self.view)
-        details = scored.to_json()
-        details["utterances"] = utterances
-        details["reader"] = reader_details(LABEL, *SRR_LEXICONS)
-        return PairScore(score=scored.score, details=details)
+            return Extracted.failed(NOT_APPLICABLE, details)
+        return Extracted(SrrLabels(ref_labels, cand_labels, LEVEL), details)

@@ -369,3 +369,12 @@ def corpus_from_pairs(pairs: Sequence[SrrPairScore],
 
 def _opt_float(value: Any) -> float | None:
     return None if value is None else float(value)
+
+
+@dataclass(frozen=True)
+class SrrLabels:
+    """The two reports' label sets (union over their utterances) at the labeller's level."""
+
+    reference: list[str]
+    candidate: list[str]
+    level: LabelLevel

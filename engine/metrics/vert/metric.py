@@ -1,7 +1,8 @@
 """The registered ``vert`` metric: one judge call per pair -> assessment -> every judge score.
 
-``build`` picks the judge: the rules judge (``vert.rules``, no LLM) under ``--extractor rules``,
-the LLM judge below under ``--extractor llm``.
+``EXTRACTORS`` holds the two judges: the rules judge (``vert.rules``, no LLM) under
+``--extractor rules``, the LLM judge below under ``--extractor llm``. Both give a
+``JudgeAssessment``, which ``VertScoring`` scores.
 
 The prompt variant (``vert``, ``green``, ``formula``, ``rubric``) decides what the judge is
 asked and which score is the headline; every variant's answer also yields GREEN, GREEN-F1,
@@ -10,26 +11,36 @@ JSONL file are shown before the pair (so the judge's KV cache keeps them between
 """
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import stat
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 from engine.applicability import ANY
+from engine.context import ModelInfo, Option, RuntimeContext
 from engine.copied_answer import copied_from
-from engine.metrics.base import Metric, MetricCard, PairScore
-from engine.context import ModelInfo
-from engine.context import Option, RuntimeContext
+from engine.metrics.base import MetricCard, PairScore
+from engine.metrics.extraction import (
+    Extracted,
+    Extractor,
+    ExtractorKind,
+    ExtractorMetric,
+    ExtractorTable,
+    PairwiseExtractor,
+    Scoring,
+)
+from engine.metrics.judging import judge_for, judged
 from engine.metrics.vert.parse import clean_response, parse_assessment
 from engine.metrics.vert.schema import CATEGORIES, JudgeAssessment, judge_schema
 from engine.metrics.vert.score import VARIANTS, Variant, compute_scores
+from engine.metrics.vert.stats import VertStats
 from engine.prompts import load_prompt
 from engine.reports import ReportPair
-from engine.runtimes.judge import CallTrace, Judge, JudgeError, bounded_schema
-from engine.metrics.judging import EXTRACTOR, judge_for
+from engine.runtimes.judge import CallTrace, Judge, bounded_schema
 from engine.runtimes.jsontext import AnswerError, extract_json, validate
 
 VERT_VARIANT = Option("vert_variant", "vert",
@@ -42,8 +53,6 @@ VERT_FEWSHOT = Option("vert_fewshot", "",
 
 GREEN_WORDS = 300  # the green variant reads the first 300 words of each report (GREEN's rule)
 MAX_FEWSHOT_BYTES = 1_000_000  # worked examples, not a corpus
-SCORE_FAMILIES = ("vert", "green", "green_f1", "formula", "error_count", "total_error_count",
-                  "matched")
 EXAMPLE_PROMPT = "vert.example"
 # Bounds on the answer, so constrained decoding always finishes: characters per text, items
 # per list, errors per category, tokens in all.
@@ -71,6 +80,16 @@ CARD = MetricCard(
            "demo-grade and its numbers are meaningless.",
     scope=ANY,
 )
+RULES_LABEL = "rules judge: errors and matched findings from the clinical reader (no LLM)"
+RULES_CARD = dataclasses.replace(
+    CARD, title="VERT (rules judge)",
+    measures="The " + RULES_LABEL + ": clinically significant and insignificant errors in six "
+             "categories (false finding, omission, location, severity, extra comparison, "
+             "missing comparison) and the matched findings; GREEN, GREEN-F1 and the "
+             "formula score from them, and the overall score from the formula.",
+    models="rules reader (engine/reader), no model",
+    limits="Rules, not a judge's reading: only what the lexicons name is seen, errors "
+           "are whole counts, and the overall score is the formula, not a judgement.")
 
 
 @dataclass(frozen=True)
@@ -111,6 +130,15 @@ def load_fewshot(path: str | Path) -> list[FewShotExample]:
     return examples
 
 
+def run_fewshot(ctx: RuntimeContext) -> tuple[list[FewShotExample], str]:
+    """The run's worked examples and the hash of their file (read before the judge loads, so
+    a bad file is reported at once)."""
+    path = str(ctx.option(VERT_FEWSHOT) or "")
+    if not path:
+        return [], "none"
+    return load_fewshot(path), hashlib.sha256(Path(path).read_bytes()).hexdigest()[:12]
+
+
 def truncate_words(text: str, n: int = GREEN_WORDS) -> str:
     """The first ``n`` whitespace-separated words (GREEN truncates both reports this way)."""
     words = text.split()
@@ -128,19 +156,44 @@ def examples_text(examples: Sequence[FewShotExample]) -> str:
                    for i, e in enumerate(examples, start=1))
 
 
-class VertMetric(Metric):
-    card = CARD
-    version = "1"
+def check_variant(variant: str) -> Variant:
+    if variant not in VARIANTS:
+        raise ValueError(f"unknown VERT variant {variant!r}; choose from {', '.join(VARIANTS)}")
+    return variant
 
-    def __init__(self, ctx: RuntimeContext, judge: Judge | None = None) -> None:
-        self.variant = cast(Variant, str(ctx.option(VERT_VARIANT)))  # checked just below
-        if self.variant not in VARIANTS:
-            raise ValueError(f"unknown VERT variant {self.variant!r}; choose from {', '.join(VARIANTS)}")
-        fewshot = str(ctx.option(VERT_FEWSHOT) or "")
-        self.examples = load_fewshot(fewshot) if fewshot else []
-        self.fewshot_hash = (hashlib.sha256(Path(fewshot).read_bytes()).hexdigest()[:12]
-                             if fewshot else "none")
-        self.judge = judge or judge_for(ctx)
+
+class VertScoring(Scoring[JudgeAssessment]):
+    """Every judge score of the assessment; the variant's is the headline (higher is better)."""
+
+    stats_version = VertStats.STATS_VERSION
+
+    def __init__(self, variant: Variant) -> None:
+        self.variant = variant
+
+    def score(self, value: JudgeAssessment, details: dict[str, Any]) -> PairScore:
+        scores = compute_scores(value)
+        out = {"variant": self.variant, "assessment": value.to_json(),
+               "scores": scores.to_json(), **details}
+        headline = scores.headline(self.variant)
+        if headline is None:
+            return PairScore(None, out, error=f"judge answer unusable for the {self.variant} "
+                                              f"score: {scores.headline_error(self.variant)}")
+        return PairScore(score=float(headline), details=out)
+
+    def failed(self, error: str, details: dict[str, Any]) -> PairScore:
+        return PairScore.failed(error, {"variant": self.variant, **details})
+
+
+class VertJudgeExtractor(PairwiseExtractor[JudgeAssessment]):
+    """The LLM judge's assessment of a pair, one call per pair (``kind = "llm"``)."""
+
+    kind: ExtractorKind = "llm"
+
+    def __init__(self, judge: Judge, variant: Variant,
+                 fewshot: tuple[list[FewShotExample], str] = ([], "none")) -> None:
+        self.variant = variant
+        self.examples, self.fewshot_hash = fewshot
+        self.judge = judge
         self.prompt = load_prompt(f"vert.{self.variant}")
         self.schema = judge_schema(with_score=self.variant != "green")
         self._examples_text = examples_text(self.examples)
@@ -171,35 +224,49 @@ class VertMetric(Metric):
             text = json.dumps(found, ensure_ascii=False)
         return parse_assessment(text, expect_score=self.variant != "green")
 
-    def score_pair(self, pair: ReportPair) -> PairScore:
+    def _ask(self, pair: ReportPair) -> tuple[JudgeAssessment, list[CallTrace]]:
         reference, candidate = pair.reference, pair.candidate
         if self.variant == "green":
             reference, candidate = truncate_words(reference), truncate_words(candidate)
-        try:
-            answer = self.judge.ask(
-                self.prompt, {"categories": categories_text(), "examples": self._examples_text,
-                              "reference": reference, "candidate": candidate},
-                bounded_schema(self.schema, _TEXT_CHARS, _ITEMS, _MAX_COUNT), max_tokens=_MAX_TOKENS,
-                parse=lambda text: self._read(text, (reference, candidate)))
-        except JudgeError as exc:
-            return PairScore.failed(f"judge: {exc}", {"variant": self.variant,
-                                                       "judge_error": exc.to_json()})
-        scores = compute_scores(answer.value)
+        answer = self.judge.ask(
+            self.prompt, {"categories": categories_text(), "examples": self._examples_text,
+                          "reference": reference, "candidate": candidate},
+            bounded_schema(self.schema, _TEXT_CHARS, _ITEMS, _MAX_COUNT), max_tokens=_MAX_TOKENS,
+            parse=lambda text: self._read(text, (reference, candidate)))
+        return answer.value, [CallTrace.of(self.prompt, "pair", answer)]
+
+    def extract_pair(self, pair: ReportPair) -> Extracted[JudgeAssessment]:
+        extracted = judged(lambda: self._ask(pair))
+        if extracted.error is not None:
+            return extracted
         judge = self.judge.model()
-        details = {"variant": self.variant, "assessment": answer.value.to_json(),
-                   "scores": scores.to_json(),
-                   "reader": {"name": "llm", "judge": judge.id if judge else None},
-                   "judge_calls": [CallTrace.of(self.prompt, "pair", answer).to_json()]}
-        headline = scores.headline(self.variant)
-        if headline is None:
-            return PairScore(None, details, error=f"judge answer unusable for the {self.variant} "
-                                                  f"score: {scores.headline_error(self.variant)}")
-        return PairScore(score=float(headline), details=details)
+        return Extracted(extracted.value, {"reader": {"name": "llm", "judge": judge.id if judge else None},
+                                           **extracted.details})
 
-def build(ctx: RuntimeContext) -> Metric:
+
+def _rules(ctx: RuntimeContext) -> Extractor[JudgeAssessment]:
+    from engine.metrics.vert.rules import VertRulesExtractor  # the reader: imported on use
+
+    return VertRulesExtractor(str(ctx.option(VERT_VARIANT)), RULES_LABEL)
+
+
+def _llm(ctx: RuntimeContext) -> Extractor[JudgeAssessment]:
+    variant, fewshot = check_variant(str(ctx.option(VERT_VARIANT))), run_fewshot(ctx)
+    return VertJudgeExtractor(judge_for(ctx), variant, fewshot)
+
+
+EXTRACTORS = ExtractorTable("vert", {"rules": _rules, "llm": _llm})
+
+
+def build(ctx: RuntimeContext) -> ExtractorMetric[JudgeAssessment]:
     """The rules judge under ``--extractor rules`` (the default), the LLM judge under ``llm``."""
-    if str(ctx.option(EXTRACTOR)) == "rules":
-        from engine.metrics.vert.rules import VertRulesMetric
+    variant = check_variant(str(ctx.option(VERT_VARIANT)))
+    return EXTRACTORS.build_metric(ctx, VertScoring(variant),
+                                   lambda kind: RULES_CARD if kind == "rules" else CARD)
 
-        return VertRulesMetric(CARD, str(ctx.option(VERT_VARIANT)))
-    return VertMetric(ctx)
+
+def judge_metric(ctx: RuntimeContext, judge: Judge) -> ExtractorMetric[JudgeAssessment]:
+    """VERT with the LLM judge ``judge`` instead of the run's (benchmarks, tests)."""
+    variant = check_variant(str(ctx.option(VERT_VARIANT)))
+    extractor = VertJudgeExtractor(judge, variant, run_fewshot(ctx))
+    return ExtractorMetric(CARD, extractor, VertScoring(variant))

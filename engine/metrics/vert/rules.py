@@ -8,21 +8,19 @@ there is no judge to give one. The rubric variant needs a judge and is refused.
 """
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Sequence
-from typing import Any, cast
+from typing import Any
 
 from engine.context import ModelInfo
-from engine.metrics.base import Metric, MetricCard, PairScore
+from engine.metrics.extraction import Extracted, ExtractorKind, PairwiseExtractor
 from engine.metrics.vert.schema import CATEGORIES, CategoryErrors, JudgeAssessment
-from engine.metrics.vert.score import Variant, compute_scores, formula
+from engine.metrics.vert.score import formula
 from engine.reader.align import read_pair
-from engine.reader.lexicon import reader_signature
 from engine.reader.errors import ReaderError, matched_findings, pair_errors, readable
+from engine.reader.lexicon import reader_signature
 from engine.reader.views import reader_details, rules_model
 from engine.reports import ReportPair
 
-LABEL = "rules judge: errors and matched findings from the clinical reader (no LLM)"
 RULES_VARIANTS = ("vert", "green", "formula")
 
 
@@ -49,41 +47,30 @@ def assessment_from_errors(errors: Sequence[ReaderError], matched: list[str]) ->
                            raw_format="json")
 
 
-class VertRulesMetric(Metric):
-    """The rules judge's headline for the chosen variant (higher is better)."""
+class VertRulesExtractor(PairwiseExtractor[JudgeAssessment]):
+    """The rules judge's assessment of a pair (``kind = "rules"``)."""
 
-    version = "1"
+    kind: ExtractorKind = "rules"
 
-    def __init__(self, card: MetricCard, variant: str) -> None:
+    def __init__(self, variant: str, label: str) -> None:
+        self.label = label  # what the reader is called on the card and in every result
         if variant not in RULES_VARIANTS:
             raise ValueError(f"the VERT variant {variant!r} needs an LLM judge (--extractor llm); "
                              f"the rules judge gives {', '.join(RULES_VARIANTS)}")
-        self.variant = cast(Variant, variant)  # one of RULES_VARIANTS, checked above
-        self.card = dataclasses.replace(
-            card, title="VERT (rules judge)",
-            measures="The " + LABEL + ": clinically significant and insignificant errors in six "
-                     "categories (false finding, omission, location, severity, extra comparison, "
-                     "missing comparison) and the matched findings; GREEN, GREEN-F1 and the "
-                     "formula score from them, and the overall score from the formula.",
-            models="rules reader (engine/reader), no model",
-            limits="Rules, not a judge's reading: only what the lexicons name is seen, errors "
-                   "are whole counts, and the overall score is the formula, not a judgement.")
+        self.variant = variant
 
     def model(self) -> ModelInfo:
-        return rules_model(LABEL)
+        return rules_model(self.label)
 
     def signature_fields(self) -> dict[str, Any]:
         return {"extractor": "rules", **reader_signature(), "view": "vert-errors",
                 "variant": self.variant, "overall": "formula"}
 
-    def score_pair(self, pair: ReportPair) -> PairScore:
+    def extract_pair(self, pair: ReportPair) -> Extracted[JudgeAssessment]:
         reading = read_pair(pair.reference, pair.candidate)
-        reader = reader_details(LABEL)
+        reader = reader_details(self.label)
         if not readable(reading):
-            return PairScore.failed("cannot read: the rules reader found no finding in either "
-                                    "report", {"variant": self.variant, "reader": reader})
+            return Extracted.failed("cannot read: the rules reader found no finding in either "
+                                    "report", {"reader": reader})
         assessment = assessment_from_errors(pair_errors(reading), matched_findings(reading))
-        scores = compute_scores(assessment)
-        details = {"variant": self.variant, "assessment": assessment.to_json(),
-                   "scores": scores.to_json(), "reader": reader}
-        return PairScore(score=scores.headline(self.variant), details=details)
+        return Extracted(assessment, {"reader": reader})

@@ -11,10 +11,10 @@ from typing import Any, ClassVar
 import numpy as np
 
 from engine import corpus_stats as cs
-from engine.metrics.vert.metric import SCORE_FAMILIES
 
 METRIC = "vert"
-FAMILIES = SCORE_FAMILIES
+# Every score the VERT metric stores per pair (``VertScoring``), whatever the variant.
+FAMILIES = ("vert", "green", "green_f1", "formula", "error_count", "total_error_count", "matched")
 
 
 @dataclass(frozen=True, slots=True)
