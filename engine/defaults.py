@@ -17,7 +17,7 @@ RULES = "rules"
 
 
 def _registry_demo_grade(model_id: str) -> bool:
-    from models import registry as model_registry
+    from models import model_registry
 
     try:
         return bool(model_registry.get(str(model_id)).demo_grade)

@@ -14,7 +14,7 @@ from pathlib import Path
 def _list(_: argparse.Namespace) -> int:
     from models.artifacts import resolve_artifact
     from models.receipts import load_receipt
-    from models.registry import load_registry
+    from models.model_registry import load_registry
     from models.resolve import ModelNotAvailable
 
     for entry in load_registry().values():

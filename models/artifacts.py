@@ -21,8 +21,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from models import registry
-from models.registry import ModelEntry
+from models import model_registry
+from models.model_registry import ModelEntry
 from models.resolve import MODELS_DIR, ModelNotAvailable, file_sha256
 
 MANIFEST = "manifest.json"
@@ -116,7 +116,7 @@ class OnnxArtifact:
     @property
     def demo_grade(self) -> bool:
         """From the registry entry; a copy given by path inherits it through its manifest id."""
-        entry = self.entry or registry.load_registry().get(self.manifest.id)
+        entry = self.entry or model_registry.load_registry().get(self.manifest.id)
         return bool(entry and entry.demo_grade)
 
     @property
@@ -160,7 +160,7 @@ def resolve_artifact(name: str, task: str | None = None) -> OnnxArtifact:
                 f"{local} has no {MANIFEST}: it is not an exported ONNX encoder. If it is a "
                 f"checkpoint, export it first: python -m models export {local} --out DIR --int8")
         return _from_dir(name, local, "local", None, task)
-    entries = registry.load_registry()
+    entries = model_registry.load_registry()
     entry = entries.get(name)
     if entry is None:
         known = ", ".join(e.id for e in entries.values() if e.task in ("crepe", "srr", "embedder"))

@@ -20,13 +20,13 @@ from typing import Any
 import numpy as np
 import torch
 
-from models import registry
+from models import model_registry
 from models.architectures import (
     CountsOnly, CrepeRegressor, LogitsOnly, MeanPoolEmbedder, detect_task, load_sequence_classifier,
     read_config)
 from models.artifacts import (
     FP32_FILE, FP32_TOLERANCE, INT8_FILE, TOKENIZER, Manifest, export_dir)
-from models.registry import ModelEntry
+from models.model_registry import ModelEntry
 from models.resolve import file_sha256, hf_fetch, pypi_model_path, resolve
 
 INPUT_NAMES = ["input_ids", "attention_mask", "token_type_ids"]
@@ -54,7 +54,7 @@ def locate(name: str, task: str | None = None) -> Located:
     if path.is_dir():
         found = task or detect_task(path)
         return Located(path.resolve(), found, path.resolve(), None, f"local:{path.resolve()}", None)
-    entry = registry.get(name)
+    entry = model_registry.get(name)
     if entry.task not in ("crepe", "srr", "embedder", "backbone"):
         raise ValueError(f"{name!r} is a {entry.task} model; only encoders can be exported")
     if entry.source == "pypi":

@@ -27,11 +27,11 @@ from pathlib import Path
 from typing import Any
 from collections.abc import Iterator
 
-from models import download, export_env, registry
+from models import download, export_env, model_registry
 from models.artifacts import FP32_TOLERANCE, MANIFEST, Manifest, export_dir, export_root
 from models.progress import Cancelled, Progress, Reporter, quiet
 from models.receipts import Prepared, StepRecord, load_receipt, receipts_dir, save_receipt
-from models.registry import ModelEntry
+from models.model_registry import ModelEntry
 from models.resolve import ModelNotAvailable, file_sha256, hf_offline, pypi_model_path
 from models.selfcheck import run_self_check
 
@@ -93,7 +93,7 @@ def fetch(model_id: str, report: Reporter = quiet, cancel: threading.Event | Non
           force: bool = False, self_check: bool = True) -> Prepared:
     """Make ``model_id`` ready on this machine (see the module doc); idempotent and resumable."""
     try:
-        entry = registry.get(model_id)
+        entry = model_registry.get(model_id)
     except KeyError as exc:
         raise FetchFailed(model_id, "look up", str(exc.args[0]),
                           "choose an id from `python -m models list`") from None

@@ -14,7 +14,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 
-from models import registry
+from models import model_registry
 from models.fetch import FetchFailed, fetch
 from models.receipts import Prepared
 from models.progress import Cancelled, Reporter
@@ -43,7 +43,7 @@ def parse_ids(value: str | list[str] | None) -> list[str]:
         return []
     items = value.split(",") if isinstance(value, str) else list(value)
     ids = [str(i).strip() for i in items if str(i).strip()]
-    unknown = [i for i in ids if i not in registry.load_registry()]
+    unknown = [i for i in ids if i not in model_registry.load_registry()]
     if unknown:
         raise ValueError(f"unknown model id(s) to prepare: {', '.join(unknown)}; "
                          f"see `python -m models list`")

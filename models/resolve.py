@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from models import registry
-from models.registry import ModelEntry
+from models import model_registry
+from models.model_registry import ModelEntry
 
 MODELS_DIR = Path(__file__).resolve().parent
 MODEL_SUFFIXES = (".gguf", ".onnx")
@@ -78,7 +78,7 @@ def resolve(name: str, task: str | None = None) -> ResolvedModel:
     local = Path(name).expanduser()
     if is_model_path(local):
         return ResolvedModel(name=name, path=local.resolve(), source="local", entry=None)
-    entries = registry.load_registry()
+    entries = model_registry.load_registry()
     if name in entries:
         entry = entries[name]
         if task and entry.task != task:

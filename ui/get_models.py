@@ -16,11 +16,11 @@ from collections.abc import Iterator
 
 import gradio as gr
 
-from models import registry as model_registry
+from models import model_registry
 from models.fetch import FetchFailed, fetch
 from models.receipts import Prepared, load_receipt
 from models.progress import Cancelled, Progress
-from models.registry import ModelEntry
+from models.model_registry import ModelEntry
 from ui.handlers import bind
 from ui.widgets import status_box
 

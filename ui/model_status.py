@@ -17,8 +17,8 @@ from typing import Any
 import pandas as pd
 
 from engine.metrics.registry import MetricRegistry
-from models import registry as model_registry
-from models.registry import ModelEntry
+from models import model_registry
+from models.model_registry import ModelEntry
 from ui.public import masked, visitor_may_set
 from ui.runtime import RuntimeCache
 

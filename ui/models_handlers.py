@@ -8,7 +8,7 @@ from typing import Any
 
 import gradio as gr
 
-from models import registry as model_registry
+from models import model_registry
 from ui import model_status
 from ui.runtime import RuntimeCache
 from ui.views.common import esc

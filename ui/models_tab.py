@@ -9,7 +9,7 @@ from typing import Any
 import gradio as gr
 
 from engine.metrics.registry import MetricRegistry
-from models import registry as model_registry
+from models import model_registry
 from ui import model_status
 from ui import models_handlers as handlers
 from ui.get_models import get_section

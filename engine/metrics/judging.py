@@ -130,12 +130,11 @@ def judge_for(ctx: RuntimeContext) -> Judge:
 
 def build_backend(config: JudgeConfig, cache: CallCache) -> JudgeBackend:
     """A remote backend when a server URL is given, otherwise the embedded GGUF judge."""
-    from models import registry
-
+    from models import model_registry
     if config.url:
         from engine.runtimes.openai_compat import OpenAICompatBackend
 
-        entry = registry.load_registry().get(config.model)
+        entry = model_registry.load_registry().get(config.model)
         return OpenAICompatBackend(
             config.url, config.model, api_key=config.api_key or os.environ.get("OPENAI_API_KEY"),
             dialect=config.dialect, max_inflight=config.max_inflight, timeout_s=config.timeout_s,

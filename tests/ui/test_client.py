@@ -233,7 +233,7 @@ def test_models_tab_lists_loaded_metrics_and_registry(client):
     rows = [dict(zip(loaded["headers"], r, strict=True)) for r in loaded["data"]]
     bleu = next(r for r in rows if r["metric"] == "bleu")
     assert bleu["model"].startswith("none") and bleu["device"] == "cpu"
-    from models import registry as model_registry
+    from models import model_registry
 
     assert [r[0].rstrip(" ★") for r in registry_table["data"]] == list(model_registry.load_registry())
     _, message = client.predict(api_name="/unload_models")

@@ -188,7 +188,7 @@ def test_fetch_model_explains_what_is_missing():
 
 
 def test_registry_table_lists_every_model_with_its_status():
-    from models import registry as model_registry
+    from models import model_registry
 
     frame = model_status.registry_frame()
     assert [i.rstrip(" ★") for i in frame["id"]] == list(model_registry.load_registry())

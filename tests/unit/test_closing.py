@@ -93,10 +93,10 @@ def test_a_corpus_plot_that_fails_says_why(caplog) -> None:
 def test_a_model_that_cannot_be_checked_is_not_reported_as_missing(caplog) -> None:
     from dataclasses import replace
 
-    from models import registry
+    from models import model_registry
     from ui.model_status import availability
 
-    entry = next(e for e in registry.load_registry().values() if e.source == "hf")
+    entry = next(e for e in model_registry.load_registry().values() if e.source == "hf")
     assert availability(replace(entry, file=None)) in ("not downloaded", "in the Hugging Face cache")
     with caplog.at_level(logging.WARNING, logger="ui.model_status"):
         status = availability(replace(entry, repo="not//a repo id", file=None))
