@@ -105,6 +105,52 @@ def test_faithful_paraphrases_are_matched(radsem_rules):
         assert tags.pairs and not tags.unmatched_sentences, (reference, tags.unmatched_sentences)
 
 
+def test_spinal_level_lists_give_one_atom_per_level():
+    # commas only, and a list whose "or" belongs to the finding ("bulge or protrusion")
+    assert atomize_sentence("Disc protrusions are seen at C3/4, C4/5, C5/6.") == [
+        "Disc protrusions are seen at the C3/4.", "Disc protrusions are seen at the C4/5.",
+        "Disc protrusions are seen at the C5/6."]
+    out = atomize_sentence("At L1\u2013L2, L2\u2013L3, and L5\u2013S1, the intervertebral discs "
+                           "demonstrate bulge or protrusion.")
+    assert [sorted(sentence_features(s).levels) for s in out] == [["l1-l2"], ["l2-l3"], ["l5-s1"]]
+    # the level's digits are no size detail: the same level written two ways pairs fully
+    a, b = (sentence_features(t) for t in ("Disc protrusion at C3/4.", "The C3-4 disc protrudes."))
+    assert not a.details and not b.details and a.levels == b.levels
+
+
+def test_sites_listed_after_around_are_written_out():
+    out = atomize_sentence("Enlarged lymph nodes are seen around the gastric antrum, the hepatic "
+                           "hilum, and the pancreatic head.")
+    assert len(out) == 3 and "gastric antrum" in out[0] and "pancreatic head" in out[2]
+
+
+def test_image_references_and_dates_are_no_details():
+    (only,) = atomize_sentence("A 5 mm nodule is seen in the right lower lobe (Srs6 img92), "
+                               "unchanged since 2023-6-2.")
+    assert "img" not in only.lower()
+    assert sentence_features(only).details == {"5", "nodule"}
+    assert atomize_sentence("A cyst (IM 5) is seen in the liver.") == ["A cyst is seen in the liver."]
+
+
+def test_a_sentence_continuing_the_previous_finding_joins_it():
+    sentences, _ = atomize("Multiple cysts are seen in the liver. The largest measures 8 mm. "
+                           "A mass is seen in the left kidney. Unclear borders. "
+                           "The margins of the spleen are smooth.")
+    assert sentences[:2] == ["Multiple cysts are seen in the liver, the largest measures 8 mm.",
+                             "A mass is seen in the left kidney, unclear borders."]
+    assert len(sentences) == 3  # a sentence naming its own site stays apart
+
+
+@pytest.mark.parametrize("reference, candidate", [
+    ("Tracheal intubation in place.", "An endotracheal tube is present within the trachea."),
+    ("No choledocholithiasis is seen.", "No common bile duct stones."),
+    ("The bile ducts are nondilated.", "The bile ducts are not dilated."),
+])
+def test_synonyms_read_alike(reference, candidate):
+    a, b = sentence_features(reference), sentence_features(candidate)
+    assert a.normality == b.normality and conflict(a, b) is None
+
+
 def test_both_lungs_become_left_and_right():
     out = atomize_sentence("Scattered nodules are seen in both lungs.")
     assert len(out) == 2

@@ -32,11 +32,21 @@ _NEG_LIST_RE = re.compile(
     r"(?P<tail>\s+(?:is|are|was|were|seen|noted|identified|observed|detected|present|in|within|"
     r"at|on|around|of the|involving)\b.*)?$", re.IGNORECASE)
 _PREP = r"(?:(?:in|within|at|of|on)\s+)?(?:the\s+)?"
-_SITE_LIST_RE = re.compile(
-    r"\b(?P<prep>in|within|at|of|involving|on)\s+(?P<items>(?:the\s+)?[\w\-/ ]{2,40}?"
-    rf"(?:\s*,\s*{_PREP}[\w\-/ ]{{2,40}}?)*\s*,?\s+(?:and|or)\s+{_PREP}[\w\-/ ]{{2,40}}?)"
-    r"(?=$|[,.;]|\s+(?:is|are|was|were|regions?|areas?|levels?|on|with)\b)", re.IGNORECASE)
-_LEVEL_RE = re.compile(r"^[ctls]\d{1,2}(?:\s*[-/\u2013\u2014]\s*[ctls]?\d{1,2})?$", re.IGNORECASE)
+_SITE_LIST = (
+    r"\b(?P<prep>in|within|at|of|involving|on|around)\s+(?P<items>(?:the\s+)?[\w\-\u2013/ ]{{2,40}}?"
+    rf"(?:\s*,\s*{_PREP}[\w\-\u2013/ ]{{{{2,40}}}}?){{many}}\s*,?\s+(?:and|or)\s+{_PREP}[\w\-\u2013/ ]{{{{2,40}}}}?)"
+    r"(?=$|[,.;]|\s+(?:is|are|was|were|regions?|areas?|levels?|on|with)\b)")
+# The longest list first; when its items are not all sites, the shortest, if it lists spinal
+# levels ("At L1-L2, ..., and L5-S1, the discs demonstrate bulge or protrusion": that "or"
+# belongs to the finding). A shorter list of other sites would leave the rest in the tail.
+_SITE_LIST_RE, _SHORT_SITE_LIST_RE = (re.compile(_SITE_LIST.format(many=q), re.IGNORECASE)
+                                      for q in ("*", "*?"))
+_LEVEL = r"[ctls]\d{1,2}(?:\s*[-/\u2013\u2014]\s*[ctls]?\d{1,2})?"
+_LEVEL_RE = re.compile(rf"^{_LEVEL}$", re.IGNORECASE)
+# "at C3/4, C4/5, C5/6": spinal levels are often listed with commas only.
+_LEVEL_LIST_RE = re.compile(
+    rf"\b(?P<prep>in|within|at|of|on)\s+(?P<items>{_LEVEL}(?:\s*,\s*{_LEVEL})+)\b(?!\s*,?\s*(?:and|or)\b)",
+    re.IGNORECASE)
 # ", with compression of the dural sac": a second finding attached to the first.
 _WITH_RE = re.compile(r",\s*(?:with|accompanied by|associated with|and)\s+", re.IGNORECASE)
 _SIDE_RE = re.compile(r"\b(?:left|right)\b", re.IGNORECASE)
@@ -68,11 +78,31 @@ def _atomize_cached(report: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     sentences: list[str] = []
     notes: list[str] = []
     # A report whose only header is, say, "Clinical history:" has its findings under it.
-    for utterance in split_utterances(findings_text(report) or report):
+    for utterance in _join_continuations(split_utterances(findings_text(report) or report)):
         for piece in atomize_sentence(utterance, notes):
             if piece not in sentences:
                 sentences.append(piece)
     return tuple(sentences), tuple(notes)
+
+
+# A sentence that only goes on describing the previous one's finding: "Multiple nodules in the
+# liver. The largest measures 8 mm." / "A mass in the left lobe. Unclear borders."
+_CONTINUATION_RE = re.compile(
+    r"^(?:with\s+)?(?:(?:the|its)\s+(?:largest|biggest|smallest|larger|smaller)\b"
+    r"|(?:[\w-]+\s+){0,2}(?:margins?|borders?|edges?|boundar(?:y|ies))\b)", re.IGNORECASE)
+
+
+def _join_continuations(utterances: list[str]) -> list[str]:
+    """Join a sentence that continues the previous one's finding to it, as one report rewritten
+    sentence by sentence would say it ("..., the largest measures 8 mm"): on its own it names
+    neither the finding nor its site, and nothing can pair with it."""
+    out: list[str] = []
+    for utterance in utterances:
+        if out and _CONTINUATION_RE.match(utterance) and not _is_site(utterance):
+            out[-1] = f"{out[-1].rstrip(' .;')}, {utterance[:1].lower()}{utterance[1:]}"
+        else:
+            out.append(utterance)
+    return out
 
 
 def atomize_sentence(sentence: str, notes: list[str] | None = None) -> list[str]:
@@ -247,15 +277,18 @@ def _share_noun(items: list[str]) -> list[str]:
 
 def _expand_site_list(clause: str) -> list[str]:
     """"... in the hila or the mediastinum" -> one sentence per site."""
-    m = _SITE_LIST_RE.search(clause)
-    if not m:
-        return [clause]
-    items = _adjectives_take_noun(_split_items(
-        re.sub(r"\b(?:the|in|within|at|of|on)\s+", "", m.group("items"), flags=re.IGNORECASE)))
-    if len(items) < 2 or not _short(items) or not all(_is_site(i) for i in items):
-        return [clause]
-    head, tail = clause[:m.start("items")], clause[m.end("items"):]
-    return [f"{head}the {item}{tail}" for item in items]
+    for pattern in (_SITE_LIST_RE, _SHORT_SITE_LIST_RE, _LEVEL_LIST_RE):
+        m = pattern.search(clause)
+        if not m:
+            continue
+        items = _adjectives_take_noun(_split_items(
+            re.sub(r"\b(?:the|in|within|at|of|on)\s+", "", m.group("items"), flags=re.IGNORECASE)))
+        if len(items) < 2 or not _short(items) or not all(_is_site(i) for i in items) or (
+                pattern is _SHORT_SITE_LIST_RE and not all(_LEVEL_RE.match(i) for i in items)):
+            continue
+        head, tail = clause[:m.start("items")], clause[m.end("items"):]
+        return [f"{head}the {item}{tail}" for item in items]
+    return [clause]
 
 
 _ADJECTIVE_RE = re.compile(r"(?:al|ar|ic)$", re.IGNORECASE)

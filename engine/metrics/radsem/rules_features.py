@@ -19,6 +19,8 @@ NORMAL, ABNORMAL = "normal", "abnormal"
 _TOKEN_RE = re.compile(r"[a-z0-9]+(?:[-'][a-z0-9]+)*")
 _NUMBER_RE = re.compile(r"\b\d+(?:\.\d+)?\b")
 _LEVEL_RE = re.compile(r"\b([ctls])(\d{1,2})(?:\s*[-/\u2013\u2014]\s*([ctls])?(\d{1,2}))?\b(?!\s*(?:w|-?weighted|wi\b|flair))")
+# A date ("2023-6-2", "2025.05.21", "in 2024") dates a comparison; it is no detail of a finding.
+_DATE_RE = re.compile(r"\b(?:19|20)\d{2}(?:[-./]\d{1,2}(?:[-./]\d{1,2})?)?\b")
 _SEQUENCE_RE = re.compile(r"\b(t1|t2|flair|dwi|adc|swi|stir)\b")
 _SIDES = ("left", "right")
 _BLANKET = re.compile(r"abnormal\w*")
@@ -86,6 +88,14 @@ def _levels(canon: str) -> frozenset[str]:
     return frozenset(out)
 
 
+def _detail_numbers(canon: str) -> set[str]:
+    """Numbers that describe a finding (sizes, counts), not those of a spinal level ("C3/4":
+    the level is compared on its own) or of a date."""
+    taken = [m.span() for pattern in (_LEVEL_RE, _DATE_RE) for m in pattern.finditer(canon)]
+    return {m.group(0) for m in _NUMBER_RE.finditer(canon)
+            if not any(s <= m.start() and m.end() <= e for s, e in taken)}
+
+
 _ABSENT_RE = re.compile(r"\b([a-z][\w-]*)\s+(?:is|are|was|were)\s+(?:now\s+)?absent\b")
 
 
@@ -151,7 +161,7 @@ def sentence_features(text: str) -> SentenceFeatures:
         directions.append(int(a) + 2 * int(b))
     details = {m.group(0) for m in lex.details.finditer(canon)
                if scope.status(*m.span()) != NEGATIVE}
-    details |= set(_NUMBER_RE.findall(canon))
+    details |= _detail_numbers(canon)
     sides = frozenset(s for s in _SIDES if re.search(rf"\b{s}\b", canon))
     return SentenceFeatures(
         text=text, canon=canon, tokens=frozenset(tokens), sites=finest, sides=sides,
