@@ -141,6 +141,26 @@ def test_a_sentence_continuing_the_previous_finding_joins_it():
     assert len(sentences) == 3  # a sentence naming its own site stays apart
 
 
+def test_a_denial_about_another_site_is_its_own_atom():
+    assert atomize_sentence("The heart is enlarged, with no abnormality in the pericardium.") == [
+        "The heart is enlarged.", "No abnormality in the pericardium."]
+    # a denial without a site describes the finding itself and stays with it
+    assert atomize_sentence("A cyst is seen in the liver, with no enhancement.") == [
+        "A cyst is seen in the liver, with no enhancement."]
+
+
+def test_compound_lobes_and_organ_surroundings_name_their_sites():
+    assert sentence_features("A focus in the right frontotemporal region.").sites == {
+        "frontal lobe", "temporal lobe"}
+    assert sentence_features("Perihepatic fluid is present.").sites == {"liver"}
+    assert sentence_features("Perisplenic fluid is present.").sites == {"spleen"}
+
+
+def test_an_examination_title_is_dropped_a_finding_on_ct_is_not():
+    assert atomize_sentence("Right Shoulder Joint MRI.") == []
+    assert atomize_sentence("A nodule on CT.") == ["A nodule on CT."]
+
+
 @pytest.mark.parametrize("reference, candidate", [
     ("Tracheal intubation in place.", "An endotracheal tube is present within the trachea."),
     ("No choledocholithiasis is seen.", "No common bile duct stones."),

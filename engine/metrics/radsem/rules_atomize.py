@@ -176,15 +176,20 @@ def _until_next_cut(text: str, start: int) -> str:
 
 
 def _split_attached_findings(clause: str) -> list[str]:
-    """Cut ", with <finding>" off when both halves state an abnormal finding of their own."""
+    """Cut ", with <finding>" off when both halves state an abnormal finding of their own, and
+    ", with no <finding> in <site>" off a finding: a denial about another site ("The heart is
+    enlarged, with no abnormality in the pericardium") is a statement of its own, while one
+    without a site ("a cyst, with no enhancement") describes the finding and stays."""
     lex = radsem_lexicon()
     for m in _WITH_RE.finditer(clause):
         left, right = clause[:m.start()], clause[m.end():]
         said = canonical_text(right)
+        denial = right.lower().startswith(("no ", "without "))
         if (lex.abnormal.search(said) or lex.neutral.search(said)) \
-                and (_is_finding(left) or _is_normal(left)) \
-                and not right.lower().startswith(("no ", "without ")):
+                and (_is_finding(left) or _is_normal(left)) and not denial:
             return [left, *_split_attached_findings(right)]
+        if denial and _is_finding(left) and _site_names(right) - _site_names(left):
+            return [left, f"{right[:1].upper()}{right[1:]}"]
     return [clause]
 
 
@@ -207,6 +212,11 @@ def _is_site(phrase: str) -> bool:
         return True
     canon = canonical_text(phrase)
     return any(p.search(canon) for _, p in radsem_lexicon().site_patterns)
+
+
+def _site_names(phrase: str) -> set[str]:
+    canon = canonical_text(phrase)
+    return {site for site, p in radsem_lexicon().site_patterns if p.search(canon)}
 
 
 def _is_normal(clause: str) -> bool:
