@@ -14,7 +14,7 @@ from engine.metrics.radsem.schema import RadsemTags
 from engine.metrics.radsem.score import score_tags
 from engine.examples import example_pairs
 from engine.metrics.radsem.rules_lexicon import RULES_VERSION
-from engine.metrics.radsem.rules_match import anatomical_relationship
+from engine.metrics.radsem.rules_match import anatomical_relationship, tag_pair
 from engine.reports import ReportPair
 
 
@@ -161,10 +161,39 @@ def test_an_examination_title_is_dropped_a_finding_on_ct_is_not():
     assert atomize_sentence("A nodule on CT.") == ["A nodule on CT."]
 
 
+def test_a_lead_that_introduces_the_findings_goes():
+    assert atomize_sentence("After intravenous injection of contrast via the cubital vein, the "
+                            "scan shows: The left inferior pulmonary vein is heterogeneously "
+                            "opacified.") == [
+        "The left inferior pulmonary vein is heterogeneously opacified."]
+
+
+def test_a_bilateral_word_gives_the_side_once():
+    assert atomize_sentence("Patchy opacities are seen in both lower lungs.") == [
+        "Patchy opacities are seen in left lower lung.",
+        "Patchy opacities are seen in right lower lung."]
+    # a side-qualified plural of the brain's ventricles is a lateral ventricle
+    left, _ = atomize_sentence("Bilateral ventricles are enlarged.")
+    assert sentence_features(left).sites == {"lateral ventricle"}
+    assert sentence_features("Opacities are seen subpleurally in the left lung.").sites == {
+        "subpleural"}
+
+
+def test_the_same_abnormality_inflected_otherwise_is_equivalent():
+    pair = tag_pair(sentence_features("The dural sac is compressed at C4-5."),
+                    sentence_features("Compression of the dural sac at C4-5."))
+    assert pair.asserted_abnormality_relationship == "equivalent"
+    # a dense shadow on CT is a hyperdense one
+    pair = tag_pair(sentence_features("A punctate dense shadow is seen in the right kidney."),
+                    sentence_features("The right kidney shows a punctate hyperdense focus."))
+    assert pair.asserted_abnormality_relationship == "equivalent"
+
+
 @pytest.mark.parametrize("reference, candidate", [
     ("Tracheal intubation in place.", "An endotracheal tube is present within the trachea."),
     ("No choledocholithiasis is seen.", "No common bile duct stones."),
     ("The bile ducts are nondilated.", "The bile ducts are not dilated."),
+    ("The bladder is in a catheterized state.", "A urinary catheter is in the bladder."),
 ])
 def test_synonyms_read_alike(reference, candidate):
     a, b = sentence_features(reference), sentence_features(candidate)

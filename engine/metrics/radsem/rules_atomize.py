@@ -112,7 +112,7 @@ def atomize_sentence(sentence: str, notes: list[str] | None = None) -> list[str]
     for pattern in lex.remove:
         text = pattern.sub("", text)
     text = re.sub(r"\s+([,.;])", r"\1", re.sub(r"\s{2,}", " ", text)).strip(" ,.;")
-    text = _neither_nor(text)
+    text = _neither_nor(_TECHNIQUE_LEAD_RE.sub("", text))
     if not text or lex.drop.search(text.lower()):
         if notes is not None:
             notes.append(f"dropped (comparison, technique or recommendation): {sentence}")
@@ -126,6 +126,9 @@ def atomize_sentence(sentence: str, notes: list[str] | None = None) -> list[str]
     return [_tidy(s) for s in out if _has_content(s)]
 
 
+# "After intravenous injection of contrast via the cubital vein, the scan shows: <finding>",
+# "Small bowel MRE shows: <finding>": the lead that introduces the findings goes, they stay.
+_TECHNIQUE_LEAD_RE = re.compile(r"^[^:;]*\b(?:shows?|demonstrates?|reveals?)\s*:\s*", re.IGNORECASE)
 _NEITHER_RE = re.compile(r"\bneither\b(?=[^.;]*\bnor\b)", re.IGNORECASE)
 
 
@@ -348,11 +351,17 @@ def _write_side(clause: str, side: str) -> str:
             return f"{side} hilar"
         return side
 
+    def plural_to_singular(m: re.Match[str]) -> str:
+        return lex.paired_singular[m.group(0).lower()]
+
     if lex.paired_plural.search(clause):  # "the lateral ventricles on both sides": the plural
         clause = _BOTH_SIDES_RE.sub("", clause)  # gives the side, the phrase goes
+    # "both lower lungs": the bilateral word gives the side, the plural only becomes singular
+    # ("left lower lung", not "left lower left lung")
+    sided = bool(lex.bilateral.search(clause))
     text = lex.bilateral.sub(bilateral_to_side, clause)
     text = re.sub(r"\b(left|right)\s+(?:left|right)\b", r"\1", text, flags=re.IGNORECASE)
-    text = lex.paired_plural.sub(plural_to_side, text)
+    text = lex.paired_plural.sub(plural_to_singular if sided else plural_to_side, text)
     text = re.sub(rf"\b{side}\s+{side}\b", side, text, flags=re.IGNORECASE)
     return text
 

@@ -18,7 +18,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from engine.metrics.radsem.rules_features import NORMAL, SentenceFeatures
+from engine.metrics.radsem.rules_features import NORMAL, SentenceFeatures, stem
 from engine.metrics.radsem.rules_lexicon import radsem_lexicon
 from engine.metrics.radsem.schema import RadsemPair, RadsemTags, UnmatchedSentence
 
@@ -95,6 +95,13 @@ def _site_relation(a_sites: frozenset[str], b_sites: frozenset[str]) -> str | No
     return None
 
 
+@lru_cache(maxsize=100000)
+def _stems(words: frozenset[str]) -> frozenset[str]:
+    """The stemmed words of the matched finding phrases: "compressing" and "compressed", or
+    "wall thickened" and "thickened", name the same abnormality."""
+    return frozenset(stem(w) for phrase in words for w in phrase.split())
+
+
 def _relation(x: frozenset[str], y: frozenset[str]) -> str | None:
     if not x or not y:
         return None
@@ -119,7 +126,7 @@ def tag_pair(ref: SentenceFeatures, gen: SentenceFeatures) -> RadsemPair:
         ref_sentence=ref.text, gen_sentence=gen.text, normality=ref.normality,
         anatomical_relationship=anatomical_relationship(ref, gen) or "part-whole",
         asserted_abnormality_relationship=None if normal else (
-            _relation(ref.core, gen.core) or "equivalent"),
+            _relation(_stems(ref.core), _stems(gen.core)) or "equivalent"),
         negated_abnormality_relationship=_relation(ref.negated, gen.negated),
         details_of_abnormality_relationship=None if normal else details_relationship(ref, gen))
 
