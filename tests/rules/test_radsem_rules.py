@@ -113,6 +113,11 @@ def test_spinal_level_lists_give_one_atom_per_level():
     out = atomize_sentence("At L1\u2013L2, L2\u2013L3, and L5\u2013S1, the intervertebral discs "
                            "demonstrate bulge or protrusion.")
     assert [sorted(sentence_features(s).levels) for s in out] == [["l1-l2"], ["l2-l3"], ["l5-s1"]]
+    # ", and C6/7" ends the list of levels; it starts no finding of its own
+    out = atomize_sentence("Disc protrusions are seen at C3/4, C4/5, and C6/7 levels, with "
+                           "compression of the dural sac.")
+    assert [sorted(sentence_features(s).levels) for s in out[:3]] == [
+        ["c3-c4"], ["c4-c5"], ["c6-c7"]]
     # the level's digits are no size detail: the same level written two ways pairs fully
     a, b = (sentence_features(t) for t in ("Disc protrusion at C3/4.", "The C3-4 disc protrudes."))
     assert not a.details and not b.details and a.levels == b.levels

@@ -188,6 +188,8 @@ def _split_attached_findings(clause: str) -> list[str]:
         left, right = clause[:m.start()], clause[m.end():]
         said = canonical_text(right)
         denial = right.lower().startswith(("no ", "without "))
+        if _LEVEL_RE.match(right.split(maxsplit=1)[0].rstrip(",")):
+            continue  # ", and C6/7": the last item of a list of levels, not a second finding
         if (lex.abnormal.search(said) or lex.neutral.search(said)) \
                 and (_is_finding(left) or _is_normal(left)) and not denial:
             return [left, *_split_attached_findings(right)]

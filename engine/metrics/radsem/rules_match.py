@@ -114,8 +114,9 @@ def details_relationship(a: SentenceFeatures, b: SentenceFeatures) -> str:
         return "equivalent"
     if not a.details or not b.details:
         return "none"
-    shared = a.details & b.details
-    if shared == a.details == b.details:
+    x, y = _stems(a.details), _stems(b.details)  # "cavity" / "cavities"
+    shared = x & y
+    if shared == x == y:
         return "equivalent"
     return "partial" if shared else "none"
 
