@@ -35,6 +35,11 @@ def test_coordinated_negation_gives_one_negative_atom_per_item():
     assert sentence_features(only).normality == "normal"
 
 
+def test_a_bare_side_in_a_negated_list_takes_the_noun_and_its_suffix():
+    assert atomize_sentence("No left- or right-sided pleural effusion is present.") == [
+        "No left-sided pleural effusion is present.", "No right-sided pleural effusion is present."]
+
+
 def test_no_doubled_negation_and_verbs_agree_after_splitting():
     assert atomize_sentence("There is no pleural effusion and no pneumothorax.") == [
         "There is no pleural effusion.", "There is no pneumothorax."]
@@ -199,6 +204,7 @@ def test_the_same_abnormality_inflected_otherwise_is_equivalent():
     ("No choledocholithiasis is seen.", "No common bile duct stones."),
     ("The bile ducts are nondilated.", "The bile ducts are not dilated."),
     ("The bladder is in a catheterized state.", "A urinary catheter is in the bladder."),
+    ("A right thoracostomy tube is in place.", "A right-sided drainage tube is in place."),
 ])
 def test_synonyms_read_alike(reference, candidate):
     a, b = sentence_features(reference), sentence_features(candidate)

@@ -281,13 +281,23 @@ def _expand_negated_list(clause: str) -> list[str]:
     return [f"{m.group('head')}{item}{tail}" for item in items]
 
 
+_BARE_SIDE_RE = re.compile(r"(left|right)(-sided|-)?", re.IGNORECASE)
+
+
 def _share_noun(items: list[str]) -> list[str]:
-    """"left or right pleural effusion": a bare side takes the noun of the last item."""
+    """"left or right pleural effusion", "left- or right-sided effusion": a bare side takes the
+    words of the last item after its side."""
     last = items[-1].split() if items else []
-    if len(items) < 2 or len(last) < 2 or not _SIDE_RE.fullmatch(last[0]):
+    side = _BARE_SIDE_RE.fullmatch(last[0]) if len(items) >= 2 and len(last) >= 2 else None
+    if not side:
         return items
+    suffix = side.group(2) or ""
     noun = " ".join(last[1:])
-    return [f"{item} {noun}" if _SIDE_RE.fullmatch(item) else item for item in items]
+    out = []
+    for item in items:
+        bare = _BARE_SIDE_RE.fullmatch(item)
+        out.append(f"{bare.group(1)}{suffix} {noun}" if bare else item)
+    return out
 
 
 def _expand_site_list(clause: str) -> list[str]:
