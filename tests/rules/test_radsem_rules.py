@@ -252,6 +252,13 @@ def test_devices_count_as_abnormal():
     assert sentence_features("A pacemaker is seen in the left chest wall.").normality == "abnormal"
 
 
+def test_a_denied_normal_word_beside_a_denied_finding_stays_a_denial():
+    for text in ("No clear evidence of pneumothorax.", "No distinct fracture line is seen."):
+        assert sentence_features(text).normality == "normal", text
+    for text in ("The lungs are not clear.", "The vessel is not patent."):
+        assert sentence_features(text).normality == "abnormal", text
+
+
 def test_polarity_and_normality():
     negated = sentence_features("No pleural effusion is seen on the left.")
     affirmed = sentence_features("A left pleural effusion is present.")

@@ -143,7 +143,9 @@ def sentence_features(text: str) -> SentenceFeatures:
         # "hydronephrosis is absent": a finding said to be absent is denied (an organ said to
         # be absent, "the gallbladder is absent", stays abnormal: it names no finding word)
         abn_neg, abn_pos = abn_neg + abn_pos, []
-    if abn_pos or norm_neg or dev_pos:
+    # A denied normal word makes the statement abnormal ("not patent") unless a finding is
+    # denied with it: "no clear evidence of pneumothorax", "no distinct fracture line".
+    if abn_pos or (norm_neg and not abn_neg) or dev_pos:
         normality = ABNORMAL
     elif neutral_pos and not norm_pos and not any(_BLANKET.fullmatch(w) for w in abn_neg):
         # "patchy opacity" vs "homogeneous density"; a blanket denial covers the attribute
