@@ -259,6 +259,15 @@ def test_a_denied_normal_word_beside_a_denied_finding_stays_a_denial():
         assert sentence_features(text).normality == "abnormal", text
 
 
+@pytest.mark.parametrize("text", ["Right-sided hydropneumothorax is present.",
+                                  "The inferior vena cava contains a small filling defect.",
+                                  "Nasal septum deviation is present.",
+                                  "The cortex of the left kidney is thinned."])
+def test_findings_the_lexicon_names(text):
+    features = sentence_features(text)
+    assert features.normality == "abnormal" and features.core, text
+
+
 def test_polarity_and_normality():
     negated = sentence_features("No pleural effusion is seen on the left.")
     affirmed = sentence_features("A left pleural effusion is present.")
