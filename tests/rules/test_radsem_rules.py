@@ -140,6 +140,17 @@ def test_image_references_and_dates_are_no_details():
     assert "img" not in only.lower()
     assert sentence_features(only).details == {"5", "nodule"}
     assert atomize_sentence("A cyst (IM 5) is seen in the liver.") == ["A cyst is seen in the liver."]
+    assert atomize_sentence("A cyst is seen in the liver (image: 204).") == [
+        "A cyst is seen in the liver."]
+
+
+def test_sizes_with_units_written_on_are_read_and_micronodules_are_small_nodules():
+    a = sentence_features("A nodule measuring approximately 28\u00d725mm.")
+    b = sentence_features("A nodule measuring approximately 28 x 25 mm.")
+    assert a.details == b.details == {"28", "25", "nodule"}
+    assert sentence_features("Multiple micronodules.").details == sentence_features(
+        "Multiple small nodules.").details
+    assert "illdefined" in sentence_features("An indistinctly marginated nodule.").details
 
 
 def test_a_sentence_continuing_the_previous_finding_joins_it():

@@ -17,7 +17,8 @@ from engine.metrics.radsem.rules_lexicon import canonical_text, radsem_lexicon
 
 NORMAL, ABNORMAL = "normal", "abnormal"
 _TOKEN_RE = re.compile(r"[a-z0-9]+(?:[-'][a-z0-9]+)*")
-_NUMBER_RE = re.compile(r"\b\d+(?:\.\d+)?\b")
+# a number, with its unit written on or apart ("25mm", "25 mm")
+_NUMBER_RE = re.compile(r"\b\d+(?:\.\d+)?(?=(?:mm|cm|ml|m)?\b)")
 _LEVEL_RE = re.compile(r"\b([ctls])(\d{1,2})(?:\s*[-/\u2013\u2014]\s*([ctls])?(\d{1,2}))?\b(?!\s*(?:w|-?weighted|wi\b|flair))")
 # A date ("2023-6-2", "2025.05.21", "in 2024") dates a comparison; it is no detail of a finding.
 _DATE_RE = re.compile(r"\b(?:19|20)\d{2}(?:[-./]\d{1,2}(?:[-./]\d{1,2})?)?\b")
