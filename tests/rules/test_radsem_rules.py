@@ -128,6 +128,13 @@ def test_spinal_level_lists_give_one_atom_per_level():
     assert not a.details and not b.details and a.levels == b.levels
 
 
+def test_t1_t2_and_liver_segments_are_no_spinal_levels():
+    assert not sentence_features("T2 hyperintense lesion in the left frontal lobe.").levels
+    assert not sentence_features("A nodule in liver segment S7.").levels
+    assert sentence_features("Fracture of the T2 vertebral body.").levels == {"t2"}
+    assert sentence_features("Disc herniation at L5-S1.").levels == {"l5-s1"}
+
+
 def test_sites_listed_after_around_are_written_out():
     out = atomize_sentence("Enlarged lymph nodes are seen around the gastric antrum, the hepatic "
                            "hilum, and the pancreatic head.")

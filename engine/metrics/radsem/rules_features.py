@@ -80,13 +80,29 @@ def _sites(canon: str) -> tuple[frozenset[str], list[tuple[int, int]]]:
 
 def _levels(canon: str) -> frozenset[str]:
     out = set()
+    liver = _LIVER_SEGMENT_RE.search(canon)
     for m in _LEVEL_RE.finditer(canon):
         letter, first, letter2, second = m.groups()
+        if not second and not _spinal_single(canon, m, bool(liver)):
+            continue
         if not second:
             out.add(f"{letter}{first}")
         else:
             out.add(f"{letter}{first}-{letter2 or letter}{second}")
     return frozenset(out)
+
+
+# "t1" / "t2" are also the MRI sequences (T2WI is written "t2" once canonical), and "s3" / "s7"
+# also the liver's segments: alone, they are a spinal level only beside a spinal word.
+_LIVER_SEGMENT_RE = re.compile(r"\b(?:liver|segments?)\b")
+_SPINAL_WORD_RE = re.compile(r"\s*(?:vertebra\w*|level|body|bodies|spinous|pedicles?|nerve roots?)\b")
+
+
+def _spinal_single(canon: str, m: re.Match[str], liver: bool) -> bool:
+    letter, first = m.group(1), m.group(2)
+    if letter == "t" and first in ("1", "2"):
+        return bool(_SPINAL_WORD_RE.match(canon, m.end()))
+    return not (letter == "s" and liver)
 
 
 def _detail_numbers(canon: str) -> set[str]:
