@@ -169,6 +169,14 @@ def test_a_sentence_continuing_the_previous_finding_joins_it():
     assert len(sentences) == 3  # a sentence naming its own site stays apart
 
 
+def test_a_comma_before_another_subject_and_verb_starts_a_statement():
+    assert atomize_sentence("The heart is enlarged, the pericardium is unremarkable.") == [
+        "The heart is enlarged.", "The pericardium is unremarkable."]
+    # a subject list, or a relative clause, is no new statement
+    assert len(atomize_sentence("The liver, spleen and pancreas are normal.")) == 3
+    assert len(atomize_sentence("A nodule is seen in the left lobe, which is calcified.")) == 1
+
+
 def test_a_denial_about_another_site_is_its_own_atom():
     assert atomize_sentence("The heart is enlarged, with no abnormality in the pericardium.") == [
         "The heart is enlarged.", "No abnormality in the pericardium."]
@@ -222,6 +230,8 @@ def test_the_same_abnormality_inflected_otherwise_is_equivalent():
     ("No choledocholithiasis is seen.", "No common bile duct stones."),
     ("The bile ducts are nondilated.", "The bile ducts are not dilated."),
     ("The bladder is in a catheterized state.", "A urinary catheter is in the bladder."),
+    ("No cholelithiasis.", "No gallstones are seen in the gallbladder."),
+    ("Elongated hyperdensities in the bile duct.", "Elongated hyperdense foci in the bile duct."),
     ("A right thoracostomy tube is in place.", "A right-sided drainage tube is in place."),
 ])
 def test_synonyms_read_alike(reference, candidate):

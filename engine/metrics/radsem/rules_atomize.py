@@ -155,6 +155,24 @@ def _clauses(text: str) -> list[str]:
     return out
 
 
+# ", the aorta is calcified": after a complete statement, a comma that starts another subject
+# with its own verb starts another statement.
+_COMMA_STATEMENT_RE = re.compile(
+    r",\s+(?=(?:the\s+)?(?P<subject>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,3})\s+(?:is|are|was|were)\b)",
+    re.IGNORECASE)
+
+
+def _comma_statements(text: str) -> list[str]:
+    pieces, start = [], 0
+    for m in _COMMA_STATEMENT_RE.finditer(text):
+        left = text[start:m.start()]
+        if _VERB_RE.search(left) and _is_site(m.group("subject")) and not _is_finding(
+                m.group("subject")):
+            pieces.append(left)
+            start = m.end()
+    return [*pieces, text[start:]]
+
+
 def _cut_clauses(text: str) -> list[str]:
     """Cut where a new statement starts; a cut at ", and ..." needs a statement on both sides,
     so a list is kept whole: "The trachea, right main bronchus, and left main bronchus are
@@ -170,7 +188,7 @@ def _cut_clauses(text: str) -> list[str]:
         pieces.append(left)
         start = m.end()
     pieces.append(text[start:])
-    return pieces
+    return [p for piece in pieces for p in _comma_statements(piece)]
 
 
 def _until_next_cut(text: str, start: int) -> str:
