@@ -219,6 +219,13 @@ def test_the_same_abnormality_inflected_otherwise_is_equivalent():
     pair = tag_pair(sentence_features("The dural sac is compressed at C4-5."),
                     sentence_features("Compression of the dural sac at C4-5."))
     assert pair.asserted_abnormality_relationship == "equivalent"
+    # the same one-way change in size or amount in other words
+    pair = tag_pair(sentence_features("The left lateral ventricle is enlarged."),
+                    sentence_features("The left lateral ventricle shows dilatation."))
+    assert pair.asserted_abnormality_relationship == "equivalent"
+    pair = tag_pair(sentence_features("Enhancement of the lesion is decreased."),
+                    sentence_features("Enhancement of the lesion is reduced."))
+    assert pair.asserted_abnormality_relationship == "equivalent"
     # a dense shadow on CT is a hyperdense one
     pair = tag_pair(sentence_features("A punctate dense shadow is seen in the right kidney."),
                     sentence_features("The right kidney shows a punctate hyperdense focus."))

@@ -121,13 +121,29 @@ def details_relationship(a: SentenceFeatures, b: SentenceFeatures) -> str:
     return "partial" if shared else "none"
 
 
+@lru_cache(maxsize=1)
+def _change_pair() -> int:
+    """Which of the lexicon's opposite-direction pairs is the change in size or amount
+    (enlarged / increased / dilated / thickened vs reduced / decreased / narrowed)."""
+    return next(i for i, (grow, _) in enumerate(radsem_lexicon().directions)
+                if grow.search("enlarged"))
+
+
+def _same_change(a: SentenceFeatures, b: SentenceFeatures) -> bool:
+    """Both state the same one-way change in size or amount in other words ("the ventricles are
+    enlarged" / "ventricular dilatation", "decreased" / "reduced"): the same abnormality."""
+    x, y = a.directions[_change_pair()], b.directions[_change_pair()]
+    return x == y and x in (1, 2)
+
+
 def tag_pair(ref: SentenceFeatures, gen: SentenceFeatures) -> RadsemPair:
     normal = ref.normality == NORMAL
     return RadsemPair(
         ref_sentence=ref.text, gen_sentence=gen.text, normality=ref.normality,
         anatomical_relationship=anatomical_relationship(ref, gen) or "part-whole",
         asserted_abnormality_relationship=None if normal else (
-            _relation(_stems(ref.core), _stems(gen.core)) or "equivalent"),
+            "equivalent" if _same_change(ref, gen)
+            else _relation(_stems(ref.core), _stems(gen.core)) or "equivalent"),
         negated_abnormality_relationship=_relation(ref.negated, gen.negated),
         details_of_abnormality_relationship=None if normal else details_relationship(ref, gen))
 
