@@ -215,6 +215,13 @@ def test_a_bilateral_word_gives_the_side_once():
         "subpleural"}
 
 
+def test_qualifiers_of_a_denial_do_not_lower_the_similarity():
+    from engine.metrics.radsem.rules_match import lexical_similarity
+    a, b = (sentence_features(t) for t in ("No obvious enhancement is seen.",
+                                           "No significant enhancement is seen."))
+    assert lexical_similarity([a], [b])[0, 0] == 1.0
+
+
 def test_the_same_abnormality_inflected_otherwise_is_equivalent():
     pair = tag_pair(sentence_features("The dural sac is compressed at C4-5."),
                     sentence_features("Compression of the dural sac at C4-5."))
@@ -238,6 +245,8 @@ def test_the_same_abnormality_inflected_otherwise_is_equivalent():
     ("The bile ducts are nondilated.", "The bile ducts are not dilated."),
     ("The bladder is in a catheterized state.", "A urinary catheter is in the bladder."),
     ("No cholelithiasis.", "No gallstones are seen in the gallbladder."),
+    ("Perihepatic free fluid is present.", "Effusion is present around the liver."),
+    ("The sulci are prominent.", "The sulci are widened."),
     ("Elongated hyperdensities in the bile duct.", "Elongated hyperdense foci in the bile duct."),
     ("A right thoracostomy tube is in place.", "A right-sided drainage tube is in place."),
 ])

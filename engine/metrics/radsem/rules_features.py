@@ -32,6 +32,8 @@ visible evident demonstrated shown appreciated visualized visualised demonstrate
 show appears appear appearing also some any all both either each one two which who whose than
 approximately about around measuring measures measure measured noted notes note is are
 region regions area areas side sides level levels left right bilateral part portion aspect
+obvious definite significant evident apparent appreciable conspicuous atypical pathologic
+pathological notable
 """
 STOPWORDS = frozenset(_STOPWORD_TEXT.split())
 
