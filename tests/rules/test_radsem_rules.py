@@ -14,7 +14,7 @@ from engine.metrics.radsem.schema import RadsemTags
 from engine.metrics.radsem.score import score_tags
 from engine.examples import example_pairs
 from engine.metrics.radsem.rules_lexicon import RULES_VERSION
-from engine.metrics.radsem.rules_match import anatomical_relationship, tag_pair
+from engine.metrics.radsem.rules_match import anatomical_relationship, lexical_similarity, tag_pair
 from engine.reports import ReportPair
 
 
@@ -216,7 +216,6 @@ def test_a_bilateral_word_gives_the_side_once():
 
 
 def test_qualifiers_of_a_denial_do_not_lower_the_similarity():
-    from engine.metrics.radsem.rules_match import lexical_similarity
     a, b = (sentence_features(t) for t in ("No obvious enhancement is seen.",
                                            "No significant enhancement is seen."))
     assert lexical_similarity([a], [b])[0, 0] == 1.0
