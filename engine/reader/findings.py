@@ -122,7 +122,8 @@ def _only_a_change(sentence: str) -> bool:
     if f.sites or f.core or _DIGIT_RE.search(sentence):
         return False
     lex, lower = reader_lexicon(), sentence.lower()
-    return bool(lex.prior.search(lower) or lex.temporal.search(lower))
+    stable = dict(lex.change)["stable"]  # "the findings are generally similar"
+    return bool(lex.prior.search(lower) or lex.temporal.search(lower) or stable.search(lower))
 
 
 _DIGIT_RE = re.compile(r"\d")

@@ -305,7 +305,8 @@ def test_a_denied_normal_word_beside_a_denied_finding_stays_a_denial():
 @pytest.mark.parametrize("text", ["Right-sided hydropneumothorax is present.",
                                   "The inferior vena cava contains a small filling defect.",
                                   "Nasal septum deviation is present.",
-                                  "The cortex of the left kidney is thinned."])
+                                  "The cortex of the left kidney is thinned.",
+                                  "Osseous proliferation of the vertebral bodies is noted."])
 def test_findings_the_lexicon_names(text):
     features = sentence_features(text)
     assert features.normality == "abnormal" and features.core, text

@@ -56,6 +56,8 @@ def test_a_change_about_nothing_named_is_no_finding_but_stays_a_comparison():
                                                   "The nodule is unchanged."]
     assert any("left out" in note for note in reading.notes)
     assert len(reading.comparisons) == 2  # the comparison is still read
+    assert [f.text for f in read_report("Mild cardiomegaly. The findings are generally "
+                                        "similar.").findings] == ["Mild cardiomegaly."]
 
 
 def test_the_reader_reads_each_attribute():
