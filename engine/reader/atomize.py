@@ -32,11 +32,21 @@ _NEG_LIST_RE = re.compile(
     r"(?P<tail>\s+(?:is|are|was|were|seen|noted|identified|observed|detected|present|in|within|"
     r"at|on|around|of the|involving)\b.*)?$", re.IGNORECASE)
 _PREP = r"(?:(?:in|within|at|of|on)\s+)?(?:the\s+)?"
-_SITE_LIST_RE = re.compile(
-    r"\b(?P<prep>in|within|at|of|involving|on)\s+(?P<items>(?:the\s+)?[\w\-/ ]{2,40}?"
-    rf"(?:\s*,\s*{_PREP}[\w\-/ ]{{2,40}}?)*\s*,?\s+(?:and|or)\s+{_PREP}[\w\-/ ]{{2,40}}?)"
-    r"(?=$|[,.;]|\s+(?:is|are|was|were|regions?|areas?|levels?|on|with)\b)", re.IGNORECASE)
-_LEVEL_RE = re.compile(r"^[ctls]\d{1,2}(?:\s*[-/\u2013\u2014]\s*[ctls]?\d{1,2})?$", re.IGNORECASE)
+_SITE_LIST = (
+    r"\b(?P<prep>in|within|at|of|involving|on|around)\s+(?P<items>(?:the\s+)?[\w\-\u2013/ ]{{2,40}}?"
+    rf"(?:\s*,\s*{_PREP}[\w\-\u2013/ ]{{{{2,40}}}}?){{many}}\s*,?\s+(?:and|or)\s+{_PREP}[\w\-\u2013/ ]{{{{2,40}}}}?)"
+    r"(?=$|[,.;]|\s+(?:is|are|was|were|regions?|areas?|levels?|on|with)\b)")
+# The longest list first; when its items are not all sites, the shortest, if it lists spinal
+# levels ("At L1-L2, ..., and L5-S1, the discs demonstrate bulge or protrusion": that "or"
+# belongs to the finding). A shorter list of other sites would leave the rest in the tail.
+_SITE_LIST_RE, _SHORT_SITE_LIST_RE = (re.compile(_SITE_LIST.format(many=q), re.IGNORECASE)
+                                      for q in ("*", "*?"))
+_LEVEL = r"[ctls]\d{1,2}(?:\s*[-/\u2013\u2014]\s*[ctls]?\d{1,2})?"
+_LEVEL_RE = re.compile(rf"^{_LEVEL}$", re.IGNORECASE)
+# "at C3/4, C4/5, C5/6": spinal levels are often listed with commas only.
+_LEVEL_LIST_RE = re.compile(
+    rf"\b(?P<prep>in|within|at|of|on)\s+(?P<items>{_LEVEL}(?:\s*,\s*{_LEVEL})+)\b(?!\s*,?\s*(?:and|or)\b)",
+    re.IGNORECASE)
 # ", with compression of the dural sac": a second finding attached to the first.
 _WITH_RE = re.compile(r",\s*(?:with|accompanied by|associated with|and)\s+", re.IGNORECASE)
 _SIDE_RE = re.compile(r"\b(?:left|right)\b", re.IGNORECASE)
@@ -68,11 +78,31 @@ def _atomize_cached(report: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     sentences: list[str] = []
     notes: list[str] = []
     # A report whose only header is, say, "Clinical history:" has its findings under it.
-    for utterance in split_utterances(findings_text(report) or report):
+    for utterance in _join_continuations(split_utterances(findings_text(report) or report)):
         for piece in atomize_sentence(utterance, notes):
             if piece not in sentences:
                 sentences.append(piece)
     return tuple(sentences), tuple(notes)
+
+
+# A sentence that only goes on describing the previous one's finding: "Multiple nodules in the
+# liver. The largest measures 8 mm." / "A mass in the left lobe. Unclear borders."
+_CONTINUATION_RE = re.compile(
+    r"^(?:with\s+)?(?:(?:the|its)\s+(?:largest|biggest|smallest|larger|smaller)\b"
+    r"|(?:[\w-]+\s+){0,2}(?:margins?|borders?|edges?|boundar(?:y|ies))\b)", re.IGNORECASE)
+
+
+def _join_continuations(utterances: list[str]) -> list[str]:
+    """Join a sentence that continues the previous one's finding to it, as one report rewritten
+    sentence by sentence would say it ("..., the largest measures 8 mm"): on its own it names
+    neither the finding nor its site, and nothing can pair with it."""
+    out: list[str] = []
+    for utterance in utterances:
+        if out and _CONTINUATION_RE.match(utterance) and not _is_site(utterance):
+            out[-1] = f"{out[-1].rstrip(' .;')}, {utterance[:1].lower()}{utterance[1:]}"
+        else:
+            out.append(utterance)
+    return out
 
 
 def atomize_sentence(sentence: str, notes: list[str] | None = None) -> list[str]:
@@ -82,7 +112,7 @@ def atomize_sentence(sentence: str, notes: list[str] | None = None) -> list[str]
     for pattern in lex.remove:
         text = pattern.sub("", text)
     text = re.sub(r"\s+([,.;])", r"\1", re.sub(r"\s{2,}", " ", text)).strip(" ,.;")
-    text = _neither_nor(text)
+    text = _neither_nor(_TECHNIQUE_LEAD_RE.sub("", text))
     if not text or lex.drop.search(text.lower()):
         if notes is not None:
             notes.append(f"dropped (comparison, technique or recommendation): {sentence}")
@@ -96,6 +126,9 @@ def atomize_sentence(sentence: str, notes: list[str] | None = None) -> list[str]
     return [_tidy(s) for s in out if _has_content(s)]
 
 
+# "After intravenous injection of contrast via the cubital vein, the scan shows: <finding>",
+# "Small bowel MRE shows: <finding>": the lead that introduces the findings goes, they stay.
+_TECHNIQUE_LEAD_RE = re.compile(r"^[^:;]*\b(?:shows?|demonstrates?|reveals?)\s*:\s*", re.IGNORECASE)
 _NEITHER_RE = re.compile(r"\bneither\b(?=[^.;]*\bnor\b)", re.IGNORECASE)
 
 
@@ -122,6 +155,24 @@ def _clauses(text: str) -> list[str]:
     return out
 
 
+# ", the aorta is calcified": after a complete statement, a comma that starts another subject
+# with its own verb starts another statement.
+_COMMA_STATEMENT_RE = re.compile(
+    r",\s+(?=(?:the\s+)?(?P<subject>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,3})\s+(?:is|are|was|were)\b)",
+    re.IGNORECASE)
+
+
+def _comma_statements(text: str) -> list[str]:
+    pieces, start = [], 0
+    for m in _COMMA_STATEMENT_RE.finditer(text):
+        left = text[start:m.start()]
+        if _VERB_RE.search(left) and _is_site(m.group("subject")) and not _is_finding(
+                m.group("subject")):
+            pieces.append(left)
+            start = m.end()
+    return [*pieces, text[start:]]
+
+
 def _cut_clauses(text: str) -> list[str]:
     """Cut where a new statement starts; a cut at ", and ..." needs a statement on both sides,
     so a list is kept whole: "The trachea, right main bronchus, and left main bronchus are
@@ -137,7 +188,7 @@ def _cut_clauses(text: str) -> list[str]:
         pieces.append(left)
         start = m.end()
     pieces.append(text[start:])
-    return pieces
+    return [p for piece in pieces for p in _comma_statements(piece)]
 
 
 def _until_next_cut(text: str, start: int) -> str:
@@ -146,15 +197,22 @@ def _until_next_cut(text: str, start: int) -> str:
 
 
 def _split_attached_findings(clause: str) -> list[str]:
-    """Cut ", with <finding>" off when both halves state an abnormal finding of their own."""
+    """Cut ", with <finding>" off when both halves state an abnormal finding of their own, and
+    ", with no <finding> in <site>" off a finding: a denial about another site ("The heart is
+    enlarged, with no abnormality in the pericardium") is a statement of its own, while one
+    without a site ("a cyst, with no enhancement") describes the finding and stays."""
     lex = radsem_lexicon()
     for m in _WITH_RE.finditer(clause):
         left, right = clause[:m.start()], clause[m.end():]
         said = canonical_text(right)
+        denial = right.lower().startswith(("no ", "without "))
+        if _LEVEL_RE.match(right.split(maxsplit=1)[0].rstrip(",")):
+            continue  # ", and C6/7": the last item of a list of levels, not a second finding
         if (lex.abnormal.search(said) or lex.neutral.search(said)) \
-                and (_is_finding(left) or _is_normal(left)) \
-                and not right.lower().startswith(("no ", "without ")):
+                and (_is_finding(left) or _is_normal(left)) and not denial:
             return [left, *_split_attached_findings(right)]
+        if denial and _is_finding(left) and _site_names(right) - _site_names(left):
+            return [left, f"{right[:1].upper()}{right[1:]}"]
     return [clause]
 
 
@@ -177,6 +235,11 @@ def _is_site(phrase: str) -> bool:
         return True
     canon = canonical_text(phrase)
     return any(p.search(canon) for _, p in radsem_lexicon().site_patterns)
+
+
+def _site_names(phrase: str) -> set[str]:
+    canon = canonical_text(phrase)
+    return {site for site, p in radsem_lexicon().site_patterns if p.search(canon)}
 
 
 def _is_normal(clause: str) -> bool:
@@ -236,26 +299,39 @@ def _expand_negated_list(clause: str) -> list[str]:
     return [f"{m.group('head')}{item}{tail}" for item in items]
 
 
+_BARE_SIDE_RE = re.compile(r"(left|right)(-sided|-)?", re.IGNORECASE)
+
+
 def _share_noun(items: list[str]) -> list[str]:
-    """"left or right pleural effusion": a bare side takes the noun of the last item."""
+    """"left or right pleural effusion", "left- or right-sided effusion": a bare side takes the
+    words of the last item after its side."""
     last = items[-1].split() if items else []
-    if len(items) < 2 or len(last) < 2 or not _SIDE_RE.fullmatch(last[0]):
+    side = _BARE_SIDE_RE.fullmatch(last[0]) if len(items) >= 2 and len(last) >= 2 else None
+    if not side:
         return items
+    suffix = side.group(2) or ""
     noun = " ".join(last[1:])
-    return [f"{item} {noun}" if _SIDE_RE.fullmatch(item) else item for item in items]
+    out = []
+    for item in items:
+        bare = _BARE_SIDE_RE.fullmatch(item)
+        out.append(f"{bare.group(1)}{suffix} {noun}" if bare else item)
+    return out
 
 
 def _expand_site_list(clause: str) -> list[str]:
     """"... in the hila or the mediastinum" -> one sentence per site."""
-    m = _SITE_LIST_RE.search(clause)
-    if not m:
-        return [clause]
-    items = _adjectives_take_noun(_split_items(
-        re.sub(r"\b(?:the|in|within|at|of|on)\s+", "", m.group("items"), flags=re.IGNORECASE)))
-    if len(items) < 2 or not _short(items) or not all(_is_site(i) for i in items):
-        return [clause]
-    head, tail = clause[:m.start("items")], clause[m.end("items"):]
-    return [f"{head}the {item}{tail}" for item in items]
+    for pattern in (_SITE_LIST_RE, _SHORT_SITE_LIST_RE, _LEVEL_LIST_RE):
+        m = pattern.search(clause)
+        if not m:
+            continue
+        items = _adjectives_take_noun(_split_items(
+            re.sub(r"\b(?:the|in|within|at|of|on)\s+", "", m.group("items"), flags=re.IGNORECASE)))
+        if len(items) < 2 or not _short(items) or not all(_is_site(i) for i in items) or (
+                pattern is _SHORT_SITE_LIST_RE and not all(_LEVEL_RE.match(i) for i in items)):
+            continue
+        head, tail = clause[:m.start("items")], clause[m.end("items"):]
+        return [f"{head}the {item}{tail}" for item in items]
+    return [clause]
 
 
 _ADJECTIVE_RE = re.compile(r"(?:al|ar|ic)$", re.IGNORECASE)
@@ -305,11 +381,17 @@ def _write_side(clause: str, side: str) -> str:
             return f"{side} hilar"
         return side
 
+    def plural_to_singular(m: re.Match[str]) -> str:
+        return lex.paired_singular[m.group(0).lower()]
+
     if lex.paired_plural.search(clause):  # "the lateral ventricles on both sides": the plural
         clause = _BOTH_SIDES_RE.sub("", clause)  # gives the side, the phrase goes
+    # "both lower lungs": the bilateral word gives the side, the plural only becomes singular
+    # ("left lower lung", not "left lower left lung")
+    sided = bool(lex.bilateral.search(clause))
     text = lex.bilateral.sub(bilateral_to_side, clause)
     text = re.sub(r"\b(left|right)\s+(?:left|right)\b", r"\1", text, flags=re.IGNORECASE)
-    text = lex.paired_plural.sub(plural_to_side, text)
+    text = lex.paired_plural.sub(plural_to_singular if sided else plural_to_side, text)
     text = re.sub(rf"\b{side}\s+{side}\b", side, text, flags=re.IGNORECASE)
     return text
 

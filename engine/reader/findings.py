@@ -98,6 +98,11 @@ class ReportReading:
 def read_report(text: str) -> ReportReading:
     """Read one report (cached by text: references recur across candidates and metrics)."""
     sentences, notes = atomize(text)
+    kept = [s for s in sentences if not _only_a_change(s)]
+    if kept and len(kept) < len(sentences):
+        notes = [*notes, *(f"left out (a change against a prior study about nothing named): {s}"
+                           for s in sentences if s not in kept)]
+        sentences = kept
     if not sentences:  # every sentence was dropped as history, technique or comparison wording
         sentences = [s for s in split_utterances(findings_text(text)) if _names_something(s)]
         if sentences:
@@ -106,6 +111,22 @@ def read_report(text: str) -> ReportReading:
     return ReportReading(findings=tuple(read_finding(s) for s in sentences),
                          comparisons=_comparisons(utterances), utterances=utterances,
                          notes=tuple(notes))
+
+
+def _only_a_change(sentence: str) -> bool:
+    """"These are newly developed", "Findings are generally similar to the previous
+    examination": a change against a prior study that names no site, finding or measurement.
+    The comparison itself is read from the untouched sentences (``comparisons``); as a finding it
+    could only be matched by chance."""
+    f = sentence_features(sentence)
+    if f.sites or f.core or _DIGIT_RE.search(sentence):
+        return False
+    lex, lower = reader_lexicon(), sentence.lower()
+    stable = dict(lex.change)["stable"]  # "the findings are generally similar"
+    return bool(lex.prior.search(lower) or lex.temporal.search(lower) or stable.search(lower))
+
+
+_DIGIT_RE = re.compile(r"\d")
 
 
 def _names_something(sentence: str) -> bool:

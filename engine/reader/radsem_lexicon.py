@@ -15,7 +15,7 @@ from engine.reader.lexicon_files import load, word_regex
 LEXICONS = ("cues", "radsem")
 # The RadSEM rules (atomiser, features, matcher) change apart from CLEAR's: this names their
 # version in RadSEM's signature, so results from older rules are recomputed, not reused.
-RULES_VERSION = "radsem-rules-v4"
+RULES_VERSION = "radsem-rules-v5"
 
 
 @dataclass(frozen=True, eq=False)

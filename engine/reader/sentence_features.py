@@ -17,8 +17,11 @@ from engine.reader.radsem_lexicon import canonical_text, radsem_lexicon
 
 NORMAL, ABNORMAL = "normal", "abnormal"
 _TOKEN_RE = re.compile(r"[a-z0-9]+(?:[-'][a-z0-9]+)*")
-_NUMBER_RE = re.compile(r"\b\d+(?:\.\d+)?\b")
+# a number, with its unit written on or apart ("25mm", "25 mm")
+_NUMBER_RE = re.compile(r"\b\d+(?:\.\d+)?(?=(?:mm|cm|ml|m)?\b)")
 _LEVEL_RE = re.compile(r"\b([ctls])(\d{1,2})(?:\s*[-/\u2013\u2014]\s*([ctls])?(\d{1,2}))?\b(?!\s*(?:w|-?weighted|wi\b|flair))")
+# A date ("2023-6-2", "2025.05.21", "in 2024") dates a comparison; it is no detail of a finding.
+_DATE_RE = re.compile(r"\b(?:19|20)\d{2}(?:[-./]\d{1,2}(?:[-./]\d{1,2})?)?\b")
 _SEQUENCE_RE = re.compile(r"\b(t1|t2|flair|dwi|adc|swi|stir)\b")
 _SIDES = ("left", "right")
 _BLANKET = re.compile(r"abnormal\w*")
@@ -29,6 +32,8 @@ visible evident demonstrated shown appreciated visualized visualised demonstrate
 show appears appear appearing also some any all both either each one two which who whose than
 approximately about around measuring measures measure measured noted notes note is are
 region regions area areas side sides level levels left right bilateral part portion aspect
+obvious definite significant evident apparent appreciable conspicuous atypical pathologic
+pathological notable
 """
 STOPWORDS = frozenset(_STOPWORD_TEXT.split())
 
@@ -77,13 +82,37 @@ def _sites(canon: str) -> tuple[frozenset[str], list[tuple[int, int]]]:
 
 def _levels(canon: str) -> frozenset[str]:
     out = set()
+    liver = _LIVER_SEGMENT_RE.search(canon)
     for m in _LEVEL_RE.finditer(canon):
         letter, first, letter2, second = m.groups()
+        if not second and not _spinal_single(canon, m, bool(liver)):
+            continue
         if not second:
             out.add(f"{letter}{first}")
         else:
             out.add(f"{letter}{first}-{letter2 or letter}{second}")
     return frozenset(out)
+
+
+# "t1" / "t2" are also the MRI sequences (T2WI is written "t2" once canonical), and "s3" / "s7"
+# also the liver's segments: alone, they are a spinal level only beside a spinal word.
+_LIVER_SEGMENT_RE = re.compile(r"\b(?:liver|segments?)\b")
+_SPINAL_WORD_RE = re.compile(r"\s*(?:vertebra\w*|level|body|bodies|spinous|pedicles?|nerve roots?)\b")
+
+
+def _spinal_single(canon: str, m: re.Match[str], liver: bool) -> bool:
+    letter, first = m.group(1), m.group(2)
+    if letter == "t" and first in ("1", "2"):
+        return bool(_SPINAL_WORD_RE.match(canon, m.end()))
+    return not (letter == "s" and liver)
+
+
+def _detail_numbers(canon: str) -> set[str]:
+    """Numbers that describe a finding (sizes, counts), not those of a spinal level ("C3/4":
+    the level is compared on its own) or of a date."""
+    taken = [m.span() for pattern in (_LEVEL_RE, _DATE_RE) for m in pattern.finditer(canon)]
+    return {m.group(0) for m in _NUMBER_RE.finditer(canon)
+            if not any(s <= m.start() and m.end() <= e for s, e in taken)}
 
 
 _ABSENT_RE = re.compile(r"\b([a-z][\w-]*)\s+(?:is|are|was|were)\s+(?:now\s+)?absent\b")
@@ -133,7 +162,9 @@ def sentence_features(text: str) -> SentenceFeatures:
         # "hydronephrosis is absent": a finding said to be absent is denied (an organ said to
         # be absent, "the gallbladder is absent", stays abnormal: it names no finding word)
         abn_neg, abn_pos = abn_neg + abn_pos, []
-    if abn_pos or norm_neg or dev_pos:
+    # A denied normal word makes the statement abnormal ("not patent") unless a finding is
+    # denied with it: "no clear evidence of pneumothorax", "no distinct fracture line".
+    if abn_pos or (norm_neg and not abn_neg) or dev_pos:
         normality = ABNORMAL
     elif neutral_pos and not norm_pos and not any(_BLANKET.fullmatch(w) for w in abn_neg):
         # "patchy opacity" vs "homogeneous density"; a blanket denial covers the attribute
@@ -151,7 +182,7 @@ def sentence_features(text: str) -> SentenceFeatures:
         directions.append(int(a) + 2 * int(b))
     details = {m.group(0) for m in lex.details.finditer(canon)
                if scope.status(*m.span()) != NEGATIVE}
-    details |= set(_NUMBER_RE.findall(canon))
+    details |= _detail_numbers(canon)
     sides = frozenset(s for s in _SIDES if re.search(rf"\b{s}\b", canon))
     return SentenceFeatures(
         text=text, canon=canon, tokens=frozenset(tokens), sites=finest, sides=sides,

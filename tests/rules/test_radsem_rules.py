@@ -14,7 +14,8 @@ from engine.metrics.radsem.schema import RadsemTags
 from engine.metrics.radsem.score import score_tags
 from engine.examples import example_pairs
 from engine.reader.radsem_lexicon import RULES_VERSION
-from engine.reader.compatibility import anatomical_relationship
+from engine.reader.compatibility import anatomical_relationship, lexical_similarity
+from engine.metrics.radsem.rules_match import tag_pair
 from engine.reports import ReportPair
 
 
@@ -33,6 +34,11 @@ def test_coordinated_negation_gives_one_negative_atom_per_item():
     (only,) = atomize_sentence("The heart is neither enlarged nor displaced.")
     assert only == "The heart is not enlarged or displaced."
     assert sentence_features(only).normality == "normal"
+
+
+def test_a_bare_side_in_a_negated_list_takes_the_noun_and_its_suffix():
+    assert atomize_sentence("No left- or right-sided pleural effusion is present.") == [
+        "No left-sided pleural effusion is present.", "No right-sided pleural effusion is present."]
 
 
 def test_no_doubled_negation_and_verbs_agree_after_splitting():
@@ -105,6 +111,150 @@ def test_faithful_paraphrases_are_matched(radsem_rules):
         assert tags.pairs and not tags.unmatched_sentences, (reference, tags.unmatched_sentences)
 
 
+def test_spinal_level_lists_give_one_atom_per_level():
+    # commas only, and a list whose "or" belongs to the finding ("bulge or protrusion")
+    assert atomize_sentence("Disc protrusions are seen at C3/4, C4/5, C5/6.") == [
+        "Disc protrusions are seen at the C3/4.", "Disc protrusions are seen at the C4/5.",
+        "Disc protrusions are seen at the C5/6."]
+    out = atomize_sentence("At L1\u2013L2, L2\u2013L3, and L5\u2013S1, the intervertebral discs "
+                           "demonstrate bulge or protrusion.")
+    assert [sorted(sentence_features(s).levels) for s in out] == [["l1-l2"], ["l2-l3"], ["l5-s1"]]
+    # ", and C6/7" ends the list of levels; it starts no finding of its own
+    out = atomize_sentence("Disc protrusions are seen at C3/4, C4/5, and C6/7 levels, with "
+                           "compression of the dural sac.")
+    assert [sorted(sentence_features(s).levels) for s in out[:3]] == [
+        ["c3-c4"], ["c4-c5"], ["c6-c7"]]
+    # the level's digits are no size detail: the same level written two ways pairs fully
+    a, b = (sentence_features(t) for t in ("Disc protrusion at C3/4.", "The C3-4 disc protrudes."))
+    assert not a.details and not b.details and a.levels == b.levels
+
+
+def test_t1_t2_and_liver_segments_are_no_spinal_levels():
+    assert not sentence_features("T2 hyperintense lesion in the left frontal lobe.").levels
+    assert not sentence_features("A nodule in liver segment S7.").levels
+    assert sentence_features("Fracture of the T2 vertebral body.").levels == {"t2"}
+    assert sentence_features("Disc herniation at L5-S1.").levels == {"l5-s1"}
+
+
+def test_sites_listed_after_around_are_written_out():
+    out = atomize_sentence("Enlarged lymph nodes are seen around the gastric antrum, the hepatic "
+                           "hilum, and the pancreatic head.")
+    assert len(out) == 3 and "gastric antrum" in out[0] and "pancreatic head" in out[2]
+
+
+def test_image_references_and_dates_are_no_details():
+    (only,) = atomize_sentence("A 5 mm nodule is seen in the right lower lobe (Srs6 img92), "
+                               "unchanged since 2023-6-2.")
+    assert "img" not in only.lower()
+    assert sentence_features(only).details == {"5", "nodule"}
+    assert atomize_sentence("A cyst (IM 5) is seen in the liver.") == ["A cyst is seen in the liver."]
+    assert atomize_sentence("A cyst is seen in the liver (image: 204).") == [
+        "A cyst is seen in the liver."]
+
+
+def test_sizes_with_units_written_on_are_read_and_micronodules_are_small_nodules():
+    a = sentence_features("A nodule measuring approximately 28\u00d725mm.")
+    b = sentence_features("A nodule measuring approximately 28 x 25 mm.")
+    assert a.details == b.details == {"28", "25", "nodule"}
+    assert sentence_features("Multiple micronodules.").details == sentence_features(
+        "Multiple small nodules.").details
+    assert "illdefined" in sentence_features("An indistinctly marginated nodule.").details
+
+
+def test_a_sentence_continuing_the_previous_finding_joins_it():
+    sentences, _ = atomize("Multiple cysts are seen in the liver. The largest measures 8 mm. "
+                           "A mass is seen in the left kidney. Unclear borders. "
+                           "The margins of the spleen are smooth.")
+    assert sentences[:2] == ["Multiple cysts are seen in the liver, the largest measures 8 mm.",
+                             "A mass is seen in the left kidney, unclear borders."]
+    assert len(sentences) == 3  # a sentence naming its own site stays apart
+
+
+def test_a_comma_before_another_subject_and_verb_starts_a_statement():
+    assert atomize_sentence("The heart is enlarged, the pericardium is unremarkable.") == [
+        "The heart is enlarged.", "The pericardium is unremarkable."]
+    # a subject list, or a relative clause, is no new statement
+    assert len(atomize_sentence("The liver, spleen and pancreas are normal.")) == 3
+    assert len(atomize_sentence("A nodule is seen in the left lobe, which is calcified.")) == 1
+
+
+def test_a_denial_about_another_site_is_its_own_atom():
+    assert atomize_sentence("The heart is enlarged, with no abnormality in the pericardium.") == [
+        "The heart is enlarged.", "No abnormality in the pericardium."]
+    # a denial without a site describes the finding itself and stays with it
+    assert atomize_sentence("A cyst is seen in the liver, with no enhancement.") == [
+        "A cyst is seen in the liver, with no enhancement."]
+
+
+def test_compound_lobes_and_organ_surroundings_name_their_sites():
+    assert sentence_features("A focus in the right frontotemporal region.").sites == {
+        "frontal lobe", "temporal lobe"}
+    assert sentence_features("Perihepatic fluid is present.").sites == {"liver"}
+    assert sentence_features("Perisplenic fluid is present.").sites == {"spleen"}
+
+
+def test_an_examination_title_is_dropped_a_finding_on_ct_is_not():
+    assert atomize_sentence("Right Shoulder Joint MRI.") == []
+    assert atomize_sentence("A nodule on CT.") == ["A nodule on CT."]
+
+
+def test_a_lead_that_introduces_the_findings_goes():
+    assert atomize_sentence("After intravenous injection of contrast via the cubital vein, the "
+                            "scan shows: The left inferior pulmonary vein is heterogeneously "
+                            "opacified.") == [
+        "The left inferior pulmonary vein is heterogeneously opacified."]
+
+
+def test_a_bilateral_word_gives_the_side_once():
+    assert atomize_sentence("Patchy opacities are seen in both lower lungs.") == [
+        "Patchy opacities are seen in left lower lung.",
+        "Patchy opacities are seen in right lower lung."]
+    # a side-qualified plural of the brain's ventricles is a lateral ventricle
+    left, _ = atomize_sentence("Bilateral ventricles are enlarged.")
+    assert sentence_features(left).sites == {"lateral ventricle"}
+    assert sentence_features("Opacities are seen subpleurally in the left lung.").sites == {
+        "subpleural"}
+
+
+def test_qualifiers_of_a_denial_do_not_lower_the_similarity():
+    a, b = (sentence_features(t) for t in ("No obvious enhancement is seen.",
+                                           "No significant enhancement is seen."))
+    assert lexical_similarity([a], [b])[0, 0] == 1.0
+
+
+def test_the_same_abnormality_inflected_otherwise_is_equivalent():
+    pair = tag_pair(sentence_features("The dural sac is compressed at C4-5."),
+                    sentence_features("Compression of the dural sac at C4-5."))
+    assert pair.asserted_abnormality_relationship == "equivalent"
+    # the same one-way change in size or amount in other words
+    pair = tag_pair(sentence_features("The left lateral ventricle is enlarged."),
+                    sentence_features("The left lateral ventricle shows dilatation."))
+    assert pair.asserted_abnormality_relationship == "equivalent"
+    pair = tag_pair(sentence_features("Enhancement of the lesion is decreased."),
+                    sentence_features("Enhancement of the lesion is reduced."))
+    assert pair.asserted_abnormality_relationship == "equivalent"
+    # a dense shadow on CT is a hyperdense one
+    pair = tag_pair(sentence_features("A punctate dense shadow is seen in the right kidney."),
+                    sentence_features("The right kidney shows a punctate hyperdense focus."))
+    assert pair.asserted_abnormality_relationship == "equivalent"
+
+
+@pytest.mark.parametrize("reference, candidate", [
+    ("Tracheal intubation in place.", "An endotracheal tube is present within the trachea."),
+    ("No choledocholithiasis is seen.", "No common bile duct stones."),
+    ("The bile ducts are nondilated.", "The bile ducts are not dilated."),
+    ("The bladder is in a catheterized state.", "A urinary catheter is in the bladder."),
+    ("No cholelithiasis.", "No gallstones are seen in the gallbladder."),
+    ("Perihepatic free fluid is present.", "Effusion is present around the liver."),
+    ("The sulci are prominent.", "The sulci are widened."),
+    ("Elongated hyperdensities in the bile duct.", "Elongated hyperdense foci in the bile duct."),
+    ("A right thoracostomy tube is in place.", "A right-sided drainage tube is in place."),
+])
+def test_synonyms_read_alike(reference, candidate):
+    a, b = sentence_features(reference), sentence_features(candidate)
+    assert a.normality == b.normality and conflict(a, b) is None
+
+
 def test_both_lungs_become_left_and_right():
     out = atomize_sentence("Scattered nodules are seen in both lungs.")
     assert len(out) == 2
@@ -144,6 +294,23 @@ def test_a_finding_said_to_be_absent_is_denied_an_organ_absent_is_not():
 
 def test_devices_count_as_abnormal():
     assert sentence_features("A pacemaker is seen in the left chest wall.").normality == "abnormal"
+
+
+def test_a_denied_normal_word_beside_a_denied_finding_stays_a_denial():
+    for text in ("No clear evidence of pneumothorax.", "No distinct fracture line is seen."):
+        assert sentence_features(text).normality == "normal", text
+    for text in ("The lungs are not clear.", "The vessel is not patent."):
+        assert sentence_features(text).normality == "abnormal", text
+
+
+@pytest.mark.parametrize("text", ["Right-sided hydropneumothorax is present.",
+                                  "The inferior vena cava contains a small filling defect.",
+                                  "Nasal septum deviation is present.",
+                                  "The cortex of the left kidney is thinned.",
+                                  "Osseous proliferation of the vertebral bodies is noted."])
+def test_findings_the_lexicon_names(text):
+    features = sentence_features(text)
+    assert features.normality == "abnormal" and features.core, text
 
 
 def test_polarity_and_normality():

@@ -49,6 +49,17 @@ def test_a_denied_finding_is_an_omission_and_an_asserted_denial_a_false_finding(
     assert crepe_counts("No pneumothorax.", "Left pneumothorax.") == only("A")
 
 
+def test_a_change_about_nothing_named_is_no_finding_but_stays_a_comparison():
+    reading = read_report("Small left pleural effusion. These are newly developed compared "
+                          "with the prior study. The nodule is unchanged.")
+    assert [f.text for f in reading.findings] == ["Small left pleural effusion.",
+                                                  "The nodule is unchanged."]
+    assert any("left out" in note for note in reading.notes)
+    assert len(reading.comparisons) == 2  # the comparison is still read
+    assert [f.text for f in read_report("Mild cardiomegaly. The findings are generally "
+                                        "similar.").findings] == ["Mild cardiomegaly."]
+
+
 def test_the_reader_reads_each_attribute():
     findings = read_report("Possible small right upper lobe nodule measuring 5 mm. "
                            "No pleural effusion.").findings

@@ -10,6 +10,7 @@ report may say in two sentences what the other says in one).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
 import numpy as np
 
@@ -21,7 +22,15 @@ from engine.reader.compatibility import (
     conflict,
     containment,
 )
-from engine.reader.sentence_features import NORMAL, SentenceFeatures
+from engine.reader.radsem_lexicon import radsem_lexicon
+from engine.reader.sentence_features import NORMAL, SentenceFeatures, stem
+
+
+@lru_cache(maxsize=100000)
+def _stems(words: frozenset[str]) -> frozenset[str]:
+    """The stemmed words of the matched finding phrases: "compressing" and "compressed", or
+    "wall thickened" and "thickened", name the same abnormality."""
+    return frozenset(stem(w) for phrase in words for w in phrase.split())
 
 
 def _relation(x: frozenset[str], y: frozenset[str]) -> str | None:
@@ -36,10 +45,26 @@ def details_relationship(a: SentenceFeatures, b: SentenceFeatures) -> str:
         return "equivalent"
     if not a.details or not b.details:
         return "none"
-    shared = a.details & b.details
-    if shared == a.details == b.details:
+    x, y = _stems(a.details), _stems(b.details)  # "cavity" / "cavities"
+    shared = x & y
+    if shared == x == y:
         return "equivalent"
     return "partial" if shared else "none"
+
+
+@lru_cache(maxsize=1)
+def _change_pair() -> int:
+    """Which of the lexicon's opposite-direction pairs is the change in size or amount
+    (enlarged / increased / dilated / thickened vs reduced / decreased / narrowed)."""
+    return next(i for i, (grow, _) in enumerate(radsem_lexicon().directions)
+                if grow.search("enlarged"))
+
+
+def _same_change(a: SentenceFeatures, b: SentenceFeatures) -> bool:
+    """Both state the same one-way change in size or amount in other words ("the ventricles are
+    enlarged" / "ventricular dilatation", "decreased" / "reduced"): the same abnormality."""
+    x, y = a.directions[_change_pair()], b.directions[_change_pair()]
+    return x == y and x in (1, 2)
 
 
 def tag_pair(ref: SentenceFeatures, gen: SentenceFeatures) -> RadsemPair:
@@ -48,7 +73,8 @@ def tag_pair(ref: SentenceFeatures, gen: SentenceFeatures) -> RadsemPair:
         ref_sentence=ref.text, gen_sentence=gen.text, normality=ref.normality,
         anatomical_relationship=anatomical_relationship(ref, gen) or "part-whole",
         asserted_abnormality_relationship=None if normal else (
-            _relation(ref.core, gen.core) or "equivalent"),
+            "equivalent" if _same_change(ref, gen)
+            else _relation(_stems(ref.core), _stems(gen.core)) or "equivalent"),
         negated_abnormality_relationship=_relation(ref.negated, gen.negated),
         details_of_abnormality_relationship=None if normal else details_relationship(ref, gen))
 
