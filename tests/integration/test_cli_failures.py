@@ -65,8 +65,12 @@ def test_ctrl_c_prints_the_resume_command_and_a_rerun_resumes(tmp_path):
     db = tmp_path / "db.sqlite"
     args = ["score", "--input", str(pairs), "--metrics", "bleu,rouge", "--out", str(tmp_path / "o.jsonl"),
             "--db", str(db), "--no-progress"]
-    proc = subprocess.Popen([sys.executable, "-m", "engine", *args], cwd=ROOT, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+    # As typed in a terminal: Ctrl+C raises KeyboardInterrupt even when this test process was
+    # itself started in the background (`make test &`), whose children inherit SIGINT ignored.
+    as_in_a_terminal = ("import runpy, signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
+                        "sys.argv = ['engine', *sys.argv[1:]]; runpy.run_module('engine', run_name='__main__')")
+    proc = subprocess.Popen([sys.executable, "-c", as_in_a_terminal, *args], cwd=ROOT,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     first_line = proc.stderr.readline()  # printed when the run starts, before any scoring
     assert first_line.startswith("run id: run-")
     run_id = first_line.split()[2]
