@@ -24,7 +24,7 @@ from scipy.optimize import linear_sum_assignment
 from engine.reader.sentence_features import NORMAL, SentenceFeatures
 from engine.reader.radsem_lexicon import radsem_lexicon
 from engine.reader.compatibility import (
-    SETTINGS,
+    LEXICAL_SETTINGS,
     MatchSettings,
     anatomical_relationship,
     conflict,
@@ -137,7 +137,7 @@ def _links(ref: Sequence[Finding], cand: Sequence[Finding], sim: np.ndarray) -> 
     """
     if not ref or not cand:
         return []
-    settings = SETTINGS["lexical"]
+    settings = LEXICAL_SETTINGS
     compatible = np.zeros(sim.shape, dtype=bool)
     score = np.full(sim.shape, -1.0)
     for i, r in enumerate(ref):

@@ -48,17 +48,11 @@ class MatchSettings:
                 "extra_containment": self.extra_containment}
 
 
-# Thresholds per similarity scale: cosine similarities of the encoder run higher than token
-# overlap for the same pair of sentences, so each backend has its own.
-# Chosen on SSREE dev (engine.bench.rules): see the lexicon README for the grid.
-SETTINGS: dict[str, MatchSettings] = {"lexical": MatchSettings(pair_threshold=0.35, extra_threshold=0.34,
-                                     siteless_threshold=0.4, normal_site_similarity=0.5,
-                                     extra_containment=0.5),
-            "encoder": MatchSettings(pair_threshold=0.6, extra_threshold=0.75,
-                                     siteless_threshold=0.7),
-            "hybrid": MatchSettings(pair_threshold=0.45, extra_threshold=0.55,
-                                    siteless_threshold=0.55)}
-
+# The thresholds on the token-overlap scale (``lexical_similarity``), which the reader's
+# alignment and RadSEM's default matcher share; RadSEM's encoder scales have their own
+# (``metrics.radsem.rules``). Chosen on SSREE dev (engine.bench.rules): see the lexicon README.
+LEXICAL_SETTINGS = MatchSettings(pair_threshold=0.35, extra_threshold=0.34, siteless_threshold=0.4,
+                                 normal_site_similarity=0.5, extra_containment=0.5)
 
 
 def conflict(a: SentenceFeatures, b: SentenceFeatures) -> str | None:

@@ -32,13 +32,23 @@ from engine.metrics.radsem.extract import RadsemExtraction
 from engine.reader.sentence_features import SentenceFeatures
 from engine.reader.radsem_lexicon import LEXICONS, RULES_VERSION
 from engine.metrics.radsem.rules_match import match
-from engine.reader.compatibility import SETTINGS, MatchSettings, SimilarityFn, lexical_similarity
+from engine.reader.compatibility import (
+    LEXICAL_SETTINGS,
+    MatchSettings,
+    SimilarityFn,
+    lexical_similarity,
+)
 from engine.reader.findings import read_report
 from engine.reader.lexicon import READER_VERSION
 from engine.reports import ReportPair
 
 log = logging.getLogger(__name__)
 ENCODER_ID = "minilm-embedder"
+# Thresholds per similarity scale: cosine similarities of the encoder run higher than token
+# overlap for the same pair of sentences, so each backend has its own (chosen on SSREE dev).
+SETTINGS = {"lexical": LEXICAL_SETTINGS,
+            "encoder": MatchSettings(pair_threshold=0.6, extra_threshold=0.75, siteless_threshold=0.7),
+            "hybrid": MatchSettings(pair_threshold=0.45, extra_threshold=0.55, siteless_threshold=0.55)}
 
 
 class EncoderSimilarity:
