@@ -127,6 +127,52 @@ _ANY_NEGATION_RE = re.compile(r"\b(?:no|not|without|neither|nor|none)\b", re.IGN
 _PSEUDO_RE = re.compile(r"^no (?:interval |significant )?change\b", re.IGNORECASE)
 
 
+def _flip_negation(s: str, opening: re.Match[str] | None, mixed: bool) -> str | None:
+    """Deny an affirmed finding or affirm a denied one."""
+    if mixed:
+        return None
+    if opening:
+        rest = s[opening.end():]
+        if _VERB_AFTER_RE.search(rest):
+            return f"{rest[:1].upper()}{rest[1:]}"
+        if opening.group(1):
+            return f"There {opening.group(1)} {rest}"
+        return f"{rest[:1].upper()}{rest[1:].rstrip('.')} is present."
+    if _AFFIRM_RE.search(s):
+        return _AFFIRM_RE.sub(lambda m: f"{m.group(1)} not {m.group(2)}", s, count=1)
+    if _THERE_IS_RE.match(s):
+        out = _THERE_IS_RE.sub(lambda m: f"There {m.group(1)} no ", s, count=1)
+        return re.sub(r"\bno (?:a|an|the)\s+", "no ", out, count=1, flags=re.IGNORECASE)
+    return None
+
+
+def _flip_laterality(s: str) -> str | None:
+    """Left for right, in a sentence that names one side only."""
+    if not re.search(r"\b(left|right)\b", s, re.IGNORECASE) or \
+            re.search(r"\bleft\b.*\bright\b|\bright\b.*\bleft\b|bilateral|both", s, re.IGNORECASE):
+        return None
+    return _swap(s, {"left": "right", "right": "left"})
+
+
+def _flip_severity(s: str, negated_start: bool, mixed: bool) -> str | None:
+    """A severity word for its opposite, in an affirmed sentence."""
+    if negated_start or mixed or not re.search(r"\b(" + "|".join(_NEG_SEVERITY) + r")\b",
+                                                 s, re.IGNORECASE):
+        return None
+    return _swap(s, _NEG_SEVERITY)
+
+
+def _flip_normal_abnormal(s: str, negated_start: bool) -> str | None:
+    """The first normal statement made abnormal (or an enlargement made normal)."""
+    if negated_start:
+        return None
+    for pattern, replacement in _NORMAL_TO_ABNORMAL:
+        out = re.sub(pattern, replacement, s, count=1, flags=re.IGNORECASE)
+        if out != s:
+            return out
+    return None
+
+
 def flip(sentence: str, flip_type: str) -> str | None:
     """The minimal meaning-flipping edit of one type, or None when it does not apply.
 
@@ -140,40 +186,13 @@ def flip(sentence: str, flip_type: str) -> str | None:
     negated_start = bool(opening)
     mixed = bool(_ANY_NEGATION_RE.search(s[opening.end():] if opening else s))
     if flip_type == "negation":
-        if mixed:
-            return None
-        m = _NEGATED_RE.match(s)
-        if m:
-            rest = s[m.end():]
-            if _VERB_AFTER_RE.search(rest):
-                return f"{rest[:1].upper()}{rest[1:]}"
-            if m.group(1):
-                return f"There {m.group(1)} {rest}"
-            return f"{rest[:1].upper()}{rest[1:].rstrip('.')} is present."
-        if _AFFIRM_RE.search(s):
-            return _AFFIRM_RE.sub(lambda m: f"{m.group(1)} not {m.group(2)}", s, count=1)
-        if _THERE_IS_RE.match(s):
-            out = _THERE_IS_RE.sub(lambda m: f"There {m.group(1)} no ", s, count=1)
-            return re.sub(r"\bno (?:a|an|the)\s+", "no ", out, count=1, flags=re.IGNORECASE)
-        return None
+        return _flip_negation(s, opening, mixed)
     if flip_type == "laterality":
-        if not re.search(r"\b(left|right)\b", s, re.IGNORECASE) or \
-                re.search(r"\bleft\b.*\bright\b|\bright\b.*\bleft\b|bilateral|both", s, re.IGNORECASE):
-            return None
-        return _swap(s, {"left": "right", "right": "left"})
+        return _flip_laterality(s)
     if flip_type == "severity":
-        if negated_start or mixed or not re.search(r"\b(" + "|".join(_NEG_SEVERITY) + r")\b",
-                                                     s, re.IGNORECASE):
-            return None
-        return _swap(s, _NEG_SEVERITY)
+        return _flip_severity(s, negated_start, mixed)
     if flip_type == "normal-abnormal":
-        if negated_start:
-            return None
-        for pattern, replacement in _NORMAL_TO_ABNORMAL:
-            out = re.sub(pattern, replacement, s, count=1, flags=re.IGNORECASE)
-            if out != s:
-                return out
-        return None
+        return _flip_normal_abnormal(s, negated_start)
     raise ValueError(f"unknown flip type {flip_type!r}")
 
 

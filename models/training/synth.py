@@ -22,7 +22,8 @@ from __future__ import annotations
 import argparse
 import json
 import random
-from dataclasses import asdict, dataclass, replace
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -246,87 +247,114 @@ def _draw_count(rng: random.Random) -> int:
     return rng.choices(range(len(ERROR_COUNT_WEIGHTS)), weights=ERROR_COUNT_WEIGHTS)[0]
 
 
+@dataclass
+class _Injection:
+    """The candidate's facts while errors are injected: each reference fact receives at most one
+    error (``touched``), in the order ``order`` the reference facts are offered in."""
+
+    ref: list[Fact]
+    order: list[int]
+    cand: list[Fact | None] = field(init=False)
+    touched: list[int] = field(default_factory=list)
+    added: list[Fact] = field(default_factory=list)
+    counts: dict[str, int] = field(default_factory=lambda: dict.fromkeys(CATEGORY_KEYS, 0))
+    edits: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.cand = list(self.ref)
+
+    def take(self, ok: Callable[[Fact], bool]) -> int | None:
+        """The next untouched, still stated reference fact that ``ok`` accepts, now touched."""
+        for i in self.order:
+            if i not in self.touched and self.cand[i] is not None and ok(self.ref[i]):
+                self.touched.append(i)
+                return i
+        return None
+
+    def edit(self, category: str, n: int, ok: Callable[[Fact], bool],
+             change: Callable[[Fact], tuple[Fact | None, str]]) -> None:
+        """Up to ``n`` errors of ``category``: ``change`` gives a fact's new form and the edit."""
+        for _ in range(n):
+            i = self.take(ok)
+            if i is None:
+                break
+            self.cand[i], what = change(self.ref[i])
+            self.counts[category] += 1
+            self.edits.append(f"{category}: {what}")
+
+    def add(self, n: int, rng: random.Random) -> None:
+        """Up to ``n`` false findings (category A), while unused findings remain."""
+        for _ in range(n):
+            if len(self.ref) + len(self.added) >= len(FINDINGS) - 1:
+                break
+            fact = random_fact(rng, exclude=tuple(f.key for f in self.ref + self.added))
+            fact = replace(fact, change=None)
+            self.added.append(fact)
+            self.counts["A"] += 1
+            self.edits.append(f"A: added {fact.key}")
+
+
+def _wanted_errors(mode: float, rng: random.Random) -> dict[str, int]:
+    """How many errors of each category a candidate that is not clean receives (``mode``: the
+    draw in [CLEAN_SHARE, 1) that chose between one error and a mix)."""
+    if mode < CLEAN_SHARE + SINGLE_EDIT_SHARE:
+        want = dict.fromkeys(CATEGORY_KEYS, 0)
+        want[rng.choice(CATEGORY_KEYS)] = 1  # may find no fact to apply to: then clean
+        return want
+    return {k: _draw_count(rng) for k in CATEGORY_KEYS}
+
+
+def _moved(fact: Fact, rng: random.Random) -> tuple[Fact, str]:
+    moved = _other_location(fact, rng)
+    assert moved is not None  # take() chose a fact with a side, which always moves
+    return moved, (f"{fact.key} {fact.side} {fact.site or ''} -> "
+                   f"{moved.side} {moved.site or ''}").strip()
+
+
+def _resized(fact: Fact, rng: random.Random) -> tuple[Fact, str]:
+    changed = _other_severity(fact, rng)
+    assert changed is not None  # take() chose a fact whose severity can change
+    return changed, f"{fact.key} {fact.severity} -> {changed.severity}"
+
+
+def _compared(fact: Fact, rng: random.Random) -> tuple[Fact, str]:
+    new_change = rng.choice(CHANGES[1:] + STABLE)  # "new" would contradict the reference
+    return replace(fact, change=new_change), f"{fact.key} gains comparison '{new_change}'"
+
+
+def _inject_errors(ref: list[Fact], rng: random.Random) -> _Injection:
+    """The candidate's facts: the reference's, with errors of the six categories injected."""
+    mode = rng.random()
+    if mode < CLEAN_SHARE:
+        return _Injection(ref, [])
+    want = _wanted_errors(mode, rng)
+    order = list(range(len(ref)))
+    rng.shuffle(order)
+    inj = _Injection(ref, order)
+    inj.edit("B", want["B"], lambda f: True, lambda f: (None, f"omitted {f.key}"))
+    inj.edit("C", want["C"], lambda f: f.side is not None, lambda f: _moved(f, rng))
+    inj.edit("D", want["D"], lambda f: _other_severity(f, random.Random(0)) is not None,
+             lambda f: _resized(f, rng))
+    inj.edit("E", want["E"], lambda f: f.change is None and not f.finding.device,
+             lambda f: _compared(f, rng))
+    inj.edit("F", want["F"], lambda f: f.change in CHANGES,
+             lambda f: (replace(f, change=None), f"{f.key} loses comparison '{f.change}'"))
+    inj.add(want["A"], rng)
+    return inj
+
+
 def make_crepe_pair(rng: random.Random) -> CrepePair:
     """One reference/candidate pair with injected errors; each fact receives at most one error."""
     n_facts = rng.choice((0, 1, 1, 2, 2, 2, 3, 3, 4))
     ref: list[Fact] = []
     for _ in range(n_facts):
         ref.append(random_fact(rng, exclude=tuple(f.key for f in ref)))
-    counts = dict.fromkeys(CATEGORY_KEYS, 0)
-    edits: list[str] = []
-    cand: list[Fact | None] = list(ref)
-    touched: list[int] = []
-    added: list[Fact] = []
-    mode = rng.random()
-    if mode >= CLEAN_SHARE:
-        if mode < CLEAN_SHARE + SINGLE_EDIT_SHARE:
-            want = dict.fromkeys(CATEGORY_KEYS, 0)
-            want[rng.choice(CATEGORY_KEYS)] = 1  # may find no fact to apply to: then clean
-        else:
-            want = {k: _draw_count(rng) for k in CATEGORY_KEYS}
-        order = list(range(len(ref)))
-        rng.shuffle(order)
-
-        def take(ok) -> int | None:
-            for i in order:
-                if i not in touched and cand[i] is not None and ok(ref[i]):
-                    touched.append(i)
-                    return i
-            return None
-
-        for _ in range(want["B"]):
-            i = take(lambda f: True)
-            if i is None:
-                break
-            cand[i] = None
-            counts["B"] += 1
-            edits.append(f"B: omitted {ref[i].key}")
-        for _ in range(want["C"]):
-            i = take(lambda f: f.side is not None)
-            if i is None:
-                break
-            moved = _other_location(ref[i], rng)
-            assert moved is not None  # take() chose a fact with a side, which always moves
-            cand[i] = moved
-            counts["C"] += 1
-            edits.append(f"C: {ref[i].key} {ref[i].side} {ref[i].site or ''} -> "
-                         f"{moved.side} {moved.site or ''}".strip())
-        for _ in range(want["D"]):
-            i = take(lambda f: _other_severity(f, random.Random(0)) is not None)
-            if i is None:
-                break
-            changed = _other_severity(ref[i], rng)
-            assert changed is not None  # take() chose a fact whose severity can change
-            cand[i] = changed
-            counts["D"] += 1
-            edits.append(f"D: {ref[i].key} {ref[i].severity} -> {changed.severity}")
-        for _ in range(want["E"]):
-            i = take(lambda f: f.change is None and not f.finding.device)
-            if i is None:
-                break
-            new_change = rng.choice(CHANGES[1:] + STABLE)  # "new" would contradict the reference
-            cand[i] = replace(ref[i], change=new_change)
-            counts["E"] += 1
-            edits.append(f"E: {ref[i].key} gains comparison '{new_change}'")
-        for _ in range(want["F"]):
-            i = take(lambda f: f.change in CHANGES)
-            if i is None:
-                break
-            cand[i] = replace(ref[i], change=None)
-            counts["F"] += 1
-            edits.append(f"F: {ref[i].key} loses comparison '{ref[i].change}'")
-        for _ in range(want["A"]):
-            if len(ref) + len(added) >= len(FINDINGS) - 1:
-                break
-            fact = random_fact(rng, exclude=tuple(f.key for f in ref + added))
-            fact = replace(fact, change=None)
-            added.append(fact)
-            counts["A"] += 1
-            edits.append(f"A: added {fact.key}")
+    inj = _inject_errors(ref, rng)
+    cand, added = inj.cand, inj.added
     cand_facts = [f for f in cand if f is not None] + added
     ref_keys = tuple(f.key for f in ref)
     cand_keys = tuple(f.key for f in cand_facts)
-    omitted = tuple(ref[i].key for i in touched if cand[i] is None)
+    omitted = tuple(ref[i].key for i in inj.touched if cand[i] is None)
     # The reference may deny what the candidate falsely adds; the candidate may deny what it omits.
     ref_blocked = ref_keys + (cand_keys if rng.random() < 0.5 else ())
     kept_ref = tuple(k for k in ref_keys if k not in omitted) if rng.random() < 0.3 else ref_keys
@@ -340,7 +368,7 @@ def make_crepe_pair(rng: random.Random) -> CrepePair:
         candidate = join_report(minimal_edit(ref_parts, ref, cand, added, rng), style)
     else:
         candidate = compose_report(cand_facts, rng, cand_blocked)
-    return CrepePair(reference, candidate, counts, edits)
+    return CrepePair(reference, candidate, inj.counts, inj.edits)
 
 
 # --------------------------------------------------------------------------- utterances

@@ -1,5 +1,6 @@
-"""The README's architecture table against the tree, so that it cannot drift again: every path it
-lists exists, and every module and package directly under engine/, ui/ and models/ is named.
+"""The architecture table of docs/architecture.md (its "## The tree" section; it was the README's
+until the README became a front door) against the tree, so that it cannot drift again: every path
+it lists exists, and every module and package directly under engine/, ui/ and models/ is named.
 
 A module counts as named when its path is in the table's first column, or when its directory is
 and that row's description names it in backticks (``judge.py``). A package counts as named when
@@ -12,14 +13,17 @@ import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
+ARCHITECTURE = ROOT / "docs" / "architecture.md"
+SECTION = "\n## The tree"
 PACKAGES = ("engine", "ui", "models")
 _CODE = re.compile(r"`([^`]+)`")
 
 
 def architecture_rows() -> list[tuple[list[str], str]]:
-    """(paths of the first column, description) for each row of the table under ## Architecture."""
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = text.split("\n## Architecture", 1)[1].split("\n## ", 1)[0]
+    """(paths of the first column, description) for each row of the table under ## The tree."""
+    text = ARCHITECTURE.read_text(encoding="utf-8")
+    assert SECTION in text, f"{ARCHITECTURE.relative_to(ROOT)} has no '{SECTION.strip()}' section"
+    section = text.split(SECTION, 1)[1].split("\n## ", 1)[0]
     rows = []
     for line in section.splitlines():
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
@@ -67,7 +71,7 @@ def test_the_table_is_found_and_lists_paths() -> None:
 
 def test_every_listed_path_exists() -> None:
     missing = [p for paths, _ in architecture_rows() for p in paths if not _exists(p)]
-    assert missing == [], f"README architecture table lists paths that do not exist: {missing}"
+    assert missing == [], f"docs/architecture.md lists paths that do not exist: {missing}"
 
 
 def test_every_top_level_module_is_named() -> None:
@@ -75,4 +79,4 @@ def test_every_top_level_module_is_named() -> None:
     modules = top_level_modules()
     assert "engine/runner.py" in modules and "ui/views/" in modules  # the walk sees the tree
     unnamed = [m for m in modules if not _named(m, rows)]
-    assert unnamed == [], f"not in the README architecture table: {unnamed}"
+    assert unnamed == [], f"not in the table of docs/architecture.md: {unnamed}"

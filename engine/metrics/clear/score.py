@@ -602,10 +602,23 @@ def score_corpus(pairs: Sequence[ClearPairScore], top5: str = TOP5_DEFAULT) -> C
         raise ValueError("no pairs to score")
     presence = score_presence([p.reference_presence for p in pairs],
                               [p.candidate_presence for p in pairs], top5)
-    choice = {a: Averages.of([(i, r.condition, float(r.match))
-                              for i, p in enumerate(pairs) for r in p.choice_rows
-                              if r.attribute == a])
-              for a in CHOICE_ATTRIBUTES}
+    return ClearCorpusScore(
+        presence=presence, choice=_corpus_choice(pairs), lists=_corpus_lists(pairs),
+        n_pairs=len(pairs), n_pairs_with_rows=sum(bool(p.true_positives) for p in pairs),
+        mean_pair_score=float(np.mean([p.score for p in pairs])),
+        n_degenerate_pairs=sum(p.pos_f1_degenerate for p in pairs))
+
+
+def _corpus_choice(pairs: Sequence[ClearPairScore]) -> dict[str, Averages]:
+    """Per choice attribute, the match rate of its rows averaged over rows, conditions, pairs."""
+    return {a: Averages.of([(i, r.condition, float(r.match))
+                            for i, p in enumerate(pairs) for r in p.choice_rows
+                            if r.attribute == a])
+            for a in CHOICE_ATTRIBUTES}
+
+
+def _corpus_lists(pairs: Sequence[ClearPairScore]) -> dict[str, ListAttributeScore]:
+    """Per list attribute, its rows' BLEU-4, ROUGE-L and (where judged) LLM similarities."""
     lists = {}
     for a in LIST_ATTRIBUTES:
         rows = [(i, r) for i, p in enumerate(pairs) for r in p.list_rows if r.attribute == a]
@@ -616,8 +629,4 @@ def score_corpus(pairs: Sequence[ClearPairScore], top5: str = TOP5_DEFAULT) -> C
                               if r.llm_status == "ok" and r.llm is not None]),
             llm_unparsable=sum(r.llm_status == "unparsable" for _, r in rows),
             n_rows=len(rows))
-    return ClearCorpusScore(
-        presence=presence, choice=choice, lists=lists, n_pairs=len(pairs),
-        n_pairs_with_rows=sum(bool(p.true_positives) for p in pairs),
-        mean_pair_score=float(np.mean([p.score for p in pairs])),
-        n_degenerate_pairs=sum(p.pos_f1_degenerate for p in pairs))
+    return lists

@@ -65,29 +65,9 @@ class ClearStats:
         ref = _labels(payload, pair, "reference_presence")
         cand = _labels(payload, pair, "candidate_presence")
         tps = [c for c in CONDITIONS if ref[c] == POSITIVE and cand[c] == POSITIVE]
-        matches = 0
-        seen = set()
-        for row in cs.require(METRIC, payload, pair, "choice_rows"):
-            condition, attribute = row.get("condition"), row.get("attribute")
-            if condition not in tps or attribute not in CHOICE_ATTRIBUTES:
-                raise cs.StatsError(f"{METRIC}: pair {pair}: choice row {condition!r}/{attribute!r} "
-                                    "is not a choice attribute of a true positive")
-            seen.add((condition, attribute))
-            if row.get("reference") == row.get("candidate"):
-                matches |= 1 << (CHOICE_ATTRIBUTES.index(attribute) * _N + _INDEX[condition])
+        matches, seen = _choice_matches(payload, pair, tps)
+        lists = _list_rows(payload, pair, tps)
         expected = {(c, a) for c in tps for a in CONDITION_ATTRIBUTES[c] if a in CHOICE_ATTRIBUTES}
-        lists: dict[tuple[str, str], tuple[float, ...]] = {}
-        for row in cs.require(METRIC, payload, pair, "list_rows"):
-            key = (row.get("condition"), row.get("attribute"))
-            status = row.get("llm_status", "absent")
-            if key[0] not in tps or key[1] not in LIST_ATTRIBUTES or status not in _LLM_STATUS:
-                raise cs.StatsError(f"{METRIC}: pair {pair}: list row {key[0]!r}/{key[1]!r} "
-                                    f"(llm_status {status!r}) does not fit a true positive")
-            llm = (cs.number(METRIC, pair, "list_rows.llm", row.get("llm"))
-                   if status == "ok" else math.nan)
-            lists[key] = (cs.number(METRIC, pair, "list_rows.bleu4", row.get("bleu4")),
-                          cs.number(METRIC, pair, "list_rows.rouge_l", row.get("rouge_l")),
-                          llm, float(_LLM_STATUS[status]))
         wanted = {(c, a) for c in tps for a in LIST_ATTRIBUTES}
         if seen != expected or set(lists) != wanted:
             raise cs.StatsError(f"{METRIC}: pair {pair}: attribute rows do not cover the true "
@@ -97,6 +77,42 @@ class ClearStats:
             degenerate=int(bool(cs.require(METRIC, payload, pair, "pos_f1_degenerate"))),
             reference_cells=_pack(ref), candidate_cells=_pack(cand), choice_matches=matches,
             list_values=tuple(v for c in tps for a in LIST_ATTRIBUTES for v in lists[(c, a)]))
+
+
+def _choice_matches(payload: Mapping[str, Any], pair: str,
+                    tps: list[str]) -> tuple[int, set[tuple[str, str]]]:
+    """The choice rows as match bits (attribute * 13 + condition), and the (condition,
+    attribute) keys they cover; a row outside the true positives' choice attributes is refused."""
+    matches = 0
+    seen = set()
+    for row in cs.require(METRIC, payload, pair, "choice_rows"):
+        condition, attribute = row.get("condition"), row.get("attribute")
+        if condition not in tps or attribute not in CHOICE_ATTRIBUTES:
+            raise cs.StatsError(f"{METRIC}: pair {pair}: choice row {condition!r}/{attribute!r} "
+                                "is not a choice attribute of a true positive")
+        seen.add((condition, attribute))
+        if row.get("reference") == row.get("candidate"):
+            matches |= 1 << (CHOICE_ATTRIBUTES.index(attribute) * _N + _INDEX[condition])
+    return matches, seen
+
+
+def _list_rows(payload: Mapping[str, Any], pair: str,
+               tps: list[str]) -> dict[tuple[str, str], tuple[float, ...]]:
+    """(condition, attribute) -> bleu4, rouge_l, llm (NaN unless judged), llm status code, for
+    each list row; a row outside the true positives' list attributes is refused."""
+    lists: dict[tuple[str, str], tuple[float, ...]] = {}
+    for row in cs.require(METRIC, payload, pair, "list_rows"):
+        key = (row.get("condition"), row.get("attribute"))
+        status = row.get("llm_status", "absent")
+        if key[0] not in tps or key[1] not in LIST_ATTRIBUTES or status not in _LLM_STATUS:
+            raise cs.StatsError(f"{METRIC}: pair {pair}: list row {key[0]!r}/{key[1]!r} "
+                                f"(llm_status {status!r}) does not fit a true positive")
+        llm = (cs.number(METRIC, pair, "list_rows.llm", row.get("llm"))
+               if status == "ok" else math.nan)
+        lists[key] = (cs.number(METRIC, pair, "list_rows.bleu4", row.get("bleu4")),
+                      cs.number(METRIC, pair, "list_rows.rouge_l", row.get("rouge_l")),
+                      llm, float(_LLM_STATUS[status]))
+    return lists
 
 
 def _labels(payload: Mapping[str, Any], pair: str, name: str) -> dict[str, str]:

@@ -90,7 +90,25 @@ def match(ref: Sequence[SentenceFeatures], gen: Sequence[SentenceFeatures],
     """Pair the two sentence lists and return the stage-2 tags."""
     if not ref or not gen:
         return RadsemTags(pairs=[], unmatched_sentences=_unmatched(ref, gen, set(), set()))
-    sim = np.asarray(similarity(ref, gen), dtype=float)
+    score = _pair_scores(ref, gen, np.asarray(similarity(ref, gen), dtype=float), settings)
+    from scipy.optimize import linear_sum_assignment
+
+    rows, cols = linear_sum_assignment(score, maximize=True)
+    chosen = [(i, j) for i, j in zip(rows, cols, strict=True) if score[i, j] >= settings.pair_threshold]
+    extras = _extra_pairs(ref, gen, score, chosen, settings)
+    pairs = sorted(set(chosen) | set(extras))
+    used_ref = {i for i, _ in pairs}
+    used_gen = {j for _, j in pairs}
+    return RadsemTags(pairs=[tag_pair(ref[i], gen[j]) for i, j in pairs],
+                      unmatched_sentences=_unmatched(ref, gen, used_ref, used_gen))
+
+
+def _pair_scores(ref: Sequence[SentenceFeatures], gen: Sequence[SentenceFeatures],
+                 sim: np.ndarray, settings: MatchSettings) -> np.ndarray:
+    """The similarity of every (ref, gen) pair that may pair, -1 for those that may not: a
+    conflict, an abnormal pair without a shared finding, or one site-less side, unless the
+    wording is near-identical. Two plain normal statements about related sites get at least
+    ``normal_site_similarity``. ``sim`` is raised in place by that floor."""
     allowed = np.array([[conflict(r, g) is None for g in gen] for r in ref], dtype=bool)
     if settings.normal_site_similarity is not None:
         floor = settings.normal_site_similarity
@@ -103,15 +121,26 @@ def match(ref: Sequence[SentenceFeatures], gen: Sequence[SentenceFeatures],
     # Abnormal sentences pair on a shared finding; without one only near-identical wording may.
     for i, r in enumerate(ref):
         for j, g in enumerate(gen):
-            no_shared_finding = r.normality != NORMAL and not (r.asserted & g.asserted) \
-                and sim[i, j] < settings.extra_threshold
-            one_siteless = bool(r.sites) != bool(g.sites) and sim[i, j] < settings.siteless_threshold
-            if allowed[i, j] and (no_shared_finding or one_siteless):
+            if allowed[i, j] and _gated(r, g, sim[i, j], settings):
                 score[i, j] = -1.0
-    from scipy.optimize import linear_sum_assignment
+    return score
 
-    rows, cols = linear_sum_assignment(score, maximize=True)
-    chosen = [(i, j) for i, j in zip(rows, cols, strict=True) if score[i, j] >= settings.pair_threshold]
+
+def _gated(r: SentenceFeatures, g: SentenceFeatures, sim: float, settings: MatchSettings) -> bool:
+    """Whether a compatible pair is still kept apart: abnormal without a shared finding, or
+    one side site-less, each unless the two are similar enough."""
+    no_shared_finding = r.normality != NORMAL and not (r.asserted & g.asserted) \
+        and sim < settings.extra_threshold
+    one_siteless = bool(r.sites) != bool(g.sites) and sim < settings.siteless_threshold
+    return no_shared_finding or one_siteless
+
+
+def _extra_pairs(ref: Sequence[SentenceFeatures], gen: Sequence[SentenceFeatures],
+                 score: np.ndarray, chosen: list[tuple[int, int]],
+                 settings: MatchSettings) -> list[tuple[int, int]]:
+    """Pairs for the sentences the assignment left over, each with its best partner when that
+    is similar enough (``extra_threshold``; a sentence mostly contained in a longer compatible
+    one counts as similar enough when ``extra_containment`` is set)."""
     paired_ref = {i for i, _ in chosen}
     paired_gen = {j for _, j in chosen}
     extra_score = score
@@ -130,11 +159,7 @@ def match(ref: Sequence[SentenceFeatures], gen: Sequence[SentenceFeatures],
             i = int(np.argmax(extra_score[:, j]))
             if extra_score[i, j] >= settings.extra_threshold:
                 extras.append((i, j))
-    pairs = sorted(set(chosen) | set(extras))
-    used_ref = {i for i, _ in pairs}
-    used_gen = {j for _, j in pairs}
-    return RadsemTags(pairs=[tag_pair(ref[i], gen[j]) for i, j in pairs],
-                      unmatched_sentences=_unmatched(ref, gen, used_ref, used_gen))
+    return extras
 
 
 def _unmatched(ref: Sequence[SentenceFeatures], gen: Sequence[SentenceFeatures],
