@@ -85,7 +85,7 @@ def cmd_reward_server(args: argparse.Namespace) -> int:
         # Batch by batch in turn, so that a busy machine slows both sides alike.
         seconds = {side: 0.0 for side in sides}
         latency: dict[str, list[float]] = {side: [] for side in sides}
-        for side, score in sides.items():
+        for score in sides.values():
             score(batches[0])  # warm-up: models loaded, worker started, first texts read
         for batch in batches[1:]:
             for side, score in sides.items():
