@@ -57,9 +57,41 @@ class Scores:
         self._check(metric)
         return [r["metrics"][metric]["error"] for r in self.records]
 
+    def reasons(self, metric: str) -> list[str | None]:
+        """Why each pair has no score (None where it has one): the error, the cannot-read
+        message, or ``"not applicable: ..."`` with the metric's reason (``errors`` gives None
+        for that last case, since it is not an error)."""
+        return [_reason(r["metrics"][metric]) for r in self._results(metric)]
+
+    def statuses(self, metric: str) -> list[str]:
+        """Per pair: ``scored``, ``not_applicable``, ``cannot_read`` or ``error`` (the summary's
+        counts are these, counted)."""
+        return [_status(r["metrics"][metric]) for r in self._results(metric)]
+
+    def _results(self, metric: str) -> list[dict[str, Any]]:
+        self._check(metric)
+        return self.records
+
     def _check(self, metric: str) -> None:
         if metric not in self.signatures:
             raise KeyError(f"{metric!r} was not scored; this scorer has {sorted(self.signatures)}")
+
+
+@dataclass
+class CorpusResult:
+    """A corpus scored in one call: the per-pair ``scores`` and the CLI's ``summary`` (what
+    ``python -m engine score --summary`` writes: per metric the mean with its bootstrap CI, the
+    corpus figures with 95 % CIs, the signature and the counts of errors, cannot-read and
+    not-applicable pairs; the model-call counters)."""
+
+    scores: Scores
+    summary: dict[str, Any]
+
+    def table(self) -> str:
+        """The summary as the CLI prints it."""
+        from engine.summary import format_summary
+
+        return format_summary(self.summary)
 
 
 class Scorer:
@@ -118,6 +150,22 @@ class Scorer:
                                scope=self.scopes[metric.name], force=force, procs=procs)
         return Scores(records, dict(self.signatures))
 
+    def score_corpus(self, references: Sequence[str], candidates: Sequence[str],
+                     ids: Sequence[str] | None = None, *, run_id: str | None = None) -> CorpusResult:
+        """``score`` plus the corpus summary the CLI prints and writes with ``--summary``."""
+        from collections import Counter
+
+        from engine.summary import SummaryBuilder
+
+        before = Counter(self.context.counters)
+        scores = self.score(references, candidates, ids, run_id=run_id)
+        builder = SummaryBuilder(self.metrics, self.signatures)
+        for record in scores.records:
+            builder.add_row(record["metrics"], record["id"])
+        counters = Counter(self.context.counters)
+        counters.subtract(before)
+        return CorpusResult(scores, builder.summary(counters))
+
     def _pool(self, n_pairs: int) -> parallel.ProcessScorer | None:
         """The worker processes, started on the first call large enough and kept."""
         with self._lock:
@@ -141,6 +189,24 @@ class Scorer:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _status(result: dict[str, Any]) -> str:
+    if result.get("score") is not None:
+        return "scored"
+    if result.get("error") is not None:
+        return "cannot_read" if readable.is_cannot_read(result["error"]) else "error"
+    return "not_applicable" if result.get("not_applicable") else "error"
+
+
+def _reason(result: dict[str, Any]) -> str | None:
+    status = _status(result)
+    if status == "scored":
+        return None
+    if status == "not_applicable":
+        reason = str(result["not_applicable"])
+        return reason if reason.startswith("not applicable") else f"not applicable: {reason}"
+    return str(result.get("error") or "no score and no error recorded")
 
 
 def _pairs(references: Sequence[str], candidates: Sequence[str],

@@ -45,7 +45,10 @@ from engine.runtimes.judge import Completion, Message, TransientJudgeError
 
 log = logging.getLogger(__name__)
 
-PROJECT_ROOT = Path(__file__).resolve().parents[2]
+# The folder holding our top-level package (the checkout, or site-packages when installed), which
+# the worker needs on its path; counted from this package's depth, and without resolving links
+# (in the checkout radscope/engine is a link to engine/).
+PROJECT_ROOT = Path(__file__).absolute().parents[len((__package__ or "engine.runtimes").split("."))]
 SELF_CHECK: list[Message] = [{"role": "user", "content": "Reply with the word ready."}]
 SELF_CHECK_TOKENS = 2
 CLOSE_GRACE_S = 5.0

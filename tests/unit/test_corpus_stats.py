@@ -281,7 +281,7 @@ def test_every_scoring_names_the_version_of_its_statistics_record() -> None:
     record: every scoring of a family with a record must name that record's STATS_VERSION."""
     checked = []
     for cls in _scoring_classes():
-        family = cls.__module__.split(".")[2]
+        family = cls.__module__.split("engine.metrics.", 1)[1].split(".")[0]
         if family in DECLARED:
             assert cls.stats_version == DECLARED[family].record.STATS_VERSION, cls
             checked.append(family)

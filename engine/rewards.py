@@ -1,0 +1,244 @@
+"""Report metrics as rewards for RL trainers: one weighted reward in [0, 1], higher is better.
+
+``RewardScorer("radsem:0.7,crepe:0.3")`` builds the metrics once (a ``Scorer``) and turns each
+pair's scores into one reward: every metric is mapped onto [0, 1] with higher better (a score
+in [0, 1] stays as it is; CREPE's error count e becomes 1 / (1 + e)), then the weighted mean
+is taken. A pair gets a reward only when every metric scored it: a mean over the metrics that
+happened to work would change what is being optimised from one sample to the next.
+
+What a pair that cannot be scored (not applicable, cannot read, a failed model call) returns
+depends on what the trainer can take:
+
+- TRL (``trl_reward``, ``trl_async_reward``): ``None``. TRL turns it into NaN, averages with
+  ``nanmean`` and, since TRL 1.6, leaves a prompt whose rewards are all ``None`` out of the
+  group baseline, so the sample teaches nothing instead of something wrong.
+- verl and OpenRLHF (``engine.reward_file``) and the server's OpenRLHF endpoint: they need a
+  number, so ``not_scored`` (0.0 unless set): the floor of the reward. A reference out of a
+  metric's scope makes every completion of its group 0.0, whose group advantage is then 0;
+  an unreadable completion (empty, not a report) gets the lowest reward, which it deserves.
+  Each also reports per sample whether it was scored (``scored`` 1.0 / 0.0).
+"""
+from __future__ import annotations
+
+import asyncio
+import math
+import re
+from collections.abc import Callable, Coroutine, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from engine.api import Scorer
+
+TrlReward = Callable[..., list[float | None]]
+
+
+def parse_weights(metrics: str | Sequence[str] | Mapping[str, float]) -> dict[str, float]:
+    """``"radsem:0.7,crepe:0.3"``, ``["radsem", "crepe"]`` or a mapping -> metric -> weight
+    (weight 1 where none is given)."""
+    if isinstance(metrics, Mapping):
+        items = [(str(k), float(v)) for k, v in metrics.items()]
+    else:
+        parts = metrics.split(",") if isinstance(metrics, str) else list(metrics)
+        items = []
+        for part in (p.strip() for p in parts):
+            if not part:
+                continue
+            name, _, weight = part.partition(":")
+            try:
+                items.append((name.strip().lower(), float(weight) if weight else 1.0))
+            except ValueError:
+                raise ValueError(f"weight of {name.strip()!r} is {weight!r}, not a number") from None
+    if not items:
+        raise ValueError("no metric given for the reward")
+    bad = [f"{n}={w}" for n, w in items if not (math.isfinite(w) and w > 0)]
+    if bad:
+        raise ValueError(f"reward weights must be positive numbers: {', '.join(bad)}")
+    names = [n for n, _ in items]
+    if len(set(names)) != len(names):
+        raise ValueError(f"a metric is named twice in the reward: {', '.join(names)}")
+    return dict(items)
+
+
+def unit_reward(value: float, direction: str, value_range: tuple[float, float | None]) -> float:
+    """One metric's score on [0, 1], higher better."""
+    low, high = value_range
+    if high is None:  # unbounded above (an error count): 0 errors -> 1, many -> towards 0
+        excess = max(value - low, 0.0)
+        return 1.0 / (1.0 + excess) if direction == "lower" else 1.0 - 1.0 / (1.0 + excess)
+    share = min(max((value - low) / (high - low), 0.0), 1.0)
+    return share if direction == "higher" else 1.0 - share
+
+
+@dataclass
+class RewardBatch:
+    """Rewards of one batch, in input order, with why each missing one is missing."""
+
+    rewards: list[float | None]  # None where a metric did not score the pair
+    statuses: list[str]  # scored / not_applicable / cannot_read / error (the first metric's that failed)
+    reasons: list[str | None]  # "metric: why", None where scored
+    per_metric: dict[str, list[float | None]]  # each metric's reward on [0, 1]
+
+    def filled(self, not_scored: float) -> list[float]:
+        """The rewards with ``not_scored`` where a pair has none (for trainers that need numbers)."""
+        return [not_scored if r is None else r for r in self.rewards]
+
+    def scored(self) -> list[float]:
+        return [1.0 if r is not None else 0.0 for r in self.rewards]
+
+
+class RewardScorer:
+    """Metrics built once; ``rewards`` may be called from several threads at once."""
+
+    def __init__(self, metrics: str | Sequence[str] | Mapping[str, float], *,
+                 scorer: Scorer | None = None, workers: int = 1, **options: Any) -> None:
+        self.weights = parse_weights(metrics)
+        self.scorer = scorer if scorer is not None else Scorer(list(self.weights), workers=workers,
+                                                                **options)
+        missing = sorted(set(self.weights) - set(self.scorer.metric_names))
+        if missing:
+            raise ValueError(f"the scorer given does not score {', '.join(missing)}")
+        self._cards = {m.name: m.card for m in self.scorer.metrics if m.name in self.weights}
+
+    @property
+    def name(self) -> str:
+        """A name for trainers' logs: ``radscope_radsem`` or ``radscope_radsem0.7_crepe0.3``."""
+        if len(self.weights) == 1:
+            return "radscope_" + next(iter(self.weights))
+        return "radscope_" + "_".join(f"{n}{w:g}" for n, w in self.weights.items())
+
+    def rewards(self, references: Sequence[str], candidates: Sequence[str]) -> RewardBatch:
+        scores = self.scorer.score(references, candidates)
+        n = len(scores)
+        per_metric: dict[str, list[float | None]] = {}
+        statuses, reasons = ["scored"] * n, [None] * n  # type: list[str], list[str | None]
+        for name in self.weights:
+            card = self._cards[name]
+            values = scores.array(name)
+            metric_statuses, metric_reasons = scores.statuses(name), scores.reasons(name)
+            per_metric[name] = [None if math.isnan(v) else unit_reward(float(v), card.direction, card.range)
+                                for v in values]
+            for i in range(n):
+                if metric_statuses[i] != "scored" and statuses[i] == "scored":
+                    statuses[i], reasons[i] = metric_statuses[i], f"{name}: {metric_reasons[i]}"
+        total = sum(self.weights.values())
+        rewards: list[float | None] = []
+        for i in range(n):
+            parts = [(w, per_metric[name][i]) for name, w in self.weights.items()]
+            rewards.append(None if any(v is None for _, v in parts)
+                           else sum(w * v for w, v in parts if v is not None) / total)
+        return RewardBatch(rewards, statuses, reasons, per_metric)
+
+    def close(self) -> None:
+        self.scorer.close()
+
+
+def completion_text(completion: Any) -> str:
+    """A TRL completion as text: a string, or (chat datasets) the last assistant message's
+    content, itself a string or a list of ``{"type": "text", "text": ...}`` parts."""
+    if isinstance(completion, str):
+        return completion
+    if isinstance(completion, list) and completion and all(isinstance(m, dict) for m in completion):
+        replies = [m for m in completion if m.get("role", "assistant") == "assistant"]
+        if not replies:
+            raise ValueError("a chat completion holds no assistant message")
+        content = replies[-1].get("content")
+        if isinstance(content, str):
+            return content
+        if isinstance(content, list):
+            return "".join(part.get("text", "") for part in content
+                           if isinstance(part, dict) and part.get("type", "text") == "text")
+    raise TypeError(f"a completion must be a string or a list of chat messages, not {type(completion).__name__}")
+
+
+def _references(kwargs: Mapping[str, Any], column: str, n: int) -> list[str]:
+    if column not in kwargs:
+        columns = sorted(k for k in kwargs if k not in ("trainer_state", "log_extra", "log_metric",
+                                                          "environments", "completion_ids"))
+        raise KeyError(f"the reward needs the reference report in the dataset column {column!r}; "
+                       f"the dataset has {columns or 'no other columns'} (set reference_column=)")
+    references = [completion_text(r) for r in kwargs[column]]
+    if len(references) != n:
+        raise ValueError(f"{len(references)} references for {n} completions")
+    return references
+
+
+def trl_reward(metrics: str | Sequence[str] | Mapping[str, float], *, reference_column: str = "reference",
+               not_scored: float | None = None, scorer: RewardScorer | None = None,
+               **options: Any) -> TrlReward:
+    """A reward for ``GRPOTrainer(reward_funcs=[...])``: called as ``f(prompts=, completions=,
+    completion_ids=, **dataset_columns)``, one float (or ``None``, see the module docstring)
+    per completion. The reference report comes from the dataset column ``reference_column``."""
+    rewarder = scorer if scorer is not None else RewardScorer(metrics, **options)
+
+    def reward(prompts: Any = None, completions: Sequence[Any] = (), **kwargs: Any) -> list[float | None]:
+        texts = [completion_text(c) for c in completions]
+        batch = rewarder.rewards(_references(kwargs, reference_column, len(texts)), texts)
+        return batch.rewards if not_scored is None else list(batch.filled(not_scored))
+
+    reward.__name__ = reward.__qualname__ = rewarder.name  # TRL logs rewards/<__name__>/mean
+    return reward
+
+
+def trl_async_reward(metrics: str | Sequence[str] | Mapping[str, float], *, reference_column: str = "reference",
+                     not_scored: float | None = None, scorer: RewardScorer | None = None,
+                     **options: Any) -> Callable[..., Coroutine[Any, Any, list[float | None]]]:
+    """``trl_reward`` as an ``async def``: TRL awaits async rewards together (asyncio.gather),
+    so the scoring runs in a thread and other async rewards (remote judges) overlap with it."""
+    sync = trl_reward(metrics, reference_column=reference_column, not_scored=not_scored,
+                      scorer=scorer, **options)
+
+    async def reward(**kwargs: Any) -> list[float | None]:
+        return await asyncio.to_thread(sync, **kwargs)
+
+    reward.__name__ = reward.__qualname__ = sync.__name__
+    return reward
+
+
+# Special tokens a decoded OpenRLHF query keeps (skip_special_tokens=False): padding before the
+# prompt, end-of-turn / end-of-text after the response.
+_SPECIAL = r"(?:<\|[^|<>\s]{1,40}\|>|<｜[^｜<>\s]{1,40}｜>|</?s>|<pad>|<eos>|<bos>|\[PAD\])"
+_TRAILING_SPECIAL = re.compile(rf"(?:\s*{_SPECIAL})+\s*$")
+
+
+def response_from_query(query: str, prompt: str) -> str | None:
+    """The response in an OpenRLHF query (prompt + response, special tokens kept): the text
+    after the prompt's last occurrence, trailing special tokens removed; None when the query
+    does not contain its prompt."""
+    at = query.rfind(prompt) if prompt else 0
+    if at < 0:
+        return None
+    return _TRAILING_SPECIAL.sub("", query[at + len(prompt):]).strip()
+
+
+@dataclass
+class OpenRLHFBatch:
+    """OpenRLHF samples split into what gets scored: responses of the queries that contain their
+    prompt (``readable`` indexes them), with their labels as references."""
+
+    size: int
+    readable: list[int]
+    references: list[str]
+    responses: list[str]
+
+    @classmethod
+    def of(cls, queries: Sequence[str], prompts: Sequence[str], labels: Sequence[str]) -> OpenRLHFBatch:
+        if not len(queries) == len(prompts) == len(labels):
+            raise ValueError(f"{len(queries)} queries, {len(prompts)} prompts and {len(labels)} labels: "
+                             "one of each per sample")
+        responses = [response_from_query(q, p) for q, p in zip(queries, prompts, strict=True)]
+        readable = [i for i, r in enumerate(responses) if r is not None]
+        return cls(len(queries), readable, [labels[i] for i in readable], [responses[i] or "" for i in readable])
+
+    def reply(self, batch: RewardBatch, not_scored: float) -> dict[str, Any]:
+        """OpenRLHF's reply as plain lists; a query without its prompt gets ``not_scored``."""
+        rewards, scored = [not_scored] * self.size, [0.0] * self.size
+        for i, value, flag in zip(self.readable, batch.filled(not_scored), batch.scored(), strict=True):
+            rewards[i], scored[i] = value, flag
+        return {"rewards": rewards, "scores": list(rewards), "extra_logs": {"scored": scored}}
+
+
+def openrlhf_rewards(rewarder: RewardScorer, queries: Sequence[str], prompts: Sequence[str],
+                     labels: Sequence[str], not_scored: float = 0.0) -> dict[str, Any]:
+    """OpenRLHF's {"rewards", "scores", "extra_logs"} for queries (prompt + response) as lists."""
+    samples = OpenRLHFBatch.of(queries, prompts, labels)
+    return samples.reply(rewarder.rewards(samples.references, samples.responses), not_scored)

@@ -1,0 +1,177 @@
+"""The reward server over real HTTP: OpenRLHF's request and reply shape (as its client sends it:
+a JSON POST, the reply's "rewards" read back), the plain batch endpoint, concurrent requests
+gathered into batches, a bearer token, and clear 4xx answers that leave the server running."""
+import json
+import os
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+import uvicorn
+
+from engine.api import Scorer
+from engine.reward_server import build_app
+from engine.rewards import RewardScorer
+
+REFS = ["No acute cardiopulmonary process. Heart size is normal.",
+        "Small left pleural effusion. Mild cardiomegaly.",
+        "MRI brain: no acute infarct."]
+CANDS = ["Heart size is normal. No pleural effusion.",
+         "Moderate left pleural effusion. Heart size is normal.",
+         "MRI brain: small acute infarct in the left frontal lobe."]
+TOKEN = "s3cret-token"
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def listening_addresses(port: int) -> set[str]:
+    """The IPv4 addresses a local TCP port listens on, from /proc/net/tcp (Linux)."""
+    found = set()
+    for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
+        local, state = line.split()[1], line.split()[3]
+        address, port_hex = local.split(":")
+        if state == "0A" and int(port_hex, 16) == port:
+            found.add(socket.inet_ntoa(bytes.fromhex(address)[::-1]))
+    return found
+
+
+def post(url: str, body, token: str | None = None, raw: bytes | None = None):
+    headers = {"Content-Type": "application/json"}
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    data = raw if raw is not None else json.dumps(body).encode()
+    request = urllib.request.Request(url, data=data, headers=headers, method="POST")
+    try:
+        with urllib.request.urlopen(request, timeout=60) as reply:
+            return reply.status, json.loads(reply.read())
+    except urllib.error.HTTPError as exc:
+        return exc.code, json.loads(exc.read())
+
+
+def get(url: str):
+    with urllib.request.urlopen(url, timeout=10) as reply:
+        return reply.status, json.loads(reply.read())
+
+
+@pytest.fixture(scope="module")
+def server():
+    rewarder = RewardScorer("radsem:0.7,crepe:0.3")
+    port = free_port()
+    app = build_app(rewarder, token=TOKEN, not_scored=-1.0)
+    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not srv.started and time.monotonic() < deadline:
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}", rewarder
+    srv.should_exit = True
+    thread.join(10)
+    rewarder.close()
+
+
+def test_openrlhf_get_reward(server):
+    url, rewarder = server
+    prompts = ["<|im_start|>user\nFindings?<|im_end|>\n<|im_start|>assistant\n"] * 3
+    queries = [p + c + "<|im_end|>" for p, c in zip(prompts, CANDS, strict=True)]
+    status, reply = post(url + "/get_reward", {"query": queries, "prompts": prompts, "labels": REFS}, TOKEN)
+    assert status == 200 and set(reply) == {"rewards", "scores", "extra_logs"}
+    want = rewarder.rewards(REFS, CANDS)
+    assert reply["rewards"] == pytest.approx(want.filled(-1.0))
+    assert reply["scores"] == reply["rewards"]
+    assert reply["extra_logs"]["scored"] == want.scored()
+
+
+def test_plain_batch_endpoint(server):
+    url, _ = server
+    status, reply = post(url + "/score", {"references": REFS, "candidates": CANDS}, TOKEN)
+    assert status == 200
+    with Scorer("radsem,crepe") as scorer:
+        scores = scorer.score(REFS, CANDS)
+    assert reply["metrics"]["radsem"] == pytest.approx(scores.array("radsem").tolist())
+    assert reply["signatures"]["radsem"] == scores.signatures["radsem"]
+    assert len(reply["rewards"]) == len(reply["statuses"]) == len(reply["reasons"]) == 3
+
+
+def test_concurrent_requests_are_gathered_into_batches(server):
+    url, _ = server
+    _, before = get(url + "/health")
+    pairs = [(REFS[i % 2], f"{CANDS[i % 2]} Case {i}.") for i in range(48)]
+    with ThreadPoolExecutor(16) as pool:
+        replies = list(pool.map(lambda p: post(url + "/score", {"references": [p[0]], "candidates": [p[1]]},
+                                               TOKEN), pairs))
+    assert all(status == 200 for status, _ in replies)
+    _, after = get(url + "/health")
+    assert after["batches"] - before["batches"] < len(pairs)  # fewer Scorer calls than requests
+    with Scorer("radsem") as scorer:  # each request got its own pair's result back
+        want = scorer.score([p[0] for p in pairs], [p[1] for p in pairs]).array("radsem").tolist()
+    assert [r["metrics"]["radsem"][0] for _, r in replies] == pytest.approx(want)
+
+
+@pytest.mark.parametrize(("body", "raw", "status", "message"), [
+    (None, b"{not json", 400, "not JSON"),
+    ([1, 2], None, 400, "JSON object"),
+    ({"references": ["a"]}, None, 400, "'candidates' must be a list of strings (missing)"),
+    ({"references": ["a", "b"], "candidates": ["c"]}, None, 400, "references has 2, candidates has 1"),
+    ({"references": ["a"], "candidates": [3]}, None, 400, "candidates[0] is int"),
+])
+def test_bad_requests_get_a_clear_400(server, body, raw, status, message):
+    url, _ = server
+    got, reply = post(url + "/score", body, TOKEN, raw=raw)
+    assert got == status and message in reply["error"]
+    assert get(url + "/health")[0] == 200  # still serving
+
+
+def test_get_reward_checks_its_lists(server):
+    url, _ = server
+    got, reply = post(url + "/get_reward", {"query": ["q"], "prompts": ["p", "p"], "labels": ["l"]}, TOKEN)
+    assert got == 400 and "1 queries, 2 prompts and 1 labels" in reply["error"]
+
+
+def test_token_required(server):
+    url, _ = server
+    body = {"references": REFS[:1], "candidates": CANDS[:1]}
+    assert post(url + "/score", body)[0] == 401
+    assert post(url + "/score", body, "wrong")[0] == 401
+    status, health = get(url + "/health")
+    assert status == 200 and health["auth"] is True and "s3cret" not in json.dumps(health)
+
+
+def test_serve_reward_command(tmp_path):
+    """`radscope serve-reward` binds 127.0.0.1 and reads its token from a file."""
+    port = free_port()
+    token_file = tmp_path / "token"
+    token_file.write_text(TOKEN + "\n")
+    proc = subprocess.Popen([sys.executable, "-m", "radscope", "serve-reward", "--metrics", "bleu",
+                             "--port", str(port), "--token-file", str(token_file)],
+                            cwd=ROOT, stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, "PYTHONPATH": str(ROOT)})
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                status, health = get(f"http://127.0.0.1:{port}/health")
+                break
+            except OSError:
+                assert proc.poll() is None, proc.stderr.read()
+                time.sleep(0.2)
+        assert status == 200 and health["weights"] == {"bleu": 1.0}
+        status, reply = post(f"http://127.0.0.1:{port}/score", {"references": REFS, "candidates": REFS}, TOKEN)
+        assert status == 200 and reply["rewards"] == pytest.approx([1.0, 1.0, 1.0])
+        assert listening_addresses(port) == {"127.0.0.1"}  # not reachable from other machines
+    finally:
+        proc.terminate()
+        proc.wait(10)
+    assert "127.0.0.1" in proc.stderr.read()
