@@ -1,0 +1,27 @@
+# Ray (`python -m engine score --engine ray`, docs/ray.md): an optional stack in an environment of
+# its own, .venv-ray: the engine's runtime for the rules, lexical and ONNX metrics and for judges
+# behind servers, plus ray[data]. llama-cpp-python (compiled from source, minutes on 2 cores) is
+# left out: only an embedded GGUF judge needs it; `make ray-env RAY_LLAMA=1` adds it (pip reuses
+# the wheel it built for .venv when its cache still holds it).
+RAY_VENV ?= .venv-ray
+RAY_BIN := $(RAY_VENV)/bin
+RAY_PIP := $(RAY_BIN)/python -m pip install --quiet --disable-pip-version-check
+
+.PHONY: ray-env test-ray bench-ray
+
+$(RAY_BIN)/.ray: requirements-ray.txt constraints-ray.txt
+	$(PYTHON) -m venv $(RAY_VENV)
+	$(RAY_PIP) -r requirements-ray.txt -c constraints-ray.txt
+	touch $@
+
+ray-env: $(RAY_BIN)/.ray
+ifeq ($(RAY_LLAMA),1)
+	$(RAY_PIP) "$$(grep -E '^llama-cpp-python==' requirements.txt)" -c constraints.txt
+endif
+
+# A local Ray of two CPUs: 2,000 pairs scored as by `--workers 1`, and a killed job resumed
+# (about 2.5 minutes on 2 cores).
+test: test-ray
+
+test-ray: $(RAY_BIN)/.ray
+	$(RAY_BIN)/python -m pytest tests/ray -q
