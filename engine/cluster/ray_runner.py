@@ -30,7 +30,8 @@ import time
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from engine.cluster.blocks import COUNTERS, RESULTS, BlockScorer, block_row, blocks_of, encode_work
 from engine.context import RuntimeContext
@@ -41,6 +42,9 @@ from engine.runner import (REGISTER_CHUNK, BatchRun, PairSource, ProgressFn, Row
                            _register_pairs, _reuse_stored, deliver_rows, input_run_id,
                            resume_or_new_run_id, run_summary)
 from engine.summary import SummaryBuilder
+
+if TYPE_CHECKING:  # the API (numpy and the runner's callers) is loaded only by score_on_ray
+    from engine.api import Scores
 
 
 class RayUnavailable(ValueError):
@@ -252,3 +256,32 @@ def stored_rows(store: Any, run_id: str, pairs: PairSource, built: Sequence[Metr
         yield [{"id": p.id, "metrics": {m.name: results[p.id][m.name] for m in built}}
                for p in chunk]
 
+
+
+def score_on_ray(metrics: str | Sequence[str], references: Sequence[str], candidates: Sequence[str],
+                 ids: Sequence[str] | None = None, *, store: Any, run_id: str | None = None,
+                 settings: RaySettings | None = None, registry: MetricRegistry | None = None,
+                 max_chars: int = DEFAULT_MAX_CHARS, concurrency: int = 1, **options: Any) -> Scores:
+    """``engine.api.Scorer(metrics, **options).score(references, candidates, ids)`` on Ray:
+    the same ``Scores`` (records and signatures). ``store`` is a ``Store`` or a path to one;
+    a known ``run_id`` resumes."""
+    from engine.api import Scores
+    from engine.api import _pairs as api_pairs
+    from engine.metrics.registry import production
+    from engine.store import Store
+
+    registry = production() if registry is None else registry
+    names = registry.parse_metric_list(metrics)
+    pairs = api_pairs(references, candidates, ids)
+    owned = not hasattr(store, "start_run")
+    db = Store(Path(store)) if owned else store
+    ctx = RuntimeContext(options=dict(options))
+    try:
+        built = registry.build(names, ctx)
+        run = run_ray(pairs, names, ctx, registry=registry, store=db, run_id=run_id, max_chars=max_chars,
+                      concurrency=concurrency, metrics=built, settings=settings)
+        return Scores(run.rows, {m.name: m.signature() for m in built})
+    finally:
+        ctx.close()
+        if owned:
+            db.close()

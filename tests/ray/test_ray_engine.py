@@ -80,3 +80,27 @@ def test_killed_job_resumes_with_only_the_missing_blocks(corpus, one_worker, tmp
     assert summary["resumed"]["reused"] == stored
     assert read_rows(tmp_path / "out.jsonl") == one_worker["rows"]
     assert comparable_summary(tmp_path / "summary.json") == one_worker["summary"]
+
+
+def test_python_api_on_ray_gives_the_scorer_records(local_ray, tmp_path):
+    from engine.api import Scorer
+    from engine.cluster.ray_runner import RaySettings, score_on_ray
+    from engine.examples import example_pairs
+
+    examples = [e.pair for e in example_pairs()]
+    references = [p.reference for p in examples] * 5
+    candidates = [p.candidate for p in reversed(examples)] * 5
+    ids = [f"x{i}" for i in range(len(references))]
+    on_ray = score_on_ray("bleu,radsem", references, candidates, ids, store=tmp_path / "s.sqlite",
+                          settings=RaySettings(block_size=7), extractor="rules")
+    with Scorer("bleu,radsem", extractor="rules") as scorer:
+        local = scorer.score(references, candidates, ids)
+    assert on_ray.signatures == local.signatures
+    for metric in ("bleu", "radsem"):
+        assert on_ray.array(metric).tolist() == local.array(metric).tolist()
+    assert untimed(on_ray.records) == untimed(local.records)
+
+
+def untimed(records: list[dict]) -> list[dict]:
+    return [{**r, "metrics": {m: {k: v for k, v in d.items() if k != "elapsed_ms"}
+                              for m, d in r["metrics"].items()}} for r in records]
