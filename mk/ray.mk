@@ -25,3 +25,13 @@ test: test-ray
 
 test-ray: $(RAY_BIN)/.ray
 	$(RAY_BIN)/python -m pytest tests/ray -q
+
+# Process pool vs local Ray at 10k pairs (wall, CPU, peak RSS) and two judge servers on 127.0.0.1
+# through both (stand-ins with a fixed delay; JUDGE_SERVER=llama for llama.cpp with the demo GGUF,
+# served from .venv). Not part of `make bench`: about 5 minutes on 2 cores.
+JUDGE_SERVER ?= standin
+bench-ray: $(RAY_BIN)/.ray $(BIN)/.runtime
+	@mkdir -p $(OUT)
+	$(RAY_BIN)/python -m engine.bench ray --n 10000 --metrics bleu,rouge,clear,radsem \
+	  $(if $(wildcard $(DATA)/iu_xray/ReXRank_IUXray_test.json),--data $(DATA)/iu_xray/ReXRank_IUXray_test.json,) \
+	  --judge-server $(JUDGE_SERVER) --server-python $(BIN)/python --out $(OUT)/ray.json

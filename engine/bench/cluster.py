@@ -1,15 +1,17 @@
 """What Ray costs on one machine: the local process pool against a local Ray, in one run.
 
-``python -m engine.bench ray --n 10000 --judge-n 48`` scores the same synthetic pairs (IU X-ray
-reports crossed as in ``engine.bench.scale``; the example pairs without ``--data``) with the
-CLI twice, each in a fresh process with its own RadScope home: ``--workers`` N (the process
-pool) and ``--engine ray`` (a local Ray of N CPUs started by the run), and records wall time,
-CPU time and peak RSS of each, and whether the two gave the same means and intervals. Then,
-when ``--server-python`` can run ``llama_cpp.server``, it starts two llama.cpp servers on
-127.0.0.1 with the demo GGUF and scores ``--judge-n`` pairs with the VERT LLM judge through both
+``python -m engine.bench ray --n 10000`` scores the same synthetic pairs (IU X-ray reports
+crossed as in ``engine.bench.scale``; the example pairs without ``--data``) with the CLI twice,
+each in a fresh process with its own RadScope home: ``--workers`` N (the process pool) and
+``--engine ray`` (a local Ray of N CPUs started by the run), and records wall time, CPU time and
+peak RSS of each, and whether the two gave the same means and intervals. Then it starts two
+judge servers on 127.0.0.1 and scores ``--judge-n`` pairs with the VERT LLM judge through both
 (``--judge-url A,B``): the local runner with ``--concurrency 4``, then Ray with two model actors
-of two calls each (different pairs for each run, so that neither reads the other's answers
-from the servers' prompt caches). The demo judge is a speed stand-in: its scores mean nothing.
+of two calls each (different pairs for each run, so that neither reads the other's answers from
+a server's prompt cache). The servers are ``engine.bench.judge_standin`` (a fixed delay per
+call: what the engine adds around judge calls) or, with ``--judge-server llama``, llama-cpp-
+python's server with the demo GGUF (``--server-python``: a Python that has it); either way the
+VERT scores mean nothing here.
 
 CPU time: this process becomes a child subreaper, so Ray's worker processes, orphaned when the
 run stops its raylet, are reaped here and their CPU time counted (``RUSAGE_CHILDREN``).
@@ -100,14 +102,11 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def start_server(python: str, gguf: str) -> tuple[subprocess.Popen, str]:
-    """A llama.cpp server (llama-cpp-python's) on 127.0.0.1 with one thread; its base URL."""
+def start_server(command: list[str]) -> tuple[subprocess.Popen, str]:
+    """A judge server on a free port of 127.0.0.1 (``command`` + ``--port N``); its base URL."""
     port = _free_port()
-    proc = subprocess.Popen(
-        [python, "-m", "llama_cpp.server", "--model", gguf, "--model_alias", JUDGE_MODEL,
-         "--chat_format", "gemma", "--n_ctx", "4096", "--n_threads", "1", "--n_threads_batch", "1",
-         "--verbose", "False", "--host", "127.0.0.1", "--port", str(port)],
-        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen([*command, "--port", str(port)], cwd=ROOT, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}/v1"
     deadline = time.monotonic() + 180
     while time.monotonic() < deadline and proc.poll() is None:
@@ -117,7 +116,20 @@ def start_server(python: str, gguf: str) -> tuple[subprocess.Popen, str]:
         except OSError:
             time.sleep(0.5)
     proc.kill()
-    raise RuntimeError(f"llama_cpp.server did not come up on {url}")
+    raise RuntimeError(f"judge server {command[:3]} did not come up on {url}")
+
+
+def server_command(args: argparse.Namespace) -> tuple[list[str], str, str] | str:
+    """(command, model name, JSON dialect) of the judge servers, or why none can start."""
+    if args.judge_server == "standin":
+        return ([sys.executable, "-m", "engine.bench.judge_standin", "--delay-ms", str(args.judge_delay_ms),
+                 "--model", "judge-standin"], "judge-standin", "json_object")
+    gguf = _server_gguf(args.server_python)
+    if gguf is None:
+        return f"{args.server_python} cannot run llama_cpp.server with the demo GGUF"
+    return ([args.server_python, "-m", "llama_cpp.server", "--model", gguf, "--model_alias", JUDGE_MODEL,
+             "--chat_format", "gemma", "--n_ctx", "4096", "--n_threads", "1", "--n_threads_batch", "1",
+             "--verbose", "False", "--host", "127.0.0.1"], JUDGE_MODEL, "json_object")
 
 
 def _server_gguf(python: str) -> str | None:
@@ -130,25 +142,26 @@ def _server_gguf(python: str) -> str | None:
 
 
 def judge_part(reports: list[str], args: argparse.Namespace, work: Path) -> dict[str, Any]:
-    gguf = _server_gguf(args.server_python)
-    if gguf is None:
-        return {"skipped": f"{args.server_python} cannot run llama_cpp.server with the demo GGUF"}
+    server = server_command(args)
+    if isinstance(server, str):
+        return {"skipped": server}
+    command, model, dialect = server
     n = args.judge_n
     pairs = synthetic_pairs(reports, 2 * n + args.n)[args.n:]  # not the pairs scored above
     local_pairs, ray_pairs = work / "judge_local.jsonl", work / "judge_ray.jsonl"
     write_pairs(pairs[:n], local_pairs)
     write_pairs(pairs[n:], ray_pairs)
-    servers = [start_server(args.server_python, gguf) for _ in range(2)]
+    servers = [start_server(command) for _ in range(2)]
     try:
         judge = ["--extractor", "llm", "--judge-url", ",".join(url for _, url in servers),
-                 "--judge-model", JUDGE_MODEL, "--json-dialect", "json_object"]
+                 "--judge-model", model, "--json-dialect", dialect]
         keep = [proc.pid for proc, _ in servers]
-        return {"n": n, "metric": "vert (--extractor llm, demo judge: speed only)",
-                "servers": [url for _, url in servers],
+        return {"n": n, "metric": "vert --extractor llm", "server": " ".join(command[1:4]),
+                "delay_ms": args.judge_delay_ms if args.judge_server == "standin" else None,
                 "local_concurrency_4": score(local_pairs, "vert", [*judge, "--concurrency", "4"], keep),
                 "ray_2_actors_x_2": score(ray_pairs, "vert", [
                     *judge, "--engine", "ray", "--ray-cpus", str(args.cpus), "--model-actors", "2",
-                    "--model-actor-cpus", "0.5", "--concurrency", "2", "--block-size", "8"], keep)}
+                    "--model-actor-cpus", "0.5", "--concurrency", "2", "--block-size", "16"], keep)}
     finally:
         for proc, _ in servers:
             proc.terminate()
@@ -185,7 +198,11 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--metrics", default="bleu,rouge,clear,radsem")
     p.add_argument("--cpus", type=int, default=2, help="process-pool workers, and the local Ray's CPUs")
     p.add_argument("--block-size", type=int, default=256)
-    p.add_argument("--judge-n", type=int, default=48, help="pairs per judge run (0: no judge part)")
+    p.add_argument("--judge-n", type=int, default=200, help="pairs per judge run (0: no judge part)")
+    p.add_argument("--judge-server", choices=("standin", "llama"), default="standin",
+                   help="standin: engine.bench.judge_standin, a fixed delay per call, one call at a time; "
+                   "llama: llama-cpp-python's server with the demo GGUF (one thread each: slow on 2 cores)")
+    p.add_argument("--judge-delay-ms", type=float, default=100.0, help="the stand-in's time per call")
     p.add_argument("--server-python", default=str(ROOT / ".venv" / "bin" / "python"),
                    help="a Python with llama-cpp-python's server (default: the project's .venv)")
     p.add_argument("--out", default="bench-results/ray.json")
