@@ -156,8 +156,9 @@ def judge_part(reports: list[str], args: argparse.Namespace, work: Path) -> dict
         judge = ["--extractor", "llm", "--judge-url", ",".join(url for _, url in servers),
                  "--judge-model", model, "--json-dialect", dialect]
         keep = [proc.pid for proc, _ in servers]
-        return {"n": n, "metric": "vert --extractor llm", "server": " ".join(command[1:4]),
-                "delay_ms": args.judge_delay_ms if args.judge_server == "standin" else None,
+        label = (f"engine.bench.judge_standin, {args.judge_delay_ms:g} ms per call"
+                 if args.judge_server == "standin" else "llama_cpp.server, demo GGUF, 1 thread")
+        return {"n": n, "metric": "vert --extractor llm", "servers": label,
                 "local_concurrency_4": score(local_pairs, "vert", [*judge, "--concurrency", "4"], keep),
                 "ray_2_actors_x_2": score(ray_pairs, "vert", [
                     *judge, "--engine", "ray", "--ray-cpus", str(args.cpus), "--model-actors", "2",

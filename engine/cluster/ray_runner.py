@@ -161,11 +161,11 @@ def run_ray(
     finally:
         if owned:
             ray.shutdown()
-    store.finish_run(run_id)
     builder = SummaryBuilder(built, signatures)
     kept: list[dict[str, Any]] = []
     for rows in stored_rows(store, run_id, pairs, built, signatures):
         deliver_rows(rows, builder, on_rows, kept if keep_rows else None)
+    store.finish_run(run_id)  # only once every row was read back: else a re-run resumes it
     summary = run_summary(builder, ctx.counters - counters_before + remote, run_id, len(pairs), resumed)
     summary["engine"] = {"name": "ray", "block_size": settings.block_size, "blocks": blocks["total"],
                          "blocks_scored": blocks["scored"], "blocks_stored_before": blocks["reused"],
