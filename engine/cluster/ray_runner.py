@@ -29,7 +29,7 @@ import logging
 import time
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -134,11 +134,12 @@ def run_ray(
     done = resumed["reused"]
     if progress:
         progress(done, total)
-    remote: Counter = Counter()  # the actors' model-call counters
-    blocks: Counter = Counter()
     ray, owned = _connect(settings)
     try:
-        stages = _stages(ray, built, settings)
+        job = _Job(ray, _stages(ray, built, settings), store, run_id, progress, total, done,
+                   {"registry": registry, "options": dict(ctx.options), "max_chars": max_chars,
+                    "concurrency": concurrency})
+        blocks = job.blocks
         window: list[dict[str, Any]] = []
         hashes: dict[str, str] = {}
         for index, block in blocks_of(pairs, settings.block_size):
@@ -152,12 +153,10 @@ def run_ray(
             window.append(block_row(index, encode_work(block, todo)))
             hashes.update(block_hashes)
             if len(window) == settings.window:
-                done = _run_window(ray, stages, window, registry, ctx.options, max_chars, concurrency,
-                                   store, run_id, hashes, remote, blocks, progress, done, total)
+                job.run_window(window, hashes)
                 window, hashes = [], {}
         if window:
-            done = _run_window(ray, stages, window, registry, ctx.options, max_chars, concurrency,
-                               store, run_id, hashes, remote, blocks, progress, done, total)
+            job.run_window(window, hashes)
     finally:
         if owned:
             ray.shutdown()
@@ -166,10 +165,10 @@ def run_ray(
     for rows in stored_rows(store, run_id, pairs, built, signatures):
         deliver_rows(rows, builder, on_rows, kept if keep_rows else None)
     store.finish_run(run_id)  # only once every row was read back: else a re-run resumes it
-    summary = run_summary(builder, ctx.counters - counters_before + remote, run_id, len(pairs), resumed)
+    summary = run_summary(builder, ctx.counters - counters_before + job.remote, run_id, len(pairs), resumed)
     summary["engine"] = {"name": "ray", "block_size": settings.block_size, "blocks": blocks["total"],
                          "blocks_scored": blocks["scored"], "blocks_stored_before": blocks["reused"],
-                         "actors": {", ".join(s.metrics): s.actors for s in stages}}
+                         "actors": {", ".join(s.metrics): s.actors for s in job.stages}}
     summary["elapsed_s"] = round(time.perf_counter() - started, 3)
     return BatchRun(run_id=run_id, rows=kept, summary=summary, metrics=metric_names)
 
@@ -217,28 +216,38 @@ def _todo(store: Any, run_id: str, hashes: Mapping[str, str],
     return {pid: [name for name in signatures if name not in results[pid]] for pid in hashes}
 
 
-def _run_window(ray: Any, stages: Sequence[_Stage], window: list[dict[str, Any]],
-                registry: MetricRegistry, options: Mapping[str, Any], max_chars: int, concurrency: int,
-                store: Any, run_id: str, hashes: Mapping[str, str], remote: Counter, blocks: Counter,
-                progress: ProgressFn | None, done: int, total: int) -> int:
-    """Score a window of blocks through the actor pools, storing each block as it comes back."""
-    dataset = ray.data.from_items(window, override_num_blocks=len(window))
-    for stage in stages:
-        dataset = dataset.map_batches(
-            BlockScorer, batch_size=1, compute=ray.data.ActorPoolStrategy(size=stage.actors),
-            num_cpus=stage.num_cpus, num_gpus=stage.num_gpus or None,
-            fn_constructor_kwargs={"registry": registry, "metrics": stage.metrics,
-                                   "options": dict(options), "max_chars": max_chars,
-                                   "concurrency": concurrency})
-    for row in dataset.iter_rows():
-        found = json.loads(row[RESULTS])
-        store.put_results(run_id, [(pid, name, payload, hashes[pid]) for pid, name, payload in found])
-        remote.update(json.loads(row[COUNTERS]))
-        blocks["scored"] += 1
-        done += len(found)
-        if progress:
-            progress(done, total)
-    return done
+@dataclass
+class _Job:
+    """The Ray side of one run: its actor pools, and the driver storing each block that returns."""
+
+    ray: Any
+    stages: list[_Stage]
+    store: Any
+    run_id: str
+    progress: ProgressFn | None
+    total: int
+    done: int
+    scorer_kwargs: dict[str, Any]  # BlockScorer's arguments besides the stage's metrics
+    remote: Counter = field(default_factory=Counter)  # the actors' model-call counters
+    blocks: Counter = field(default_factory=Counter)
+
+    def run_window(self, window: list[dict[str, Any]], hashes: Mapping[str, str]) -> None:
+        """Score a window of blocks through the actor pools, storing each block as it comes back."""
+        dataset = self.ray.data.from_items(window, override_num_blocks=len(window))
+        for stage in self.stages:
+            dataset = dataset.map_batches(
+                BlockScorer, batch_size=1, compute=self.ray.data.ActorPoolStrategy(size=stage.actors),
+                num_cpus=stage.num_cpus, num_gpus=stage.num_gpus or None,
+                fn_constructor_kwargs={**self.scorer_kwargs, "metrics": stage.metrics})
+        for row in dataset.iter_rows():
+            found = json.loads(row[RESULTS])
+            self.store.put_results(self.run_id, [(pid, name, payload, hashes[pid])
+                                                 for pid, name, payload in found])
+            self.remote.update(json.loads(row[COUNTERS]))
+            self.blocks["scored"] += 1
+            self.done += len(found)
+            if self.progress:
+                self.progress(self.done, self.total)
 
 
 def stored_rows(store: Any, run_id: str, pairs: PairSource, built: Sequence[Metric],
