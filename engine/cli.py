@@ -165,6 +165,10 @@ def _score(args: argparse.Namespace, argv: list[str], registry: MetricRegistry) 
     from engine.store import Store, default_db_path
 
     check_output_paths(args.input, out=args.out, csv=args.csv, summary=args.summary)
+    if args.engine == "ray":
+        from engine.cluster.ray_runner import require_ray
+
+        require_ray()  # before any work: without Ray, say how to get it
     options = _collect_options(args)
     metric_names = (registry.parse_metric_list(args.metrics) if args.metrics is not None
                     else default_metrics(registry, options))

@@ -121,6 +121,7 @@ def run_ray(
     """``runner.run_batch`` on Ray: the same arguments (a store is required: it is the record of
     finished blocks) and the same ``BatchRun``; the summary adds ``engine`` (block counts)."""
     settings = settings or RaySettings()
+    ray = require_ray()  # before the store is touched: no run is started without Ray
     started = time.perf_counter()
     counters_before = Counter(ctx.counters)
     metric_names = list(metric_names)
@@ -134,7 +135,7 @@ def run_ray(
     done = resumed["reused"]
     if progress:
         progress(done, total)
-    ray, owned = _connect(settings)
+    owned = _connect(ray, settings)
     try:
         job = _Job(ray, _stages(ray, built, settings), store, run_id, progress, total, done,
                    {"registry": registry, "options": dict(ctx.options), "max_chars": max_chars,
@@ -173,25 +174,29 @@ def run_ray(
     return BatchRun(run_id=run_id, rows=kept, summary=summary, metrics=metric_names)
 
 
-def _connect(settings: RaySettings) -> tuple[Any, bool]:
-    """The ``ray`` module, initialised; True when this call started Ray (and so stops it)."""
+def require_ray() -> Any:
+    """The ``ray`` module with Ray Data, or ``RayUnavailable`` saying how to get it."""
     try:
         ray = importlib.import_module("ray")
         importlib.import_module("ray.data")
     except ImportError:
         raise RayUnavailable("--engine ray needs Ray, which is not installed in this environment: "
                              "run `make ray-env` and use .venv-ray/bin/python (see docs/ray.md)") from None
+    return ray
+
+
+def _connect(ray: Any, settings: RaySettings) -> bool:
+    """Initialise Ray unless the caller did; True when this call started it (and so stops it)."""
     if ray.is_initialized():
-        return ray, False
+        return False
     logging.getLogger("ray.data").setLevel(logging.WARNING)
     kwargs: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False}
     if settings.address:
         ray.init(address=settings.address, **kwargs)
     else:
         ray.init(num_cpus=settings.num_cpus, **kwargs)
-    context = ray.data.DataContext.get_current()
-    context.enable_progress_bars = False
-    return ray, True
+    ray.data.DataContext.get_current().enable_progress_bars = False
+    return True
 
 
 def _stages(ray: Any, built: Sequence[Metric], settings: RaySettings) -> list[_Stage]:
