@@ -73,6 +73,12 @@ def build_parser(registry: MetricRegistry) -> argparse.ArgumentParser:
     score.add_argument("--workers", type=int, default=0,
                        help="processes for the CPU-bound metrics (rules, lexical); 0: every core")
     score.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    score.add_argument("--engine", choices=("local", "ray"), default="local",
+                       help="local: this machine's cores; ray: blocks scored by Ray actors, here or "
+                       "on a cluster (same rows and summary; see docs/ray.md)")
+    from engine.cluster.ray_runner import add_ray_arguments
+
+    add_ray_arguments(score)
     _add_metric_options(score, registry)
 
     compare = sub.add_parser("compare", help="paired comparison of two systems' results files")
@@ -159,6 +165,10 @@ def _score(args: argparse.Namespace, argv: list[str], registry: MetricRegistry) 
     from engine.store import Store, default_db_path
 
     check_output_paths(args.input, out=args.out, csv=args.csv, summary=args.summary)
+    if args.engine == "ray":
+        from engine.cluster.ray_runner import require_ray
+
+        require_ray()  # before any work: without Ray, say how to get it
     options = _collect_options(args)
     metric_names = (registry.parse_metric_list(args.metrics) if args.metrics is not None
                     else default_metrics(registry, options))
@@ -207,11 +217,19 @@ def _score_run(args: argparse.Namespace, argv: list[str], pairs: dataio.PairFile
 
     with dataio.ResultsWriter(args.out, args.csv, metric_names) as writer:
         try:
-            run = run_batch(pairs, metric_names, ctx, registry=registry, store=store, run_id=run_id,
-                            input_label=str(args.input), max_chars=max_chars,
-                            concurrency=args.concurrency, progress=progress, metrics=built,
-                            workers=args.workers or parallel.default_workers(),
-                            on_rows=writer.write, keep_rows=False)
+            if args.engine == "ray":
+                from engine.cluster.ray_runner import run_ray, settings_from_args
+
+                run = run_ray(pairs, metric_names, ctx, registry=registry, store=store, run_id=run_id,
+                              input_label=str(args.input), max_chars=max_chars,
+                              concurrency=args.concurrency, progress=progress, metrics=built,
+                              on_rows=writer.write, keep_rows=False, settings=settings_from_args(args))
+            else:
+                run = run_batch(pairs, metric_names, ctx, registry=registry, store=store, run_id=run_id,
+                                input_label=str(args.input), max_chars=max_chars,
+                                concurrency=args.concurrency, progress=progress, metrics=built,
+                                workers=args.workers or parallel.default_workers(),
+                                on_rows=writer.write, keep_rows=False)
         except KeyboardInterrupt:
             if bar is not None:
                 bar.close()

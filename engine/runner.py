@@ -170,12 +170,7 @@ def run_batch(
             rows: list[dict[str, Any]] = [
                 {"id": p.id, "metrics": {m.name: results[p.id][m.name] for m in built
                                          if m.name in results[p.id]}} for p in chunk]
-            if on_rows:
-                on_rows(rows)
-            for row in rows:
-                builder.add_row(row["metrics"], pair_id=row["id"])
-            if keep_rows:
-                kept.extend(rows)
+            deliver_rows(rows, builder, on_rows, kept if keep_rows else None)
     finally:
         if store is not None and unsaved:
             # Stopped inside a chunk (cancelled, interrupted): keep what did finish.
@@ -186,13 +181,31 @@ def run_batch(
             procs.close()
     if store is not None:
         store.finish_run(run_id)
-    summary = builder.summary(ctx.counters - counters_before)
+    summary = run_summary(builder, ctx.counters - counters_before, run_id, n_pairs, resumed)
+    summary["elapsed_s"] = round(time.perf_counter() - started, 3)
+    return BatchRun(run_id=run_id, rows=kept, summary=summary, metrics=metric_names)
+
+
+def deliver_rows(rows: list[dict[str, Any]], builder: SummaryBuilder, on_rows: RowsFn | None,
+                 kept: list[dict[str, Any]] | None) -> None:
+    """A chunk's rows, in input order, to the caller, the summary and (when kept) the run."""
+    if on_rows:
+        on_rows(rows)
+    for row in rows:
+        builder.add_row(row["metrics"], pair_id=row["id"])
+    if kept is not None:
+        kept.extend(rows)
+
+
+def run_summary(builder: SummaryBuilder, counters: Counter, run_id: str, n_pairs: int,
+                resumed: Counter) -> dict[str, Any]:
+    """The summary of a run (the Ray engine's too): figures, run id, size and what was resumed."""
+    summary = builder.summary(counters)
     summary["run_id"] = run_id
     summary["n_pairs"] = n_pairs
     summary["resumed"] = {"reused": resumed["reused"], "recomputed": resumed["recomputed"],
                           "retried": resumed["retried"]}
-    summary["elapsed_s"] = round(time.perf_counter() - started, 3)
-    return BatchRun(run_id=run_id, rows=kept, summary=summary, metrics=metric_names)
+    return summary
 
 
 def _chunks(pairs: Iterable[ReportPair], size: int) -> Iterator[list[ReportPair]]:

@@ -33,7 +33,8 @@ JUDGE = Option("judge", DEFAULT_JUDGE,
                "or a path to a GGUF file")
 JUDGE_URL = Option("judge_url", "",
                    "base URL of an OpenAI-compatible judge server, e.g. http://127.0.0.1:8000/v1 "
-                   "(replaces the embedded judge)")
+                   "(replaces the embedded judge); several, comma-separated, serving the same "
+                   "model share the calls")
 JUDGE_MODEL = Option("judge_model", "", "model name to request from the judge server")
 JUDGE_API_KEY = Option("judge_api_key", "",
                        "API key for the judge server (empty: $OPENAI_API_KEY, or none)")
@@ -135,10 +136,16 @@ def build_backend(config: JudgeConfig, cache: CallCache) -> JudgeBackend:
         from engine.runtimes.openai_compat import OpenAICompatBackend
 
         entry = model_registry.load_registry().get(config.model)
-        return OpenAICompatBackend(
-            config.url, config.model, api_key=config.api_key or os.environ.get("OPENAI_API_KEY"),
+        servers = [OpenAICompatBackend(
+            url, config.model, api_key=config.api_key or os.environ.get("OPENAI_API_KEY"),
             dialect=config.dialect, max_inflight=config.max_inflight, timeout_s=config.timeout_s,
             max_retries=config.retries, demo_grade=bool(entry and entry.demo_grade))
+            for url in (u.strip() for u in config.url.split(",")) if url]
+        if len(servers) == 1:
+            return servers[0]
+        from engine.runtimes.server_pool import ServerPool
+
+        return ServerPool(servers)
     return build_llama_backend(config, cache)
 
 
