@@ -111,10 +111,9 @@ class ReportLayout:
 def _headings(text: str) -> list[tuple[int, int, str, str]]:
     """(start, end, section name or "other", heading as written), in text order."""
     marks: list[tuple[int, int, str, str]] = []
-    for m in _HEADER_RE.finditer(text):
-        marks.append((m.start(1), m.end(), _ALIAS_TO_SECTION[_norm(m.group(1))], m.group(1)))
-    for m in _BARE_HEADER_RE.finditer(text):
-        marks.append((m.start(1), m.end(), _ALIAS_TO_SECTION[_norm(m.group(1))], m.group(1)))
+    for pattern in (_HEADER_RE, _BARE_HEADER_RE):  # from the list number on, if any
+        for m in pattern.finditer(text):
+            marks.append((m.start(), m.end(), _ALIAS_TO_SECTION[_norm(m.group(1))], m.group(1)))
     for pattern in (_UNKNOWN_HEADER_RE, _CAPS_LINE_RE):
         for m in pattern.finditer(text):
             words = m.group(1).split()
@@ -243,6 +242,7 @@ def findings_and_impression(text: str) -> str:
 _BULLET_RE = re.compile(
     r"^\s*(?:[-*\u2022\u2023\u25e6\u2043\u2219]+|\(?\d{1,2}[.)](?!\d)|\(?[a-hA-H][.)])\s+")
 _INLINE_HEADER_RE = re.compile(r"^\s*[A-Z][A-Za-z /,&-]{1,60}:\s*")
+_SIDE_RE = re.compile(r"\b(?:left|right|bilateral)\b", re.IGNORECASE)
 _SENTENCE_END_RE = re.compile(r"(?<=[.!?])\s+")
 _LIST_MARKER_RE = re.compile(r"^\(?(?:\d{1,2}|[a-hA-H])[.)]$")
 # Abbreviations after which a period does not end a sentence.
@@ -285,6 +285,8 @@ def _clean_utterance(sentence: str) -> str:
         if m:
             s = s[m.end():].strip()
         m = _INLINE_HEADER_RE.match(s)
+        if m and _SIDE_RE.search(m.group(0)) and len(s) > m.end():
+            break  # "Right kidney: simple cyst": the sub-heading says the finding's side
         if m and len(s) > m.end():
             s = s[m.end():].strip()
         elif m:
