@@ -169,9 +169,10 @@ def read_layout(text: str) -> ReportLayout:
     """The report's sections and what is read as its findings and impression (cached by text).
 
     Findings: the findings sections. Without one, the text under no heading and under
-    headings the table does not know (each named in a notice); without that either, the
-    impression stands in for the findings (RadSEM's reading of an impression-only report);
-    a report with none of these (only, say, a history section) is read whole, with a notice.
+    headings the table does not know (each named in a notice). A report with an impression and
+    nothing else has no findings (``findings_text`` then reads the impression, as RadSEM reads
+    an impression-only report); one with neither (only, say, a history section) is read whole,
+    with a notice.
     """
     sections = _split(text)
     notices: list[str] = []
