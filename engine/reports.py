@@ -297,8 +297,9 @@ def _clean_utterance(sentence: str) -> str:
         if m:
             s = s[m.end():].strip()
         m = _INLINE_HEADER_RE.match(s)
-        if m and _SIDE_RE.search(m.group(0)) and len(s) > m.end():
-            break  # "Right kidney: simple cyst": the sub-heading says the finding's side
+        if m and _SIDE_RE.search(m.group(0)) and len(s) > m.end() and \
+                not _SIDE_RE.search(s[m.end():]):
+            break  # "Right kidney: simple cyst": only the sub-heading says the finding's side
         if m and len(s) > m.end():
             s = s[m.end():].strip()
         elif m:
