@@ -254,7 +254,7 @@ def test_use_judge_fills_the_judge_options(client):
     assert values.get("judge_url") == "http://127.0.0.1:9/v1"
     bad = client.predict(model_status.JUDGE_FROM_PATH, judge, "", "", "", "/no/such.gguf", "", "",
                          api_name="/use_judge")
-    assert "No file at /no/such.gguf" in bad[0]
+    assert "/no/such.gguf is not a GGUF file the app can read" in bad[0]
 
 
 def test_check_judge_reports_a_missing_download(client):
