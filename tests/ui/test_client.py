@@ -277,7 +277,9 @@ def test_structure_action_explains_an_empty_report(client):
 
 
 def test_a_failing_metric_does_not_hide_the_others(standin_client):
-    results = standin_client.predict("Lungs are clear.", "FAIL: lungs are clear.",
+    # An abnormal finding on one side: two normal-only reports would be scored as agreement,
+    # the reference against itself (engine.readable's no-finding rule), and never see FAIL.
+    results = standin_client.predict("Lungs are clear.", "FAIL: small left pleural effusion.",
                                      metrics="bleu,clear-standin,radsem-standin", api_name="/compare")
     assert results["clear-standin"]["score"] is None
     assert results["clear-standin"]["error"] == "RuntimeError: stand-in failure requested by the input"
