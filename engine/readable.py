@@ -46,6 +46,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+from collections.abc import Sequence
 from dataclasses import replace
 
 from engine.reports import ReportPair
@@ -155,17 +156,20 @@ def unreadable_reason(text: str, scope: str = "any") -> str | None:
 
 
 def pair_unreadable(pair: ReportPair, scope: str = "any") -> str | None:
-    """``cannot read: ...`` for the first side that cannot be read, or None; for the metrics
-    that read findings, a side that states no finding cannot be read either (the module doc)."""
+    """``cannot read: ...`` for the first side that cannot be read, or None."""
     for side in ("reference", "candidate"):
         reason = unreadable_reason(getattr(pair, side), scope)
         if reason:
             return f"{CANNOT_READ}{side} report is {reason}" if reason.startswith("empty") \
                 else f"{CANNOT_READ}{side} report: {reason}"
-    if scope in FINDING_SCOPES:
-        for side in ("reference", "candidate"):
-            if finding_counts(getattr(pair, side)) == (0, 0):
-                return f"{CANNOT_READ}{side} report {NO_FINDING}"
+    return None
+
+
+def no_finding(pair: ReportPair) -> str | None:
+    """``cannot read: <side> report states no finding…`` for a finding metric (the module doc)."""
+    for side in ("reference", "candidate"):
+        if finding_counts(getattr(pair, side)) == (0, 0):
+            return f"{CANNOT_READ}{side} report {NO_FINDING}"
     return None
 
 
@@ -207,3 +211,12 @@ def reader_scope(signature: str, is_encoder: bool) -> str:
 def is_cannot_read(error: str | None) -> bool:
     return bool(error) and str(error).startswith(CANNOT_READ)
 
+
+
+def finding_rule(pairs: Sequence[ReportPair], scope: str) -> list[str | ReportPair]:
+    """The no-finding rule for a finding metric's pairs (the module doc), in the process that
+    scores them (its reading is cached there for the metric's own reader): per pair, the
+    ``cannot read`` error, or the pair to score (a normal-only pair as ``as_agreement``)."""
+    if scope not in FINDING_SCOPES:
+        return list(pairs)
+    return [no_finding(p) or (as_agreement(p) if normal_only(p, scope) else p) for p in pairs]

@@ -242,25 +242,15 @@ def score_metric_pairs(metric: Metric, pairs: Sequence[ReportPair],
     if scope is None:
         scope = readable.reader_scope(metric.signature(), metric.reads_with_encoder)
     valid = []
-    agreeing: set[str] = set()  # normal-only pairs, scored as agreement (engine.readable)
     for pair in pairs:
         reason = _unscorable(pair, max_chars, scope)
         if reason:
             record(metric, pair, PairScore.failed(reason))
         elif not force and (reason := _not_applicable(metric, pair)):
             record(metric, pair, PairScore(None, details={"not_applicable": reason}))
-        elif readable.normal_only(pair, scope):
-            agreeing.add(pair.id)
-            valid.append(readable.as_agreement(pair))
         else:
             valid.append(pair)
-
-    def noted(metric: Metric, pair: ReportPair, result: PairScore) -> None:
-        if pair.id in agreeing:
-            result.details[readable.NORMAL_ONLY_KEY] = readable.NORMAL_ONLY_NOTE
-        record(metric, pair, result)
-
-    _score_chunk(metric, valid, noted if agreeing else record, pool, procs)
+    _score_chunk(metric, valid, record, pool, procs)
 
 
 def _unscorable(pair: ReportPair, max_chars: int, scope: str) -> str | None:

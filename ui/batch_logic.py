@@ -21,7 +21,7 @@ from typing import Any
 
 import pandas as pd
 
-from engine import dataio, parallel
+from engine import dataio
 from engine.compare import compare_systems
 from engine.dataio import Columns, InputError
 from engine.context import RuntimeContext
@@ -307,9 +307,6 @@ class BatchJob:
     max_chars: int = DEFAULT_MAX_CHARS
     concurrency: int = 1
     gate: ModelGate | None = None  # held chunk by chunk when the metrics use a model
-    # Model-free metrics score in worker processes (engine.parallel): the app's own process,
-    # which answers every other visitor, keeps its interpreter free for them.
-    workers: int = field(default_factory=parallel.default_workers)
     cancel: threading.Event = field(default_factory=threading.Event)
     updates: queue.Queue[Progress] = field(default_factory=queue.Queue)
     run_a: BatchRun | None = None
@@ -347,8 +344,7 @@ class BatchJob:
                          store=self.store, run_id=run_id,
                          input_label=f"{self.input_label} [{system}]" if self.pairs_b else self.input_label,
                          max_chars=self.max_chars, concurrency=self.concurrency, progress=progress,
-                         metrics=self.metrics, chunk_guard=self.gate.held if self.gate else None,
-                         workers=self.workers)
+                         metrics=self.metrics, chunk_guard=self.gate.held if self.gate else None)
 
     def _work(self) -> None:
         try:

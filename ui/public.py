@@ -185,8 +185,10 @@ def for_visitor(value: Any, public: bool) -> Any:
     if not public:
         return value
     if isinstance(value, Mapping):
-        error = value.get("error")
-        if "score" in value and isinstance(error, str) and error and not _visitor_may_read(error):
+        if "score" in value:  # a metric result: its details are the metric's, left as they are
+            error = value.get("error")
+            if not (isinstance(error, str) and error) or _visitor_may_read(error):
+                return value
             log.warning("failure shown to a public visitor as its category: %s", error)
             kept = {k: v for k, v in value.items() if k not in HIDDEN_DETAILS}
             return {**kept, "error": failure_category(error)}
