@@ -12,6 +12,7 @@ results, printing the id and the command that resumes (exit status 130).
 from __future__ import annotations
 
 import argparse
+import errno
 import json
 import os
 import shlex
@@ -159,10 +160,13 @@ def _resume_command(argv: list[str], run_id: str) -> str:
     return shlex.join([sys.executable, "-m", "engine", *args])
 
 
+_DISK_ERRORS = (errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EIO)
+
+
 def _score(args: argparse.Namespace, argv: list[str], registry: MetricRegistry) -> int:
     from engine.reports import DEFAULT_MAX_CHARS
     from engine.runner import input_run_id, resume_or_new_run_id
-    from engine.store import Store, default_db_path
+    from engine.store import Store, default_db_path, os_error_message
 
     check_output_paths(args.input, out=args.out, csv=args.csv, summary=args.summary)
     if args.engine == "ray":
@@ -187,6 +191,14 @@ def _score(args: argparse.Namespace, argv: list[str], registry: MetricRegistry) 
         return _score_run(args, argv, pairs, built, registry, ctx, store, run_id, max_chars)
     except sqlite3.DatabaseError as exc:
         raise store.damaged(exc) from None
+    except OSError as exc:
+        if exc.errno not in _DISK_ERRORS:
+            raise
+        where = exc.filename or " / ".join(p for p in (args.out, args.csv, args.summary) if p)
+        raise dataio.InputError(
+            f"could not write the results: {os_error_message(where, exc)}. What was scored is stored "
+            f"in {store.path}: free space (or choose another --out) and run the same command again "
+            "to resume") from None
     finally:
         ctx.close()
         store.close()

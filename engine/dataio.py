@@ -282,7 +282,7 @@ class _Table:
                 if not isinstance(obj, dict):
                     raise InputError(f"{path}: line {number}: expected a JSON object, found "
                                      f"{type(obj).__name__}")
-                yield number, _json_cells(obj)
+                yield number, _json_cells(obj, path, f"line {number}")
                 n += 1
         if not n:
             raise InputError(f"{path}: the file is empty")
@@ -295,7 +295,7 @@ class _Table:
         records = _json_records(path, text)
         del text
         for number, record in enumerate(records, start=1):
-            yield number, _json_cells(record)
+            yield number, _json_cells(record, path, f"item {number}")
 
 
 _ACCEPTED = ("CSV or TSV with a header row (e.g. id, reference, candidate), JSONL (one JSON "
@@ -424,8 +424,23 @@ def _json_records(path: Path, text: str) -> list[dict[str, Any]]:
     return records
 
 
-def _json_cells(record: dict[str, Any]) -> dict[str, Any]:
+def _json_cells(record: dict[str, Any], path: Path, where: str) -> dict[str, Any]:
+    """The record's cells; a lone surrogate (a ``\\ud800`` escape, valid JSON but no text any
+    file or database can hold) is refused here, naming the file, the line and the field."""
+    for key, value in record.items():
+        for text, what in ((key, "field name"), (value, f"field {key!r}")):
+            if isinstance(text, str) and not _encodable(text):
+                raise InputError(f"{path}: {where}: the {what} holds a lone surrogate escape (such as "
+                                 "\\ud800), which is not text; fix or remove it")
     return {str(k): _json_cell(v) for k, v in record.items()}
+
+
+def _encodable(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _json_cell(value: Any) -> Any:

@@ -10,13 +10,21 @@ in-flight limit: neither ever enters the pool (``Metric.cpu_bound`` is False for
 
 Workers are started with ``spawn``: a fork of a process that already runs threads (the app,
 onnxruntime, a progress bar) can deadlock.
+
+Ctrl-C reaches the whole terminal's process group; only the parent acts on it (it stops the
+run, stores what finished and prints one message). Workers ignore SIGINT: it is blocked in the
+thread that starts them (a blocked signal stays blocked across the spawn, covering the seconds
+of start-up imports) and ignored from their initializer on, so no worker prints a
+``KeyboardInterrupt`` traceback of its own.
 """
 from __future__ import annotations
 
 import math
 import multiprocessing
 import os
-from collections.abc import Mapping, Sequence
+import signal
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
@@ -39,8 +47,22 @@ def default_workers() -> int:
         return max(1, os.cpu_count() or 1)
 
 
+@contextmanager
+def _sigint_blocked() -> Iterator[None]:
+    """SIGINT blocked in this thread (processes started meanwhile inherit the mask); a Ctrl-C
+    that arrives meanwhile is delivered to this process when the block ends."""
+    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+
+
 def _start_worker(registry: MetricRegistry, names: list[str], options: dict[str, Any]) -> None:
     from engine.context import RuntimeContext
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C (module doc)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
     ctx = RuntimeContext(options=options)
     _worker_metrics.update({m.name: m for m in registry.build(names, ctx)})
@@ -69,7 +91,8 @@ class ProcessScorer:
         """Split ``pairs`` evenly over the workers; a worker that dies marks its pairs."""
         size = max(1, math.ceil(len(pairs) / self.workers))
         parts = [list(pairs[i:i + size]) for i in range(0, len(pairs), size)]
-        futures = [self._pool.submit(_score_in_worker, metric.name, part) for part in parts]
+        with _sigint_blocked():  # submit starts the workers the first time (module doc)
+            futures = [self._pool.submit(_score_in_worker, metric.name, part) for part in parts]
         results: list[PairScore] = []
         for part, future in zip(parts, futures, strict=True):
             try:

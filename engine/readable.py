@@ -25,6 +25,20 @@ How the language is told (no model, no dependency): a report is *not English* wh
 Short or telegraphic English ("Lungs clear. Heart normal.") carries enough English words;
 unknown words count for neither side, so a report of only drug names or abbreviations is given
 the benefit of the doubt. ``python -m engine.bench language`` measures how often this is wrong.
+
+The no-finding rule (docs/security.md, "Pairs without findings"), the same for every metric
+that reads findings (CLEAR, CREPE, VERT, SRR-BERT, RadSEM: reader scopes ``english`` and
+``any``; the word-overlap metrics compare wording, not findings, and keep their numbers):
+
+- a report in which the rules reader finds no finding statement at all, not even a normal one
+  ("Ok.", "NaN", "See prior report."), cannot be read: ``cannot read: <side> report states no
+  finding``;
+- two reports that both state only normal findings ("No effusion." against "Lungs are clear.")
+  agree: the pair is scored as the reference read against itself, each metric's own value for
+  full agreement, with a note saying so (``NORMAL_ONLY_KEY`` in the result's details).
+
+Both are decided by the English rules reader (``engine.reader``); a report it cannot read as
+English (an LLM judge's non-English pair) is left to the judge.
 """
 from __future__ import annotations
 
@@ -32,9 +46,17 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+from collections.abc import Sequence
+from dataclasses import replace
+
 from engine.reports import ReportPair
 
 CANNOT_READ = "cannot read: "
+NO_FINDING = "states no finding, not even a normal one (nothing a finding metric can compare)"
+NORMAL_ONLY_KEY = "normal_only"
+NORMAL_ONLY_NOTE = ("both reports state only normal findings, so they agree: scored as the reference "
+                    "read against itself (the no-finding rule)")
+FINDING_SCOPES = ("english", "any")  # the metrics that read findings (the module doc)
 ASCII_SHARE_MIN = 0.9
 SCOPES = ("english", "latin", "any")
 
@@ -143,6 +165,39 @@ def pair_unreadable(pair: ReportPair, scope: str = "any") -> str | None:
     return None
 
 
+def no_finding(pair: ReportPair) -> str | None:
+    """``cannot read: <side> report states no finding…`` for a finding metric (the module doc)."""
+    for side in ("reference", "candidate"):
+        if finding_counts(getattr(pair, side)) == (0, 0):
+            return f"{CANNOT_READ}{side} report {NO_FINDING}"
+    return None
+
+
+def finding_counts(text: str) -> tuple[int, int] | None:
+    """(normal, other) finding statements the rules reader finds in ``text``; a comparison with
+    a prior study counts as other. None when the text is not English (the reader cannot tell)."""
+    if not guess_language(text).english:
+        return None
+    from engine.reader.findings import read_report  # the reader loads lexicons: only when asked
+
+    reading = read_report(text)
+    normal = sum(1 for f in reading.findings if f.normal)
+    return normal, len(reading.findings) - normal + len(reading.comparisons)
+
+
+def normal_only(pair: ReportPair, scope: str) -> bool:
+    """Whether both reports state only normal findings (then they agree: the module doc)."""
+    if scope not in FINDING_SCOPES:
+        return False
+    counts = [finding_counts(pair.reference), finding_counts(pair.candidate)]
+    return all(c is not None and c[0] > 0 and c[1] == 0 for c in counts)
+
+
+def as_agreement(pair: ReportPair) -> ReportPair:
+    """The pair a metric scores for a normal-only pair: the reference against itself."""
+    return replace(pair, candidate=pair.reference)
+
+
 def reader_scope(signature: str, is_encoder: bool) -> str:
     """The languages a metric's reader knows, from its signature (see the module docstring)."""
     fields = f"{signature}|"
@@ -156,3 +211,12 @@ def reader_scope(signature: str, is_encoder: bool) -> str:
 def is_cannot_read(error: str | None) -> bool:
     return bool(error) and str(error).startswith(CANNOT_READ)
 
+
+
+def finding_rule(pairs: Sequence[ReportPair], scope: str) -> list[str | ReportPair]:
+    """The no-finding rule for a finding metric's pairs (the module doc), in the process that
+    scores them (its reading is cached there for the metric's own reader): per pair, the
+    ``cannot read`` error, or the pair to score (a normal-only pair as ``as_agreement``)."""
+    if scope not in FINDING_SCOPES:
+        return list(pairs)
+    return [no_finding(p) or (as_agreement(p) if normal_only(p, scope) else p) for p in pairs]

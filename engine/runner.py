@@ -22,6 +22,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -103,6 +104,7 @@ def run_batch(
     workers: int = 1,
     on_rows: RowsFn | None = None,
     keep_rows: bool = True,
+    chunk_guard: Callable[[], AbstractContextManager[Any]] | None = None,
 ) -> BatchRun:
     """Score every pair with every metric, storing each chunk's results as it finishes.
 
@@ -113,6 +115,8 @@ def run_batch(
     CPU-bound metrics in that many processes (``engine.parallel``; same results). Each
     chunk's output rows go to ``on_rows`` as soon as it is scored; ``keep_rows`` (the app,
     the API) also returns them all in ``BatchRun.rows``, which a large run should not ask for.
+    ``chunk_guard`` is entered around each chunk's scoring (the app's model gate: other
+    requests get the models between two chunks).
     """
     started = time.perf_counter()
     counters_before = Counter(ctx.counters)  # the context may serve several runs
@@ -160,13 +164,14 @@ def run_batch(
             results.update((p.id, {}) for p in chunk)
             if reuse and store is not None:
                 _reuse_stored(store.results_for(run_id, list(results)), results, hashes, signatures)
-            for metric in built:
-                todo = [p for p in chunk if metric.name not in results[p.id]]
-                score_metric_pairs(metric, todo, record, max_chars=max_chars,
-                                   scope=scopes[metric.name], force=force, pool=pool, procs=procs)
-                if store is not None:
-                    store.put_results(run_id, unsaved)
-                unsaved.clear()
+            with chunk_guard() if chunk_guard else nullcontext():
+                for metric in built:
+                    todo = [p for p in chunk if metric.name not in results[p.id]]
+                    score_metric_pairs(metric, todo, record, max_chars=max_chars,
+                                       scope=scopes[metric.name], force=force, pool=pool, procs=procs)
+                    if store is not None:
+                        store.put_results(run_id, unsaved)
+                    unsaved.clear()
             rows: list[dict[str, Any]] = [
                 {"id": p.id, "metrics": {m.name: results[p.id][m.name] for m in built
                                          if m.name in results[p.id]}} for p in chunk]

@@ -112,6 +112,36 @@ class RunConflictError(StoreError, ValueError):
     """A run id is being restarted with different metrics, options or pairs."""
 
 
+_SQLITE_READONLY, _SQLITE_IOERR, _SQLITE_FULL, _SQLITE_CANTOPEN = 8, 10, 13, 14
+
+
+def _place_problem(exc: sqlite3.DatabaseError) -> str | None:
+    """What is wrong with where the store lives, from SQLite's (primary) error code; None when
+    the error is about the file's contents."""
+    code = (getattr(exc, "sqlite_errorcode", None) or 0) & 0xFF
+    text = str(exc).lower()
+    if code == _SQLITE_FULL or "disk is full" in text:
+        return "the disk is full"
+    if code == _SQLITE_READONLY or "readonly" in text or "read-only" in text:
+        return "the store or its folder is read-only (a read-only file, folder or mount)"
+    if code == _SQLITE_CANTOPEN:
+        return "the store file cannot be opened (a missing or read-only folder, or no permission)"
+    if code == _SQLITE_IOERR:
+        return "the disk reported an I/O error (full, read-only or failing)"
+    return None
+
+
+def os_error_message(path: str | os.PathLike[str], exc: OSError) -> str:
+    """A file system error as the cause a user can act on (full disk, read-only place...)."""
+    import errno
+
+    cause = {errno.ENOSPC: "the disk is full", errno.EDQUOT: "the disk quota is used up",
+             errno.EROFS: "the file system is read-only", errno.EACCES: "permission denied",
+             errno.EPERM: "permission denied", errno.EIO: "the disk reported an I/O error"}.get(
+        exc.errno or 0, exc.strerror or str(exc))
+    return f"{path}: {cause}"
+
+
 def default_db_path() -> Path:
     """``$RADSCOPE_HOME/radscope.sqlite``; RADSCOPE_HOME defaults to ``~/.cache/radscope``."""
     home = os.environ.get("RADSCOPE_HOME") or os.path.join("~", ".cache", "radscope")
@@ -220,7 +250,11 @@ class Store:
         self.path = Path(path) if path is not None else default_db_path()
         if self.path.is_dir():
             raise DamagedStoreError(f"{self.path}: is a directory; the store is a file (--db)")
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StoreError(f"cannot create the store's folder: {os_error_message(self.path.parent, exc)} "
+                             "(pass another store path, --db, or set RADSCOPE_HOME)") from None
         self._local = threading.local()
         self._all: list[sqlite3.Connection] = []
         self._all_lock = threading.Lock()
@@ -231,7 +265,12 @@ class Store:
             raise self.damaged(exc) from None
 
     def damaged(self, exc: sqlite3.DatabaseError) -> StoreError:
-        """The message for a store file SQLite cannot use (or that stays locked)."""
+        """The message for a store file SQLite cannot use: the real cause when it is the place
+        (read-only, full disk, I/O error, locked), "damaged" only when the file itself is."""
+        cause = _place_problem(exc)
+        if cause:
+            return StoreError(f"{self.path}: {cause} ({exc}). Nothing stored was lost: the same "
+                              "command resumes once that is fixed (or pass another store path, --db)")
         if isinstance(exc, sqlite3.OperationalError) and "locked" in str(exc):
             return StoreError(f"{self.path}: the store stayed locked for {BUSY_TIMEOUT_S:.0f} s "
                               f"({exc}); another process may be writing to it. Try again, or pass "

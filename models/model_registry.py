@@ -1,6 +1,7 @@
 """The declarative model registry (``models/registry.toml``) as typed entries."""
 from __future__ import annotations
 
+import re
 import tomllib
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -10,6 +11,13 @@ from typing import Any
 REGISTRY_PATH = Path(__file__).resolve().parent / "registry.toml"
 TASKS = ("judge", "crepe", "srr", "embedder", "backbone")
 SOURCES = ("pypi", "hf", "bundled")
+# A model id names a directory and a receipt file: one path component, never "." or "..".
+MODEL_ID_RE = re.compile(r"[a-z0-9][a-z0-9._-]{0,63}")
+
+
+def is_model_id(text: object) -> bool:
+    """``text`` has the shape of a registry id (safe as one file or directory name)."""
+    return isinstance(text, str) and MODEL_ID_RE.fullmatch(text) is not None
 
 
 @dataclass(frozen=True)
@@ -58,6 +66,8 @@ def load_registry(path: Path = REGISTRY_PATH) -> dict[str, ModelEntry]:
     for model_id, raw in data.get("models", {}).items():
         fields = {k: v for k, v in raw.items() if k in known}
         extra = {k: v for k, v in raw.items() if k not in known}
+        if not is_model_id(model_id):
+            raise ValueError(f"{path}: model id {model_id!r} does not match {MODEL_ID_RE.pattern}")
         entry = ModelEntry(id=model_id, extra=extra, **fields)
         if entry.task not in TASKS:
             raise ValueError(f"{path}: model {model_id!r}: unknown task {entry.task!r}")

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from models.artifacts import export_root
+from models.model_registry import MODEL_ID_RE, is_model_id
 
 OPTION_FOR_TASK = {"judge": "judge", "crepe": "crepe_model", "srr": "srr_model"}
 
@@ -58,11 +59,17 @@ def receipts_dir() -> Path:
 
 
 def receipt_path(model_id: str) -> Path:
+    """``fetched/<id>.json``; ValueError for an id that is not a registry-shaped name, so no
+    id (from a bundle, say) can place a receipt anywhere else."""
+    if not is_model_id(model_id):
+        raise ValueError(f"model id {model_id!r} does not match {MODEL_ID_RE.pattern}")
     return receipts_dir() / f"{model_id}.json"
 
 
 def load_receipt(model_id: str) -> Prepared | None:
     """The stored receipt when every file it lists is still there with its size."""
+    if not is_model_id(model_id):
+        return None
     path = receipt_path(model_id)
     if not path.exists():
         return None

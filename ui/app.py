@@ -8,9 +8,11 @@ its handlers are module-level functions (``compare_handlers``, ``batch_handlers`
 ``models_handlers``) on top of logic that does not need Gradio (``compare``, ``batch``,
 ``model_status``). A page opened with ``?compare=<run id>`` shows that stored comparison.
 
-Every event that may load or call a model joins the concurrency group ``"llm"`` with limit 1
-(one embedded judge or encoder must not serve two requests at once); cheap events (previews,
-visibility toggles) run beside it.
+Queues (docs/security.md, "Queues"): one-pair comparisons (group ``"compare"``) and batches
+(group ``"batch"``) have queues of their own, so a Compare never waits for a batch's slot; a
+judge or an encoder is used by one request at a time through the ``ModelGate`` (ui.runtime),
+which a batch takes chunk by chunk; events that only use a model (structure, unload) also join
+the group ``"llm"``; cheap events (previews, visibility toggles) run beside them.
 """
 from __future__ import annotations
 
@@ -27,10 +29,10 @@ from ui.config import AppConfig
 from ui.handlers import bind
 from ui.models_tab import models_tab
 from ui.page_script import HEAD
-from ui.public import visitor_options
+from ui.public import REPORT_FIELDS, oversize, visitor_options
 from ui.runtime import RuntimeCache
 from ui.theme import THEME
-from ui.widgets import LLM, AppContext, metric_label
+from ui.widgets import COMPARE, COMPARE_LIMIT, AppContext, metric_label
 
 CSS_PATH = Path(__file__).with_name("style.css")
 PUBLIC_NOTE = ("This is a shared public server: the operator chose its models; your batch runs "
@@ -67,9 +69,40 @@ def build_demo(config: AppConfig, store: Store | None = None) -> gr.Blocks:
         view = compare_parts["view"]  # ?compare=<run id> reopens a stored comparison
         demo.load(bind(compare_handlers.open_link, view), view.visitor, view.stored_outputs(),
                   api_name="open_comparison", api_visibility="undocumented", queue=False)
-        gr.api(compare_api(app, default_metrics), api_name="compare", concurrency_id=LLM,
-               concurrency_limit=1)
+        gr.api(compare_api(app, default_metrics), api_name="compare", concurrency_id=COMPARE,
+               concurrency_limit=COMPARE_LIMIT)
+    if config.public:
+        cap_request_text(demo, config.max_chars)
     return demo
+
+
+def request_fields(block_fn: Any) -> list[tuple[str, bool]]:
+    """Each input of an event: the name a visitor knows it by, and whether it is a report."""
+    names = list(getattr(block_fn, "input_parameter_names", None) or [])
+    fields = []
+    for i, block in enumerate(block_fn.inputs):
+        parameter = names[i] if i < len(names) else None
+        elem_id = getattr(block, "elem_id", None)
+        label = getattr(block, "label", None)
+        name = label if label and elem_id else parameter or label or f"input {i + 1}"
+        fields.append((str(name),
+                       elem_id in REPORT_FIELDS or (parameter in REPORT_FIELDS and elem_id is None)))
+    return fields
+
+
+def cap_request_text(demo: gr.Blocks, max_chars: int) -> None:
+    """Public mode: every event's inputs, whatever the event (queued or not, documented or
+    not, added later), pass ``ui.public.oversize`` before Gradio preprocesses or stores them.
+    ``Blocks.validate_inputs`` is the one check Gradio runs on every event's raw inputs."""
+    checked = demo.validate_inputs
+
+    def validate_inputs(block_fn: Any, inputs: list[Any]) -> None:
+        problem = oversize(inputs, request_fields(block_fn), max_chars)
+        if problem:
+            raise gr.Error(problem, print_exception=False)
+        checked(block_fn, inputs)
+
+    demo.validate_inputs = validate_inputs  # type: ignore[method-assign]
 
 
 # --------------------------------------------------------------------------- launching

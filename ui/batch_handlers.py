@@ -17,7 +17,8 @@ from engine.store import StoreError
 from ui import batch_logic
 from ui import batch_open
 from ui.compare import InputProblem, parse_metrics
-from ui.public import owner_of, redact, secret_values
+from ui.public import for_visitor, owner_of, redact, secret_values, visitor_message
+from ui.runtime import needs_model
 from ui.views.corpus import corpus_figure, distribution_figure
 from ui.widgets import AppContext, options_from, status_box
 
@@ -53,12 +54,14 @@ class BatchView:
                 self.dl_summary, self.batch_state]
 
 
-def scrubbed(run: BatchRun | None, options: dict[str, Any]) -> BatchRun | None:
-    """The run's rows and summary with every secret masked (what the page and files show)."""
+def scrubbed(run: BatchRun | None, options: dict[str, Any], public: bool) -> BatchRun | None:
+    """The run's rows and summary with every secret masked and, in public mode, every failure
+    shown as its category (what the page and files show)."""
     secrets = secret_values(options)
-    if run is None or not secrets:
+    if run is None or not (secrets or public):
         return run
-    return replace(run, rows=redact(run.rows, secrets), summary=redact(run.summary, secrets))
+    return replace(run, rows=for_visitor(redact(run.rows, secrets), public),
+                   summary=redact(run.summary, secrets))
 
 
 def owner_for(public: bool, request: gr.Request | None) -> str | None:
@@ -129,7 +132,9 @@ def run_batch_ui(view: BatchView, path: str | None, id_c: str, ref_c: str, cand_
             raise batch_logic.BatchProblem(batch_logic.NO_UPLOAD)
         pairs, pairs_b = batch_logic.build_pairs(path, mapping, config.max_pairs)
         options = config.request_options(options_from(view.option_names, values))
-        built = [app.cache.metric(options, n)[1] for n in selected]
+        uses_models = needs_model(app.cache, options, selected)
+        with app.models.held(uses_models):  # building may load a model
+            built = [app.cache.metric(options, n)[1] for n in selected]
         runtime = app.cache.runtime(options)
         run_id = batch_logic.check_run_id(rid) or batch_logic.default_run_id(
             app.store, pairs, built, config.max_chars, config.public)
@@ -142,14 +147,14 @@ def run_batch_ui(view: BatchView, path: str | None, id_c: str, ref_c: str, cand_
         # Logged and shown redacted: the text may echo an API key back (a server's error reply).
         message = redact(f"Could not start: {type(exc).__name__}: {exc}", secret_values(options))
         log.warning("batch: %s", message)
-        yield cleared(view, status_box("error", message))
+        yield cleared(view, status_box("error", visitor_message(message, config.public)))
         return
     session = getattr(request, "session_hash", None) or "api"
     job = batch_logic.BatchJob(pairs=pairs, pairs_b=pairs_b, metric_names=selected, metrics=built,
                                registry=app.registry, ctx=runtime.ctx, store=app.store, run_id=run_id,
                                input_label=Path(path or "").name, max_chars=config.max_chars,
                                concurrency=max(1, min(MAX_IN_FLIGHT, int(conc or 1))),
-                               cancel=app.cancel_event(session))
+                               gate=app.models if uses_models else None, cancel=app.cancel_event(session))
     systems = 2 if pairs_b is not None else 1
     yield cleared(view, batch_logic.progress_html(None, note=f"Starting run {run_id}…"))
     started = time.monotonic()  # one bar, one clock for the whole run (both systems)
@@ -174,8 +179,8 @@ def run_batch_ui(view: BatchView, path: str | None, id_c: str, ref_c: str, cand_
     if job.error is not None:
         message = str(job.error) if isinstance(job.error, StoreError) else \
             f"{type(job.error).__name__}: {job.error}"
-        yield {view.progress_box: status_box("error", redact(f"The run stopped: {message}",
-                                                             secret_values(options)))}
+        message = redact(f"The run stopped: {message}", secret_values(options))
+        yield {view.progress_box: status_box("error", visitor_message(message, config.public))}
         return
     yield finished(view, job, options, selected, pairs, pairs_b, bool(include_demo), last, started,
                    run_id)
@@ -185,7 +190,8 @@ def finished(view: BatchView, job: batch_logic.BatchJob, options: dict[str, Any]
              pairs: Any, pairs_b: Any, include_demo: bool, last: batch_logic.Progress | None,
              started: float, run_id: str) -> dict[Any, Any]:
     """Everything a finished run shows (secrets masked)."""
-    run_a, run_b = scrubbed(job.run_a, options), scrubbed(job.run_b, options)
+    public = view.app.config.public
+    run_a, run_b = scrubbed(job.run_a, options, public), scrubbed(job.run_b, options, public)
     assert run_a is not None
     systems = 2 if run_b is not None else 1
     directions = {n: view.app.registry.get(n).card.direction for n in selected}

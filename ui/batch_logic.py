@@ -31,6 +31,7 @@ from engine.reports import DEFAULT_MAX_CHARS, ReportPair
 from engine.runner import BatchRun, input_run_id, resume_or_new_run_id, run_batch
 from engine.store import Store, StoreError
 from ui.batch_export import export_frame
+from ui.runtime import ModelGate
 from ui.views.common import BAD, esc, fmt
 
 UPLOAD_SUFFIXES = (".csv", ".tsv", ".jsonl", ".json", ".txt")  # .txt is read as TSV
@@ -305,6 +306,7 @@ class BatchJob:
     input_label: str
     max_chars: int = DEFAULT_MAX_CHARS
     concurrency: int = 1
+    gate: ModelGate | None = None  # held chunk by chunk when the metrics use a model
     cancel: threading.Event = field(default_factory=threading.Event)
     updates: queue.Queue[Progress] = field(default_factory=queue.Queue)
     run_a: BatchRun | None = None
@@ -342,7 +344,7 @@ class BatchJob:
                          store=self.store, run_id=run_id,
                          input_label=f"{self.input_label} [{system}]" if self.pairs_b else self.input_label,
                          max_chars=self.max_chars, concurrency=self.concurrency, progress=progress,
-                         metrics=self.metrics)
+                         metrics=self.metrics, chunk_guard=self.gate.held if self.gate else None)
 
     def _work(self) -> None:
         try:

@@ -13,7 +13,7 @@ from ui.batch_handlers import MAX_IN_FLIGHT, BatchView
 from ui.compare_handlers import on_metrics
 from ui.handlers import bind
 from ui.views.corpus import corpus_view_for
-from ui.widgets import LLM, AppContext, option_controls, relevant_options
+from ui.widgets import BATCH, BATCH_LIMIT, AppContext, option_controls, relevant_options
 
 __all__ = ["UPLOAD_TYPES", "batch_tab"]
 UPLOAD_TYPES = list(batch_logic.UPLOAD_SUFFIXES)
@@ -106,7 +106,7 @@ def batch_tab(app: AppContext, names: list[str], default_metrics: list[str],
               api_visibility="undocumented", queue=False) \
         .then(bind(handlers.run_batch_ui, view),
               [upload, *dropdowns, metrics, run_id, concurrency, include_demo, *control_list],
-              view.outputs(), api_name="batch", concurrency_id=LLM, concurrency_limit=1) \
+              view.outputs(), api_name="batch", concurrency_id=BATCH, concurrency_limit=BATCH_LIMIT) \
         .then(bind(handlers.reveal, view), view.batch_state, [*view.shown_later, runs, resume_pick],
               api_name="batch_finish", api_visibility="undocumented", queue=False)
     stop.click(bind(handlers.on_stop, app), None, progress_box, api_name="stop_batch")

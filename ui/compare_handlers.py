@@ -18,7 +18,8 @@ from ui.compare import InputProblem, input_problems, make_pair, parse_metrics, r
     score_metric
 from ui.differences import alignment_source, differences_html
 from ui.panels import Panel, overview_html
-from ui.public import redact, secret_values
+from ui.public import for_visitor, redact, secret_values
+from ui.runtime import needs_model
 from ui.report import comparison_record, write_report
 from ui.structured_report_action import StructureUnavailable, structure, structured_html
 from ui.views.common import esc
@@ -157,8 +158,9 @@ def stream(view: CompareView, ref: str, cand: str, mod: str, ar: str, chosen: li
     results: dict[str, dict[str, Any]] = {}
     for name in selected:
         yield {**panels[name].pending("running"), view.status: overview_html(registry, results, len(selected), name)}
-        results[name] = redact(score_metric(view.app.cache, options, pair, name, config.max_chars),
-                               secret_values(options))
+        with view.app.models.held(needs_model(view.app.cache, options, [name])):
+            result = score_metric(view.app.cache, options, pair, name, config.max_chars)
+        results[name] = for_visitor(redact(result, secret_values(options)), config.public)
         if name != selected[-1]:
             yield {**panels[name].show(results[name]), view.results_state: dict(results),
                    view.status: overview_html(registry, results, len(selected), name)}

@@ -11,12 +11,13 @@ from engine.examples import example_pairs
 from ui import compare_handlers as handlers
 from ui.compare import InputProblem, compare_pair, parse_metrics
 from ui.compare_handlers import NO_DIFFERENCES, CompareView, compare_differences
-from ui.handlers import bind
+from ui.handlers import bind, holding
 from ui.panels import build_panel
-from ui.public import redact, secret_values
+from ui.public import for_visitor, redact, secret_values
 from ui.structured_report_action import structure_available
+from ui.runtime import needs_model
 from ui.views import has_view
-from ui.widgets import LLM, AppContext, option_controls, relevant_options
+from ui.widgets import COMPARE, COMPARE_LIMIT, LLM, AppContext, option_controls, relevant_options
 
 __all__ = ["NO_DIFFERENCES", "compare_api", "compare_differences", "compare_tab"]
 VISITOR_KEY = "radscope-visitor"  # local-storage key of a public visitor's secret key
@@ -92,10 +93,10 @@ def compare_tab(app: AppContext, names: list[str], default_metrics: list[str],
     run.click(bind(handlers.start, view), [reference, candidate, metrics], [status, *view.columns_and_slots],
               api_name="compare_start", api_visibility="undocumented", queue=False) \
         .then(bind(handlers.stream, view), inputs, view.streamed, api_name="compare_panels",
-              concurrency_id=LLM, concurrency_limit=1) \
+              concurrency_id=COMPARE, concurrency_limit=COMPARE_LIMIT) \
         .then(bind(handlers.finish, view), view.results_state, view.columns_and_slots,
               api_name="compare_finish", api_visibility="undocumented", queue=False)
-    structure_btn.click(bind(handlers.run_structure, app, option_names),
+    structure_btn.click(holding(app.models, bind(handlers.run_structure, app, option_names)),
                         [reference, candidate, side, *control_list], [structure_box, structure_out],
                         api_name="structure", concurrency_id=LLM, concurrency_limit=1)
     return {"controls": controls, "metrics": metrics, "reference": reference, "candidate": candidate,
@@ -120,8 +121,10 @@ def compare_api(app: AppContext, default_metrics: list[str]) -> Any:
                 raise InputProblem(f"Unknown option(s): {', '.join(unknown)}. Known: "
                                    f"{', '.join(known)}.")
             merged = app.config.request_options(options)
-            return redact(compare_pair(app.cache, reference, candidate, chosen, merged, modality,
-                                       area, app.config.max_chars), secret_values(merged))
+            with app.models.held(needs_model(app.cache, merged, chosen)):
+                results = compare_pair(app.cache, reference, candidate, chosen, merged, modality,
+                                       area, app.config.max_chars)
+            return for_visitor(redact(results, secret_values(merged)), app.config.public)
         except InputProblem as exc:
             raise gr.Error(str(exc), print_exception=False) from None
         except ValueError as exc:  # an option with an impossible value

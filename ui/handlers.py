@@ -11,7 +11,10 @@ import functools
 import inspect
 import typing
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ui.runtime import ModelGate
 
 
 def bind(fn: Callable[..., Any], *context: Any) -> Callable[..., Any]:
@@ -35,3 +38,20 @@ def bind(fn: Callable[..., Any], *context: Any) -> Callable[..., Any]:
     bound.__signature__ = signature.replace(parameters=rest)  # type: ignore[attr-defined]
     bound.__annotations__ = hints
     return bound
+
+
+def holding(gate: ModelGate, fn: Callable[..., Any]) -> Callable[..., Any]:
+    """``fn`` (a bound handler) run while holding the model gate, for events that only ever
+    use a model; Gradio sees the same signature and streaming kind."""
+    if inspect.isgeneratorfunction(fn):
+        def stream(*args: Any, **kwargs: Any) -> Iterator[Any]:
+            with gate.held():
+                yield from fn(*args, **kwargs)
+        wrapped: Callable[..., Any] = stream
+    else:
+        def call(*args: Any, **kwargs: Any) -> Any:
+            with gate.held():
+                return fn(*args, **kwargs)
+        wrapped = call
+    functools.update_wrapper(wrapped, fn)
+    return wrapped

@@ -10,6 +10,8 @@ from __future__ import annotations
 import importlib.util
 import json
 import logging
+import os
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -149,6 +151,28 @@ class JudgeChoice:
     label: str
 
 
+# One answer for every path that is not a readable GGUF file (missing, a directory, a FIFO, a
+# device, unreadable, or any other file), so the form tells nobody which files exist.
+NOT_A_GGUF = ("{path} is not a GGUF file the app can read (missing, not a regular file, not "
+              "readable, or not in GGUF format).")
+GGUF_MAGIC = b"GGUF"
+
+
+def is_gguf_file(path: Path) -> bool:
+    """A regular file this process can open that starts with the GGUF magic. Opened without
+    blocking (a FIFO would hang a plain open) and checked on the open descriptor."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0))
+    except (OSError, ValueError):
+        return False
+    try:
+        return stat.S_ISREG(os.fstat(fd).st_mode) and os.read(fd, len(GGUF_MAGIC)) == GGUF_MAGIC
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
+
+
 def judge_choice(source: str, registry_id: str | None = None, hf_repo: str | None = None,
                  hf_file: str | None = None, hf_revision: str | None = None,
                  local_path: str | None = None, url: str | None = None,
@@ -175,8 +199,8 @@ def judge_choice(source: str, registry_id: str | None = None, hf_repo: str | Non
         path = Path(clean(local_path)).expanduser()
         if not clean(local_path):
             raise ValueError("Give the path of a GGUF file on this machine.")
-        if not path.is_file():
-            raise ValueError(f"No file at {path} on the machine running the app.")
+        if not is_gguf_file(path):
+            raise ValueError(NOT_A_GGUF.format(path=path))
         return JudgeChoice(str(path.resolve()), None, None, f"local file {path.name}")
     if source == JUDGE_FROM_URL:
         address = clean(url)

@@ -13,7 +13,7 @@ from models import model_registry
 from ui import model_status
 from ui import models_handlers as handlers
 from ui.get_models import get_section
-from ui.handlers import bind
+from ui.handlers import bind, holding
 from ui.models_handlers import judge_not_here as _not_here  # noqa: F401 - tests/hub import it here
 from ui.widgets import LLM, AppContext, status_box
 
@@ -58,7 +58,7 @@ def models_tab(app: AppContext, tab: gr.Tab, compare_parts: dict[str, Any],
     if unload is None:
         return
 
-    unload.click(bind(handlers.on_unload, app.cache), None, [loaded, unload_status],
+    unload.click(holding(app.models, bind(handlers.on_unload, app.cache)), None, [loaded, unload_status],
                  api_name="unload_models", concurrency_id=LLM, concurrency_limit=1)
 
 

@@ -12,12 +12,16 @@ from __future__ import annotations
 
 import hashlib
 import ipaddress
+import logging
 import os
 from collections.abc import Mapping
 from typing import Any
 
 from engine.context import Option
 from engine.metrics.registry import MetricRegistry
+from engine.readable import is_cannot_read
+
+log = logging.getLogger(__name__)
 
 SECRET_WORDS = ("key", "token", "secret", "password")
 MASK = "•••"
@@ -111,3 +115,97 @@ def owner_of(session_hash: str | None) -> str | None:
     if not session_hash:
         return None
     return hashlib.sha256(f"radscope-owner\x1f{session_hash}".encode()).hexdigest()[:32]
+
+
+# Public mode: how much text one request may carry. Reports have the app's own limit
+# (``max_chars``); every other string a visitor sends (modality, area, ids, column names, option
+# values, file names, anything nested in a JSON argument) has FIELD_CAP; all the strings of
+# one request together have REQUEST_CAP. A longer request is refused before anything runs.
+FIELD_CAP = 1_000
+REQUEST_CAP = 200_000
+REPORT_FIELDS = ("reference", "candidate")  # element ids of the report boxes, API parameter names
+
+
+def strings_in(value: Any) -> list[str]:
+    """Every string in a request value, however deeply nested in lists and objects (keys too)."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, Mapping):
+        return [s for k, v in value.items() for s in (*strings_in(k), *strings_in(v))]
+    if isinstance(value, (list, tuple)):
+        return [s for v in value for s in strings_in(v)]
+    return []
+
+
+def oversize(values: list[Any], fields: list[tuple[str, bool]], max_chars: int) -> str | None:
+    """Why a public request carries too much text (None when it does not): ``fields`` names
+    each value and says whether it is a report. Values beyond ``fields`` count as non-reports."""
+    total = 0
+    for i, value in enumerate(values):
+        name, is_report = fields[i] if i < len(fields) else (f"input {i + 1}", False)
+        cap = max_chars if is_report else FIELD_CAP
+        for text in strings_in(value):
+            total += len(text)
+            if len(text) > cap:
+                return (f"This server is public: the field “{name}” holds {len(text):,} characters; at "
+                        f"most {cap:,} are accepted. Nothing was run or stored.")
+    if total > REQUEST_CAP:
+        return (f"This server is public: this request carries {total:,} characters of text; at "
+                f"most {REQUEST_CAP:,} are accepted. Nothing was run or stored.")
+    return None
+
+
+# What a public visitor learns of a failure: its category, never its text. A judge server's
+# error body, a model path or a stack detail is the operator's business (it stays in the log).
+# Shown as they are: failures about the visitor's own text (input problems, text the reader
+# cannot read, a judge answer that failed validation, which quotes the answer only).
+VISITOR_SAFE_PREFIXES = ("input: ",)
+VISITOR_SAFE_WORDS = ("no usable answer after",)
+FAILURE_CATEGORIES = (
+    ("judge", "the judge gave no usable answer for this pair (server or model failure); the "
+              "operator's log has the details"),
+    ("could not load", "this metric's model could not be loaded on this server; the operator's "
+                       "log has the details"),
+)
+INTERNAL_FAILURE = "this metric failed on this pair; the operator's log has the details"
+HIDDEN_DETAILS = ("judge_error", "judge_calls")
+
+
+def failure_category(message: str) -> str:
+    """The generic words a public visitor sees for a failure whose text is the operator's."""
+    lower = message.lower()
+    return next((text for word, text in FAILURE_CATEGORIES if word in lower), INTERNAL_FAILURE)
+
+
+def for_visitor(value: Any, public: bool) -> Any:
+    """``value`` (a metric result, a dict of them, rows of them) as a public visitor may see it:
+    each failure's text replaced by its category and the judge's raw error payload dropped,
+    unless the failure is about the visitor's own input (``cannot read``, ``input:``). The
+    full text goes to the log. Locally everything is shown."""
+    if not public:
+        return value
+    if isinstance(value, Mapping):
+        if "score" in value:  # a metric result: its details are the metric's, left as they are
+            error = value.get("error")
+            if not (isinstance(error, str) and error) or _visitor_may_read(error):
+                return value
+            log.warning("failure shown to a public visitor as its category: %s", error)
+            kept = {k: v for k, v in value.items() if k not in HIDDEN_DETAILS}
+            return {**kept, "error": failure_category(error)}
+        return {k: for_visitor(v, public) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return type(value)(for_visitor(v, public) for v in value)
+    return value
+
+
+def _visitor_may_read(error: str) -> bool:
+    return (is_cannot_read(error) or error.startswith(VISITOR_SAFE_PREFIXES)
+            or any(word in error for word in VISITOR_SAFE_WORDS))
+
+
+def visitor_message(message: str, public: bool) -> str:
+    """A run-level failure message for the page: the category in public mode (text logged)."""
+    if not public:
+        return message
+    log.warning("failure shown to a public visitor as its category: %s", message)
+    return failure_category(message)

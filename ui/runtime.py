@@ -2,8 +2,13 @@
 
 A judge or an encoder takes seconds to load, so the app keeps the context (and the metrics
 built in it) for each settings combination it has seen, up to ``max_contexts``; the least
-recently used one is closed when another is needed. All model-using events share one Gradio
-concurrency slot, so no two requests touch one context at the same time.
+recently used one is closed when another is needed.
+
+No two requests use a model at the same time: every piece of work that may load or call a
+judge or an encoder passes the ``ModelGate`` (first come, first served), a one-pair Compare
+for its metric, a batch for one chunk at a time, so a Compare waits at most one chunk behind
+a batch. Work that needs no model (word overlap, the rules readers) never passes the gate: it
+is never stuck behind a model job or a batch (see docs/security.md, "Queues").
 """
 from __future__ import annotations
 
@@ -12,6 +17,9 @@ import logging
 import json
 import threading
 import time
+from collections import deque
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -151,3 +159,49 @@ class RuntimeCache:
         with self._lock:
             problems, self._close_problems = self._close_problems, []
         return problems
+
+
+MODEL_FREE_KINDS = ("lexical", "rules")  # extractor kinds that load no model
+
+
+class ModelGate:
+    """One model job at a time, in arrival order (a plain lock lets the batch that just let go
+    take it again before a waiting Compare wakes up)."""
+
+    def __init__(self) -> None:
+        self._cond = threading.Condition()
+        self._waiting: deque[object] = deque()
+        self._busy = False
+
+    @contextmanager
+    def held(self, needed: bool = True) -> Iterator[None]:
+        """Hold the gate for the block when ``needed`` (model-free work passes straight on)."""
+        if not needed:
+            yield
+            return
+        ticket = object()
+        with self._cond:
+            self._waiting.append(ticket)
+            self._cond.wait_for(lambda: not self._busy and self._waiting[0] is ticket)
+            self._waiting.popleft()
+            self._busy = True
+        try:
+            yield
+        finally:
+            with self._cond:
+                self._busy = False
+                self._cond.notify_all()
+
+
+def needs_model(cache: RuntimeCache, options: dict[str, Any] | None, names: Iterable[str]) -> bool:
+    """Whether scoring ``names`` under ``options`` may load or call a judge or an encoder
+    model: any metric whose chosen extractor is not a model-free one (word overlap, the
+    rules readers, whose optional sentence encoder is a thread-safe ONNX session)."""
+    ctx = cache.runtime(options).ctx
+    for name in names:
+        spec = cache.registry.get(name)
+        if spec.kind in MODEL_FREE_KINDS:
+            continue
+        if spec.extractors is None or spec.extractors.choose(ctx) not in MODEL_FREE_KINDS:
+            return True
+    return False

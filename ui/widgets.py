@@ -14,10 +14,13 @@ from engine.metrics.registry import MetricRegistry, MetricSpec
 from engine.store import Store
 from ui.config import AppConfig
 from ui.public import is_secret
-from ui.runtime import RuntimeCache
+from ui.runtime import ModelGate, RuntimeCache
 from ui.views.common import esc
 
-LLM = "llm"  # concurrency group of every event that may touch a model
+LLM = "llm"  # concurrency group of the events that only ever use a model (structure, unload)
+COMPARE = "compare"  # one-pair comparisons: several at once; a model is used through the gate
+BATCH = "batch"  # batch runs: two at once, each passing the model gate chunk by chunk
+COMPARE_LIMIT, BATCH_LIMIT = 4, 2
 
 
 @dataclass
@@ -29,6 +32,7 @@ class AppContext:
     store: Store
     cancels: dict[str, threading.Event] = field(default_factory=dict)
     lock: threading.Lock = field(default_factory=threading.Lock)
+    models: ModelGate = field(default_factory=ModelGate)  # one model job at a time (ui.runtime)
 
     @property
     def registry(self) -> MetricRegistry:

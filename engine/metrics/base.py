@@ -8,6 +8,7 @@ calling any model. Nothing outside ``engine.metrics`` special-cases a metric by 
 from __future__ import annotations
 
 import time
+import weakref
 from abc import ABC
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -135,12 +136,37 @@ class Metric(ABC):
         """Release models or connections."""
 
 
+_SCOPES: weakref.WeakKeyDictionary[Metric, str] = weakref.WeakKeyDictionary()  # reader scope per metric
+
+
 def score_marking_failures(metric: Metric, pairs: list[ReportPair]) -> list[PairScore]:
     """Score pairs; an exception (a model that failed to load, say) marks each pair, never hides.
 
     ``Metric.score_pairs`` already isolates pairs; this also covers a batched ``score_pairs``
     that raises or returns the wrong number of results (used by the runner and its workers).
+    A metric that reads findings first applies the no-finding rule (``engine.readable``).
     """
+    from engine import readable
+
+    scope = _SCOPES.get(metric)
+    if scope is None:
+        scope = _SCOPES[metric] = readable.reader_scope(metric.signature(), metric.reads_with_encoder)
+    ruled = readable.finding_rule(pairs, scope)
+    todo = [p for p in ruled if isinstance(p, ReportPair)]
+    scored = iter(_score_isolated(metric, todo) if todo else [])
+    out = []
+    for original, ruling in zip(pairs, ruled, strict=True):
+        if isinstance(ruling, str):
+            out.append(PairScore.failed(ruling))
+            continue
+        result = next(scored)
+        if ruling is not original:  # a normal-only pair, scored as agreement
+            result.details[readable.NORMAL_ONLY_KEY] = readable.NORMAL_ONLY_NOTE
+        out.append(result)
+    return out
+
+
+def _score_isolated(metric: Metric, pairs: list[ReportPair]) -> list[PairScore]:
     start = time.perf_counter()
     try:
         out = metric.score_pairs(pairs)

@@ -283,3 +283,18 @@ def test_an_upload_cannot_name_a_server_file(visitor, api_name):
     except AppError as exc:
         answer = str(exc)
     assert "root:" not in answer and "columns" not in answer
+
+
+def test_a_visitor_sees_the_judge_failure_category_not_the_servers_words(visitor, logs, tmp_path):
+    """The operator's judge server answers 400 with a body of its own (here quoting the request
+    header): the visitor is told what kind of failure it was; the body stays in the log."""
+    from ui.public import failure_category
+
+    result = visitor.predict(REFERENCE, "Large left pneumothorax.", "vert,bleu", api_name="/compare")
+    vert = result["vert"]
+    assert vert["error"] == failure_category("judge") and vert["score"] is None
+    assert "judge_error" not in vert and result["bleu"]["score"] is not None
+    batch = visitor.predict(*batch_args(write_pairs(tmp_path / "p.csv", ["a"]), ["vert"]), api_name="/batch")
+    for shown in (text_of(result), text_of(batch)):
+        assert "rejected" not in shown and "Bearer" not in shown
+    assert any("rejected: Bearer" in line for line in logs)  # the operator keeps the detail

@@ -219,12 +219,17 @@ def test_stopped_batch_resumes_with_its_run_id(standin_client, standin_server, t
     assert standins.CALLS["slow-standin"] - scored_first == 20 - done_first
 
 
-def test_model_events_share_one_concurrency_slot(app_server):
-    """Every event that may load or call a model is in the group "llm" with limit 1."""
+def test_compare_and_batch_have_queues_of_their_own(app_server):
+    """Compare and Batch have their own concurrency groups (a Compare never waits for a batch's
+    slot; models are shared through the model gate, tests/security/test_queues.py); events that
+    only use a model stay in the group "llm" with limit 1."""
     fns = {fn.api_name: fn for fn in app_server.demo.fns.values()}
-    for name in ("compare", "compare_panels", "batch", "structure", "unload_models"):
+    for name in ("compare", "compare_panels"):
+        assert fns[name].concurrency_id == "compare" and fns[name].concurrency_limit > 1, name
+    assert fns["batch"].concurrency_id == "batch"
+    for name in ("structure", "unload_models"):
         assert fns[name].concurrency_id == "llm" and fns[name].concurrency_limit == 1, name
-    assert fns["inspect_file"].concurrency_id != "llm"  # previews never wait for a model
+    assert fns["inspect_file"].concurrency_id not in ("llm", "batch")  # previews never wait
 
 
 def test_models_tab_lists_loaded_metrics_and_registry(client):
@@ -254,7 +259,7 @@ def test_use_judge_fills_the_judge_options(client):
     assert values.get("judge_url") == "http://127.0.0.1:9/v1"
     bad = client.predict(model_status.JUDGE_FROM_PATH, judge, "", "", "", "/no/such.gguf", "", "",
                          api_name="/use_judge")
-    assert "No file at /no/such.gguf" in bad[0]
+    assert "/no/such.gguf is not a GGUF file the app can read" in bad[0]
 
 
 def test_check_judge_reports_a_missing_download(client):
@@ -272,7 +277,9 @@ def test_structure_action_explains_an_empty_report(client):
 
 
 def test_a_failing_metric_does_not_hide_the_others(standin_client):
-    results = standin_client.predict("Lungs are clear.", "FAIL: lungs are clear.",
+    # An abnormal finding on one side: two normal-only reports would be scored as agreement,
+    # the reference against itself (engine.readable's no-finding rule), and never see FAIL.
+    results = standin_client.predict("Lungs are clear.", "FAIL: small left pleural effusion.",
                                      metrics="bleu,clear-standin,radsem-standin", api_name="/compare")
     assert results["clear-standin"]["score"] is None
     assert results["clear-standin"]["error"] == "RuntimeError: stand-in failure requested by the input"

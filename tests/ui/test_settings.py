@@ -171,7 +171,7 @@ def test_judge_choice_from_each_source(tmp_path):
 @pytest.mark.parametrize("source, kwargs, message", [
     (model_status.JUDGE_FROM_HF, {"hf_repo": "justaname", "hf_file": "x.gguf"}, "owner/name"),
     (model_status.JUDGE_FROM_HF, {"hf_repo": "a/b", "hf_file": "x.bin"}, "GGUF file"),
-    (model_status.JUDGE_FROM_PATH, {"local_path": "/no/such/judge.gguf"}, "No file at"),
+    (model_status.JUDGE_FROM_PATH, {"local_path": "/no/such/judge.gguf"}, "is not a GGUF file"),
     (model_status.JUDGE_FROM_URL, {"url": "localhost:8000"}, "base URL"),
 ])
 def test_judge_choice_errors(source, kwargs, message):
