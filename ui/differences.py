@@ -6,27 +6,36 @@ It reads the sentence alignment RadSEM already produced for the pair, whichever 
 it (the offline rules reader or the LLM judge's tags): matched pairs come from its pairs, and
 its unmatched sentences are paired here when both describe the same finding but cannot both be
 true (that is why they were left unmatched: a left effusion against a right one). Atomic
-sentences are then placed back onto the sentences of the original text by word overlap.
+sentences are then placed back onto the sentences of the original text by word overlap (a
+finding written over two sentences of one report is marked on both).
+
+RadSEM reads the findings only (on purpose), so the impression is aligned here by the clinical
+reader (``engine.reader``), the one CLEAR, CREPE and VERT's rules read with; an impression that
+cannot be compared (one report has none) is shown in a "not compared" band, never left silent.
 
 Pure functions (no Gradio): the Compare tab, the HTML report and the tests call them alike.
 """
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from engine.metrics.clear.rules import read_report
+from engine.reader.align import read_pair
 from engine.reader.sentence_features import SentenceFeatures, sentence_features
 from engine.reader.compatibility import conflict
-from ui.views.common import esc, find_section
+from engine.reports import split_sections
+from ui.views.common import esc, find_section, find_value
 
 EXTRACTION_KEYS = ("ref_sentences", "gen_sentences", "tags")
 MATCHED, DETAIL, CONFLICT, REF_ONLY, CAND_ONLY = "matched", "detail", "conflict", "ref-only", "cand-only"
 LABELS = {MATCHED: "matched", DETAIL: "details differ (size, severity, certainty)",
           CONFLICT: "conflict (side, presence or location)", REF_ONLY: "only in the reference",
           CAND_ONLY: "only in the candidate"}
+# Shown before a marked sentence so that no status is told by colour alone (the legend repeats it).
+SYMBOLS = {MATCHED: "", DETAIL: "~", CONFLICT: "≠", REF_ONLY: "−", CAND_ONLY: "+"}
 # Which status a sentence shows when several findings fall in it: the most telling one.
 PRIORITY = (CONFLICT, REF_ONLY, CAND_ONLY, DETAIL, MATCHED)
 CONFLICT_REASONS = {"left vs right": "side differs (left vs right)",
@@ -35,7 +44,14 @@ CONFLICT_REASONS = {"left vs right": "side differs (left vs right)",
                     "opposite directions": "opposite directions",
                     "different spinal level": "different spinal level",
                     "different MRI sequence": "different MRI sequence",
-                    "unrelated sites": "location differs"}
+                    "unrelated sites": "location differs",
+                    # the clinical reader's names (impression alignment)
+                    "laterality": "side differs (left vs right)",
+                    "polarity": "present in one report, absent or normal in the other",
+                    "site": "location differs"}
+READER_DETAILS = {"severity": "severity differs", "size": "measurement differs",
+                  "character": "described differently (opposite character)",
+                  "certainty": "certainty differs (hedged in one report only)"}
 HEDGES = re.compile(r"\b(possible|possibly|probable|probably|likely|may|might|suspect(?:ed)?|"
                     r"question(?:able)?|cannot be excluded|not excluded|suggest(?:s|ive)?|concern)\b",
                     re.IGNORECASE)
@@ -54,10 +70,11 @@ class Finding:
     reference: str = ""
     candidate: str = ""
     reason: str = ""
+    section: str = "findings"  # where it was aligned: "findings" (RadSEM) or "impression" (reader)
 
     def to_json(self) -> dict[str, str]:
         return {"key": self.key, "status": self.status, "reference": self.reference,
-                "candidate": self.candidate, "reason": self.reason}
+                "candidate": self.candidate, "reason": self.reason, "section": self.section}
 
 
 @dataclass
@@ -137,17 +154,89 @@ def findings(result: Mapping[str, Any]) -> list[Finding]:
     return out
 
 
+def _reader_reason(conflicts: Iterable[str]) -> tuple[str, str]:
+    """Status and reason of a link of the clinical reader from its conflict names."""
+    found = list(conflicts)
+    for name in found:
+        if name in CONFLICT_REASONS:
+            return CONFLICT, CONFLICT_REASONS[name]
+    details = [READER_DETAILS[n] for n in found if n in READER_DETAILS]
+    return (DETAIL, "; ".join(details)) if details else (MATCHED, "same finding")
+
+
+def reader_findings(reference: str, candidate: str, section: str = "impression",
+                    start: int = 0) -> list[Finding]:
+    """The findings of two texts (here: the two impressions) as the clinical reader aligns
+    them; keys start at ``start`` so that they never collide with RadSEM's."""
+    reading = read_pair(reference, candidate)
+    out: list[Finding] = []
+
+    def add(status: str, ref: str, cand: str, reason: str) -> None:
+        out.append(Finding(f"f{start + len(out)}", status, ref, cand, reason, section))
+
+    for link in reading.links:
+        status, reason = _reader_reason(link.conflicts)
+        add(status, reading.ref_finding(link).text, reading.cand_finding(link).text, reason)
+    for i in reading.only_reference:
+        add(REF_ONLY, reading.reference.findings[i].text, "", "not in the candidate")
+    for j in reading.only_candidate:
+        add(CAND_ONLY, "", reading.candidate.findings[j].text, "not in the reference")
+    for side, i in reading.restated:
+        text = (reading.reference if side == "reference" else reading.candidate).findings[i].text
+        add(MATCHED, text if side == "reference" else "", text if side == "candidate" else "",
+            f"restates another statement of the {side}")
+    return out
+
+
+# --------------------------------------------------------------------------- sections
+
+
+@dataclass(frozen=True)
+class Region:
+    """A span of one report and how Differences compared it."""
+
+    start: int
+    end: int
+    section: str  # "findings" | "impression"
+    note: str = ""  # shown as the band's label
+    compared: bool = True
+
+
+def section_span(text: str, name: str) -> tuple[int, int] | None:
+    """Where section ``name`` (as ``engine.reports`` splits it) lies in ``text``."""
+    body = split_sections(text).get(name)
+    if not body:
+        return None
+    start = text.find(body)
+    return None if start < 0 else (start, start + len(body))
+
+
+def radsem_reads_impression(text: str) -> bool:
+    """RadSEM reads the findings; a report without a findings part (nothing before or apart
+    from its impression) is read from its impression instead."""
+    sections = split_sections(text)
+    return not (sections.get("findings") or sections.get("preamble"))
+
+
 # --------------------------------------------------------------------------- placing on the text
 
 
+_BOTH_SIDES = frozenset({"both", "bilateral", "bilaterally"})
+
+
 def _words(text: str) -> set[str]:
-    return {w for w in _WORD.findall(text.lower()) if w not in _STOP}
+    """Content words, plurals folded ("lungs" = "lung"); "both" / "bilateral" stand for each side,
+    since the atomiser splits "both lungs are clear" into a left and a right statement."""
+    words = {w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w
+             for w in _WORD.findall(text.lower()) if w not in _STOP}
+    return words | {"left", "right"} if words & _BOTH_SIDES else words
 
 
-def segments(text: str) -> list[Segment]:
-    """The sentences (and ';'-separated clauses) of ``text`` as character spans."""
+def segments(text: str, span: tuple[int, int] | None = None) -> list[Segment]:
+    """The sentences (and ';'-separated clauses) of ``text`` (within ``span``) as character spans."""
+    low, high = span or (0, len(text))
     out = []
-    for m in _SEGMENT.finditer(text):
+    for m in _SEGMENT.finditer(text, low, high):
         start = m.start() + len(m.group(0)) - len(m.group(0).lstrip())
         header = _HEADER.match(text, start)
         if header and header.end() < m.end():
@@ -157,10 +246,12 @@ def segments(text: str) -> list[Segment]:
     return out
 
 
-def place(text: str, sentences: Iterable[tuple[str, str]], min_cover: float = 0.5) -> list[Segment]:
+def place(text: str, sentences: Iterable[tuple[str, str]], min_cover: float = 0.5,
+          span: tuple[int, int] | None = None) -> list[Segment]:
     """Put each (key, atomic sentence) on the original sentence that covers most of its words;
-    one that no sentence covers well enough stays off the text (the table still lists it)."""
-    segs = segments(text)
+    a finding written over two neighbouring sentences goes on both. One that no sentence covers
+    well enough stays off the text (the table still lists it)."""
+    segs = segments(text, span)
     words = [_words(text[s.start:s.end]) for s in segs]
     for key, sentence in sentences:
         wanted = _words(sentence)
@@ -170,6 +261,14 @@ def place(text: str, sentences: Iterable[tuple[str, str]], min_cover: float = 0.
         best = max(range(len(segs)), key=lambda i: (cover[i], -i))
         if cover[best] >= min_cover:
             segs[best].keys.append(key)
+        # The words it still lacks in a neighbouring sentence: written over both, marked on both.
+        neighbours = [i for i in (best - 1, best + 1) if 0 <= i < len(segs)]
+        joined = {i: len(wanted & (words[best] | words[i])) / len(wanted) for i in neighbours}
+        whole = [i for i, c in joined.items() if c == 1.0 > cover[best] and cover[i] >= 0.25]
+        if whole:
+            if cover[best] < min_cover:
+                segs[best].keys.append(key)
+            segs[whole[0]].keys.append(key)
     return segs
 
 
@@ -179,43 +278,123 @@ def conditions_in(sentence: str) -> list[str]:
     return sorted({m.condition for m in read_report(sentence).mentions if m.status != "implicit-negative"})
 
 
-def marked_html(text: str, found: list[Finding], side: str) -> str:
-    """The report with each sentence that carries a finding wrapped in a coloured ``mark``
-    (status class, the findings' keys for hover-linking, and a tooltip saying what happened)."""
+def _mark(text: str, seg: Segment, items: list[Finding]) -> str:
+    status = next(s for s in PRIORITY if any(f.status == s for f in items))
+    tip = "; ".join(f"{LABELS[f.status]}: {f.reason}" for f in items)
+    topics = "|".join(conditions_in(text[seg.start:seg.end]))
+    symbol = (f"<span class='rs-sym' aria-hidden='true'>{SYMBOLS[status]}</span>"
+              if SYMBOLS[status] else "")
+    return (f"<mark class='rs-st-{status}' data-rs-keys='{' '.join(seg.keys)}' "
+            f"data-status='{status}' data-rs-topics='{esc(topics)}' title='{esc(tip)}'>"
+            f"{symbol}{esc(text[seg.start:seg.end])}</mark>")
+
+
+def _marked_span(text: str, found: list[Finding], side: str, span: tuple[int, int]) -> str:
     by_key = {f.key: f for f in found}
     attr = "reference" if side == "reference" else "candidate"
-    segs = place(text, [(f.key, getattr(f, attr)) for f in found if getattr(f, attr)])
-    parts, pos = [], 0
+    segs = place(text, [(f.key, getattr(f, attr)) for f in found if getattr(f, attr)], span=span)
+    parts, pos = [], span[0]
     for seg in segs:
-        if not seg.keys:
-            continue
-        items = [by_key[k] for k in seg.keys]
-        status = next(s for s in PRIORITY if any(f.status == s for f in items))
-        tip = "; ".join(f"{LABELS[f.status]}: {f.reason}" for f in items)
-        topics = "|".join(conditions_in(text[seg.start:seg.end]))
-        parts.append(esc(text[pos:seg.start]))
-        parts.append(f"<mark class='rs-st-{status}' data-rs-keys='{' '.join(seg.keys)}' "
-                     f"data-status='{status}' data-rs-topics='{esc(topics)}' title='{esc(tip)}'>"
-                     f"{esc(text[seg.start:seg.end])}</mark>")
-        pos = seg.end
-    parts.append(esc(text[pos:]))
+        if seg.keys:
+            parts += [esc(text[pos:seg.start]), _mark(text, seg, [by_key[k] for k in seg.keys])]
+            pos = seg.end
+    parts.append(esc(text[pos:span[1]]))
+    return "".join(parts)
+
+
+def marked_html(text: str, found: list[Finding], side: str,
+                regions: Sequence[Region] = ()) -> str:
+    """The report with each sentence that carries a finding wrapped in a coloured ``mark``
+    (status class, the findings' keys for hover-linking, a symbol and a tooltip saying what
+    happened). ``regions`` (default: the whole text, compared) say which findings go where and
+    which parts were not compared (drawn as a labelled band)."""
+    regions = list(regions) or [Region(0, len(text), "findings")]
+    parts, pos = [], 0
+    for region in sorted(regions, key=lambda r: r.start):
+        parts.append(_marked_span(text, [f for f in found if f.section == "findings"], side,
+                                  (pos, region.start)) if region.start > pos else "")
+        if region.section == "findings":
+            parts.append(_marked_span(text, [f for f in found if f.section == "findings"], side,
+                                      (region.start, region.end)))
+        else:
+            label = f"<span class='rs-band-label'>{esc(region.note)}</span>" if region.note else ""
+            body = (_marked_span(text, [f for f in found if f.section == region.section], side,
+                                 (region.start, region.end)) if region.compared
+                    else esc(text[region.start:region.end]))
+            css = "rs-band" if region.compared else "rs-band rs-not-compared"
+            parts.append(f"<span class='{css}' data-section='{esc(region.section)}' "
+                         f"data-compared='{'yes' if region.compared else 'no'}'>{label}{body}</span>")
+        pos = max(pos, region.end)
+    if pos < len(text):
+        parts.append(_marked_span(text, [f for f in found if f.section == "findings"], side,
+                                  (pos, len(text))))
     return "".join(parts)
 
 
 def legend_html() -> str:
-    return ("<div class='rs-legend' aria-label='Colour key'>"
-            + "".join(f"<span><mark class='rs-st-{s}'>{esc(LABELS[s])}</mark></span>"
-                      for s in (MATCHED, DETAIL, CONFLICT, REF_ONLY, CAND_ONLY)) + "</div>")
+    def item(status: str) -> str:
+        symbol = f"<span class='rs-sym' aria-hidden='true'>{SYMBOLS[status]}</span>" if SYMBOLS[status] else ""
+        return f"<span><mark class='rs-st-{status}'>{symbol}{esc(LABELS[status])}</mark></span>"
+    return ("<div class='rs-legend' role='group' aria-label='Colour key'>"
+            + "".join(item(s) for s in (MATCHED, DETAIL, CONFLICT, REF_ONLY, CAND_ONLY))
+            + "<span><span class='rs-band rs-not-compared rs-legend-band'>not compared</span></span></div>")
 
 
 def findings_table(found: list[Finding]) -> str:
     rows = "".join(
         f"<tr data-rs-keys='{f.key}'><td><mark class='rs-st-{f.status}'>{esc(LABELS[f.status])}</mark></td>"
+        f"<td>{esc(f.section)}</td>"
         f"<td>{esc(f.reference) or '—'}</td><td>{esc(f.candidate) or '—'}</td><td>{esc(f.reason)}</td></tr>"
-        for f in sorted(found, key=lambda f: PRIORITY.index(f.status)))
+        for f in sorted(found, key=lambda f: (PRIORITY.index(f.status), f.section != "findings")))
     return ("<div class='rs-scroll'><table class='rs-table rs-findings'><thead><tr><th>what happened</th>"
-            "<th>reference</th><th>candidate</th><th>why</th></tr></thead><tbody>" + rows
-            + "</tbody></table></div>")
+            "<th>section</th><th>reference</th><th>candidate</th><th>why</th></tr></thead><tbody>"
+            + rows + "</tbody></table></div>")
+
+
+@dataclass
+class Layout:
+    """What Differences compares in a pair: the findings it draws and each report's regions."""
+
+    found: list[Finding]
+    reference: list[Region]
+    candidate: list[Region]
+    notes: list[str] = field(default_factory=list)
+
+
+def layout(reference: str, candidate: str, found: list[Finding],
+           radsem_sections: Sequence[str] | None = None) -> Layout:
+    """Add the impression to RadSEM's findings: aligned by the clinical reader when both reports
+    have one that RadSEM did not read; a "not compared" band when only one has. ``radsem_sections``
+    are the sections RadSEM says it read (None: its definition, the findings)."""
+    if radsem_sections is not None and "impression" in radsem_sections:
+        return Layout(found, [], [])
+    spans = {side: (None if radsem_reads_impression(text) else section_span(text, "impression"))
+             for side, text in (("reference", reference), ("candidate", candidate))}
+    ref_span, cand_span = spans["reference"], spans["candidate"]
+    if ref_span and cand_span:
+        note = "impression: aligned by the clinical reader (RadSEM reads findings only)"
+        extra = reader_findings(reference[slice(*ref_span)], candidate[slice(*cand_span)],
+                                "impression", len(found))
+        return Layout(found + extra, [Region(*ref_span, "impression", note)],
+                      [Region(*cand_span, "impression", note)],
+                      ["The impressions are aligned by the clinical reader; RadSEM reads the "
+                       "findings only."])
+    regions: dict[str, list[Region]] = {"reference": [], "candidate": []}
+    notes = []
+    for side, span in spans.items():
+        if span:
+            other = "candidate" if side == "reference" else "reference"
+            why = f"impression not compared: the {other} has no impression section"
+            regions[side].append(Region(*span, "impression", why, compared=False))
+            notes.append(f"The {side}'s impression is not compared: the {other} has none.")
+    return Layout(found, regions["reference"], regions["candidate"], notes)
+
+
+def sections_read(result: Mapping[str, Any] | None) -> list[str] | None:
+    """The sections a result says it read (``sections.read``; None when it does not say)."""
+    sections = find_value(result or {}, "sections")
+    read = sections.get("read") if isinstance(sections, Mapping) else None
+    return [str(s) for s in read] if isinstance(read, list) else None
 
 
 def differences_html(reference: str, candidate: str, result: Mapping[str, Any] | None,
@@ -227,14 +406,17 @@ def differences_html(reference: str, candidate: str, result: Mapping[str, Any] |
     except NoAlignment:
         return ("<div class='rs-muted'>Tick RadSEM (it aligns the two reports sentence by "
                 "sentence) to see where they differ in the text.</div>")
-    counts = {s: sum(1 for f in found if f.status == s) for s in PRIORITY}
+    drawn = layout(reference, candidate, found, sections_read(result))
+    counts = {s: sum(1 for f in drawn.found if f.status == s) for s in PRIORITY}
     summary = " · ".join(f"{n} {LABELS[s]}" for s, n in counts.items() if n)
-    origin = f" <span class='rs-muted'>(alignment from {esc(source)})</span>" if source else ""
-    return (f"<div class='rs-kv'>{esc(summary) or 'No findings.'}{origin}</div>{legend_html()}"
+    origin = f" <span class='rs-muted'>(findings aligned by {esc(source)})</span>" if source else ""
+    notes = "".join(f"<div class='rs-muted rs-diff-note'>{esc(n)}</div>" for n in drawn.notes)
+    return (f"<div class='rs-kv'>{esc(summary) or 'No findings.'}{origin}</div>{notes}{legend_html()}"
             f"<div class='rs-diff'><div><h3>Reference</h3><div class='rs-report' id='diff-reference'>"
-            f"{marked_html(reference, found, 'reference')}</div></div>"
+            f"{marked_html(reference, drawn.found, 'reference', drawn.reference)}</div></div>"
             f"<div><h3>Candidate</h3><div class='rs-report' id='diff-candidate'>"
-            f"{marked_html(candidate, found, 'candidate')}</div></div></div>{findings_table(found)}")
+            f"{marked_html(candidate, drawn.found, 'candidate', drawn.candidate)}</div></div></div>"
+            f"{findings_table(drawn.found)}")
 
 
 def alignment_source(results: Mapping[str, Mapping[str, Any]]) -> tuple[str, Mapping[str, Any]] | None:

@@ -2,14 +2,17 @@
 then the table or plot its view draws, then the raw result; and the score overview line."""
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
 import gradio as gr
 
 from engine.metrics.registry import MetricRegistry, MetricSpec
+from engine.reader.align import read_pair
+from engine.reader.errors import ReaderError, pair_errors
 from ui.views import PanelView, render, table_widths, view_slots
-from ui.views.common import esc, fmt, fmt_ms, panel_header
+from ui.views.common import esc, fmt, fmt_ms, panel_header, ran_title
 from ui.widgets import card_html
 
 
@@ -92,9 +95,64 @@ def build_panel(spec: MetricSpec) -> Panel:
     return Panel(name, spec.card.title, column, head, summary, body, raw, table, plot)
 
 
+# Error kinds as the overview names them, one and several (engine.metrics.base.ERROR_KINDS).
+KIND_WORDS = {"side": ("side conflict", "side conflicts"), "site": ("location conflict", "location conflicts"),
+              "missed": ("missed finding", "missed findings"),
+              "invented": ("invented finding", "invented findings"),
+              "severity": ("severity or size difference", "severity or size differences"),
+              "comparison": ("comparison difference", "comparison differences")}
+
+
+@dataclass(frozen=True)
+class ClinicalError:
+    kind: str  # a key of KIND_WORDS
+    text: str  # the reader's words: which finding, in which report
+
+
+def _kind(error: ReaderError) -> str | None:
+    """The kind of one of the reader's significant errors (None: not clinically significant)."""
+    if not error.significant:
+        return None
+    if error.category == "C":
+        return "side" if error.text.startswith("other side") else "site"
+    return {"A": "invented", "B": "missed", "D": "severity", "E": "comparison",
+            "F": "comparison"}.get(error.category)
+
+
+def clinical_errors(reference: str, candidate: str) -> list[ClinicalError]:
+    """The clinically significant errors the clinical reader finds in the pair, by kind."""
+    reading = read_pair(reference, candidate)
+    return [ClinicalError(kind, e.text) for e in pair_errors(reading)
+            if (kind := _kind(e)) is not None]
+
+
+def clinical_html(found: list[ClinicalError]) -> str:
+    """The overview's first line: what the reader found, counted by kind, each error listed."""
+    counts = Counter(e.kind for e in found)
+    if not found:
+        return ("<div class='rs-clinical' id='clinical-summary'><b>Clinical reader:</b> no clinically "
+                "significant difference found in what it can read.</div>")
+    said = ", ".join(f"{n} {KIND_WORDS[k][n != 1]}" for k, n in counts.items())
+    items = "".join(f"<li data-kind='{esc(e.kind)}'><b>{esc(KIND_WORDS[e.kind][0])}</b>: "
+                    f"{esc(e.text)}</li>" for e in found)
+    return (f"<div class='rs-clinical' id='clinical-summary'><b>Clinical reader found:</b> "
+            f"{esc(said)}<ul class='rs-list rs-compact'>{items}</ul></div>")
+
+
+def blind_to(spec: MetricSpec, found: list[ClinicalError]) -> list[str]:
+    """The kinds found in the pair that ``spec``'s score cannot see by design (its card's
+    ``sees``; a card that declares nothing is not marked)."""
+    sees = getattr(spec.card, "sees", None)
+    if not sees:
+        return []
+    return list(dict.fromkeys(e.kind for e in found if e.kind not in sees))
+
+
 def overview_html(registry: MetricRegistry, results: dict[str, dict[str, Any]], total: int,
-                  running: str | None = None, run: str = "") -> str:
-    """The line above the panels: progress while scoring, then every score at a glance."""
+                  running: str | None = None, run: str = "",
+                  found: list[ClinicalError] | None = None) -> str:
+    """The block above the panels: progress while scoring; then what the clinical reader found
+    (``found``) and every score at a glance, a score that cannot see those errors marked."""
     cells = []
     for name, res in results.items():
         arrow = "↑" if res.get("direction") == "higher" else "↓"
@@ -104,8 +162,12 @@ def overview_html(registry: MetricRegistry, results: dict[str, dict[str, Any]], 
             value = f"{value} · {res['score_note']}"
         demo = " <span class='rs-badge rs-demo'>demo-grade model</span>" if res.get("demo_grade") else ""
         css = "rs-bad" if res.get("error") else "rs-demo-value" if res.get("demo_grade") else ""
-        cells.append(f"<td><b>{esc(registry.get(name).card.title)}</b> {arrow}</td>"
-                     f"<td class='{css}'>{esc(value)}</td>"
+        blind = blind_to(registry.get(name), found or [])
+        blind_html = (f"<span class='rs-badge rs-blind' data-blind='{esc(' '.join(blind))}'>cannot "
+                      f"see {esc(', '.join(KIND_WORDS[k][1] for k in blind))} by design</span> "
+                      if blind and not res.get("error") else "")
+        cells.append(f"<td><b>{esc(ran_title(registry.get(name).card.title, name, res))}</b> {arrow}</td>"
+                     f"<td class='{css}'>{blind_html}{esc(value)}</td>"
                      f"<td class='rs-muted'>{esc(res.get('model') or '—')}{demo}</td>"
                      f"<td class='rs-muted'>{esc(fmt_ms(res.get('elapsed_ms')))}</td>")
     table = ("<table class='rs-table' id='score-overview'><tbody>"
@@ -118,4 +180,6 @@ def overview_html(registry: MetricRegistry, results: dict[str, dict[str, Any]], 
         note = f" ({failed} failed; see their panels)" if failed else ""
         head = (f"<div class='rs-ok' data-done='1' data-run='{esc(run)}'>Scored {len(results)} "
                 f"metric(s){esc(note)}.</div>")
+        if found is not None:
+            head = clinical_html(found) + head
     return head + table
