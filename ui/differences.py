@@ -282,11 +282,10 @@ def _mark(text: str, seg: Segment, items: list[Finding]) -> str:
     status = next(s for s in PRIORITY if any(f.status == s for f in items))
     tip = "; ".join(f"{LABELS[f.status]}: {f.reason}" for f in items)
     topics = "|".join(conditions_in(text[seg.start:seg.end]))
-    symbol = (f"<span class='rs-sym' aria-hidden='true'>{SYMBOLS[status]}</span>"
-              if SYMBOLS[status] else "")
+    symbol = f"{SYMBOLS[status]}\u2009" if SYMBOLS[status] else ""  # part of the text (axe reads it)
     return (f"<mark class='rs-st-{status}' data-rs-keys='{' '.join(seg.keys)}' "
             f"data-status='{status}' data-rs-topics='{esc(topics)}' title='{esc(tip)}'>"
-            f"{symbol}{esc(text[seg.start:seg.end])}</mark>")
+            f"{esc(symbol)}{esc(text[seg.start:seg.end])}</mark>")
 
 
 def _marked_span(text: str, found: list[Finding], side: str, span: tuple[int, int]) -> str:
@@ -333,8 +332,8 @@ def marked_html(text: str, found: list[Finding], side: str,
 
 def legend_html() -> str:
     def item(status: str) -> str:
-        symbol = f"<span class='rs-sym' aria-hidden='true'>{SYMBOLS[status]}</span>" if SYMBOLS[status] else ""
-        return f"<span><mark class='rs-st-{status}'>{symbol}{esc(LABELS[status])}</mark></span>"
+        symbol = f"{SYMBOLS[status]}\u2009" if SYMBOLS[status] else ""
+        return f"<span><mark class='rs-st-{status}'>{esc(symbol)}{esc(LABELS[status])}</mark></span>"
     return ("<div class='rs-legend' role='group' aria-label='Colour key'>"
             + "".join(item(s) for s in (MATCHED, DETAIL, CONFLICT, REF_ONLY, CAND_ONLY))
             + "<span><span class='rs-band rs-not-compared rs-legend-band'>not compared</span></span></div>")
@@ -346,7 +345,8 @@ def findings_table(found: list[Finding]) -> str:
         f"<td>{esc(f.section)}</td>"
         f"<td>{esc(f.reference) or '—'}</td><td>{esc(f.candidate) or '—'}</td><td>{esc(f.reason)}</td></tr>"
         for f in sorted(found, key=lambda f: (PRIORITY.index(f.status), f.section != "findings")))
-    return ("<div class='rs-scroll'><table class='rs-table rs-findings'><thead><tr><th>what happened</th>"
+    return ("<div class='rs-scroll' tabindex='0' role='region' aria-label='Findings of both reports'>"
+            "<table class='rs-table rs-findings'><thead><tr><th>what happened</th>"
             "<th>section</th><th>reference</th><th>candidate</th><th>why</th></tr></thead><tbody>"
             + rows + "</tbody></table></div>")
 

@@ -166,7 +166,7 @@ def overview_html(registry: MetricRegistry, results: dict[str, dict[str, Any]], 
         blind_html = (f"<span class='rs-badge rs-blind' data-blind='{esc(' '.join(blind))}'>cannot "
                       f"see {esc(', '.join(KIND_WORDS[k][1] for k in blind))} by design</span> "
                       if blind and not res.get("error") else "")
-        cells.append(f"<td><b>{esc(ran_title(registry.get(name).card.title, name, res))}</b> {arrow}</td>"
+        cells.append(f"<td><b>{esc(ran_title(registry.get(name).card.title, name, res))} {arrow}</b></td>"
                      f"<td class='{css}'>{blind_html}{esc(value)}</td>"
                      f"<td class='rs-muted'>{esc(res.get('model') or '—')}{demo}</td>"
                      f"<td class='rs-muted'>{esc(fmt_ms(res.get('elapsed_ms')))}</td>")

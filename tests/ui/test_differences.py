@@ -63,8 +63,7 @@ def test_missing_and_invented_differ_in_colour_symbol_and_legend():
     assert SYMBOLS[REF_ONLY] != SYMBOLS[CAND_ONLY] and SYMBOLS[REF_ONLY] and SYMBOLS[CAND_ONLY]
     legend = html.split("class='rs-legend'", 1)[1].split("</div>", 1)[0]
     for status, label in ((REF_ONLY, "only in the reference"), (CAND_ONLY, "only in the candidate")):
-        assert f"rs-st-{status}'><span class='rs-sym' aria-hidden='true'>{SYMBOLS[status]}</span>" \
-               f"{label}" in legend
+        assert f"rs-st-{status}'>{SYMBOLS[status]}\u2009{label}" in legend
     assert "not compared" in legend
 
 
@@ -103,7 +102,8 @@ def test_labels_say_what_ran():
     rules = {"model": "rules reader (v3)", "reader": {"name": "rules", "label": "x"}}
     assert ran_title("VERT (LLM judge)", "vert", rules) == "VERT (rules judge)"
     assert ran_title("CREPE", "crepe", rules) == "CREPE (rules estimate)"
-    assert ran_title("CLEAR", "clear", {"model": "rules reader (v3)"}) == "CLEAR (rules reader)"
+    assert ran_title("CLEAR", "clear", {"model": "rules-v3", "signature": "clear|v:1|extractor:rules|x:y"}) \
+        == "CLEAR (rules reader)"
     judge = {"model": "qwen2.5-7b", "reader": {"name": "llm", "judge": "qwen2.5-7b"}}
     assert ran_title("VERT (LLM judge)", "vert", judge) == "VERT (LLM judge: qwen2.5-7b)"
     encoder = {"model": "crepe-minilm-demo", "reader": {"name": "encoder", "model": "crepe-minilm-demo"}}

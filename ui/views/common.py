@@ -109,7 +109,7 @@ def html_table(header: Sequence[str], rows: Sequence[Sequence[Any]], cls: str = 
     body = "".join("<tr>" + "".join(f"<td>{c if isinstance(c, Raw) else esc(c)}</td>" for c in row)
                    + "</tr>" for row in rows)
     # In a box of its own that scrolls sideways when the panel is narrower than the table.
-    return (f"<div class='rs-scroll'><table class='{cls}'><thead><tr>{head}</tr></thead>"
+    return (f"<div class='rs-scroll' tabindex='0' role='region' aria-label='Table'><table class='{cls}'><thead><tr>{head}</tr></thead>"
             f"<tbody>{body}</tbody></table></div>")
 
 
@@ -156,6 +156,9 @@ def ran_title(title: str, name: str, result: Mapping[str, Any] | None) -> str:
         return title
     reader = find_value(result, "reader")
     kind = reader.get("name") if isinstance(reader, Mapping) else None
+    # The signature names the extractor of every metric that has one ("...|extractor:rules|...").
+    extractor = re.search(r"\|extractor:([a-z]+)", str(result.get("signature") or ""))
+    kind = kind or (extractor.group(1) if extractor else None)
     model = str(result.get("model") or "")
     if kind == "rules" or model.startswith("rules reader"):
         return f"{base_title(title)} ({RULES_RAN.get(family(name), 'rules reader')})"

@@ -38,7 +38,7 @@ class Node:
     normality: str = ""
 
 
-def _plot_text(text: str, width: int = 42, max_lines: int = 3) -> str:
+def _plot_text(text: str, width: int = 30, max_lines: int = 4) -> str:
     """Wrap a sentence for a node label; plotly reads a little HTML, so angle brackets go."""
     safe = text.replace("<", "‹").replace(">", "›")
     lines = textwrap.wrap(safe, width) or [""]
