@@ -9,8 +9,9 @@ applicable: <reason>" instead of a score, unless the user forces the metric.
 
 The detector reads cue words (``_MODALITY_CUES`` / ``_AREA_CUES``): a modality needs two
 points, where an explicit name ("CT", "MRI", "radiograph") counts three and each technique
-word only that modality uses counts one (CT densities, image numbers and millimetre nodules,
-MR signal and sequences, sonographic echoes); a name in a sentence that advises or refers to
+word only that modality uses counts one (CT densities, image numbers, MR signal and
+sequences, sonographic echoes; not a size in millimetres, which every modality writes: "a 17 mm
+nodular opacity" on a chest radiograph); a name in a sentence that advises or refers to
 another study ("CT of the chest is recommended", "seen on the prior CT") does not count. A
 body area needs two anatomy words (or is the only one named). Only evidence excludes: a
 chest report of unknown modality (short chest-film reports rarely name the technique) and a
@@ -106,8 +107,9 @@ def normalise_areas(value: str | None) -> frozenset[str]:
 # --------------------------------------------------------------------------- detecting
 
 # Cue patterns per modality: explicit names (weight 3), then technique words only that
-# modality uses or sees (weight 1): CT densities, image numbers, millimetre nodules and the
-# pericardium or lymph nodes, which a chest film cannot show; MR signal and sequences;
+# modality uses or sees (weight 1): CT densities, image numbers and the pericardium or lymph
+# nodes, which a chest film cannot show (a size in millimetres is no cue: radiographs measure
+# nodules in millimetres too); MR signal and sequences;
 # sonographic echoes; for radiographs the film's own vocabulary (views, costophrenic angles).
 _NAMED = 3
 _MODALITY_CUES: dict[str, tuple[tuple[str, int], ...]] = {
@@ -116,7 +118,6 @@ _MODALITY_CUES: dict[str, tuple[tuple[str, int], ...]] = {
            (r"(?:low|soft[ -]tissue|fat|fluid|isodense)[- ]density|\bhypo-?dens|\bisodens", 1),
            (r"\bthin[- ]section|\baxial (?:image|slice)|\b(?:image|im|img) ?\d+|\bwindow\b", 1),
            (r"attenuation|centrilobular|tree-in-bud|septal thickening|enhanc|plain scan", 1),
-           (r"\b\d+(?:\s?[-–*×x]\s?\d+)?\s?mm\b", 1),
            (r"ground[- ]glass nodul|solid (?:small )?nodul|pericardi|lymph nodes?\b", 1),
            (r"segment of the (?:left|right)? ?(?:upper|middle|lower) lobe|lingular segment", 1),
            (r"\bscan(?:ning)?\b|reconstruction|contrast agent|non-?contrast", 1),

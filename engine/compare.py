@@ -4,7 +4,11 @@ CLI (``python -m engine compare``) and the app.
 Per metric: the mean per-pair score of both systems with bootstrap intervals, B - A with its
 paired bootstrap interval and p-values (``engine.stats.paired_comparison``), and every corpus
 figure of the metric (CLEAR F1@13, F1-SRR-BERT micro/macro, RadSEM class F1, ...) compared on
-the same pairs (``engine.corpus_stats.paired_figures``). Each gets a verdict. The verdict is
+the same pairs (``engine.corpus_stats.paired_figures``). Each figure's direction is declared by
+its metric (``CorpusStatistics.directions``: error counts are lower-better, counts of pairs or
+sentences descriptive and given no verdict), and each has exactly one p-value (the mean's
+paired bootstrap, a figure's approximate randomisation; the figure that is the per-pair mean
+is not compared twice). Each gets a verdict. The verdict is
 withheld when the two systems were scored under different signatures (the difference may be
 the set-up's, not the systems'), and for demo-grade metrics unless ``include_demo``: their
 differences are noise about nothing.
@@ -21,6 +25,7 @@ from engine.metrics.statistics import statistics_for
 ALPHA = 0.05
 LEFT_OUT_DEMO = "left out: demo-grade model"
 NO_DIFFERENCE = "no significant difference"
+DESCRIPTIVE = "descriptive: no verdict"
 
 
 def _results(rows: Iterable[Mapping[str, Any]], metric: str) -> dict[str, Mapping[str, Any]]:
@@ -91,7 +96,7 @@ def compare_metric(rows_a: Sequence[Mapping[str, Any]], rows_b: Sequence[Mapping
         **setup,
         "a": stats.bootstrap_mean_ci(scores_a, seed=seed).to_json(),
         "b": stats.bootstrap_mean_ci(scores_b, seed=seed).to_json(),
-        "paired": paired.to_json(),
+        "paired": _one_p_value(paired.to_json()),
         "verdict": withheld or verdict(paired.mean_diff, paired.p_bootstrap, direction),
         "figures": {},
     }
@@ -109,9 +114,30 @@ def compare_metric(rows_a: Sequence[Mapping[str, Any]], rows_b: Sequence[Mapping
         out["figures_error"] = f"{type(exc).__name__}: {exc}"
         return out
     for name, c in compared.items():
-        out["figures"][name] = {**c.to_json(),
-                                "verdict": withheld or verdict(c.diff, c.p_value, direction)}
-    out["headline"] = [name for name in spec.headline if name in compared]
+        if name == spec.score_figure:
+            continue  # the per-pair score's mean: compared above, with its one p-value
+        declared = spec.direction_of(name)
+        figure_direction = direction if declared == "metric" else str(declared)
+        out["figures"][name] = {**c.to_json(), "direction": figure_direction,
+                                "verdict": withheld or figure_verdict(c.diff, c.p_value,
+                                                                      figure_direction)}
+    out["headline"] = [name for name in spec.headline if name in out["figures"]]
+    return out
+
+
+def figure_verdict(diff: float | None, p_value: float | None, direction: str) -> str:
+    """A figure's verdict in its declared direction; none for a descriptive figure."""
+    if direction == "descriptive":
+        return DESCRIPTIVE
+    return verdict(diff, p_value, direction)
+
+
+def _one_p_value(paired: dict[str, Any]) -> dict[str, Any]:
+    """The mean's comparison with one p-value: the paired bootstrap's, which its verdict and
+    its interval come from (the sign-flip p-value tests the same thing and is left out)."""
+    out = {key: value for key, value in paired.items() if key not in ("p_bootstrap", "p_permutation")}
+    out["p_value"] = paired["p_bootstrap"]
+    out["p_method"] = "paired bootstrap"
     return out
 
 

@@ -24,11 +24,12 @@ record, is refused with a ``StatsError`` naming metric, pair and field, never re
 """
 from __future__ import annotations
 
+import fnmatch
 import math
 from array import array
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, fields
-from typing import Any, ClassVar, Protocol, get_type_hints
+from typing import Any, ClassVar, Literal, Protocol, get_type_hints
 
 import numpy as np
 
@@ -39,6 +40,7 @@ DEFAULT_SEED = 0
 _ROW_CHUNK = 4096
 
 Options = Mapping[str, str]
+FigureDirection = Literal["higher", "lower", "descriptive", "metric"]
 
 
 class StatsError(ValueError):
@@ -77,6 +79,21 @@ class CorpusStatistics:
     # How point sums add floats: "pairwise" (NumPy's, as np.mean) or "sequential" (as Python's
     # sum), whichever the metric's figures were first defined with, so values stay identical.
     summation: str = "pairwise"
+    # Each figure's direction, as (glob pattern, direction) pairs, first match wins: "higher" or
+    # "lower" is better (error counts are lower-better), "descriptive" (a count of pairs or of
+    # sentences: no verdict), "metric" (the metric's own direction: its per-pair score's mean).
+    # A figure no pattern covers has no direction: ``direction_of`` refuses it.
+    directions: tuple[tuple[str, FigureDirection], ...] = ()
+    # The figure that is the mean of the per-pair score: the comparison's first row already is
+    # that figure, so it is not compared twice.
+    score_figure: str | None = None
+
+    def direction_of(self, figure: str) -> FigureDirection:
+        """The declared direction of ``figure`` (StatsError when none is declared)."""
+        for pattern, direction in self.directions:
+            if fnmatch.fnmatchcase(figure, pattern):
+                return direction
+        raise StatsError(f"{self.metric}: figure {figure!r} declares no direction")
 
     def options_for(self, table: RecordTable, options: Options) -> Options:
         return self.settle(table, options) if self.settle and len(table) else options
@@ -240,7 +257,8 @@ def score_only(metric: str) -> CorpusStatistics:
         return {"mean": ratio(sums[:, 1], sums[:, 0])}
 
     return CorpusStatistics(metric, ScoreStats, from_result, features, figures,
-                            nest=lambda figs, table, options: {}, headline=())
+                            nest=lambda figs, table, options: {}, headline=(),
+                            directions=(("mean", "metric"),), score_figure="mean")
 
 
 # --- figures --------------------------------------------------------------------------------

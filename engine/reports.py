@@ -8,88 +8,233 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
 
-# Canonical section names, and the header spellings that map to them (matched case-insensitively).
+# Canonical section names, and the heading spellings that map to them (matched case-insensitively,
+# with or without a colon). English headings, and the English translations radiologists' headings
+# in other languages get (a French "RESULTAT" is translated "RESULT", "CONCLUSION" stays).
 SECTION_ALIASES: dict[str, tuple[str, ...]] = {
-    "findings": ("findings", "finding", "report", "body", "description", "observations"),
+    "findings": ("findings", "finding", "report", "body", "description", "observations", "result",
+                 "results", "findings in detail", "detailed findings", "imaging findings"),
+    # One heading over both: read as the findings, and the impression is not told apart.
+    "findings and impression": ("findings and impression", "findings and impressions",
+                                "findings/impression", "findings & impression",
+                                "findings and conclusion", "results and conclusion"),
     "impression": ("impression", "impressions", "conclusion", "conclusions", "summary", "opinion",
-                   "diagnosis", "assessment"),
-    "comparison": ("comparison", "comparisons", "prior", "priors", "prior studies"),
+                   "diagnosis", "assessment", "comment", "comments", "interpretation",
+                   "overall impression", "final impression", "in conclusion", "synthesis"),
+    "comparison": ("comparison", "comparisons", "prior", "priors", "prior studies",
+                   "previous examination", "previous studies"),
     "indication": ("indication", "indications", "reason for exam", "reason for examination",
-                   "reason for study", "clinical indication"),
+                   "reason for study", "reason for referral", "clinical indication",
+                   "clinical question", "clinical request", "request"),
     "history": ("history", "clinical history", "clinical information", "clinical data",
-                "clinical details"),
+                "clinical details", "clinical context", "medical history", "patient history"),
     "technique": ("technique", "procedure", "protocol", "exam", "examination", "study",
-                  "exam type", "examination type"),
-    "recommendation": ("recommendation", "recommendations", "follow-up", "follow up"),
-    "notification": ("notification", "communication", "critical result"),
+                  "exam type", "examination type", "technique and protocol", "method",
+                  "methods", "acquisition", "sequences", "views", "contrast", "dose",
+                  "radiation dose"),
+    "recommendation": ("recommendation", "recommendations", "follow-up", "follow up", "advice",
+                       "suggestion", "suggestions"),
+    "notification": ("notification", "communication", "critical result", "critical results"),
 }
 _ALIAS_TO_SECTION = {alias: name for name, aliases in SECTION_ALIASES.items() for alias in aliases}
-# A header is an alias followed by a colon, at the start of the text, of a line, or after a
-# sentence end ("... normal. Impression: ..."). Longest aliases first so "clinical history" wins.
-_ALIASES_PATTERN = "|".join(re.escape(a) for a in sorted(_ALIAS_TO_SECTION, key=len, reverse=True))
-_HEADER_RE = re.compile(rf"(?:^|(?<=\n)|(?<=[.!?]\s)|(?<=[.!?]))\s*({_ALIASES_PATTERN})\s*:",
-                        re.IGNORECASE)
-# An all-capitals header alone on its line, without a colon ("FINDINGS").
-_BARE_HEADER_RE = re.compile(rf"^[ \t]*({_ALIASES_PATTERN})[ \t]*$", re.IGNORECASE | re.MULTILINE)
-
 # Sections that never describe the current study's findings.
 NON_FINDING_SECTIONS = ("comparison", "indication", "history", "technique", "recommendation",
                         "notification")
+CLINICAL_SECTIONS = ("findings", "findings and impression", "impression")
+_ALIASES_PATTERN = "|".join(re.escape(a).replace(r"\ ", r"\s+")
+                            for a in sorted(_ALIAS_TO_SECTION, key=len, reverse=True))
+# A list number or letter before a heading ("1. FINDINGS", "II - CONCLUSION", "A) Results").
+_NUMBERING = r"(?:(?:\d{1,2}|[IVX]{1,4}|[A-H])\s*[.)\-]\s*)?"
+# A known heading followed by a colon: at the start of the text or of a line, or after a
+# sentence end ("... normal. Impression: ...").
+_HEADER_RE = re.compile(
+    rf"(?:^|(?<=\n)|(?<=[.!?]\s)|(?<=[.!?]))[ \t]*{_NUMBERING}({_ALIASES_PATTERN})[ \t]*:",
+    re.IGNORECASE)
+# A known heading alone on its line, without a colon ("FINDINGS", "Conclusion", "results -").
+_BARE_HEADER_RE = re.compile(rf"^[ \t]*{_NUMBERING}({_ALIASES_PATTERN})[ \t]*[-:.]?[ \t]*$",
+                             re.IGNORECASE | re.MULTILINE)
+# A heading the table does not know: a short phrase ending in a colon at the start of a line
+# ("Mediastinal window:", "Right kidney:", "LIVER:"), or a short line in capitals alone.
+_UNKNOWN_HEADER_RE = re.compile(
+    r"^[ \t]*([A-Za-z][A-Za-z0-9 /&(),'\-]{1,50}?)[ \t]*:(?!\d)", re.MULTILINE)
+_CAPS_LINE_RE = re.compile(r"^[ \t]*([A-Z][A-Z0-9 /&(),'\-]{2,60})[ \t]*$", re.MULTILINE)
+_MAX_HEADING_WORDS = 6
 
 
-def split_sections(text: str) -> dict[str, str]:
-    """Split a report into canonical sections.
+@dataclass(frozen=True)
+class Section:
+    """One section as written: its canonical name, its heading as written ("" for the text
+    before the first heading) and its text with the character span of that text."""
 
-    Text before the first header (or the whole text when there are no headers) is kept under
-    ``"preamble"``. Repeated headers are joined. Header matching is case-insensitive; a bare
-    header on its own line only counts when written in capitals, so that an ordinary sentence
-    such as "Study" is not mistaken for one.
+    name: str  # a SECTION_ALIASES key, "preamble" or "other" (a heading the table lacks)
+    heading: str
+    text: str
+    start: int
+    end: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "heading": self.heading, "start": self.start, "end": self.end}
+
+
+@dataclass(frozen=True)
+class ReportLayout:
+    """How a report is laid out and what the reader takes from it.
+
+    ``findings`` is what the findings sections say (RESULT(S), FINDINGS, a combined FINDINGS AND
+    IMPRESSION, with their sub-headings by organ or window); ``impression`` what the
+    IMPRESSION / CONCLUSION / OPINION / COMMENT sections say. ``notices`` say in words every
+    choice that is not plain: text read whole, a heading not recognised, a title left out.
     """
-    marks: list[tuple[int, int, str]] = []
-    for m in _HEADER_RE.finditer(text):
-        marks.append((m.start(1), m.end(), _ALIAS_TO_SECTION[m.group(1).lower()]))
-    for m in _BARE_HEADER_RE.finditer(text):
-        if m.group(1).isupper():
-            marks.append((m.start(1), m.end(), _ALIAS_TO_SECTION[m.group(1).lower()]))
-    marks.sort()
-    sections: dict[str, str] = {}
 
-    def add(name: str, chunk: str) -> None:
-        chunk = chunk.strip()
-        if chunk:
-            sections[name] = f"{sections[name]}\n{chunk}" if name in sections else chunk
+    sections: tuple[Section, ...]
+    findings: str
+    impression: str
+    notices: tuple[str, ...]
+    combined: bool  # findings and impression under one heading: not told apart
+    whole: bool  # no findings could be told apart: the report was read whole
 
-    pos = 0
-    current = "preamble"
-    for start, end, name in marks:
-        if start < pos:  # overlapping match (both patterns hit the same header)
+    def text(self, parts: tuple[str, ...]) -> str:
+        """The text of ``parts`` ("findings", "impression"), joined."""
+        chosen = [self.findings if part == "findings" else self.impression for part in parts]
+        return "\n".join(t for t in chosen if t)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"sections": [s.to_json() for s in self.sections],
+                "has_findings": bool(self.findings), "has_impression": bool(self.impression),
+                "combined": self.combined, "read_whole": self.whole,
+                "notices": list(self.notices)}
+
+
+def _headings(text: str) -> list[tuple[int, int, str, str]]:
+    """(start, end, section name or "other", heading as written), in text order."""
+    marks: list[tuple[int, int, str, str]] = []
+    for pattern in (_HEADER_RE, _BARE_HEADER_RE):  # from the list number on, if any
+        for m in pattern.finditer(text):
+            marks.append((m.start(), m.end(), _ALIAS_TO_SECTION[_norm(m.group(1))], m.group(1)))
+    for pattern in (_UNKNOWN_HEADER_RE, _CAPS_LINE_RE):
+        for m in pattern.finditer(text):
+            words = m.group(1).split()
+            if len(words) <= _MAX_HEADING_WORDS and _norm(m.group(1)) not in _ALIAS_TO_SECTION:
+                end = m.end() if pattern is _UNKNOWN_HEADER_RE else m.end(1)
+                marks.append((m.start(1), end, "other", m.group(1).strip()))
+    marks.sort(key=lambda mark: (mark[0], mark[2] == "other"))
+    out: list[tuple[int, int, str, str]] = []
+    for mark in marks:
+        if out and mark[0] < out[-1][1]:  # two patterns on one heading: the known one wins
             continue
-        add(current, text[pos:start])
-        current, pos = name, end
-    add(current, text[pos:])
+        out.append(mark)
+    return out
+
+
+def _norm(heading: str) -> str:
+    return re.sub(r"\s+", " ", heading.strip().lower())
+
+
+def _split(text: str) -> list[Section]:
+    """Sections in text order. A heading the table lacks inside a findings or impression
+    section is a sub-heading of it ("Mediastinal window:", "Right kidney:"); elsewhere it opens
+    a section of its own ("other"), which is never dropped without a notice."""
+    sections: list[Section] = []
+    current, heading, pos = "preamble", "", 0
+
+    def close(stop: int) -> None:
+        chunk = text[pos:stop]
+        stripped = chunk.strip()
+        if stripped or heading:
+            offset = pos + (len(chunk) - len(chunk.lstrip()))
+            sections.append(Section(current, heading, stripped, offset, offset + len(stripped)))
+
+    for start, end, name, written in _headings(text):
+        if name == "other" and current in (*CLINICAL_SECTIONS, "other"):
+            continue  # a sub-heading: its text belongs to the section it is in
+        close(start)
+        # A heading the table lacks stays in its section's text: it may name the organ or the
+        # side its findings are about ("Right kidney: simple cyst").
+        current, heading, pos = name, written, start if name == "other" else end
+    close(len(text))
     return sections
 
 
-def findings_text(text: str) -> str:
-    """The Findings part of a report, with a fallback for reports without headers.
+def _is_title(section: Section) -> bool:
+    """A first line in capitals that names the study ("THORACIC CT ANGIOGRAPHY")."""
+    return section.name in ("preamble", "other") and "\n" not in section.text and \
+        section.text.isupper() and len(section.text.split()) <= 8 and not section.text.endswith(".")
 
-    FINDINGS when present; otherwise the preamble (unheaded text); otherwise the impression.
+
+@lru_cache(maxsize=8192)
+def read_layout(text: str) -> ReportLayout:
+    """The report's sections and what is read as its findings and impression (cached by text).
+
+    Findings: the findings sections. Without one, the text under no heading and under
+    headings the table does not know (each named in a notice); without that either, the
+    impression stands in for the findings (RadSEM's reading of an impression-only report);
+    a report with none of these (only, say, a history section) is read whole, with a notice.
     """
-    sections = split_sections(text)
-    for key in ("findings", "preamble", "impression"):
-        if sections.get(key):
-            return sections[key]
-    return ""
+    sections = _split(text)
+    notices: list[str] = []
+    body = [s for s in sections if s.text]
+    if len(body) > 1 and _is_title(body[0]):
+        notices.append(f"title not read as a finding: {body[0].text!r}")
+        body = body[1:]
+    found = [s for s in body if s.name in ("findings", "findings and impression")]
+    impression = "\n".join(s.text for s in body if s.name == "impression")
+    combined = any(s.name == "findings and impression" for s in found)
+    if combined:
+        notices.append("findings and impression are written under one heading: read together "
+                       "as the findings")
+    loose = [s for s in body if s.name in ("preamble", "other")]
+    whole = False
+    if found:
+        for s in loose:
+            where = f"under {s.heading!r} (heading not recognised)" if s.heading else \
+                "before the first heading"
+            notices.append(f"not read: text {where}: {_clip(s.text)!r}")
+    elif loose:
+        found = loose
+        for s in loose:
+            if s.heading:
+                notices.append(f"read as findings: text under {s.heading!r} (heading not "
+                               "recognised)")
+    elif not impression:
+        whole = bool(text.strip())
+        if whole:
+            notices.append("no findings or impression section could be told apart: the report "
+                           "is read whole")
+        found = [Section("whole", "", text.strip(), 0, len(text))]
+    for s in body:
+        if s.name in NON_FINDING_SECTIONS and not whole:
+            notices.append(f"not read as findings: {s.heading or s.name} ({s.name} section)")
+    findings = "\n".join(s.text for s in found)
+    return ReportLayout(tuple(sections), findings, impression, tuple(notices), combined, whole)
+
+
+def _clip(text: str, size: int = 60) -> str:
+    return text if len(text) <= size else text[:size - 1] + "\u2026"
+
+
+def split_sections(text: str) -> dict[str, str]:
+    """Canonical section name -> its text (repeated sections joined); text before the first
+    heading is ``"preamble"``, text under a heading the table lacks ``"other"``."""
+    out: dict[str, str] = {}
+    for s in _split(text):
+        if s.text:
+            out[s.name] = f"{out[s.name]}\n{s.text}" if s.name in out else s.text
+    return out
+
+
+def findings_text(text: str) -> str:
+    """What the reader takes as the report's findings (``read_layout``); the impression when
+    the report has nothing else, as RadSEM reads an impression-only report."""
+    layout = read_layout(text)
+    return layout.findings or layout.impression
 
 
 def findings_and_impression(text: str) -> str:
-    """FINDINGS and IMPRESSION together (what CLEAR reads), falling back to the clinical body."""
-    sections = split_sections(text)
-    parts = [sections[k] for k in ("findings", "impression") if sections.get(k)]
-    if not parts:
-        parts = [v for k, v in sections.items() if k not in NON_FINDING_SECTIONS]
-    return "\n".join(parts)
+    """The findings and the impression together (what CLEAR, CREPE, VERT and SRR-BERT read)."""
+    return read_layout(text).text(("findings", "impression"))
 
 
 # --- utterances -------------------------------------------------------------------------------
@@ -97,6 +242,7 @@ def findings_and_impression(text: str) -> str:
 _BULLET_RE = re.compile(
     r"^\s*(?:[-*\u2022\u2023\u25e6\u2043\u2219]+|\(?\d{1,2}[.)](?!\d)|\(?[a-hA-H][.)])\s+")
 _INLINE_HEADER_RE = re.compile(r"^\s*[A-Z][A-Za-z /,&-]{1,60}:\s*")
+_SIDE_RE = re.compile(r"\b(?:left|right|bilateral)\b", re.IGNORECASE)
 _SENTENCE_END_RE = re.compile(r"(?<=[.!?])\s+")
 _LIST_MARKER_RE = re.compile(r"^\(?(?:\d{1,2}|[a-hA-H])[.)]$")
 # Abbreviations after which a period does not end a sentence.
@@ -139,6 +285,8 @@ def _clean_utterance(sentence: str) -> str:
         if m:
             s = s[m.end():].strip()
         m = _INLINE_HEADER_RE.match(s)
+        if m and _SIDE_RE.search(m.group(0)) and len(s) > m.end():
+            break  # "Right kidney: simple cyst": the sub-heading says the finding's side
         if m and len(s) > m.end():
             s = s[m.end():].strip()
         elif m:
@@ -185,3 +333,27 @@ class ReportPair:
             elif "\x00" in text:
                 found.append(f"{side} report contains binary data (NUL bytes)")
         return found
+
+
+# --- what a metric reads ------------------------------------------------------------------------
+
+PARTS = ("findings", "impression")
+
+
+def section_view(text: str, parts: tuple[str, ...]) -> str:
+    """The report as a metric reads it: only ``parts`` of it, under canonical headings
+    ("FINDINGS:", "IMPRESSION:"), so that every extractor (rules, judge, encoder) reads the
+    same sections. A report without any heading the table knows is returned as written (it has
+    nothing to leave out), unless only its impression is asked for."""
+    layout = read_layout(text)
+    has_headings = any(s.name != "preamble" for s in layout.sections)
+    if not has_headings and "findings" in parts:
+        return text
+    chunks = []
+    for part in parts:
+        body = layout.findings if part == "findings" else layout.impression
+        if part == "findings" and not body and "impression" not in parts:
+            body = layout.impression  # an impression-only report: RadSEM reads its impression
+        if body:
+            chunks.append(f"{part.upper()}:\n{body}")
+    return "\n\n".join(chunks)

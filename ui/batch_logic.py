@@ -466,7 +466,7 @@ def system_comparison(rows_a: Sequence[Mapping[str, Any]], rows_b: Sequence[Mapp
                       names: Sequence[str], directions: Mapping[str, str], include_demo: bool = False,
                       ) -> tuple[pd.DataFrame, dict[str, Any]]:
     """``engine.compare.compare_systems`` as a table: per metric its mean (both systems with
-    bootstrap CIs, B - A, the paired p-values, the verdict), then one row per headline corpus
+    bootstrap CIs, B - A, its paired-bootstrap p-value, the verdict), then one row per headline corpus
     figure (B - A with its CI and the randomisation p-value). Demo-grade metrics get no
     verdict unless ``include_demo``; differing set-ups get none either. ``directions``: each
     metric's better direction (its card's)."""
@@ -480,17 +480,19 @@ def system_comparison(rows_a: Sequence[Mapping[str, Any]], rows_b: Sequence[Mapp
             "A mean [95% CI]": _ci_text(a["mean"], a["ci_low"], a["ci_high"]),
             "B mean [95% CI]": _ci_text(b["mean"], b["ci_low"], b["ci_high"]),
             "B − A [95% CI]": _ci_text(paired["mean_diff"], paired["ci_low"], paired["ci_high"]),
-            "p (paired bootstrap)": fmt(paired["p_bootstrap"], 4),
-            "p (permutation)": fmt(paired["p_permutation"], 4), "verdict": c["verdict"]})
+            "p": fmt(paired["p_value"], 4), "verdict": c["verdict"]})
         for figure in c.get("headline", []):
             f = c["figures"][figure]
             records.append({
-                "metric": f"{name} {figure_label(figure)} {arrow}", "pairs": paired["n"],
+                "metric": f"{name} {figure_label(figure)} {_ARROWS[f['direction']]}",
+                "pairs": paired["n"],
                 "A mean [95% CI]": fmt(f["a"], 4), "B mean [95% CI]": fmt(f["b"], 4),
                 "B − A [95% CI]": _ci_text(f["diff"], f["ci_low"], f["ci_high"]),
-                "p (paired bootstrap)": "—", "p (permutation)": fmt(f["p_value"], 4),
-                "verdict": f["verdict"]})
+                "p": fmt(f["p_value"], 4), "verdict": f["verdict"]})
     return pd.DataFrame.from_records(records), compared
+
+
+_ARROWS = {"higher": "↑", "lower": "↓", "descriptive": "(descriptive)"}
 
 
 def figure_label(name: str) -> str:

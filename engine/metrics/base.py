@@ -34,6 +34,13 @@ class MetricCard:
     models: str
     limits: str
     scope: Scope = ANY  # the studies it was designed for; outside them: "not applicable"
+    # The report sections its definition reads ("findings", "impression"); empty: the text as
+    # given (the lexical baselines). ``reads_why`` says why when a section is left out.
+    reads: tuple[str, ...] = ()
+    reads_why: str = ""
+    # The error kinds (``engine.reader.kinds.ERROR_KINDS``) its score can see by design: CLEAR's and SRR-BERT's
+    # presence labels cannot see a side swap, whatever the reader.
+    sees: frozenset[str] = frozenset()
 
     def range_text(self) -> str:
         low, high = self.range

@@ -9,6 +9,7 @@ that choosing one is a table look-up, not a search for a module.
 """
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -17,7 +18,8 @@ from typing import Any, Generic, Literal, Protocol, TypeVar
 from engine.context import ModelInfo, RuntimeContext
 from engine.metrics.base import Metric, MetricCard, PairScore
 from engine.extractor_option import EXTRACTOR
-from engine.reports import ReportPair
+from engine.metrics.section_option import SECTIONS, chosen_parts
+from engine.reports import PARTS, ReportLayout, ReportPair, read_layout, section_view
 
 ExtractorKind = Literal["rules", "llm", "encoder", "lexical"]
 T = TypeVar("T")
@@ -102,13 +104,20 @@ class Scoring(Generic[T]):
         """The signature's fields: the extractor's plus what the scoring adds."""
         return extractor_fields
 
+    def section_alignment(self, reference: str, candidate: str) -> dict[str, Any] | None:
+        """How a section the metric did not compare lines up, for the Differences view (the
+        two sections' texts; None: nothing to show)."""
+        return None
+
 
 class ExtractorMetric(Metric, Generic[T]):
     """A metric as extractor -> statistics -> score; one failing pair never fails the others."""
 
     def __init__(self, card: MetricCard, extractor: Extractor[T], scoring: Scoring[T],
-                 version: str = "1") -> None:
+                 version: str = "1", parts: tuple[str, ...] | None = None) -> None:
         self.card = card
+        # The sections read (``section_option``): the card's unless the run chose others.
+        self.parts = card.reads if parts is None or not card.reads else parts
         self.extractor = extractor
         self.scoring = scoring
         self.version = version
@@ -120,24 +129,49 @@ class ExtractorMetric(Metric, Generic[T]):
         return self.extractor.model()
 
     def signature_fields(self) -> dict[str, Any]:
-        return self.scoring.signature_fields(self.extractor.signature_fields())
+        fields = self.scoring.signature_fields(self.extractor.signature_fields())
+        if self.parts != self.card.reads:  # a choice other than the definition's is named
+            fields = {**fields, "sections": "+".join(self.parts)}
+        return fields
 
     def score_pair(self, pair: ReportPair) -> PairScore:
-        return self._score(self.extractor.extract([pair])[0])
+        return self._with_sections(pair, self._score(self.extractor.extract([self._view(pair)])[0]))
 
     def score_pairs(self, pairs: Sequence[ReportPair]) -> list[PairScore]:
         if self.batch_size == 1:
             return super().score_pairs(pairs)  # pair by pair: an exception marks its pair only
         start = time.perf_counter()
-        extracted = self.extractor.extract(pairs)
+        extracted = self.extractor.extract([self._view(pair) for pair in pairs])
         if len(extracted) != len(pairs):
             raise RuntimeError(f"{self.name}: the extractor returned {len(extracted)} results "
                                f"for {len(pairs)} pairs")
-        results = [self._safe(e) for e in extracted]
+        results = [self._with_sections(pair, self._safe(e))
+                   for pair, e in zip(pairs, extracted, strict=True)]
         per_pair_ms = (time.perf_counter() - start) * 1000 / max(1, len(pairs))
         for result in results:
             result.elapsed_ms = per_pair_ms
         return results
+
+    def _view(self, pair: ReportPair) -> ReportPair:
+        """The pair as this metric reads it: only the sections it reads (``section_view``)."""
+        if not self.parts:
+            return pair
+        return dataclasses.replace(pair, reference=section_view(pair.reference, self.parts),
+                                   candidate=section_view(pair.candidate, self.parts))
+
+    def _with_sections(self, pair: ReportPair, result: PairScore) -> PairScore:
+        """The result, saying which sections it read and which it left out, and why."""
+        if self.parts:
+            read = sections_read(pair, self.parts, self.card.reads, self.card.title,
+                                 self.card.reads_why)
+            for entry in read["not_compared"]:
+                texts = [_part(read_layout(text), entry["section"])
+                         for text in (pair.reference, pair.candidate)]
+                alignment = self.scoring.section_alignment(*texts) if all(texts) else None
+                if alignment is not None:
+                    entry["alignment"] = alignment
+            result.details = {**result.details, "sections": read}
+        return result
 
     def _safe(self, extracted: Extracted[T]) -> PairScore:
         try:
@@ -209,4 +243,30 @@ class ExtractorTable:
         """The run's metric: the chosen extractor with the scoring, and the card and version
         that describe the metric read by that kind of extractor."""
         extractor = self.build(ctx)
-        return ExtractorMetric(card(extractor.kind), extractor, scoring, version(extractor.kind))
+        chosen = card(extractor.kind)
+        parts = chosen_parts(str(ctx.option(SECTIONS)), chosen.reads)
+        return ExtractorMetric(chosen, extractor, scoring, version(extractor.kind), parts)
+
+
+def sections_read(pair: ReportPair, parts: tuple[str, ...], default: tuple[str, ...],
+                  title: str, why: str) -> dict[str, Any]:
+    """What a result read: ``read`` (the sections scored), ``not_compared`` (each section left
+    out, with the reason in words), ``absent`` (a section read that neither report has), and
+    each report's layout (its sections as found and the reader's notices)."""
+    layouts = {"reference": read_layout(pair.reference), "candidate": read_layout(pair.candidate)}
+    not_compared = []
+    for part in PARTS:
+        if part in parts:
+            continue
+        reason = (f"{part} not compared: {why}" if part not in default
+                  else f"{part} not compared: {title} was asked to score the "
+                       f"{' and '.join(parts)} only")
+        not_compared.append({"section": part, "why": reason})
+    absent = [part for part in parts if not any(_part(layout, part) for layout in layouts.values())]
+    return {"read": list(parts), "not_compared": not_compared, "absent": absent,
+            "default": parts == default,
+            **{side: layout.to_json() for side, layout in layouts.items()}}
+
+
+def _part(layout: ReportLayout, part: str) -> str:
+    return layout.findings if part == "findings" else layout.impression

@@ -114,11 +114,11 @@ def read_pair(reference: str, candidate: str) -> PairReading:
     only_ref, only_cand, restated = [], [], []
     for i, f in enumerate(ref.findings):
         if i not in used_ref:
-            (restated.append(("reference", i)) if _restates(f, cand.findings)
+            (restated.append(("reference", i)) if restates(f, cand.findings)
              else only_ref.append(i))
     for j, f in enumerate(cand.findings):
         if j not in used_cand:
-            (restated.append(("candidate", j)) if _restates(f, ref.findings)
+            (restated.append(("candidate", j)) if restates(f, ref.findings)
              else only_cand.append(j))
     kept, made, dropped = _align_comparisons(ref.comparisons, cand.comparisons)
     return PairReading(reference=ref, candidate=cand,
@@ -183,7 +183,7 @@ def _same_finding(a: SentenceFeatures, b: SentenceFeatures) -> bool:
     return bool(((a.asserted | a.negated) & (b.asserted | b.negated)) - _GENERIC)
 
 
-def _restates(finding: Finding, other: Sequence[Finding]) -> bool:
+def restates(finding: Finding, other: Sequence[Finding]) -> bool:
     """A left-over statement that repeats a finding the other report makes compatibly
     ("the effusion has increased" after "small left effusion") is no omission or addition."""
     f = finding.features

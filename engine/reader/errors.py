@@ -15,7 +15,7 @@ per category; the VERT / GREEN rules judge lists all of them and the matched fin
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from engine.reader.align import Link, PairReading
@@ -29,6 +29,10 @@ class ReaderError:
     category: str  # A-F
     significant: bool
     text: str
+    # The finding words it is about (to count one error stated in two sections once), and its
+    # kind where the category has several ("side" or "site" for C; ``sections.error_kind``).
+    about: tuple[str, ...] = field(default=(), compare=False)
+    kind: str = ""
 
     def to_json(self) -> dict[str, Any]:
         return {"category": self.category, "significant": self.significant, "text": self.text}
@@ -38,28 +42,30 @@ def _q(finding: Finding) -> str:
     return f"'{finding.text}'"
 
 
-def _link_errors(pair: PairReading, link: Link) -> list[ReaderError]:
+def link_errors(pair: PairReading, link: Link) -> list[ReaderError]:
+    """The errors of one link: the ways in which two statements of one finding disagree."""
     ref, cand = pair.ref_finding(link), pair.cand_finding(link)
     both = f"reference {_q(ref)}, candidate {_q(cand)}"
     found = set(link.conflicts)
+    about = tuple(sorted({*ref.concepts, *ref.denied, *cand.concepts, *cand.denied}))
     if "polarity" in found:
         if ref.abnormal and ref.polarity != "absent" and (cand.normal or cand.polarity == "absent"):
-            return [ReaderError("B", True, f"finding denied or called normal: {both}")]
-        return [ReaderError("A", True, f"finding asserted against the reference: {both}")]
+            return [ReaderError("B", True, f"finding denied or called normal: {both}", about)]
+        return [ReaderError("A", True, f"finding asserted against the reference: {both}", about)]
     out = []
     if "laterality" in found:
         out.append(ReaderError("C", True, f"other side ({'/'.join(ref.laterality)} vs "
-                                          f"{'/'.join(cand.laterality)}): {both}"))
+                                          f"{'/'.join(cand.laterality)}): {both}", about, "side"))
     elif "site" in found:
-        out.append(ReaderError("C", True, f"other site: {both}"))
+        out.append(ReaderError("C", True, f"other site: {both}", about, "site"))
     if "severity" in found or "size" in found:
         what = "severity" if "severity" in found else "measurement"
-        out.append(ReaderError("D", True, f"different {what}: {both}"))
+        out.append(ReaderError("D", True, f"different {what}: {both}", about))
     if "character" in found:
-        out.append(ReaderError("A", True, f"opposite description of the finding: {both}"))
+        out.append(ReaderError("A", True, f"opposite description of the finding: {both}", about))
     if "certainty" in found and not out:
         out.append(ReaderError("D", False, f"certainty differs ({ref.polarity} vs "
-                                           f"{cand.polarity}): {both}"))
+                                           f"{cand.polarity}): {both}", about))
     return out
 
 
@@ -67,14 +73,14 @@ def pair_errors(pair: PairReading) -> list[ReaderError]:
     """Every error of the candidate against the reference, in category order."""
     errors: list[ReaderError] = []
     for link in pair.links:
-        errors.extend(_link_errors(pair, link))
+        errors.extend(link_errors(pair, link))
     for i in pair.only_reference:
         f = pair.reference.findings[i]
-        errors.append(ReaderError("B", f.abnormal, f"left out: {_q(f)}"))
+        errors.append(ReaderError("B", f.abnormal, f"left out: {_q(f)}", f.concepts))
     for j in pair.only_candidate:
         f = pair.candidate.findings[j]
         if f.abnormal:
-            errors.append(ReaderError("A", True, f"not in the reference: {_q(f)}"))
+            errors.append(ReaderError("A", True, f"not in the reference: {_q(f)}", f.concepts))
     for j in pair.comparisons_made:
         errors.append(ReaderError("E", True, "comparison not in the reference: "
                                              f"'{pair.candidate.comparisons[j].text}'"))
@@ -87,7 +93,7 @@ def pair_errors(pair: PairReading) -> list[ReaderError]:
 def matched_findings(pair: PairReading) -> list[str]:
     """The findings both reports state compatibly (GREEN's matched findings)."""
     return [pair.ref_finding(link).text for link in pair.links
-            if not [e for e in _link_errors(pair, link) if e.significant]]
+            if not [e for e in link_errors(pair, link) if e.significant]]
 
 
 def readable(pair: PairReading) -> bool:

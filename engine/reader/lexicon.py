@@ -14,7 +14,8 @@ from engine.reader.lexicon_files import RULES_VERSION, lexicon_hash, load, word_
 from engine.reader.radsem_lexicon import LEXICONS as RADSEM_LEXICONS
 
 READER_NAME = "radscope-reader"
-READER_VERSION = "reader-v3"  # v3: radsem-rules-v5 atoms (level and site lists, joined continuations)
+READER_VERSION = "reader-v4"  # v4: sections as written (RESULT(S), CONCLUSION, sub-headings), the impression read apart
+# v3: radsem-rules-v5 atoms (level and site lists, joined continuations)
 # Lexicon files whose content can change a reading (their hash goes into every signature);
 # the SRR labels also read SRR_LEXICONS.
 LEXICONS = tuple(dict.fromkeys((*RADSEM_LEXICONS, "clear_attributes", "reader")))

@@ -118,7 +118,9 @@ def test_compare_gives_a_verdict_and_leaves_demo_grade_out_unless_asked(tmp_path
     a, b = write("a", base, False), write("b", [s + 0.2 for s in base], False)
     result = json.loads(run_cli("compare", a, b, "--metric", "bleu", "--resamples", "500").stdout)
     assert result["verdict"] == "B better (p < 0.05)" and result["same_setup"] is True
-    assert result["figures"]["mean"]["diff"] == pytest.approx(0.2)
+    assert result["mean_diff"] == pytest.approx(0.2) and result["p_value"] < 0.05
+    # The mean is compared once, with one p-value: not again among the figures.
+    assert "mean" not in result["figures"] and "p_permutation" not in result
     a, b = write("a", base, True), write("b", [s + 0.2 for s in base], True)
     result = json.loads(run_cli("compare", a, b, "--metric", "bleu", "--resamples", "500").stdout)
     assert result["verdict"] == "left out: demo-grade model" and result["mean_diff"] == pytest.approx(0.2)

@@ -10,6 +10,7 @@ from engine.context import RuntimeContext
 from engine.metrics.crepe.score import CATEGORY_KEYS
 from engine.reader.align import read_pair
 from engine.reader.findings import read_report
+from engine.reader.sections import read_sections
 from engine.reports import ReportPair
 
 BASE = "Small left pleural effusion. Mild cardiomegaly. No pneumothorax."
@@ -72,12 +73,14 @@ def test_the_reader_reads_each_attribute():
 def test_a_pair_is_read_once_however_many_views_use_it():
     reference, candidate = "Moderate right pleural effusion.", "Mild right pleural effusion."
     read_pair.cache_clear()
+    read_sections.cache_clear()
     ctx = RuntimeContext(options={"extractor": "rules"})
     metrics = [production().get(name).build(ctx) for name in ("crepe", "vert")]
     for metric in metrics:
         metric.score_pair(ReportPair("t", reference, candidate))
-    info = read_pair.cache_info()
+    info = read_sections.cache_info()
     assert (info.misses, info.hits) == (1, 1)
+    assert read_pair.cache_info().misses == 1  # the findings, aligned once
 
 
 def test_vert_rules_error_list_and_scores():

@@ -117,7 +117,7 @@ def test_mesh_benchmark_runs_both_labellers(tmp_path):
         ("The lungs are clear. Heart size is normal.", ["normal"]),
     ])
     runs = {"clear-rules": (["--labeller", "clear-rules"], RULES_VERSION, False),
-            "srr-rules": (["--labeller", "srr"], "rules reader (reader-v3)", False),
+            "srr-rules": (["--labeller", "srr"], "rules reader (reader-v4)", False),
             "srr-demo": (["--labeller", "srr", "--srr-model", "srr-minilm-demo"],
                          "srr-minilm-demo", True)}
     for name, (flags, model, demo) in runs.items():

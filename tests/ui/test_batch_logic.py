@@ -146,7 +146,7 @@ def test_system_comparison_on_hand_made_scores():
     assert row["pairs"] == 4
     assert row["A mean [95% CI]"].startswith("0.2500") and row["B mean [95% CI]"].startswith("0.3500")
     assert row["B − A [95% CI]"] == "0.1000 [0.1000, 0.1000]"
-    assert raw["bleu"]["paired"]["p_bootstrap"] < 0.001
+    assert raw["bleu"]["paired"]["p_value"] < 0.001
     assert row["verdict"] == "B better (p < 0.05)"
 
 

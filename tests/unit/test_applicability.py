@@ -49,6 +49,17 @@ def test_a_modality_named_as_advice_or_an_earlier_study_does_not_count():
     assert a.out_of_scope(a.CHEST_RADIOGRAPH, a.exam_of(text)) is None
 
 
+def test_a_size_in_millimetres_is_no_ct_evidence():
+    """Issue 24: an IU chest radiograph measuring its nodules in millimetres was taken for a CT
+    (and three chest-film metrics answered "not applicable")."""
+    text = ("The heart is enlarged. There is an oval 17 mm nodular opacity projecting over the "
+            "left 5th rib and a 10 mm nodular density over the right 4th rib. No pneumothorax. "
+            "17 mm nodular opacity in the left lung and 10 mm nodular opacity in the right lung; "
+            "these could be further characterised with CT.")
+    assert a.detect_modality(text) is None
+    assert a.out_of_scope(a.CHEST_RADIOGRAPH, a.exam_of(text)) is None
+
+
 def test_given_values_win_over_the_text():
     exam = a.exam_of("The lungs are clear.", modality="CT", area="Chest")
     assert (exam.modality, exam.areas, exam.source) == ("CT", {"chest"}, "given")

@@ -193,7 +193,7 @@ def test_demo_grade_metrics_are_left_out_unless_asked():
     assert result["paired"]["mean_diff"] == pytest.approx(0.3)  # the numbers stay visible
     asked = compare_systems(rows_a, rows_b, ["bleu"], include_demo=True)["bleu"]
     assert asked["verdict"] == "B better (p < 0.05)"
-    assert asked["figures"]["mean"]["verdict"] == "B better (p < 0.05)"
+    assert asked["figures"] == {}  # the mean is the first row's, with its one p-value
 
 
 def test_a_new_statistics_version_changes_the_signature(monkeypatch):
@@ -286,3 +286,43 @@ def test_every_scoring_names_the_version_of_its_statistics_record() -> None:
             assert cls.stats_version == DECLARED[family].record.STATS_VERSION, cls
             checked.append(family)
     assert set(checked) == set(DECLARED)  # every declared family has a scoring here
+
+
+@pytest.mark.parametrize("metric", sorted(RECORDED))
+def test_every_figure_declares_its_direction(metric):
+    """compare is right by construction: no figure without a declared direction."""
+    spec = statistics_for(metric)
+    recorded = RECORDED[metric]
+    stats = [spec.from_result(r, pair=str(i)) for i, r in enumerate(_ok(recorded["results"]))]
+    figures = cs.aggregate(spec, stats, parse_signature(recorded["signature"]))
+    assert figures
+    for name in figures:
+        assert spec.direction_of(name) in ("higher", "lower", "descriptive", "metric"), name
+    assert spec.score_figure is None or spec.score_figure in figures
+
+
+def test_compare_verdicts_follow_each_figures_direction():
+    """Issue 24: RadSEM abnormal.unmatched_gen a = 226, b = 0 was called "A better"; a count
+    of sentences got a verdict; the mean had three p-values."""
+    radsem = _ok(RECORDED["radsem"]["results"])
+    signature = RECORDED["radsem"]["signature"]
+
+    def rows(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        return [{"id": str(i), "metrics": {"radsem": {**r, "signature": signature}}}
+                for i, r in enumerate(results)]
+
+    extra = ["Invented finding."] * 3
+    invented = [{**r, "abnormal": {**r["abnormal"], "unmatched_gen": r["abnormal"]["unmatched_gen"] + 3},
+                 "extraction": {**r["extraction"],
+                                "gen_sentences": [*r["extraction"]["gen_sentences"], *extra]}}
+                for r in radsem]
+    result = compare_systems(rows(radsem), rows(invented), ["radsem"], figure_resamples=300)["radsem"]
+    unmatched = result["figures"]["abnormal.unmatched_gen"]
+    assert unmatched["direction"] == "lower" and unmatched["diff"] > 0
+    assert unmatched["verdict"] == "A better (p < 0.05)"  # B invents more: A is better
+    sentences = result["figures"]["mean_gen_sentences"]
+    assert sentences["direction"] == "descriptive" and sentences["verdict"] == "descriptive: no verdict"
+    assert "mean" not in result["figures"]
+    assert "p_value" in result["paired"] and "p_permutation" not in result["paired"]
+    for figure in result["figures"].values():
+        assert [key for key in figure if key.startswith("p_")] == ["p_value"]

@@ -62,3 +62,69 @@ def test_pair_problems():
     big = ReportPair("a", "x", "y" * 30).problems(max_chars=20)
     assert big == ["candidate report has 30 characters; the limit is 20"]
     assert "binary" in ReportPair("a", "x\x00y", "y").problems()[0]
+
+
+# --- issue 24: sections as radiologists write them ---------------------------------------------
+
+from engine.reports import read_layout, section_view  # noqa: E402 - grouped with their tests
+
+
+def test_european_layout_reads_result_and_conclusion():
+    text = ("THORACIC CT ANGIOGRAPHY\n\nINDICATION:\nDyspnea.\n\nPROTOCOL:\nContrast-enhanced "
+            "acquisition.\n\nRESULT:\nNo pulmonary embolism.\nEnlarged mediastinal nodes.\n\n"
+            "CONCLUSION:\nNo embolism.")
+    layout = read_layout(text)
+    assert layout.findings == "No pulmonary embolism.\nEnlarged mediastinal nodes."
+    assert layout.impression == "No embolism."
+    assert "title not read as a finding: 'THORACIC CT ANGIOGRAPHY'" in layout.notices
+    assert any("PROTOCOL" in n for n in layout.notices)
+
+
+def test_headings_without_colons_in_lower_case_numbered_and_in_any_order():
+    text = "1. Opinion\nSmall left effusion.\n\n2. results\nThere is a small left effusion."
+    layout = read_layout(text)
+    assert layout.findings == "There is a small left effusion."
+    assert layout.impression == "Small left effusion."
+    assert read_layout("findings\nLungs clear.\ncomment\nNormal.").impression == "Normal."
+
+
+def test_sub_headings_belong_to_their_section_and_keep_their_side():
+    text = ("FINDINGS:\nMediastinal window: No enlarged node.\nRight kidney: 2 cm simple cyst.\n"
+            "IMPRESSION:\nRight renal cyst.")
+    layout = read_layout(text)
+    assert "Mediastinal window" in layout.findings and "Right kidney" in layout.findings
+    assert [s.name for s in layout.sections] == ["findings", "impression"]
+    assert split_utterances(layout.findings) == ["No enlarged node.", "Right kidney: 2 cm simple cyst."]
+
+
+def test_unknown_headings_never_swallow_text_silently():
+    # After a technique section, an unknown heading opens a section of its own: left out when
+    # there are findings, with a notice naming it.
+    text = ("TECHNIQUE: CT.\nBreast composition: Type C.\nFINDINGS: No mass.\nIMPRESSION: Normal.")
+    layout = read_layout(text)
+    assert layout.findings == "No mass."
+    assert any("Breast composition" in n and "not read" in n for n in layout.notices)
+    # Without a findings section, it is read as the findings, also with a notice.
+    alone = read_layout("HISTORY: Pain.\nAbdomen: Free fluid in the pelvis.")
+    assert "Free fluid" in alone.findings and any("read as findings" in n for n in alone.notices)
+
+
+def test_a_report_with_nothing_to_tell_apart_is_read_whole_with_a_notice():
+    layout = read_layout("Clinical history: fall. Right wrist fracture.")
+    assert layout.whole and "Right wrist fracture" in layout.findings
+    assert any("read whole" in n for n in layout.notices)
+
+
+def test_combined_heading_is_read_as_findings_with_a_notice():
+    layout = read_layout("FINDINGS AND IMPRESSION: Small left effusion. No pneumothorax.")
+    assert layout.combined and layout.findings.startswith("Small left effusion") and not layout.impression
+
+
+def test_section_view_gives_each_metric_its_sections():
+    text = "INDICATION: cough.\nRESULTS: Left effusion.\nCONCLUSION: Effusion."
+    assert section_view(text, ("findings",)) == "FINDINGS:\nLeft effusion."
+    assert section_view(text, ("impression",)) == "IMPRESSION:\nEffusion."
+    assert section_view(text, ("findings", "impression")) == (
+        "FINDINGS:\nLeft effusion.\n\nIMPRESSION:\nEffusion.")
+    unheaded = "Heart normal. Lungs clear."
+    assert section_view(unheaded, ("findings", "impression")) == unheaded  # nothing to leave out

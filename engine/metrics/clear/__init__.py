@@ -8,6 +8,7 @@ scores can be recomputed from stored extractions without a model.
 """
 # The registered metric. Importing it stays cheap: llama_cpp and openai are imported only
 # when a judge is built.
+from engine.metrics.section_option import SECTIONS
 from engine.metrics.registry import MetricSpec
 from engine.metrics.clear.llm import CLEAR_LLM_SIMILARITY, CLEAR_MODE
 from engine.metrics.clear.metric import CARD, CLEAR_TOP5, EXTRACTORS, build
@@ -17,4 +18,4 @@ from engine.metrics.scope_option import FORCE_APPLICABILITY
 
 METRICS = [MetricSpec(name="clear", card=CARD, build=build, kind="llm",
                       options=(EXTRACTOR, CLEAR_MODE, CLEAR_LLM_SIMILARITY, CLEAR_TOP5,
-                               FORCE_APPLICABILITY, *JUDGE_OPTIONS), extractors=EXTRACTORS)]
+                               FORCE_APPLICABILITY, SECTIONS, *JUDGE_OPTIONS), extractors=EXTRACTORS)]

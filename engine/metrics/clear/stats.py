@@ -294,4 +294,9 @@ def aggregate(stats: Sequence[ClearStats], options: cs.Options) -> dict[str, flo
 
 SPEC = cs.CorpusStatistics(
     METRIC, ClearStats, ClearStats.from_result, features, figures, nest,
-    headline=("presence.pos_f1@13", "presence.pos_f1@5"))
+    headline=("presence.pos_f1@13", "presence.pos_f1@5"),
+    directions=(("*n_pairs*", "descriptive"), ("*n_rows", "descriptive"),
+                ("n_degenerate_pairs", "descriptive"), ("*.llm_unparsable", "descriptive"),
+                ("mean_pair_score", "metric"), ("presence*", "higher"), ("choice.*", "higher"),
+                ("lists.*", "higher")),
+    score_figure="mean_pair_score")

@@ -15,7 +15,9 @@ import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
+from engine.metrics.section_option import SECTIONS
 from engine.applicability import CHEST_RADIOGRAPH
+from engine.reader.kinds import ALL_ERROR_KINDS
 from engine.metrics.base import MetricCard, PairScore
 from engine.metrics.crepe.score import CATEGORIES, CrepeCounts, aggregate_batch
 from engine.metrics.encoder import EncoderExtractor, rules_or_encoder
@@ -59,6 +61,9 @@ CARD = MetricCard(
            "maximum length (512 tokens) are truncated longest-first. The bundled model is a "
            "demonstration trained on synthetic chest reports.",
     scope=CHEST_RADIOGRAPH,
+    reads=("findings", "impression"),
+    reads_why="CREPE reads the whole report it is given (findings and impression).",
+    sees=ALL_ERROR_KINDS,  # the six ReXVal categories
 )
 
 
@@ -125,4 +130,4 @@ def build(ctx: RuntimeContext) -> ExtractorMetric[CrepeCounts]:
                                    lambda kind: RULES_CARD if kind == "rules" else CARD)
 
 
-OPTIONS = (CREPE_MODEL, EXTRACTOR, *ENCODER_OPTIONS, FORCE_APPLICABILITY)
+OPTIONS = (CREPE_MODEL, EXTRACTOR, *ENCODER_OPTIONS, FORCE_APPLICABILITY, SECTIONS)

@@ -13,8 +13,7 @@ from typing import Any
 from engine.context import ModelInfo
 from engine.metrics.crepe.score import CATEGORY_KEYS, CrepeCounts
 from engine.metrics.extraction import Extracted, ExtractorKind, PairwiseExtractor
-from engine.reader.align import read_pair
-from engine.reader.errors import pair_errors, readable
+from engine.reader.sections import counted_errors, error_details, read_sections
 from engine.reader.lexicon import reader_signature
 from engine.reader.views import reader_details, rules_model
 from engine.reports import ReportPair
@@ -35,14 +34,15 @@ class CrepeRulesExtractor(PairwiseExtractor[CrepeCounts]):
         return {"extractor": "rules", **reader_signature(), "view": "crepe-categories"}
 
     def extract_pair(self, pair: ReportPair) -> Extracted[CrepeCounts]:
-        reading = read_pair(pair.reference, pair.candidate)
-        if not readable(reading):
+        reading = read_sections(pair.reference, pair.candidate)
+        if not reading.readable():
             return Extracted.failed("cannot read: the rules reader found no finding in either "
                                     "report", {"reader": reader_details(self.label)})
-        errors = pair_errors(reading)
-        counts = {key: float(sum(e.significant and e.category == key for e in errors))
+        counted = counted_errors(reading)
+        counts = {key: float(sum(e.significant and e.category == key for e in counted.errors))
                   for key in CATEGORY_KEYS}
         result = CrepeCounts(counts=counts, total=float(sum(counts.values())))
         return Extracted(result, {"reader": reader_details(self.label),
-                                  "errors": [e.to_json() for e in errors if e.significant],
-                                  "reading": reading.to_json()})
+                                  "errors": [e.to_json() for e in counted.errors if e.significant],
+                                  **error_details(counted),
+                                  **reading.to_json()})

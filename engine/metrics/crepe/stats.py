@@ -60,4 +60,7 @@ def aggregate(stats: Sequence[CrepeStats], options: cs.Options) -> dict[str, flo
 
 
 SPEC = cs.CorpusStatistics(METRIC, CrepeStats, CrepeStats.from_result, features,
-                           figures, nest, headline=("mean_total",))
+                           figures, nest, headline=("mean_total",),
+                           directions=(("mean_total", "metric"), ("mean_counts.*", "lower"),
+                                       ("n_pairs", "descriptive")),
+                           score_figure="mean_total")

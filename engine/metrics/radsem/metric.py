@@ -35,6 +35,11 @@ CARD = MetricCard(
            "270M base) is demo-grade. Scores follow the reference's current scorer (max-flow), "
            "not its first version.",
     scope=ANY,
+    reads=("findings",),
+    reads_why="RadSEM reads findings only, on purpose: its paper compares the observations, "
+              "which the impression summarises and interprets (reading both would count a "
+              "finding twice).",
+    sees=frozenset({"side", "site", "missed", "invented", "severity"}),
 )
 
 
@@ -53,6 +58,13 @@ class RadsemScoring(Scoring[RadsemExtraction]):
         out["extraction"] = value.to_json()
         out["judge_calls"] = []  # the judge's calls, when a judge read the pair (below)
         return PairScore(score=scored.score, details={**out, **details})
+
+    def section_alignment(self, reference: str, candidate: str) -> dict[str, Any] | None:
+        """The impression's sentence alignment by the rules matcher, not scored: drawn by the
+        Differences view beside the findings ("not compared: RadSEM reads findings only")."""
+        from engine.metrics.radsem.rules import section_alignment  # the reader: on use
+
+        return section_alignment(reference, candidate)
 
 
 def _rules(ctx: RuntimeContext) -> Extractor[RadsemExtraction]:

@@ -139,4 +139,9 @@ def aggregate(stats: Sequence[RadsemStats], options: cs.Options) -> dict[str, fl
 
 SPEC = cs.CorpusStatistics(
     METRIC, RadsemStats, RadsemStats.from_result, features, figures, nest,
-    summation="sequential", headline=("mean", f"{ABNORMAL}.mean_f1", f"{NORMAL}.mean_f1"))
+    summation="sequential", headline=("mean", f"{ABNORMAL}.mean_f1", f"{NORMAL}.mean_f1"),
+    directions=(("mean", "metric"), ("*.mean_f1", "higher"), ("*.matched", "higher"),
+                ("*.unmatched_*", "lower"),  # findings missed / invented: error counts
+                ("n_pairs", "descriptive"), ("*.n_pairs_present", "descriptive"),
+                ("mean_*_sentences", "descriptive"), ("*.rules.*", "descriptive")),
+    score_figure="mean")

@@ -17,6 +17,7 @@ import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
+from engine.metrics.section_option import SECTIONS
 from engine.applicability import CHEST_RADIOGRAPH
 from engine.metrics.base import MetricCard, PairScore
 from engine.metrics.encoder import EncoderExtractor, rules_or_encoder
@@ -68,6 +69,9 @@ CARD = MetricCard(
            "are truncated. Two reports with no labels at all agree perfectly (1.0). The bundled "
            "model is a demonstration trained on synthetic sentences.",
     scope=CHEST_RADIOGRAPH,
+    reads=("findings", "impression"),
+    reads_why="SRR-BERT labels every sentence of the report it is given.",
+    sees=frozenset({"missed", "invented"}),  # finding labels: not side, not severity
 )
 
 
@@ -158,4 +162,4 @@ def build(ctx: RuntimeContext) -> ExtractorMetric[SrrLabels]:
                                    VERSIONS.__getitem__)
 
 
-OPTIONS = (SRR_MODEL, SRR_VIEW, EXTRACTOR, *ENCODER_OPTIONS, FORCE_APPLICABILITY)
+OPTIONS = (SRR_MODEL, SRR_VIEW, EXTRACTOR, *ENCODER_OPTIONS, FORCE_APPLICABILITY, SECTIONS)

@@ -153,4 +153,6 @@ def aggregate(stats: Sequence[SrrStats], options: cs.Options) -> dict[str, float
 
 SPEC = cs.CorpusStatistics(
     METRIC, SrrStats, SrrStats.from_result, features, figures, nest,
-    headline=("leaf.micro.f1", "leaf.macro.f1"), settle=with_setting)
+    headline=("leaf.micro.f1", "leaf.macro.f1"), settle=with_setting,
+    directions=(("n_reports", "descriptive"), ("*.precision", "higher"), ("*.recall", "higher"),
+                ("*.f1", "higher")))

@@ -23,6 +23,7 @@ from typing import Any
 from engine.applicability import ANY
 from engine.context import ModelInfo, Option, RuntimeContext
 from engine.copied_answer import copied_from
+from engine.reader.kinds import ALL_ERROR_KINDS
 from engine.metrics.base import MetricCard, PairScore
 from engine.metrics.extraction import (
     Extracted,
@@ -79,6 +80,9 @@ CARD = MetricCard(
            "(both are in the signature). The offline demo judge (Gemma 3 270M base) is "
            "demo-grade and its numbers are meaningless.",
     scope=ANY,
+    reads=("findings", "impression"),
+    reads_why="VERT's judge reads the whole report it is given (findings and impression).",
+    sees=ALL_ERROR_KINDS,  # the six error categories
 )
 RULES_LABEL = "rules judge: errors and matched findings from the clinical reader (no LLM)"
 RULES_CARD = dataclasses.replace(

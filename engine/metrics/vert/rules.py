@@ -15,8 +15,8 @@ from engine.context import ModelInfo
 from engine.metrics.extraction import Extracted, ExtractorKind, PairwiseExtractor
 from engine.metrics.vert.schema import CATEGORIES, CategoryErrors, JudgeAssessment
 from engine.metrics.vert.score import formula
-from engine.reader.align import read_pair
-from engine.reader.errors import ReaderError, matched_findings, pair_errors, readable
+from engine.reader.errors import ReaderError
+from engine.reader.sections import counted_errors, error_details, read_sections
 from engine.reader.lexicon import reader_signature
 from engine.reader.views import reader_details, rules_model
 from engine.reports import ReportPair
@@ -67,10 +67,11 @@ class VertRulesExtractor(PairwiseExtractor[JudgeAssessment]):
                 "variant": self.variant, "overall": "formula"}
 
     def extract_pair(self, pair: ReportPair) -> Extracted[JudgeAssessment]:
-        reading = read_pair(pair.reference, pair.candidate)
+        reading = read_sections(pair.reference, pair.candidate)
         reader = reader_details(self.label)
-        if not readable(reading):
+        if not reading.readable():
             return Extracted.failed("cannot read: the rules reader found no finding in either "
                                     "report", {"reader": reader})
-        assessment = assessment_from_errors(pair_errors(reading), matched_findings(reading))
-        return Extracted(assessment, {"reader": reader})
+        counted = counted_errors(reading)
+        assessment = assessment_from_errors(counted.errors, list(counted.matched))
+        return Extracted(assessment, {"reader": reader, **error_details(counted)})

@@ -65,4 +65,7 @@ def aggregate(stats: Sequence[VertStats], options: cs.Options) -> dict[str, floa
 
 
 SPEC = cs.CorpusStatistics(METRIC, VertStats, VertStats.from_result, features,
-                           figures, nest, summation="sequential", headline=("vert.mean", "green.mean"))
+                           figures, nest, summation="sequential", headline=("vert.mean", "green.mean"),
+                           directions=(("n_pairs", "descriptive"), ("*.n", "descriptive"),
+                                       ("error_count.mean", "lower"),
+                                       ("total_error_count.mean", "lower"), ("*.mean", "higher")))
