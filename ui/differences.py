@@ -9,9 +9,11 @@ true (that is why they were left unmatched: a left effusion against a right one)
 sentences are then placed back onto the sentences of the original text by word overlap (a
 finding written over two sentences of one report is marked on both).
 
-RadSEM reads the findings only (on purpose), so the impression is aligned here by the clinical
-reader (``engine.reader``), the one CLEAR, CREPE and VERT's rules read with; an impression that
-cannot be compared (one report has none) is shown in a "not compared" band, never left silent.
+RadSEM reads the findings only (on purpose). Its result names the sections it left out
+(``sections.not_compared``, with each report's section spans) and, where both reports have one,
+that section's alignment by the same matcher, unscored: the impression is then drawn with its
+highlights inside a band that says it was not scored; where only one report has it, the band says
+it was not compared. Never silence.
 
 Pure functions (no Gradio): the Compare tab, the HTML report and the tests call them alike.
 """
@@ -23,10 +25,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.metrics.clear.rules import read_report
-from engine.reader.align import read_pair
 from engine.reader.sentence_features import SentenceFeatures, sentence_features
 from engine.reader.compatibility import conflict
-from engine.reports import split_sections
 from ui.views.common import esc, find_section, find_value
 
 EXTRACTION_KEYS = ("ref_sentences", "gen_sentences", "tags")
@@ -44,14 +44,7 @@ CONFLICT_REASONS = {"left vs right": "side differs (left vs right)",
                     "opposite directions": "opposite directions",
                     "different spinal level": "different spinal level",
                     "different MRI sequence": "different MRI sequence",
-                    "unrelated sites": "location differs",
-                    # the clinical reader's names (impression alignment)
-                    "laterality": "side differs (left vs right)",
-                    "polarity": "present in one report, absent or normal in the other",
-                    "site": "location differs"}
-READER_DETAILS = {"severity": "severity differs", "size": "measurement differs",
-                  "character": "described differently (opposite character)",
-                  "certainty": "certainty differs (hedged in one report only)"}
+                    "unrelated sites": "location differs"}
 HEDGES = re.compile(r"\b(possible|possibly|probable|probably|likely|may|might|suspect(?:ed)?|"
                     r"question(?:able)?|cannot be excluded|not excluded|suggest(?:s|ive)?|concern)\b",
                     re.IGNORECASE)
@@ -154,40 +147,6 @@ def findings(result: Mapping[str, Any]) -> list[Finding]:
     return out
 
 
-def _reader_reason(conflicts: Iterable[str]) -> tuple[str, str]:
-    """Status and reason of a link of the clinical reader from its conflict names."""
-    found = list(conflicts)
-    for name in found:
-        if name in CONFLICT_REASONS:
-            return CONFLICT, CONFLICT_REASONS[name]
-    details = [READER_DETAILS[n] for n in found if n in READER_DETAILS]
-    return (DETAIL, "; ".join(details)) if details else (MATCHED, "same finding")
-
-
-def reader_findings(reference: str, candidate: str, section: str = "impression",
-                    start: int = 0) -> list[Finding]:
-    """The findings of two texts (here: the two impressions) as the clinical reader aligns
-    them; keys start at ``start`` so that they never collide with RadSEM's."""
-    reading = read_pair(reference, candidate)
-    out: list[Finding] = []
-
-    def add(status: str, ref: str, cand: str, reason: str) -> None:
-        out.append(Finding(f"f{start + len(out)}", status, ref, cand, reason, section))
-
-    for link in reading.links:
-        status, reason = _reader_reason(link.conflicts)
-        add(status, reading.ref_finding(link).text, reading.cand_finding(link).text, reason)
-    for i in reading.only_reference:
-        add(REF_ONLY, reading.reference.findings[i].text, "", "not in the candidate")
-    for j in reading.only_candidate:
-        add(CAND_ONLY, "", reading.candidate.findings[j].text, "not in the reference")
-    for side, i in reading.restated:
-        text = (reading.reference if side == "reference" else reading.candidate).findings[i].text
-        add(MATCHED, text if side == "reference" else "", text if side == "candidate" else "",
-            f"restates another statement of the {side}")
-    return out
-
-
 # --------------------------------------------------------------------------- sections
 
 
@@ -200,22 +159,6 @@ class Region:
     section: str  # "findings" | "impression"
     note: str = ""  # shown as the band's label
     compared: bool = True
-
-
-def section_span(text: str, name: str) -> tuple[int, int] | None:
-    """Where section ``name`` (as ``engine.reports`` splits it) lies in ``text``."""
-    body = split_sections(text).get(name)
-    if not body:
-        return None
-    start = text.find(body)
-    return None if start < 0 else (start, start + len(body))
-
-
-def radsem_reads_impression(text: str) -> bool:
-    """RadSEM reads the findings; a report without a findings part (nothing before or apart
-    from its impression) is read from its impression instead."""
-    sections = split_sections(text)
-    return not (sections.get("findings") or sections.get("preamble"))
 
 
 # --------------------------------------------------------------------------- placing on the text
@@ -305,28 +248,25 @@ def marked_html(text: str, found: list[Finding], side: str,
                 regions: Sequence[Region] = ()) -> str:
     """The report with each sentence that carries a finding wrapped in a coloured ``mark``
     (status class, the findings' keys for hover-linking, a symbol and a tooltip saying what
-    happened). ``regions`` (default: the whole text, compared) say which findings go where and
-    which parts were not compared (drawn as a labelled band)."""
-    regions = list(regions) or [Region(0, len(text), "findings")]
+    happened). ``regions`` are the sections the metric left out, each drawn as a labelled band
+    with the findings of that section (or none, when not compared); the rest of the text gets
+    the other findings."""
+    apart = {r.section for r in regions}
+    read = [f for f in found if f.section not in apart]
     parts, pos = [], 0
     for region in sorted(regions, key=lambda r: r.start):
-        parts.append(_marked_span(text, [f for f in found if f.section == "findings"], side,
-                                  (pos, region.start)) if region.start > pos else "")
-        if region.section == "findings":
-            parts.append(_marked_span(text, [f for f in found if f.section == "findings"], side,
-                                      (region.start, region.end)))
-        else:
-            label = f"<span class='rs-band-label'>{esc(region.note)}</span>" if region.note else ""
-            body = (_marked_span(text, [f for f in found if f.section == region.section], side,
-                                 (region.start, region.end)) if region.compared
-                    else esc(text[region.start:region.end]))
-            css = "rs-band" if region.compared else "rs-band rs-not-compared"
-            parts.append(f"<span class='{css}' data-section='{esc(region.section)}' "
-                         f"data-compared='{'yes' if region.compared else 'no'}'>{label}{body}</span>")
+        if region.start > pos:
+            parts.append(_marked_span(text, read, side, (pos, region.start)))
+        label = f"<span class='rs-band-label'>{esc(region.note)}</span>" if region.note else ""
+        body = (_marked_span(text, [f for f in found if f.section == region.section], side,
+                             (region.start, region.end)) if region.compared
+                else esc(text[region.start:region.end]))
+        css = "rs-band" if region.compared else "rs-band rs-not-compared"
+        parts.append(f"<span class='{css}' data-section='{esc(region.section)}' "
+                     f"data-compared='{'yes' if region.compared else 'no'}'>{label}{body}</span>")
         pos = max(pos, region.end)
     if pos < len(text):
-        parts.append(_marked_span(text, [f for f in found if f.section == "findings"], side,
-                                  (pos, len(text))))
+        parts.append(_marked_span(text, read, side, (pos, len(text))))
     return "".join(parts)
 
 
@@ -361,40 +301,54 @@ class Layout:
     notes: list[str] = field(default_factory=list)
 
 
+def _spans(sections: Mapping[str, Any], side: str, name: str) -> list[tuple[int, int]]:
+    """The character spans of section ``name`` in one report (the engine's layout)."""
+    layout_ = sections.get(side)
+    listed = layout_.get("sections") if isinstance(layout_, Mapping) else None
+    return [(int(s["start"]), int(s["end"])) for s in listed or []
+            if isinstance(s, Mapping) and s.get("name") == name]
+
+
+def _rekeyed(found: list[Finding], section: str, start: int) -> list[Finding]:
+    return [Finding(f"f{start + i}", f.status, f.reference, f.candidate, f.reason, section)
+            for i, f in enumerate(found)]
+
+
 def layout(reference: str, candidate: str, found: list[Finding],
-           radsem_sections: Sequence[str] | None = None) -> Layout:
-    """Add the impression to RadSEM's findings: aligned by the clinical reader when both reports
-    have one that RadSEM did not read; a "not compared" band when only one has. ``radsem_sections``
-    are the sections RadSEM says it read (None: its definition, the findings)."""
-    if radsem_sections is not None and "impression" in radsem_sections:
-        return Layout(found, [], [])
-    spans = {side: (None if radsem_reads_impression(text) else section_span(text, "impression"))
-             for side, text in (("reference", reference), ("candidate", candidate))}
-    ref_span, cand_span = spans["reference"], spans["candidate"]
-    if ref_span and cand_span:
-        note = "impression: aligned by the clinical reader (RadSEM reads findings only)"
-        extra = reader_findings(reference[slice(*ref_span)], candidate[slice(*cand_span)],
-                                "impression", len(found))
-        return Layout(found + extra, [Region(*ref_span, "impression", note)],
-                      [Region(*cand_span, "impression", note)],
-                      ["The impressions are aligned by the clinical reader; RadSEM reads the "
-                       "findings only."])
-    regions: dict[str, list[Region]] = {"reference": [], "candidate": []}
-    notes = []
-    for side, span in spans.items():
-        if span:
-            other = "candidate" if side == "reference" else "reference"
-            why = f"impression not compared: the {other} has no impression section"
-            regions[side].append(Region(*span, "impression", why, compared=False))
-            notes.append(f"The {side}'s impression is not compared: the {other} has none.")
-    return Layout(found, regions["reference"], regions["candidate"], notes)
-
-
-def sections_read(result: Mapping[str, Any] | None) -> list[str] | None:
-    """The sections a result says it read (``sections.read``; None when it does not say)."""
+           result: Mapping[str, Any] | None) -> Layout:
+    """Add what RadSEM left out (``sections.not_compared`` of its result): a section both reports
+    have is drawn with its unscored alignment in a band saying so; one only a report has, in a
+    "not compared" band. A result that does not say what it read is drawn whole, as before."""
     sections = find_value(result or {}, "sections")
-    read = sections.get("read") if isinstance(sections, Mapping) else None
-    return [str(s) for s in read] if isinstance(read, list) else None
+    drawn = Layout(list(found), [], [])
+    if not isinstance(sections, Mapping):
+        return drawn
+    read = " + ".join(str(s) for s in sections.get("read") or []) or "report"
+    for f in drawn.found:
+        f.section = read
+    for entry in sections.get("not_compared") or []:
+        if not isinstance(entry, Mapping):
+            continue
+        name, why = str(entry.get("section") or ""), str(entry.get("why") or "")
+        spans = {side: _spans(sections, side, name) for side in ("reference", "candidate")}
+        alignment = entry.get("alignment")
+        if isinstance(alignment, Mapping) and all(spans.values()):
+            try:
+                extra = _rekeyed(findings({"extraction": alignment}), name, len(drawn.found))
+            except NoAlignment:
+                extra = []
+            drawn.found.extend(extra)
+            note = f"{name}: aligned for reading, not scored ({why.split(': ', 1)[-1].split(',')[0]})"
+            compared = True
+            drawn.notes.append(f"{why.rstrip('.')}. Its alignment is drawn for reading; it is not in "
+                               "the score.")
+        else:
+            note, compared = why, False
+            if spans["reference"] or spans["candidate"]:
+                drawn.notes.append(why)
+        drawn.reference += [Region(a, b, name, note, compared) for a, b in spans["reference"]]
+        drawn.candidate += [Region(a, b, name, note, compared) for a, b in spans["candidate"]]
+    return drawn
 
 
 def differences_html(reference: str, candidate: str, result: Mapping[str, Any] | None,
@@ -406,7 +360,7 @@ def differences_html(reference: str, candidate: str, result: Mapping[str, Any] |
     except NoAlignment:
         return ("<div class='rs-muted'>Tick RadSEM (it aligns the two reports sentence by "
                 "sentence) to see where they differ in the text.</div>")
-    drawn = layout(reference, candidate, found, sections_read(result))
+    drawn = layout(reference, candidate, found, result)
     counts = {s: sum(1 for f in drawn.found if f.status == s) for s in PRIORITY}
     summary = " · ".join(f"{n} {LABELS[s]}" for s, n in counts.items() if n)
     origin = f" <span class='rs-muted'>(findings aligned by {esc(source)})</span>" if source else ""

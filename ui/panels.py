@@ -9,8 +9,7 @@ from typing import Any
 import gradio as gr
 
 from engine.metrics.registry import MetricRegistry, MetricSpec
-from engine.reader.align import read_pair
-from engine.reader.errors import ReaderError, pair_errors
+from engine.reader.sections import counted_errors, error_kind, read_sections
 from ui.views import PanelView, render, table_widths, view_slots
 from ui.views.common import esc, fmt, fmt_ms, panel_header, ran_title
 from ui.widgets import card_html
@@ -95,46 +94,48 @@ def build_panel(spec: MetricSpec) -> Panel:
     return Panel(name, spec.card.title, column, head, summary, body, raw, table, plot)
 
 
-# Error kinds as the overview names them, one and several (engine.metrics.base.ERROR_KINDS).
+# Error kinds as the overview names them, one and several (engine.reader.kinds.ERROR_KINDS).
 KIND_WORDS = {"side": ("side conflict", "side conflicts"), "site": ("location conflict", "location conflicts"),
               "missed": ("missed finding", "missed findings"),
               "invented": ("invented finding", "invented findings"),
               "severity": ("severity or size difference", "severity or size differences"),
-              "comparison": ("comparison difference", "comparison differences")}
+              "comparison": ("comparison difference", "comparison differences"),
+              "impression": ("error in the impression alone", "errors in the impression alone")}
 
 
 @dataclass(frozen=True)
 class ClinicalError:
     kind: str  # a key of KIND_WORDS
     text: str  # the reader's words: which finding, in which report
-
-
-def _kind(error: ReaderError) -> str | None:
-    """The kind of one of the reader's significant errors (None: not clinically significant)."""
-    if not error.significant:
-        return None
-    if error.category == "C":
-        return "side" if error.text.startswith("other side") else "site"
-    return {"A": "invented", "B": "missed", "D": "severity", "E": "comparison",
-            "F": "comparison"}.get(error.category)
+    impression_only: bool = False  # only the impressions show it (the findings agree)
 
 
 def clinical_errors(reference: str, candidate: str) -> list[ClinicalError]:
-    """The clinically significant errors the clinical reader finds in the pair, by kind."""
-    reading = read_pair(reference, candidate)
-    return [ClinicalError(kind, e.text) for e in pair_errors(reading)
-            if (kind := _kind(e)) is not None]
+    """The clinically significant errors the clinical reader finds in the pair, each counted
+    once (findings aligned with findings, impression with impression: engine.reader.sections)."""
+    counted = counted_errors(read_sections(reference, candidate))
+    alone = set(counted.in_impression)
+    return [ClinicalError(error_kind(e), e.text, e in alone) for e in counted.errors if e.significant]
+
+
+def found_kinds(found: list[ClinicalError]) -> list[str]:
+    """The kinds present, "impression" included when an error shows in the impressions alone."""
+    kinds = [e.kind for e in found] + ["impression" for e in found if e.impression_only]
+    return list(dict.fromkeys(kinds))
 
 
 def clinical_html(found: list[ClinicalError]) -> str:
     """The overview's first line: what the reader found, counted by kind, each error listed."""
     counts = Counter(e.kind for e in found)
+    alone = sum(e.impression_only for e in found)
     if not found:
         return ("<div class='rs-clinical' id='clinical-summary'><b>Clinical reader:</b> no clinically "
                 "significant difference found in what it can read.</div>")
     said = ", ".join(f"{n} {KIND_WORDS[k][n != 1]}" for k, n in counts.items())
-    items = "".join(f"<li data-kind='{esc(e.kind)}'><b>{esc(KIND_WORDS[e.kind][0])}</b>: "
-                    f"{esc(e.text)}</li>" for e in found)
+    if alone:
+        said += f" ({alone} of them in the impression alone)"
+    items = "".join(f"<li data-kind='{esc(e.kind)}'><b>{esc(KIND_WORDS[e.kind][0])}</b>"
+                    f"{' (impression)' if e.impression_only else ''}: {esc(e.text)}</li>" for e in found)
     return (f"<div class='rs-clinical' id='clinical-summary'><b>Clinical reader found:</b> "
             f"{esc(said)}<ul class='rs-list rs-compact'>{items}</ul></div>")
 
@@ -142,10 +143,10 @@ def clinical_html(found: list[ClinicalError]) -> str:
 def blind_to(spec: MetricSpec, found: list[ClinicalError]) -> list[str]:
     """The kinds found in the pair that ``spec``'s score cannot see by design (its card's
     ``sees``; a card that declares nothing is not marked)."""
-    sees = getattr(spec.card, "sees", None)
+    sees = spec.card.sees
     if not sees:
         return []
-    return list(dict.fromkeys(e.kind for e in found if e.kind not in sees))
+    return [k for k in found_kinds(found) if k not in sees]
 
 
 def overview_html(registry: MetricRegistry, results: dict[str, dict[str, Any]], total: int,

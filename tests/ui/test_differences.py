@@ -1,6 +1,6 @@
-"""The Differences view and the overview on real readers (RadSEM's rules alignment, the
-clinical reader), no browser: the whole report is shown (the impression aligned, or a "not
-compared" band), missing and invented findings differ in more than colour, a finding written
+"""The Differences view and the overview on real readers (RadSEM's rules alignment and the
+unscored alignment of the section it leaves out, the clinical reader), no browser: the whole
+report is shown (the impression aligned, or a "not compared" band), missing and invented findings differ in more than colour, a finding written
 over two sentences is marked on both, the overview opens with the clinical error and the
 labels say what ran."""
 from __future__ import annotations
@@ -42,7 +42,7 @@ def test_an_impression_only_error_is_shown_in_the_impression():
     pair = IMPRESSION_ONLY
     html = differences_html(pair.reference, pair.candidate, _radsem(pair), "radsem")
     assert html.count("data-section='impression' data-compared='yes'") == 2  # both reports
-    assert "aligned by the clinical reader (RadSEM reads findings only)" in html
+    assert "impression: aligned for reading, not scored (RadSEM reads findings only)" in html
     ref = [(s, t) for s, t in _marks(html, "reference") if "pneumonia" in t.lower()]
     assert ref and all(s in ("ref-only", "conflict") for s, _ in ref), ref
     # The findings, identical, are matched; nothing of the findings is flagged.
@@ -53,8 +53,9 @@ def test_an_impression_only_error_is_shown_in_the_impression():
 def test_an_impression_that_cannot_be_compared_is_a_visible_band():
     pair = ReportPair(id="no-impression", reference=IMPRESSION_ONLY.reference, candidate=FINDINGS)
     html = differences_html(pair.reference, pair.candidate, _radsem(pair), "radsem")
-    assert "data-section='impression' data-compared='no'" in html
-    assert "impression not compared: the candidate has no impression section" in html
+    band = html.split("data-section='impression' data-compared='no'>", 1)[1].split("</span>", 1)[0]
+    assert "impression not compared: RadSEM reads findings only" in band
+    assert "data-section='impression'" not in html.split("id='diff-candidate'", 1)[1]
 
 
 def test_missing_and_invented_differ_in_colour_symbol_and_legend():
@@ -95,7 +96,22 @@ def test_the_overview_opens_with_the_clinical_error():
     assert html.index("Clinical reader found") < html.index("Scored 0 metric")
     assert "missed finding" in clinical_html(found)
     swap = EXAMPLES["effusion-laterality"]
-    assert "side conflict" in clinical_html(clinical_errors(swap.reference, swap.candidate))
+    found = clinical_errors(swap.reference, swap.candidate)
+    assert "side conflict" in clinical_html(found)
+    # CLEAR and SRR-BERT give the side swap 1.000: marked as blind to it, VERT is not.
+    results = {name: {"score": 1.0, "direction": "higher", "error": None} for name in ("clear", "srr", "vert")}
+    rows = overview_html(production(), results, 3, None, "r2", found).split("<tr>")[1:]
+    marked = {row.split("<b>")[1].split(" ")[0]: "cannot see side conflicts by design" in row for row in rows}
+    assert marked == {"CLEAR": True, "F1-SRR-BERT": True, "VERT": False}
+
+
+def test_an_impression_only_error_is_named_and_radsem_marked_blind_to_it():
+    pair = IMPRESSION_ONLY
+    found = clinical_errors(pair.reference, pair.candidate)
+    assert any(e.impression_only for e in found), found
+    assert "in the impression alone" in clinical_html(found)
+    html = overview_html(production(), {"radsem": {"score": 1.0, "direction": "higher"}}, 1, None, "r3", found)
+    assert "cannot see errors in the impression alone by design" in html
 
 
 def test_labels_say_what_ran():

@@ -183,6 +183,10 @@ def sections_html(result: Mapping[str, Any]) -> str:
         why = item.get("why") if isinstance(item, Mapping) else item
         out.append(f"<div class='rs-not-compared-note' data-section='"
                    f"{esc(item.get('section') if isinstance(item, Mapping) else '')}'>{esc(why)}</div>")
+    for side in ("reference", "candidate"):
+        layout = sections.get(side)
+        for notice in (layout.get("notices") or []) if isinstance(layout, Mapping) else []:
+            out.append(f"<div class='rs-muted rs-layout-notice'>{esc(side)}: {esc(notice)}</div>")
     for part in sections.get("absent") or []:
         out.append(f"<div class='rs-warn'>{esc(part)}: neither report has this section, so "
                    "nothing of it was compared</div>")
