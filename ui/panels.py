@@ -3,6 +3,7 @@ then the table or plot its view draws, then the raw result; and the score overvi
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -11,7 +12,7 @@ import gradio as gr
 from engine.metrics.registry import MetricRegistry, MetricSpec
 from engine.reader.sections import counted_errors, error_kind, read_sections
 from ui.views import PanelView, render, table_widths, view_slots
-from ui.views.common import esc, fmt, fmt_ms, panel_header, ran_title
+from ui.views.common import esc, find_value, fmt, fmt_ms, panel_header, ran_title
 from ui.widgets import card_html
 
 
@@ -118,12 +119,6 @@ def clinical_errors(reference: str, candidate: str) -> list[ClinicalError]:
     return [ClinicalError(error_kind(e), e.text, e in alone) for e in counted.errors if e.significant]
 
 
-def found_kinds(found: list[ClinicalError]) -> list[str]:
-    """The kinds present, "impression" included when an error shows in the impressions alone."""
-    kinds = [e.kind for e in found] + ["impression" for e in found if e.impression_only]
-    return list(dict.fromkeys(kinds))
-
-
 def clinical_html(found: list[ClinicalError]) -> str:
     """The overview's first line: what the reader found, counted by kind, each error listed."""
     counts = Counter(e.kind for e in found)
@@ -140,13 +135,19 @@ def clinical_html(found: list[ClinicalError]) -> str:
             f"{esc(said)}<ul class='rs-list rs-compact'>{items}</ul></div>")
 
 
-def blind_to(spec: MetricSpec, found: list[ClinicalError]) -> list[str]:
-    """The kinds found in the pair that ``spec``'s score cannot see by design (its card's
-    ``sees``; a card that declares nothing is not marked)."""
+def blind_to(spec: MetricSpec, found: list[ClinicalError], result: dict[str, Any]) -> list[str]:
+    """The kinds of the errors found that ``spec``'s score cannot see by design: a kind its
+    card's ``sees`` lacks, or an error only the impression shows when the metric did not read
+    the impression (its result's ``sections.read``, else its card's ``reads``). A card that
+    declares nothing is not marked."""
     sees = spec.card.sees
     if not sees:
         return []
-    return [k for k in found_kinds(found) if k not in sees]
+    sections = find_value(result, "sections")
+    read = (sections.get("read") if isinstance(sections, Mapping) else None) or spec.card.reads
+    kinds = [e.kind for e in found if e.kind not in sees]
+    kinds += ["impression" for e in found if e.impression_only and read and "impression" not in read]
+    return list(dict.fromkeys(kinds))
 
 
 def overview_html(registry: MetricRegistry, results: dict[str, dict[str, Any]], total: int,
@@ -163,7 +164,7 @@ def overview_html(registry: MetricRegistry, results: dict[str, dict[str, Any]], 
             value = f"{value} · {res['score_note']}"
         demo = " <span class='rs-badge rs-demo'>demo-grade model</span>" if res.get("demo_grade") else ""
         css = "rs-bad" if res.get("error") else "rs-demo-value" if res.get("demo_grade") else ""
-        blind = blind_to(registry.get(name), found or [])
+        blind = blind_to(registry.get(name), found or [], res)
         blind_html = (f"<span class='rs-badge rs-blind' data-blind='{esc(' '.join(blind))}'>cannot "
                       f"see {esc(', '.join(KIND_WORDS[k][1] for k in blind))} by design</span> "
                       if blind and not res.get("error") else "")

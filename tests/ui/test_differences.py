@@ -110,8 +110,10 @@ def test_an_impression_only_error_is_named_and_radsem_marked_blind_to_it():
     found = clinical_errors(pair.reference, pair.candidate)
     assert any(e.impression_only for e in found), found
     assert "in the impression alone" in clinical_html(found)
-    html = overview_html(production(), {"radsem": {"score": 1.0, "direction": "higher"}}, 1, None, "r3", found)
-    assert "cannot see errors in the impression alone by design" in html
+    results = {"radsem": {"score": 1.0, "direction": "higher"}, "srr": {"score": 0.857, "direction": "higher"}}
+    rows = overview_html(production(), results, 2, None, "r3", found).split("<tr>")[1:]
+    assert "cannot see errors in the impression alone by design" in rows[0]  # reads findings only
+    assert "cannot see" not in rows[1]  # reads the impression: sees the missed finding there
 
 
 def test_labels_say_what_ran():
