@@ -283,7 +283,8 @@ def findings_table(found: list[Finding]) -> str:
     rows = "".join(
         f"<tr data-rs-keys='{f.key}'><td><mark class='rs-st-{f.status}'>{esc(LABELS[f.status])}</mark></td>"
         f"<td>{esc(f.section)}</td>"
-        f"<td>{esc(f.reference) or '—'}</td><td>{esc(f.candidate) or '—'}</td><td>{esc(f.reason)}</td></tr>"
+        f"<td class='rs-ref'>{esc(f.reference) or '—'}</td><td class='rs-cand'>{esc(f.candidate) or '—'}</td>"
+        f"<td>{esc(f.reason)}</td></tr>"
         for f in sorted(found, key=lambda f: (PRIORITY.index(f.status), f.section != "findings")))
     return ("<div class='rs-scroll' tabindex='0' role='region' aria-label='Findings of both reports'>"
             "<table class='rs-table rs-findings'><thead><tr><th>what happened</th>"

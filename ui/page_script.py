@@ -61,7 +61,7 @@ HEAD = """<script>
   const bySentences = (sentences) => {
     const keys = [];
     document.querySelectorAll('#differences tr[data-rs-keys]').forEach((row) => {
-      const cells = [...row.querySelectorAll('td')].slice(1, 3).map((c) => c.innerText.trim());
+      const cells = [...row.querySelectorAll('td.rs-ref, td.rs-cand')].map((c) => c.innerText.trim());
       if (cells.some((c) => sentences.includes(c))) keys.push(...words(row.getAttribute('data-rs-keys'), ' '));
     });
     return [...document.querySelectorAll('[data-rs-keys]')].filter(

@@ -271,8 +271,9 @@ def test_differences_mark_a_side_swap_in_both_texts_and_link_them_across_panels(
     app = open_page(1440)
     page = app.page
     app.compare_example()
-    ref = page.locator("#diff-reference mark[data-status=conflict]", has_text="left pleural effusion")
-    cand = page.locator("#diff-candidate mark[data-status=conflict]", has_text="right pleural effusion")
+    # In the findings (the impression's marks sit in their band, one level down).
+    ref = page.locator("#diff-reference > mark[data-status=conflict]", has_text="left pleural effusion")
+    cand = page.locator("#diff-candidate > mark[data-status=conflict]", has_text="right pleural effusion")
     assert ref.count() == 1 and cand.count() == 1
     assert "side differs (left vs right)" in ref.get_attribute("title")
     assert page.locator("#diff-reference mark[data-status=matched]", has_text="No pneumothorax").count() == 1
@@ -330,7 +331,8 @@ def test_html_report_opens_offline_with_every_panel(open_page, browser, tmp_path
             assert report.locator(f"#panel-{name} h3").is_visible(), name
         assert report.locator("#report-differences mark[data-status=conflict]").count() >= 2
         text = report.locator("body").inner_text()
-        assert SWAP.pair.candidate.splitlines()[-1] in text and "signature" in text
+        # The last sentence of the candidate (its impression, drawn in its band) and the signatures.
+        assert SWAP.pair.candidate.splitlines()[-1].split(": ", 1)[1] in text and "signature" in text
         report.screenshot(path=str(artifacts_dir() / "report-1440.png"), full_page=True)
     finally:
         offline.close()
