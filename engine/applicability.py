@@ -115,7 +115,7 @@ _NAMED = 3
 _MODALITY_CUES: dict[str, tuple[tuple[str, int], ...]] = {
     "CT": ((r"\bct\b|\bcta\b|computed tomograph", _NAMED),
            (r"hounsfield|\bhu\b", 1),
-           (r"(?:low|soft[ -]tissue|fat|fluid|isodense)[- ]density|\bhypo-?dens|\bisodens", 1),
+           (r"(?:low|high|mixed|soft[ -]tissue|fat|fluid|isodense)[- ]density|\bhypo-?dens|\bisodens", 1),
            (r"\bthin[- ]section|\baxial (?:image|slice)|\b(?:image|im|img) ?\d+|\bwindow\b", 1),
            (r"attenuation|centrilobular|tree-in-bud|septal thickening|enhanc|plain scan", 1),
            (r"ground[- ]glass nodul|solid (?:small )?nodul|pericardi|lymph nodes?\b", 1),

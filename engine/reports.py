@@ -169,9 +169,10 @@ def read_layout(text: str) -> ReportLayout:
     """The report's sections and what is read as its findings and impression (cached by text).
 
     Findings: the findings sections. Without one, the text under no heading and under
-    headings the table does not know (each named in a notice); without that either, the
-    impression stands in for the findings (RadSEM's reading of an impression-only report);
-    a report with none of these (only, say, a history section) is read whole, with a notice.
+    headings the table does not know (each named in a notice). A report with an impression and
+    nothing else has no findings (``findings_text`` then reads the impression, as RadSEM reads
+    an impression-only report); one with neither (only, say, a history section) is read whole,
+    with a notice.
     """
     sections = _split(text)
     notices: list[str] = []
@@ -243,6 +244,9 @@ _BULLET_RE = re.compile(
     r"^\s*(?:[-*\u2022\u2023\u25e6\u2043\u2219]+|\(?\d{1,2}[.)](?!\d)|\(?[a-hA-H][.)])\s+")
 _INLINE_HEADER_RE = re.compile(r"^\s*[A-Z][A-Za-z /,&-]{1,60}:\s*")
 _SIDE_RE = re.compile(r"\b(?:left|right|bilateral)\b", re.IGNORECASE)
+# A sub-heading alone on its line that names a side ("Right Ear:", "LEFT BREAST:").
+_SIDE_HEADING_RE = re.compile(
+    r"^(?=[^:]*\b(?:left|right)\b)([A-Z][A-Za-z /,&-]{1,40}?)\s*:$", re.IGNORECASE)
 _SENTENCE_END_RE = re.compile(r"(?<=[.!?])\s+")
 _LIST_MARKER_RE = re.compile(r"^\(?(?:\d{1,2}|[a-hA-H])[.)]$")
 # Abbreviations after which a period does not end a sentence.
@@ -255,14 +259,22 @@ def split_utterances(text: str) -> list[str]:
 
     Numbered items ("1.", "2)"), bullets ("- ", "*", "\u2022") and section headers are removed;
     newlines and sentence ends split. Numbers that are part of the text stay: "T12." is kept
-    whole, "2.5 cm" is not split, "approx. 3 cm" is one sentence.
+    whole, "2.5 cm" is not split, "approx. 3 cm" is one sentence. A sub-heading alone on its
+    line that names a side ("Right Ear:") is written before each sentence of its block (up to
+    the next blank line or sub-heading), which would otherwise lose its side.
     """
     out: list[str] = []
+    side = ""
     for line in text.splitlines():
-        for sentence in _split_sentences(line.strip()):
+        line = line.strip()
+        heading = _SIDE_HEADING_RE.match(line)
+        if heading or not line:
+            side = f"{heading.group(1)}: " if heading else ""
+            continue
+        for sentence in _split_sentences(line):
             sentence = _clean_utterance(sentence)
             if sentence and re.search(r"[A-Za-z0-9]", sentence):
-                out.append(sentence)
+                out.append(side + sentence if side and not _SIDE_RE.search(sentence) else sentence)
     return out
 
 
@@ -285,8 +297,9 @@ def _clean_utterance(sentence: str) -> str:
         if m:
             s = s[m.end():].strip()
         m = _INLINE_HEADER_RE.match(s)
-        if m and _SIDE_RE.search(m.group(0)) and len(s) > m.end():
-            break  # "Right kidney: simple cyst": the sub-heading says the finding's side
+        if m and _SIDE_RE.search(m.group(0)) and len(s) > m.end() and \
+                not _SIDE_RE.search(s[m.end():]):
+            break  # "Right kidney: simple cyst": only the sub-heading says the finding's side
         if m and len(s) > m.end():
             s = s[m.end():].strip()
         elif m:

@@ -3,7 +3,9 @@
 # SRR labels from rules), and the cost of all five metrics on one pair read once vs five runs.
 # CLEAR, RadSEM, CREPE and SRR SSREE figures come from the main bench target (--extractor rules
 # gives the rules readers); VERT's from here. Each command skips cleanly (exit 0) when its data
-# is not under $(DATA). The exam detector behind metric applicability is measured here too.
+# is not under $(DATA). The exam detector behind metric applicability is measured here too, and
+# the layout corpus (the project's own reports in six layouts with planted errors; PARROT as a
+# check when present).
 .PHONY: bench-rules
 bench: bench-rules
 
@@ -24,6 +26,8 @@ bench-rules: $(BIN)/.runtime
 	  --limit 150 --out $(OUT)/iu_pairs.jsonl
 	$(BIN)/python -m engine.bench rules-reader --n 100 \
 	  $$([ -f $(OUT)/iu_pairs.jsonl ] && echo --data $(OUT)/iu_pairs.jsonl) --out $(OUT)/rules_reader.json
+	$(BIN)/python -m engine.bench layouts --parrot $(DATA)/parrot_v0/Fr_sample.csv \
+	  --out $(OUT)/layouts.json
 	$(BIN)/python -m engine.bench applicability --ssree $(DATA)/ssree_dev/ssree_dev.jsonl \
 	  --iu $(DATA)/iu_xray/NLMCXR_reports.tgz --parrot $(DATA)/parrot_v0/Fr_sample.csv \
 	  --out $(OUT)/applicability.json

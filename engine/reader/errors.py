@@ -53,11 +53,14 @@ def link_errors(pair: PairReading, link: Link) -> list[ReaderError]:
             return [ReaderError("B", True, f"finding denied or called normal: {both}", about)]
         return [ReaderError("A", True, f"finding asserted against the reference: {both}", about)]
     out = []
+    # A side or site error is also about where it is: "right lower lobe opacity" in the findings
+    # and "right lower lobe pneumonia" in the impression, both moved left, are one error.
+    where = (*about, *(f"site:{site}" for site in ref.sites))
     if "laterality" in found:
         out.append(ReaderError("C", True, f"other side ({'/'.join(ref.laterality)} vs "
-                                          f"{'/'.join(cand.laterality)}): {both}", about, "side"))
+                                          f"{'/'.join(cand.laterality)}): {both}", where, "side"))
     elif "site" in found:
-        out.append(ReaderError("C", True, f"other site: {both}", about, "site"))
+        out.append(ReaderError("C", True, f"other site: {both}", where, "site"))
     if "severity" in found or "size" in found:
         what = "severity" if "severity" in found else "measurement"
         out.append(ReaderError("D", True, f"different {what}: {both}", about))

@@ -31,7 +31,7 @@ from engine.reader.errors import (
 )
 from engine.reader.findings import Finding
 from engine.reader.kinds import ERROR_KINDS
-from engine.reports import read_layout
+from engine.reports import PARTS, read_layout, section_view
 
 # How the six categories (and C's two causes) map to the error kinds the overview names.
 _KIND_OF_CATEGORY = {"A": "invented", "B": "missed", "D": "severity", "E": "comparison",
@@ -153,3 +153,15 @@ def error_details(counted: CountedErrors) -> dict[str, Any]:
     and ``repeated_errors`` (impression errors counted once, with the findings' error)."""
     return {"clinical_errors": clinical_errors(counted),
             "repeated_errors": [e.to_json() for e in counted.repeated]}
+
+
+def clinical_summary(reference: str, candidate: str) -> dict[str, Any]:
+    """The reader's clinical errors of a pair as written (findings and impression, each error
+    once), whichever metrics ran: ``clinical_errors`` (per kind), ``errors`` (the significant
+    ones in words), ``repeated_errors`` and ``reader`` (which reader said so)."""
+    from engine.reader.lexicon import READER_VERSION
+
+    reading = read_sections(section_view(reference, PARTS), section_view(candidate, PARTS))
+    counted = counted_errors(reading)
+    return {"reader": f"rules reader ({READER_VERSION})", **error_details(counted),
+            "errors": [e.to_json() for e in counted.errors if e.significant]}

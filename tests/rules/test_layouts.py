@@ -18,7 +18,7 @@ from engine.bench.layouts import (
 )
 from engine.context import RuntimeContext
 from engine.metrics.registry import production
-from engine.reader.sections import clinical_errors, counted_errors, read_sections
+from engine.reader.sections import clinical_errors, clinical_summary, counted_errors, read_sections
 from engine.reports import ReportPair, read_layout
 
 
@@ -196,3 +196,13 @@ def test_the_sections_option_scores_one_section_and_names_it():
 def _viewed(metric, reference: str, candidate: str) -> tuple[str, str]:
     viewed = metric._view(ReportPair("t", reference, candidate))
     return viewed.reference, viewed.candidate
+
+
+def test_the_clinical_summary_leads_with_the_errors_found():
+    swapped = CHEST_FILM.replace("right lower lobe airspace", "left lower lobe airspace").replace(
+        "Right lower lobe pneumonia.", "Left lower lobe pneumonia.")
+    summary = clinical_summary(CHEST_FILM, swapped)
+    assert summary["clinical_errors"]["side"] == 1  # findings and impression: one side conflict
+    assert summary["clinical_errors"]["impression"] == 0 and len(summary["repeated_errors"]) == 1
+    assert summary["reader"].startswith("rules reader") and len(summary["errors"]) == 1
+    assert sum(clinical_summary(CHEST_FILM, CHEST_FILM)["clinical_errors"].values()) == 0

@@ -58,6 +58,10 @@ def test_a_size_in_millimetres_is_no_ct_evidence():
             "these could be further characterised with CT.")
     assert a.detect_modality(text) is None
     assert a.out_of_scope(a.CHEST_RADIOGRAPH, a.exam_of(text)) is None
+    # CT's own density words still name a CT without the sizes.
+    ct = ("A high-density shadow is seen in the right lower lobe, measuring 22 x 32 mm. Mixed "
+          "density in the surgical area.")
+    assert a.detect_modality(ct) == "CT"
 
 
 def test_given_values_win_over_the_text():

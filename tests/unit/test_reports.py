@@ -128,3 +128,11 @@ def test_section_view_gives_each_metric_its_sections():
         "FINDINGS:\nLeft effusion.\n\nIMPRESSION:\nEffusion.")
     unheaded = "Heart normal. Lungs clear."
     assert section_view(unheaded, ("findings", "impression")) == unheaded  # nothing to leave out
+
+
+def test_a_side_sub_heading_on_its_own_line_names_the_side_of_its_block():
+    text = ("RESULTS:\nRight Ear:\nGood aeration of the middle ear.\n6 mm dehiscence of the superior "
+            "canal.\n\nLeft Ear:\nNo dehiscence.\n\nCONCLUSION:\nRight superior canal dehiscence.")
+    assert split_utterances(read_layout(text).findings) == [
+        "Right Ear: Good aeration of the middle ear.",
+        "Right Ear: 6 mm dehiscence of the superior canal.", "Left Ear: No dehiscence."]

@@ -36,9 +36,10 @@ CARD = MetricCard(
            "not its first version.",
     scope=ANY,
     reads=("findings",),
-    reads_why="RadSEM reads findings only, on purpose: its paper compares the observations, "
-              "which the impression summarises and interprets (reading both would count a "
-              "finding twice).",
+    reads_why="RadSEM reads findings only, on purpose: its paper scores agreement on what "
+              "the images show, and the impression is a diagnostic synthesis that also draws on "
+              "history, prior studies and the referrer's question, which a system reading the "
+              "images alone cannot recover.",
     sees=frozenset({"side", "site", "missed", "invented", "severity"}),
 )
 
