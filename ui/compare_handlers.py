@@ -17,7 +17,7 @@ from ui import compare_link
 from ui.compare import InputProblem, input_problems, make_pair, parse_metrics, read_text_upload, \
     score_metric
 from ui.differences import alignment_source, differences_html
-from ui.panels import Panel, clinical_errors, overview_html
+from ui.panels import Panel, overview_html
 from ui.public import redact, secret_values
 from ui.report import comparison_record, write_report
 from ui.structured_report_action import StructureUnavailable, structure, structured_html
@@ -105,6 +105,14 @@ def on_edit(view: CompareView, shown: dict[str, Any] | None, ref: str, cand: str
     buttons = downloads(bool(shown), stale)
     return {view.stale: STALE if stale else "", view.diff_stale: STALE if stale else "",
             view.dl_html: buttons["html"], view.dl_json: buttons["json"]}
+
+
+def clinical_summary(reference: str, candidate: str) -> dict[str, Any]:
+    """The clinical reader's errors of the pair, for the overview (the reader is imported on
+    use: it pulls in scipy, which the app's start-up does not need)."""
+    from engine.reader.sections import clinical_summary as summary
+
+    return summary(reference, candidate)
 
 
 def compare_differences(reference: str, candidate: str, results: dict[str, dict[str, Any]]) -> str:
@@ -223,7 +231,7 @@ def stream(view: CompareView, ref: str, cand: str, mod: str, ar: str, chosen: li
     html_path, json_path = write_report(record, registry)
     yield {**panels[last].show(results[last]), view.results_state: dict(results),
            view.status: overview_html(registry, results, len(selected), None, run_id or "unstored",
-                                      clinical_errors(ref, cand)),
+                                      clinical_summary(ref, cand)),
            view.differences: compare_differences(ref, cand, results), view.dl_html: str(html_path),
            view.dl_json: str(json_path), view.link_box: link_box,
            view.shown_inputs: fingerprint(ref, cand, mod, ar, chosen, values)}
@@ -287,7 +295,7 @@ def show_stored(view: CompareView, ref: str, cand: str, mod: str, ar: str,
     out.update({view.status: status_box("ok", note) + overview_html(view.app.registry, results,
                                                                     len(results), None,
                                                                     run_id or "stored",
-                                                                    clinical_errors(ref, cand)),
+                                                                    clinical_summary(ref, cand)),
                 view.differences: compare_differences(ref, cand, results),
                 view.dl_html: {**buttons["html"], "value": str(html_path)},
                 view.dl_json: {**buttons["json"], "value": str(json_path)},
