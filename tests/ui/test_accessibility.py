@@ -5,7 +5,8 @@
   The one exception: axe cannot work out the background of plotly's text (plotly stacks SVG
   layers over it), so those nodes are checked here instead, against the panel's background;
 - the layout holds at 800, 1280 and 1920 px: CLEAR headers never break inside a word, wide tables
-  fit (or scroll sideways at 800 px, never cut), the metric card never covers its table;
+  fit (or scroll sideways inside their panel at 800 px, never cut), no panel is wider than the
+  page's room for it, no RadSEM graph label is cut, the metric card never covers its table;
 - a heading per panel, Ctrl+Enter runs Compare, no console errors;
 - the Differences view marks a side swap in both texts and links a finding across them;
 - the HTML report of one comparison opens offline and holds every panel.
@@ -258,6 +259,19 @@ def test_layout_holds(open_page, width):
         for part in (f"#table-{name}", f"#plot-{name}"):
             if page.locator(part).count() and page.locator(part).is_visible():
                 assert not _overlap(card, _box(page, part)), (name, part)
+    # Nothing wider than its panel (a wide table scrolls inside it), no RadSEM label cut.
+    for name in ("clear", "radsem", "crepe", "srr", "vert"):
+        if page.locator(f"#panel-{name}").is_visible():
+            overflow = page.eval_on_selector(f"#panel-{name}", "p => p.scrollWidth - p.clientWidth")
+            assert overflow <= 1, (name, overflow)
+    cut = page.evaluate(
+        """() => { const plot = document.querySelector('#plot-radsem .js-plotly-plot');
+             if (!plot) return ['no RadSEM plot'];
+             const box = plot.getBoundingClientRect();
+             return [...plot.querySelectorAll('.textpoint text')].filter(t => {
+               const r = t.getBoundingClientRect(); return r.left < box.left - 1 || r.right > box.right + 1; })
+               .map(t => t.textContent); }""")
+    assert cut == []
     # A heading per panel: the page, the Differences view and every metric panel shown.
     headings = page.locator("h1, h2, h3").all_inner_texts()
     assert "RadScope" in headings and "Differences" in headings
