@@ -437,7 +437,7 @@ def summary_html(summary: Mapping[str, Any], title: str = "Summary") -> str:
             f"{esc(fmt(f.get('ci_high'), 4))}]</span>"
             for key in m.get("headline") or [] if (f := (m.get("corpus_figures") or {}).get(key)))
         rows.append(
-            f"<tr><td><b>{esc(name)}</b> {arrow}</td><td{demo_css}>{esc(fmt(m.get('mean'), 4))}</td>"
+            f"<tr><td><b>{esc(name)} {arrow}</b></td><td{demo_css}>{esc(fmt(m.get('mean'), 4))}</td>"
             f"<td{demo_css}>{esc(ci)}{figures}</td><td>{esc(m.get('n'))}{apart}</td>"
             f"<td{' class=rs-bad' if m.get('n_errors') else ''}>{esc(m.get('n_errors'))}</td>"
             f"<td{' class=rs-bad' if m.get('n_cannot_read') else ''}>{esc(m.get('n_cannot_read', 0))}</td>"

@@ -29,6 +29,11 @@ log = logging.getLogger(__name__)
 
 NO_DIFFERENCES = ("<div class='rs-muted'>Run a comparison with RadSEM ticked: each finding of both "
                   "reports is then highlighted by what happened to it.</div>")
+STALE = ("<div class='rs-warn rs-stale' role='status' data-stale='1'><b>Out of date:</b> the reports or "
+         "options were changed after this run. The scores, Differences, link and downloads shown "
+         "are for the previous text; press Run to score the text as it is now.</div>")
+DL_HTML, DL_JSON = "Download this comparison (HTML report)", "Download this comparison (JSON)"
+DL_STALE = " (previous run: out of date)"
 
 
 @dataclass
@@ -49,19 +54,66 @@ class CompareView:
     dl_json: Any
     link_box: Any
     visitor: Any
+    stale: Any  # the "out of date" notice above the scores
+    diff_stale: Any  # the same notice inside Differences
+    shown_inputs: Any  # the inputs the shown results were scored from (a fingerprint)
     columns_and_slots: list[Any] = field(init=False)
     streamed: list[Any] = field(init=False)
 
     def __post_init__(self) -> None:
         self.columns_and_slots = [c for p in self.panels.values() for c in (p.column, *p.slots())]
         self.streamed = ([self.status, self.results_state, self.differences, self.dl_html,
-                          self.dl_json, self.link_box, self.visitor]
+                          self.dl_json, self.link_box, self.visitor, self.stale, self.diff_stale,
+                          self.shown_inputs]
                          + [c for p in self.panels.values() for c in p.streamed()])
 
     def stored_outputs(self) -> list[Any]:
         """Everything ``show_stored`` fills (a batch row or a link opening a comparison)."""
         return list(dict.fromkeys([self.reference, self.candidate, self.modality, self.area,
                                    *self.columns_and_slots, *self.streamed]))
+
+
+def fingerprint(ref: str, cand: str, mod: str, ar: str, chosen: list[str] | None = None,
+                values: tuple[Any, ...] | None = None) -> dict[str, Any]:
+    """What a shown result was scored from; ``chosen`` / ``values`` (the metrics and the option
+    controls) are None for results scored elsewhere (a batch row, a stored link)."""
+    return {"texts": [ref or "", cand or "", mod or "", ar or ""],
+            "metrics": None if chosen is None else sorted(chosen or []),
+            "options": None if values is None else [repr(v) for v in values]}
+
+
+def is_stale(shown: dict[str, Any] | None, now: dict[str, Any]) -> bool:
+    """Whether the inputs differ from those of the shown results (fields not recorded count as
+    unchanged)."""
+    if not shown:
+        return False
+    return any(shown.get(k) is not None and shown.get(k) != now[k] for k in now)
+
+
+def downloads(ready: bool, stale: bool = False) -> dict[str, Any]:
+    """The two download buttons' state: disabled until there is a comparison to download,
+    labelled out of date when the inputs changed since."""
+    suffix = DL_STALE if stale else ""
+    return {"html": gr.update(interactive=ready, label=DL_HTML + suffix),
+            "json": gr.update(interactive=ready, label=DL_JSON + suffix)}
+
+
+def on_edit(view: CompareView, shown: dict[str, Any] | None, ref: str, cand: str, mod: str, ar: str,
+            chosen: list[str], *values: Any) -> dict[Any, Any]:
+    """After any edit of the inputs: mark the shown results out of date (or not, when the
+    edit brought the inputs back)."""
+    stale = is_stale(shown, fingerprint(ref, cand, mod, ar, chosen, values))
+    buttons = downloads(bool(shown), stale)
+    return {view.stale: STALE if stale else "", view.diff_stale: STALE if stale else "",
+            view.dl_html: buttons["html"], view.dl_json: buttons["json"]}
+
+
+def clinical_summary(reference: str, candidate: str) -> dict[str, Any]:
+    """The clinical reader's errors of the pair, for the overview (the reader is imported on
+    use: it pulls in scipy, which the app's start-up does not need)."""
+    from engine.reader.sections import clinical_summary as summary
+
+    return summary(reference, candidate)
 
 
 def compare_differences(reference: str, candidate: str, results: dict[str, dict[str, Any]]) -> str:
@@ -104,11 +156,14 @@ def start(view: CompareView, ref: str, cand: str, chosen: list[str]) -> dict[Any
     try:
         selected = check(view.app.registry, view.app.config.max_chars, ref, cand, chosen)
     except InputProblem as exc:
-        out = {view.status: status_box("error", str(exc))}
+        out: dict[Any, Any] = {view.status: status_box("error", str(exc))}
         for p in view.panels.values():
             out.update(p.visibility(False))
         return out
-    out = {view.status: overview_html(view.app.registry, {}, len(selected), selected[0])}
+    buttons = downloads(False)
+    out = {view.status: overview_html(view.app.registry, {}, len(selected), selected[0]),
+           view.dl_html: buttons["html"], view.dl_json: buttons["json"], view.stale: "",
+           view.diff_stale: "", view.shown_inputs: None}
     for name, p in view.panels.items():
         out.update(p.visibility(name in selected))
     return out
@@ -140,7 +195,8 @@ def stream(view: CompareView, ref: str, cand: str, mod: str, ar: str, chosen: li
     the comparison and offer its link and report downloads."""
     config, panels, registry = view.app.config, view.panels, view.app.registry
     cleared: dict[Any, Any] = {view.results_state: {}, view.differences: NO_DIFFERENCES,
-                               view.dl_html: None, view.dl_json: None, view.link_box: ""}
+                               view.dl_html: None, view.dl_json: None, view.link_box: "",
+                               view.stale: "", view.diff_stale: "", view.shown_inputs: None}
     try:
         selected = check(registry, config.max_chars, ref, cand, chosen)
     except InputProblem as exc:
@@ -176,20 +232,23 @@ def stream(view: CompareView, ref: str, cand: str, mod: str, ar: str, chosen: li
     record = comparison_record(ref, cand, results, mod, ar, link=link, run_id=run_id or None)
     html_path, json_path = write_report(record, registry)
     yield {**panels[last].show(results[last]), view.results_state: dict(results),
-           view.status: overview_html(registry, results, len(selected), None, run_id or "unstored"),
+           view.status: overview_html(registry, results, len(selected), None, run_id or "unstored",
+                                      clinical_summary(ref, cand)),
            view.differences: compare_differences(ref, cand, results), view.dl_html: str(html_path),
-           view.dl_json: str(json_path), view.link_box: link_box}
+           view.dl_json: str(json_path), view.link_box: link_box,
+           view.shown_inputs: fingerprint(ref, cand, mod, ar, chosen, values)}
 
 
-def finish(view: CompareView, results: dict[str, dict[str, Any]]) -> dict[Any, Any]:
-    """After scoring: hide the table or plot of a metric that produced none (it failed)."""
-    out: dict[Any, Any] = {}
+def finish(view: CompareView, results: dict[str, dict[str, Any]], shown: dict[str, Any] | None,
+           ref: str, cand: str, mod: str, ar: str, chosen: list[str], *values: Any) -> dict[Any, Any]:
+    """After scoring: hide the table or plot of a metric that produced none (it failed), offer
+    the downloads, and mark the results out of date if the inputs were edited meanwhile."""
+    out: dict[Any, Any] = on_edit(view, shown if results else None, ref, cand, mod, ar, chosen,
+                                  *values)
     for name, result in (results or {}).items():
         if name in view.panels:
             out.update(view.panels[name].visibility(True, result))
-    # Gradio reads an empty dict as one output value, not as "no updates" (and then fails
-    # with "didn't return enough output values"): say "no change" to one component instead.
-    return out or {view.columns_and_slots[0]: gr.update()}
+    return out
 
 
 def run_structure(app: AppContext, option_names: list[str], ref: str, cand: str, which: str,
@@ -234,11 +293,15 @@ def show_stored(view: CompareView, ref: str, cand: str, mod: str, ar: str,
         out.update(shown)
     record = comparison_record(ref, cand, results, mod, ar, link=link, run_id=run_id or None)
     html_path, json_path = write_report(record, view.app.registry)
+    buttons = downloads(True)
     out.update({view.status: status_box("ok", note) + overview_html(view.app.registry, results,
                                                                     len(results), None,
-                                                                    run_id or "stored"),
-                view.differences: compare_differences(ref, cand, results), view.dl_html: str(html_path),
-                view.dl_json: str(json_path),
+                                                                    run_id or "stored",
+                                                                    clinical_summary(ref, cand)),
+                view.differences: compare_differences(ref, cand, results),
+                view.dl_html: {**buttons["html"], "value": str(html_path)},
+                view.dl_json: {**buttons["json"], "value": str(json_path)},
+                view.stale: "", view.diff_stale: "", view.shown_inputs: fingerprint(ref, cand, mod, ar),
                 view.link_box: link_html(link, view.app.config.public) if link else ""})
     return out
 

@@ -61,15 +61,17 @@ def compare_tab(app: AppContext, names: list[str], default_metrics: list[str],
                         scale=1, elem_id="structure-side")
         structure_btn = gr.Button("Structure report", elem_id="structure", scale=1,
                                   interactive=structure_available())
+    stale = gr.HTML(elem_id="stale-notice")
     status = gr.HTML(elem_id="compare-status")
     with gr.Column(elem_id="differences-panel", elem_classes=["rs-panel"]):
         gr.HTML("<h2 class='rs-h2'>Differences</h2>")
+        diff_stale = gr.HTML(elem_id="differences-stale")
         differences = gr.HTML(NO_DIFFERENCES, elem_id="differences")
-        with gr.Row():
-            dl_html = gr.DownloadButton("Download this comparison (HTML report)", value=None,
-                                        elem_id="dl-report-html", size="sm")
-            dl_json = gr.DownloadButton("Download this comparison (JSON)", value=None,
-                                        elem_id="dl-report-json", size="sm")
+        with gr.Row():  # disabled until a comparison has been scored
+            dl_html = gr.DownloadButton(handlers.DL_HTML, value=None, elem_id="dl-report-html",
+                                        size="sm", interactive=False)
+            dl_json = gr.DownloadButton(handlers.DL_JSON, value=None, elem_id="dl-report-json",
+                                        size="sm", interactive=False)
         link_box = gr.HTML(elem_id="compare-link")
     with gr.Accordion("Structured report", open=True, visible=False) as structure_box:
         structure_out = gr.HTML(elem_id="structure-output")
@@ -80,7 +82,8 @@ def compare_tab(app: AppContext, names: list[str], default_metrics: list[str],
     view = CompareView(app=app, option_names=option_names, panels=panels, reference=reference,
                        candidate=candidate, modality=modality, area=area, status=status,
                        results_state=gr.State({}), differences=differences, dl_html=dl_html,
-                       dl_json=dl_json, link_box=link_box, visitor=visitor)
+                       dl_json=dl_json, link_box=link_box, visitor=visitor, stale=stale,
+                       diff_stale=diff_stale, shown_inputs=gr.State(None))
     control_list = [controls[n] for n in option_names]
 
     metrics.change(bind(handlers.on_metrics, registry, option_names), metrics, control_list,
@@ -90,12 +93,19 @@ def compare_tab(app: AppContext, names: list[str], default_metrics: list[str],
     cand_upload.upload(load_txt, [cand_upload, candidate], [candidate, status], api_name="load_candidate")
 
     inputs = [reference, candidate, modality, area, metrics, visitor, *control_list]
-    run.click(bind(handlers.start, view), [reference, candidate, metrics], [status, *view.columns_and_slots],
+    edited: list[Any] = [reference, candidate, modality, area, metrics, *control_list]
+    fresh = [stale, diff_stale, dl_html, dl_json]
+    run.click(bind(handlers.start, view), [reference, candidate, metrics],
+              [status, *fresh, view.shown_inputs, *view.columns_and_slots],
               api_name="compare_start", api_visibility="undocumented", queue=False) \
         .then(bind(handlers.stream, view), inputs, view.streamed, api_name="compare_panels",
               concurrency_id=COMPARE, concurrency_limit=COMPARE_LIMIT) \
-        .then(bind(handlers.finish, view), view.results_state, view.columns_and_slots,
+        .then(bind(handlers.finish, view), [view.results_state, view.shown_inputs, *edited],
+              [*fresh, *view.columns_and_slots],
               api_name="compare_finish", api_visibility="undocumented", queue=False)
+    # Any edit after a run marks what is shown as out of date (and back, if undone).
+    gr.on([c.change for c in edited], bind(handlers.on_edit, view), [view.shown_inputs, *edited],
+          fresh, api_visibility="private", queue=False, show_progress="hidden")
     structure_btn.click(holding(app.models, bind(handlers.run_structure, app, option_names)),
                         [reference, candidate, side, *control_list], [structure_box, structure_out],
                         api_name="structure", concurrency_id=LLM, concurrency_limit=1)

@@ -5,7 +5,8 @@
   the CLEAR rows of the conditions it names; hovering a CREPE or VERT error category outlines
   the findings of that kind; hovering a CLEAR cell outlines its row and the sentences about its
   condition; hovering an edge or a sentence of the RadSEM graph outlines its findings. Links are
-  data attributes (and the graph's customdata) written by ui.differences and the views.
+  data attributes (and the graph's customdata) written by ui.differences and the views;
+- Gradio's slider reset buttons lose their bare "↺" character (a CSS icon takes its place).
 
 Event delegation on ``document``: Gradio redraws its components, so nothing is bound to them.
 """
@@ -60,7 +61,7 @@ HEAD = """<script>
   const bySentences = (sentences) => {
     const keys = [];
     document.querySelectorAll('#differences tr[data-rs-keys]').forEach((row) => {
-      const cells = [...row.querySelectorAll('td')].slice(1, 3).map((c) => c.innerText.trim());
+      const cells = [...row.querySelectorAll('td.rs-ref, td.rs-cand')].map((c) => c.innerText.trim());
       if (cells.some((c) => sentences.includes(c))) keys.push(...words(row.getAttribute('data-rs-keys'), ' '));
     });
     return [...document.querySelectorAll('[data-rs-keys]')].filter(
@@ -82,6 +83,12 @@ HEAD = """<script>
     const plot = e.target && e.target.closest ? e.target.closest('[id^=plot-radsem] .js-plotly-plot') : null;
     if (plot) hookGraph(plot);
   });
+  // Gradio's slider reset button shows a bare "↺" beside its aria-label, which axe cannot tell
+  // is part of the name: the character goes, a CSS icon of the text colour (ui/style.css) stays.
+  const plainResets = () => document.querySelectorAll('.reset-button').forEach((b) => {
+    if (b.textContent) b.textContent = '';
+  });
+  new MutationObserver(plainResets).observe(document.documentElement, {childList: true, subtree: true});
   document.addEventListener('mouseover', (e) => link(e, true));
   document.addEventListener('mouseout', (e) => link(e, false));
   document.addEventListener('focusin', (e) => link(e, true));

@@ -2,6 +2,7 @@
 then the table or plot its view draws, then the raw result; and the score overview line."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -9,7 +10,7 @@ import gradio as gr
 
 from engine.metrics.registry import MetricRegistry, MetricSpec
 from ui.views import PanelView, render, table_widths, view_slots
-from ui.views.common import esc, fmt, fmt_ms, panel_header
+from ui.views.common import esc, find_value, fmt, fmt_ms, panel_header, ran_title
 from ui.widgets import card_html
 
 
@@ -92,9 +93,63 @@ def build_panel(spec: MetricSpec) -> Panel:
     return Panel(name, spec.card.title, column, head, summary, body, raw, table, plot)
 
 
+# Error kinds as the overview names them, one and several (engine.reader.kinds.ERROR_KINDS).
+KIND_WORDS = {"side": ("side conflict", "side conflicts"), "site": ("location conflict", "location conflicts"),
+              "missed": ("missed finding", "missed findings"),
+              "invented": ("invented finding", "invented findings"),
+              "severity": ("severity or size difference", "severity or size differences"),
+              "comparison": ("comparison difference", "comparison differences"),
+              "impression": ("error in the impression alone", "errors in the impression alone")}
+
+
+def kinds_found(summary: Mapping[str, Any] | None) -> list[str]:
+    """The error kinds the reader found in the pair ("impression" when the impressions alone show
+    one), from ``engine.reader.sections.clinical_summary``."""
+    counts = (summary or {}).get("clinical_errors") or {}
+    return [k for k, n in counts.items() if n]
+
+
+def clinical_html(summary: Mapping[str, Any]) -> str:
+    """The overview's first line: what the reader found, counted by kind, each error listed."""
+    counts = {k: n for k, n in (summary.get("clinical_errors") or {}).items() if n and k in KIND_WORDS}
+    reader = esc(summary.get("reader") or "clinical reader")
+    alone = counts.pop("impression", 0)
+    if not counts:
+        return (f"<div class='rs-clinical' id='clinical-summary'><b>Clinical reader</b> "
+                f"<span class='rs-muted'>({reader})</span>: no clinically significant difference "
+                "found in what it can read.</div>")
+    said = ", ".join(f"{n} {KIND_WORDS[k][n != 1]}" for k, n in counts.items())
+    if alone:
+        said += f" ({alone} of them in the impression alone)"
+    items = "".join(f"<li>{esc(e.get('text'))}</li>" for e in summary.get("errors") or []
+                    if isinstance(e, Mapping))
+    return (f"<div class='rs-clinical' id='clinical-summary'><b>Clinical reader found:</b> "
+            f"{esc(said)} <span class='rs-muted'>({reader})</span>"
+            f"<ul class='rs-list rs-compact'>{items}</ul></div>")
+
+
+def blind_to(spec: MetricSpec, found: list[str], result: dict[str, Any]) -> list[str]:
+    """The kinds found (``kinds_found``) that ``spec``'s score cannot see by design: a kind its
+    card's ``sees`` lacks; "impression" (an error only the impressions show) only when the
+    metric did not read the impression (its result's ``sections.read``, else its card's
+    ``reads``): one that reads it sees the missed or invented finding there. A card that
+    declares nothing is not marked."""
+    sees = spec.card.sees
+    if not sees:
+        return []
+    sections = find_value(result, "sections")
+    read = (sections.get("read") if isinstance(sections, Mapping) else None) or spec.card.reads
+    return [k for k in found if (k != "impression" and k not in sees)
+            or (k == "impression" and read and "impression" not in read)]
+
+
 def overview_html(registry: MetricRegistry, results: dict[str, dict[str, Any]], total: int,
-                  running: str | None = None, run: str = "") -> str:
-    """The line above the panels: progress while scoring, then every score at a glance."""
+                  running: str | None = None, run: str = "",
+                  clinical: Mapping[str, Any] | None = None) -> str:
+    """The block above the panels: progress while scoring; then what the clinical reader found
+    (``clinical``: ``engine.reader.sections.clinical_summary``) and every score at a glance, a
+    score that cannot see those errors marked."""
+    found = kinds_found(clinical)
     cells = []
     for name, res in results.items():
         arrow = "↑" if res.get("direction") == "higher" else "↓"
@@ -104,8 +159,12 @@ def overview_html(registry: MetricRegistry, results: dict[str, dict[str, Any]], 
             value = f"{value} · {res['score_note']}"
         demo = " <span class='rs-badge rs-demo'>demo-grade model</span>" if res.get("demo_grade") else ""
         css = "rs-bad" if res.get("error") else "rs-demo-value" if res.get("demo_grade") else ""
-        cells.append(f"<td><b>{esc(registry.get(name).card.title)}</b> {arrow}</td>"
-                     f"<td class='{css}'>{esc(value)}</td>"
+        blind = blind_to(registry.get(name), found, res)
+        blind_html = (f"<span class='rs-badge rs-blind' data-blind='{esc(' '.join(blind))}'>cannot "
+                      f"see {esc(', '.join(KIND_WORDS[k][1] for k in blind))} by design</span> "
+                      if blind and not res.get("error") else "")
+        cells.append(f"<td><b>{esc(ran_title(registry.get(name).card.title, name, res))} {arrow}</b></td>"
+                     f"<td class='{css}'>{blind_html}{esc(value)}</td>"
                      f"<td class='rs-muted'>{esc(res.get('model') or '—')}{demo}</td>"
                      f"<td class='rs-muted'>{esc(fmt_ms(res.get('elapsed_ms')))}</td>")
     table = ("<table class='rs-table' id='score-overview'><tbody>"
@@ -118,4 +177,6 @@ def overview_html(registry: MetricRegistry, results: dict[str, dict[str, Any]], 
         note = f" ({failed} failed; see their panels)" if failed else ""
         head = (f"<div class='rs-ok' data-done='1' data-run='{esc(run)}'>Scored {len(results)} "
                 f"metric(s){esc(note)}.</div>")
+        if clinical is not None:
+            head = clinical_html(clinical) + head
     return head + table

@@ -20,7 +20,7 @@ from ui.views.common import esc
 
 WIDTH = 900
 FONT = 12
-TEXT = "#222"
+TEXT = "currentColor"  # the svg's colour: the theme's text colour in the report
 AXIS = "#888"
 DASHES = {"dot": "2,3", "dash": "6,4", "dashdot": "6,3,2,3"}
 
@@ -194,5 +194,5 @@ def figure_svg(fig: go.Figure, label: str = "") -> str:
     height = frame.height + (16 if legend else 0)
     return (f"<svg class='rs-plot' role='img' aria-label='{esc(label or fig.layout.title.text or 'plot')}' "
             f"xmlns='http://www.w3.org/2000/svg' viewBox='0 0 {WIDTH} {height}' width='100%' "
-            f"font-family='system-ui, sans-serif'><rect width='{WIDTH}' height='{height}' fill='white'/>"
+            f"font-family='system-ui, sans-serif' style='color: var(--rs-plot-text, #1f2937)'>"
             f"{title}{body}{legend}</svg>")

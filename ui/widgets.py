@@ -15,7 +15,7 @@ from engine.store import Store
 from ui.config import AppConfig
 from ui.public import is_secret
 from ui.runtime import ModelGate, RuntimeCache
-from ui.views.common import esc
+from ui.views.common import base_title, esc
 
 LLM = "llm"  # concurrency group of the events that only ever use a model (structure, unload)
 COMPARE = "compare"  # one-pair comparisons: several at once; a model is used through the gate
@@ -47,12 +47,14 @@ class AppContext:
 
 
 def metric_label(spec: MetricSpec) -> str:
-    """Checkbox label of a metric: its title and what runs it."""
+    """Checkbox label of a metric: its name and what may run it (the panel then says what did)."""
     kind = {"lexical": "word overlap", "llm": "LLM judge", "encoder": "encoder",
             "rules": "rules"}.get(spec.kind, spec.kind)
-    if spec.kind == "llm" and any(opt.choices and "rules" in opt.choices for opt in spec.options):
-        kind = "rules or LLM judge"  # the extractor option picks
-    title = spec.card.title
+    if spec.extractors is not None and "rules" in spec.extractors.builders and spec.kind != "rules":
+        kind = f"rules or {kind}"  # the options pick
+    elif spec.kind == "llm" and any(opt.choices and "rules" in opt.choices for opt in spec.options):
+        kind = "rules or LLM judge"
+    title = base_title(spec.card.title)
     return title if kind.lower() in title.lower() else f"{title} ({kind})"
 
 

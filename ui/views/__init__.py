@@ -15,7 +15,7 @@ import pandas as pd
 import plotly.graph_objects as go
 from pandas.io.formats.style import Styler
 
-from ui.views.common import details_of, esc, pretty_json
+from ui.views.common import details_of, esc, pretty_json, sections_html
 
 
 @dataclass
@@ -120,7 +120,9 @@ def render(name: str, result: Mapping[str, Any]) -> PanelView:
     if result.get("not_applicable"):
         return not_applicable_view(result)
     try:
-        return builder(result)
+        view = builder(result)
+        view.summary_html = sections_html(result) + view.summary_html
+        return view
     except Exception as exc:  # noqa: BLE001 - shown to the user next to the raw details
         fallback = generic_view(result)
         if result.get("error"):  # a failed pair has no structure to draw; the header says why

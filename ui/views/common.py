@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import html
 import json
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -107,7 +108,18 @@ def html_table(header: Sequence[str], rows: Sequence[Sequence[Any]], cls: str = 
     head = "".join(f"<th>{esc(h)}</th>" for h in header)
     body = "".join("<tr>" + "".join(f"<td>{c if isinstance(c, Raw) else esc(c)}</td>" for c in row)
                    + "</tr>" for row in rows)
-    return f"<table class='{cls}'><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+    # In a box of its own that scrolls sideways when the panel is narrower than the table.
+    return (f"<div class='rs-scroll' tabindex='0' role='region' aria-label='Table'><table class='{cls}'><thead><tr>{head}</tr></thead>"
+            f"<tbody>{body}</tbody></table></div>")
+
+
+def themed(fig: Any) -> Any:
+    """A plotly figure that follows the page's theme: transparent backgrounds, grid lines that
+    read on light and dark alike (the text colour comes from ui/style.css)."""
+    fig.update_layout(paper_bgcolor="rgba(0,0,0,0)", plot_bgcolor="rgba(0,0,0,0)")
+    fig.update_xaxes(gridcolor="rgba(128,128,128,0.3)", zerolinecolor="rgba(128,128,128,0.5)")
+    fig.update_yaxes(gridcolor="rgba(128,128,128,0.3)", zerolinecolor="rgba(128,128,128,0.5)")
+    return fig
 
 
 class Raw(str):
@@ -121,9 +133,71 @@ def pretty_json(data: Any, limit: int = 20_000) -> str:
     return f"<pre class='rs-pre'>{esc(text)}</pre>"
 
 
+# What a metric family's rules view is called when it ran (the engine's rules cards say the same).
+RULES_RAN = {"vert": "rules judge", "green": "rules judge", "judge": "rules judge",
+             "crepe": "rules estimate", "srr": "rules labels"}
+_PAREN = re.compile(r"\s*\([^)]*\)\s*$")
+
+
+def base_title(title: str) -> str:
+    """A card title without what runs it: "VERT (LLM judge)" -> "VERT"."""
+    return _PAREN.sub("", title) or title
+
+
+def family(name: str) -> str:
+    return re.split(r"[-_:]", name, maxsplit=1)[0]
+
+
+def ran_title(title: str, name: str, result: Mapping[str, Any] | None) -> str:
+    """The title with what actually produced ``result``: "VERT (rules judge)", "VERT (LLM
+    judge: qwen2.5-7b)", "CREPE (encoder: crepe-minilm-demo)"; the card's title when the result
+    does not say (a metric that ran no reader, or one still waiting)."""
+    if not result:
+        return title
+    reader = find_value(result, "reader")
+    kind = reader.get("name") if isinstance(reader, Mapping) else None
+    # The signature names the extractor of every metric that has one ("...|extractor:rules|...").
+    extractor = re.search(r"\|extractor:([a-z]+)", str(result.get("signature") or ""))
+    kind = kind or (extractor.group(1) if extractor else None)
+    model = str(result.get("model") or "")
+    if kind == "rules" or model.startswith("rules reader"):
+        return f"{base_title(title)} ({RULES_RAN.get(family(name), 'rules reader')})"
+    if kind == "llm":
+        judge = (reader.get("judge") if isinstance(reader, Mapping) else None) or model or "unknown"
+        return f"{base_title(title)} (LLM judge: {judge})"
+    if kind == "encoder":
+        encoder = (reader.get("model") if isinstance(reader, Mapping) else None) or model or "unknown"
+        return f"{base_title(title)} (encoder: {encoder})"
+    return title
+
+
+def sections_html(result: Mapping[str, Any]) -> str:
+    """Which sections of the reports a result read and which it left out, and why (the
+    engine's ``sections`` detail; nothing when the result does not say)."""
+    sections = find_value(result, "sections")
+    if not isinstance(sections, Mapping) or not isinstance(sections.get("read"), list):
+        return ""
+    read = ", ".join(str(s) for s in sections["read"]) or "the text as given"
+    out = [f"<div class='rs-kv rs-sections'><b>Sections read</b> {esc(read)}</div>"]
+    for item in sections.get("not_compared") or []:
+        why = item.get("why") if isinstance(item, Mapping) else item
+        out.append(f"<div class='rs-not-compared-note' data-section='"
+                   f"{esc(item.get('section') if isinstance(item, Mapping) else '')}'>{esc(why)}</div>")
+    for side in ("reference", "candidate"):
+        layout = sections.get(side)
+        for notice in (layout.get("notices") or []) if isinstance(layout, Mapping) else []:
+            out.append(f"<div class='rs-muted rs-layout-notice'>{esc(side)}: {esc(notice)}</div>")
+    for part in sections.get("absent") or []:
+        out.append(f"<div class='rs-warn'>{esc(part)}: neither report has this section, so "
+                   "nothing of it was compared</div>")
+    return "".join(out)
+
+
 def panel_header(title: str, name: str, result: Mapping[str, Any] | None, state: str = "done") -> str:
     """The line every panel starts with: metric, score and direction, the model that ran, the
     time it took, a badge for demo-grade models, and the error when the metric failed."""
+    if state in ("waiting", "running"):
+        title = base_title(title)  # what runs it is known once it has run
     if state == "waiting":
         return (f"<div class='rs-head'><h3 class='rs-title'>{esc(title)}</h3> "
                 f"<span class='rs-muted'>waiting…</span></div>")
@@ -131,6 +205,7 @@ def panel_header(title: str, name: str, result: Mapping[str, Any] | None, state:
         return (f"<div class='rs-head'><h3 class='rs-title'>{esc(title)}</h3> "
                 f"<span class='rs-running'>running…</span></div>")
     result = result or {}
+    title = ran_title(title, name, result)
     direction = result.get("direction")
     arrow = {"higher": "↑ higher is better", "lower": "↓ lower is better"}.get(direction or "", "")
     score = result.get("score")

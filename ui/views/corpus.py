@@ -15,7 +15,7 @@ from plotly.subplots import make_subplots
 
 from engine.metrics.clear.schema import CONDITIONS
 from engine.metrics.crepe.score import CATEGORIES, CATEGORY_KEYS
-from ui.views.common import find_section
+from ui.views.common import find_section, themed
 
 log = logging.getLogger(__name__)
 
@@ -47,7 +47,8 @@ def corpus_figure(name: str, entry: Mapping[str, Any], rows: Sequence[Mapping[st
     if view is None:
         return None
     try:
-        return view(entry, rows, name)
+        fig = view(entry, rows, name)
+        return None if fig is None else themed(fig)
     except Exception as exc:  # a plot is optional, but say why it is missing (and log it)
         log.exception("the corpus plot of %s could not be drawn", name)
         fig = go.Figure()
@@ -94,7 +95,7 @@ def distribution_figure(rows: Sequence[Mapping[str, Any]], names: Sequence[str],
                                  hovertemplate="%{y:.3f}<extra></extra>"), row=r, col=c)
     fig.update_layout(title="Score distribution per metric (pairs with an error left out)",
                       height=120 + 280 * n_rows, margin=dict(l=40, r=20, t=80, b=40))
-    return fig
+    return themed(fig)
 
 
 @register_corpus_view("crepe")

@@ -8,7 +8,7 @@ import plotly.graph_objects as go
 
 from engine.metrics.crepe.score import CATEGORIES, CrepeCounts
 from ui.views import PanelView, register_view
-from ui.views.common import esc, find_section, find_value, fmt, html_list, status_attr
+from ui.views.common import esc, find_section, find_value, fmt, html_list, status_attr, themed
 
 CATEGORY_COLOUR = "#4c78a8"
 TOTAL_COLOUR = "#e45756"
@@ -27,7 +27,7 @@ def crepe_figure(counts: CrepeCounts, title: str = "Predicted errors per categor
     fig.update_layout(title=f"{title} (lower is better)", height=340, margin=dict(l=40, r=20, t=50, b=40),
                       yaxis=dict(title="predicted count", range=[0, top * 1.25]),
                       xaxis=dict(title="error category"), showlegend=False)
-    return fig
+    return themed(fig)
 
 
 def reader_line(result: Mapping[str, Any]) -> str:

@@ -19,7 +19,7 @@ from plotly.colors import sample_colorscale
 from engine.metrics.radsem.extract import RadsemExtraction
 from engine.metrics.radsem.score import ABNORMAL, NORMAL, RadsemScore
 from ui.views import PanelView, register_view
-from ui.views.common import esc, find_section, fmt, html_list, html_table
+from ui.views.common import esc, find_section, fmt, html_list, html_table, themed
 
 SCORE_KEYS = ("abnormal", "normal", "pairs")
 EXTRACTION_KEYS = ("ref_sentences", "gen_sentences", "tags")
@@ -38,7 +38,7 @@ class Node:
     normality: str = ""
 
 
-def _plot_text(text: str, width: int = 42, max_lines: int = 3) -> str:
+def _plot_text(text: str, width: int = 30, max_lines: int = 4) -> str:
     """Wrap a sentence for a node label; plotly reads a little HTML, so angle brackets go."""
     safe = text.replace("<", "‹").replace(">", "›")
     lines = textwrap.wrap(safe, width) or [""]
@@ -165,7 +165,7 @@ def radsem_figure(score: RadsemScore, extraction: RadsemExtraction | None) -> go
                                                       for m in graph if m[0] == "Ref"),
                 text=[_plot_text(n.sentence) for n in nodes],
                 textposition="middle left" if side == "Ref" else "middle right",
-                textfont=dict(size=11, color="#b3261e" if status == "unmatched" else "#222"),
+                textfont=dict(size=11),  # the theme's text colour (ui/style.css)
                 hovertext=[f"<b>{side} {n.index + 1}</b> ({status}"
                            + (f", {n.normality}" if n.normality else "") + ")<br>"
                            + _plot_text(n.sentence, 60, 8) for n in nodes],
@@ -179,12 +179,12 @@ def radsem_figure(score: RadsemScore, extraction: RadsemExtraction | None) -> go
         height=min(1600, 160 + 58 * rows), margin=dict(l=10, r=10, t=50, b=10),
         hovermode="closest", legend=dict(orientation="h", y=-0.02, yanchor="top"),
         xaxis=dict(visible=False, range=[-1.1, 2.1]),
-        yaxis=dict(visible=False), plot_bgcolor="white",
+        yaxis=dict(visible=False),
         annotations=[dict(x=0, y=1.0, xref="x", yref="paper", text="<b>Reference</b>",
                           showarrow=False, yanchor="bottom"),
                      dict(x=1, y=1.0, xref="x", yref="paper", text="<b>Candidate</b>",
                           showarrow=False, yanchor="bottom")])
-    return fig
+    return themed(fig)
 
 
 def _class_rows(score: RadsemScore) -> list[list[str]]:
