@@ -6,16 +6,18 @@ in [0, 1] stays as it is; CREPE's error count e becomes 1 / (1 + e)), then the w
 is taken. A pair gets a reward only when every metric scored it: a mean over the metrics that
 happened to work would change what is being optimised from one sample to the next.
 
-What a pair that cannot be scored (not applicable, cannot read, a failed model call) returns
-depends on what the trainer can take:
+A completion that cannot be read while its reference can (empty, not English, a text that
+states no finding such as "Ok.") is the generator's failure: it gets 0.0, the floor, from every
+adapter, so saying nothing never escapes the penalty. Any other pair that cannot be scored (the
+reference out of a metric's scope or unreadable, a failed model call) returns what the trainer
+can take:
 
 - TRL (``trl_reward``, ``trl_async_reward``): ``None``. TRL turns it into NaN, averages with
   ``nanmean`` and, since TRL 1.6, leaves a prompt whose rewards are all ``None`` out of the
   group baseline, so the sample teaches nothing instead of something wrong.
 - verl and OpenRLHF (``engine.reward_file``) and the server's OpenRLHF endpoint: they need a
   number, so ``not_scored`` (0.0 unless set): the floor of the reward. A reference out of a
-  metric's scope makes every completion of its group 0.0, whose group advantage is then 0;
-  an unreadable completion (empty, not a report) gets the lowest reward, which it deserves.
+  metric's scope makes every completion of its group 0.0, whose group advantage is then 0.
   Each also reports per sample whether it was scored (``scored`` 1.0 / 0.0).
 """
 from __future__ import annotations
@@ -28,6 +30,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.api import Scorer
+from engine.readable import CANNOT_READ
 
 TrlReward = Callable[..., list[float | None]]
 
@@ -57,6 +60,14 @@ def parse_weights(metrics: str | Sequence[str] | Mapping[str, float]) -> dict[st
     if len(set(names)) != len(names):
         raise ValueError(f"a metric is named twice in the reward: {', '.join(names)}")
     return dict(items)
+
+
+def completion_failed(status: str, reason: str | None) -> bool:
+    """Whether a pair went unscored because of the completion alone: the reference was read and
+    the candidate could not be (empty, not English, no finding stated). That completion earns the
+    floor, not a skip: a generator must not learn that saying nothing escapes the penalty."""
+    return (status == "cannot_read" and (reason or "").startswith(CANNOT_READ + "candidate report")) \
+        or (status == "error" and (reason or "").startswith("input: candidate report"))
 
 
 def unit_reward(value: float, direction: str, value_range: tuple[float, float | None]) -> float:
@@ -115,8 +126,10 @@ class RewardScorer:
             card = self._cards[name]
             values = scores.array(name)
             metric_statuses, metric_reasons = scores.statuses(name), scores.reasons(name)
-            per_metric[name] = [None if math.isnan(v) else unit_reward(float(v), card.direction, card.range)
-                                for v in values]
+            per_metric[name] = [
+                unit_reward(float(v), card.direction, card.range) if not math.isnan(v)
+                else 0.0 if completion_failed(metric_statuses[i], metric_reasons[i]) else None
+                for i, v in enumerate(values)]
             for i in range(n):
                 if metric_statuses[i] != "scored" and statuses[i] == "scored":
                     statuses[i], reasons[i] = metric_statuses[i], f"{name}: {metric_reasons[i]}"

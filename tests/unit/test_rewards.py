@@ -69,6 +69,19 @@ def test_trl_reward_none_where_not_applicable(expected):
     assert trl_reward("clear", not_scored=0.0)(**trl_kwargs(CANDS, reference=REFS))[2] == 0.0
 
 
+def test_a_completion_that_says_nothing_gets_the_floor_not_a_skip():
+    """"Ok." or an empty completion against a real reference is the generator's failure: 0.0 in
+    every adapter, so that saying nothing never escapes the penalty. An unreadable reference is
+    still a skip (None) for TRL."""
+    refs = [REFS[0], REFS[0], "Ok."]
+    cands = ["Ok.", "   ", CANDS[0]]
+    batch = RewardScorer("radsem:0.5,crepe:0.5").rewards(refs, cands)
+    assert batch.rewards[:2] == [0.0, 0.0]
+    assert batch.statuses[:2] == ["cannot_read", "error"]  # an empty text is an input error
+    assert batch.rewards[2] is None and batch.reasons[2].startswith("radsem: cannot read: reference")
+    assert trl_reward("radsem")(**trl_kwargs(cands, reference=refs)) == [0.0, 0.0, None]
+
+
 def test_trl_chat_messages_and_async(expected):
     chats = [[{"role": "assistant", "content": c}] for c in CANDS]
     chats[1] = [{"role": "assistant", "content": [{"type": "text", "text": CANDS[1]}]}]
