@@ -7,6 +7,7 @@ two results computed with different lexicons are never compared silently.
 from __future__ import annotations
 
 import hashlib
+import importlib
 import json
 import re
 from functools import cache
@@ -46,3 +47,64 @@ def word_regex(fragments: list[str] | tuple[str, ...], flags: int = re.IGNORECAS
         right = r"\b" if re.search(r"[\w)\]?*+]$", fragment) and not fragment.endswith("\\?") else ""
         parts.append(f"{left}(?:{fragment}){right}")
     return re.compile("|".join(parts) if parts else r"(?!x)x", flags)
+
+
+# --- skipping patterns that cannot match ---------------------------------------------------------
+# The lexicons are read as long sequences of patterns (154 synonym substitutions, 99 site
+# patterns per sentence). Almost every pattern starts with literal words, so a plain substring
+# test ("does the text hold one of the words a match must start with?") rules most of them out
+# at a fraction of the cost of running them. The test is exact only where the matched text is
+# ASCII and lower-case (the readers' canonical text): an IGNORECASE pattern also matches
+# non-ASCII case variants (the long s, the Kelvin sign) that a substring test would not see.
+
+_PREFIX_LIMIT = 400  # give up on a pattern whose starts expand into more literals than this
+
+
+def _regex_module(name: str) -> Any:
+    """``re._parser`` / ``re._constants``: the standard library's own regex parser."""
+    return importlib.import_module(f"re.{name}")
+
+
+def _starts(items: Any) -> tuple[set[str], bool]:
+    """The literal strings a match of the parsed items starts with, and whether those strings
+    are the whole match (so that what follows can be appended)."""
+    sre = _regex_module("_constants")  # the parser's node types
+    starts, complete = {""}, True
+    for op, av in items:
+        if op in (sre.AT, sre.ASSERT, sre.ASSERT_NOT):
+            continue  # zero width: matches no character
+        if op is sre.LITERAL:
+            starts = {s + chr(av) for s in starts}
+            continue
+        if op is sre.SUBPATTERN:
+            inner, complete = _starts(av[-1])
+        elif op is sre.BRANCH:
+            parts = [_starts(branch) for branch in av[1]]
+            inner = set().union(*(p for p, _ in parts))
+            complete = all(c for _, c in parts)
+        else:  # a class, a repeat, a reference: the literal start ends here
+            return starts, False
+        starts = {s + t for s in starts for t in inner}
+        if len(starts) > _PREFIX_LIMIT:
+            raise ValueError("too many literal starts")
+        if not complete:
+            return starts, False
+    return starts, complete
+
+
+def literal_starts(pattern: re.Pattern[str]) -> tuple[str, ...] | None:
+    """Lower-case strings one of which starts every match of ``pattern`` (in lower-case ASCII
+    text), or None when some match may start otherwise (nothing to test)."""
+    try:
+        starts, _ = _starts(_regex_module("_parser").parse(pattern.pattern, pattern.flags))
+    except (ValueError, RecursionError):
+        return None
+    if not starts or "" in starts:
+        return None
+    return tuple(sorted({s.lower() if pattern.flags & re.IGNORECASE else s for s in starts}))
+
+
+def may_match(starts: tuple[str, ...] | None, lower_ascii: str) -> bool:
+    """False only when no match of the pattern with these ``literal_starts`` can be in the
+    text (which must be lower-case ASCII)."""
+    return starts is None or any(s in lower_ascii for s in starts)

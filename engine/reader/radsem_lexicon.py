@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
-from engine.reader.lexicon_files import load, word_regex
+from engine.reader.lexicon_files import literal_starts, load, may_match, word_regex
 
 LEXICONS = ("cues", "radsem")
 # The RadSEM rules (atomiser, features, matcher) change apart from CLEAR's: this names their
@@ -82,9 +82,32 @@ def radsem_lexicon() -> RadsemLexicon:
     )
 
 
+@lru_cache(maxsize=1)
+def pattern_starts() -> tuple[tuple[str, ...] | None, ...]:
+    """``literal_starts`` of each synonym substitution, then of each site pattern (lexicon
+    order); all None when a substitution writes something other than lower-case ASCII, which
+    would make the substring test inexact on the text it leaves."""
+    lex = radsem_lexicon()
+    patterns = [p for p, _ in lex.canonical] + [p for _, p in lex.site_patterns]
+    if not all(word.isascii() and word == word.lower() for _, word in lex.canonical):
+        return (None,) * len(patterns)
+    return tuple(literal_starts(p) for p in patterns)
+
+
 def canonical_text(text: str) -> str:
     """Lower-case text with synonyms folded onto one spelling ("hepatic" -> "liver")."""
     out = text.lower().replace("\u00d7", " x ")  # the multiplication sign
-    for pattern, word in radsem_lexicon().canonical:
-        out = pattern.sub(word, out)
+    ascii_text = out.isascii()  # then a substitution that cannot match is not run
+    for (pattern, word), starts in zip(radsem_lexicon().canonical, pattern_starts(), strict=False):
+        if not ascii_text or may_match(starts, out):
+            out = pattern.sub(word, out)
     return re.sub(r"\s+", " ", out).strip()
+
+
+def site_mentions(canon: str) -> list[tuple[str, re.Pattern[str]]]:
+    """The site patterns that may match the canonical text (all of them unless it is ASCII)."""
+    lex = radsem_lexicon()
+    if not canon.isascii() or canon != canon.lower():
+        return list(lex.site_patterns)
+    starts = pattern_starts()[len(lex.canonical):]
+    return [item for item, s in zip(lex.site_patterns, starts, strict=True) if may_match(s, canon)]
