@@ -92,19 +92,26 @@ def _starts(items: Any) -> tuple[set[str], bool]:
     return starts, complete
 
 
-def literal_starts(pattern: re.Pattern[str]) -> tuple[str, ...] | None:
-    """Lower-case strings one of which starts every match of ``pattern`` (in lower-case ASCII
-    text), or None when some match may start otherwise (nothing to test)."""
+def literal_starts(pattern: re.Pattern[str]) -> frozenset[str] | None:
+    """The first three characters (lower-case) of the literal strings one of which starts every
+    match of ``pattern`` in lower-case ASCII text, or None when some match may start otherwise
+    or with fewer than three known characters (nothing to test)."""
     try:
         starts, _ = _starts(_regex_module("_parser").parse(pattern.pattern, pattern.flags))
     except (ValueError, RecursionError):
         return None
-    if not starts or "" in starts:
+    if not starts or min(len(s) for s in starts) < 3:
         return None
-    return tuple(sorted({s.lower() if pattern.flags & re.IGNORECASE else s for s in starts}))
+    fold = bool(pattern.flags & re.IGNORECASE)
+    return frozenset((s.lower() if fold else s)[:3] for s in starts)
 
 
-def may_match(starts: tuple[str, ...] | None, lower_ascii: str) -> bool:
-    """False only when no match of the pattern with these ``literal_starts`` can be in the
-    text (which must be lower-case ASCII)."""
-    return starts is None or any(s in lower_ascii for s in starts)
+def trigrams(lower_ascii: str) -> set[str]:
+    """Every three-character substring of the text."""
+    return {lower_ascii[i:i + 3] for i in range(len(lower_ascii) - 2)}
+
+
+def may_match(starts: frozenset[str] | None, text_trigrams: set[str]) -> bool:
+    """False only when no match of a pattern with these ``literal_starts`` can be in the text
+    (lower-case ASCII) whose ``trigrams`` are given."""
+    return starts is None or not starts.isdisjoint(text_trigrams)

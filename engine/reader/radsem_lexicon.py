@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
-from engine.reader.lexicon_files import literal_starts, load, may_match, word_regex
+from engine.reader.lexicon_files import literal_starts, load, may_match, trigrams, word_regex
 
 LEXICONS = ("cues", "radsem")
 # The RadSEM rules (atomiser, features, matcher) change apart from CLEAR's: this names their
@@ -83,7 +83,7 @@ def radsem_lexicon() -> RadsemLexicon:
 
 
 @lru_cache(maxsize=1)
-def pattern_starts() -> tuple[tuple[str, ...] | None, ...]:
+def pattern_starts() -> tuple[frozenset[str] | None, ...]:
     """``literal_starts`` of each synonym substitution, then of each site pattern (lexicon
     order); all None when a substitution writes something other than lower-case ASCII, which
     would make the substring test inexact on the text it leaves."""
@@ -97,10 +97,16 @@ def pattern_starts() -> tuple[tuple[str, ...] | None, ...]:
 def canonical_text(text: str) -> str:
     """Lower-case text with synonyms folded onto one spelling ("hepatic" -> "liver")."""
     out = text.lower().replace("\u00d7", " x ")  # the multiplication sign
-    ascii_text = out.isascii()  # then a substitution that cannot match is not run
-    for (pattern, word), starts in zip(radsem_lexicon().canonical, pattern_starts(), strict=False):
-        if not ascii_text or may_match(starts, out):
+    if not out.isascii():
+        for pattern, word in radsem_lexicon().canonical:
             out = pattern.sub(word, out)
+        return re.sub(r"\s+", " ", out).strip()
+    grams = trigrams(out)  # a substitution that cannot match is not run
+    for (pattern, word), starts in zip(radsem_lexicon().canonical, pattern_starts(), strict=False):
+        if may_match(starts, grams):
+            changed = pattern.sub(word, out)
+            if changed != out:
+                out, grams = changed, trigrams(changed)
     return re.sub(r"\s+", " ", out).strip()
 
 
@@ -109,5 +115,5 @@ def site_mentions(canon: str) -> list[tuple[str, re.Pattern[str]]]:
     lex = radsem_lexicon()
     if not canon.isascii() or canon != canon.lower():
         return list(lex.site_patterns)
-    starts = pattern_starts()[len(lex.canonical):]
-    return [item for item, s in zip(lex.site_patterns, starts, strict=True) if may_match(s, canon)]
+    starts, grams = pattern_starts()[len(lex.canonical):], trigrams(canon)
+    return [item for item, s in zip(lex.site_patterns, starts, strict=True) if may_match(s, grams)]

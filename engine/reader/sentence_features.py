@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from engine.reader.scope import NEGATIVE, ClauseScope
+from engine.reader.scope import NEGATIVE, clause_scope
 from engine.reader.radsem_lexicon import canonical_text, radsem_lexicon, site_mentions
 
 NORMAL, ABNORMAL = "normal", "abnormal"
@@ -129,7 +129,7 @@ def sentence_features(text: str) -> SentenceFeatures:
     """Read one atomic sentence (cached: references recur across candidates)."""
     lex = radsem_lexicon()
     canon = canonical_text(text)
-    scope = ClauseScope(canon)
+    scope = clause_scope(canon)
     finest, site_spans = _sites(canon)
 
     tokens: set[str] = set()
