@@ -12,6 +12,7 @@ import json
 import re
 from functools import cache
 from pathlib import Path
+from collections.abc import Sequence
 from typing import Any
 
 LEXICON_DIR = Path(__file__).resolve().parents[1] / "data" / "lexicons"
@@ -115,3 +116,39 @@ def may_match(starts: frozenset[str] | None, text_trigrams: set[str]) -> bool:
     """False only when no match of a pattern with these ``literal_starts`` can be in the text
     (lower-case ASCII) whose ``trigrams`` are given."""
     return starts is None or not starts.isdisjoint(text_trigrams)
+
+
+@cache
+def _starts_of(pattern: re.Pattern[str]) -> frozenset[str] | None:
+    return literal_starts(pattern)
+
+
+def may_find(pattern: re.Pattern[str], text_trigrams: set[str] | None) -> bool:
+    """``may_match`` for one lexicon pattern (its literal starts worked out once); with no
+    trigrams (text that is not lower-case ASCII) every pattern may match."""
+    return text_trigrams is None or may_match(_starts_of(pattern), text_trigrams)
+
+
+def text_trigrams(text: str) -> set[str] | None:
+    """``trigrams`` of lower-case ASCII text, None for any other text (no test applies)."""
+    return trigrams(text) if text.isascii() and text == text.lower() else None
+
+
+class StartIndex:
+    """A sequence of patterns by the trigrams their ``literal_starts`` begin with: which of them
+    may match a text, found from the text's trigrams in a few set operations."""
+
+    def __init__(self, starts: Sequence[frozenset[str] | None]) -> None:
+        self.always = frozenset(i for i, s in enumerate(starts) if s is None)
+        by_gram: dict[str, set[int]] = {}
+        for i, found in enumerate(starts):
+            for gram in found or ():
+                by_gram.setdefault(gram, set()).add(i)
+        self.by_gram = by_gram
+
+    def candidates(self, text_grams: set[str], after: int = -1) -> list[int]:
+        """Indices (ascending, above ``after``) of the patterns that may match the text."""
+        found = set(self.always)
+        for gram in text_grams & self.by_gram.keys():
+            found |= self.by_gram[gram]
+        return sorted(i for i in found if i > after)

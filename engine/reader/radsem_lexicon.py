@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
-from engine.reader.lexicon_files import literal_starts, load, may_match, trigrams, word_regex
+from engine.reader.lexicon_files import StartIndex, literal_starts, load, trigrams, word_regex
 
 LEXICONS = ("cues", "radsem")
 # The RadSEM rules (atomiser, features, matcher) change apart from CLEAR's: this names their
@@ -83,37 +83,41 @@ def radsem_lexicon() -> RadsemLexicon:
 
 
 @lru_cache(maxsize=1)
-def pattern_starts() -> tuple[frozenset[str] | None, ...]:
-    """``literal_starts`` of each synonym substitution, then of each site pattern (lexicon
-    order); all None when a substitution writes something other than lower-case ASCII, which
-    would make the substring test inexact on the text it leaves."""
+def start_indices() -> tuple[StartIndex, StartIndex]:
+    """The synonym substitutions and the site patterns indexed by their ``literal_starts``;
+    every pattern always runs when a substitution writes something other than lower-case ASCII
+    (the trigram test would then be inexact on the text it leaves)."""
     lex = radsem_lexicon()
-    patterns = [p for p, _ in lex.canonical] + [p for _, p in lex.site_patterns]
-    if not all(word.isascii() and word == word.lower() for _, word in lex.canonical):
-        return (None,) * len(patterns)
-    return tuple(literal_starts(p) for p in patterns)
+    exact = all(word.isascii() and word == word.lower() for _, word in lex.canonical)
+    return (StartIndex([literal_starts(p) if exact else None for p, _ in lex.canonical]),
+            StartIndex([literal_starts(p) if exact else None for _, p in lex.site_patterns]))
 
 
 def canonical_text(text: str) -> str:
     """Lower-case text with synonyms folded onto one spelling ("hepatic" -> "liver")."""
     out = text.lower().replace("\u00d7", " x ")  # the multiplication sign
+    canonical = radsem_lexicon().canonical
     if not out.isascii():
-        for pattern, word in radsem_lexicon().canonical:
+        for pattern, word in canonical:
             out = pattern.sub(word, out)
         return re.sub(r"\s+", " ", out).strip()
-    grams = trigrams(out)  # a substitution that cannot match is not run
-    for (pattern, word), starts in zip(radsem_lexicon().canonical, pattern_starts(), strict=False):
-        if may_match(starts, grams):
-            changed = pattern.sub(word, out)
-            if changed != out:
-                out, grams = changed, trigrams(changed)
+    # The substitutions in order, but only those that may match the text as it is by then.
+    index = start_indices()[0]
+    todo = index.candidates(trigrams(out))
+    while todo:
+        i = todo.pop(0)
+        pattern, word = canonical[i]
+        changed = pattern.sub(word, out)
+        if changed != out:
+            out = changed
+            todo = index.candidates(trigrams(out), after=i)
     return re.sub(r"\s+", " ", out).strip()
 
 
 def site_mentions(canon: str) -> list[tuple[str, re.Pattern[str]]]:
-    """The site patterns that may match the canonical text (all of them unless it is ASCII)."""
-    lex = radsem_lexicon()
+    """The site patterns that may match the canonical text (all of them unless it is
+    lower-case ASCII), in lexicon order."""
+    sites = radsem_lexicon().site_patterns
     if not canon.isascii() or canon != canon.lower():
-        return list(lex.site_patterns)
-    starts, grams = pattern_starts()[len(lex.canonical):], trigrams(canon)
-    return [item for item, s in zip(lex.site_patterns, starts, strict=True) if may_match(s, grams)]
+        return list(sites)
+    return [sites[i] for i in start_indices()[1].candidates(trigrams(canon))]
