@@ -134,8 +134,13 @@ def cmd_reward(args: argparse.Namespace) -> int:
             base = checkout(args.baseline_rev, Path(tmp))
             shutil.copy(_SIDE, base / "engine" / "bench" / _SIDE.name)
             trees = {"before": base, "after": ROOT}
-        sides = {name: SideProcess(tree, args.data or "", args.pairs, args.batch)
+        # Each side runs in its own tree: a relative data path must not change meaning there.
+        data = str(Path(args.data).resolve()) if args.data else ""
+        sides = {name: SideProcess(tree, data, args.pairs, args.batch)
                  for name, tree in trees.items()}
+        sources = {s.ready["source"] for s in sides.values()}
+        if len(sources) > 1:
+            raise SystemExit(f"the two sides read different pairs: {sorted(sources)}")
         try:
             results: dict[str, dict[str, list[dict[str, Any]]]] = {r: {} for r, _ in wanted}
             for repeat in range(args.repeats):
