@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Literal
 
 # Canonical modality codes (DICOM-like) and the spellings that map to them.
@@ -171,6 +172,7 @@ def _sentence(text: str, match: re.Match[str]) -> str:
     return text[start + 1:min(ends) if ends else len(text)]
 
 
+@lru_cache(maxsize=4096)  # per text: a reference recurs across its candidates and metrics
 def detect_modality(text: str) -> str | None:
     """The modality with the most weighted cue hits in the text (a name in a sentence about
     another study excluded); None when no modality reaches two points."""
@@ -186,6 +188,7 @@ def detect_modality(text: str) -> str | None:
     return max(hits, key=lambda code: (hits[code], code == RADIOGRAPH))
 
 
+@lru_cache(maxsize=4096)
 def detect_areas(text: str) -> frozenset[str]:
     """Body areas with at least two cue hits, or the single best one when none has two."""
     hits = {area: sum(len(p.findall(text)) for p in patterns)
@@ -202,8 +205,11 @@ def exam_of(reference: str, candidate: str = "", modality: str | None = None,
     """The pair's exam: given values win; missing ones are detected in the reference (the
     candidate's text only when the reference names nothing)."""
     given_modality, given_areas = normalise_modality(modality), normalise_areas(area)
-    detected_modality = detect_modality(reference) or detect_modality(candidate)
-    detected_areas = detect_areas(reference) or detect_areas(candidate)
+    # Nothing is detected that a given value would override.
+    detected_modality = None if given_modality else (
+        detect_modality(reference) or detect_modality(candidate))
+    detected_areas = frozenset() if given_areas else (
+        detect_areas(reference) or detect_areas(candidate))
     final_modality = given_modality or detected_modality
     final_areas = given_areas or detected_areas
     if given_modality and given_areas:

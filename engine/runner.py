@@ -24,6 +24,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, Protocol
 
 from engine import applicability, parallel, readable
@@ -293,12 +294,16 @@ def _reuse_stored(stored: Iterable[Any], results: dict[str, dict[str, dict[str, 
     return counts
 
 
+# The pair's exam (an immutable ``Exam``) is detected once for all the metrics that ask.
+_exam = lru_cache(maxsize=4096)(applicability.exam_of)
+
+
 def _not_applicable(metric: Metric, pair: ReportPair) -> str | None:
     """"not applicable: ..." when the pair's exam is outside the metric's scope."""
     scope = metric.card.scope
     if scope == applicability.ANY:
         return None
-    exam = applicability.exam_of(pair.reference, pair.candidate, pair.modality, pair.area)
+    exam = _exam(pair.reference, pair.candidate, pair.modality, pair.area)
     reason = applicability.out_of_scope(scope, exam)
     return f"not applicable: {reason}" if reason else None
 

@@ -25,11 +25,11 @@ FIVE = ("clear", "radsem", "crepe", "vert", "srr")
 def reading_caches() -> list[Callable[[], None]]:
     """``cache_clear`` of every per-text cache the rules readers keep (lexicons stay loaded)."""
     from engine import reports
-    from engine.reader import align, atomize, findings, sections, sentence_features, srr_labels
+    from engine.reader import align, atomize, findings, scope, sections, sentence_features, srr_labels
 
     cached = [reports.read_layout, sections.read_sections, align.read_pair, findings.read_report,
               findings.read_finding, srr_labels.sentence_labels, atomize._atomize_cached,
-              sentence_features.sentence_features]
+              sentence_features.sentence_features, scope.clause_scope]
     return [f.cache_clear for f in cached]
 
 

@@ -7,8 +7,8 @@ and the peak resident memory of the whole process tree (sampled; worker processe
 a temporary directory) up to ``--baseline-max`` pairs, and checks that both give the same means.
 It also times the start-up of a 3-pair BLEU run (median of three), old and new.
 
-``python -m engine.bench reward`` measures the in-process API (``engine.api.Scorer``) as a
-reward function: pairs/s per metric on batches of 64.
+The in-process API as a reward function is ``python -m engine.bench reward``
+(``engine.bench.reward``).
 
 Pairs: IU X-ray test reports (``--data ReXRank_IUXray_test.json``), pair t being report t
 against report t + 1 + t // m (m reports), so up to m(m - 1) pairs are distinct; without data
@@ -221,36 +221,6 @@ def cmd_scale(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_reward(args: argparse.Namespace) -> int:
-    from engine.api import Scorer
-    from engine.bench.cli import machine_info
-
-    reports, source = load_reports(args.data)
-    pairs = synthetic_pairs(reports, args.batch * (args.batches + 1))
-    report: dict[str, Any] = {"benchmark": "reward", "machine": machine_info(), "data": source,
-                              "batch": args.batch, "batches": args.batches, "metrics": {}}
-    for name in [m.strip() for m in args.metrics.split(",") if m.strip()]:
-        with Scorer([name], extractor=args.extractor, workers=args.workers) as scorer:
-            batches = [pairs[i:i + args.batch] for i in range(0, len(pairs), args.batch)]
-            scorer.score(*zip(*batches[0], strict=True))  # warm-up: loads models, starts workers
-            start = time.perf_counter()
-            errors = 0
-            for batch in batches[1:]:
-                scores = scorer.score(*zip(*batch, strict=True))
-                errors += sum(e is not None for e in scores.errors(name))
-            elapsed = time.perf_counter() - start
-            n = args.batch * args.batches
-            report["metrics"][name] = {"pairs_per_s": round(n / elapsed, 1),
-                                       "ms_per_batch": round(1000 * elapsed / args.batches, 1),
-                                       "errors": errors, "signature": scorer.signatures[name]}
-        print(f"{name:<8} {report['metrics'][name]['pairs_per_s']:>8} pairs/s  "
-              f"({report['metrics'][name]['ms_per_batch']} ms per batch of {args.batch})")
-    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-    Path(args.out).write_text(json.dumps(report, indent=2))
-    print(f"report written to {args.out}")
-    return 0
-
-
 def add_commands(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("scale", help="wall time, pairs/s and peak RSS from 1k to 1M pairs")
     p.add_argument("--data", help="ReXRank_IUXray_test.json (default: the example pairs)")
@@ -264,13 +234,3 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
                    help="also time a 3-pair BLEU run (median of three)")
     p.add_argument("--out", default="bench-results/scale.json")
     p.set_defaults(func=cmd_scale)
-
-    p = sub.add_parser("reward", help="in-process API (engine.api) pairs/s on batches of 64")
-    p.add_argument("--data", help="ReXRank_IUXray_test.json (default: the example pairs)")
-    p.add_argument("--metrics", default="radsem,clear,crepe")
-    p.add_argument("--extractor", default="rules")
-    p.add_argument("--batch", type=int, default=64)
-    p.add_argument("--batches", type=int, default=5, help="timed batches (after one warm-up)")
-    p.add_argument("--workers", type=int, default=1)
-    p.add_argument("--out", default="bench-results/reward.json")
-    p.set_defaults(func=cmd_reward)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from engine.reader.radsem_lexicon import canonical_text, radsem_lexicon
+from engine.reader.radsem_lexicon import canonical_text, radsem_lexicon, site_mentions
 from engine.reports import findings_text, split_utterances
 
 _CLAUSE_SPLIT_RE = re.compile(
@@ -234,12 +234,12 @@ def _is_site(phrase: str) -> bool:
     if _LEVEL_RE.match(phrase.strip()):
         return True
     canon = canonical_text(phrase)
-    return any(p.search(canon) for _, p in radsem_lexicon().site_patterns)
+    return any(p.search(canon) for _, p in site_mentions(canon))
 
 
 def _site_names(phrase: str) -> set[str]:
     canon = canonical_text(phrase)
-    return {site for site, p in radsem_lexicon().site_patterns if p.search(canon)}
+    return {site for site, p in site_mentions(canon) if p.search(canon)}
 
 
 def _is_normal(clause: str) -> bool:

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Literal
 
-from engine.reader.scope import NEGATIVE, UNCERTAIN, ClauseScope
+from engine.reader.scope import NEGATIVE, UNCERTAIN, clause_scope
 from engine.reader.atomize import atomize
 from engine.reader.sentence_features import (
     NORMAL,
@@ -140,7 +140,7 @@ def read_finding(sentence: str) -> Finding:
     """The attributes of one atomic sentence."""
     feats = sentence_features(sentence)
     lex, canon = reader_lexicon(), feats.canon
-    scope = ClauseScope(canon)
+    scope = clause_scope(canon)
 
     def live(pattern: re.Pattern[str]) -> list[str]:
         return [m.group(0) for m in pattern.finditer(canon)
@@ -149,10 +149,12 @@ def read_finding(sentence: str) -> Finding:
     severities = [name for name, pattern in lex.severity if live(pattern)]
     severity = max(severities, key=_SEVERITY_RANK.__getitem__) if severities else None
     changes = [name for name, pattern in lex.change if live(pattern)]
-    hedged = any(scope.status(*m.span()) == UNCERTAIN
-                 for m in radsem_lexicon().abnormal.finditer(canon)) or any(
+    # Only an uncertainty cue makes a mention uncertain: without one, nothing to look up.
+    hedged = any(c.kind == "unc" for c in scope.cues) and (any(
+        scope.status(*m.span()) == UNCERTAIN
+        for m in radsem_lexicon().abnormal.finditer(canon)) or any(
         scope.status(*m.span()) == UNCERTAIN for m in _WORD_RE.finditer(canon)
-        if stem(m.group(0)) in feats.asserted)
+        if stem(m.group(0)) in feats.asserted))
     normal = feats.normality == NORMAL
     if normal and feats.negated:
         polarity: Polarity = "absent"

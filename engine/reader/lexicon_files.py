@@ -7,10 +7,12 @@ two results computed with different lexicons are never compared silently.
 from __future__ import annotations
 
 import hashlib
+import importlib
 import json
 import re
 from functools import cache
 from pathlib import Path
+from collections.abc import Sequence
 from typing import Any
 
 LEXICON_DIR = Path(__file__).resolve().parents[1] / "data" / "lexicons"
@@ -46,3 +48,107 @@ def word_regex(fragments: list[str] | tuple[str, ...], flags: int = re.IGNORECAS
         right = r"\b" if re.search(r"[\w)\]?*+]$", fragment) and not fragment.endswith("\\?") else ""
         parts.append(f"{left}(?:{fragment}){right}")
     return re.compile("|".join(parts) if parts else r"(?!x)x", flags)
+
+
+# --- skipping patterns that cannot match ---------------------------------------------------------
+# The lexicons are read as long sequences of patterns (154 synonym substitutions, 99 site
+# patterns per sentence). Almost every pattern starts with literal words, so a plain substring
+# test ("does the text hold one of the words a match must start with?") rules most of them out
+# at a fraction of the cost of running them. The test is exact only where the matched text is
+# ASCII and lower-case (the readers' canonical text): an IGNORECASE pattern also matches
+# non-ASCII case variants (the long s, the Kelvin sign) that a substring test would not see.
+
+_PREFIX_LIMIT = 400  # give up on a pattern whose starts expand into more literals than this
+
+
+def _regex_module(name: str) -> Any:
+    """``re._parser`` / ``re._constants``: the standard library's own regex parser."""
+    return importlib.import_module(f"re.{name}")
+
+
+def _starts(items: Any) -> tuple[set[str], bool]:
+    """The literal strings a match of the parsed items starts with, and whether those strings
+    are the whole match (so that what follows can be appended)."""
+    sre = _regex_module("_constants")  # the parser's node types
+    starts, complete = {""}, True
+    for op, av in items:
+        if op in (sre.AT, sre.ASSERT, sre.ASSERT_NOT):
+            continue  # zero width: matches no character
+        if op is sre.LITERAL:
+            starts = {s + chr(av) for s in starts}
+            continue
+        if op is sre.SUBPATTERN:
+            inner, complete = _starts(av[-1])
+        elif op is sre.BRANCH:
+            parts = [_starts(branch) for branch in av[1]]
+            inner = set().union(*(p for p, _ in parts))
+            complete = all(c for _, c in parts)
+        else:  # a class, a repeat, a reference: the literal start ends here
+            return starts, False
+        starts = {s + t for s in starts for t in inner}
+        if len(starts) > _PREFIX_LIMIT:
+            raise ValueError("too many literal starts")
+        if not complete:
+            return starts, False
+    return starts, complete
+
+
+def literal_starts(pattern: re.Pattern[str]) -> frozenset[str] | None:
+    """The first three characters (lower-case) of the literal strings one of which starts every
+    match of ``pattern`` in lower-case ASCII text, or None when some match may start otherwise
+    or with fewer than three known characters (nothing to test)."""
+    try:
+        starts, _ = _starts(_regex_module("_parser").parse(pattern.pattern, pattern.flags))
+    except (ValueError, RecursionError):
+        return None
+    if not starts or min(len(s) for s in starts) < 3:
+        return None
+    fold = bool(pattern.flags & re.IGNORECASE)
+    return frozenset((s.lower() if fold else s)[:3] for s in starts)
+
+
+def trigrams(lower_ascii: str) -> set[str]:
+    """Every three-character substring of the text."""
+    return {lower_ascii[i:i + 3] for i in range(len(lower_ascii) - 2)}
+
+
+def may_match(starts: frozenset[str] | None, text_trigrams: set[str]) -> bool:
+    """False only when no match of a pattern with these ``literal_starts`` can be in the text
+    (lower-case ASCII) whose ``trigrams`` are given."""
+    return starts is None or not starts.isdisjoint(text_trigrams)
+
+
+@cache
+def _starts_of(pattern: re.Pattern[str]) -> frozenset[str] | None:
+    return literal_starts(pattern)
+
+
+def may_find(pattern: re.Pattern[str], text_trigrams: set[str] | None) -> bool:
+    """``may_match`` for one lexicon pattern (its literal starts worked out once); with no
+    trigrams (text that is not lower-case ASCII) every pattern may match."""
+    return text_trigrams is None or may_match(_starts_of(pattern), text_trigrams)
+
+
+def text_trigrams(text: str) -> set[str] | None:
+    """``trigrams`` of lower-case ASCII text, None for any other text (no test applies)."""
+    return trigrams(text) if text.isascii() and text == text.lower() else None
+
+
+class StartIndex:
+    """A sequence of patterns by the trigrams their ``literal_starts`` begin with: which of them
+    may match a text, found from the text's trigrams in a few set operations."""
+
+    def __init__(self, starts: Sequence[frozenset[str] | None]) -> None:
+        self.always = frozenset(i for i, s in enumerate(starts) if s is None)
+        by_gram: dict[str, set[int]] = {}
+        for i, found in enumerate(starts):
+            for gram in found or ():
+                by_gram.setdefault(gram, set()).add(i)
+        self.by_gram = by_gram
+
+    def candidates(self, text_grams: set[str], after: int = -1) -> list[int]:
+        """Indices (ascending, above ``after``) of the patterns that may match the text."""
+        found = set(self.always)
+        for gram in text_grams & self.by_gram.keys():
+            found |= self.by_gram[gram]
+        return sorted(i for i in found if i > after)

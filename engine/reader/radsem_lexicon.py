@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
-from engine.reader.lexicon_files import load, word_regex
+from engine.reader.lexicon_files import StartIndex, literal_starts, load, trigrams, word_regex
 
 LEXICONS = ("cues", "radsem")
 # The RadSEM rules (atomiser, features, matcher) change apart from CLEAR's: this names their
@@ -82,9 +82,42 @@ def radsem_lexicon() -> RadsemLexicon:
     )
 
 
+@lru_cache(maxsize=1)
+def start_indices() -> tuple[StartIndex, StartIndex]:
+    """The synonym substitutions and the site patterns indexed by their ``literal_starts``;
+    every pattern always runs when a substitution writes something other than lower-case ASCII
+    (the trigram test would then be inexact on the text it leaves)."""
+    lex = radsem_lexicon()
+    exact = all(word.isascii() and word == word.lower() for _, word in lex.canonical)
+    return (StartIndex([literal_starts(p) if exact else None for p, _ in lex.canonical]),
+            StartIndex([literal_starts(p) if exact else None for _, p in lex.site_patterns]))
+
+
 def canonical_text(text: str) -> str:
     """Lower-case text with synonyms folded onto one spelling ("hepatic" -> "liver")."""
     out = text.lower().replace("\u00d7", " x ")  # the multiplication sign
-    for pattern, word in radsem_lexicon().canonical:
-        out = pattern.sub(word, out)
+    canonical = radsem_lexicon().canonical
+    if not out.isascii():
+        for pattern, word in canonical:
+            out = pattern.sub(word, out)
+        return re.sub(r"\s+", " ", out).strip()
+    # The substitutions in order, but only those that may match the text as it is by then.
+    index = start_indices()[0]
+    todo = index.candidates(trigrams(out))
+    while todo:
+        i = todo.pop(0)
+        pattern, word = canonical[i]
+        changed = pattern.sub(word, out)
+        if changed != out:
+            out = changed
+            todo = index.candidates(trigrams(out), after=i)
     return re.sub(r"\s+", " ", out).strip()
+
+
+def site_mentions(canon: str) -> list[tuple[str, re.Pattern[str]]]:
+    """The site patterns that may match the canonical text (all of them unless it is
+    lower-case ASCII), in lexicon order."""
+    sites = radsem_lexicon().site_patterns
+    if not canon.isascii() or canon != canon.lower():
+        return list(sites)
+    return [sites[i] for i in start_indices()[1].candidates(trigrams(canon))]

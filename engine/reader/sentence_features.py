@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from engine.reader.scope import NEGATIVE, ClauseScope
-from engine.reader.radsem_lexicon import canonical_text, radsem_lexicon
+from engine.reader.scope import NEGATIVE, clause_scope
+from engine.reader.radsem_lexicon import canonical_text, radsem_lexicon, site_mentions
 
 NORMAL, ABNORMAL = "normal", "abnormal"
 _TOKEN_RE = re.compile(r"[a-z0-9]+(?:[-'][a-z0-9]+)*")
@@ -72,7 +72,7 @@ def _sites(canon: str) -> tuple[frozenset[str], list[tuple[int, int]]]:
     """The finest sites named, and the character spans of every site mention."""
     lex = radsem_lexicon()
     found, spans = set(), []
-    for site, pattern in lex.site_patterns:
+    for site, pattern in site_mentions(canon):
         for m in pattern.finditer(canon):
             found.add(site)
             spans.append(m.span())
@@ -129,7 +129,7 @@ def sentence_features(text: str) -> SentenceFeatures:
     """Read one atomic sentence (cached: references recur across candidates)."""
     lex = radsem_lexicon()
     canon = canonical_text(text)
-    scope = ClauseScope(canon)
+    scope = clause_scope(canon)
     finest, site_spans = _sites(canon)
 
     tokens: set[str] = set()

@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from engine.reader.lexicon_files import load, word_regex
+from engine.reader.lexicon_files import load, may_find, text_trigrams, word_regex
 from engine.reader.scope import NEGATIVE, UNCERTAIN
 from engine.reader.clauses import sentence_clauses
 from models.srr_labels import ABSENT, NO_FINDING, PRESENT, labels_for, LabelLevel
@@ -88,8 +88,9 @@ def sentence_labels(sentence: str) -> tuple[str, ...]:
         fallbacks: dict[str, tuple[LeafRule, str]] = {}
         fired: set[str] = set()
         organs = [m.span() for m in outside_chest.finditer(lower)]
+        grams = text_trigrams(lower)
         for rule in rules:
-            found = list(rule.mentions.finditer(lower))
+            found = list(rule.mentions.finditer(lower)) if may_find(rule.mentions, grams) else []
             if rule.chest_only and organs:
                 found = [m for m in found if not _near(m.span(), organs)]
             if found:

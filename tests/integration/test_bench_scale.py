@@ -32,9 +32,12 @@ def test_scale_and_reward_commands_write_their_reports(tmp_path):
     assert 0 <= run["means"]["bleu"] <= 1 and run["peak_rss_mb"] > 0 and run["cpu_s"] > 0
 
     out = tmp_path / "reward.json"
-    proc = run_bench("reward", "--metrics", "bleu", "--batch", "4", "--batches", "2", "--out",
-                     str(out))
+    proc = run_bench("reward", "--rows", "api:bleu,lib:rouge-score,api:radsem,one:radsem",
+                     "--pairs", "8", "--batch", "4", "--repeats", "1", "--out", str(out))
     assert proc.returncode == 0, proc.stderr
-    reward = json.loads(out.read_text())["metrics"]["bleu"]
-    assert reward["pairs_per_s"] > 0 and reward["errors"] == 0
-    assert reward["signature"].startswith("bleu|v:1")
+    rows = {r["row"]: r for r in json.loads(out.read_text())["rows"]}
+    bleu = rows["api:bleu"]["after"]
+    assert bleu["fresh_pairs_per_s"] > 0 and bleu["warm_pairs_per_s"] > 0 and bleu["errors"] == 0
+    assert rows["lib:rouge-score"]["after"]["fresh_pairs_per_s"] > 0
+    assert rows["one:radsem"]["after"]["errors"] == 0 and "before" not in rows["api:radsem"]
+    assert "| RadScope radsem, one pair per call |" in proc.stdout

@@ -27,7 +27,14 @@ from typing import Any
 
 from engine.context import ModelInfo
 from engine.metrics.extraction import Extracted, ExtractorKind, PairwiseExtractor
-from engine.reader.lexicon_files import RULES_VERSION, lexicon_hash, load, word_regex
+from engine.reader.lexicon_files import (
+    RULES_VERSION,
+    lexicon_hash,
+    load,
+    may_find,
+    text_trigrams,
+    word_regex,
+)
 from engine.reader.scope import NEGATIVE, POSITIVE, UNCERTAIN
 from engine.metrics.clear.schema import (
     CHANGE,
@@ -136,9 +143,11 @@ def sentence_mentions(sentence: str) -> tuple[tuple[str, str, str, int, int, str
     lexicons = _condition_lexicons()
     for clause in sentence_clauses(sentence):
         lower = clause.lower
+        grams = text_trigrams(lower)
         for condition, lex in lexicons.items():
-            excluded = [(m.start(), m.end()) for m in lex.exclude.finditer(lower)]
-            for m in lex.mentions.finditer(lower):
+            mentioned = may_find(lex.mentions, grams)  # exclusions only matter beside a mention
+            excluded = [(m.start(), m.end()) for m in lex.exclude.finditer(lower)] if mentioned else []
+            for m in lex.mentions.finditer(lower) if mentioned else ():
                 if any(s <= m.start() and m.end() <= e for s, e in excluded):
                     continue
                 found.append((condition, clause.status(m.start(), m.end()), clause.text,
