@@ -39,11 +39,13 @@ def lexicon_hash(*names: str) -> str:
 def word_regex(fragments: list[str] | tuple[str, ...], flags: int = re.IGNORECASE) -> re.Pattern[str]:
     """One alternation of lexicon fragments, each anchored on word boundaries.
 
-    Longer fragments are tried first so that "no evidence of" wins over "no". A fragment that
-    starts or ends with a non-word character (e.g. "?") gets no boundary on that side.
+    Longer fragments are tried first so that "no evidence of" wins over "no"; fragments of one
+    length in alphabetical order, so that the alternation (and with it every reading) is the same
+    in every process whatever its hash seed (a set's order is not). A fragment that starts or
+    ends with a non-word character (e.g. "?") gets no boundary on that side.
     """
     parts = []
-    for fragment in sorted(set(fragments), key=len, reverse=True):
+    for fragment in sorted(set(fragments), key=lambda f: (-len(f), f)):
         left = r"\b" if re.match(r"[\w(\[]", fragment) else ""
         right = r"\b" if re.search(r"[\w)\]?*+]$", fragment) and not fragment.endswith("\\?") else ""
         parts.append(f"{left}(?:{fragment}){right}")
