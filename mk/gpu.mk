@@ -6,3 +6,24 @@ gpu: $(BIN)/.runtime
 	$(PIP) -r requirements-gpu.txt
 	CMAKE_ARGS="-DGGML_CUDA=on" $(PIP) --force-reinstall --no-deps --no-binary llama-cpp-python \
 	  llama-cpp-python==0.3.36
+
+# `make gpu-carry` (on a machine with PyPI) gathers what `make gpu-check` needs on a bare CUDA
+# machine without network, under 64 MiB: the llama-cpp-python sdist (llama.cpp's source) and
+# diskcache (the one pure-Python dependency of llama_cpp that a PyTorch environment lacks).
+# `make gpu-check` then builds llama.cpp (CPU native, CPU AVX2-only, CUDA, CUDA with an
+# AVX2-only CPU part), loads a GGUF with every layer offloaded and times it against the CPU
+# builds, with the diagnostics for the AMX segfault (mk/gpu_check.sh says what and why).
+# GPU_CHECK_CPU_ONLY=1 runs the CPU half (a dry run without a GPU).
+GPU_CARRY ?= .gpu-carry
+LLAMA_CPP_VERSION := $(shell grep -m1 '^llama-cpp-python==' requirements.txt | cut -d= -f3)
+.PHONY: gpu-carry gpu-check
+gpu-carry: $(BIN)/.runtime
+	@mkdir -p $(GPU_CARRY)
+	$(BIN)/python -m pip download --quiet --no-deps --no-binary :all: -d $(GPU_CARRY) \
+	  llama-cpp-python==$(LLAMA_CPP_VERSION)
+	$(BIN)/python -m pip download --quiet --no-deps --only-binary :all: -d $(GPU_CARRY) \
+	  diskcache==$$(grep -m1 '^diskcache==' constraints.txt | cut -d= -f3)
+	@du -sh $(GPU_CARRY)
+
+gpu-check:
+	GPU_CARRY=$(abspath $(GPU_CARRY)) bash mk/gpu_check.sh

@@ -14,7 +14,7 @@ from ui.compare_handlers import NO_DIFFERENCES, CompareView, compare_differences
 from ui.handlers import bind
 from ui.panels import build_panel
 from ui.public import redact, secret_values
-from ui.structured_report_action import structure_available
+from ui.structured_report_action import DEFAULT_WRITER, WRITER_CHOICES, structure_available
 from ui.views import has_view
 from ui.widgets import LLM, AppContext, option_controls, relevant_options
 
@@ -58,8 +58,12 @@ def compare_tab(app: AppContext, names: list[str], default_metrics: list[str],
         run = gr.Button("Run", variant="primary", elem_id="run", scale=2)
         side = gr.Radio(["Reference", "Candidate"], value="Candidate", label="Structure which report",
                         scale=1, elem_id="structure-side")
+        writer = gr.Radio(list(WRITER_CHOICES), value=DEFAULT_WRITER, label="Written by",
+                          scale=1, elem_id="structure-writer")
         structure_btn = gr.Button("Structure report", elem_id="structure", scale=1,
                                   interactive=structure_available())
+        structure_cancel = gr.Button("Cancel", elem_id="structure-cancel", scale=1,
+                                     visible=False, variant="stop")
     status = gr.HTML(elem_id="compare-status")
     with gr.Column(elem_id="differences-panel", elem_classes=["rs-panel"]):
         gr.HTML("<h2 class='rs-h2'>Differences</h2>")
@@ -95,9 +99,14 @@ def compare_tab(app: AppContext, names: list[str], default_metrics: list[str],
               concurrency_id=LLM, concurrency_limit=1) \
         .then(bind(handlers.finish, view), view.results_state, view.columns_and_slots,
               api_name="compare_finish", api_visibility="undocumented", queue=False)
-    structure_btn.click(bind(handlers.run_structure, app, option_names),
-                        [reference, candidate, side, *control_list], [structure_box, structure_out],
-                        api_name="structure", concurrency_id=LLM, concurrency_limit=1)
+    structuring = structure_btn.click(
+        bind(handlers.run_structure, app, option_names),
+        [reference, candidate, side, *control_list, writer],
+        [structure_box, structure_out, structure_cancel],
+        api_name="structure", concurrency_id=LLM, concurrency_limit=1)
+    structure_cancel.click(lambda: gr.update(visible=False), None, structure_cancel,
+                           cancels=[structuring], api_name="structure_cancel",
+                           api_visibility="undocumented", queue=False)
     return {"controls": controls, "metrics": metrics, "reference": reference, "candidate": candidate,
             "view": view, "show_stored": bind(handlers.show_stored, view),
             "stored_outputs": view.stored_outputs()}

@@ -174,5 +174,6 @@ def judged(read: Callable[[], tuple[T, list[CallTrace]]]) -> Extracted[T]:
     try:
         value, trace = read()
     except JudgeError as exc:
-        return Extracted.failed(f"judge: {exc}", {"judge_error": exc.to_json()})
+        return Extracted.failed(f"judge: {exc} [{exc.category}: {exc.cause}]",
+                                {"judge_error": exc.to_json()})
     return Extracted(value, {"judge_calls": [t.to_json() for t in trace]})
