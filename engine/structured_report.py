@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -130,13 +131,15 @@ _SITE_HEADERS: tuple[tuple[str, str], ...] = (
     ("spine", "Musculoskeletal and Chest Wall"), ("joint", "Musculoskeletal and Chest Wall"),
     ("soft tissue", "Musculoskeletal and Chest Wall"),
     ("abdomen", "Abdominal"), ("pelvis", "Abdominal"),
+    ("head", "Other"), ("neck", "Other"),  # brain, sinuses, thyroid: outside the chest headers
 )
 # The heart's silhouette: "the cardiomediastinal silhouette is normal" is read as heart size.
 _SITE_OVERRIDES = {"cardiomediastinum": "Cardiovascular"}
 
 
-def site_header(site: str) -> str:
-    """The Findings header of a lexicon site (its own or its nearest ancestor's; else Other)."""
+def site_header(site: str) -> str | None:
+    """The Findings header of a lexicon site (its own or its nearest ancestor's; None when
+    neither has one)."""
     from engine.reader.radsem_lexicon import radsem_lexicon
 
     if site in _SITE_OVERRIDES:
@@ -150,17 +153,35 @@ def site_header(site: str) -> str:
             return headers[node]
         seen.add(node)
         node = parent.get(node)
-    return "Other"
+    return None
 
 
-def finding_header(sites: Iterable[str], device: bool) -> str:
+# A finding that names no site at all ("No pneumothorax.") goes where its finding word belongs
+# (one with a site outside these headers, "cerebral edema", stays under Other).
+_TERM_HEADERS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(pattern, re.IGNORECASE), header) for pattern, header in (
+        (r"pneumothora|effusion|pleura|empyema", "Pleura"),
+        (r"cardiomegaly|\bheart\b|cardiac|pericardi|aort", "Cardiovascular"),
+        (r"mediastin|\bhil(?:um|ar|a)\b|lymphadenopathy", "Hila and Mediastinum"),
+        (r"atelecta|consolidat|opacit|nodul|pneumon|edema|emphysema|airspace|bronch|infiltrat",
+         "Lungs and Airways"),
+        (r"fractur|osseous|\bbones?\b|degenerative|scoliosis|kyphosis", "Musculoskeletal and Chest Wall"),
+    ))
+
+
+def finding_header(sites: Iterable[str], device: bool, text: str = "") -> str:
     """Where a finding goes: devices under their own header, otherwise the most specific
-    header among its sites (a sentence naming the lung and the pleura goes under Pleura)."""
+    header among its sites (a sentence naming the lung and the pleura goes under Pleura), and
+    for a finding without a known site, the header of its finding word (else Other)."""
     if device:
         return "Tubes/Catheters/Support Devices"
+    sites = list(sites)
+    if not sites:
+        return next((h for pattern, h in _TERM_HEADERS if pattern.search(text)), "Other")
     headers = [site_header(s) for s in sites]
-    named = [h for h in headers if h != "Other"]
-    if not named:
+    # head and neck anatomy wins: "small vessel disease of the brain" is not Cardiovascular
+    named = [h for h in headers if h is not None]
+    if not named or "Other" in named:
         return "Other"
     order = ("Pleura", "Hila and Mediastinum", "Cardiovascular", "Lungs and Airways",
              "Musculoskeletal and Chest Wall", "Abdominal")
@@ -183,7 +204,7 @@ def structure_by_rules(text: str, exam: str = "") -> StructureResult:
     reading = read_report(text)
     findings: dict[str, list[str]] = {h: [] for h in FINDINGS_HEADERS}
     for finding in reading.findings:
-        items = findings[finding_header(finding.sites, finding.device)]
+        items = findings[finding_header(finding.sites, finding.device, finding.text)]
         if finding.text not in items:
             items.append(finding.text)
     impression = split_utterances(sections.get("impression", ""))

@@ -39,6 +39,12 @@ N_CTX = 8192  # the demo judge's context (models/registry.toml)
 FINDINGS_LENGTHS = (12, 341, 342, 2000, 8000, 4 * N_CTX)
 
 
+def _findings(length: int) -> str:
+    """Findings of ``length`` characters, in sentences of about 250 (long CT sentences)."""
+    sentence = ("There is a small left pleural effusion with adjacent atelectasis " * 4)[:248] + ". "
+    return (sentence * (length // len(sentence) + 1))[:length]
+
+
 def _sentences(n: int, side: str) -> list[str]:
     return [f"{side} finding number {i} of the report, at a site with a long name." for i in range(n)]
 
@@ -57,7 +63,7 @@ def project_schemas() -> Iterator[tuple[str, dict[str, Any]]]:
                bounded_schema(judge_schema(with_score), _TEXT_CHARS, _ITEMS, _MAX_COUNT))
     yield "structure.srrg", bounded_schema(STRUCTURE_SCHEMA, max_string=200, max_items=8)
     for length in FINDINGS_LENGTHS:
-        yield f"radsem.rewrite[{length} chars]", rewrite_schema("x" * length)[0]
+        yield f"radsem.rewrite[{length} chars]", rewrite_schema(_findings(length))[0]
         # as many atomic sentences as such findings can hold (one per 25 characters, x 3)
         n = max(1, min(400, 3 * length // 25))
         yield f"radsem.match[{n}x{n}]", match_schema(_sentences(n, "Ref"), _sentences(n, "Gen"))
@@ -125,9 +131,9 @@ def test_every_schema_fits_both_server_dialects(name):
 
 def test_the_rewrite_is_a_list_of_bounded_sentences_at_any_length():
     for length in FINDINGS_LENGTHS:
-        schema, max_tokens = rewrite_schema("x" * length)
+        schema, max_tokens = rewrite_schema(_findings(length))
         sentences = schema["properties"]["sentences"]
-        assert sentences["items"]["maxLength"] == SENTENCE_CHARS
+        assert sentences["items"]["maxLength"] <= SENTENCE_CHARS
         # the answer of the old budget (3 x the findings) fits the items and the tokens
-        assert sentences["maxItems"] * SENTENCE_CHARS >= 3 * length
+        assert sentences["maxItems"] * sentences["items"]["maxLength"] >= 3 * length
         assert max_tokens >= 3 * length

@@ -35,7 +35,7 @@ from engine.metrics.radsem.schema import (
 )
 from engine.context import RuntimeContext
 from engine.prompts import load_prompt
-from engine.reports import ReportPair, findings_text
+from engine.reports import ReportPair, findings_text, split_utterances
 from engine.runtimes.judge import GRAMMAR_MAX_ITEMS, CallTrace, Judge, bounded_schema
 from engine.metrics.extraction import Extracted, ExtractorKind, PairwiseExtractor
 from engine.metrics.judging import judge_for, judged
@@ -208,7 +208,8 @@ class LlmRadsemExtractor(PairwiseExtractor[RadsemExtraction]):
         return check_tags(answer.value, ref, gen)
 
 
-SENTENCE_CHARS = 300  # one atomic sentence; the longest in SSREE's reference rewrites is ~200
+SENTENCE_CHARS = 300  # one atomic sentence at most; SSREE's longest reference rewrites are ~200
+SENTENCE_SLACK = 40  # an atomic sentence may add a site or a side to the sentence it comes from
 MAX_SENTENCES = 400  # beyond any report that fits a judge's context
 
 
@@ -217,13 +218,18 @@ def rewrite_schema(findings: str) -> tuple[dict[str, Any], int]:
 
     The total the schema allows is the old string budget (3 x the findings, at least 400
     characters: atomic sentences repeat sites and split sides): about one sentence per 25
-    characters of total, each at most ``SENTENCE_CHARS``. Tokens: at most one per character of
-    that total plus four per item for quotes and commas, so the budget does not cut off an
-    answer of the expected size.
+    characters of total. Each sentence is at most as long as the longest sentence of the
+    findings plus ``SENTENCE_SLACK`` (an atomic sentence is a part of one, with its site and
+    side spelt out), and never beyond ``SENTENCE_CHARS``: a rambling judge then cannot make the
+    stage-2 prompt and answer outgrow its context. Tokens: one per character of the total plus
+    four per item for quotes and commas, so the budget does not cut off an answer of the
+    expected size.
     """
     total = max(400, 3 * len(findings))
     items = min(MAX_SENTENCES, max(4, total // 25))
-    schema = bounded_schema(REWRITE_SCHEMA, max_string=SENTENCE_CHARS, max_items=items)
+    longest = max((len(s) for s in split_utterances(findings)), default=len(findings))
+    chars = min(SENTENCE_CHARS, longest + SENTENCE_SLACK)
+    schema = bounded_schema(REWRITE_SCHEMA, max_string=chars, max_items=items)
     return schema, total + 4 * items + 32
 
 
