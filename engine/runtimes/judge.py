@@ -72,17 +72,21 @@ class JudgeBackend(Protocol):
 
 
 # Why a judge call gave no usable answer, and whose failure that is. "pipeline" failures are
-# ours to fix (a schema the runtime cannot turn into a grammar, a token budget too small for
-# the answer the schema allows, an unexplained backend error); "runtime" ones come from the
-# process or server (a hang, a crash); "input limit" is a pair refused because its reports do
-# not fit the judge's context; "model quality" is an answer that is not usable as a judgement.
+# ours to fix (a schema the runtime cannot turn into a grammar, an unexplained backend or server
+# error); "runtime" ones come from the process (a hang, a crash); "input limit" is a pair refused
+# because its reports do not fit the judge's context; "setting" an answer cut off at the user's
+# token cap; "model quality" an answer that is not usable as a judgement: not the schema's
+# shape, copied from a report, or still running past a token budget sized for an answer of the
+# expected length (each question's budget covers that; a judge that repeats itself does not
+# stop within it).
 FAILURE_CAUSES: dict[str, str] = {
     "grammar": "pipeline",
-    "length": "pipeline",
     "server": "pipeline",
     "timeout": "runtime",
     "crash": "runtime",
     "context": "input limit",
+    "length": "model quality",  # past a budget that fits an answer of the expected size
+    "budget": "setting",  # cut off at the user's cap on answer tokens (--judge-max-tokens)
     "schema": "model quality",
     "not a judgement": "model quality",
 }
@@ -197,9 +201,11 @@ class Decoding:
     seed: int = 0
     retries: int = 2
     temperature: float = 0.0
+    max_tokens: int = 0  # a cap on every answer's tokens (0: each question's own budget)
 
     def describe(self) -> str:
-        return f"greedy,seed={self.seed},retries={self.retries}"
+        cap = f",max_tokens={self.max_tokens}" if self.max_tokens else ""
+        return f"greedy,seed={self.seed},retries={self.retries}{cap}"
 
 
 # llama.cpp's grammar parser rejects a repetition of 1,024 or more (a JSON-schema string with
@@ -318,7 +324,8 @@ class Judge:
         texts: list[str] = []
         notes: list[str] = []
         calls = hits = 0
-        budget = max_tokens
+        cap = self.decoding.max_tokens
+        budget = min(max_tokens, cap) if cap else max_tokens
         category = "schema"
         for attempt in range(1, self.decoding.retries + 2):
             completion, cached = self._complete(prompt, messages, schema, budget)
@@ -331,10 +338,13 @@ class Judge:
                     f"({completion.prompt_tokens} prompt tokens + {completion.completion_tokens} "
                     f"answer tokens); the pair is refused, not truncated (raise --judge-ctx "
                     "or shorten the reports)", prompt.key, texts, category="context")
+            if completion.finish_reason == "length" and cap and budget >= cap:
+                raise JudgeError(f"{prompt.key}: the answer was cut off at the cap of {cap} "
+                                 "tokens (--judge-max-tokens)", prompt.key, texts, category="budget")
             if completion.finish_reason == "length":
                 problem = f"the answer was cut off at {budget} tokens"
                 category = "length"
-                budget *= 2  # the same request, with room to finish
+                budget = min(budget * 2, cap) if cap else budget * 2  # room to finish
             else:
                 try:
                     value = read(completion.text)
