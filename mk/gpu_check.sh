@@ -17,6 +17,9 @@ WORK=${GPU_WORK:-/tmp/radscope-gpu-check}
 PY=${GPU_PYTHON:-python3}
 JOBS=$(nproc)
 CPU_ONLY=${GPU_CHECK_CPU_ONLY:-0}
+# Which builds to make and run (a dry run on a small machine may take one).
+BUILDS=${GPU_CHECK_BUILDS:-cpu-native cpu-avx2 cuda cuda-avx2}
+wanted() { [[ " $BUILDS " == *" $1 "* ]]; }
 REPORT=${GPU_REPORT:-$WORK/report}
 mkdir -p "$WORK" "$REPORT"
 exec > >(tee "$REPORT/gpu_check.log") 2>&1
@@ -65,16 +68,17 @@ build() {
 }
 libdir() { dirname "$(find "$WORK/build-$1" -name 'libllama.so' | head -1)"; }
 
-build cpu-native -DGGML_NATIVE=ON
-build cpu-avx2 -DGGML_NATIVE=OFF -DGGML_AVX2=ON -DGGML_AVX512=OFF -DGGML_AMX_TILE=OFF \
-  -DGGML_AMX_INT8=OFF -DGGML_AMX_BF16=OFF
+AVX2_ONLY=(-DGGML_NATIVE=OFF -DGGML_AVX2=ON -DGGML_AVX512=OFF -DGGML_AMX_TILE=OFF
+           -DGGML_AMX_INT8=OFF -DGGML_AMX_BF16=OFF)
+wanted cpu-native && build cpu-native -DGGML_NATIVE=ON
+wanted cpu-avx2 && build cpu-avx2 "${AVX2_ONLY[@]}"
 GPU_BUILDS=()
 if [ "$CPU_ONLY" != 1 ]; then
   # CUDA with the CPU part native, then with it AVX2-only (the H100 crash was in libggml's
   # CPU part on an AMX Xeon, so the two tell a CPU-backend fault from a CUDA one).
-  build cuda -DGGML_CUDA=ON -DGGML_NATIVE=ON -DCMAKE_CUDA_ARCHITECTURES=native && GPU_BUILDS+=(cuda)
-  build cuda-avx2 -DGGML_CUDA=ON -DGGML_NATIVE=OFF -DGGML_AVX2=ON -DGGML_AVX512=OFF \
-    -DGGML_AMX_TILE=OFF -DGGML_AMX_INT8=OFF -DGGML_AMX_BF16=OFF \
+  wanted cuda && build cuda -DGGML_CUDA=ON -DGGML_NATIVE=ON -DCMAKE_CUDA_ARCHITECTURES=native \
+    && GPU_BUILDS+=(cuda)
+  wanted cuda-avx2 && build cuda-avx2 -DGGML_CUDA=ON "${AVX2_ONLY[@]}" \
     -DCMAKE_CUDA_ARCHITECTURES=native && GPU_BUILDS+=(cuda-avx2)
 fi
 
@@ -101,7 +105,7 @@ run() {  # run NAME LAYERS REPACK
   return 0
 }
 for b in cpu-native cpu-avx2; do
-  [ -f "$WORK/build-$b/.done" ] && { run "$b" 0 1; run "$b" 0 0; }
+  wanted "$b" && [ -f "$WORK/build-$b/.done" ] && { run "$b" 0 1; run "$b" 0 0; }
 done
 for b in "${GPU_BUILDS[@]}"; do run "$b" -1 1; run "$b" -1 0; done
 

@@ -219,10 +219,12 @@ def cmd_llm_mechanics(args: argparse.Namespace) -> int:
         if name not in BACKENDS:
             raise ValueError(f"unknown backend {name!r}; choose from {', '.join(BACKENDS)}")
     base = {"extractor": "llm", "judge": args.judge, "judge_threads": args.threads,
-            "judge_ctx": args.ctx, "judge_timeout": args.timeout}
+            "judge_ctx": args.ctx, "judge_timeout": args.timeout,
+            "judge_max_tokens": args.max_tokens, "judge_retries": args.retries}
     rows: list[dict[str, Any]] = []
     report: dict[str, Any] = {"benchmark": "llm-mechanics", "machine": machine_info(),
                               "judge": args.judge, "n_ctx": args.ctx,
+                              "max_tokens": args.max_tokens, "retries": args.retries,
                               "datasets": {k: [p.id for p in v] for k, v in datasets.items()},
                               "rows": rows}
 
@@ -274,5 +276,9 @@ def add_metric_commands(sub: Any, registry: MetricRegistry) -> None:
     p.add_argument("--ctx", type=int, default=8192, help="judge context (tokens)")
     p.add_argument("--threads", type=int, default=0, help="judge threads (0: all cores)")
     p.add_argument("--timeout", type=float, default=600.0, help="seconds one judge call may take")
+    p.add_argument("--max-tokens", type=int, default=0,
+                   help="cap on every answer's tokens (0: each question's own budget); cut-offs "
+                        "there are counted as 'budget' failures")
+    p.add_argument("--retries", type=int, default=2, help="extra attempts after an unusable answer")
     p.add_argument("--out", help="JSON report path")
     p.set_defaults(func=cmd_llm_mechanics, registry=registry)

@@ -39,7 +39,7 @@ def _findings(length: int) -> str:
 
 LONG = _findings(2000)
 PAIR = ReportPair("long-2000", f"FINDINGS: {LONG}",
-                  f"FINDINGS: {LONG[:1200].rstrip()} No pleural effusion.", "CT", "Chest")
+                  f"FINDINGS: {LONG[:1200].rstrip()} No pleural effusion.", "CR", "Chest")
 
 
 @pytest.mark.parametrize(("metric", "options"), [
@@ -50,8 +50,10 @@ def test_a_2000_character_report_never_meets_a_pipeline_failure(ctx_factory, met
                       judge_timeout=1800, **options)
     run = run_batch([PAIR], [metric], ctx, registry=production())
     result = run.rows[0]["metrics"][metric]
-    if result["error"] is None:  # a schema-valid answer, scored
-        assert result["score"] is not None and result["demo_grade"] is True
+    if result["error"] is None:  # schema-valid answers, read and scored
+        assert not result.get("not_applicable"), result["not_applicable"]
+        assert result["demo_grade"] is True and result["judge_calls"], result
+        assert result["score"] is not None
     else:
         failure = result["judge_error"]
         assert failure["cause"] in ("model quality", "setting"), failure
