@@ -168,8 +168,10 @@ def measure(registry: MetricRegistry, metric: str, pairs: Sequence[ReportPair],
             os.environ["RADSCOPE_HOME"] = previous
     categories: Counter[str] = Counter()
     other: list[str] = []
+    not_applicable = 0
     for row in run.rows:
         result = row["metrics"][metric]
+        not_applicable += bool(result.get("not_applicable"))
         if result.get("error") is None:
             continue
         judge_error = result.get("judge_error")
@@ -181,22 +183,23 @@ def measure(registry: MetricRegistry, metric: str, pairs: Sequence[ReportPair],
     causes: Counter[str] = Counter()
     for category, n in categories.items():
         causes[FAILURE_CAUSES.get(category, "pipeline")] += n
-    return {"pairs": len(run.rows), "failures": dict(sorted(categories.items())),
+    return {"pairs": len(run.rows), "not_applicable": not_applicable,
+            "failures": dict(sorted(categories.items())),
             "causes": dict(sorted(causes.items())), "other_errors": other[:5],
             **{k: int(counters.get(k, 0)) for k in COUNTERS},
             "wall_s": round(wall, 2), "s_per_pair": round(wall / max(1, len(run.rows)), 2)}
 
 
 def _table(rows: list[dict[str, Any]]) -> str:
-    lines = ["| backend | configuration | data | pairs | pipeline failures | other failures (category: n) "
-             "| calls | prompt tokens | completion tokens | s/pair |",
-             "|---|---|---|---:|---:|---|---:|---:|---:|---:|"]
+    lines = ["| backend | configuration | data | pairs | not applicable | pipeline failures | "
+             "other failures (category: n) | calls | prompt tokens | completion tokens | s/pair |",
+             "|---|---|---|---:|---:|---:|---|---:|---:|---:|---:|"]
     for r in rows:
         f = r["figures"]
         others = ", ".join(f"{c}: {n}" for c, n in f["failures"].items()
                            if FAILURE_CAUSES.get(c, "pipeline") != "pipeline") or "none"
         lines.append(f"| {r['backend']} | {r['config']} | {r['data']} | {f['pairs']} | "
-                     f"{f['causes'].get('pipeline', 0)} | {others} | {f['model_calls']} | "
+                     f"{f['not_applicable']} | {f['causes'].get('pipeline', 0)} | {others} | {f['model_calls']} | "
                      f"{f['prompt_tokens']} | {f['completion_tokens']} | {f['s_per_pair']} |")
     return "\n".join(lines)
 
