@@ -52,7 +52,8 @@ mkdir -p "$DEPS"
 for wheel in "$CARRY"/*.whl; do [ -e "$wheel" ] && $PY -m zipfile -e "$wheel" "$DEPS"; done
 export PYTHONPATH="$SRC:$SRC/vendor/llama.cpp/gguf-py:$DEPS:$ROOT${PYTHONPATH:+:$PYTHONPATH}"
 
-# build NAME CMAKE_ARGS...: one shared-library build of the vendored llama.cpp.
+# build NAME CMAKE_ARGS...: one shared-library build of the vendored llama.cpp (the llama
+# target: libllama and the ggml libraries it links; the apps and tools are not needed).
 build() {
   local name=$1; shift
   local dir=$WORK/build-$name
@@ -61,7 +62,7 @@ build() {
   cmake -S "$SRC/vendor/llama.cpp" -B "$dir" -DBUILD_SHARED_LIBS=ON -DLLAMA_BUILD_TESTS=OFF \
     -DLLAMA_BUILD_EXAMPLES=OFF -DLLAMA_BUILD_SERVER=OFF -DLLAMA_BUILD_TOOLS=OFF -DLLAMA_CURL=OFF \
     -DCMAKE_BUILD_TYPE=Release "$@" > "$REPORT/cmake-$name.log" 2>&1 \
-    && cmake --build "$dir" -j "$JOBS" > "$REPORT/build-$name.log" 2>&1 \
+    && cmake --build "$dir" --target llama -j "$JOBS" > "$REPORT/build-$name.log" 2>&1 \
     && touch "$dir/.done" && say "build $name: done" \
     || { say "build $name FAILED (see $REPORT/build-$name.log)"; tail -20 "$REPORT/build-$name.log"; return 1; }
   grep -E "GGML_(NATIVE|AVX|AVX2|AVX512|AMX|CUDA)[A-Z_]*:BOOL" "$dir/CMakeCache.txt" > "$REPORT/flags-$name.txt"
