@@ -38,6 +38,7 @@ class _MetricAccumulator:
             else corpus_stats.RecordTable(self.spec.record))
         self.scores = array("d")
         self.counts: Counter[str] = Counter()
+        self.judge_failures: Counter[str] = Counter()  # failure category -> pairs
         self.failure: str | None = None  # the first stored result that did not fit the record
 
     def add(self, payload: Mapping[str, Any], pair: str) -> None:
@@ -46,6 +47,9 @@ class _MetricAccumulator:
             self.counts["not_applicable"] += 1
         if error is not None:
             self.counts["cannot_read" if readable.is_cannot_read(error) else "errors"] += 1
+            judge_error = payload.get("judge_error")
+            if isinstance(judge_error, Mapping):
+                self.judge_failures[str(judge_error.get("category") or "schema")] += 1
             return
         if score is None:
             return
@@ -104,6 +108,8 @@ class SummaryBuilder:
             "n": ci.n, "n_errors": acc.counts["errors"],
             "n_cannot_read": acc.counts["cannot_read"],
             "n_not_applicable": acc.counts["not_applicable"],
+            # failed judge calls per category (engine.runtimes.judge.FAILURE_CAUSES)
+            "judge_failures": dict(sorted(acc.judge_failures.items())),
             "direction": metric.direction,
             "range": list(metric.card.range),
             "signature": acc.signature,
@@ -158,6 +164,9 @@ def format_summary(summary: dict[str, Any]) -> str:
         apart = f" not applicable={m['n_not_applicable']}" if m.get("n_not_applicable") else ""
         lines.append(f"{name:<10} {arrow} {value}  n={m['n']} errors={m['n_errors']} "
                      f"cannot read={m.get('n_cannot_read', 0)}{apart}{demo}")
+        if m.get("judge_failures"):
+            lines.append(f"{'':<10}   judge failures: " + ", ".join(
+                f"{category} {n}" for category, n in m["judge_failures"].items()))
         for key in m.get("headline") or []:
             f = m["corpus_figures"][key]
             if f["value"] is not None and f["ci_low"] is not None:

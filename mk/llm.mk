@@ -28,3 +28,16 @@ bench-llm: $(BIN)/.runtime
 	@mkdir -p $(OUT)
 	$(BIN)/python -m engine.bench llm --pairs $(BENCH_LLM_PAIRS) \
 	  --faithful-pairs $(BENCH_LLM_FAITHFUL_PAIRS) --out $(OUT)/llm.json $(BENCH_LLM_ARGS)
+
+# Judge pipelines on real report lengths (issue 25): CLEAR fast/faithful, every VERT variant and
+# RadSEM with --extractor llm on the longest SSREE dev reports, PARROT English reports and IU
+# pairs, through the judge worker and through llama_cpp.server on 127.0.0.1; failures per
+# cause, calls, tokens, s/pair. Real data from DATA when present (skipped with a message when
+# absent). The full run is long on 2 cores: MECHANICS_ARGS="--ssree 3 --parrot 2 --iu 2" etc.
+MECHANICS_ARGS ?=
+
+.PHONY: bench-llm-mechanics
+bench-llm-mechanics: $(LLAMA_STAMP)
+	@mkdir -p $(OUT)
+	$(BIN)/python -m engine.bench llm-mechanics --data-dir $(DATA) \
+	  --out $(OUT)/llm_mechanics.json $(MECHANICS_ARGS)

@@ -2,6 +2,8 @@
 (``CompareView``); ``ui.compare_tab`` builds the components and binds these to them."""
 from __future__ import annotations
 
+import contextlib
+
 import logging
 
 from collections.abc import Iterator
@@ -21,7 +23,12 @@ from ui.panels import Panel, overview_html
 from ui.public import for_visitor, redact, secret_values
 from ui.runtime import needs_model
 from ui.report import comparison_record, write_report
-from ui.structured_report_action import StructureUnavailable, structure, structured_html
+from ui.structured_report_action import (
+    StructureUnavailable,
+    structure,
+    structured_html,
+    writer_for,
+)
 from ui.views.common import esc
 from ui.widgets import AppContext, options_from, relevant_options, status_box
 
@@ -252,29 +259,45 @@ def finish(view: CompareView, results: dict[str, dict[str, Any]], shown: dict[st
 
 
 def run_structure(app: AppContext, option_names: list[str], ref: str, cand: str, which: str,
-                  *values: Any) -> tuple[Any, str]:
-    """Rewrite the chosen report in the structured format with the judge (LLM)."""
+                  *values: Any) -> Iterator[tuple[Any, str, Any]]:
+    """Rewrite the chosen report in the structured format. ``values`` are the option controls
+    and, last, the "Written by" choice. The rules rewrite answers at once; the LLM rewrite
+    first shows that it is running (with the Cancel button), then the result."""
     config = app.config
     text = ref if which == "Reference" else cand
     side_name = which.lower()
+    *controls, writer_choice = values if values else (None,)
+    hidden = gr.update(visible=False)
     if not isinstance(text, str) or not text.strip():
-        return gr.update(visible=True), status_box("error", f"The {side_name} report is empty.")
+        yield gr.update(visible=True), status_box("error", f"The {side_name} report is empty."), hidden
+        return
     problems = input_problems(text, text, config.max_chars)
     if problems:
-        return gr.update(visible=True), status_box(
-            "error", problems[0].replace("The reference report", f"The {side_name} report"))
+        yield gr.update(visible=True), status_box(
+            "error", problems[0].replace("The reference report", f"The {side_name} report")), hidden
+        return
     options: dict[str, Any] = {}
     try:
-        options = config.request_options(options_from(option_names, values))
-        result = structure(text, app.cache.runtime(options).ctx)
+        options = config.request_options(options_from(option_names, tuple(controls)))
+        writer = writer_for(writer_choice, options)
+        if writer == "llm":
+            yield (gr.update(visible=True),
+                   status_box("info", f"The LLM judge is rewriting the {side_name} report; "
+                                      "this can take a minute (Cancel stops it)."),
+                   gr.update(visible=True))
+        # The LLM rewrite waits its turn at the model gate; the rules rewrite uses no model.
+        with app.models.held() if writer == "llm" else contextlib.nullcontext():
+            result = structure(text, app.cache.runtime(options).ctx, writer)
     except StructureUnavailable as exc:
-        return gr.update(visible=True), status_box("warn", str(exc))
+        yield gr.update(visible=True), status_box("warn", str(exc)), hidden
+        return
     except Exception as exc:  # noqa: BLE001 - shown in the panel and logged, both redacted
         # No traceback in the log: the judge's error text may echo an API key back.
         message = redact(f"The rewrite failed: {type(exc).__name__}: {exc}", secret_values(options))
         log.warning("structured report: %s", message)
-        return gr.update(visible=True), status_box("error", message)
-    return gr.update(visible=True), structured_html(result)
+        yield gr.update(visible=True), status_box("error", message), hidden
+        return
+    yield gr.update(visible=True), structured_html(result), hidden
 
 
 def show_stored(view: CompareView, ref: str, cand: str, mod: str, ar: str,

@@ -11,11 +11,11 @@ from engine.examples import example_pairs
 from ui import compare_handlers as handlers
 from ui.compare import InputProblem, compare_pair, parse_metrics
 from ui.compare_handlers import NO_DIFFERENCES, CompareView, compare_differences
-from ui.handlers import bind, holding
+from ui.handlers import bind
 from ui.panels import build_panel
 from ui.public import for_visitor, redact, secret_values
-from ui.structured_report_action import structure_available
 from ui.runtime import needs_model
+from ui.structured_report_action import DEFAULT_WRITER, WRITER_CHOICES, structure_available
 from ui.views import has_view
 from ui.widgets import COMPARE, COMPARE_LIMIT, LLM, AppContext, option_controls, relevant_options
 
@@ -59,8 +59,12 @@ def compare_tab(app: AppContext, names: list[str], default_metrics: list[str],
         run = gr.Button("Run", variant="primary", elem_id="run", scale=2)
         side = gr.Radio(["Reference", "Candidate"], value="Candidate", label="Structure which report",
                         scale=1, elem_id="structure-side")
+        writer = gr.Radio(list(WRITER_CHOICES), value=DEFAULT_WRITER, label="Written by",
+                          scale=1, elem_id="structure-writer")
         structure_btn = gr.Button("Structure report", elem_id="structure", scale=1,
                                   interactive=structure_available())
+        structure_cancel = gr.Button("Cancel", elem_id="structure-cancel", scale=1,
+                                     visible=False, variant="stop")
     stale = gr.HTML(elem_id="stale-notice")
     status = gr.HTML(elem_id="compare-status")
     with gr.Column(elem_id="differences-panel", elem_classes=["rs-panel"]):
@@ -106,9 +110,15 @@ def compare_tab(app: AppContext, names: list[str], default_metrics: list[str],
     # Any edit after a run marks what is shown as out of date (and back, if undone).
     gr.on([c.change for c in edited], bind(handlers.on_edit, view), [view.shown_inputs, *edited],
           fresh, api_visibility="private", queue=False, show_progress="hidden")
-    structure_btn.click(holding(app.models, bind(handlers.run_structure, app, option_names)),
-                        [reference, candidate, side, *control_list], [structure_box, structure_out],
-                        api_name="structure", concurrency_id=LLM, concurrency_limit=1)
+    # The rules rewrite needs no model; the LLM rewrite takes the model gate inside the handler.
+    structuring = structure_btn.click(
+        bind(handlers.run_structure, app, option_names),
+        [reference, candidate, side, *control_list, writer],
+        [structure_box, structure_out, structure_cancel],
+        api_name="structure", concurrency_id=LLM, concurrency_limit=1)
+    structure_cancel.click(lambda: gr.update(visible=False), None, structure_cancel,
+                           cancels=[structuring], api_name="structure_cancel",
+                           api_visibility="undocumented", queue=False)
     return {"controls": controls, "metrics": metrics, "reference": reference, "candidate": candidate,
             "view": view, "show_stored": bind(handlers.show_stored, view),
             "stored_outputs": view.stored_outputs()}

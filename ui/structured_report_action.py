@@ -1,16 +1,25 @@
 """The "Structure report" action: rewrite one report into the structured-report format.
 
-The rewrite lives in ``engine.structured_report`` (one LLM call through the shared judge); this module
-runs it with the app's cached runtime context, turns failures into readable messages, and lays
-the result out as HTML (escaped: the judge's text is as untrusted as the report).
+Two writers live in ``engine.structured_report``: the rules rewrite (the clinical reader's
+findings under their organ systems; milliseconds, no judge) and the LLM rewrite (one call to
+the shared judge). "Automatic" takes the rules rewrite unless a capable (non-demo) judge is
+set. This module picks the writer, runs it with the app's cached runtime context, and lays the
+result out as HTML (escaped: the judge's text is as untrusted as the report), saying who wrote
+it.
 """
 from __future__ import annotations
 
 import importlib.util
+from collections.abc import Mapping
 from typing import Any
 
 from engine.context import RuntimeContext
 from ui.views.common import esc
+
+# What the "Written by" control offers, and the engine's name for each.
+WRITER_CHOICES: dict[str, str] = {"Automatic": "auto", "Rules reader (no judge)": "rules",
+                                  "LLM judge": "llm"}
+DEFAULT_WRITER = "Automatic"
 
 
 class StructureUnavailable(RuntimeError):
@@ -21,24 +30,43 @@ def structure_available() -> bool:
     return importlib.util.find_spec("engine.structured_report") is not None
 
 
-def structure(text: str, ctx: RuntimeContext) -> Any:
-    """The engine's StructureResult for ``text`` (the judge comes from the context's options)."""
+def writer_for(choice: str | None, options: Mapping[str, Any]) -> str:
+    """``rules`` or ``llm`` for the control's choice (an unknown choice is an error)."""
+    from engine.structured_report import choose_writer
+
+    requested = WRITER_CHOICES.get(choice or DEFAULT_WRITER)
+    if requested is None:
+        raise StructureUnavailable(f"Unknown writer {choice!r}; choose one of "
+                                   f"{', '.join(WRITER_CHOICES)}.")
+    return choose_writer(requested, options)
+
+
+def structure(text: str, ctx: RuntimeContext, writer: str = "llm") -> Any:
+    """The engine's StructureResult for ``text``: by the rules reader, or by the judge that the
+    context's options name."""
     if not structure_available():
         raise StructureUnavailable("The structured-report rewrite is not part of this build.")
+    from engine.structured_report import structure_by_rules, structure_report
+
+    if writer == "rules":
+        return structure_by_rules(text)
     from engine.metrics.judging import judge_for
-    from engine.structured_report import structure_report
 
     return structure_report(text, judge_for(ctx))
 
 
 def structured_html(result: Any) -> str:
     """Sections, Findings under their headers as bullets, Impression as a numbered list, and
-    the model that wrote it (flagged when demo-grade)."""
+    who wrote it (the rules reader, or the model, flagged when demo-grade)."""
     data = result.to_json() if hasattr(result, "to_json") else dict(result)
     report = data.get("structured") or {}
     model = data.get("model")
     badge = " <span class='rs-badge rs-demo'>demo-grade model</span>" if data.get("demo_grade") else ""
-    parts = [f"<div class='rs-model'>written by <code>{esc(model or 'unknown')}</code>{badge}</div>"]
+    if data.get("writer") == "rules":
+        who = f"<div class='rs-model'>written by the {esc(model)}</div>"
+    else:
+        who = f"<div class='rs-model'>written by <code>{esc(model or 'unknown')}</code>{badge}</div>"
+    parts = [who]
     for key, label in (("exam_type", "Exam Type"), ("history", "History"),
                        ("technique", "Technique"), ("comparison", "Comparison")):
         parts.append(f"<div class='rs-kv'><b>{label}:</b> {esc(report.get(key) or 'None')}</div>")

@@ -91,7 +91,7 @@ def relevant_options(registry: MetricRegistry, names: Sequence[str]) -> set[str]
 # batches); they sit in a closed "Advanced" accordion below the basic ones.
 ADVANCED_OPTIONS = frozenset({"judge_url", "judge_model", "judge_api_key", "json_dialect", "judge_ctx",
                               "judge_gpu_layers", "judge_threads", "judge_chat_format", "max_inflight",
-                              "judge_timeout", "judge_retries", "judge_seed", "encoder_device",
+                              "judge_timeout", "judge_retries", "judge_seed", "judge_max_tokens", "encoder_device",
                               "encoder_precision", "encoder_threads", "encoder_batch",
                               "clear_llm_similarity", "clear_top5", "vert_fewshot"})
 

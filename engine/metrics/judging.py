@@ -61,10 +61,15 @@ JUDGE_RETRIES = Option("judge_retries", 2,
                        "extra attempts after an unusable judge answer (and after a failed "
                        "server request)", type=int)
 JUDGE_SEED = Option("judge_seed", 0, "seed passed with every judge call", type=int)
+JUDGE_MAX_TOKENS = Option("judge_max_tokens", 0,
+                          "cap on every judge answer's tokens (0: each question's own budget, "
+                          "sized for an answer of the expected length); an answer cut off at the "
+                          "cap is that pair's 'budget' failure", type=int)
 
 JUDGE_OPTIONS: tuple[Option, ...] = (
     JUDGE, JUDGE_URL, JUDGE_MODEL, JUDGE_API_KEY, JSON_DIALECT, JUDGE_CTX, JUDGE_GPU_LAYERS,
-    JUDGE_THREADS, JUDGE_CHAT_FORMAT, MAX_INFLIGHT, JUDGE_TIMEOUT, JUDGE_RETRIES, JUDGE_SEED)
+    JUDGE_THREADS, JUDGE_CHAT_FORMAT, MAX_INFLIGHT, JUDGE_TIMEOUT, JUDGE_RETRIES, JUDGE_SEED,
+    JUDGE_MAX_TOKENS)
 
 
 @dataclass(frozen=True)
@@ -84,6 +89,7 @@ class JudgeConfig:
     timeout_s: float = 300.0
     retries: int = 2
     seed: int = 0
+    max_tokens: int = 0
 
     @classmethod
     def from_ctx(cls, ctx: RuntimeContext) -> JudgeConfig:
@@ -96,7 +102,8 @@ class JudgeConfig:
                    n_ctx=int(opt(JUDGE_CTX)), gpu_layers=int(opt(JUDGE_GPU_LAYERS)),
                    threads=int(opt(JUDGE_THREADS)), chat_format=str(opt(JUDGE_CHAT_FORMAT)),
                    max_inflight=int(opt(MAX_INFLIGHT)), timeout_s=float(opt(JUDGE_TIMEOUT)),
-                   retries=int(opt(JUDGE_RETRIES)), seed=int(opt(JUDGE_SEED)))
+                   retries=int(opt(JUDGE_RETRIES)), seed=int(opt(JUDGE_SEED)),
+                   max_tokens=int(opt(JUDGE_MAX_TOKENS)))
 
     def resource_key(self) -> tuple[Any, ...]:
         """What makes two judges different objects (the API key is left out of the key)."""
@@ -123,7 +130,8 @@ def judge_for(ctx: RuntimeContext) -> Judge:
             backend = build_backend(config, cache)
         except ModelNotAvailable as exc:
             raise JudgeUnavailable(str(exc)) from None
-        return Judge(backend, cache, decoding=Decoding(seed=config.seed, retries=config.retries),
+        return Judge(backend, cache, decoding=Decoding(seed=config.seed, retries=config.retries,
+                                                       max_tokens=config.max_tokens),
                      count=ctx.count)
 
     return ctx.resource(config.resource_key(), build)
@@ -181,5 +189,6 @@ def judged(read: Callable[[], tuple[T, list[CallTrace]]]) -> Extracted[T]:
     try:
         value, trace = read()
     except JudgeError as exc:
-        return Extracted.failed(f"judge: {exc}", {"judge_error": exc.to_json()})
+        return Extracted.failed(f"judge: {exc} [{exc.category}: {exc.cause}]",
+                                {"judge_error": exc.to_json()})
     return Extracted(value, {"judge_calls": [t.to_json() for t in trace]})

@@ -25,6 +25,11 @@ class AnswerError(ValueError):
     """The judge's text holds no usable answer; the message says why (it is shown per pair)."""
 
 
+class NotAJudgement(AnswerError):
+    """The answer fits the schema but is no judgement of the reports (copied from one of them):
+    model quality, counted apart from answers that do not fit the schema."""
+
+
 def extract_json(text: str) -> Any:
     """The JSON value in ``text`` (object or array), or AnswerError.
 

@@ -41,7 +41,13 @@ from pathlib import Path
 from typing import Any
 
 from engine.context import ModelInfo
-from engine.runtimes.judge import Completion, Message, TransientJudgeError
+from engine.runtimes.judge import (
+    Completion,
+    ContextExceeded,
+    GrammarRejected,
+    Message,
+    TransientJudgeError,
+)
 
 log = logging.getLogger(__name__)
 
@@ -65,6 +71,8 @@ class JudgeCrashed(TransientJudgeError):
 
 class JudgeTimedOut(TransientJudgeError):
     """The worker did not answer a call in time and was killed."""
+
+    category = "timeout"
 
 
 @dataclass(frozen=True)
@@ -240,7 +248,7 @@ class IsolatedLlamaBackend:
                 raise type(exc)(f"{exc}; {self._restart()}") from None
         if reply[0] == "ok":
             return reply[1]
-        raise RuntimeError(reply[1])  # an ordinary error inside the worker (prompt too long...)
+        raise worker_error(reply[1])  # an ordinary error inside the worker (prompt too long...)
 
     def _restart(self) -> str:
         """Replace the dead worker; says how that went (for the failed call's message)."""
@@ -259,6 +267,15 @@ class IsolatedLlamaBackend:
             if self._worker is not None:
                 self._worker.close()
                 self._worker = None
+
+
+def worker_error(text: str) -> Exception:
+    """The worker's ``Type: message`` as an exception of the same type when the judge's failure
+    categories depend on it (grammar, context), a RuntimeError otherwise."""
+    name, _, message = text.partition(": ")
+    typed: dict[str, type[Exception]] = {"GrammarRejected": GrammarRejected,
+                                         "ContextExceeded": ContextExceeded}
+    return typed[name](message) if name in typed else RuntimeError(text)
 
 
 # --------------------------------------------------------------------------- the worker side

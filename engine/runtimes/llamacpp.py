@@ -41,7 +41,7 @@ from typing import Any
 import numpy as np
 
 from engine.context import ModelInfo
-from engine.runtimes.judge import Completion, Message
+from engine.runtimes.judge import Completion, ContextExceeded, GrammarRejected, Message
 from models.llama_load import load_llama, weight_repacking_allowed
 
 log = logging.getLogger(__name__)
@@ -153,6 +153,22 @@ def _grammar_text(schema_json: str) -> tuple[str, str, bool]:
         return JSON_GBNF, "root", False
 
 
+def check_grammar(vocab: Any, schema: dict[str, Any]) -> None:
+    """Raise GrammarRejected unless llama.cpp converts ``schema`` to a grammar and builds a
+    grammar sampler from it on ``vocab`` (a ``llama_vocab`` pointer): the same two steps as a
+    constrained call, without a call."""
+    import llama_cpp
+
+    grammar, root, converted = _grammar_text(json.dumps(schema, sort_keys=True))
+    if not converted:
+        raise GrammarRejected("llama-cpp-python cannot convert the JSON schema to a grammar")
+    sampler = llama_cpp.llama_sampler_init_grammar(vocab, grammar.encode("utf-8"),
+                                                   root.encode("utf-8"))
+    if not sampler:
+        raise GrammarRejected("llama.cpp rejected the grammar built from the JSON schema")
+    llama_cpp.llama_sampler_free(sampler)
+
+
 class GreedyGrammar:
     """Greedy decoding under a grammar, testing the unconstrained best token first.
 
@@ -170,7 +186,7 @@ class GreedyGrammar:
         self._sampler = llama_cpp.llama_sampler_init_grammar(
             llama._model.vocab, grammar.encode("utf-8"), root.encode("utf-8"))
         if not self._sampler:
-            raise ValueError("llama.cpp rejected the grammar built from the JSON schema")
+            raise GrammarRejected("llama.cpp rejected the grammar built from the JSON schema")
         self._seen = n_prompt
         self._one = (llama_cpp.llama_token_data * 1)()
         self._full, self._full_view = full, full_view
@@ -342,8 +358,10 @@ class LlamaCppBackend:
             tokens, chat = self.prompt_tokens(messages)
             room = llama.n_ctx() - len(tokens)
             if room <= 0:
-                raise ValueError(f"the prompt has {len(tokens)} tokens; the judge's context holds "
-                                 f"{llama.n_ctx()} (raise --judge-ctx or shorten the reports)")
+                raise ContextExceeded(
+                    f"the prompt has {len(tokens)} tokens; the judge's context holds "
+                    f"{llama.n_ctx()}: the pair is refused, not truncated (raise --judge-ctx or "
+                    "shorten the reports)")
             budget = min(max_tokens, room)
             processor = None
             if schema is not None:
@@ -370,6 +388,8 @@ class LlamaCppBackend:
                             finish = "stop"
                             break
                     if len(completion) >= budget:
+                        # cut off by the context rather than by the budget asked for
+                        finish = "context" if budget < max_tokens else "length"
                         break
             finally:
                 if processor is not None:

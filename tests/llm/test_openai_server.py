@@ -4,14 +4,12 @@
 That server honours only ``{"type": "json_object", "schema": ...}`` (it ignores OpenAI's
 ``json_schema`` form), so these tests use ``--json-dialect json_object``.
 """
-import socket
 import subprocess
 import sys
-import time
-import urllib.request
 
 import pytest
 
+from engine.bench.llm_mechanics import llama_server
 from engine.metrics.clear.schema import attribute_answer_schema
 from engine.prompts import load_prompt
 from engine.reports import ReportPair
@@ -26,12 +24,6 @@ pytestmark = pytest.mark.slow
 SERVER_PACKAGES = "sse-starlette, starlette-context, pydantic-settings (and python-dotenv)"
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def server(gemma_gguf):
     check = subprocess.run([sys.executable, "-c", "import llama_cpp.server.app"],
@@ -39,34 +31,11 @@ def server(gemma_gguf):
     if check.returncode != 0:
         pytest.skip(f"llama_cpp.server cannot start here: it needs {SERVER_PACKAGES} "
                     f"({check.stderr.strip().splitlines()[-1]})")
-    port = _free_port()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "llama_cpp.server", "--model", str(gemma_gguf),
-         "--model_alias", "gemma3-270m-demo", "--chat_format", "gemma", "--n_ctx", "4096",
-         "--n_threads", "1", "--n_threads_batch", "1", "--logits_all", "False",
-         "--verbose", "False", "--host", "127.0.0.1", "--port", str(port)],
-        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    url = f"http://127.0.0.1:{port}/v1"
-    deadline = time.monotonic() + 120
-    while True:
-        if proc.poll() is not None:
-            pytest.fail(f"llama_cpp.server exited: {proc.stderr.read()[-2000:]}")
-        try:
-            with urllib.request.urlopen(f"{url}/models", timeout=2) as response:
-                if response.status == 200:
-                    break
-        except OSError:
-            pass
-        if time.monotonic() > deadline:
-            proc.kill()
-            pytest.fail("llama_cpp.server did not come up within 120 s")
-        time.sleep(0.5)
-    yield url
-    proc.terminate()
     try:
-        proc.wait(timeout=20)
-    except subprocess.TimeoutExpired:
-        proc.kill()
+        with llama_server(gemma_gguf, n_ctx=4096, threads=1, alias="gemma3-270m-demo") as url:
+            yield url
+    except RuntimeError as exc:  # it exited or did not come up: the message says which
+        pytest.fail(str(exc))
 
 
 def test_remote_judge_answers_fit_the_schema(server):

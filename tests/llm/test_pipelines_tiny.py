@@ -123,7 +123,7 @@ def test_radsem_on_the_tiny_model(ctx_factory, tiny_gguf):
     r = run.rows[0]["metrics"]["radsem"]
     assert r["error"] is None, r["error"]
     assert_radsem_structure(r)
-    assert [c["prompt"] for c in r["judge_calls"]][:2] == ["radsem.rewrite@2"] * 2
+    assert [c["prompt"] for c in r["judge_calls"]][:2] == ["radsem.rewrite@3"] * 2
 
 
 def test_rerun_makes_no_model_call_and_gives_identical_results(ctx_factory, tiny_gguf):

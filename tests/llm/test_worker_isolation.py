@@ -186,7 +186,7 @@ def test_a_segfault_in_the_judge_costs_only_the_pair_in_flight(tmp_path):
     assert len(crashed) == 1, [row["metrics"]["vert"]["error"] for row in first]
     (victim,) = crashed
     error = next(r for r in first if r["id"] == victim)["metrics"]["vert"]["error"]
-    assert "signal 11, SIGSEGV" in error and error.endswith("restarted")
+    assert "signal 11, SIGSEGV" in error and error.endswith("restarted [crash: runtime]")
     for row in first:
         result = row["metrics"]["vert"]
         if row["id"] != victim:

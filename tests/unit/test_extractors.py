@@ -120,7 +120,7 @@ def test_a_failing_pair_never_fails_the_others() -> None:
         _pairs("fine", "judge-fails", "crash", "unreadable", "also fine"))
     assert (ok.score, ok.error, ok.details) == (0.4, None, {"length": 4, "judge_calls": []})
     assert ok2.score == 0.9 and ok2.error is None
-    assert judge.score is None and judge.error == "judge: no valid JSON after 3 attempts"
+    assert judge.score is None and judge.error == "judge: no valid JSON after 3 attempts [schema: model quality]"
     assert judge.details["judge_error"]["answers"] == ["garbage", "{"]  # raw answers kept
     assert crash.score is None and crash.error == "RuntimeError: boom" and crash.details == {}
     assert unreadable.score is None and unreadable.error == "cannot read: nothing here"

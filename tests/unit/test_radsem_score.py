@@ -224,14 +224,14 @@ def test_tag_schema_shape():
     item = TAG_SCHEMA["properties"]["pairs"]["items"]
     assert len(item["required"]) == 7
     assert {"type": "null"} in item["properties"]["details_of_abnormality_relationship"]["anyOf"]
-    assert REWRITE_SCHEMA["required"] == ["rewritten_report"]
+    assert REWRITE_SCHEMA["required"] == ["sentences"]
 
 
 def test_schema_accepts_valid_output_with_jsonschema():
     import jsonschema
 
     jsonschema.validate(VALID, TAG_SCHEMA)
-    jsonschema.validate({"rewritten_report": "Heart normal. Lungs clear."}, REWRITE_SCHEMA)
+    jsonschema.validate({"sentences": ["Heart normal.", "Lungs clear."]}, REWRITE_SCHEMA)
     bad = json.loads(json.dumps(VALID))
     bad["pairs"][0]["normality"] = "Normal"
     with pytest.raises(jsonschema.ValidationError):

@@ -1,8 +1,10 @@
 """RadSEM stages 1-2 with an LLM judge: atomic rewrites, then contradiction-free matching.
 
-Stage 1 rewrites each report's Findings into atomic sentences; the answer is post-processed as
-the reference pipeline does (split on ". ", strip, drop the final period, remove exact repeats
-keeping the first, keep order).
+Stage 1 rewrites each report's Findings into atomic sentences. The judge answers a list of
+sentences (each one bounded, so the grammar fits llama.cpp at any length, where one string of
+3 x the findings' length did not past 341 characters); the list is post-processed as the
+reference pipeline post-processes its one string (joined, split on ". ", strip, drop the final
+period, remove exact repeats keeping the first, keep order).
 
 Stage 2 pairs the two sentence lists. Its JSON schema is built for the pair at hand: a pair's
 ``ref_sentence`` must be one of the Ref sentences and its ``gen_sentence`` one of the Gen
@@ -33,8 +35,8 @@ from engine.metrics.radsem.schema import (
 )
 from engine.context import RuntimeContext
 from engine.prompts import load_prompt
-from engine.reports import ReportPair, findings_text
-from engine.runtimes.judge import CallTrace, Judge, bounded_schema
+from engine.reports import ReportPair, findings_text, split_utterances
+from engine.runtimes.judge import GRAMMAR_MAX_ITEMS, CallTrace, Judge, bounded_schema
 from engine.metrics.extraction import Extracted, ExtractorKind, PairwiseExtractor
 from engine.metrics.judging import judge_for, judged
 from engine.runtimes.jsontext import extract_json, validate
@@ -98,10 +100,11 @@ def match_schema(ref: Sequence[str], gen: Sequence[str]) -> dict[str, Any]:
 
     sides = [unmatched_item(s, v) for s, v in (("Ref", ref), ("Gen", gen)) if v]
     # Many-to-many pairs are allowed, but more pairs than sentences only repeat themselves.
-    n_pairs = min(len(ref) * len(gen), len(ref) + len(gen))
+    n_pairs = min(len(ref) * len(gen), len(ref) + len(gen), GRAMMAR_MAX_ITEMS)
     pairs: dict[str, Any] = ({"type": "array", "items": pair_item, "maxItems": n_pairs}
                              if ref and gen else {"type": "array", "maxItems": 0})
-    unmatched: dict[str, Any] = {"type": "array", "maxItems": len(ref) + len(gen)}
+    unmatched: dict[str, Any] = {"type": "array",
+                                 "maxItems": min(len(ref) + len(gen), GRAMMAR_MAX_ITEMS)}
     if sides:
         unmatched["items"] = sides[0] if len(sides) == 1 else {"anyOf": sides}
     return {"type": "object",
@@ -177,14 +180,11 @@ class LlmRadsemExtractor(PairwiseExtractor[RadsemExtraction]):
         if not findings.strip():
             return []
         prompt = load_prompt(REWRITE_PROMPT)
-        # Atomic sentences are usually longer in total than the original (sides are split).
-        budget = min(6000, max(400, 3 * len(findings)))
-        schema = bounded_schema(REWRITE_SCHEMA, max_string=budget)
-        # A token holds at least one character, so this budget never cuts the answer off.
+        schema, max_tokens = rewrite_schema(findings)
         answer = self.judge.ask(prompt, {"exam": exam, "findings": findings}, schema,
-                                max_tokens=budget + 32)
+                                max_tokens=max_tokens)
         trace.append(CallTrace.of(prompt, side, answer))
-        return split_rewrite(answer.value["rewritten_report"])
+        return split_rewrite(" ".join(s.strip() for s in answer.value["sentences"]))
 
     def _match(self, ref: list[str], gen: list[str],
                trace: list[CallTrace]) -> tuple[RadsemTags, list[str]]:
@@ -206,6 +206,31 @@ class LlmRadsemExtractor(PairwiseExtractor[RadsemExtraction]):
             max_tokens=match_budget(ref, gen), parse=read)
         trace.append(CallTrace.of(prompt, "pair", answer))
         return check_tags(answer.value, ref, gen)
+
+
+SENTENCE_CHARS = 300  # one atomic sentence at most; SSREE's longest reference rewrites are ~200
+SENTENCE_SLACK = 40  # an atomic sentence may add a site or a side to the sentence it comes from
+MAX_SENTENCES = 400  # beyond any report that fits a judge's context
+
+
+def rewrite_schema(findings: str) -> tuple[dict[str, Any], int]:
+    """Stage 1's schema for ``findings`` and its token budget.
+
+    The total the schema allows is the old string budget (3 x the findings, at least 400
+    characters: atomic sentences repeat sites and split sides): about one sentence per 25
+    characters of total. Each sentence is at most as long as the longest sentence of the
+    findings plus ``SENTENCE_SLACK`` (an atomic sentence is a part of one, with its site and
+    side spelt out), and never beyond ``SENTENCE_CHARS``: a rambling judge then cannot make the
+    stage-2 prompt and answer outgrow its context. Tokens: one per character of the total plus
+    four per item for quotes and commas, so the budget does not cut off an answer of the
+    expected size.
+    """
+    total = max(400, 3 * len(findings))
+    items = min(MAX_SENTENCES, max(4, total // 25))
+    longest = max((len(s) for s in split_utterances(findings)), default=len(findings))
+    chars = min(SENTENCE_CHARS, longest + SENTENCE_SLACK)
+    schema = bounded_schema(REWRITE_SCHEMA, max_string=chars, max_items=items)
+    return schema, total + 4 * items + 32
 
 
 def match_budget(ref: Sequence[str], gen: Sequence[str]) -> int:

@@ -47,10 +47,13 @@ def _nullable_choice(values: tuple[str, ...]) -> dict[str, Any]:
     return {"anyOf": [_choice(values), {"type": "null"}]}
 
 
+# Stage 1 answers a list of atomic sentences, not one long string: each item is bounded on its
+# own, so the grammar stays within llama.cpp's limits at any report length (the bounds are set
+# per report by ``engine.metrics.radsem.llm.rewrite_schema``).
 REWRITE_SCHEMA: dict[str, Any] = {
     "type": "object",
-    "properties": {"rewritten_report": {"type": "string"}},
-    "required": ["rewritten_report"],
+    "properties": {"sentences": {"type": "array", "items": {"type": "string"}}},
+    "required": ["sentences"],
     "additionalProperties": False,
 }
 

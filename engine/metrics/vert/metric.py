@@ -42,7 +42,7 @@ from engine.metrics.vert.stats import VertStats
 from engine.prompts import load_prompt
 from engine.reports import ReportPair
 from engine.runtimes.judge import CallTrace, Judge, bounded_schema
-from engine.runtimes.jsontext import AnswerError, extract_json, validate
+from engine.runtimes.jsontext import AnswerError, NotAJudgement, extract_json, validate
 
 VERT_VARIANT = Option("vert_variant", "vert",
                       "judge prompt: vert (the judge's overall score), green (GREEN score from "
@@ -224,7 +224,7 @@ class VertJudgeExtractor(PairwiseExtractor[JudgeAssessment]):
                 validate(found, self.schema)
             copied = copied_from(found, reports)
             if copied:
-                raise AnswerError(f"the answer is not a judgement: {copied}")
+                raise NotAJudgement(f"the answer is not a judgement: {copied}")
             text = json.dumps(found, ensure_ascii=False)
         return parse_assessment(text, expect_score=self.variant != "green")
 
