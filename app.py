@@ -59,7 +59,7 @@ def main(argv: list[str] | None = None) -> int:
     config.public = reason is not None
     print(f"RadScope: {'public mode (' + reason + ')' if reason else 'local mode (one user)'}",
           file=sys.stderr)
-    from engine.store import StoreError
+    from engine.runs.store import StoreError
 
     try:
         demo = queue(build_demo(config))

@@ -27,14 +27,15 @@ from typing import Any, Self
 
 import numpy as np
 
-from engine import parallel, readable
+from engine.runs import parallel
+from engine.eligibility import readable
 from engine.context import RuntimeContext
 from engine.metrics.base import Metric, PairScore
 from engine.metrics.registry import MetricRegistry, production
-from engine.metrics.scope_option import FORCE_APPLICABILITY
-from engine.reports import DEFAULT_MAX_CHARS, ReportPair
-from engine.results import result_dict
-from engine.runner import run_batch, score_metric_pairs
+from engine.options.intended_studies import FORCE_APPLICABILITY
+from engine.io.reports import DEFAULT_MAX_CHARS, ReportPair
+from engine.runs.results import result_dict
+from engine.runs.runner import run_batch, score_metric_pairs
 
 
 @dataclass
@@ -89,7 +90,7 @@ class CorpusResult:
 
     def table(self) -> str:
         """The summary as the CLI prints it."""
-        from engine.summary import format_summary
+        from engine.runs.summary import format_summary
 
         return format_summary(self.summary)
 
@@ -116,7 +117,7 @@ class Scorer:
         self.workers = workers
         self._owns_store = isinstance(store, (str, os.PathLike))
         if isinstance(store, (str, os.PathLike)):  # the same test as _owns_store, for the type checker
-            from engine.store import Store
+            from engine.runs.store import Store
 
             store = Store(Path(store))
         self.store = store
@@ -155,7 +156,7 @@ class Scorer:
         """``score`` plus the corpus summary the CLI prints and writes with ``--summary``."""
         from collections import Counter
 
-        from engine.summary import SummaryBuilder
+        from engine.runs.summary import SummaryBuilder
 
         before = Counter(self.context.counters)
         scores = self.score(references, candidates, ids, run_id=run_id)

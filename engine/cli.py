@@ -21,8 +21,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from engine import dataio, parallel
-from engine.defaults import default_metrics
+from engine.io import dataio
+from engine.runs import parallel
+from engine.metrics.defaults import default_metrics
 from engine.context import RuntimeContext
 from engine.metrics.registry import MetricRegistry, production
 
@@ -101,7 +102,7 @@ def build_parser(registry: MetricRegistry) -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None, registry: MetricRegistry | None = None) -> int:
     """Run one command; ``registry`` defaults to the project's metrics."""
-    from engine.store import StoreError
+    from engine.runs.store import StoreError
 
     registry = production() if registry is None else registry
     parser = build_parser(registry)
@@ -164,9 +165,9 @@ _DISK_ERRORS = (errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EIO)
 
 
 def _score(args: argparse.Namespace, argv: list[str], registry: MetricRegistry) -> int:
-    from engine.reports import DEFAULT_MAX_CHARS
-    from engine.runner import input_run_id, resume_or_new_run_id
-    from engine.store import Store, default_db_path, os_error_message
+    from engine.io.reports import DEFAULT_MAX_CHARS
+    from engine.runs.runner import input_run_id, resume_or_new_run_id
+    from engine.runs.store import Store, default_db_path, os_error_message
 
     check_output_paths(args.input, out=args.out, csv=args.csv, summary=args.summary)
     if args.engine == "ray":
@@ -208,8 +209,8 @@ def _score_run(args: argparse.Namespace, argv: list[str], pairs: dataio.PairFile
                registry: MetricRegistry, ctx: RuntimeContext, store: Any, run_id: str, max_chars: int) -> int:
     """Score the file chunk by chunk, each chunk's rows written to the outputs as it is done
     (under ``.partial`` names, moved into place when the run finishes)."""
-    from engine.runner import run_batch
-    from engine.summary import format_summary
+    from engine.runs.runner import run_batch
+    from engine.runs.summary import format_summary
 
     info = store.get_run(run_id)
     resuming = f" (resuming: {info.n_results} results stored)" if info else ""
@@ -280,7 +281,7 @@ def _read_rows(path: str, metric: str) -> list[dict[str, Any]]:
 
 
 def _compare(args: argparse.Namespace, registry: MetricRegistry) -> int:
-    from engine.compare import compare_systems
+    from engine.runs.compare import compare_systems
 
     rows_a, rows_b = _read_rows(args.results_a, args.metric), _read_rows(args.results_b, args.metric)
     if not {str(r["id"]) for r in rows_a} & {str(r["id"]) for r in rows_b}:

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.api import Scorer
-from engine.readable import CANNOT_READ
+from engine.eligibility.readable import CANNOT_READ
 
 TrlReward = Callable[..., list[float | None]]
 

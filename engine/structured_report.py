@@ -28,8 +28,8 @@ from pathlib import Path
 from typing import Any
 
 from engine.context import ModelInfo
-from engine.prompts import load_prompt
-from engine.reports import split_sections, split_utterances
+from engine.runtimes.prompts import load_prompt
+from engine.io.reports import split_sections, split_utterances
 from engine.runtimes.judge import Judge, bounded_schema
 
 PROMPT = "structure.srrg"
@@ -140,12 +140,12 @@ _SITE_OVERRIDES = {"cardiomediastinum": "Cardiovascular"}
 def site_header(site: str) -> str | None:
     """The Findings header of a lexicon site (its own or its nearest ancestor's; None when
     neither has one)."""
-    from engine.reader.radsem_lexicon import radsem_lexicon
+    from engine.reader.anatomy_lexicon import anatomy_lexicon
 
     if site in _SITE_OVERRIDES:
         return _SITE_OVERRIDES[site]
     headers = dict(_SITE_HEADERS)
-    parent = radsem_lexicon().site_parent
+    parent = anatomy_lexicon().site_parent
     seen: set[str] = set()
     node: str | None = site
     while node and node not in seen:

@@ -21,7 +21,7 @@ from typing import Any
 
 import gradio as gr
 
-from engine.store import Store
+from engine.runs.store import Store
 from ui import batch_open, compare_handlers
 from ui.batch_tab import batch_tab
 from ui.compare_tab import compare_api, compare_tab

@@ -12,7 +12,7 @@ from typing import Any
 
 import pandas as pd
 
-from engine.reports import ReportPair
+from engine.io.reports import ReportPair
 from ui.views.common import find_section
 
 Flat = dict[str, Any]

@@ -12,8 +12,8 @@ from typing import Any
 
 import gradio as gr
 
-from engine.runner import BatchRun
-from engine.store import StoreError
+from engine.runs.runner import BatchRun
+from engine.runs.store import StoreError
 from ui import batch_logic
 from ui import batch_open
 from ui.compare import InputProblem, parse_metrics

@@ -1,7 +1,7 @@
 """The Batch tab's logic without Gradio: inspect an upload, map its columns, run the batch in
 a worker thread with progress and cancellation, and turn the results into tables and files.
 
-Scoring goes through ``engine.runner.run_batch`` with the app's ``Store``, so every finished
+Scoring goes through ``engine.runs.runner.run_batch`` with the app's ``Store``, so every finished
 (pair, metric) result is on disk at once and a run interrupted for any reason resumes when it
 is started again with the same run id.
 """
@@ -21,15 +21,15 @@ from typing import Any
 
 import pandas as pd
 
-from engine import dataio
-from engine.compare import compare_systems
-from engine.dataio import Columns, InputError
+from engine.io import dataio
+from engine.runs.compare import compare_systems
+from engine.io.dataio import Columns, InputError
 from engine.context import RuntimeContext
 from engine.metrics.base import Metric
 from engine.metrics.registry import MetricRegistry
-from engine.reports import DEFAULT_MAX_CHARS, ReportPair
-from engine.runner import BatchRun, input_run_id, resume_or_new_run_id, run_batch
-from engine.store import Store, StoreError
+from engine.io.reports import DEFAULT_MAX_CHARS, ReportPair
+from engine.runs.runner import BatchRun, input_run_id, resume_or_new_run_id, run_batch
+from engine.runs.store import Store, StoreError
 from ui.batch_export import export_frame
 from ui.runtime import ModelGate
 from ui.views.common import BAD, esc, fmt
@@ -467,7 +467,7 @@ def summary_html(summary: Mapping[str, Any], title: str = "Summary") -> str:
 def system_comparison(rows_a: Sequence[Mapping[str, Any]], rows_b: Sequence[Mapping[str, Any]],
                       names: Sequence[str], directions: Mapping[str, str], include_demo: bool = False,
                       ) -> tuple[pd.DataFrame, dict[str, Any]]:
-    """``engine.compare.compare_systems`` as a table: per metric its mean (both systems with
+    """``engine.runs.compare.compare_systems`` as a table: per metric its mean (both systems with
     bootstrap CIs, B - A, its paired-bootstrap p-value, the verdict), then one row per headline corpus
     figure (B - A with its CI and the randomisation p-value). Demo-grade metrics get no
     verdict unless ``include_demo``; differing set-ups get none either. ``directions``: each
@@ -568,7 +568,7 @@ def resumable_runs(store: Store, owner: str | None = None) -> list[str]:
 def default_run_id(store: Store | None, pairs: Sequence[ReportPair], metrics: Sequence[Metric],
                    max_chars: int = DEFAULT_MAX_CHARS, public: bool = False) -> str:
     """Locally: the unfinished run of this same input and set-up when there is one (it
-    resumes), else a new id derived from the input (see ``engine.runner.input_run_id``). On a
+    resumes), else a new id derived from the input (see ``engine.runs.runner.input_run_id``). On a
     public server: an unguessable new id (a visitor's run is theirs alone, and an id derived
     from the input would tell one visitor that another scored the same file)."""
     if public:

@@ -8,7 +8,7 @@ from typing import Any
 
 import gradio as gr
 
-from engine.reports import ReportPair
+from engine.io.reports import ReportPair
 from ui.handlers import bind
 
 

@@ -14,7 +14,7 @@ import gradio as gr
 from gradio import route_utils
 
 from engine.metrics.registry import MetricRegistry
-from engine.store import StoreError
+from engine.runs.store import StoreError
 from ui import compare_link
 from ui.compare import InputProblem, input_problems, make_pair, parse_metrics, read_text_upload, \
     score_metric

@@ -21,8 +21,8 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlencode
 
-from engine.reports import ReportPair
-from engine.store import Store
+from engine.io.reports import ReportPair
+from engine.runs.store import Store
 from ui.public import masked, owner_of
 
 QUERY = "compare"  # the page's query parameter

@@ -7,7 +7,7 @@ from typing import Any
 
 import gradio as gr
 
-from engine.examples import example_pairs
+from engine.io.examples import example_pairs
 from ui import compare_handlers as handlers
 from ui.compare import InputProblem, compare_pair, parse_metrics
 from ui.compare_handlers import NO_DIFFERENCES, CompareView, compare_differences

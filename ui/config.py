@@ -24,9 +24,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from engine.defaults import default_metrics
+from engine.metrics.defaults import default_metrics
 from engine.metrics.registry import MetricRegistry
-from engine.reports import DEFAULT_MAX_CHARS
+from engine.io.reports import DEFAULT_MAX_CHARS
 from models.prepare import parse_ids
 from ui.public import is_secret, refuse_operator_options
 from ui.runtime import coerce_option

@@ -19,7 +19,7 @@ from typing import Any
 
 from engine.context import Option
 from engine.metrics.registry import MetricRegistry
-from engine.readable import is_cannot_read
+from engine.eligibility.readable import is_cannot_read
 
 log = logging.getLogger(__name__)
 

@@ -11,7 +11,7 @@ import gradio as gr
 
 from engine.metrics.base import MetricCard
 from engine.metrics.registry import MetricRegistry, MetricSpec
-from engine.store import Store
+from engine.runs.store import Store
 from ui.config import AppConfig
 from ui.public import is_secret
 from ui.runtime import ModelGate, RuntimeCache

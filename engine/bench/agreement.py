@@ -13,7 +13,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from engine import dataio, stats
+from engine.io import dataio
+from engine.statistics import mean_bca
 from engine.metrics.registry import MetricRegistry
 from engine.context import RuntimeContext
 
@@ -46,7 +47,7 @@ def agreement(metric_scores: Sequence[float | None], human: Sequence[float | Non
     sign = 1.0 if human_lower_is_better == metric_lower_is_better else -1.0
     out: dict[str, Any] = {}
     for method in ("kendall", "spearman"):
-        c = stats.correlation(metric_scores, human, method=method, seed=seed).to_json()
+        c = mean_bca.correlation(metric_scores, human, method=method, seed=seed).to_json()
         c["aligned"] = None if c["coef"] is None else sign * c["coef"]
         bounds = [c["ci_low"], c["ci_high"]]
         c["aligned_ci"] = None if None in bounds else sorted(sign * b for b in bounds)
@@ -72,8 +73,8 @@ def detection(results: Sequence[Mapping[str, Any]], human_counts: Sequence[Mappi
 
 def cmd_agreement(args: argparse.Namespace) -> int:
     from engine.bench.cli import _collect_options, machine_info
-    from engine.ratings import RaTEEvalData, ReXValData, load_rate_eval, load_rexval
-    from engine.runner import run_batch
+    from engine.bench.ratings import RaTEEvalData, ReXValData, load_rate_eval, load_rexval
+    from engine.runs.runner import run_batch
 
     if not args.data or not Path(args.data).exists():
         print(f"agreement: rating data not found at {args.data!r}; skipping (ReXVal comes from "

@@ -1,4 +1,4 @@
-"""How well the report-text exam detector (engine.applicability) finds modality and body area.
+"""How well the report-text exam detector (engine.eligibility.applicability) finds modality and body area.
 
 ``python -m engine.bench applicability --ssree ssree_dev.jsonl --iu NLMCXR_reports.tgz
 [--parrot Fr_sample.csv]``: on SSREE, detected modality and area against the labelled
@@ -17,7 +17,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from engine import applicability, dataio
+from engine.eligibility import applicability
+from engine.io import dataio
 
 
 def _decision(exam: applicability.Exam) -> bool:

@@ -21,11 +21,12 @@ import time
 from pathlib import Path
 from typing import Any
 
-from engine import __version__, dataio
+from engine import __version__
+from engine.io import dataio
 from engine.cli import _add_metric_options, _collect_options
 from engine.metrics.registry import MetricRegistry, MetricSpec, production
 from engine.context import RuntimeContext
-from engine.reports import ReportPair
+from engine.io.reports import ReportPair
 
 
 def machine_info() -> dict[str, Any]:
@@ -45,7 +46,7 @@ def _missing(path: str | None, what: str) -> bool:
 
 def cmd_ssree(args: argparse.Namespace) -> int:
     from engine.bench import ssree
-    from engine.runner import run_batch
+    from engine.runs.runner import run_batch
 
     if _missing(args.data, "ssree"):
         return 0
@@ -125,7 +126,7 @@ def _speed_pairs(path: str | None, n: int) -> list[ReportPair]:
     if path:
         pairs = dataio.read_pairs(path)
     else:
-        from engine.examples import example_pairs
+        from engine.io.examples import example_pairs
 
         pairs = [ex.pair for ex in example_pairs()]
     return [ReportPair(id=f"{i}", reference=pairs[i % len(pairs)].reference,

@@ -30,7 +30,7 @@ from engine.metrics.base import Metric
 from engine.metrics.encoder import EncoderExtractor
 from engine.metrics.extraction import ExtractorMetric
 from engine.context import RuntimeContext
-from engine.reports import ReportPair
+from engine.io.reports import ReportPair
 
 ROOT = Path(__file__).resolve().parents[2]
 CHECKPOINTS = ROOT / "build" / "models"
@@ -52,7 +52,7 @@ def bench_pairs(path: str | None, n: int) -> list[ReportPair]:
                 if line.strip()]
         base = [ReportPair(str(i), r["reference"], r["candidate"]) for i, r in enumerate(rows)]
     else:
-        from engine.examples import example_pairs
+        from engine.io.examples import example_pairs
 
         base = [ex.pair for ex in example_pairs()]
     return [ReportPair(str(i), base[i % len(base)].reference, base[i % len(base)].candidate)

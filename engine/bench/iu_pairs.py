@@ -10,7 +10,7 @@ import argparse
 import json
 from pathlib import Path
 
-from engine import dataio
+from engine.io import dataio
 
 
 def iu_sanity_pairs(path: str | Path, limit: int | None = None) -> list[dict[str, str]]:

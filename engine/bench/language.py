@@ -1,4 +1,4 @@
-"""How often the readable-text check (engine.readable) is wrong about the language.
+"""How often the readable-text check (engine.eligibility.readable) is wrong about the language.
 
 ``python -m engine.bench language --parrot Fr_sample.csv --iu NLMCXR_reports.tgz
 [--iu-test ReXRank_IUXray_test.json] [--out report.json]``
@@ -7,7 +7,7 @@ PARROT v0 holds French reports with their English translations: a French report 
 English is a *missed refusal* (an English-only reader would score it), an English translation
 called foreign is a *false refusal*. IU X-ray reports are all English: every refusal is false.
 Each set is measured on whole reports (what the runner checks) and, as a harder test, on their
-single sentences (``engine.reports.split_utterances``), where there is far less evidence.
+single sentences (``engine.io.reports.split_utterances``), where there is far less evidence.
 """
 from __future__ import annotations
 
@@ -16,9 +16,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-from engine import dataio
-from engine.readable import guess_language
-from engine.reports import split_utterances
+from engine.io import dataio
+from engine.eligibility.readable import guess_language
+from engine.io.reports import split_utterances
 
 
 def language_errors(texts: list[str], english: bool) -> dict[str, Any]:

@@ -24,8 +24,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engine import dataio
-from engine.reports import ReportPair
+from engine.io import dataio
+from engine.io.reports import ReportPair
 
 METRICS = ("clear", "crepe", "vert", "srr", "radsem")
 NORMAL_IMPRESSION = "No acute cardiopulmonary process."
@@ -309,7 +309,7 @@ def parrot_pairs(path: str) -> list[LayoutPair]:
     allows: sides swapped in the whole report, a normal impression, a finding invented."""
     import csv
 
-    from engine.reports import read_layout
+    from engine.io.reports import read_layout
 
     out = []
     with open(path, encoding="utf-8", newline="") as handle:

@@ -22,10 +22,10 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from engine import dataio
+from engine.io import dataio
 from engine.metrics.registry import MetricRegistry
 from engine.context import RuntimeContext
-from engine.reports import ReportPair
+from engine.io.reports import ReportPair
 
 LLM_METRICS = ("clear", "vert", "radsem")
 COUNTERS = ("model_calls", "cache_hits", "prompt_tokens", "completion_tokens")
@@ -36,7 +36,7 @@ def bench_pairs(path: str | None, n: int) -> list[ReportPair]:
     if path:
         pairs = dataio.read_pairs(path)
     else:
-        from engine.examples import example_pairs
+        from engine.io.examples import example_pairs
 
         pairs = [ex.pair for ex in example_pairs()]
     seen: dict[tuple[str, str], ReportPair] = {}
@@ -62,7 +62,7 @@ def measure(registry: MetricRegistry, name: str, pairs: Sequence[ReportPair], op
             keep_rows: bool = False) -> dict[str, Any]:
     """Cold then cached pass of one metric over ``pairs`` (fresh cache for the cold pass);
     ``keep_rows`` adds the cold pass's per-pair results under "rows"."""
-    from engine.runner import run_batch
+    from engine.runs.runner import run_batch
 
     _fresh_home()
     ctx = RuntimeContext(options=dict(options))
@@ -143,7 +143,7 @@ def isolation_overhead(registry: MetricRegistry, pairs: Sequence[ReportPair], op
     import statistics
 
     from engine.metrics.vert.metric import judge_metric
-    from engine.runner import run_batch
+    from engine.runs.runner import run_batch
     from engine.runtimes.callcache import CallCache
     from engine.runtimes.judge import Judge, JudgeBackend
     from engine.runtimes.judge_worker import IsolatedLlamaBackend, WorkerLoad

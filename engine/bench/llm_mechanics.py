@@ -32,10 +32,10 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from engine import dataio
+from engine.io import dataio
 from engine.context import RuntimeContext
 from engine.metrics.registry import MetricRegistry
-from engine.reports import ReportPair
+from engine.io.reports import ReportPair
 from engine.runtimes.judge import FAILURE_CAUSES
 
 # name -> (metric, options)
@@ -149,7 +149,7 @@ def llama_server(gguf: Path, n_ctx: int, threads: int, alias: str = "judge",
 def measure(registry: MetricRegistry, metric: str, pairs: Sequence[ReportPair],
             options: dict[str, Any]) -> dict[str, Any]:
     """One configuration on one data set: failures per category and cause, calls, tokens, time."""
-    from engine.runner import run_batch
+    from engine.runs.runner import run_batch
 
     home = tempfile.mkdtemp(prefix="radscope-bench-mechanics-")
     previous = os.environ.get("RADSCOPE_HOME")

@@ -13,7 +13,7 @@ import statistics
 import time
 from typing import Any
 
-from engine import dataio
+from engine.io import dataio
 
 # Written for the project in the style of PARROT's English translations (no real patient).
 PARROT_LIKE: tuple[tuple[str, str], ...] = (
@@ -43,7 +43,7 @@ WARM_UP = "FINDINGS: The lungs are clear. No effusion. Normal heart size."
 
 def structure_texts() -> list[tuple[str, str, str]]:
     """(label, exam, text) for the twelve example reports and the three PARROT-like ones."""
-    from engine.examples import example_pairs
+    from engine.io.examples import example_pairs
 
     out = []
     for example in example_pairs():

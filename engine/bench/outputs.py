@@ -22,7 +22,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from engine.reports import ReportPair
+from engine.io.reports import ReportPair
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURE = ROOT / "tests" / "fixtures" / "rules" / "examples_outputs.jsonl"
@@ -40,7 +40,7 @@ def _canonical(rows: Sequence[dict[str, Any]], label: str) -> Iterator[str]:
 def _runner_rows(pairs: list[ReportPair], **options: Any) -> list[dict[str, Any]]:
     from engine.api import Scorer
     from engine.metrics.registry import production
-    from engine.runner import run_batch
+    from engine.runs.runner import run_batch
 
     with Scorer(production().names(), extractor="rules", **options) as scorer:
         return run_batch(pairs, scorer.metric_names, scorer.context, registry=scorer.registry,
@@ -49,7 +49,7 @@ def _runner_rows(pairs: list[ReportPair], **options: Any) -> list[dict[str, Any]
 
 def example_lines() -> list[str]:
     """The example pairs' recorded outputs (the committed fixture's lines)."""
-    from engine.examples import example_pairs
+    from engine.io.examples import example_pairs
 
     return list(_canonical(_runner_rows([e.pair for e in example_pairs()]), "examples"))
 

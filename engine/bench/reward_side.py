@@ -29,8 +29,8 @@ from typing import Any
 # installed), so that the caches below are found under either name.
 _ENGINE = __name__.rsplit(".bench.", 1)[0] + "."
 # Caches that hold loaded lexicons, models or prompts, not texts: kept between passes.
-_KEPT_MODULES = ("engine.reader.lexicon_files", "engine.metrics.registry", "engine.prompts",
-                 "engine.runtimes", "engine.examples")
+_KEPT_MODULES = ("engine.reader.lexicon_loader", "engine.metrics.registry", "engine.runtimes.prompts",
+                 "engine.runtimes", "engine.io.examples")
 
 
 def text_caches() -> list[Any]:

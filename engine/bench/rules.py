@@ -28,12 +28,12 @@ from pathlib import Path
 from typing import Any, cast
 
 from engine.context import RuntimeContext
-from engine import dataio
+from engine.io import dataio
 from engine.bench import rules_triplets
-from engine.reader.lexicon_files import RULES_VERSION
+from engine.reader.lexicon_loader import READER_RULES_VERSION
 from engine.metrics.registry import MetricRegistry
 from engine.metrics.clear.schema import CONDITIONS, TOP5, top5_conditions
-from engine.reports import ReportPair
+from engine.io.reports import ReportPair
 
 MESH_MAP_PATH = Path(__file__).resolve().parents[1] / "data" / "mesh_map.json"
 SRR_MAP_PATH = MESH_MAP_PATH.with_name("srr_to_clear.json")
@@ -209,7 +209,7 @@ def srr_labeller(registry: MetricRegistry, ctx: Any) -> tuple[Labeller, dict[str
     from models.srr_labels import LabelLevel
     from engine.reader.findings import read_report
     from engine.reader.srr_labels import report_labels
-    from engine.reports import split_utterances
+    from engine.io.reports import split_utterances
 
     metric = registry.get("srr").build(ctx)
     if not isinstance(metric, ExtractorMetric):
@@ -311,7 +311,7 @@ def cmd_mesh(args: argparse.Namespace) -> int:
             figures = mesh_agreement(reports, labeller, mapped=srr_condition_map())
             mapping = [MESH_MAP_PATH.name, SRR_MAP_PATH.name]
         else:
-            model = {"model": RULES_VERSION, "demo_grade": False, "device": "cpu",
+            model = {"model": READER_RULES_VERSION, "demo_grade": False, "device": "cpu",
                      "signature": registry.get("clear").build(ctx).signature()}
             figures = mesh_agreement(reports)
             mapping = [MESH_MAP_PATH.name]

@@ -16,15 +16,15 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from engine import dataio
-from engine.reports import ReportPair
+from engine.io import dataio
+from engine.io.reports import ReportPair
 
 FIVE = ("clear", "radsem", "crepe", "vert", "srr")
 
 
 def reading_caches() -> list[Callable[[], None]]:
     """``cache_clear`` of every per-text cache the rules readers keep (lexicons stay loaded)."""
-    from engine import reports
+    from engine.io import reports
     from engine.reader import align, atomize, findings, scope, sections, sentence_features, srr_labels
 
     cached = [reports.read_layout, sections.read_sections, align.read_pair, findings.read_report,
@@ -83,7 +83,7 @@ def cmd_reader(args: argparse.Namespace) -> int:
     if args.data:
         source = dataio.read_pairs(args.data)
     else:
-        from engine.examples import example_pairs
+        from engine.io.examples import example_pairs
 
         source = [ex.pair for ex in example_pairs()]
     distinct = list({(p.reference, p.candidate): p for p in source}.values())[:args.n]

@@ -41,7 +41,7 @@ def load_reports(path: str | None) -> tuple[list[str], str]:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
         texts = [(r.get("report") or "").strip() for r in data.values()]
         return [t for t in texts if t], str(path)
-    from engine.examples import example_pairs
+    from engine.io.examples import example_pairs
 
     texts = [t for e in example_pairs() for t in (e.pair.reference, e.pair.candidate)]
     return list(dict.fromkeys(texts)), "assets/examples.json (no --data)"

@@ -37,11 +37,11 @@ from engine.cluster.blocks import COUNTERS, RESULTS, BlockScorer, block_row, blo
 from engine.context import RuntimeContext
 from engine.metrics.base import Metric
 from engine.metrics.registry import MetricRegistry
-from engine.reports import DEFAULT_MAX_CHARS
-from engine.runner import (REGISTER_CHUNK, BatchRun, PairSource, ProgressFn, RowsFn, _chunks,
+from engine.io.reports import DEFAULT_MAX_CHARS
+from engine.runs.runner import (REGISTER_CHUNK, BatchRun, PairSource, ProgressFn, RowsFn, _chunks,
                            _register_pairs, _reuse_stored, deliver_rows, input_run_id,
                            resume_or_new_run_id, run_summary)
-from engine.summary import SummaryBuilder
+from engine.runs.summary import SummaryBuilder
 
 if TYPE_CHECKING:  # the API (numpy and the runner's callers) is loaded only by score_on_ray
     from engine.api import Scores
@@ -282,7 +282,7 @@ def score_on_ray(metrics: str | Sequence[str], references: Sequence[str], candid
     from engine.api import Scores
     from engine.api import _pairs as api_pairs
     from engine.metrics.registry import production
-    from engine.store import Store
+    from engine.runs.store import Store
 
     registry = production() if registry is None else registry
     names = registry.parse_metric_list(metrics)

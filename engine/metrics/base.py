@@ -2,7 +2,7 @@
 
 A metric turns a list of report pairs into one ``PairScore`` per pair (extraction and pure
 scoring happen inside); corpus figures come from each result's typed statistics record
-(``engine.corpus_stats``) without
+(``engine.statistics.record_percentile``) without
 calling any model. Nothing outside ``engine.metrics`` special-cases a metric by name.
 """
 from __future__ import annotations
@@ -14,9 +14,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from engine.applicability import ANY, Scope
+from engine.eligibility.applicability import ANY, Scope
 from engine.context import ModelInfo
-from engine.reports import ReportPair
+from engine.io.reports import ReportPair
 
 Direction = Literal["higher", "lower"]
 
@@ -77,9 +77,9 @@ class Metric(ABC):
     version: str = "1"
     batch_size: int = 1  # pairs per call to score_pairs; encoders use more
     # Pure-Python scoring that holds no model, session or connection: the runner may score it
-    # in worker processes (engine.parallel), one per core, with identical results.
+    # in worker processes (engine.runs.parallel), one per core, with identical results.
     cpu_bound: bool = False
-    # The ``STATS_VERSION`` of the metric's statistics record (``engine.metrics.statistics``):
+    # The ``STATS_VERSION`` of the metric's statistics record (``engine.metrics.statistics_by_metric``):
     # an ``ExtractorMetric`` takes it from its scoring, which names its record's version, so
     # the base class needs no lookup; a test checks the two agree.
     stats_version: int = 1
@@ -107,7 +107,7 @@ class Metric(ABC):
         return {}
 
     def signature(self) -> str:
-        from engine.signature import make_signature
+        from engine.metrics.signature import make_signature
 
         fields = self.signature_fields()
         # A new statistics record changes what a stored result means: from version 2 on it is
@@ -144,9 +144,9 @@ def score_marking_failures(metric: Metric, pairs: list[ReportPair]) -> list[Pair
 
     ``Metric.score_pairs`` already isolates pairs; this also covers a batched ``score_pairs``
     that raises or returns the wrong number of results (used by the runner and its workers).
-    A metric that reads findings first applies the no-finding rule (``engine.readable``).
+    A metric that reads findings first applies the no-finding rule (``engine.eligibility.readable``).
     """
-    from engine import readable
+    from engine.eligibility import readable
 
     scope = _SCOPES.get(metric)
     if scope is None:

@@ -17,9 +17,9 @@ from typing import Any, Generic, Literal, Protocol, TypeVar
 
 from engine.context import ModelInfo, RuntimeContext
 from engine.metrics.base import Metric, MetricCard, PairScore
-from engine.extractor_option import EXTRACTOR
-from engine.metrics.section_option import SECTIONS, chosen_parts
-from engine.reports import PARTS, ReportLayout, ReportPair, read_layout, section_view
+from engine.options.extractor import EXTRACTOR
+from engine.options.sections import SECTIONS, chosen_parts
+from engine.io.reports import PARTS, ReportLayout, ReportPair, read_layout, section_view
 
 ExtractorKind = Literal["rules", "llm", "encoder", "lexical"]
 T = TypeVar("T")
@@ -116,7 +116,7 @@ class ExtractorMetric(Metric, Generic[T]):
     def __init__(self, card: MetricCard, extractor: Extractor[T], scoring: Scoring[T],
                  version: str = "1", parts: tuple[str, ...] | None = None) -> None:
         self.card = card
-        # The sections read (``section_option``): the card's unless the run chose others.
+        # The sections read (``engine.options.sections``): the card's unless the run chose others.
         self.parts = card.reads if parts is None or not card.reads else parts
         self.extractor = extractor
         self.scoring = scoring

@@ -30,7 +30,7 @@ from engine.metrics.extraction import (
     Scoring,
 )
 from engine.metrics.registry import MetricSpec
-from engine.reports import ReportPair
+from engine.io.reports import ReportPair
 
 _PUNCT_RE = re.compile(r"[^\w\s]")
 

@@ -22,7 +22,7 @@ import numpy as np
 from scipy.optimize import linear_sum_assignment
 
 from engine.reader.sentence_features import NORMAL, SentenceFeatures
-from engine.reader.radsem_lexicon import radsem_lexicon
+from engine.reader.anatomy_lexicon import anatomy_lexicon
 from engine.reader.compatibility import (
     LEXICAL_SETTINGS,
     MatchSettings,
@@ -216,7 +216,7 @@ def _sized(normal: SentenceFeatures, changed: SentenceFeatures) -> bool:
 def _direction_roles() -> tuple[str, ...]:
     """Which conflict each opposite-direction pair of the RadSEM lexicon signals."""
     roles = []
-    for first, _ in radsem_lexicon().directions:
+    for first, _ in anatomy_lexicon().directions:
         if first.search("normal"):
             roles.append("normal")
         elif first.search("small") or first.search("enlarged"):

@@ -14,8 +14,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from engine.reader.radsem_lexicon import canonical_text, radsem_lexicon, site_mentions
-from engine.reports import findings_text, split_utterances
+from engine.reader.anatomy_lexicon import canonical_text, anatomy_lexicon, site_mentions
+from engine.io.reports import findings_text, split_utterances
 
 _CLAUSE_SPLIT_RE = re.compile(
     r";\s*|\s+but\s+|,?\s+along with\s+|,?\s+as well as\s+(?=(?:a|an|the|some|multiple|mild|small)\b)|,\s*(?:however|whereas|while)\s+|\s+whereas\s+"
@@ -107,7 +107,7 @@ def _join_continuations(utterances: list[str]) -> list[str]:
 
 def atomize_sentence(sentence: str, notes: list[str] | None = None) -> list[str]:
     """One report sentence -> its atomic sentences (possibly none)."""
-    lex = radsem_lexicon()
+    lex = anatomy_lexicon()
     text = sentence
     for pattern in lex.remove:
         text = pattern.sub("", text)
@@ -201,7 +201,7 @@ def _split_attached_findings(clause: str) -> list[str]:
     ", with no <finding> in <site>" off a finding: a denial about another site ("The heart is
     enlarged, with no abnormality in the pericardium") is a statement of its own, while one
     without a site ("a cyst, with no enhancement") describes the finding and stays."""
-    lex = radsem_lexicon()
+    lex = anatomy_lexicon()
     for m in _WITH_RE.finditer(clause):
         left, right = clause[:m.start()], clause[m.end():]
         said = canonical_text(right)
@@ -245,14 +245,14 @@ def _site_names(phrase: str) -> set[str]:
 def _is_normal(clause: str) -> bool:
     """A complete statement that calls something normal ("Left lung shows good transparency")."""
     canon = canonical_text(clause)
-    lex = radsem_lexicon()
+    lex = anatomy_lexicon()
     return bool(_VERB_RE.search(clause) or _FIRST_PREDICATE_RE.search(clause)) and bool(
         lex.normal.search(canon)) and not lex.abnormal.search(canon)
 
 
 def _is_finding(phrase: str) -> bool:
     canon = canonical_text(phrase)
-    lex = radsem_lexicon()
+    lex = anatomy_lexicon()
     return bool(lex.abnormal.search(canon) or lex.devices.search(canon))
 
 
@@ -349,7 +349,7 @@ def _adjectives_take_noun(items: list[str]) -> list[str]:
 
 def _expand_sides(clause: str) -> list[str]:
     """Both sides stated, or a side-less plural paired organ -> a left and a right sentence."""
-    lex = radsem_lexicon()
+    lex = anatomy_lexicon()
     bilateral = lex.bilateral.search(clause)
     plural = lex.paired_plural.search(clause)
     if not bilateral and (not plural or _SIDE_RE.search(clause)):
@@ -363,7 +363,7 @@ def _expand_sides(clause: str) -> list[str]:
 
 
 def _write_side(clause: str, side: str) -> str:
-    lex = radsem_lexicon()
+    lex = anatomy_lexicon()
 
     def plural_to_side(m: re.Match[str]) -> str:
         return f"{side} {lex.paired_singular[m.group(0).lower()]}"

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.context import Option
-from engine.extractor_option import EXTRACTOR
+from engine.options.extractor import EXTRACTOR
 
 AUTO, RULES = "auto", "rules"
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
 from engine.reader.scope import ClauseScope, Status, clause_spans
-from engine.reports import findings_and_impression, split_utterances
+from engine.io.reports import findings_and_impression, split_utterances
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from engine.reader.radsem_lexicon import radsem_lexicon
+from engine.reader.anatomy_lexicon import anatomy_lexicon
 from engine.reader.sentence_features import NORMAL, SentenceFeatures
 
 SimilarityFn = Callable[[Sequence[SentenceFeatures], Sequence[SentenceFeatures]], np.ndarray]
@@ -89,7 +89,7 @@ def _site_relation(a_sites: frozenset[str], b_sites: frozenset[str]) -> str | No
     # basal ganglia" / "a lesion in the basal ganglia": a list written out, not a part).
     if not a_sites or not b_sites or a_sites <= b_sites or b_sites <= a_sites:
         return "equivalent"
-    lex = radsem_lexicon()
+    lex = anatomy_lexicon()
 
     def covered(xs: frozenset[str], ys: frozenset[str]) -> bool:
         return all(any(lex.related(x, y) for y in ys) for x in xs)

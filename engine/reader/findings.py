@@ -23,9 +23,9 @@ from engine.reader.sentence_features import (
     sentence_features,
     stem,
 )
-from engine.reader.radsem_lexicon import radsem_lexicon
-from engine.reader.lexicon import reader_lexicon
-from engine.reports import findings_and_impression, findings_text, split_utterances
+from engine.reader.anatomy_lexicon import anatomy_lexicon
+from engine.reader.reader_lexicon import reader_lexicon
+from engine.io.reports import findings_and_impression, findings_text, split_utterances
 
 Polarity = Literal["present", "absent", "uncertain"]
 _WORD_RE = re.compile(r"[a-z][a-z'-]+")
@@ -152,7 +152,7 @@ def read_finding(sentence: str) -> Finding:
     # Only an uncertainty cue makes a mention uncertain: without one, nothing to look up.
     hedged = any(c.kind == "unc" for c in scope.cues) and (any(
         scope.status(*m.span()) == UNCERTAIN
-        for m in radsem_lexicon().abnormal.finditer(canon)) or any(
+        for m in anatomy_lexicon().abnormal.finditer(canon)) or any(
         scope.status(*m.span()) == UNCERTAIN for m in _WORD_RE.finditer(canon)
         if stem(m.group(0)) in feats.asserted))
     normal = feats.normality == NORMAL
@@ -167,7 +167,7 @@ def read_finding(sentence: str) -> Finding:
         sites=tuple(sorted(feats.sites)), severity=severity,
         size=tuple(m.group(0) for m in lex.size.finditer(canon)),
         change=changes[0] if changes else None,
-        device=bool(radsem_lexicon().devices.search(canon)),
+        device=bool(anatomy_lexicon().devices.search(canon)),
         concepts=tuple(sorted(feats.asserted)), denied=tuple(sorted(feats.negated)),
         features=feats)
 

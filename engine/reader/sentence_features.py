@@ -13,7 +13,7 @@ from functools import lru_cache
 from typing import Any
 
 from engine.reader.scope import NEGATIVE, clause_scope
-from engine.reader.radsem_lexicon import canonical_text, radsem_lexicon, site_mentions
+from engine.reader.anatomy_lexicon import canonical_text, anatomy_lexicon, site_mentions
 
 NORMAL, ABNORMAL = "normal", "abnormal"
 _TOKEN_RE = re.compile(r"[a-z0-9]+(?:[-'][a-z0-9]+)*")
@@ -70,7 +70,7 @@ class SentenceFeatures:
 
 def _sites(canon: str) -> tuple[frozenset[str], list[tuple[int, int]]]:
     """The finest sites named, and the character spans of every site mention."""
-    lex = radsem_lexicon()
+    lex = anatomy_lexicon()
     found, spans = set(), []
     for site, pattern in site_mentions(canon):
         for m in pattern.finditer(canon):
@@ -121,13 +121,13 @@ _ABSENT_RE = re.compile(r"\b([a-z][\w-]*)\s+(?:is|are|was|were)\s+(?:now\s+)?abs
 def _absent_finding(canon: str) -> bool:
     """"<finding> is absent" ("hydronephrosis is absent"), not "<organ> is absent"."""
     m = _ABSENT_RE.search(canon)
-    return bool(m and radsem_lexicon().abnormal.search(m.group(1)))
+    return bool(m and anatomy_lexicon().abnormal.search(m.group(1)))
 
 
 @lru_cache(maxsize=50000)
 def sentence_features(text: str) -> SentenceFeatures:
     """Read one atomic sentence (cached: references recur across candidates)."""
-    lex = radsem_lexicon()
+    lex = anatomy_lexicon()
     canon = canonical_text(text)
     scope = clause_scope(canon)
     finest, site_spans = _sites(canon)

@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from engine.reader.lexicon_files import load, may_find, text_trigrams, word_regex
+from engine.reader.lexicon_loader import load, may_find, text_trigrams, word_regex
 from engine.reader.scope import NEGATIVE, UNCERTAIN
 from engine.reader.clauses import sentence_clauses
 from models.srr_labels import ABSENT, NO_FINDING, PRESENT, labels_for, LabelLevel

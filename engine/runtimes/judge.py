@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar, overload
 
 from engine.context import ModelInfo
-from engine.prompts import Prompt, load_prompt
+from engine.runtimes.prompts import Prompt, load_prompt
 from engine.runtimes.callcache import CachedCall, CallCache, call_key
 from engine.runtimes.jsontext import NotAJudgement, extract_json, validate
 

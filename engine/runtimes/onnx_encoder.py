@@ -39,7 +39,7 @@ import numpy as np
 import onnxruntime as ort
 from tokenizers import Tokenizer
 
-from engine.runtimes.onnx_options import ENCODER_BATCH, ENCODER_DEVICE, ENCODER_PRECISION, ENCODER_THREADS
+from engine.options.onnx_encoder import ENCODER_BATCH, ENCODER_DEVICE, ENCODER_PRECISION, ENCODER_THREADS
 
 from models.artifacts import OnnxArtifact, Precision, resolve_artifact
 from models.padding import pad_batch

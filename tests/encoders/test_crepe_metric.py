@@ -6,10 +6,10 @@ import pytest
 
 from engine.context import RuntimeContext
 from engine.metrics.crepe.score import CrepeCounts
-from engine.reports import ReportPair
-from engine.results import result_dict
-from engine.summary import stored_corpus
-from engine.runner import run_batch
+from engine.io.reports import ReportPair
+from engine.runs.results import result_dict
+from engine.runs.summary import stored_corpus
+from engine.runs.runner import run_batch
 from engine.metrics.registry import production
 
 PAIRS = [

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engine.metrics.registry import production
-from engine.reports import ReportPair
+from engine.io.reports import ReportPair
 from engine.runtimes.onnx_encoder import OnnxEncoder
 from ui.runtime import RuntimeCache
 

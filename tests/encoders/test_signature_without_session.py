@@ -3,9 +3,9 @@ until a pair is scored, so a re-run whose results are all stored loads no model.
 import pytest
 
 from engine.context import RuntimeContext
-from engine.reports import ReportPair
-from engine.runner import run_batch
-from engine.store import Store
+from engine.io.reports import ReportPair
+from engine.runs.runner import run_batch
+from engine.runs.store import Store
 from engine.metrics.registry import production
 
 PAIRS = [

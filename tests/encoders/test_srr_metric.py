@@ -6,9 +6,9 @@ import pytest
 from engine.metrics.registry import production
 from engine.context import RuntimeContext
 from models.srr_labels import split_status
-from engine.reports import ReportPair
-from engine.results import result_dict
-from engine.summary import stored_corpus
+from engine.io.reports import ReportPair
+from engine.runs.results import result_dict
+from engine.runs.summary import stored_corpus
 
 REPORT = "FINDINGS:\n1. Small left pleural effusion.\n2. No pneumothorax.\nHeart size is normal."
 
@@ -23,7 +23,7 @@ def test_report_labels_are_the_union_of_utterance_labels():
     metric = _metric()
     result = metric.score_pairs([ReportPair("x", REPORT, REPORT)])[0]
     utterances = result.details["utterances"]["reference"]
-    # Header and list numbers are stripped by engine.reports.split_utterances.
+    # Header and list numbers are stripped by engine.io.reports.split_utterances.
     assert [u["text"] for u in utterances] == ["Small left pleural effusion.", "No pneumothorax.",
                                                "Heart size is normal."]
     union = sorted({label for u in utterances for label in u["labels"]})

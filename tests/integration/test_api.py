@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from engine.api import Scorer
-from engine.examples import example_pairs
+from engine.io.examples import example_pairs
 from tests.conftest import run_cli
 
 METRICS = ["bleu", "clear", "radsem", "crepe"]

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import json
 
-from engine.examples import example_pairs
+from engine.io.examples import example_pairs
 from engine.context import RuntimeContext
-from engine.runner import run_batch
-from engine.summary import format_summary
+from engine.runs.runner import run_batch
+from engine.runs.summary import format_summary
 from tests.conftest import run_cli
 from engine.metrics.registry import production
 

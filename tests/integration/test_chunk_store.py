@@ -3,9 +3,9 @@ stopped inside a chunk."""
 import pytest
 
 from engine.context import RuntimeContext
-from engine.reports import ReportPair
-from engine.runner import run_batch
-from engine.store import Store
+from engine.io.reports import ReportPair
+from engine.runs.runner import run_batch
+from engine.runs.store import Store
 from engine.metrics.registry import production
 
 PAIRS = [ReportPair(f"p{i}", "Small left pleural effusion.", f"Left effusion, {i} cm.")

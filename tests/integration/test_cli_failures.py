@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from engine.store import Store
+from engine.runs.store import Store
 from tests.conftest import ROOT, run_cli
 
 

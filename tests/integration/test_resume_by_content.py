@@ -7,9 +7,9 @@ import sqlite3
 import pytest
 
 from engine.context import RuntimeContext
-from engine.reports import ReportPair
-from engine.runner import input_run_id, resume_or_new_run_id, run_batch
-from engine.store import DamagedStoreError, Store
+from engine.io.reports import ReportPair
+from engine.runs.runner import input_run_id, resume_or_new_run_id, run_batch
+from engine.runs.store import DamagedStoreError, Store
 from engine.metrics.registry import production
 
 

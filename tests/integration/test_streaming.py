@@ -7,12 +7,13 @@ import math
 import pandas as pd
 import pytest
 
-from engine import dataio, stats
-from engine.dataio import Columns, PairFile
-from engine.examples import example_pairs
+from engine.io import dataio
+from engine.statistics import mean_bca
+from engine.io.dataio import Columns, PairFile
+from engine.io.examples import example_pairs
 from engine.context import RuntimeContext
-from engine.runner import run_batch
-from engine.store import Store
+from engine.runs.runner import run_batch
+from engine.runs.store import Store
 from tests.conftest import run_cli
 from engine.metrics.registry import production
 
@@ -131,7 +132,7 @@ def test_the_streamed_summary_equals_the_one_from_all_scores_on_5000_pairs(tmp_p
     assert run.rows == [] and len(rows) == 5_000
     for name in metrics:
         scores = [r["metrics"][name]["score"] for r in rows if r["metrics"][name]["error"] is None]
-        whole = stats.bootstrap_mean_ci(scores)
+        whole = mean_bca.bootstrap_mean_ci(scores)
         got = run.summary["metrics"][name]
         assert got["n"] == whole.n == len([s for s in scores if s is not None])
         assert got["mean"] == pytest.approx(whole.mean, abs=1e-12)

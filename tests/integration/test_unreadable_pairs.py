@@ -1,9 +1,9 @@
 """Unreadable reports get "cannot read: <reason>" per metric, counted apart in the summary,
 through the real rules readers, the bundled SRR-BERT encoder and BLEU."""
 from engine.context import RuntimeContext
-from engine.reports import ReportPair
-from engine.runner import run_batch
-from engine.summary import format_summary
+from engine.io.reports import ReportPair
+from engine.runs.runner import run_batch
+from engine.runs.summary import format_summary
 from engine.metrics.registry import production
 
 PAIRS = [

@@ -4,8 +4,8 @@ import json
 
 import pytest
 
-from engine import parallel
-from engine.examples import example_pairs
+from engine.runs import parallel
+from engine.io.examples import example_pairs
 from tests.conftest import run_cli
 from engine.metrics.registry import production
 
@@ -64,9 +64,9 @@ def test_two_workers_give_the_results_of_one_and_resume(tmp_path):
 
 
 def test_the_pool_scores_only_the_cpu_bound_metrics(tmp_path, monkeypatch):
-    from engine.dataio import read_pairs
+    from engine.io.dataio import read_pairs
     from engine.context import RuntimeContext
-    from engine.runner import run_batch
+    from engine.runs.runner import run_batch
 
     scored: list[str] = []
     real_score = parallel.ProcessScorer.score

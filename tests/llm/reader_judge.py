@@ -24,7 +24,7 @@ from engine.metrics.clear.schema import ATTRIBUTES, CHOICE_ATTRIBUTES, CONDITION
 from engine.metrics.radsem.llm import sentence_key
 from engine.metrics.radsem.rules import RadsemRulesExtractor
 from engine.metrics.vert.rules import VertRulesExtractor
-from engine.reports import ReportPair, findings_and_impression, findings_text
+from engine.io.reports import ReportPair, findings_and_impression, findings_text
 
 _BLOCK = r"\n<<< {name}\n(.*?)\n{name} >>>"
 

@@ -9,8 +9,8 @@ import json
 import pytest
 
 from engine.metrics.registry import production
-from engine.reports import ReportPair
-from engine.runner import run_batch
+from engine.io.reports import ReportPair
+from engine.runs.runner import run_batch
 from engine.runtimes.judge import (
     FAILURE_CAUSES,
     Completion,
@@ -22,7 +22,7 @@ from engine.runtimes.judge import (
     failure_category,
 )
 from engine.runtimes.judge_worker import JudgeCrashed, JudgeTimedOut, worker_error
-from engine.prompts import load_prompt
+from engine.runtimes.prompts import load_prompt
 from tests.llm.conftest import ScriptedBackend
 from tests.llm.test_recorded import ctx_with_judge
 

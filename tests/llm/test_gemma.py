@@ -5,8 +5,8 @@ answers flow through every stage into well-formed, signed, demo-labelled results
 """
 import pytest
 
-from engine.reports import ReportPair
-from engine.runner import run_batch
+from engine.io.reports import ReportPair
+from engine.runs.runner import run_batch
 from tests.llm.test_pipelines_tiny import (
     INJECTION,
     assert_clear_structure,

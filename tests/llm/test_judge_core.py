@@ -8,7 +8,7 @@ from types import SimpleNamespace
 import pytest
 
 from engine.context import RuntimeContext
-from engine.prompts import load_prompt
+from engine.runtimes.prompts import load_prompt
 from engine.runtimes.callcache import CachedCall, CallCache, call_key
 from engine.runtimes.judge import Completion, Decoding, Judge, JudgeError, bounded_schema
 from engine.runtimes.jsontext import AnswerError, extract_json, schema_problems, validate

@@ -6,7 +6,7 @@ import threading
 import pytest
 
 from engine.metrics.clear.schema import CONDITIONS, PRESENCE_VALUES, attribute_answer_schema, presence_schema
-from engine.prompts import load_prompt
+from engine.runtimes.prompts import load_prompt
 from engine.runtimes.judge import Judge, JudgeError
 from engine.metrics.judging import judge_for
 from engine.runtimes.jsontext import extract_json, schema_problems

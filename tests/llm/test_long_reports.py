@@ -13,8 +13,8 @@ from __future__ import annotations
 import pytest
 
 from engine.metrics.registry import production
-from engine.reports import ReportPair
-from engine.runner import run_batch
+from engine.io.reports import ReportPair
+from engine.runs.runner import run_batch
 
 pytestmark = pytest.mark.slow
 

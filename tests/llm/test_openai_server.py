@@ -11,9 +11,9 @@ import pytest
 
 from engine.bench.llm_mechanics import llama_server
 from engine.metrics.clear.schema import attribute_answer_schema
-from engine.prompts import load_prompt
-from engine.reports import ReportPair
-from engine.runner import run_batch
+from engine.runtimes.prompts import load_prompt
+from engine.io.reports import ReportPair
+from engine.runs.runner import run_batch
 from engine.runtimes.judge import Judge
 from engine.runtimes.openai_compat import OpenAICompatBackend
 from tests.llm.test_pipelines_tiny import assert_clear_structure

@@ -7,8 +7,8 @@ import pytest
 
 from engine.metrics.clear.schema import ATTRIBUTES, CONDITIONS, PRESENCE_VALUES, attributes_for
 from engine.metrics.vert.metric import truncate_words
-from engine.reports import ReportPair
-from engine.runner import run_batch
+from engine.io.reports import ReportPair
+from engine.runs.runner import run_batch
 from engine.metrics.extraction import JudgeUnavailable
 from tests.conftest import run_cli
 from engine.metrics.registry import production

@@ -14,10 +14,10 @@ from typing import Any
 import pytest
 
 from engine.context import RuntimeContext
-from engine.examples import example_pairs
+from engine.io.examples import example_pairs
 from engine.metrics.registry import production
-from engine.reports import ReportPair
-from engine.runner import run_batch
+from engine.io.reports import ReportPair
+from engine.runs.runner import run_batch
 from tests.llm.reader_judge import ReaderJudgeServer
 
 # The six example pairs and two written here: a CT report and a pair with devices and

@@ -85,7 +85,7 @@ def test_killed_job_resumes_with_only_the_missing_blocks(corpus, one_worker, tmp
 def test_python_api_on_ray_gives_the_scorer_records(local_ray, tmp_path):
     from engine.api import Scorer
     from engine.cluster.ray_runner import RaySettings, score_on_ray
-    from engine.examples import example_pairs
+    from engine.io.examples import example_pairs
 
     examples = [e.pair for e in example_pairs()]
     references = [p.reference for p in examples] * 5

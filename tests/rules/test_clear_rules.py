@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.examples import example_pairs
+from engine.io.examples import example_pairs
 from engine.metrics.clear.rules import read_report
 from engine.metrics.clear.schema import (
     CONDITIONS,
@@ -17,8 +17,8 @@ from engine.metrics.clear.schema import (
     validate_presence,
 )
 from engine.metrics.clear.score import score_pair
-from engine.reports import ReportPair
-from engine.reader.lexicon_files import RULES_VERSION
+from engine.io.reports import ReportPair
+from engine.reader.lexicon_loader import READER_RULES_VERSION
 
 
 def labels(text: str) -> dict[str, str]:
@@ -120,7 +120,7 @@ def test_output_passes_the_schema_checks(clear_rules):
 
 def test_model_info_and_signature(clear_rules):
     info = clear_rules.model()
-    assert info.id == RULES_VERSION and info.demo_grade is False
+    assert info.id == READER_RULES_VERSION and info.demo_grade is False
     fields = clear_rules.signature_fields()
     assert fields["extractor"] == "rules" and len(fields["lexicon"]) == 12
     assert fields["reader"] == "radscope-reader"  # CLEAR is a view over the clinical reader

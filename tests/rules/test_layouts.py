@@ -19,7 +19,7 @@ from engine.bench.layouts import (
 from engine.context import RuntimeContext
 from engine.metrics.registry import production
 from engine.reader.sections import clinical_errors, clinical_summary, counted_errors, read_sections
-from engine.reports import ReportPair, read_layout
+from engine.io.reports import ReportPair, read_layout
 
 
 @pytest.fixture(scope="module")

@@ -12,11 +12,11 @@ from engine.reader.sentence_features import sentence_features
 from engine.reader.compatibility import conflict
 from engine.metrics.radsem.schema import RadsemTags
 from engine.metrics.radsem.score import score_tags
-from engine.examples import example_pairs
-from engine.reader.radsem_lexicon import RULES_VERSION
+from engine.io.examples import example_pairs
+from engine.reader.anatomy_lexicon import RADSEM_RULES_VERSION
 from engine.reader.compatibility import anatomical_relationship, lexical_similarity
 from engine.metrics.radsem.rules_match import tag_pair
-from engine.reports import ReportPair
+from engine.io.reports import ReportPair
 
 
 def test_negated_list_is_split_one_item_each():
@@ -409,10 +409,10 @@ def test_output_passes_the_strict_tag_schema(radsem_rules):
 
 def test_model_info_and_signature(radsem_rules):
     info = radsem_rules.model()
-    assert info.id == RULES_VERSION and info.demo_grade is False
+    assert info.id == RADSEM_RULES_VERSION and info.demo_grade is False
     fields = radsem_rules.signature_fields()
     assert fields["sim"] == "lexical-dice" and fields["extractor"] == "rules"
-    assert fields["rules"] == RULES_VERSION and fields["reader_version"].startswith("reader-")
+    assert fields["rules"] == RADSEM_RULES_VERSION and fields["reader_version"].startswith("reader-")
 
 
 def test_radsem_reads_the_clinical_readers_statements(radsem_rules):

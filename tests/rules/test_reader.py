@@ -11,7 +11,7 @@ from engine.metrics.crepe.score import CATEGORY_KEYS
 from engine.reader.align import read_pair
 from engine.reader.findings import read_report
 from engine.reader.sections import read_sections
-from engine.reports import ReportPair
+from engine.io.reports import ReportPair
 
 BASE = "Small left pleural effusion. Mild cardiomegaly. No pneumothorax."
 

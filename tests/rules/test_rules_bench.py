@@ -15,8 +15,8 @@ from engine.metrics.registry import production
 from engine.context import RuntimeContext
 from engine.metrics.clear.schema import CONDITIONS
 from models.srr_labels import vocabulary
-from engine.reports import ReportPair
-from engine.reader.lexicon_files import RULES_VERSION
+from engine.io.reports import ReportPair
+from engine.reader.lexicon_loader import READER_RULES_VERSION
 
 
 def test_paraphrase_is_a_real_rewrite():
@@ -116,7 +116,7 @@ def test_mesh_benchmark_runs_both_labellers(tmp_path):
         ("The heart is enlarged. No pleural effusion.", ["Cardiomegaly/mild"]),
         ("The lungs are clear. Heart size is normal.", ["normal"]),
     ])
-    runs = {"clear-rules": (["--labeller", "clear-rules"], RULES_VERSION, False),
+    runs = {"clear-rules": (["--labeller", "clear-rules"], READER_RULES_VERSION, False),
             "srr-rules": (["--labeller", "srr"], "rules reader (reader-v4)", False),
             "srr-demo": (["--labeller", "srr", "--srr-model", "srr-minilm-demo"],
                          "srr-minilm-demo", True)}

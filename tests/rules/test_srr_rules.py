@@ -6,7 +6,7 @@ from engine.metrics.registry import production
 from engine.context import RuntimeContext
 from engine.metrics.srr.metric import SrrEncoderExtractor
 from engine.reader.srr_labels import leaf_rules, sentence_labels
-from engine.reports import ReportPair
+from engine.io.reports import ReportPair
 
 AIR_SPACE = "Air space opacity\u2013multifocal"  # the leaf's name has an en dash
 

@@ -75,7 +75,7 @@ def run(old_prompts: str | None, names: list[str]) -> dict[str, dict]:
     """Score every probe (and the clean pair) with the packaged Gemma judge, no call cache."""
     os.environ["RADSCOPE_HOME"] = tempfile.mkdtemp(prefix="radscope-probe-")
     if old_prompts:
-        import engine.prompts as prompts
+        import engine.runtimes.prompts as prompts
 
         folder = Path(tempfile.mkdtemp(prefix="radscope-prompts-"))
         for path in prompts.PROMPTS_DIR.glob("*.txt"):

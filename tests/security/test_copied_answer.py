@@ -1,12 +1,12 @@
-"""A judge answer copied out of a report is caught (engine.copied_answer), and the VERT metric
+"""A judge answer copied out of a report is caught (engine.metrics.copied_answer), and the VERT metric
 turns it into a per-pair error instead of a score (recorded answers, no model)."""
 from __future__ import annotations
 
 import json
 
-from engine.copied_answer import copied_from
+from engine.metrics.copied_answer import copied_from
 from engine.context import RuntimeContext
-from engine.reports import ReportPair
+from engine.io.reports import ReportPair
 from tests.security.injection_probes import CANDIDATE, PLANTED, PROBES, REFERENCE
 
 

@@ -1,6 +1,6 @@
 """CSV exports never hand a spreadsheet a formula: cells that start with = + - @ tab or CR
 get a leading apostrophe (OWASP's advice on CSV injection), in the CLI's --csv and in the
-app's download (both go through engine.dataio.write_frame_csv)."""
+app's download (both go through engine.io.dataio.write_frame_csv)."""
 from __future__ import annotations
 
 import csv
@@ -9,7 +9,7 @@ import json
 import pandas as pd
 import pytest
 
-from engine.dataio import neutralise_cell, write_frame_csv
+from engine.io.dataio import neutralise_cell, write_frame_csv
 from tests.conftest import run_cli
 
 FORMULA_IDS = ['=HYPERLINK("http://example.invalid","open")', "+1+1", "-2+3", "@SUM(A1:A9)",

@@ -1,5 +1,5 @@
 """One rule for pairs without findings, the same in every metric that reads findings
-(engine.readable; docs/security.md, "Pairs without findings").
+(engine.eligibility.readable; docs/security.md, "Pairs without findings").
 
 Before: "Ok." against "Ok." gave RadSEM 0.0, CLEAR 1.0 and CREPE "cannot read"; "NaN" against
 "No effusion." gave CLEAR 1.0, CREPE 0 errors, RadSEM 0.0; two normal reports worded
@@ -10,8 +10,8 @@ from __future__ import annotations
 import pytest
 
 from engine.api import Scorer
-from engine.readable import NORMAL_ONLY_KEY, normal_only, pair_unreadable
-from engine.reports import ReportPair
+from engine.eligibility.readable import NORMAL_ONLY_KEY, normal_only, pair_unreadable
+from engine.io.reports import ReportPair
 
 FINDING_METRICS = ("clear", "crepe", "vert", "srr", "radsem")
 BEST = {"clear": 1.0, "crepe": 0.0, "vert": 1.0, "srr": 1.0, "radsem": 1.0}

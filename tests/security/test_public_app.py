@@ -194,7 +194,7 @@ def test_the_operator_key_reaches_the_operator_server_only(public_app, visitor, 
 
 
 def test_a_visitor_sees_and_reads_only_their_own_runs(public_app, tmp_path):
-    from engine.store import Store
+    from engine.runs.store import Store
 
     ids = ["pair-alpha", "pair-beta", "pair-gamma"]
     path = write_pairs(tmp_path / "mine.csv", ids)

@@ -16,7 +16,7 @@ import pytest
 from gradio_client import Client
 from gradio_client.exceptions import AppError
 
-from engine.reports import DEFAULT_MAX_CHARS
+from engine.io.reports import DEFAULT_MAX_CHARS
 from tests.ui.conftest import _GRADIO_TMP, serve
 from ui.app import request_fields
 from ui.public import FIELD_CAP, REQUEST_CAP

@@ -9,7 +9,7 @@ import threading
 import pytest
 
 from engine.metrics.registry import production
-from engine.store import Store
+from engine.runs.store import Store
 from models.resolve import ModelNotAvailable, resolve
 from ui import model_status
 from ui.config import NO_KEY, AppConfig, ConfigError, load_config

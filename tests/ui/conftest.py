@@ -78,7 +78,7 @@ def serve(tmp: Path, options: dict | None = None, registry: MetricRegistry | Non
           **settings) -> Iterator[Served]:
     """Build the app offering ``registry``'s metrics (default: the project's) and serve it on a
     free port until the block ends (``settings``: other AppConfig fields, e.g. ``public=True``)."""
-    from engine.store import Store
+    from engine.runs.store import Store
     from ui.app import build_demo, launch_kwargs, queue
     from ui.config import AppConfig
 

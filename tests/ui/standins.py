@@ -27,7 +27,7 @@ from models.srr_labels import LabelLevel
 from engine.metrics.srr.score import score_pair as srr_score_pair
 from engine.metrics.vert.schema import CATEGORY_KEYS, CategoryErrors, JudgeAssessment
 from engine.metrics.vert.score import compute_scores
-from engine.reports import ReportPair
+from engine.io.reports import ReportPair
 
 
 def _presence(**positive_or_negative: str) -> dict[str, str]:

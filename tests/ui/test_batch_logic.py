@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 from engine.context import RuntimeContext
-from engine.runner import run_batch
+from engine.runs.runner import run_batch
 from tests.ui.test_client import NONE, write_pairs
 from ui import batch_logic as batch
 from ui.views.corpus import clear_per_condition, crepe_totals, distribution_figure
@@ -183,7 +183,7 @@ def test_failed_pairs_are_left_out_of_the_comparison():
 
 
 def test_downloads_round_trip(tmp_path):
-    from engine import dataio
+    from engine.io import dataio
 
     pairs = dataio.read_pairs(write_pairs(tmp_path / "p.csv", 5))
     ctx = RuntimeContext()
@@ -280,7 +280,7 @@ def test_distribution_leaves_out_metrics_without_scores():
 def test_app_shows_the_run_id_and_a_stopped_run_resumes_without_one(standin_client, standin_server, tmp_path):
     from gradio_client import handle_file
 
-    from engine.store import Store
+    from engine.runs.store import Store
     from tests.ui import standins
 
     path = write_pairs(tmp_path / "again.csv", 20)
@@ -317,7 +317,7 @@ def test_summary_table_shows_headline_figures_with_their_intervals():
     from collections import Counter
     from pathlib import Path
 
-    from engine.summary import SummaryBuilder
+    from engine.runs.summary import SummaryBuilder
     from ui.views.common import fmt
 
     recorded = json.loads((Path(__file__).parents[1] / "fixtures" / "corpus_stats" / "recorded.json")

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.examples import example_pairs
+from engine.io.examples import example_pairs
 from engine.metrics.registry import production
 from tests.ui.conftest import ROOT, artifacts_dir
 from tests.ui.standins import standin_registry

@@ -12,10 +12,10 @@ import pytest
 from gradio_client import handle_file
 from gradio_client.exceptions import AppError
 
-from engine.examples import example_pairs
+from engine.io.examples import example_pairs
 from engine.metrics.registry import production
 from engine.metrics.lexical import bleu, rouge_l
-from engine.results import STANDARD_KEYS
+from engine.runs.results import STANDARD_KEYS
 from tests.ui import standins
 
 EXPECTED_ENDPOINTS = {"/compare", "/compare_panels", "/structure", "/load_reference",
@@ -192,7 +192,7 @@ def test_batch_marks_problem_pairs_without_stopping(client, tmp_path):
 
 
 def test_stopped_batch_resumes_with_its_run_id(standin_client, standin_server, tmp_path):
-    from engine.store import Store
+    from engine.runs.store import Store
 
     path = write_pairs(tmp_path / "slow.csv", 20)
     run_id = "resume-test"
@@ -278,7 +278,7 @@ def test_structure_action_explains_an_empty_report(client):
 
 def test_a_failing_metric_does_not_hide_the_others(standin_client):
     # An abnormal finding on one side: two normal-only reports would be scored as agreement,
-    # the reference against itself (engine.readable's no-finding rule), and never see FAIL.
+    # the reference against itself (engine.eligibility.readable's no-finding rule), and never see FAIL.
     results = standin_client.predict("Lungs are clear.", "FAIL: small left pleural effusion.",
                                      metrics="bleu,clear-standin,radsem-standin", api_name="/compare")
     assert results["clear-standin"]["score"] is None

@@ -42,7 +42,7 @@ def _refuse(*args, **kwargs):
 
 def test_a_link_reopens_the_comparison_from_the_store(browser, app_server, monkeypatch):
     import ui.compare
-    from engine.store import Store
+    from engine.runs.store import Store
 
     maker = Page(browser, app_server.url, 1440, "light")
     opened: list[Page] = [maker]

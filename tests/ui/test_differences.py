@@ -8,10 +8,10 @@ from __future__ import annotations
 import re
 
 from engine.context import RuntimeContext
-from engine.examples import example_pairs
+from engine.io.examples import example_pairs
 from engine.metrics.registry import production
-from engine.reports import ReportPair
-from engine.runner import run_batch
+from engine.io.reports import ReportPair
+from engine.runs.runner import run_batch
 from ui.compare_handlers import clinical_summary, fingerprint, is_stale
 from ui.differences import CAND_ONLY, REF_ONLY, SYMBOLS, differences_html, findings, place
 from ui.panels import clinical_html, overview_html

@@ -8,9 +8,9 @@ import re
 
 import pandas as pd
 
-from engine.examples import example_pairs
+from engine.io.examples import example_pairs
 from engine.context import RuntimeContext
-from engine.runner import run_batch
+from engine.runs.runner import run_batch
 from ui import batch_logic as batch
 from ui.differences import CONFLICT, MATCHED, findings, marked_html
 from ui.report import comparison_record, report_html, write_report

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from engine.examples import example_pairs
+from engine.io.examples import example_pairs
 from engine.context import RuntimeContext
-from engine.runner import run_batch
-from engine.store import Store
+from engine.runs.runner import run_batch
+from engine.runs.store import Store
 from ui import compare_link
 from ui.compare_link import NotOpenable, load_comparison, save_comparison
 from ui.plot_svg import figure_svg

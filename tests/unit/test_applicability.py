@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from engine import applicability as a
-from engine.defaults import default_metrics, demo_grade_under
+from engine.eligibility import applicability as a
+from engine.metrics.defaults import default_metrics, demo_grade_under
 from engine.metrics.registry import production
 
 

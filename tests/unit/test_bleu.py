@@ -5,7 +5,7 @@ import pytest
 from nltk.translate.bleu_score import SmoothingFunction
 from nltk.translate.bleu_score import sentence_bleu as nltk_sentence_bleu
 
-from engine.examples import example_pairs
+from engine.io.examples import example_pairs
 from engine.metrics.lexical import bleu, sentence_bleu, tokenize
 
 

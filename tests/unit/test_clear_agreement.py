@@ -1,11 +1,11 @@
 """CLEAR's attribute agreement headline: a side swap shows beside the positive F1."""
 from __future__ import annotations
 
-from engine.examples import example_pairs
+from engine.io.examples import example_pairs
 from engine.context import RuntimeContext
 from engine.metrics.clear.agreement import attribute_agreement
 from engine.metrics.clear.score import TableCell, TableRow
-from engine.runner import run_batch
+from engine.runs.runner import run_batch
 from engine.metrics.registry import production
 
 

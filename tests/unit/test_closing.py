@@ -16,13 +16,13 @@ from engine.runtimes.callcache import CallCache
 
 def test_every_resource_class_implements_closeable() -> None:
     from engine.api import Scorer
-    from engine.parallel import ProcessScorer
+    from engine.runs.parallel import ProcessScorer
     from engine.runtimes.judge import Judge
     from engine.runtimes.judge_worker import IsolatedLlamaBackend
     from engine.runtimes.llamacpp import LlamaCppBackend
     from engine.runtimes.onnx_encoder import OnnxEncoder
     from engine.runtimes.openai_compat import OpenAICompatBackend
-    from engine.store import Store
+    from engine.runs.store import Store
 
     for cls in (CallCache, Judge, IsolatedLlamaBackend, LlamaCppBackend, OpenAICompatBackend,
                 OnnxEncoder, ProcessScorer, Scorer, Store, RuntimeContext):

@@ -13,12 +13,12 @@ from typing import Any
 import numpy as np
 import pytest
 
-from engine import corpus_stats as cs
-from engine.compare import LEFT_OUT_DEMO, compare_systems
+from engine.statistics import record_percentile as cs
+from engine.runs.compare import LEFT_OUT_DEMO, compare_systems
 from engine.metrics.clear.stats import ClearStats
-from engine.metrics.statistics import DECLARED, statistics_for
-from engine.signature import parse_signature
-from engine.summary import corpus_block
+from engine.metrics.statistics_by_metric import DECLARED, statistics_for
+from engine.metrics.signature import parse_signature
+from engine.runs.summary import corpus_block
 
 RECORDED = json.loads((Path(__file__).parents[1] / "fixtures" / "corpus_stats" / "recorded.json")
                       .read_text(encoding="utf-8"))
@@ -110,7 +110,7 @@ def test_an_older_statistics_version_is_refused():
 def test_summary_names_a_misfit_instead_of_partial_figures():
     from engine.metrics.registry import production
     from engine.context import RuntimeContext
-    from engine.summary import SummaryBuilder
+    from engine.runs.summary import SummaryBuilder
 
     metric = production().get("crepe").build(RuntimeContext(options={"extractor": "rules", "crepe_model": "rules"}))
     builder = SummaryBuilder([metric])
@@ -218,7 +218,7 @@ def test_a_new_statistics_version_changes_the_signature(monkeypatch):
 def test_terminal_summary_prints_headline_figures_with_intervals():
     from engine.metrics.registry import production
     from engine.context import RuntimeContext
-    from engine.summary import SummaryBuilder, format_summary
+    from engine.runs.summary import SummaryBuilder, format_summary
 
     recorded = RECORDED["radsem"]
     metric = production().get("radsem").build(RuntimeContext(options={"extractor": "rules"}))

@@ -22,9 +22,9 @@ from engine.metrics.extraction import (
     PairwiseExtractor,
     Scoring,
 )
-from engine.extractor_option import EXTRACTOR
+from engine.options.extractor import EXTRACTOR
 from engine.metrics.judging import judged
-from engine.reports import ReportPair
+from engine.io.reports import ReportPair
 from engine.runtimes.judge import JudgeError
 
 CARD = MetricCard(name="toy", title="Toy", measures="m", inputs="i", direction="higher",

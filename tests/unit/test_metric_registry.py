@@ -9,8 +9,8 @@ import pytest
 
 from engine.context import Option, RuntimeContext
 from engine.metrics.registry import MetricRegistry, production
-from engine.reports import ReportPair
-from engine.runner import run_batch
+from engine.io.reports import ReportPair
+from engine.runs.runner import run_batch
 from tests.ui.standins import HEADLINE
 from tests.ui.standins import METRICS as STANDINS
 from tests.ui.standins import standin_registry

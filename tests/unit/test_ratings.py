@@ -1,4 +1,4 @@
-"""Tests for engine.ratings: ReXVal and RaTE-Eval Task 2 readers on small files written here.
+"""Tests for engine.bench.ratings: ReXVal and RaTE-Eval Task 2 readers on small files written here.
 
 The files follow the published layouts exactly (same file names, same headers); the report
 texts are invented for the tests.
@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from engine.ratings import (RaTEEvalData, RatingsFormatError, ReXValData, load_rate_eval,
+from engine.bench.ratings import (RaTEEvalData, RatingsFormatError, ReXValData, load_rate_eval,
                             load_rexval)
-from engine.reports import ReportPair
+from engine.io.reports import ReportPair
 
 CANDIDATES = ("radgraph", "bertscore", "s_emb", "bleu")
 STUDIES = [

@@ -1,8 +1,8 @@
 """The readable-text check: invisible, wordless and non-English reports are told apart."""
 import pytest
 
-from engine.readable import guess_language, pair_unreadable, reader_scope, unreadable_reason
-from engine.reports import ReportPair
+from engine.eligibility.readable import guess_language, pair_unreadable, reader_scope, unreadable_reason
+from engine.io.reports import ReportPair
 
 
 @pytest.mark.parametrize("text, reason", [

@@ -1,5 +1,5 @@
 """Section and utterance splitting, and per-pair input problems."""
-from engine.reports import (ReportPair, findings_and_impression, findings_text, split_sections,
+from engine.io.reports import (ReportPair, findings_and_impression, findings_text, split_sections,
                             split_utterances)
 
 
@@ -66,7 +66,7 @@ def test_pair_problems():
 
 # --- issue 24: sections as radiologists write them ---------------------------------------------
 
-from engine.reports import read_layout, section_view  # noqa: E402 - grouped with their tests
+from engine.io.reports import read_layout, section_view  # noqa: E402 - grouped with their tests
 
 
 def test_european_layout_reads_result_and_conclusion():

@@ -5,7 +5,7 @@ import random
 from rouge_score import rouge_scorer
 from rouge_score.rouge_scorer import _lcs_table
 
-from engine.examples import example_pairs
+from engine.io.examples import example_pairs
 from engine.metrics.lexical import lcs_length, rouge_l, rouge_tokens, tokenize
 
 _LIBRARY = rouge_scorer.RougeScorer(["rougeL"], use_stemmer=True)

@@ -1,4 +1,4 @@
-"""Tests for engine.stats: bootstrap CIs, paired comparisons and rank correlations."""
+"""Tests for engine.statistics.mean_bca: bootstrap CIs, paired comparisons and rank correlations."""
 from __future__ import annotations
 
 import math
@@ -6,7 +6,7 @@ import math
 import numpy as np
 import pytest
 
-from engine.stats import (Correlation, MeanCI, PairedComparison, bootstrap_mean_ci, correlation,
+from engine.statistics.mean_bca import (Correlation, MeanCI, PairedComparison, bootstrap_mean_ci, correlation,
                           paired_comparison)
 
 # --- bootstrap_mean_ci -------------------------------------------------------------------------
@@ -236,12 +236,12 @@ def test_flat_interval_equals_scipy_bca_on_5000_untied_scores():
     # Continuous scores (BLEU-like): the chunked bootstrap draws the same indices as scipy does
     # with the same seed and batch, and the closed-form acceleration equals scipy's jackknife,
     # so the two intervals agree to rounding.
-    from engine import stats
+    from engine.statistics import mean_bca
 
     x = np.random.default_rng(1).beta(2, 5, 5000)
     ci = bootstrap_mean_ci(x)
     low, high = _scipy_bca(x, rng=np.random.default_rng(0),
-                           batch=max(1, stats._CHUNK_VALUES // x.size))
+                           batch=max(1, mean_bca._CHUNK_VALUES // x.size))
     assert ci.method == "BCa" and ci.n == 5000
     assert ci.mean == pytest.approx(float(np.mean(x)), abs=1e-15)
     assert ci.ci_low == pytest.approx(low, abs=1e-12)

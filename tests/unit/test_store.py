@@ -1,4 +1,4 @@
-"""Tests for engine.store: runs, resumable per-pair results, threads and export order."""
+"""Tests for engine.runs.store: runs, resumable per-pair results, threads and export order."""
 from __future__ import annotations
 
 import sqlite3
@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.store import ResultRow, RunConflictError, Store, UnknownRunError, default_db_path
+from engine.runs.store import ResultRow, RunConflictError, Store, UnknownRunError, default_db_path
 
 METRICS = ["clear", "crepe"]
 OPTIONS = {"clear_top5": True, "judge": {"model": "demo", "temperature": 0.0}}
@@ -146,7 +146,7 @@ def test_pairs_registered_after_start_are_appended(tmp_path):
 
 
 def test_results_iterates_across_pages(tmp_path, monkeypatch):
-    monkeypatch.setattr("engine.store._PAGE_SIZE", 3)
+    monkeypatch.setattr("engine.runs.store._PAGE_SIZE", 3)
     with Store(tmp_path / "db.sqlite") as store:
         ids = [f"p{i:02d}" for i in range(10)]
         store.start_run("r", "x", ["clear"], {}, pair_ids=ids)

@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-# Keys every per-pair result has (engine.results.STANDARD_KEYS); repeated here as display order.
+# Keys every per-pair result has (engine.runs.results.STANDARD_KEYS); repeated here as display order.
 STANDARD_KEYS = ("score", "direction", "signature", "error", "model", "demo_grade", "elapsed_ms")
 
 # Cell backgrounds as theme variables (ui/style.css has a light and a dark value for each), so

@@ -43,8 +43,8 @@ from engine.metrics.clear.schema import (
     validate_presence,
 )
 from engine.context import Option, RuntimeContext
-from engine.prompts import Prompt, load_prompt
-from engine.reports import ReportPair, findings_and_impression
+from engine.runtimes.prompts import Prompt, load_prompt
+from engine.io.reports import ReportPair, findings_and_impression
 from engine.runtimes.judge import CallTrace, Judge, JudgeError, bounded_schema
 from engine.metrics.extraction import Extracted, ExtractorKind, PairwiseExtractor
 from engine.metrics.judging import judge_for, judged

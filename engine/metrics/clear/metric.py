@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.applicability import CHEST_RADIOGRAPH
+from engine.eligibility.applicability import CHEST_RADIOGRAPH
 from engine.metrics.base import MetricCard
 from engine.metrics.clear.agreement import attribute_agreement
 from engine.context import Option, RuntimeContext

@@ -27,8 +27,8 @@ from typing import Any
 
 from engine.context import ModelInfo
 from engine.metrics.extraction import Extracted, ExtractorKind, PairwiseExtractor
-from engine.reader.lexicon_files import (
-    RULES_VERSION,
+from engine.reader.lexicon_loader import (
+    READER_RULES_VERSION,
     lexicon_hash,
     load,
     may_find,
@@ -49,10 +49,10 @@ from engine.metrics.clear.schema import (
     ClearReportExtraction,
 )
 from engine.reader.clauses import report_utterances, sentence_clauses
-from engine.reader.lexicon import READER_NAME, READER_VERSION
-from engine.reports import ReportPair
+from engine.reader.reader_lexicon import READER_NAME, READER_VERSION
+from engine.io.reports import ReportPair
 
-LEXICONS = ("cues", "clear_conditions", "clear_attributes")
+CLEAR_LEXICONS = ("cues", "clear_conditions", "clear_attributes")
 _SEGMENT_RE = re.compile(r",|\bwith\b|\band\b|\bas well as\b|\bwhich\b")
 
 
@@ -290,14 +290,14 @@ class ClearRulesExtractor(PairwiseExtractor[ClearPairExtraction]):
     cpu_bound = True  # pure Python: may run in worker processes
 
     def model(self) -> ModelInfo:
-        return ModelInfo(id=RULES_VERSION, source="rules: engine/reader + engine/data/lexicons",
+        return ModelInfo(id=READER_RULES_VERSION, source="rules: engine/reader + engine/data/lexicons",
                          demo_grade=False, device="cpu",
                          detail={"reader": READER_NAME, "reader_version": READER_VERSION,
-                                 "lexicon": lexicon_hash(*LEXICONS)})
+                                 "lexicon": lexicon_hash(*CLEAR_LEXICONS)})
 
     def signature_fields(self) -> dict[str, Any]:
         return {"extractor": "rules", "reader": READER_NAME, "reader_version": READER_VERSION,
-                "rules": RULES_VERSION, "lexicon": lexicon_hash(*LEXICONS)}
+                "rules": READER_RULES_VERSION, "lexicon": lexicon_hash(*CLEAR_LEXICONS)}
 
     def extract_pair(self, pair: ReportPair) -> Extracted[ClearPairExtraction]:
         return Extracted(self.read_pair(pair))

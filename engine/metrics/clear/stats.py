@@ -5,7 +5,7 @@ attributes matched on each true-positive condition (bits), and the list-attribut
 of each true-positive condition. From these, the corpus presence F1s (per condition, @13, @5
 for both top-5 sets, supported-only, micro, cell accuracy) and the attribute averages (micro,
 condition- and report-averaged, per condition) are ratios of summed features; see
-``engine.corpus_stats``. The figures equal ``score.score_corpus`` on the same pairs.
+``engine.statistics.record_percentile``. The figures equal ``score.score_corpus`` on the same pairs.
 
 Bump ``STATS_VERSION`` when the record's meaning changes; stored results of another version
 are then refused (and recomputed by a resumed run) instead of read under the new meaning.
@@ -19,7 +19,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from engine import corpus_stats as cs
+from engine.statistics import record_percentile as cs
 from engine.metrics.clear.schema import (
     CHOICE_ATTRIBUTES,
     CONDITION_ATTRIBUTES,

@@ -15,8 +15,8 @@ import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
-from engine.metrics.section_option import SECTIONS
-from engine.applicability import CHEST_RADIOGRAPH
+from engine.options.sections import SECTIONS
+from engine.eligibility.applicability import CHEST_RADIOGRAPH
 from engine.reader.kinds import ALL_ERROR_KINDS
 from engine.metrics.base import MetricCard, PairScore
 from engine.metrics.crepe.score import CATEGORIES, CrepeCounts, aggregate_batch
@@ -28,13 +28,13 @@ from engine.metrics.extraction import (
     ExtractorTable,
     Scoring,
 )
-from engine.extractor_option import EXTRACTOR
-from engine.metrics.scope_option import FORCE_APPLICABILITY
+from engine.options.extractor import EXTRACTOR
+from engine.options.intended_studies import FORCE_APPLICABILITY
 from engine.metrics.crepe.stats import CrepeStats
 from engine.context import Option, RuntimeContext
 from engine.reader.choice import AUTO
-from engine.reports import ReportPair
-from engine.runtimes.onnx_options import ENCODER_OPTIONS
+from engine.io.reports import ReportPair
+from engine.options.onnx_encoder import ENCODER_OPTIONS
 
 DEFAULT_MODEL = "crepe-minilm-demo"
 CREPE_MODEL = Option(

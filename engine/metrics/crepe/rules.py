@@ -14,9 +14,9 @@ from engine.context import ModelInfo
 from engine.metrics.crepe.score import CATEGORY_KEYS, CrepeCounts
 from engine.metrics.extraction import Extracted, ExtractorKind, PairwiseExtractor
 from engine.reader.sections import counted_errors, error_details, read_sections
-from engine.reader.lexicon import reader_signature
-from engine.reader.views import reader_details, rules_model
-from engine.reports import ReportPair
+from engine.reader.reader_lexicon import reader_signature
+from engine.reader.metric_views import reader_details, rules_model
+from engine.io.reports import ReportPair
 
 
 class CrepeRulesExtractor(PairwiseExtractor[CrepeCounts]):

@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from engine import corpus_stats as cs
+from engine.statistics import record_percentile as cs
 from engine.metrics.crepe.score import CATEGORY_KEYS
 
 METRIC = "crepe"

@@ -34,8 +34,8 @@ from engine.metrics.radsem.schema import (
     tag_problems,
 )
 from engine.context import RuntimeContext
-from engine.prompts import load_prompt
-from engine.reports import ReportPair, findings_text, split_utterances
+from engine.runtimes.prompts import load_prompt
+from engine.io.reports import ReportPair, findings_text, split_utterances
 from engine.runtimes.judge import GRAMMAR_MAX_ITEMS, CallTrace, Judge, bounded_schema
 from engine.metrics.extraction import Extracted, ExtractorKind, PairwiseExtractor
 from engine.metrics.judging import judge_for, judged

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.applicability import ANY
+from engine.eligibility.applicability import ANY
 from engine.context import RuntimeContext
 from engine.metrics.base import MetricCard, PairScore
 from engine.metrics.extraction import Extractor, ExtractorMetric, ExtractorTable, Scoring

@@ -26,11 +26,11 @@ import numpy as np
 
 from engine.context import ModelInfo
 from engine.metrics.extraction import Extracted, ExtractorKind, PairwiseExtractor
-from engine.metrics.radsem.options import DEFAULT_SIMILARITY, SIMILARITY_OPTION
-from engine.reader.lexicon_files import lexicon_hash
+from engine.options.radsem_matching import DEFAULT_SIMILARITY, SIMILARITY_OPTION
+from engine.reader.lexicon_loader import lexicon_hash
 from engine.metrics.radsem.extract import RadsemExtraction
 from engine.reader.sentence_features import SentenceFeatures
-from engine.reader.radsem_lexicon import LEXICONS, RULES_VERSION
+from engine.reader.anatomy_lexicon import RADSEM_LEXICONS, RADSEM_RULES_VERSION
 from engine.metrics.radsem.rules_match import match
 from engine.reader.compatibility import (
     LEXICAL_SETTINGS,
@@ -39,8 +39,8 @@ from engine.reader.compatibility import (
     lexical_similarity,
 )
 from engine.reader.findings import read_report
-from engine.reader.lexicon import READER_VERSION
-from engine.reports import ReportPair
+from engine.reader.reader_lexicon import READER_VERSION
+from engine.io.reports import ReportPair
 
 log = logging.getLogger(__name__)
 ENCODER_ID = "minilm-embedder"
@@ -116,14 +116,14 @@ class RadsemRulesExtractor(PairwiseExtractor[RadsemExtraction]):
         self.cpu_bound = backend == "lexical"
 
     def model(self) -> ModelInfo:
-        model_id = RULES_VERSION + (f"+{ENCODER_ID}" if self.backend != "lexical" else "")
+        model_id = RADSEM_RULES_VERSION + (f"+{ENCODER_ID}" if self.backend != "lexical" else "")
         return ModelInfo(id=model_id, source="rules: engine/data/lexicons", demo_grade=False,
-                         device="cpu", detail={"lexicon": lexicon_hash(*LEXICONS),
+                         device="cpu", detail={"lexicon": lexicon_hash(*RADSEM_LEXICONS),
                                                "similarity": self.backend, **self.encoder_info})
 
     def signature_fields(self) -> dict[str, Any]:
-        return {"extractor": "rules", "rules": RULES_VERSION, "reader_version": READER_VERSION,
-                "lexicon": lexicon_hash(*LEXICONS),
+        return {"extractor": "rules", "rules": RADSEM_RULES_VERSION, "reader_version": READER_VERSION,
+                "lexicon": lexicon_hash(*RADSEM_LEXICONS),
                 "sim": {"encoder": ENCODER_ID, "hybrid": f"{ENCODER_ID}+dice"}.get(
                     self.backend, "lexical-dice"),
                 "encoder_sha": self.encoder_info.get("sha256", "none")[:12],
@@ -151,7 +151,7 @@ def section_alignment(reference: str, candidate: str) -> dict[str, Any]:
     (``ref_sentences``, ``gen_sentences``, ``tags``), marked ``scored: False``: it is shown,
     never part of a score."""
     extraction = RadsemRulesExtractor().read_pair(ReportPair("section", reference, candidate))
-    return {**extraction.to_json(), "scored": False, "reader": f"rules ({RULES_VERSION})"}
+    return {**extraction.to_json(), "scored": False, "reader": f"rules ({RADSEM_RULES_VERSION})"}
 
 
 def _load_encoder(ctx: Any = None) -> tuple[Any, dict[str, Any]]:

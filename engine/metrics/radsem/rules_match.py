@@ -22,7 +22,7 @@ from engine.reader.compatibility import (
     conflict,
     containment,
 )
-from engine.reader.radsem_lexicon import radsem_lexicon
+from engine.reader.anatomy_lexicon import anatomy_lexicon
 from engine.reader.sentence_features import NORMAL, SentenceFeatures, stem
 
 
@@ -56,7 +56,7 @@ def details_relationship(a: SentenceFeatures, b: SentenceFeatures) -> str:
 def _change_pair() -> int:
     """Which of the lexicon's opposite-direction pairs is the change in size or amount
     (enlarged / increased / dilated / thickened vs reduced / decreased / narrowed)."""
-    return next(i for i, (grow, _) in enumerate(radsem_lexicon().directions)
+    return next(i for i, (grow, _) in enumerate(anatomy_lexicon().directions)
                 if grow.search("enlarged"))
 
 

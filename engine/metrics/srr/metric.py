@@ -5,7 +5,7 @@
 below otherwise. Both give the two reports' label sets (``SrrLabels``); ``SrrScoring`` compares
 them.
 
-Each report is cut into utterances with ``engine.reports.split_utterances``; the encoder labels
+Each report is cut into utterances with ``engine.io.reports.split_utterances``; the encoder labels
 every distinct utterance once (normal sentences repeat a lot across a batch); a report's label
 set is the union over its utterances. ``srr.score`` compares the two sets at the model's label
 level and at the derived upper level. Per-pair details keep the label sets and the labels of
@@ -17,8 +17,8 @@ import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
-from engine.metrics.section_option import SECTIONS
-from engine.applicability import CHEST_RADIOGRAPH
+from engine.options.sections import SECTIONS
+from engine.eligibility.applicability import CHEST_RADIOGRAPH
 from engine.metrics.base import MetricCard, PairScore
 from engine.metrics.encoder import EncoderExtractor, rules_or_encoder
 from engine.metrics.extraction import (
@@ -29,15 +29,15 @@ from engine.metrics.extraction import (
     ExtractorTable,
     Scoring,
 )
-from engine.extractor_option import EXTRACTOR
-from engine.metrics.scope_option import FORCE_APPLICABILITY
+from engine.options.extractor import EXTRACTOR
+from engine.options.intended_studies import FORCE_APPLICABILITY
 from engine.context import Option, RuntimeContext
 from models.srr_labels import LabelLevel, StatusView
 from engine.metrics.srr.score import SrrLabels, score_pair
 from engine.metrics.srr.stats import SrrStats
 from engine.reader.choice import AUTO
-from engine.reports import ReportPair, split_utterances
-from engine.runtimes.onnx_options import ENCODER_OPTIONS
+from engine.io.reports import ReportPair, split_utterances
+from engine.options.onnx_encoder import ENCODER_OPTIONS
 
 DEFAULT_MODEL = "srr-minilm-demo"
 SRR_MODEL = Option(

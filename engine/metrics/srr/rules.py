@@ -13,10 +13,10 @@ from engine.context import ModelInfo
 from engine.metrics.extraction import Extracted, ExtractorKind, PairwiseExtractor
 from engine.metrics.srr.score import SrrLabels
 from engine.reader.findings import read_report
-from engine.reader.lexicon import SRR_LEXICONS, reader_signature
+from engine.reader.reader_lexicon import SRR_LEXICONS, reader_signature
 from engine.reader.srr_labels import report_labels
-from engine.reader.views import reader_details, rules_model
-from engine.reports import ReportPair
+from engine.reader.metric_views import reader_details, rules_model
+from engine.io.reports import ReportPair
 from models.srr_labels import LabelLevel
 
 LEVEL = LabelLevel.LEAVES_WITH_STATUSES

@@ -11,7 +11,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from engine import corpus_stats as cs
+from engine.statistics import record_percentile as cs
 from engine.metrics.srr.score import corpus_scores
 from models.srr_labels import LabelLevel, StatusView, apply_view, labels_for, labels_to_upper, view_vocabulary
 

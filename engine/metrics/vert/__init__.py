@@ -7,9 +7,9 @@ three are pure so they can be tested on recorded answers without a model.
 """
 # The registered metric. Importing it stays cheap: llama_cpp and openai are imported only
 # when a judge is built.
-from engine.metrics.section_option import SECTIONS
+from engine.options.sections import SECTIONS
 from engine.metrics.registry import MetricSpec
-from engine.extractor_option import EXTRACTOR
+from engine.options.extractor import EXTRACTOR
 from engine.metrics.judging import JUDGE_OPTIONS
 from engine.metrics.vert.metric import CARD, EXTRACTORS, VERT_FEWSHOT, VERT_VARIANT, build
 

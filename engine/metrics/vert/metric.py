@@ -20,9 +20,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from engine.applicability import ANY
+from engine.eligibility.applicability import ANY
 from engine.context import ModelInfo, Option, RuntimeContext
-from engine.copied_answer import copied_from
+from engine.metrics.copied_answer import copied_from
 from engine.reader.kinds import ALL_ERROR_KINDS
 from engine.metrics.base import MetricCard, PairScore
 from engine.metrics.extraction import (
@@ -39,8 +39,8 @@ from engine.metrics.vert.parse import clean_response, parse_assessment
 from engine.metrics.vert.schema import CATEGORIES, JudgeAssessment, judge_schema
 from engine.metrics.vert.score import VARIANTS, Variant, compute_scores
 from engine.metrics.vert.stats import VertStats
-from engine.prompts import load_prompt
-from engine.reports import ReportPair
+from engine.runtimes.prompts import load_prompt
+from engine.io.reports import ReportPair
 from engine.runtimes.judge import CallTrace, Judge, bounded_schema
 from engine.runtimes.jsontext import AnswerError, NotAJudgement, extract_json, validate
 

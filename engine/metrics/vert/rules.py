@@ -17,9 +17,9 @@ from engine.metrics.vert.schema import CATEGORIES, CategoryErrors, JudgeAssessme
 from engine.metrics.vert.score import formula
 from engine.reader.errors import ReaderError
 from engine.reader.sections import counted_errors, error_details, read_sections
-from engine.reader.lexicon import reader_signature
-from engine.reader.views import reader_details, rules_model
-from engine.reports import ReportPair
+from engine.reader.reader_lexicon import reader_signature
+from engine.reader.metric_views import reader_details, rules_model
+from engine.io.reports import ReportPair
 
 RULES_VARIANTS = ("vert", "green", "formula")
 

@@ -10,7 +10,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from engine import corpus_stats as cs
+from engine.statistics import record_percentile as cs
 
 METRIC = "vert"
 # Every score the VERT metric stores per pair (``VertScoring``), whatever the variant.

@@ -10,16 +10,16 @@ import re
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
-from engine.reader.lexicon_files import StartIndex, literal_starts, load, trigrams, word_regex
+from engine.reader.lexicon_loader import StartIndex, literal_starts, load, trigrams, word_regex
 
-LEXICONS = ("cues", "radsem")
+RADSEM_LEXICONS = ("cues", "radsem")
 # The RadSEM rules (atomiser, features, matcher) change apart from CLEAR's: this names their
 # version in RadSEM's signature, so results from older rules are recomputed, not reused.
-RULES_VERSION = "radsem-rules-v5"
+RADSEM_RULES_VERSION = "radsem-rules-v5"
 
 
 @dataclass(frozen=True, eq=False)
-class RadsemLexicon:
+class AnatomyLexicon:
     canonical: tuple[tuple[re.Pattern[str], str], ...]
     site_patterns: tuple[tuple[str, re.Pattern[str]], ...]
     site_parent: dict[str, str | None]
@@ -49,7 +49,7 @@ class RadsemLexicon:
 
 
 @cache
-def _related(lex: RadsemLexicon, a: str, b: str) -> bool:
+def _related(lex: AnatomyLexicon, a: str, b: str) -> bool:
     return a in lex.ancestors(b) or b in lex.ancestors(a)
 
 
@@ -59,11 +59,11 @@ def _plural(term: str) -> str:
 
 
 @lru_cache(maxsize=1)
-def radsem_lexicon() -> RadsemLexicon:
+def anatomy_lexicon() -> AnatomyLexicon:
     data = load("radsem")
     sites = {k: v for k, v in data["sites"].items() if not k.startswith("_")}
     plurals = {k: v for k, v in data["paired_plurals"].items() if not k.startswith("_")}
-    return RadsemLexicon(
+    return AnatomyLexicon(
         canonical=tuple((word_regex([pattern]), word) for pattern, word in data["canonical"]),
         site_patterns=tuple((site, word_regex([_plural(t) for t in terms]))
                             for site, (_, terms) in sites.items() if terms),
@@ -87,7 +87,7 @@ def start_indices() -> tuple[StartIndex, StartIndex]:
     """The synonym substitutions and the site patterns indexed by their ``literal_starts``;
     every pattern always runs when a substitution writes something other than lower-case ASCII
     (the trigram test would then be inexact on the text it leaves)."""
-    lex = radsem_lexicon()
+    lex = anatomy_lexicon()
     exact = all(word.isascii() and word == word.lower() for _, word in lex.canonical)
     return (StartIndex([literal_starts(p) if exact else None for p, _ in lex.canonical]),
             StartIndex([literal_starts(p) if exact else None for _, p in lex.site_patterns]))
@@ -96,7 +96,7 @@ def start_indices() -> tuple[StartIndex, StartIndex]:
 def canonical_text(text: str) -> str:
     """Lower-case text with synonyms folded onto one spelling ("hepatic" -> "liver")."""
     out = text.lower().replace("\u00d7", " x ")  # the multiplication sign
-    canonical = radsem_lexicon().canonical
+    canonical = anatomy_lexicon().canonical
     if not out.isascii():
         for pattern, word in canonical:
             out = pattern.sub(word, out)
@@ -117,7 +117,7 @@ def canonical_text(text: str) -> str:
 def site_mentions(canon: str) -> list[tuple[str, re.Pattern[str]]]:
     """The site patterns that may match the canonical text (all of them unless it is
     lower-case ASCII), in lexicon order."""
-    sites = radsem_lexicon().site_patterns
+    sites = anatomy_lexicon().site_patterns
     if not canon.isascii() or canon != canon.lower():
         return list(sites)
     return [sites[i] for i in start_indices()[1].candidates(trigrams(canon))]

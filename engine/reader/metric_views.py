@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.context import ModelInfo
-from engine.reader.lexicon import READER_VERSION, reader_signature
+from engine.reader.reader_lexicon import READER_VERSION, reader_signature
 
 
 def reader_details(label: str, *lexicons: str) -> dict[str, Any]:

@@ -56,7 +56,7 @@ class StatsRecord(Protocol):
 
 @dataclass(frozen=True)
 class CorpusStatistics:
-    """What a metric's ``stats`` module declares (``engine.metrics.statistics`` looks it up by
+    """What a metric's ``stats`` module declares (``engine.metrics.statistics_by_metric`` looks it up by
     metric name): its record type, the record's additive
     features, and the figures computed from summed features.
 

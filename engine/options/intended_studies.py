@@ -1,6 +1,6 @@
 """The option that scores a metric outside the studies it was designed for.
 
-Declared by every metric with a limited scope (``engine.applicability``), so the CLI gets
+Declared by every metric with a limited scope (``engine.eligibility.applicability``), so the CLI gets
 ``--force-applicability`` and the app a checkbox among those metrics' options.
 """
 from __future__ import annotations

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from typing import Any
 
 LEXICON_DIR = Path(__file__).resolve().parents[1] / "data" / "lexicons"
-RULES_VERSION = "rules-v3"
+READER_RULES_VERSION = "rules-v3"
 
 
 @cache

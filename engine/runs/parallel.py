@@ -30,7 +30,7 @@ from typing import Any
 
 from engine.metrics.base import Metric, PairScore, score_marking_failures
 from engine.metrics.registry import MetricRegistry
-from engine.reports import ReportPair
+from engine.io.reports import ReportPair
 
 # Fewer pending pairs than this are scored in-process: starting workers (each imports the
 # engine) costs more than it saves.

@@ -23,7 +23,7 @@ from functools import cache
 from pathlib import Path
 from string import Template
 
-PROMPTS_DIR = Path(__file__).resolve().parent.parent / "prompts"
+PROMPTS_DIR = Path(__file__).resolve().parents[2] / "prompts"
 _HEADER_LINE_RE = re.compile(r"^(?P<key>[a-z_]+):\s*(?P<value>.*?)\s*$")
 _ID_RE = re.compile(r"^[a-z0-9_]+(?:\.[a-z0-9_]+)*$")
 

@@ -50,7 +50,7 @@ from functools import lru_cache
 from collections.abc import Sequence
 from dataclasses import replace
 
-from engine.reports import ReportPair
+from engine.io.reports import ReportPair
 
 CANNOT_READ = "cannot read: "
 NO_FINDING = "states no finding, not even a normal one (nothing a finding metric can compare)"

@@ -1,6 +1,6 @@
 """One metric's result on one pair as JSON (an output line's entry, a stored row).
 
-Shared by the runner that writes results and the store's resume (engine.summary reads them back
+Shared by the runner that writes results and the store's resume (engine.runs.summary reads them back
 through each metric's typed statistics record).
 """
 from __future__ import annotations

@@ -10,9 +10,9 @@ The (pair, metric) results of each chunk are stored, in one transaction, as soon
 is scored, so an interrupted run resumes where it stopped (same run id, its stored results read
 back a chunk at a time) and a failing pair or metric never stops the others. A stored result
 is reused only when the pair's texts (``ReportPair.content_hash``) and the metric's signature
-are unchanged; a pair a metric cannot read (engine.readable) gets
+are unchanged; a pair a metric cannot read (engine.eligibility.readable) gets
 ``cannot read: <reason>`` instead of a number, and a pair outside a metric's scope
-(engine.applicability) ``not applicable: <reason>``.
+(engine.eligibility.applicability) ``not applicable: <reason>``.
 """
 from __future__ import annotations
 
@@ -27,14 +27,15 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Protocol
 
-from engine import applicability, parallel, readable
+from engine.eligibility import applicability, readable
+from engine.runs import parallel
 from engine.context import RuntimeContext
 from engine.metrics.base import Metric, PairScore, score_marking_failures
 from engine.metrics.registry import MetricRegistry
-from engine.metrics.scope_option import FORCE_APPLICABILITY
-from engine.reports import DEFAULT_MAX_CHARS, ReportPair
-from engine.results import is_transient_failure, result_dict
-from engine.summary import SummaryBuilder
+from engine.options.intended_studies import FORCE_APPLICABILITY
+from engine.io.reports import DEFAULT_MAX_CHARS, ReportPair
+from engine.runs.results import is_transient_failure, result_dict
+from engine.runs.summary import SummaryBuilder
 
 ProgressFn = Callable[[int, int], None]  # (units done, units total); a unit = one (pair, metric)
 RowsFn = Callable[[list[dict[str, Any]]], None]  # one chunk's output rows, in input order
@@ -113,7 +114,7 @@ def run_batch(
     With a ``store`` and a ``run_id`` that already exists, finished (pair, metric) results are
     read back, chunk by chunk, instead of recomputed. ``metrics`` may pass already-built
     metric objects (the app keeps them loaded between requests). ``workers`` > 1 scores the
-    CPU-bound metrics in that many processes (``engine.parallel``; same results). Each
+    CPU-bound metrics in that many processes (``engine.runs.parallel``; same results). Each
     chunk's output rows go to ``on_rows`` as soon as it is scored; ``keep_rows`` (the app,
     the API) also returns them all in ``BatchRun.rows``, which a large run should not ask for.
     ``chunk_guard`` is entered around each chunk's scoring (the app's model gate: other
@@ -250,7 +251,7 @@ def score_metric_pairs(metric: Metric, pairs: Sequence[ReportPair],
                        procs: parallel.ProcessScorer | None = None) -> None:
     """Score ``pairs`` with one metric, handing each result to ``record``. Without calling the
     metric, a pair is marked when its input is unusable (empty, too long), when the metric's
-    reader cannot read it (``scope``: see engine.readable; worked out from the metric when not
+    reader cannot read it (``scope``: see engine.eligibility.readable; worked out from the metric when not
     given), or, unless ``force``, when its exam is outside the metric's scope (the runner and
     the in-process API, engine.api, share this)."""
     if scope is None:

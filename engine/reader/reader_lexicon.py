@@ -10,15 +10,15 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from engine.reader.lexicon_files import RULES_VERSION, lexicon_hash, load, word_regex
-from engine.reader.radsem_lexicon import LEXICONS as RADSEM_LEXICONS
+from engine.reader.lexicon_loader import READER_RULES_VERSION, lexicon_hash, load, word_regex
+from engine.reader.anatomy_lexicon import RADSEM_LEXICONS
 
 READER_NAME = "radscope-reader"
 READER_VERSION = "reader-v4"  # v4: sections as written (RESULT(S), CONCLUSION, sub-headings), the impression read apart
 # v3: radsem-rules-v5 atoms (level and site lists, joined continuations)
 # Lexicon files whose content can change a reading (their hash goes into every signature);
 # the SRR labels also read SRR_LEXICONS.
-LEXICONS = tuple(dict.fromkeys((*RADSEM_LEXICONS, "clear_attributes", "reader")))
+READER_LEXICONS = tuple(dict.fromkeys((*RADSEM_LEXICONS, "clear_attributes", "reader")))
 SRR_LEXICONS = ("clear_conditions", "srr_leaves")
 
 
@@ -47,5 +47,5 @@ def reader_lexicon() -> ReaderLexicon:
 def reader_signature(*extra_lexicons: str) -> dict[str, str]:
     """What identifies a reading: reader name and version, rules version, and the hash of the
     lexicons it read (the reader's, plus ``extra_lexicons`` a view reads on top)."""
-    return {"reader": READER_NAME, "reader_version": READER_VERSION, "rules": RULES_VERSION,
-            "lexicon": lexicon_hash(*LEXICONS, *extra_lexicons)}
+    return {"reader": READER_NAME, "reader_version": READER_VERSION, "rules": READER_RULES_VERSION,
+            "lexicon": lexicon_hash(*READER_LEXICONS, *extra_lexicons)}

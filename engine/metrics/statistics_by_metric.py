@@ -7,7 +7,7 @@ test's stand-in) is summarised by the mean of its per-pair score.
 """
 from __future__ import annotations
 
-from engine.corpus_stats import CorpusStatistics, score_only
+from engine.statistics.record_percentile import CorpusStatistics, score_only
 from engine.metrics.clear import stats as clear_stats
 from engine.metrics.crepe import stats as crepe_stats
 from engine.metrics.radsem import stats as radsem_stats

@@ -6,9 +6,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from engine.reports import ReportPair
+from engine.io.reports import ReportPair
 
-EXAMPLES_PATH = Path(__file__).resolve().parent.parent / "assets" / "examples.json"
+EXAMPLES_PATH = Path(__file__).resolve().parents[2] / "assets" / "examples.json"
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,7 @@
 
 ``SummaryBuilder.add_row`` takes one pair's results (metric name -> result JSON) as the runner
 produces or reads them and keeps, per metric, only the pair's score and its compact statistics
-record (``engine.corpus_stats``; tens of bytes, never the result payload). ``summary`` gives
+record (``engine.statistics.record_percentile``; tens of bytes, never the result payload). ``summary`` gives
 the means with bootstrap intervals, the error, cannot-read and not-applicable counts, each
 metric's corpus figures with 95 % intervals, and the run's model-call counters.
 ``format_summary`` prints it for the terminal.
@@ -19,10 +19,11 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engine import corpus_stats, readable, stats
+from engine.statistics import record_percentile as corpus_stats, mean_bca
+from engine.eligibility import readable
 from engine.metrics.base import Metric
-from engine.metrics.statistics import statistics_for
-from engine.signature import parse_signature
+from engine.metrics.statistics_by_metric import statistics_for
+from engine.metrics.signature import parse_signature
 
 
 class _MetricAccumulator:
@@ -101,7 +102,7 @@ class SummaryBuilder:
 
     def _metric_entry(self, acc: _MetricAccumulator) -> dict[str, Any]:
         metric = acc.metric
-        ci = stats.bootstrap_mean_ci(acc.scores)
+        ci = mean_bca.bootstrap_mean_ci(acc.scores)
         model = metric.model()
         entry: dict[str, Any] = {
             "mean": ci.mean, "ci_low": ci.ci_low, "ci_high": ci.ci_high,
