@@ -1,4 +1,9 @@
-"""Which statistics record and corpus figures belong to which metric, by metric name.
+"""Which statistics record and corpus figures belong to which metric, by metric name: a lookup
+table, no bootstrap (``engine.statistics.record_percentile`` bootstraps the records it names).
+
+It lives with the metrics, not in ``engine.statistics``, because it imports every metric's
+``stats`` module, and those import ``engine.statistics``: one package may not import the other
+both ways (the acyclic contract of .importlinter).
 
 Each metric package declares its ``CorpusStatistics`` in its ``stats`` module; this table
 names them explicitly (no registration on import, so a lookup can never run before a module

@@ -1,4 +1,6 @@
-"""The RadSEM rules lexicon (``radsem.json``) compiled once into regular expressions.
+"""The reader's anatomy and finding vocabulary (the lexicon file ``radsem.json``, named after
+the metric it was first written for), compiled once into regular expressions; every rules view
+reads it, not RadSEM's alone.
 
 Anatomy, canonical spellings, normal / abnormal vocabulary, opposite directions and the
 phrases stage 1 removes are data (reviewed in engine/data/lexicons/README.md); this module

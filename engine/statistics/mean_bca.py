@@ -1,4 +1,9 @@
-"""Corpus statistics: confidence intervals, system comparisons and agreement with humans.
+"""The BCa bootstrap over per-pair scores: a mean's interval, two systems' paired comparison
+(BCa interval of the mean difference, randomisation test), agreement with human ratings.
+
+It serves every metric's mean per-pair score (the run summary's first line, ``compare``'s
+"mean" row) and the agreement benchmark; the metrics' corpus figures (CLEAR F1@13, RadSEM class
+F1, ...) are ratios of summed records, which ``record_percentile`` bootstraps instead.
 
 Every function here is deterministic: resampling uses a NumPy generator built from an explicit
 ``seed`` (default 0), so the same inputs always give the same interval and p-values. This

@@ -1,4 +1,8 @@
-"""Corpus figures from typed per-pair statistics, with bootstrap intervals and paired tests.
+"""The percentile bootstrap over typed per-pair records: every corpus figure of a metric (CLEAR
+F1@13, F1-SRR-BERT micro / macro, RadSEM class F1, ...) with its interval and paired tests.
+
+It serves the figures that are not means of one per-pair score (``mean_bca`` serves those);
+which record each metric keeps is ``engine.metrics.statistics_by_metric``.
 
 sacreBLEU's pattern: each metric turns one pair's result into a small frozen record of numbers
 (``<metric>/stats.py``), and every corpus figure is a pure function of those records. Here the
