@@ -28,8 +28,8 @@ from typing import Any, Self
 import numpy as np
 
 from engine.runs import parallel
-from engine.eligibility import readable
 from engine.context import RuntimeContext
+from engine.eligibility import readable
 from engine.metrics.base import Metric, PairScore
 from engine.metrics.registry import MetricRegistry, production
 from engine.options.intended_studies import FORCE_APPLICABILITY
@@ -110,8 +110,7 @@ class Scorer:
         self.context = RuntimeContext(options=dict(options))
         self.metrics: list[Metric] = registry.build(self.metric_names, self.context)
         self.signatures = {m.name: m.signature() for m in self.metrics}
-        self.scopes = {m.name: readable.reader_scope(self.signatures[m.name],
-                                                     m.reads_with_encoder)
+        self.scopes = {m.name: m.reader_languages
                        for m in self.metrics}
         self.max_chars = max_chars
         self.workers = workers

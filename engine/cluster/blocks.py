@@ -21,7 +21,6 @@ from typing import Any
 
 import numpy as np
 
-from engine.eligibility import readable
 from engine.context import RuntimeContext
 from engine.metrics.base import Metric, PairScore
 from engine.metrics.registry import MetricRegistry
@@ -74,8 +73,7 @@ class BlockScorer:
         self.context = RuntimeContext(options=dict(options))
         self.metrics: list[Metric] = registry.build(list(metrics), self.context)
         self.signatures = {m.name: m.signature() for m in self.metrics}
-        self.scopes = {m.name: readable.reader_scope(self.signatures[m.name], m.reads_with_encoder)
-                       for m in self.metrics}
+        self.scopes = {m.name: m.reader_languages for m in self.metrics}
         self.force = bool(self.context.option(FORCE_APPLICABILITY))
         self.max_chars = max_chars
         self.pool = ThreadPoolExecutor(max_workers=concurrency) if concurrency > 1 else None

@@ -5,7 +5,8 @@ in a language the metric's reader does not know would still get a confident numb
 on two Chinese reports: both "mention nothing"; BLEU 0.18 on two identical ones). Such a pair
 gets the error ``cannot read: <reason>`` instead, counted apart from other errors in summaries.
 
-Each metric's reader has a scope, read from its signature (``reader_scope``):
+Each metric's reader knows some languages, which the metric declares (``Metric.reader_languages``;
+for an extractor metric, by its extractor's kind: ``engine.metrics.extraction.READER_LANGUAGES``):
 
 - ``english``: rules extractors (English lexicons) and encoder models (the project's demo
   models and the published CREPE / SRR-BERT weights, all trained on English reports);
@@ -45,12 +46,15 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
-from functools import lru_cache
-
 from collections.abc import Sequence
 from dataclasses import replace
+from functools import lru_cache
+from typing import Literal
 
 from engine.io.reports import ReportPair
+
+# What a metric's reader can read (see the module docstring); each metric declares its own.
+ReaderLanguages = Literal["english", "latin", "any"]
 
 CANNOT_READ = "cannot read: "
 NO_FINDING = "states no finding, not even a normal one (nothing a finding metric can compare)"
@@ -207,16 +211,6 @@ def normal_only(pair: ReportPair, scope: str) -> bool:
 def as_agreement(pair: ReportPair) -> ReportPair:
     """The pair a metric scores for a normal-only pair: the reference against itself."""
     return replace(pair, candidate=pair.reference)
-
-
-def reader_scope(signature: str, is_encoder: bool) -> str:
-    """The languages a metric's reader knows, from its signature (see the module docstring)."""
-    fields = f"{signature}|"
-    if "|extractor:rules|" in fields or is_encoder:
-        return "english"
-    if "|tok:" in fields:
-        return "latin"
-    return "any"
 
 
 def is_cannot_read(error: str | None) -> bool:

@@ -8,13 +8,13 @@ calling any model. Nothing outside ``engine.metrics`` special-cases a metric by 
 from __future__ import annotations
 
 import time
-import weakref
 from abc import ABC
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from engine.eligibility.applicability import ANY, Scope
+from engine.eligibility.readable import ReaderLanguages
 from engine.context import ModelInfo
 from engine.io.reports import ReportPair
 
@@ -97,10 +97,10 @@ class Metric(ABC):
         return None
 
     @property
-    def reads_with_encoder(self) -> bool:
-        """Whether an ONNX encoder reads the pairs: the runner and the API then read the input
-        as English only (``readable.reader_scope``)."""
-        return False
+    def reader_languages(self) -> ReaderLanguages:
+        """The languages this metric's reader knows (see engine.eligibility.readable): a metric
+        that is not an ``ExtractorMetric`` declares its own; the default reads any language."""
+        return "any"
 
     def signature_fields(self) -> dict[str, Any]:
         """Everything beyond name and version that can change this metric's value."""
@@ -136,9 +136,6 @@ class Metric(ABC):
         """Release models or connections."""
 
 
-_SCOPES: weakref.WeakKeyDictionary[Metric, str] = weakref.WeakKeyDictionary()  # reader scope per metric
-
-
 def score_marking_failures(metric: Metric, pairs: list[ReportPair]) -> list[PairScore]:
     """Score pairs; an exception (a model that failed to load, say) marks each pair, never hides.
 
@@ -148,10 +145,7 @@ def score_marking_failures(metric: Metric, pairs: list[ReportPair]) -> list[Pair
     """
     from engine.eligibility import readable
 
-    scope = _SCOPES.get(metric)
-    if scope is None:
-        scope = _SCOPES[metric] = readable.reader_scope(metric.signature(), metric.reads_with_encoder)
-    ruled = readable.finding_rule(pairs, scope)
+    ruled = readable.finding_rule(pairs, metric.reader_languages)
     todo = [p for p in ruled if isinstance(p, ReportPair)]
     scored = iter(_score_isolated(metric, todo) if todo else [])
     out = []

@@ -39,8 +39,10 @@ def model_under(spec: MetricSpec, options: Mapping[str, Any] | None = None) -> s
     if spec.kind in ("lexical", "rules"):
         return None
     if spec.kind == "encoder":
-        model_option = next((n for n in declared if n.endswith("_model")), None)
-        return _encoder_under(spec, str(value(model_option)), value) if model_option else None
+        encoder = spec.encoder
+        if encoder is None:
+            raise ValueError(f"encoder metric {spec.name!r} declares no encoder extractor (MetricSpec.encoder)")
+        return _encoder_under(encoder.default_model, str(value(encoder.model_option.name)), value)
     # an LLM metric: the rules reader needs no judge
     if "extractor" in declared and value("extractor") == RULES:
         return None
@@ -59,19 +61,17 @@ def demo_grade_under(spec: MetricSpec, options: Mapping[str, Any] | None = None)
     return model is not None and _registry_demo_grade(model)
 
 
-def _encoder_under(spec: MetricSpec, model: str, value: Any) -> str | None:
-    """The model an encoder metric's ``*_model`` option runs (``engine.reader.choice``): none
-    (the rules reader) for ``rules``, or for ``auto`` under the rules extractor; the metric
-    module's DEFAULT_MODEL (the bundled demo encoder) for ``auto`` otherwise."""
-    import importlib
-
+def _encoder_under(default_model: str, model: str, value: Any) -> str | None:
+    """The model an encoder metric's model option runs (``engine.reader.choice``): none (the
+    rules reader) for ``rules``, or for ``auto`` under the rules extractor; the encoder
+    extractor's declared ``default_model`` (the bundled demo encoder) for ``auto`` otherwise."""
     from engine.reader.choice import AUTO
     from engine.reader.choice import RULES as READER
 
     if model == READER or (model == AUTO and value("extractor") == RULES):
         return None
     if model == AUTO:
-        return str(getattr(importlib.import_module(spec.build.__module__), "DEFAULT_MODEL", AUTO))
+        return default_model
     return model
 
 

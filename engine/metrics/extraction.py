@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, Literal, Protocol, TypeVar
 
+from engine.eligibility.readable import ReaderLanguages
 from engine.context import ModelInfo, RuntimeContext
 from engine.metrics.base import Metric, MetricCard, PairScore
 from engine.options.extractor import EXTRACTOR
@@ -22,6 +23,11 @@ from engine.options.sections import SECTIONS, chosen_parts
 from engine.io.reports import PARTS, ReportLayout, ReportPair, read_layout, section_view
 
 ExtractorKind = Literal["rules", "llm", "encoder", "lexical"]
+# The languages each kind of extractor reads (engine.eligibility.readable): the rules reader's
+# lexicons and the encoders (demo and published weights alike) were made from English reports;
+# the word-overlap tokenizer keeps Latin letters only; an LLM judge reads any language.
+READER_LANGUAGES: dict[ExtractorKind, ReaderLanguages] = {
+    "rules": "english", "encoder": "english", "lexical": "latin", "llm": "any"}
 T = TypeVar("T")
 
 
@@ -185,8 +191,8 @@ class ExtractorMetric(Metric, Generic[T]):
         return self.scoring.score(extracted.value, extracted.details)
 
     @property
-    def reads_with_encoder(self) -> bool:
-        return self.extractor.kind == "encoder"
+    def reader_languages(self) -> ReaderLanguages:
+        return READER_LANGUAGES[self.extractor.kind]
 
     def close(self) -> None:
         self.extractor.close()

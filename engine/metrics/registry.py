@@ -19,11 +19,14 @@ import pickle
 import pkgutil
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from engine.context import Option, RuntimeContext
 from engine.metrics.base import Metric, MetricCard
 from engine.metrics.extraction import ExtractorTable
+
+if TYPE_CHECKING:
+    from engine.metrics.encoder import EncoderExtractor
 
 MetricKind = Literal["lexical", "llm", "encoder", "rules"]
 
@@ -33,9 +36,15 @@ class MetricSpec:
     name: str
     card: MetricCard
     build: Callable[[RuntimeContext], Metric]
+    # The model the metric can run beyond the rules reader: "llm" (a judge), "encoder" (an ONNX
+    # encoder), or none ("lexical", "rules"). Which extractor a run uses is the table's choice
+    # under the run's options: the rules reader runs CREPE and SRR too under --extractor rules.
     kind: MetricKind
     options: tuple[Option, ...] = ()
     extractors: ExtractorTable | None = None  # the metric's extractors by kind (engine.metrics.extraction)
+    # An encoder metric's encoder extractor: its ``model_option`` and the ``default_model`` that
+    # ``auto`` stands for, read without loading any model (engine.metrics.defaults)
+    encoder: type[EncoderExtractor] | None = None
 
 
 def _specs_of(modules: Iterable[str]) -> list[MetricSpec]:

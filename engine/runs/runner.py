@@ -125,7 +125,7 @@ def run_batch(
     metric_names = list(metric_names)
     built = list(metrics) if metrics is not None else registry.build(metric_names, ctx)
     signatures = {m.name: m.signature() for m in built}
-    scopes = {m.name: readable.reader_scope(signatures[m.name], m.reads_with_encoder)
+    scopes = {m.name: m.reader_languages
               for m in built}
     run_id = run_id or resume_or_new_run_id(store, input_run_id(pairs, signatures, max_chars))
     n_pairs = len(pairs)
@@ -251,11 +251,11 @@ def score_metric_pairs(metric: Metric, pairs: Sequence[ReportPair],
                        procs: parallel.ProcessScorer | None = None) -> None:
     """Score ``pairs`` with one metric, handing each result to ``record``. Without calling the
     metric, a pair is marked when its input is unusable (empty, too long), when the metric's
-    reader cannot read it (``scope``: see engine.eligibility.readable; worked out from the metric when not
-    given), or, unless ``force``, when its exam is outside the metric's scope (the runner and
+    reader cannot read it (``scope``: the languages its reader knows, see engine.eligibility.readable; the
+    metric's own when not given), or, unless ``force``, when its exam is outside the metric's scope (the runner and
     the in-process API, engine.api, share this)."""
     if scope is None:
-        scope = readable.reader_scope(metric.signature(), metric.reads_with_encoder)
+        scope = metric.reader_languages
     valid = []
     for pair in pairs:
         reason = _unscorable(pair, max_chars, scope)

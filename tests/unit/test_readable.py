@@ -1,8 +1,13 @@
 """The readable-text check: invisible, wordless and non-English reports are told apart."""
+from typing import get_args
+
 import pytest
 
-from engine.eligibility.readable import guess_language, pair_unreadable, reader_scope, unreadable_reason
+from engine.context import RuntimeContext
+from engine.eligibility.readable import ReaderLanguages, guess_language, pair_unreadable, unreadable_reason
 from engine.io.reports import ReportPair
+from engine.metrics.extraction import READER_LANGUAGES, ExtractorKind
+from engine.metrics.registry import production
 
 
 @pytest.mark.parametrize("text, reason", [
@@ -54,8 +59,16 @@ def test_word_overlap_readers_need_the_latin_alphabet():
     assert unreadable_reason("Absence d'épanchement pleural.", "latin") is None
 
 
-def test_reader_scopes_come_from_the_signature():
-    assert reader_scope("clear|v:1|extractor:rules|rules:r1", is_encoder=False) == "english"
-    assert reader_scope("srr|v:1|model:srr-minilm-demo", is_encoder=True) == "english"
-    assert reader_scope("rouge|v:1|variant:rougeL-F|tok:lower-nopunct", is_encoder=False) == "latin"
-    assert reader_scope("clear|v:1|extractor:llm|judge:x", is_encoder=False) == "any"
+def test_each_extractor_kind_declares_the_languages_its_reader_knows():
+    assert set(READER_LANGUAGES) == set(get_args(ExtractorKind))
+    assert set(READER_LANGUAGES.values()) <= set(get_args(ReaderLanguages))
+
+
+def test_metrics_declare_their_reader_languages_by_extractor():
+    registry = production()
+    rules = RuntimeContext(options={"extractor": "rules"})
+    assert registry.get("clear").build(rules).reader_languages == "english"
+    assert registry.get("srr").build(rules).reader_languages == "english"
+    assert registry.get("rouge").build(rules).reader_languages == "latin"
+    judged = RuntimeContext(options={"extractor": "llm"})
+    assert registry.get("clear").build(judged).reader_languages == "any"

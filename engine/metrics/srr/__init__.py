@@ -5,7 +5,7 @@ label sets of a reference and a candidate (per pair) and aggregates stored label
 corpus. Both are pure; ``metric`` runs the ONNX utterance classifier and registers ``srr``.
 """
 from engine.metrics.registry import MetricSpec
-from engine.metrics.srr.metric import CARD, EXTRACTORS, OPTIONS, build
+from engine.metrics.srr.metric import CARD, EXTRACTORS, OPTIONS, SrrEncoderExtractor, build
 
 METRICS = [MetricSpec(name="srr", card=CARD, build=build, kind="encoder", options=OPTIONS,
-                      extractors=EXTRACTORS)]
+                      extractors=EXTRACTORS, encoder=SrrEncoderExtractor)]
