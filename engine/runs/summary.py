@@ -146,15 +146,6 @@ def corpus_block(spec: corpus_stats.CorpusStatistics, records: corpus_stats.Reco
             "headline": [name for name in spec.headline if name in figures]}
 
 
-def stored_corpus(metric: Metric, payloads: Sequence[Mapping[str, Any]],
-                  n_resamples: int = corpus_stats.FIGURE_RESAMPLES) -> dict[str, Any]:
-    """The corpus aggregates of stored result payloads (as a run's summary gives them)."""
-    builder = SummaryBuilder([metric], n_resamples=n_resamples)
-    for payload in payloads:
-        builder.add_row({metric.name: dict(payload)})
-    return builder.summary(Counter())["metrics"][metric.name]["corpus"]
-
-
 def format_summary(summary: dict[str, Any]) -> str:
     """A short human-readable table of a summary (for the terminal)."""
     lines = []

@@ -8,7 +8,7 @@ from engine.context import RuntimeContext
 from engine.metrics.crepe.score import CrepeCounts
 from engine.io.reports import ReportPair
 from engine.runs.results import result_dict
-from engine.runs.summary import stored_corpus
+from tests.reference.summary import stored_corpus
 from engine.runs.runner import run_batch
 from engine.metrics.registry import production
 

@@ -8,7 +8,7 @@ from engine.context import RuntimeContext
 from models.srr_labels import split_status
 from engine.io.reports import ReportPair
 from engine.runs.results import result_dict
-from engine.runs.summary import stored_corpus
+from tests.reference.summary import stored_corpus
 
 REPORT = "FINDINGS:\n1. Small left pleural effusion.\n2. No pneumothorax.\nHeart size is normal."
 

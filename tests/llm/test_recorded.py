@@ -182,7 +182,7 @@ def test_structured_report_from_a_recorded_answer():
 def test_corpus_is_rebuilt_from_stored_details_only():
     """The corpus aggregates need only the stored per-pair dicts (no judge)."""
     from engine.metrics.clear.metric import build
-    from engine.runs.summary import stored_corpus
+    from tests.reference.summary import stored_corpus
 
     fx = load_fixture("clear_fast.json")
     ctx = ctx_with_judge(Judge(ReplayBackend(fx["answers"])))

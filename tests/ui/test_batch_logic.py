@@ -259,7 +259,8 @@ def test_crepe_totals_fall_back_to_stored_counts():
 
 
 def test_clear_per_condition_plot_reads_the_corpus_aggregate():
-    from engine.metrics.clear.score import ClearPairScore, score_corpus
+    from engine.metrics.clear.score import ClearPairScore
+    from tests.reference.clear import score_corpus
     from tests.ui import standins
 
     pair = ClearPairScore.from_json({**standins.clear_details(), "score": 0.8})

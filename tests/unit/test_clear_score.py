@@ -32,17 +32,15 @@ from engine.metrics.clear.schema import (
     validate_presence,
 )
 from engine.metrics.clear.score import (
-    ClearCorpusScore,
     ClearPairScore,
     best_match_similarity,
     bleu4_similarity,
     clamp_judgement,
     pair_f1,
     rouge_l_similarity,
-    score_corpus,
     score_pair,
-    score_presence,
 )
+from tests.reference.clear import ClearCorpusScore, score_corpus, score_presence
 
 # ----------------------------------------------------------------------------- helpers
 

@@ -25,10 +25,10 @@ from engine.metrics.srr.score import (
     SrrCorpusScore,
     SrrPairScore,
     compare_label_sets,
-    corpus_from_pairs,
     corpus_scores,
     score_pair,
 )
+from tests.reference.srr import corpus_from_pairs
 
 EDEMA = "Edema (Present)"
 CARDIO = "Cardiomegaly (Present)"

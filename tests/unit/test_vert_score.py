@@ -17,12 +17,11 @@ from engine.metrics.vert.score import (
     category_counts,
     compute_scores,
     detection_f1,
-    ensemble_corpus,
-    ensemble_mean,
     formula,
     green,
     green_f1,
 )
+from tests.reference.vert import ensemble_corpus, ensemble_mean
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "judge"
 

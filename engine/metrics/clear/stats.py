@@ -5,7 +5,8 @@ attributes matched on each true-positive condition (bits), and the list-attribut
 of each true-positive condition. From these, the corpus presence F1s (per condition, @13, @5
 for both top-5 sets, supported-only, micro, cell accuracy) and the attribute averages (micro,
 condition- and report-averaged, per condition) are ratios of summed features; see
-``engine.statistics.record_percentile``. The figures equal ``score.score_corpus`` on the same pairs.
+``engine.statistics.record_percentile``. The figures equal the straight reference on the same
+pairs (``score_corpus`` in tests/reference/clear.py).
 
 Bump ``STATS_VERSION`` when the record's meaning changes; stored results of another version
 are then refused (and recomputed by a resumed run) instead of read under the new meaning.

@@ -351,22 +351,6 @@ def corpus_scores(references: Sequence[Iterable[str]], candidates: Sequence[Iter
     return SrrCorpusScore(level.value, view.value, leaf, upper)
 
 
-def corpus_from_pairs(pairs: Sequence[SrrPairScore],
-                      view: StatusView | None = None) -> SrrCorpusScore:
-    """Recompute corpus scores from stored per-pair results (optionally in another view)."""
-    levels = {pair.level for pair in pairs}
-    if len(levels) > 1:
-        raise ValueError(f"pairs mix SRR-BERT label levels {sorted(levels)}; score them separately")
-    if view is None:
-        views = {pair.view for pair in pairs}
-        if len(views) > 1:
-            raise ValueError(f"pairs mix status views {sorted(views)}; pass view= explicitly")
-        view = StatusView(views.pop()) if views else StatusView.ALL
-    level = LabelLevel(levels.pop()) if levels else LabelLevel.LEAVES_WITH_STATUSES
-    return corpus_scores([pair.reference_labels for pair in pairs],
-                         [pair.candidate_labels for pair in pairs], level, view)
-
-
 def _opt_float(value: Any) -> float | None:
     return None if value is None else float(value)
 

@@ -1,5 +1,5 @@
 """Scores from one judge assessment, the headline per prompt variant, error-detection F1
-against human counts, and judge ensembles. All pure.
+against human counts. All pure (the judge-ensemble reference is in tests/reference/vert.py).
 
 Notation: M = matched findings (the judge's stated count), S = Σ significant errors over the six
 categories, I = Σ insignificant errors.
@@ -252,27 +252,3 @@ def detection_f1(human: Sequence[Mapping[str, float]],
                               sum(c.fp for c in totals.values()),
                               sum(c.fn for c in totals.values()))
     return DetectionF1(per_category=totals, overall=overall, n_pairs=len(human))
-
-
-# --------------------------------------------------------------------------- ensembles
-
-def ensemble_mean(scores: Sequence[float | None], min_judges: int = 1) -> float | None:
-    """Mean of several judges' scores for one pair, over the judges that gave one.
-
-    A judge whose score is unavailable is left out rather than counted as 0 (that would
-    punish the pair for a parsing failure); with fewer than ``min_judges`` available scores
-    the ensemble itself is unavailable (``None``).
-    """
-    available = [float(s) for s in scores if s is not None]
-    if len(available) < max(1, min_judges):
-        return None
-    return sum(available) / len(available)
-
-
-def ensemble_corpus(per_judge: Sequence[Sequence[float | None]],
-                    min_judges: int = 1) -> list[float | None]:
-    """``ensemble_mean`` pair by pair; ``per_judge[j][p]`` is judge j's score of pair p."""
-    lengths = {len(scores) for scores in per_judge}
-    if len(lengths) > 1:
-        raise ValueError(f"judges scored different numbers of pairs: {sorted(lengths)}")
-    return [ensemble_mean(pair_scores, min_judges) for pair_scores in zip(*per_judge, strict=True)]
