@@ -50,7 +50,7 @@ test: dev lint
 # .importlinter (layers, runtimes below the metrics, no import cycles inside a package). The tools
 # run as `python -m` where they can, so a moved or copied venv (stale script shebangs) still lints.
 lint: $(BIN)/.dev
-	$(BIN)/python -m ruff check engine ui models app.py
+	$(BIN)/python -m ruff check engine ui models app.py radscope/__init__.py radscope/__main__.py radscope/cli.py
 	$(BIN)/python -m mypy
 	$(BIN)/python -m vulture engine ui models app.py --min-confidence 80
 	PYTHONPATH=. $(BIN)/lint-imports --config .importlinter
@@ -63,11 +63,11 @@ test-fast: $(BIN)/.dev
 # triplets, MeSH agreement and ONNX-vs-torch timings come from the mk/ fragments).
 bench: $(BIN)/.runtime
 	@mkdir -p $(OUT)
-	$(BIN)/python -m engine.bench ssree --data $(DATA)/ssree_dev/ssree_dev.jsonl \
+	$(BIN)/python -m radscope.engine.bench ssree --data $(DATA)/ssree_dev/ssree_dev.jsonl \
 	  --metrics radsem,clear,crepe,srr,bleu,bleu1,rouge --extractor rules --out $(OUT)/ssree.json --quiet
-	$(BIN)/python -m engine.bench iu-pairs --data $(DATA)/iu_xray/ReXRank_IUXray_test.json \
+	$(BIN)/python -m radscope.engine.bench iu-pairs --data $(DATA)/iu_xray/ReXRank_IUXray_test.json \
 	  --limit 150 --out $(OUT)/iu_pairs.jsonl
-	$(BIN)/python -m engine.bench speed --metrics radsem,clear,crepe,srr,bleu,rouge --extractor rules \
+	$(BIN)/python -m radscope.engine.bench speed --metrics radsem,clear,crepe,srr,bleu,rouge --extractor rules \
 	  --n 300 $$([ -f $(OUT)/iu_pairs.jsonl ] && echo --data $(OUT)/iu_pairs.jsonl) --out $(OUT)/speed.json
 
 # Re-pin every installed package after changing requirements*.txt.

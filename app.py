@@ -42,8 +42,8 @@ def _env_port() -> int:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    from engine.metrics.registry import production
-    from ui.config import ConfigError, load_config
+    from radscope.engine.metrics.registry import production
+    from radscope.ui.config import ConfigError, load_config
 
     try:
         config = load_config(args.config, production())  # the app offers the project's metrics
@@ -52,14 +52,14 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     if not prepare_models(config):
         return 2
-    from ui.app import build_demo, launch_kwargs, queue
-    from ui.public import public_reason
+    from radscope.ui.app import build_demo, launch_kwargs, queue
+    from radscope.ui.public import public_reason
 
     reason = public_reason(args.host, args.public)
     config.public = reason is not None
     print(f"RadScope: {'public mode (' + reason + ')' if reason else 'local mode (one user)'}",
           file=sys.stderr)
-    from engine.runs.store import StoreError
+    from radscope.engine.runs.store import StoreError
 
     try:
         demo = queue(build_demo(config))
@@ -73,8 +73,8 @@ def main(argv: list[str] | None = None) -> int:
 def prepare_models(config) -> bool:
     """Fetch RADSCOPE_PREPARE / the config's ``prepare`` models and make them the defaults of
     their options (unless the config sets those); False when the id list itself is wrong."""
-    from models.prepare import prepare_all, requested
-    from models.terminal import TerminalReporter
+    from radscope.models.prepare import prepare_all, requested
+    from radscope.models.terminal import TerminalReporter
 
     try:
         ids = requested(config.prepare)

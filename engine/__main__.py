@@ -1,6 +1,6 @@
-"""``python -m engine``: see engine.cli."""
+"""``python -m radscope.engine``: see engine.cli."""
 import sys
 
-from engine.cli import main
+from radscope.engine.cli import main
 
 sys.exit(main())

@@ -2,7 +2,7 @@
 
 Build a ``Scorer`` once (it loads the models), then call ``score`` as often as needed::
 
-    from engine.api import Scorer
+    from radscope.engine.api import Scorer
 
     scorer = Scorer(["radsem", "clear", "crepe"], extractor="rules")
     scores = scorer.score(references, candidates)
@@ -10,9 +10,9 @@ Build a ``Scorer`` once (it loads the models), then call ``score`` as often as n
     scores.records[0]["metrics"]["clear"]    # the CLI's per-pair dict: score, signature, details
 
 Options are the CLI's metric flags as keyword arguments (``--crepe-model`` -> ``crepe_model``);
-``registry`` (default: the project's metrics, ``engine.metrics.registry.production``) says
+``registry`` (default: the project's metrics, ``radscope.engine.metrics.registry.production``) says
 which metrics the names refer to.
-Records and signatures are exactly those ``python -m engine score`` writes. Models and the
+Records and signatures are exactly those ``python -m radscope.engine score`` writes. Models and the
 worker processes (``workers`` > 1) are reused between calls; ``score`` may be called from
 several threads at once. Nothing is stored unless a store is given (then a run id resumes).
 """
@@ -27,15 +27,15 @@ from typing import Any, Self
 
 import numpy as np
 
-from engine.runs import parallel
-from engine.context import RuntimeContext
-from engine.eligibility import readable
-from engine.metrics.base import Metric, PairScore
-from engine.metrics.registry import MetricRegistry, production
-from engine.options.intended_studies import FORCE_APPLICABILITY
-from engine.io.reports import DEFAULT_MAX_CHARS, ReportPair
-from engine.runs.results import result_dict
-from engine.runs.runner import run_batch, score_metric_pairs
+from radscope.engine.context import RuntimeContext
+from radscope.engine.eligibility import readable
+from radscope.engine.io.reports import DEFAULT_MAX_CHARS, ReportPair
+from radscope.engine.metrics.base import Metric, PairScore
+from radscope.engine.metrics.registry import MetricRegistry, production
+from radscope.engine.options.intended_studies import FORCE_APPLICABILITY
+from radscope.engine.runs import parallel
+from radscope.engine.runs.results import result_dict
+from radscope.engine.runs.runner import run_batch, score_metric_pairs
 
 
 @dataclass
@@ -81,7 +81,7 @@ class Scores:
 @dataclass
 class CorpusResult:
     """A corpus scored in one call: the per-pair ``scores`` and the CLI's ``summary`` (what
-    ``python -m engine score --summary`` writes: per metric the mean with its bootstrap CI, the
+    ``python -m radscope.engine score --summary`` writes: per metric the mean with its bootstrap CI, the
     corpus figures with 95 % CIs, the signature and the counts of errors, cannot-read and
     not-applicable pairs; the model-call counters)."""
 
@@ -90,7 +90,7 @@ class CorpusResult:
 
     def table(self) -> str:
         """The summary as the CLI prints it."""
-        from engine.runs.summary import format_summary
+        from radscope.engine.runs.summary import format_summary
 
         return format_summary(self.summary)
 
@@ -116,7 +116,7 @@ class Scorer:
         self.workers = workers
         self._owns_store = isinstance(store, (str, os.PathLike))
         if isinstance(store, (str, os.PathLike)):  # the same test as _owns_store, for the type checker
-            from engine.runs.store import Store
+            from radscope.engine.runs.store import Store
 
             store = Store(Path(store))
         self.store = store
@@ -155,7 +155,7 @@ class Scorer:
         """``score`` plus the corpus summary the CLI prints and writes with ``--summary``."""
         from collections import Counter
 
-        from engine.runs.summary import SummaryBuilder
+        from radscope.engine.runs.summary import SummaryBuilder
 
         before = Counter(self.context.counters)
         scores = self.score(references, candidates, ids, run_id=run_id)

@@ -1,4 +1,4 @@
-"""Command line: ``python -m engine <command>``.
+"""Command line: ``python -m radscope.engine <command>``.
 
 ``score`` runs metrics over a file of pairs; ``compare`` tests two systems' stored per-pair
 results against each other; ``metrics`` lists what is registered. Metric options (judge,
@@ -21,11 +21,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from engine.io import dataio
-from engine.runs import parallel
-from engine.metrics.defaults import default_metrics
-from engine.context import RuntimeContext
-from engine.metrics.registry import MetricRegistry, production
+from radscope.engine.context import RuntimeContext
+from radscope.engine.io import dataio
+from radscope.engine.metrics.defaults import default_metrics
+from radscope.engine.metrics.registry import MetricRegistry, production
+from radscope.engine.runs import parallel
 
 
 def _add_metric_options(parser: argparse.ArgumentParser, registry: MetricRegistry) -> None:
@@ -47,7 +47,7 @@ def _collect_options(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def build_parser(registry: MetricRegistry) -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m engine", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m radscope.engine", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
 
     score = sub.add_parser("score", help="score report pairs from a file")
@@ -78,7 +78,7 @@ def build_parser(registry: MetricRegistry) -> argparse.ArgumentParser:
     score.add_argument("--engine", choices=("local", "ray"), default="local",
                        help="local: this machine's cores; ray: blocks scored by Ray actors, here or "
                        "on a cluster (same rows and summary; see docs/ray.md)")
-    from engine.cluster.ray_runner import add_ray_arguments
+    from radscope.engine.cluster.ray_runner import add_ray_arguments
 
     add_ray_arguments(score)
     _add_metric_options(score, registry)
@@ -94,7 +94,7 @@ def build_parser(registry: MetricRegistry) -> argparse.ArgumentParser:
 
     sub.add_parser("metrics", help="list the registered metrics")
 
-    from engine import structured_report
+    from radscope.engine import structured_report
 
     _add_metric_options(structured_report.add_parser(sub), registry)
     return parser
@@ -102,7 +102,7 @@ def build_parser(registry: MetricRegistry) -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None, registry: MetricRegistry | None = None) -> int:
     """Run one command; ``registry`` defaults to the project's metrics."""
-    from engine.runs.store import StoreError
+    from radscope.engine.runs.store import StoreError
 
     registry = production() if registry is None else registry
     parser = build_parser(registry)
@@ -114,7 +114,7 @@ def main(argv: list[str] | None = None, registry: MetricRegistry | None = None) 
         if args.command == "compare":
             return _compare(args, registry)
         if args.command == "structure":
-            from engine import structured_report
+            from radscope.engine import structured_report
 
             return structured_report.run_cli(args, _collect_options(args))
         return _list_metrics(registry)
@@ -158,20 +158,20 @@ def _resume_command(argv: list[str], run_id: str) -> str:
     args = list(argv)
     if "--run-id" not in args and not any(a.startswith("--run-id=") for a in args):
         args += ["--run-id", run_id]
-    return shlex.join([sys.executable, "-m", "engine", *args])
+    return shlex.join([sys.executable, "-m", "radscope.engine", *args])
 
 
 _DISK_ERRORS = (errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EIO)
 
 
 def _score(args: argparse.Namespace, argv: list[str], registry: MetricRegistry) -> int:
-    from engine.io.reports import DEFAULT_MAX_CHARS
-    from engine.runs.runner import input_run_id, resume_or_new_run_id
-    from engine.runs.store import Store, default_db_path, os_error_message
+    from radscope.engine.io.reports import DEFAULT_MAX_CHARS
+    from radscope.engine.runs.runner import input_run_id, resume_or_new_run_id
+    from radscope.engine.runs.store import Store, default_db_path, os_error_message
 
     check_output_paths(args.input, out=args.out, csv=args.csv, summary=args.summary)
     if args.engine == "ray":
-        from engine.cluster.ray_runner import require_ray
+        from radscope.engine.cluster.ray_runner import require_ray
 
         require_ray()  # before any work: without Ray, say how to get it
     options = _collect_options(args)
@@ -209,8 +209,8 @@ def _score_run(args: argparse.Namespace, argv: list[str], pairs: dataio.PairFile
                registry: MetricRegistry, ctx: RuntimeContext, store: Any, run_id: str, max_chars: int) -> int:
     """Score the file chunk by chunk, each chunk's rows written to the outputs as it is done
     (under ``.partial`` names, moved into place when the run finishes)."""
-    from engine.runs.runner import run_batch
-    from engine.runs.summary import format_summary
+    from radscope.engine.runs.runner import run_batch
+    from radscope.engine.runs.summary import format_summary
 
     info = store.get_run(run_id)
     resuming = f" (resuming: {info.n_results} results stored)" if info else ""
@@ -231,7 +231,7 @@ def _score_run(args: argparse.Namespace, argv: list[str], pairs: dataio.PairFile
     with dataio.ResultsWriter(args.out, args.csv, metric_names) as writer:
         try:
             if args.engine == "ray":
-                from engine.cluster.ray_runner import run_ray, settings_from_args
+                from radscope.engine.cluster.ray_runner import run_ray, settings_from_args
 
                 run = run_ray(pairs, metric_names, ctx, registry=registry, store=store, run_id=run_id,
                               input_label=str(args.input), max_chars=max_chars,
@@ -281,7 +281,7 @@ def _read_rows(path: str, metric: str) -> list[dict[str, Any]]:
 
 
 def _compare(args: argparse.Namespace, registry: MetricRegistry) -> int:
-    from engine.runs.compare import compare_systems
+    from radscope.engine.runs.compare import compare_systems
 
     rows_a, rows_b = _read_rows(args.results_a, args.metric), _read_rows(args.results_b, args.metric)
     if not {str(r["id"]) for r in rows_a} & {str(r["id"]) for r in rows_b}:

@@ -15,7 +15,7 @@ to the trainer:
 The metrics come from ``reward_kwargs`` (verl: ``custom_reward_function.reward_kwargs.metrics=
 "radsem:0.7,crepe:0.3"``) or from ``RADSCOPE_REWARD_METRICS`` (default ``radsem``); a sample
 that cannot be scored gets ``not_scored`` / ``RADSCOPE_REWARD_NOT_SCORED`` (default 0.0: see
-``engine.rewards`` for why). Each process builds its scorer once, on its first call, and keeps
+``radscope.engine.rewards`` for why). Each process builds its scorer once, on its first call, and keeps
 it: verl and OpenRLHF call from Ray workers and threads, so nothing is built at import time
 and nothing needs to be pickled.
 """
@@ -26,7 +26,7 @@ import threading
 from collections.abc import Sequence
 from typing import Any
 
-from engine.rewards import RewardScorer, openrlhf_rewards
+from radscope.engine.rewards import RewardScorer, openrlhf_rewards
 
 _scorers: dict[tuple[str, tuple[tuple[str, Any], ...]], RewardScorer] = {}
 _lock = threading.Lock()

@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from engine.rewards import OpenRLHFBatch, RewardBatch, RewardScorer
+from radscope.engine.rewards import OpenRLHFBatch, RewardBatch, RewardScorer
 
 if TYPE_CHECKING:
     from starlette.applications import Starlette
@@ -213,8 +213,8 @@ def build_app(rewarder: RewardScorer, *, token: str | None = None, not_scored: f
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from engine.cli import _add_metric_options
-    from engine.metrics.registry import production
+    from radscope.engine.cli import _add_metric_options
+    from radscope.engine.metrics.registry import production
 
     parser = argparse.ArgumentParser(prog="radscope serve-reward", description=__doc__.splitlines()[0])
     parser.add_argument("--metrics", default="radsem",
@@ -243,7 +243,7 @@ def read_token(token_file: str | None) -> str | None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from engine.cli import _collect_options
+    from radscope.engine.cli import _collect_options
 
     args = build_parser().parse_args(argv)
     try:

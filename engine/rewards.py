@@ -15,7 +15,7 @@ can take:
 - TRL (``trl_reward``, ``trl_async_reward``): ``None``. TRL turns it into NaN, averages with
   ``nanmean`` and, since TRL 1.6, leaves a prompt whose rewards are all ``None`` out of the
   group baseline, so the sample teaches nothing instead of something wrong.
-- verl and OpenRLHF (``engine.reward_file``) and the server's OpenRLHF endpoint: they need a
+- verl and OpenRLHF (``radscope.engine.reward_file``) and the server's OpenRLHF endpoint: they need a
   number, so ``not_scored`` (0.0 unless set): the floor of the reward. A reference out of a
   metric's scope makes every completion of its group 0.0, whose group advantage is then 0.
   Each also reports per sample whether it was scored (``scored`` 1.0 / 0.0).
@@ -29,8 +29,8 @@ from collections.abc import Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engine.api import Scorer
-from engine.eligibility.readable import CANNOT_READ
+from radscope.engine.api import Scorer
+from radscope.engine.eligibility.readable import CANNOT_READ
 
 TrlReward = Callable[..., list[float | None]]
 

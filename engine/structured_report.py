@@ -14,7 +14,7 @@ Two writers, and every result names its own:
   reader did not read, so wording stays the report's.
 - ``structure_report``: the LLM judge answers JSON constrained to the same shape.
 
-Command line: ``python -m engine structure --input report.txt [--by rules|llm] [--judge ...]``.
+Command line: ``python -m radscope.engine structure --input report.txt [--by rules|llm] [--judge ...]``.
 """
 from __future__ import annotations
 
@@ -27,10 +27,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from engine.context import ModelInfo
-from engine.runtimes.prompts import load_prompt
-from engine.io.reports import split_sections, split_utterances
-from engine.runtimes.judge import Judge, bounded_schema
+from radscope.engine.context import ModelInfo
+from radscope.engine.io.reports import split_sections, split_utterances
+from radscope.engine.runtimes.judge import Judge, bounded_schema
+from radscope.engine.runtimes.prompts import load_prompt
 
 PROMPT = "structure.srrg"
 FINDINGS_HEADERS: tuple[str, ...] = (
@@ -140,7 +140,7 @@ _SITE_OVERRIDES = {"cardiomediastinum": "Cardiovascular"}
 def site_header(site: str) -> str | None:
     """The Findings header of a lexicon site (its own or its nearest ancestor's; None when
     neither has one)."""
-    from engine.reader.anatomy_lexicon import anatomy_lexicon
+    from radscope.engine.reader.anatomy_lexicon import anatomy_lexicon
 
     if site in _SITE_OVERRIDES:
         return _SITE_OVERRIDES[site]
@@ -196,7 +196,7 @@ def _first(sections: Mapping[str, str], *names: str) -> str:
 def structure_by_rules(text: str, exam: str = "") -> StructureResult:
     """The structured report from the clinical reader (see module docstring); ``exam`` is the
     pair's modality and area when known."""
-    from engine.reader.findings import read_report
+    from radscope.engine.reader.findings import read_report
 
     if not text.strip():
         raise ValueError("the report is empty")
@@ -223,8 +223,8 @@ def structure_by_rules(text: str, exam: str = "") -> StructureResult:
 def judge_is_capable(options: Mapping[str, Any]) -> bool:
     """Whether the run's judge is worth asking for a rewrite: any judge the user named (a
     server, a file, a registry entry) unless the registry marks it demo-grade."""
-    from engine.metrics.judging import DEFAULT_JUDGE
-    from models import model_registry
+    from radscope.engine.metrics.judging import DEFAULT_JUDGE
+    from radscope.models import model_registry
 
     registry = model_registry.load_registry()
     if options.get("judge_url"):
@@ -275,9 +275,9 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
 
 
 def run_cli(args: argparse.Namespace, options: dict[str, Any]) -> int:
-    from engine.context import RuntimeContext
-    from engine.runtimes.judge import JudgeError
-    from engine.metrics.judging import judge_for
+    from radscope.engine.context import RuntimeContext
+    from radscope.engine.metrics.judging import judge_for
+    from radscope.engine.runtimes.judge import JudgeError
 
     text = sys.stdin.read() if args.input == "-" else Path(args.input).read_text(encoding="utf-8")
     if choose_writer(args.by, options) == "rules":

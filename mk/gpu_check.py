@@ -30,7 +30,7 @@ def run(args: argparse.Namespace) -> dict:
     import llama_cpp
     from llama_cpp.llama_grammar import LlamaGrammar
 
-    from models.llama_load import load_llama
+    from radscope.models.llama_load import load_llama
 
     out: dict = {"label": args.label, "layers": args.layers, "repack": args.repack,
                  "lib": os.environ.get("LLAMA_CPP_LIB_PATH"),

@@ -22,15 +22,15 @@ export-env: $(EXPORT_BIN)/.export
 
 # Rebuild the three bundled int8 ONNX models (fixed seeds; about an hour on 2 CPU cores).
 models: $(EXPORT_BIN)/.export
-	$(EXPORT_BIN)/python -m models export all-minilm-l6-v2 --task embedder --int8-only \
+	$(EXPORT_BIN)/python -m radscope.models export all-minilm-l6-v2 --task embedder --int8-only \
 	  --id minilm-embedder --out models/bundled/minilm-embedder
-	$(EXPORT_BIN)/python -m models.training.train_crepe
-	$(EXPORT_BIN)/python -m models.training.train_srr
+	$(EXPORT_BIN)/python -m radscope.models.training.train_crepe
+	$(EXPORT_BIN)/python -m radscope.models.training.train_srr
 
 # Download, verify and prepare registry models: make fetch IDS="crepe-biomedbert qwen2.5-7b-instruct"
-# (python -m models fetch builds the export environment itself when missing; here make does it).
+# (python -m radscope.models fetch builds the export environment itself when missing; here make does it).
 fetch: $(BIN)/.runtime $(EXPORT_BIN)/.export
-	$(BIN)/python -m models fetch $(IDS)
+	$(BIN)/python -m radscope.models fetch $(IDS)
 
 # tests/hub (fetching from a fake Hub) exports encoders in the export environment too.
 test: test-export
@@ -43,7 +43,7 @@ bench: bench-encoders
 # int8 ONNX vs fp32 torch of the same models in one run (export environment).
 bench-encoders: $(BIN)/.runtime $(EXPORT_BIN)/.export
 	@mkdir -p $(OUT)
-	$(EXPORT_BIN)/python -m engine.bench.encoders --metrics crepe,srr --n 64 \
+	$(EXPORT_BIN)/python -m radscope.engine.bench.encoders --metrics crepe,srr --n 64 \
 	  $(if $(wildcard $(DATA)/iu_xray/ReXRank_IUXray_test.json),--data $(DATA)/iu_xray/ReXRank_IUXray_test.json,) \
 	  --out $(OUT)/encoders_speed.json
 

@@ -1,4 +1,4 @@
-# Ray (`python -m engine score --engine ray`, docs/ray.md): an optional stack in an environment of
+# Ray (`python -m radscope.engine score --engine ray`, docs/ray.md): an optional stack in an environment of
 # its own, .venv-ray: the engine's runtime for the rules, lexical and ONNX metrics and for judges
 # behind servers, plus ray[data]. llama-cpp-python (compiled from source, minutes on 2 cores) is
 # left out: only an embedded GGUF judge needs it; `make ray-env RAY_LLAMA=1` adds it (pip reuses
@@ -32,6 +32,6 @@ test-ray: $(RAY_BIN)/.ray
 JUDGE_SERVER ?= standin
 bench-ray: $(RAY_BIN)/.ray $(BIN)/.runtime
 	@mkdir -p $(OUT)
-	$(RAY_BIN)/python -m engine.bench ray --n 10000 --metrics bleu,rouge,clear,radsem \
+	$(RAY_BIN)/python -m radscope.engine.bench ray --n 10000 --metrics bleu,rouge,clear,radsem \
 	  $(if $(wildcard $(DATA)/iu_xray/ReXRank_IUXray_test.json),--data $(DATA)/iu_xray/ReXRank_IUXray_test.json,) \
 	  --judge-server $(JUDGE_SERVER) --server-python $(BIN)/python --out $(OUT)/ray.json

@@ -26,6 +26,6 @@ bench: bench-reward-server
 
 bench-reward-server: $(BIN)/.runtime
 	@mkdir -p $(OUT)
-	$(BIN)/python -m engine.bench reward-server --metrics radsem,crepe \
+	$(BIN)/python -m radscope.engine.bench reward-server --metrics radsem,crepe \
 	  $(if $(wildcard $(DATA)/iu_xray/ReXRank_IUXray_test.json),--data $(DATA)/iu_xray/ReXRank_IUXray_test.json,) \
 	  --out $(OUT)/reward_server.json

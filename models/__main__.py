@@ -1,4 +1,4 @@
-"""``python -m models``: list the registry, fetch models, export encoders, pack and unpack.
+"""``python -m radscope.models``: list the registry, fetch models, export encoders, pack and unpack.
 
 ``list``, ``fetch``, ``pack`` and ``unpack`` work in the runtime environment (``fetch`` builds
 the export environment when an encoder needs it); ``export`` needs the export environment
@@ -12,10 +12,10 @@ from pathlib import Path
 
 
 def _list(_: argparse.Namespace) -> int:
-    from models.artifacts import resolve_artifact
-    from models.receipts import load_receipt
-    from models.model_registry import load_registry
-    from models.resolve import ModelNotAvailable
+    from radscope.models.artifacts import resolve_artifact
+    from radscope.models.model_registry import load_registry
+    from radscope.models.receipts import load_receipt
+    from radscope.models.resolve import ModelNotAvailable
 
     for entry in load_registry().values():
         status = ""
@@ -27,20 +27,20 @@ def _list(_: argparse.Namespace) -> int:
                 artifact = resolve_artifact(entry.id)
                 status = f"  [ready: {artifact.source} {artifact.path}]"
             except ModelNotAvailable:
-                status = f"  [not fetched: python -m models fetch {entry.id}]"
+                status = f"  [not fetched: python -m radscope.models fetch {entry.id}]"
         print(entry.describe() + status)
     return 0
 
 
 def _export(args: argparse.Namespace) -> int:
     try:
-        from models.export import drop_fp32, export_model
+        from radscope.models.export import drop_fp32, export_model
     except ImportError as exc:
         print(f"error: export needs the export environment ({exc.name} is missing); run "
-              "`make export-env` and use .venv-export/bin/python -m models export ...",
+              "`make export-env` and use .venv-export/bin/python -m radscope.models export ...",
               file=sys.stderr)
         return 2
-    from models.resolve import ModelNotAvailable
+    from radscope.models.resolve import ModelNotAvailable
 
     try:
         out = export_model(args.source, Path(args.out) if args.out else None, int8=args.int8,
@@ -55,9 +55,9 @@ def _export(args: argparse.Namespace) -> int:
 
 
 def _fetch(args: argparse.Namespace) -> int:
-    from models.fetch import FetchFailed, fetch
-    from models.progress import Cancelled
-    from models.terminal import TerminalReporter
+    from radscope.models.fetch import FetchFailed, fetch
+    from radscope.models.progress import Cancelled
+    from radscope.models.terminal import TerminalReporter
 
     status = 0
     for model_id in args.ids:
@@ -76,7 +76,7 @@ def _fetch(args: argparse.Namespace) -> int:
 
 
 def _pack(args: argparse.Namespace) -> int:
-    from models.bundle import BundleError, pack
+    from radscope.models.bundle import BundleError, pack
 
     try:
         out = pack(args.ids, Path(args.out))
@@ -88,7 +88,7 @@ def _pack(args: argparse.Namespace) -> int:
 
 
 def _unpack(args: argparse.Namespace) -> int:
-    from models.bundle import BundleError, unpack
+    from radscope.models.bundle import BundleError, unpack
 
     try:
         placed = unpack(Path(args.bundle))
@@ -101,7 +101,7 @@ def _unpack(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m models", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m radscope.models", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("list", help="registered models and whether encoders are ready").set_defaults(
         func=_list)
@@ -118,7 +118,7 @@ def main(argv: list[str] | None = None) -> int:
                                 "directory name)")
     p.set_defaults(func=_export)
     p = sub.add_parser("fetch", help="download, verify and prepare registry models (resumable)")
-    p.add_argument("ids", nargs="+", help="registry ids (python -m models list)")
+    p.add_argument("ids", nargs="+", help="registry ids (python -m radscope.models list)")
     p.add_argument("--force", action="store_true", help="redo every step even if the model is ready")
     p.add_argument("--no-self-check", action="store_true", help="judges: skip the test generation")
     p.set_defaults(func=_fetch)

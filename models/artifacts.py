@@ -1,8 +1,8 @@
 """ONNX encoder artifacts: the manifest format and where an encoder id is found on disk.
 
 An artifact is a directory with ``manifest.json``, ``tokenizer.json`` and ``model.onnx``
-and/or ``model.int8.onnx``. It is written by ``python -m models export`` (export
-environment) and read by ``engine.runtimes.onnx_encoder`` (runtime environment), so this
+and/or ``model.int8.onnx``. It is written by ``python -m radscope.models export`` (export
+environment) and read by ``radscope.engine.runtimes.onnx_encoder`` (runtime environment), so this
 module imports neither torch nor onnxruntime.
 
 Resolution of an encoder name, first hit wins:
@@ -21,9 +21,9 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from models import model_registry
-from models.model_registry import ModelEntry
-from models.resolve import MODELS_DIR, ModelNotAvailable, file_sha256
+from radscope.models import model_registry
+from radscope.models.model_registry import ModelEntry
+from radscope.models.resolve import MODELS_DIR, ModelNotAvailable, file_sha256
 
 MANIFEST = "manifest.json"
 TOKENIZER = "tokenizer.json"
@@ -45,8 +45,8 @@ def export_dir(model_id: str) -> Path:
 
 
 def export_command(model_id: str) -> str:
-    return (f"`python -m models fetch {model_id}` (downloads the checkpoint and exports it; by hand: "
-            f"`make export-env`, then `.venv-export/bin/python -m models export {model_id} --int8`)")
+    return (f"`python -m radscope.models fetch {model_id}` (downloads the checkpoint and exports it; by hand: "
+            f"`make export-env`, then `.venv-export/bin/python -m radscope.models export {model_id} --int8`)")
 
 
 @dataclass
@@ -158,7 +158,7 @@ def resolve_artifact(name: str, task: str | None = None) -> OnnxArtifact:
         if not (local / MANIFEST).exists():
             raise ModelNotAvailable(
                 f"{local} has no {MANIFEST}: it is not an exported ONNX encoder. If it is a "
-                f"checkpoint, export it first: python -m models export {local} --out DIR --int8")
+                f"checkpoint, export it first: python -m radscope.models export {local} --out DIR --int8")
         return _from_dir(name, local, "local", None, task)
     entries = model_registry.load_registry()
     entry = entries.get(name)

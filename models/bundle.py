@@ -29,11 +29,11 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import IO, Any
 
-from models import download, model_registry
-from models.artifacts import export_dir, export_root
-from models.fetch import fetch_command
-from models.model_registry import MODEL_ID_RE, ModelEntry, is_model_id
-from models.receipts import Prepared, load_receipt, receipt_path, receipts_dir, save_receipt
+from radscope.models import download, model_registry
+from radscope.models.artifacts import export_dir, export_root
+from radscope.models.fetch import fetch_command
+from radscope.models.model_registry import MODEL_ID_RE, ModelEntry, is_model_id
+from radscope.models.receipts import Prepared, load_receipt, receipt_path, receipts_dir, save_receipt
 
 INDEX = "radscope-bundle.json"
 BUNDLE_FORMAT = 1
@@ -190,7 +190,7 @@ def _read_index(tar: tarfile.TarFile, bundle: Path) -> dict[str, _Model]:
     """The first member, the index, checked field by field (see the module doc)."""
     first = tar.next()
     _need(first is not None and first.name == INDEX, bundle,
-          f"the first member is not {INDEX}: it was not written by `python -m models pack`")
+          f"the first member is not {INDEX}: it was not written by `python -m radscope.models pack`")
     assert first is not None
     _need(first.isreg() and first.size <= MAX_INDEX_BYTES, bundle,
           f"{INDEX} is not a regular file of at most {MAX_INDEX_BYTES} bytes")

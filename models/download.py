@@ -20,7 +20,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from models.progress import Progress, Reporter, check_cancel
+from radscope.models.progress import Progress, Reporter, check_cancel
 
 CHUNK = 1 << 20      # hashing
 NET_CHUNK = 1 << 16  # network reads: small, so little is lost when a connection drops
@@ -91,7 +91,7 @@ def repo_files(repo: str, revision: str | None) -> tuple[str, dict[str, int | No
 
 
 def _offline_missing(repo: str, what: str) -> Exception:
-    from models.resolve import ModelNotAvailable
+    from radscope.models.resolve import ModelNotAvailable
 
     return ModelNotAvailable(f"{repo}: {what} is not in the Hugging Face cache and HF_HUB_OFFLINE is set")
 

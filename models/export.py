@@ -2,7 +2,7 @@
 
 Export environment only (torch, transformers, onnx, onnxscript, onnxruntime's quantiser).
 Writes ``model.onnx`` (fp32), optionally ``model.int8.onnx`` (dynamic int8 quantisation for
-CPU), ``tokenizer.json`` and ``manifest.json``; see ``models.artifacts`` for the format.
+CPU), ``tokenizer.json`` and ``manifest.json``; see ``radscope.models.artifacts`` for the format.
 
 Two details of the torch 2.9+ exporter matter (see the project's stack notes): it writes the
 weights to a separate ``.onnx.data`` file unless told not to (``external_data=False``; BERT
@@ -20,14 +20,19 @@ from typing import Any
 import numpy as np
 import torch
 
-from models import model_registry
-from models.architectures import (
-    CountsOnly, CrepeRegressor, LogitsOnly, MeanPoolEmbedder, detect_task, load_sequence_classifier,
-    read_config)
-from models.artifacts import (
-    FP32_FILE, FP32_TOLERANCE, INT8_FILE, TOKENIZER, Manifest, export_dir)
-from models.model_registry import ModelEntry
-from models.resolve import file_sha256, hf_fetch, pypi_model_path, resolve
+from radscope.models import model_registry
+from radscope.models.architectures import (
+    CountsOnly,
+    CrepeRegressor,
+    LogitsOnly,
+    MeanPoolEmbedder,
+    detect_task,
+    load_sequence_classifier,
+    read_config,
+)
+from radscope.models.artifacts import FP32_FILE, FP32_TOLERANCE, INT8_FILE, TOKENIZER, Manifest, export_dir
+from radscope.models.model_registry import ModelEntry
+from radscope.models.resolve import file_sha256, hf_fetch, pypi_model_path, resolve
 
 INPUT_NAMES = ["input_ids", "attention_mask", "token_type_ids"]
 OUTPUT_NAMES = {"crepe": ["counts"], "srr": ["logits"], "embedder": ["embeddings"]}
@@ -85,7 +90,7 @@ def build_module(located: Located) -> tuple[torch.nn.Module, dict[str, Any]]:
                  else SRR_LEVEL_BY_SIZE.get(n))
         if level is None:
             raise ValueError(f"an SRR-BERT head has 55, 25, 163 or 73 labels; this one has {n}")
-        from models.srr_labels import LabelLevel, labels_for
+        from radscope.models.srr_labels import LabelLevel, labels_for
 
         labels = list(labels_for(LabelLevel(level)))
         if len(labels) != n:

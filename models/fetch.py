@@ -9,7 +9,7 @@
   (the artifact moves to ``$RADSCOPE_MODELS/<id>``, where the metrics look for it);
 * bundled models: verify.
 
-A finished model gets a receipt (``models.receipts``: files, hashes, step
+A finished model gets a receipt (``radscope.models.receipts``: files, hashes, step
 times), so a second fetch answers at once and offline, and ``pack`` knows what to carry.
 Cancelling keeps what is done (a partial download included); the next fetch resumes. A failure
 is a ``FetchFailed`` naming the step and what to do about it. With ``HF_HUB_OFFLINE=1`` the
@@ -22,18 +22,18 @@ import os
 import shutil
 import threading
 import time
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
-from collections.abc import Iterator
 
-from models import download, export_env, model_registry
-from models.artifacts import FP32_TOLERANCE, MANIFEST, Manifest, export_dir, export_root
-from models.progress import Cancelled, Progress, Reporter, quiet
-from models.receipts import Prepared, StepRecord, load_receipt, receipts_dir, save_receipt
-from models.model_registry import ModelEntry
-from models.resolve import ModelNotAvailable, file_sha256, hf_offline, pypi_model_path
-from models.selfcheck import run_self_check
+from radscope.models import download, export_env, model_registry
+from radscope.models.artifacts import FP32_TOLERANCE, MANIFEST, Manifest, export_dir, export_root
+from radscope.models.model_registry import ModelEntry
+from radscope.models.progress import Cancelled, Progress, Reporter, quiet
+from radscope.models.receipts import Prepared, StepRecord, load_receipt, receipts_dir, save_receipt
+from radscope.models.resolve import ModelNotAvailable, file_sha256, hf_offline, pypi_model_path
+from radscope.models.selfcheck import run_self_check
 
 CHECKPOINT_FILES = ("config.json", "tokenizer.json", "vocab.txt", "tokenizer_config.json",
                     "special_tokens_map.json")
@@ -50,13 +50,13 @@ class FetchFailed(RuntimeError):
 
 
 def fetch_command(model_id: str) -> str:
-    return f"python -m models fetch {model_id}"
+    return f"python -m radscope.models fetch {model_id}"
 
 
 def offline_advice(model_id: str) -> str:
     return (f"on a connected machine run `{fetch_command(model_id)}`; to move it to this machine, "
-            f"`python -m models pack {model_id} --out bundle.tar` there and "
-            "`python -m models unpack bundle.tar` here (or unset HF_HUB_OFFLINE)")
+            f"`python -m radscope.models pack {model_id} --out bundle.tar` there and "
+            "`python -m radscope.models unpack bundle.tar` here (or unset HF_HUB_OFFLINE)")
 
 
 class _Steps:
@@ -96,7 +96,7 @@ def fetch(model_id: str, report: Reporter = quiet, cancel: threading.Event | Non
         entry = model_registry.get(model_id)
     except KeyError as exc:
         raise FetchFailed(model_id, "look up", str(exc.args[0]),
-                          "choose an id from `python -m models list`") from None
+                          "choose an id from `python -m radscope.models list`") from None
     if not force:
         ready = load_receipt(model_id)
         if ready is not None:
@@ -138,7 +138,7 @@ def _file_record(path: Path, sha256: str | None = None) -> dict[str, Any]:
 
 
 def _bundled(entry: ModelEntry, steps: _Steps) -> Prepared:
-    from models.artifacts import resolve_artifact
+    from radscope.models.artifacts import resolve_artifact
 
     with steps.step("verify", "rebuild the bundled models with `make models`"):
         artifact = resolve_artifact(entry.id)
@@ -266,7 +266,7 @@ def _encoder(entry: ModelEntry, steps: _Steps) -> Prepared:
                     " (the download is kept)") as progress:
         shutil.rmtree(staging, ignore_errors=True)
         env = {**os.environ, "HF_HUB_OFFLINE": "1"}  # everything it needs is in the cache now
-        export_env.run_child([str(python), "-m", "models", "export", entry.id, "--int8",
+        export_env.run_child([str(python), "-m", "radscope.models", "export", entry.id, "--int8",
                               "--out", str(staging)], progress, steps.report, steps.cancel, env=env)
     with steps.step("verify", f"export again with `{fetch_command(entry.id)} --force`; if it fails "
                     "again, report the exporter versions in the manifest") as progress:

@@ -6,8 +6,8 @@ buffer types for its AMX kernels, and with Q4_K weights the first decode faults 
 ``use_extra_bufts = False``, which skips every repacked buffer type; other CPUs keep their
 repacking. ``RADSCOPE_LLAMA_REPACK=0/1`` forces either way.
 
-Kept here, free of the engine, because both the judge runtime (``engine.runtimes.llamacpp``) and
-the download self-check (``models.selfcheck``) load judges.
+Kept here, free of the engine, because both the judge runtime (``radscope.engine.runtimes.llamacpp``) and
+the download self-check (``radscope.models.selfcheck``) load judges.
 """
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """Models made ready before the app serves: ``RADSCOPE_PREPARE=id,id`` or the config file's
 ``prepare = [...]``, so a Space or a server image starts with real models.
 
-Each id is fetched (``models.fetch``; instant when a receipt says it is ready) and becomes the
+Each id is fetched (``radscope.models.fetch``; instant when a receipt says it is ready) and becomes the
 default of the option that selects it (``crepe_model``, ``srr_model``, ``judge``) unless the
 config sets that option. A model that fails is reported on stderr with its step and advice, and
 the app starts without it: its metric keeps its default model, which the panels label
@@ -14,10 +14,10 @@ import sys
 import time
 from dataclasses import dataclass, field
 
-from models import model_registry
-from models.fetch import FetchFailed, fetch
-from models.receipts import Prepared
-from models.progress import Cancelled, Reporter
+from radscope.models import model_registry
+from radscope.models.fetch import FetchFailed, fetch
+from radscope.models.progress import Cancelled, Reporter
+from radscope.models.receipts import Prepared
 
 ENV = "RADSCOPE_PREPARE"
 
@@ -46,7 +46,7 @@ def parse_ids(value: str | list[str] | None) -> list[str]:
     unknown = [i for i in ids if i not in model_registry.load_registry()]
     if unknown:
         raise ValueError(f"unknown model id(s) to prepare: {', '.join(unknown)}; "
-                         f"see `python -m models list`")
+                         f"see `python -m radscope.models list`")
     return ids
 
 

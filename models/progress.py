@@ -1,15 +1,15 @@
 """Progress of a long step (download, environment build, export) as plain numbers and a line.
 
 The fetcher reports through a callback so the same steps drive a terminal bar
-(``python -m models fetch``), a Gradio progress bar (the Models tab) and start-up logs
+(``python -m radscope.models fetch``), a Gradio progress bar (the Models tab) and start-up logs
 (``RADSCOPE_PREPARE``). Cancelling is a ``threading.Event`` checked between chunks.
 """
 from __future__ import annotations
 
 import threading
 import time
-from dataclasses import dataclass, field
 from collections.abc import Callable
+from dataclasses import dataclass, field
 
 
 class Cancelled(RuntimeError):

@@ -12,8 +12,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from models.artifacts import export_root
-from models.model_registry import MODEL_ID_RE, is_model_id
+from radscope.models.artifacts import export_root
+from radscope.models.model_registry import MODEL_ID_RE, is_model_id
 
 OPTION_FOR_TASK = {"judge": "judge", "crepe": "crepe_model", "srr": "srr_model"}
 

@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from models import model_registry
-from models.model_registry import ModelEntry
+from radscope.models import model_registry
+from radscope.models.model_registry import ModelEntry
 
 MODELS_DIR = Path(__file__).resolve().parent
 MODEL_SUFFIXES = (".gguf", ".onnx")
@@ -106,7 +106,7 @@ def _resolve_entry(entry: ModelEntry) -> ResolvedModel:
     try:
         path, source = hf_fetch(entry.repo or "", entry.file, entry.revision)
     except ModelNotAvailable as exc:
-        raise ModelNotAvailable(f"{exc}; for this registry model `python -m models fetch {entry.id}` "
+        raise ModelNotAvailable(f"{exc}; for this registry model `python -m radscope.models fetch {entry.id}` "
                                 "also verifies it") from None
     return ResolvedModel(entry.id, path, source, entry, revision=entry.revision)
 

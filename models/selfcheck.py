@@ -2,7 +2,7 @@
 
 A file with the right hash can still fail on this machine (an architecture llama.cpp does not
 know, too little memory), and a crash of llama.cpp must not take the app with it, so the check
-runs in a child process: ``python -m models.selfcheck PATH``. ``run_self_check`` is the one
+runs in a child process: ``python -m radscope.models.selfcheck PATH``. ``run_self_check`` is the one
 entry point callers use, so the generation can later be routed through the app's judge worker.
 """
 from __future__ import annotations
@@ -15,7 +15,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from models.export_env import ROOT
+from radscope.models.export_env import ROOT
 
 PROMPT = "Chest radiograph findings:"
 MAX_TOKENS = 4
@@ -33,7 +33,7 @@ def run_self_check(path: Path, timeout_s: float = 600) -> SelfCheck:
     """Load the GGUF with llama.cpp in a child process and generate a few tokens."""
     started = time.monotonic()
     try:
-        proc = subprocess.run([sys.executable, "-m", "models.selfcheck", str(path)], cwd=ROOT,
+        proc = subprocess.run([sys.executable, "-m", "radscope.models.selfcheck", str(path)], cwd=ROOT,
                               capture_output=True, text=True, timeout=timeout_s)
     except subprocess.TimeoutExpired:
         return SelfCheck(False, time.monotonic() - started, error=f"no answer within {timeout_s:.0f} s")
@@ -48,7 +48,7 @@ def run_self_check(path: Path, timeout_s: float = 600) -> SelfCheck:
 
 
 def _generate(path: str) -> dict[str, object]:
-    from models.llama_load import load_llama, weight_repacking_allowed
+    from radscope.models.llama_load import load_llama, weight_repacking_allowed
 
     llm = load_llama(Path(path), n_ctx=256, layers=0, threads=2, repack=weight_repacking_allowed())
     out = llm.create_completion(PROMPT, max_tokens=MAX_TOKENS, temperature=0.0)

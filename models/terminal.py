@@ -5,8 +5,8 @@ import sys
 import time
 from typing import TextIO
 
-from models.receipts import Prepared
-from models.progress import Progress
+from radscope.models.progress import Progress
+from radscope.models.receipts import Prepared
 
 INTERVAL_S = 1.0
 

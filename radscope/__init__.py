@@ -15,14 +15,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from engine.api import CorpusResult, Scorer, Scores
+    from radscope.engine.api import CorpusResult, Scorer, Scores
 
 __all__ = ["CorpusResult", "Scorer", "Scores", "score", "summarize"]
 
 
 def __getattr__(name: str) -> Any:
     if name in ("Scorer", "Scores", "CorpusResult"):
-        from engine import api
+        from radscope.engine import api
 
         return getattr(api, name)
     raise AttributeError(f"module 'radscope' has no attribute {name!r}")
@@ -31,7 +31,7 @@ def __getattr__(name: str) -> Any:
 def score(references: list[str], candidates: list[str], metrics: str = "radsem,clear,vert,bleu,rouge",
           **options: Any) -> Scores:
     """Score ``candidates[i]`` against ``references[i]`` once (the rules readers by default)."""
-    from engine.api import Scorer
+    from radscope.engine.api import Scorer
 
     options.setdefault("extractor", "rules")
     with Scorer(metrics, **options) as scorer:
@@ -41,7 +41,7 @@ def score(references: list[str], candidates: list[str], metrics: str = "radsem,c
 def summarize(references: list[str], candidates: list[str], metrics: str = "radsem,clear,vert,bleu,rouge",
               **options: Any) -> CorpusResult:
     """Score a corpus once and return its per-pair results with the CLI's corpus summary."""
-    from engine.api import Scorer
+    from radscope.engine.api import Scorer
 
     options.setdefault("extractor", "rules")
     with Scorer(metrics, **options) as scorer:

@@ -1,8 +1,8 @@
 """The ``radscope`` command (and ``python -m radscope``).
 
 ``score``, ``compare``, ``metrics`` and ``structure`` are the engine's command line
-(``engine.cli``); ``app`` starts the web app (``app.py``, needs the ``app`` extra);
-``serve-reward`` starts the reward server (``engine.reward_server``, needs ``serve``).
+(``radscope.engine.cli``); ``app`` starts the web app (``app.py``, needs the ``app`` extra);
+``serve-reward`` starts the reward server (``radscope.engine.reward_server``, needs ``serve``).
 """
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ def main(argv: list[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     command = args[0] if args else ""
     if command in ENGINE_COMMANDS:
-        from engine.cli import main as engine_main
+        from radscope.engine.cli import main as engine_main
 
         return engine_main(args)
     if command == "app":
@@ -50,7 +50,7 @@ def _app(argv: list[str]) -> int:
 
 
 def _serve(argv: list[str]) -> int:
-    from engine.reward_server import main as serve_main
+    from radscope.engine.reward_server import main as serve_main
 
     return serve_main(argv)
 

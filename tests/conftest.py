@@ -19,18 +19,18 @@ def radscope_home(tmp_path, monkeypatch):
 
 
 def run_cli(*args: str, cwd: Path = ROOT):
-    """Run ``python -m engine ...`` in a subprocess (the way users call it)."""
+    """Run ``python -m radscope.engine ...`` in a subprocess (the way users call it)."""
     import subprocess
 
-    return subprocess.run([sys.executable, "-m", "engine", *args], cwd=cwd, capture_output=True,
+    return subprocess.run([sys.executable, "-m", "radscope.engine", *args], cwd=cwd, capture_output=True,
                           text=True, timeout=600)
 
 
 def run_bench(*args: str, cwd: Path = ROOT):
-    """Run ``python -m engine.bench ...`` in a subprocess."""
+    """Run ``python -m radscope.engine.bench ...`` in a subprocess."""
     import subprocess
 
-    return subprocess.run([sys.executable, "-m", "engine.bench", *args], cwd=cwd, capture_output=True,
+    return subprocess.run([sys.executable, "-m", "radscope.engine.bench", *args], cwd=cwd, capture_output=True,
                           text=True, timeout=600)
 
 

@@ -2,7 +2,7 @@
 
 Everything shown is built at start-up from the metric registry the config holds (app.py passes
 the project's; tests pass their own, stand-ins included): a checkbox and a panel per
-registered metric, a control per declared option. Per-metric drawing lives in ``ui.views``;
+registered metric, a control per declared option. Per-metric drawing lives in ``radscope.ui.views``;
 each tab is built and wired in its own module (``compare_tab``, ``batch_tab``, ``models_tab``),
 its handlers are module-level functions (``compare_handlers``, ``batch_handlers``,
 ``models_handlers``) on top of logic that does not need Gradio (``compare``, ``batch``,
@@ -21,18 +21,18 @@ from typing import Any
 
 import gradio as gr
 
-from engine.runs.store import Store
-from ui import batch_open, compare_handlers
-from ui.batch_tab import batch_tab
-from ui.compare_tab import compare_api, compare_tab
-from ui.config import AppConfig
-from ui.handlers import bind
-from ui.models_tab import models_tab
-from ui.page_script import HEAD
-from ui.public import REPORT_FIELDS, oversize, visitor_options
-from ui.runtime import RuntimeCache
-from ui.theme import THEME
-from ui.widgets import COMPARE, COMPARE_LIMIT, AppContext, metric_label
+from radscope.engine.runs.store import Store
+from radscope.ui import batch_open, compare_handlers
+from radscope.ui.batch_tab import batch_tab
+from radscope.ui.compare_tab import compare_api, compare_tab
+from radscope.ui.config import AppConfig
+from radscope.ui.handlers import bind
+from radscope.ui.models_tab import models_tab
+from radscope.ui.page_script import HEAD
+from radscope.ui.public import REPORT_FIELDS, oversize, visitor_options
+from radscope.ui.runtime import RuntimeCache
+from radscope.ui.theme import THEME
+from radscope.ui.widgets import COMPARE, COMPARE_LIMIT, AppContext, metric_label
 
 CSS_PATH = Path(__file__).with_name("style.css")
 PUBLIC_NOTE = ("This is a shared public server: the operator chose its models; your batch runs "
@@ -92,7 +92,7 @@ def request_fields(block_fn: Any) -> list[tuple[str, bool]]:
 
 def cap_request_text(demo: gr.Blocks, max_chars: int) -> None:
     """Public mode: every event's inputs, whatever the event (queued or not, documented or
-    not, added later), pass ``ui.public.oversize`` before Gradio preprocesses or stores them.
+    not, added later), pass ``radscope.ui.public.oversize`` before Gradio preprocesses or stores them.
     ``Blocks.validate_inputs`` is the one check Gradio runs on every event's raw inputs."""
     checked = demo.validate_inputs
 

@@ -12,8 +12,8 @@ from typing import Any
 
 import pandas as pd
 
-from engine.io.reports import ReportPair
-from ui.views.common import find_section
+from radscope.engine.io.reports import ReportPair
+from radscope.ui.views.common import find_section
 
 Flat = dict[str, Any]
 

@@ -1,9 +1,8 @@
 """The Batch tab's event handlers, as module-level functions of the tab's components
-(``BatchView``); ``ui.batch_tab`` builds the components and binds these to them."""
+(``BatchView``); ``radscope.ui.batch_tab`` builds the components and binds these to them."""
 from __future__ import annotations
 
 import logging
-
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
@@ -12,15 +11,14 @@ from typing import Any
 
 import gradio as gr
 
-from engine.runs.runner import BatchRun
-from engine.runs.store import StoreError
-from ui import batch_logic
-from ui import batch_open
-from ui.compare import InputProblem, parse_metrics
-from ui.public import for_visitor, owner_of, redact, secret_values, visitor_message
-from ui.runtime import needs_model
-from ui.views.corpus import corpus_figure, distribution_figure
-from ui.widgets import AppContext, options_from, status_box
+from radscope.engine.runs.runner import BatchRun
+from radscope.engine.runs.store import StoreError
+from radscope.ui import batch_logic, batch_open
+from radscope.ui.compare import InputProblem, parse_metrics
+from radscope.ui.public import for_visitor, owner_of, redact, secret_values, visitor_message
+from radscope.ui.runtime import needs_model
+from radscope.ui.views.corpus import corpus_figure, distribution_figure
+from radscope.ui.widgets import AppContext, options_from, status_box
 
 log = logging.getLogger(__name__)
 

@@ -1,7 +1,7 @@
 """The Batch tab's logic without Gradio: inspect an upload, map its columns, run the batch in
 a worker thread with progress and cancellation, and turn the results into tables and files.
 
-Scoring goes through ``engine.runs.runner.run_batch`` with the app's ``Store``, so every finished
+Scoring goes through ``radscope.engine.runs.runner.run_batch`` with the app's ``Store``, so every finished
 (pair, metric) result is on disk at once and a run interrupted for any reason resumes when it
 is started again with the same run id.
 """
@@ -21,18 +21,18 @@ from typing import Any
 
 import pandas as pd
 
-from engine.io import dataio
-from engine.runs.compare import compare_systems
-from engine.io.dataio import Columns, InputError
-from engine.context import RuntimeContext
-from engine.metrics.base import Metric
-from engine.metrics.registry import MetricRegistry
-from engine.io.reports import DEFAULT_MAX_CHARS, ReportPair
-from engine.runs.runner import BatchRun, input_run_id, resume_or_new_run_id, run_batch
-from engine.runs.store import Store, StoreError
-from ui.batch_export import export_frame
-from ui.runtime import ModelGate
-from ui.views.common import BAD, esc, fmt
+from radscope.engine.context import RuntimeContext
+from radscope.engine.io import dataio
+from radscope.engine.io.dataio import Columns, InputError
+from radscope.engine.io.reports import DEFAULT_MAX_CHARS, ReportPair
+from radscope.engine.metrics.base import Metric
+from radscope.engine.metrics.registry import MetricRegistry
+from radscope.engine.runs.compare import compare_systems
+from radscope.engine.runs.runner import BatchRun, input_run_id, resume_or_new_run_id, run_batch
+from radscope.engine.runs.store import Store, StoreError
+from radscope.ui.batch_export import export_frame
+from radscope.ui.runtime import ModelGate
+from radscope.ui.views.common import BAD, esc, fmt
 
 UPLOAD_SUFFIXES = (".csv", ".tsv", ".jsonl", ".json", ".txt")  # .txt is read as TSV
 NUMBER_ROWS = "(number the rows)"
@@ -198,7 +198,7 @@ def build_pairs(path: str | Path, mapping: ColumnMapping, max_pairs: int) -> tup
     if len(pairs) > max_pairs:
         raise BatchProblem(f"{source}: {len(pairs):,} pairs; this app scores at most {max_pairs:,} "
                            "per upload. Split the file, or use the command line "
-                           "(python -m engine score) for large runs.")
+                           "(python -m radscope.engine score) for large runs.")
     return pairs, pairs_b
 
 
@@ -467,7 +467,7 @@ def summary_html(summary: Mapping[str, Any], title: str = "Summary") -> str:
 def system_comparison(rows_a: Sequence[Mapping[str, Any]], rows_b: Sequence[Mapping[str, Any]],
                       names: Sequence[str], directions: Mapping[str, str], include_demo: bool = False,
                       ) -> tuple[pd.DataFrame, dict[str, Any]]:
-    """``engine.runs.compare.compare_systems`` as a table: per metric its mean (both systems with
+    """``radscope.engine.runs.compare.compare_systems`` as a table: per metric its mean (both systems with
     bootstrap CIs, B - A, its paired-bootstrap p-value, the verdict), then one row per headline corpus
     figure (B - A with its CI and the randomisation p-value). Demo-grade metrics get no
     verdict unless ``include_demo``; differing set-ups get none either. ``directions``: each
@@ -568,7 +568,7 @@ def resumable_runs(store: Store, owner: str | None = None) -> list[str]:
 def default_run_id(store: Store | None, pairs: Sequence[ReportPair], metrics: Sequence[Metric],
                    max_chars: int = DEFAULT_MAX_CHARS, public: bool = False) -> str:
     """Locally: the unfinished run of this same input and set-up when there is one (it
-    resumes), else a new id derived from the input (see ``engine.runs.runner.input_run_id``). On a
+    resumes), else a new id derived from the input (see ``radscope.engine.runs.runner.input_run_id``). On a
     public server: an unguessable new id (a visitor's run is theirs alone, and an id derived
     from the input would tell one visitor that another scored the same file)."""
     if public:

@@ -8,8 +8,8 @@ from typing import Any
 
 import gradio as gr
 
-from engine.io.reports import ReportPair
-from ui.handlers import bind
+from radscope.engine.io.reports import ReportPair
+from radscope.ui.handlers import bind
 
 
 def rows_state(pairs: Sequence[ReportPair], pairs_b: Sequence[ReportPair] | None,

@@ -1,19 +1,19 @@
 """The Batch tab: upload, column mapping with a preview, a batch run with progress, results,
 summary plots, downloads, system comparison and resume. The handlers live in
-``ui.batch_handlers``; this module builds the components and wires them."""
+``radscope.ui.batch_handlers``; this module builds the components and wires them."""
 from __future__ import annotations
 
 from typing import Any
 
 import gradio as gr
 
-from ui import batch_logic
-from ui import batch_handlers as handlers
-from ui.batch_handlers import MAX_IN_FLIGHT, BatchView
-from ui.compare_handlers import on_metrics
-from ui.handlers import bind
-from ui.views.corpus import corpus_view_for
-from ui.widgets import BATCH, BATCH_LIMIT, AppContext, option_controls, relevant_options
+from radscope.ui import batch_handlers as handlers
+from radscope.ui import batch_logic
+from radscope.ui.batch_handlers import MAX_IN_FLIGHT, BatchView
+from radscope.ui.compare_handlers import on_metrics
+from radscope.ui.handlers import bind
+from radscope.ui.views.corpus import corpus_view_for
+from radscope.ui.widgets import BATCH, BATCH_LIMIT, AppContext, option_controls, relevant_options
 
 __all__ = ["UPLOAD_TYPES", "batch_tab"]
 UPLOAD_TYPES = list(batch_logic.UPLOAD_SUFFIXES)

@@ -1,6 +1,6 @@
 """The Compare tab's logic without Gradio: check one pair, score it metric by metric.
 
-Each metric result is the same dict the CLI writes under ``"metrics"`` (``engine.runs.results.result_dict``),
+Each metric result is the same dict the CLI writes under ``"metrics"`` (``radscope.engine.runs.results.result_dict``),
 because it is produced by the same batch runner on a one-pair batch.
 """
 from __future__ import annotations
@@ -9,11 +9,11 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from engine.metrics.defaults import model_under
-from engine.metrics.registry import MetricRegistry
-from engine.io.reports import DEFAULT_MAX_CHARS, ReportPair
-from engine.runs.runner import run_batch
-from ui.runtime import RuntimeCache
+from radscope.engine.io.reports import DEFAULT_MAX_CHARS, ReportPair
+from radscope.engine.metrics.defaults import model_under
+from radscope.engine.metrics.registry import MetricRegistry
+from radscope.engine.runs.runner import run_batch
+from radscope.ui.runtime import RuntimeCache
 
 MAX_UPLOAD_BYTES = 1_000_000  # a .txt report: far beyond any real report
 

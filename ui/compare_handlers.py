@@ -1,11 +1,9 @@
 """The Compare tab's event handlers, as module-level functions of the tab's components
-(``CompareView``); ``ui.compare_tab`` builds the components and binds these to them."""
+(``CompareView``); ``radscope.ui.compare_tab`` builds the components and binds these to them."""
 from __future__ import annotations
 
 import contextlib
-
 import logging
-
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -13,24 +11,30 @@ from typing import Any
 import gradio as gr
 from gradio import route_utils
 
-from engine.metrics.registry import MetricRegistry
-from engine.runs.store import StoreError
-from ui import compare_link
-from ui.compare import InputProblem, input_problems, make_pair, parse_metrics, read_text_upload, \
-    score_metric
-from ui.differences import alignment_source, differences_html
-from ui.panels import Panel, overview_html
-from ui.public import for_visitor, redact, secret_values
-from ui.runtime import needs_model
-from ui.report import comparison_record, write_report
-from ui.structured_report_action import (
+from radscope.engine.metrics.registry import MetricRegistry
+from radscope.engine.runs.store import StoreError
+from radscope.ui import compare_link
+from radscope.ui.compare import (
+    InputProblem,
+    input_problems,
+    make_pair,
+    parse_metrics,
+    read_text_upload,
+    score_metric,
+)
+from radscope.ui.differences import alignment_source, differences_html
+from radscope.ui.panels import Panel, overview_html
+from radscope.ui.public import for_visitor, redact, secret_values
+from radscope.ui.report import comparison_record, write_report
+from radscope.ui.runtime import needs_model
+from radscope.ui.structured_report_action import (
     StructureUnavailable,
     structure,
     structured_html,
     writer_for,
 )
-from ui.views.common import esc
-from ui.widgets import AppContext, options_from, relevant_options, status_box
+from radscope.ui.views.common import esc
+from radscope.ui.widgets import AppContext, options_from, relevant_options, status_box
 
 log = logging.getLogger(__name__)
 
@@ -118,7 +122,7 @@ def on_edit(view: CompareView, shown: dict[str, Any] | None, ref: str, cand: str
 def clinical_summary(reference: str, candidate: str) -> dict[str, Any]:
     """The clinical reader's errors of the pair, for the overview (the reader is imported on
     use: it pulls in scipy, which the app's start-up does not need)."""
-    from engine.reader.sections import clinical_summary as summary
+    from radscope.engine.reader.sections import clinical_summary as summary
 
     return summary(reference, candidate)
 

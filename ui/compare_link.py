@@ -21,9 +21,9 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlencode
 
-from engine.io.reports import ReportPair
-from engine.runs.store import Store
-from ui.public import masked, owner_of
+from radscope.engine.io.reports import ReportPair
+from radscope.engine.runs.store import Store
+from radscope.ui.public import masked, owner_of
 
 QUERY = "compare"  # the page's query parameter
 PREFIX = "compare-"

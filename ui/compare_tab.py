@@ -1,23 +1,23 @@
 """The Compare tab: one pair, scored metric by metric into the panels; the /compare API; the
 structured-report action; the link that reopens a stored comparison. The handlers live in
-``ui.compare_handlers``; this module builds the components and wires them."""
+``radscope.ui.compare_handlers``; this module builds the components and wires them."""
 from __future__ import annotations
 
 from typing import Any
 
 import gradio as gr
 
-from engine.io.examples import example_pairs
-from ui import compare_handlers as handlers
-from ui.compare import InputProblem, compare_pair, parse_metrics
-from ui.compare_handlers import NO_DIFFERENCES, CompareView, compare_differences
-from ui.handlers import bind
-from ui.panels import build_panel
-from ui.public import for_visitor, redact, secret_values
-from ui.runtime import needs_model
-from ui.structured_report_action import DEFAULT_WRITER, WRITER_CHOICES, structure_available
-from ui.views import has_view
-from ui.widgets import COMPARE, COMPARE_LIMIT, LLM, AppContext, option_controls, relevant_options
+from radscope.engine.io.examples import example_pairs
+from radscope.ui import compare_handlers as handlers
+from radscope.ui.compare import InputProblem, compare_pair, parse_metrics
+from radscope.ui.compare_handlers import NO_DIFFERENCES, CompareView, compare_differences
+from radscope.ui.handlers import bind
+from radscope.ui.panels import build_panel
+from radscope.ui.public import for_visitor, redact, secret_values
+from radscope.ui.runtime import needs_model
+from radscope.ui.structured_report_action import DEFAULT_WRITER, WRITER_CHOICES, structure_available
+from radscope.ui.views import has_view
+from radscope.ui.widgets import COMPARE, COMPARE_LIMIT, LLM, AppContext, option_controls, relevant_options
 
 __all__ = ["NO_DIFFERENCES", "compare_api", "compare_differences", "compare_tab"]
 VISITOR_KEY = "radscope-visitor"  # local-storage key of a public visitor's secret key

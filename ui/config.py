@@ -11,7 +11,7 @@ so a typo never silently runs with defaults.
     [options]
     judge = "qwen2.5-7b-instruct"
 
-``public`` is not read from the file: ``app.py`` sets it (see ``ui.public``). In public mode a
+``public`` is not read from the file: ``app.py`` sets it (see ``radscope.ui.public``). In public mode a
 request may set only the options a visitor may set; everything else comes from this file.
 Secret options (an API key) never reach the page: the app adds them on the server.
 """
@@ -24,12 +24,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from engine.metrics.defaults import default_metrics
-from engine.metrics.registry import MetricRegistry
-from engine.io.reports import DEFAULT_MAX_CHARS
-from models.prepare import parse_ids
-from ui.public import is_secret, refuse_operator_options
-from ui.runtime import coerce_option
+from radscope.engine.io.reports import DEFAULT_MAX_CHARS
+from radscope.engine.metrics.defaults import default_metrics
+from radscope.engine.metrics.registry import MetricRegistry
+from radscope.models.prepare import parse_ids
+from radscope.ui.public import is_secret, refuse_operator_options
+from radscope.ui.runtime import coerce_option
 
 APP_KEYS = ("metrics", "options", "max_pairs", "max_chars", "max_contexts", "prepare")
 RULES = "rules"

@@ -24,10 +24,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.metrics.clear.rules import read_report
-from engine.reader.sentence_features import SentenceFeatures, sentence_features
-from engine.reader.compatibility import conflict
-from ui.views.common import esc, find_section, find_value
+from radscope.engine.metrics.clear.rules import read_report
+from radscope.engine.reader.compatibility import conflict
+from radscope.engine.reader.sentence_features import SentenceFeatures, sentence_features
+from radscope.ui.views.common import esc, find_section, find_value
 
 EXTRACTION_KEYS = ("ref_sentences", "gen_sentences", "tags")
 MATCHED, DETAIL, CONFLICT, REF_ONLY, CAND_ONLY = "matched", "detail", "conflict", "ref-only", "cand-only"

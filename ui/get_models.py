@@ -1,5 +1,5 @@
 """The Models tab's "Get" rows: every registry model with its size and licence, a Get button
-that runs ``models.fetch`` with live progress (step, bytes, rate, ETA), Cancel, and "Use it",
+that runs ``radscope.models.fetch`` with live progress (step, bytes, rate, ETA), Cancel, and "Use it",
 which points the Compare and Batch tabs at the model just made ready.
 
 The fetch runs in a worker thread; the event handler only renders its latest progress report,
@@ -11,18 +11,18 @@ import dataclasses
 import html
 import re
 import threading
-from typing import Any
 from collections.abc import Iterator
+from typing import Any
 
 import gradio as gr
 
-from models import model_registry
-from models.fetch import FetchFailed, fetch
-from models.receipts import Prepared, load_receipt
-from models.progress import Cancelled, Progress
-from models.model_registry import ModelEntry
-from ui.handlers import bind
-from ui.widgets import status_box
+from radscope.models import model_registry
+from radscope.models.fetch import FetchFailed, fetch
+from radscope.models.model_registry import ModelEntry
+from radscope.models.progress import Cancelled, Progress
+from radscope.models.receipts import Prepared, load_receipt
+from radscope.ui.handlers import bind
+from radscope.ui.widgets import status_box
 
 POLL_S = 0.3
 TASK_LABEL = {"judge": "the LLM judge", "crepe": "CREPE", "srr": "SRR-BERT"}

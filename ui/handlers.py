@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from ui.runtime import ModelGate
+    from radscope.ui.runtime import ModelGate
 
 
 def bind(fn: Callable[..., Any], *context: Any) -> Callable[..., Any]:

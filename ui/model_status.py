@@ -18,11 +18,11 @@ from typing import Any
 
 import pandas as pd
 
-from engine.metrics.registry import MetricRegistry
-from models import model_registry
-from models.model_registry import ModelEntry
-from ui.public import masked, visitor_may_set
-from ui.runtime import RuntimeCache
+from radscope.engine.metrics.registry import MetricRegistry
+from radscope.models import model_registry
+from radscope.models.model_registry import ModelEntry
+from radscope.ui.public import masked, visitor_may_set
+from radscope.ui.runtime import RuntimeCache
 
 log = logging.getLogger(__name__)
 
@@ -216,7 +216,7 @@ def fetch_model(name: str, task: str | None = None, public: bool = False) -> dic
     unavailable model: ``{"ok": False, "message": ...}`` carries ModelNotAvailable's advice.
     In public mode only a registry id is looked up, on this machine only (no download, no
     path in the answer): anything else gets the same refusal, whether or not it exists."""
-    from models.resolve import ModelNotAvailable, resolve
+    from radscope.models.resolve import ModelNotAvailable, resolve
 
     name = (name or "").strip()
     if not name:

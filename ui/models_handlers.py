@@ -1,4 +1,4 @@
-"""The Models tab's event handlers, as module-level functions; ``ui.models_tab`` builds the
+"""The Models tab's event handlers, as module-level functions; ``radscope.ui.models_tab`` builds the
 components and binds these to them."""
 from __future__ import annotations
 
@@ -8,11 +8,11 @@ from typing import Any
 
 import gradio as gr
 
-from models import model_registry
-from ui import model_status
-from ui.runtime import RuntimeCache
-from ui.views.common import esc
-from ui.widgets import status_box
+from radscope.models import model_registry
+from radscope.ui import model_status
+from radscope.ui.runtime import RuntimeCache
+from radscope.ui.views.common import esc
+from radscope.ui.widgets import status_box
 
 
 def fetch_html(outcome: dict[str, Any]) -> str:
@@ -27,7 +27,7 @@ def fetch_html(outcome: dict[str, Any]) -> str:
 
 def judge_not_here(model_id: str | None) -> str | None:
     """Why a registry judge is not ready on this machine (None when it is, or is not a registry id)."""
-    from models.receipts import load_receipt
+    from radscope.models.receipts import load_receipt
 
     entry = model_registry.load_registry().get(model_id or "")
     if entry is None or entry.source != "hf" or load_receipt(entry.id) is not None:

@@ -1,21 +1,21 @@
 """The Models tab: what is loaded, the model registry with availability, switching the judge,
 checking or downloading a model. In public mode the judge cannot be switched, models cannot be
-unloaded or downloaded, and a check looks up registry ids only (see ``ui.public``). The
-handlers live in ``ui.models_handlers``; this module builds the components and wires them."""
+unloaded or downloaded, and a check looks up registry ids only (see ``radscope.ui.public``). The
+handlers live in ``radscope.ui.models_handlers``; this module builds the components and wires them."""
 from __future__ import annotations
 
 from typing import Any
 
 import gradio as gr
 
-from engine.metrics.registry import MetricRegistry
-from models import model_registry
-from ui import model_status
-from ui import models_handlers as handlers
-from ui.get_models import get_section
-from ui.handlers import bind, holding
-from ui.models_handlers import judge_not_here as _not_here  # noqa: F401 - tests/hub import it here
-from ui.widgets import LLM, AppContext, status_box
+from radscope.engine.metrics.registry import MetricRegistry
+from radscope.models import model_registry
+from radscope.ui import model_status
+from radscope.ui import models_handlers as handlers
+from radscope.ui.get_models import get_section
+from radscope.ui.handlers import bind, holding
+from radscope.ui.models_handlers import judge_not_here as _not_here  # noqa: F401 - tests/hub import it here
+from radscope.ui.widgets import LLM, AppContext, status_box
 
 
 def models_tab(app: AppContext, tab: gr.Tab, compare_parts: dict[str, Any],

@@ -8,10 +8,10 @@ from typing import Any
 
 import gradio as gr
 
-from engine.metrics.registry import MetricRegistry, MetricSpec
-from ui.views import PanelView, render, table_widths, view_slots
-from ui.views.common import esc, find_value, fmt, fmt_ms, panel_header, ran_title
-from ui.widgets import card_html
+from radscope.engine.metrics.registry import MetricRegistry, MetricSpec
+from radscope.ui.views import PanelView, render, table_widths, view_slots
+from radscope.ui.views.common import esc, find_value, fmt, fmt_ms, panel_header, ran_title
+from radscope.ui.widgets import card_html
 
 
 @dataclass
@@ -104,7 +104,7 @@ KIND_WORDS = {"side": ("side conflict", "side conflicts"), "site": ("location co
 
 def kinds_found(summary: Mapping[str, Any] | None) -> list[str]:
     """The error kinds the reader found in the pair ("impression" when the impressions alone show
-    one), from ``engine.reader.sections.clinical_summary``."""
+    one), from ``radscope.engine.reader.sections.clinical_summary``."""
     counts = (summary or {}).get("clinical_errors") or {}
     return [k for k, n in counts.items() if n]
 
@@ -147,7 +147,7 @@ def overview_html(registry: MetricRegistry, results: dict[str, dict[str, Any]], 
                   running: str | None = None, run: str = "",
                   clinical: Mapping[str, Any] | None = None) -> str:
     """The block above the panels: progress while scoring; then what the clinical reader found
-    (``clinical``: ``engine.reader.sections.clinical_summary``) and every score at a glance, a
+    (``clinical``: ``radscope.engine.reader.sections.clinical_summary``) and every score at a glance, a
     score that cannot see those errors marked."""
     found = kinds_found(clinical)
     cells = []

@@ -16,7 +16,7 @@ from typing import Any
 import plotly.graph_objects as go
 from plotly.colors import sample_colorscale
 
-from ui.views.common import esc
+from radscope.ui.views.common import esc
 
 WIDTH = 900
 FONT = 12

@@ -17,9 +17,9 @@ import os
 from collections.abc import Mapping
 from typing import Any
 
-from engine.context import Option
-from engine.metrics.registry import MetricRegistry
-from engine.eligibility.readable import is_cannot_read
+from radscope.engine.context import Option
+from radscope.engine.eligibility.readable import is_cannot_read
+from radscope.engine.metrics.registry import MetricRegistry
 
 log = logging.getLogger(__name__)
 

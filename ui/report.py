@@ -3,7 +3,7 @@ the app's stylesheet is inlined) and the same comparison as JSON.
 
 The HTML holds both texts with the Differences highlights, then every metric's panel as the app
 draws it (header with score, model and time, summary, table, details, the metric card) and the
-signatures; plots are drawn as inline SVG by ``ui.plot_svg`` (no plotly.js, no script).
+signatures; plots are drawn as inline SVG by ``radscope.ui.plot_svg`` (no plotly.js, no script).
 """
 from __future__ import annotations
 
@@ -11,19 +11,19 @@ import json
 import re
 import tempfile
 from collections.abc import Mapping
-from datetime import datetime, UTC
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from pandas.io.formats.style import Styler
 
-from engine import __version__
-from engine.metrics.registry import MetricRegistry
-from ui.differences import alignment_source, differences_html
-from ui.plot_svg import figure_svg
-from ui.views import render
-from ui.views.common import esc, fmt, fmt_ms, panel_header
-from ui.widgets import card_html
+from radscope.engine import __version__
+from radscope.engine.metrics.registry import MetricRegistry
+from radscope.ui.differences import alignment_source, differences_html
+from radscope.ui.plot_svg import figure_svg
+from radscope.ui.views import render
+from radscope.ui.views.common import esc, fmt, fmt_ms, panel_header
+from radscope.ui.widgets import card_html
 
 STYLE = Path(__file__).with_name("style.css")
 # The few Gradio theme values the stylesheet leans on, so the file reads the same outside the app.

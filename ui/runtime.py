@@ -12,9 +12,8 @@ is never stuck behind a model job or a batch (see docs/security.md, "Queues").
 """
 from __future__ import annotations
 
-import logging
-
 import json
+import logging
 import threading
 import time
 from collections import deque
@@ -23,9 +22,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.context import Option, RuntimeContext
-from engine.metrics.base import Metric
-from engine.metrics.registry import MetricRegistry
+from radscope.engine.context import Option, RuntimeContext
+from radscope.engine.metrics.base import Metric
+from radscope.engine.metrics.registry import MetricRegistry
 
 log = logging.getLogger(__name__)
 

@@ -1,6 +1,6 @@
 """The "Structure report" action: rewrite one report into the structured-report format.
 
-Two writers live in ``engine.structured_report``: the rules rewrite (the clinical reader's
+Two writers live in ``radscope.engine.structured_report``: the rules rewrite (the clinical reader's
 findings under their organ systems; milliseconds, no judge) and the LLM rewrite (one call to
 the shared judge). "Automatic" takes the rules rewrite unless a capable (non-demo) judge is
 set. This module picks the writer, runs it with the app's cached runtime context, and lays the
@@ -13,8 +13,8 @@ import importlib.util
 from collections.abc import Mapping
 from typing import Any
 
-from engine.context import RuntimeContext
-from ui.views.common import esc
+from radscope.engine.context import RuntimeContext
+from radscope.ui.views.common import esc
 
 # What the "Written by" control offers, and the engine's name for each.
 WRITER_CHOICES: dict[str, str] = {"Automatic": "auto", "Rules reader (no judge)": "rules",
@@ -27,12 +27,12 @@ class StructureUnavailable(RuntimeError):
 
 
 def structure_available() -> bool:
-    return importlib.util.find_spec("engine.structured_report") is not None
+    return importlib.util.find_spec("radscope.engine.structured_report") is not None
 
 
 def writer_for(choice: str | None, options: Mapping[str, Any]) -> str:
     """``rules`` or ``llm`` for the control's choice (an unknown choice is an error)."""
-    from engine.structured_report import choose_writer
+    from radscope.engine.structured_report import choose_writer
 
     requested = WRITER_CHOICES.get(choice or DEFAULT_WRITER)
     if requested is None:
@@ -46,11 +46,11 @@ def structure(text: str, ctx: RuntimeContext, writer: str = "llm") -> Any:
     context's options name."""
     if not structure_available():
         raise StructureUnavailable("The structured-report rewrite is not part of this build.")
-    from engine.structured_report import structure_by_rules, structure_report
+    from radscope.engine.structured_report import structure_by_rules, structure_report
 
     if writer == "rules":
         return structure_by_rules(text)
-    from engine.metrics.judging import judge_for
+    from radscope.engine.metrics.judging import judge_for
 
     return structure_report(text, judge_for(ctx))
 

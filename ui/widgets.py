@@ -9,13 +9,13 @@ from typing import Any
 
 import gradio as gr
 
-from engine.metrics.base import MetricCard
-from engine.metrics.registry import MetricRegistry, MetricSpec
-from engine.runs.store import Store
-from ui.config import AppConfig
-from ui.public import is_secret
-from ui.runtime import ModelGate, RuntimeCache
-from ui.views.common import base_title, esc
+from radscope.engine.metrics.base import MetricCard
+from radscope.engine.metrics.registry import MetricRegistry, MetricSpec
+from radscope.engine.runs.store import Store
+from radscope.ui.config import AppConfig
+from radscope.ui.public import is_secret
+from radscope.ui.runtime import ModelGate, RuntimeCache
+from radscope.ui.views.common import base_title, esc
 
 LLM = "llm"  # concurrency group of the events that only ever use a model (structure, unload)
 COMPARE = "compare"  # one-pair comparisons: several at once; a model is used through the gate

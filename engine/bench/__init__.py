@@ -1,1 +1,1 @@
-"""Benchmarks (figures, not pass/fail): SSREE monotonicity, speed; see ``engine.bench.cli``."""
+"""Benchmarks (figures, not pass/fail): SSREE monotonicity, speed; see ``radscope.engine.bench.cli``."""

@@ -1,6 +1,6 @@
-"""``python -m engine.bench``: see engine.bench.cli."""
+"""``python -m radscope.engine.bench``: see engine.bench.cli."""
 import sys
 
-from engine.bench.cli import main
+from radscope.engine.bench.cli import main
 
 sys.exit(main())

@@ -1,6 +1,6 @@
 """Agreement with radiologists on bring-your-own rating files (validation spec §5).
 
-``python -m engine.bench agreement --format rexval --data DIR --metrics crepe,vert`` scores the
+``python -m radscope.engine.bench agreement --format rexval --data DIR --metrics crepe,vert`` scores the
 rated pairs and reports, per metric, Kendall tau-b and Spearman rho with bootstrap CIs against
 the human scores, and, for metrics that count errors per category (VERT's judge, CREPE), the
 per-category error-detection F1 against the radiologists' counts (ReXVal). No rating data
@@ -13,10 +13,10 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from engine.io import dataio
-from engine.statistics import mean_bca
-from engine.metrics.registry import MetricRegistry
-from engine.context import RuntimeContext
+from radscope.engine.context import RuntimeContext
+from radscope.engine.io import dataio
+from radscope.engine.metrics.registry import MetricRegistry
+from radscope.engine.statistics import mean_bca
 
 CATEGORY_LETTERS = ("A", "B", "C", "D", "E", "F")
 
@@ -58,7 +58,7 @@ def agreement(metric_scores: Sequence[float | None], human: Sequence[float | Non
 def detection(results: Sequence[Mapping[str, Any]], human_counts: Sequence[Mapping[str, float] | None]
               ) -> dict[str, Any] | None:
     """Per-category detection F1 of a counting metric against human counts (pairs with both)."""
-    from engine.metrics.vert.score import detection_f1
+    from radscope.engine.metrics.vert.score import detection_f1
 
     human, model = [], []
     for result, h in zip(results, human_counts, strict=True):
@@ -72,9 +72,9 @@ def detection(results: Sequence[Mapping[str, Any]], human_counts: Sequence[Mappi
 
 
 def cmd_agreement(args: argparse.Namespace) -> int:
-    from engine.bench.cli import _collect_options, machine_info
-    from engine.bench.ratings import RaTEEvalData, ReXValData, load_rate_eval, load_rexval
-    from engine.runs.runner import run_batch
+    from radscope.engine.bench.cli import _collect_options, machine_info
+    from radscope.engine.bench.ratings import RaTEEvalData, ReXValData, load_rate_eval, load_rexval
+    from radscope.engine.runs.runner import run_batch
 
     if not args.data or not Path(args.data).exists():
         print(f"agreement: rating data not found at {args.data!r}; skipping (ReXVal comes from "
@@ -133,7 +133,7 @@ def _fmt(c: Mapping[str, Any]) -> str:
 
 
 def add_metric_commands(sub: argparse._SubParsersAction, registry: MetricRegistry) -> None:
-    from engine.bench.cli import _add_metric_options
+    from radscope.engine.bench.cli import _add_metric_options
 
     p = sub.add_parser("agreement", help="Kendall/Spearman and detection F1 against radiologists' ratings")
     p.add_argument("--format", choices=("rexval", "rate-eval"), required=True)

@@ -1,6 +1,6 @@
 """How well the report-text exam detector (engine.eligibility.applicability) finds modality and body area.
 
-``python -m engine.bench applicability --ssree ssree_dev.jsonl --iu NLMCXR_reports.tgz
+``python -m radscope.engine.bench applicability --ssree ssree_dev.jsonl --iu NLMCXR_reports.tgz
 [--parrot Fr_sample.csv]``: on SSREE, detected modality and area against the labelled
 ``examined_type`` / ``examined_area`` of each reference; on IU X-ray (every report a chest
 radiograph) and PARROT (CT / MR / US / X-ray of other areas, English translations), whether
@@ -17,8 +17,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from engine.eligibility import applicability
-from engine.io import dataio
+from radscope.engine.eligibility import applicability
+from radscope.engine.io import dataio
 
 
 def _decision(exam: applicability.Exam) -> bool:
@@ -56,7 +56,7 @@ def _ssree_items(path: str) -> list[tuple[str, str | None, str | None]]:
 
 
 def _iu_items(path: str) -> list[tuple[str, str | None, str | None]]:
-    from engine.bench.rules import read_iu_archive
+    from radscope.engine.bench.rules import read_iu_archive
 
     return [(r.text, "CR", "chest") for r in read_iu_archive(path) if r.text.strip()]
 

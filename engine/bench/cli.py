@@ -1,4 +1,4 @@
-"""Benchmarks: ``python -m engine.bench <name> ...``.
+"""Benchmarks: ``python -m radscope.engine.bench <name> ...``.
 
 A benchmark module under ``engine/bench`` that defines ``add_commands(subparsers)`` adds its
 commands (each sets ``func`` to a callable taking the parsed args and returning an exit code).
@@ -21,12 +21,12 @@ import time
 from pathlib import Path
 from typing import Any
 
-from engine import __version__
-from engine.io import dataio
-from engine.cli import _add_metric_options, _collect_options
-from engine.metrics.registry import MetricRegistry, MetricSpec, production
-from engine.context import RuntimeContext
-from engine.io.reports import ReportPair
+from radscope.engine import __version__
+from radscope.engine.cli import _add_metric_options, _collect_options
+from radscope.engine.context import RuntimeContext
+from radscope.engine.io import dataio
+from radscope.engine.io.reports import ReportPair
+from radscope.engine.metrics.registry import MetricRegistry, MetricSpec, production
 
 
 def machine_info() -> dict[str, Any]:
@@ -45,8 +45,8 @@ def _missing(path: str | None, what: str) -> bool:
 # --- ssree ----------------------------------------------------------------------------------
 
 def cmd_ssree(args: argparse.Namespace) -> int:
-    from engine.bench import ssree
-    from engine.runs.runner import run_batch
+    from radscope.engine.bench import ssree
+    from radscope.engine.runs.runner import run_batch
 
     if _missing(args.data, "ssree"):
         return 0
@@ -126,7 +126,7 @@ def _speed_pairs(path: str | None, n: int) -> list[ReportPair]:
     if path:
         pairs = dataio.read_pairs(path)
     else:
-        from engine.io.examples import example_pairs
+        from radscope.engine.io.examples import example_pairs
 
         pairs = [ex.pair for ex in example_pairs()]
     return [ReportPair(id=f"{i}", reference=pairs[i % len(pairs)].reference,
@@ -205,7 +205,7 @@ def cmd_speed(args: argparse.Namespace) -> int:
 
 def build_parser(registry: MetricRegistry) -> argparse.ArgumentParser:
     """Every benchmark's command; ``args.registry`` is the metrics they may run."""
-    parser = argparse.ArgumentParser(prog="python -m engine.bench", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m radscope.engine.bench", description=__doc__.splitlines()[0])
     parser.set_defaults(registry=registry)
     sub = parser.add_subparsers(dest="bench", required=True)
 
@@ -231,12 +231,12 @@ def build_parser(registry: MetricRegistry) -> argparse.ArgumentParser:
 
     # Other benchmarks live in their own modules under engine/bench and add their commands here
     # (``add_metric_commands`` where a command takes metric options).
-    import engine.bench as package
+    import radscope.engine.bench as package
 
     for info in pkgutil.iter_modules(package.__path__):
         if info.name in ("__main__", "cli"):  # importing __main__ would start a second run
             continue
-        module = importlib.import_module(f"engine.bench.{info.name}")
+        module = importlib.import_module(f"radscope.engine.bench.{info.name}")
         if hasattr(module, "add_commands"):
             module.add_commands(sub)
         if hasattr(module, "add_metric_commands"):

@@ -1,14 +1,14 @@
 """What Ray costs on one machine: the local process pool against a local Ray, in one run.
 
-``python -m engine.bench ray --n 10000`` scores the same synthetic pairs (IU X-ray reports
-crossed as in ``engine.bench.scale``; the example pairs without ``--data``) with the CLI twice,
+``python -m radscope.engine.bench ray --n 10000`` scores the same synthetic pairs (IU X-ray reports
+crossed as in ``radscope.engine.bench.scale``; the example pairs without ``--data``) with the CLI twice,
 each in a fresh process with its own RadScope home: ``--workers`` N (the process pool) and
 ``--engine ray`` (a local Ray of N CPUs started by the run), and records wall time, CPU time and
 peak RSS of each, and whether the two gave the same means and intervals. Then it starts two
 judge servers on 127.0.0.1 and scores ``--judge-n`` pairs with the VERT LLM judge through both
 (``--judge-url A,B``): the local runner with ``--concurrency 4``, then Ray with two model actors
 of two calls each (different pairs for each run, so that neither reads the other's answers from
-a server's prompt cache). The servers are ``engine.bench.judge_standin`` (a fixed delay per
+a server's prompt cache). The servers are ``radscope.engine.bench.judge_standin`` (a fixed delay per
 call: what the engine adds around judge calls) or, with ``--judge-server llama``, llama-cpp-
 python's server with the demo GGUF (``--server-python``: a Python that has it); either way the
 VERT scores mean nothing here.
@@ -34,7 +34,14 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from engine.bench.scale import ROOT, SAMPLE_S, _tree_rss_kb, load_reports, synthetic_pairs, write_pairs
+from radscope.engine.bench.scale import (
+    ROOT,
+    SAMPLE_S,
+    _tree_rss_kb,
+    load_reports,
+    synthetic_pairs,
+    write_pairs,
+)
 
 _PR_SET_CHILD_SUBREAPER = 36
 JUDGE_MODEL = "gemma3-270m-demo"
@@ -84,7 +91,7 @@ def score(pairs: Path, metrics: str, extra: list[str], keep: Sequence[int] = ())
     """One CLI run in a fresh home; its figures, means and intervals."""
     with tempfile.TemporaryDirectory(prefix="radscope-raybench-") as tmp:
         work = Path(tmp)
-        command = [sys.executable, "-m", "engine", "score", "--input", str(pairs), "--metrics", metrics,
+        command = [sys.executable, "-m", "radscope.engine", "score", "--input", str(pairs), "--metrics", metrics,
                    "--out", str(work / "out.jsonl"), "--summary", str(work / "summary.json"),
                    "--db", str(work / "store.sqlite"), "--no-progress", *extra]
         figures = measured(command, {**os.environ, "RADSCOPE_HOME": str(work / "home")}, keep)
@@ -122,7 +129,7 @@ def start_server(command: list[str]) -> tuple[subprocess.Popen, str]:
 def server_command(args: argparse.Namespace) -> tuple[list[str], str, str] | str:
     """(command, model name, JSON dialect) of the judge servers, or why none can start."""
     if args.judge_server == "standin":
-        return ([sys.executable, "-m", "engine.bench.judge_standin", "--delay-ms", str(args.judge_delay_ms),
+        return ([sys.executable, "-m", "radscope.engine.bench.judge_standin", "--delay-ms", str(args.judge_delay_ms),
                  "--model", "judge-standin"], "judge-standin", "json_object")
     gguf = _server_gguf(args.server_python)
     if gguf is None:
@@ -156,7 +163,7 @@ def judge_part(reports: list[str], args: argparse.Namespace, work: Path) -> dict
         judge = ["--extractor", "llm", "--judge-url", ",".join(url for _, url in servers),
                  "--judge-model", model, "--json-dialect", dialect]
         keep = [proc.pid for proc, _ in servers]
-        label = (f"engine.bench.judge_standin, {args.judge_delay_ms:g} ms per call"
+        label = (f"radscope.engine.bench.judge_standin, {args.judge_delay_ms:g} ms per call"
                  if args.judge_server == "standin" else "llama_cpp.server, demo GGUF, 1 thread")
         return {"n": n, "metric": "vert --extractor llm", "servers": label,
                 "local_concurrency_4": score(local_pairs, "vert", [*judge, "--concurrency", "4"], keep),

@@ -1,7 +1,7 @@
 """Encoder speed: int8 ONNX against fp32 torch of the same model, in one run.
 
-``python -m engine.bench encoders --metrics crepe,srr`` (runtime environment: ONNX only) or
-``.venv-export/bin/python -m engine.bench.encoders --metrics crepe,srr`` (export environment:
+``python -m radscope.engine.bench encoders --metrics crepe,srr`` (runtime environment: ONNX only) or
+``.venv-export/bin/python -m radscope.engine.bench.encoders --metrics crepe,srr`` (export environment:
 ONNX and torch; what ``make bench-encoders`` runs). Both sides go through the same metric
 code: the torch model is put in place of the onnxruntime session, so tokenisation,
 length-sorted batching and scoring are identical and only the forward pass differs. The ratio
@@ -26,11 +26,11 @@ from typing import Any, cast
 
 import numpy as np
 
-from engine.metrics.base import Metric
-from engine.metrics.encoder import EncoderExtractor
-from engine.metrics.extraction import ExtractorMetric
-from engine.context import RuntimeContext
-from engine.io.reports import ReportPair
+from radscope.engine.context import RuntimeContext
+from radscope.engine.io.reports import ReportPair
+from radscope.engine.metrics.base import Metric
+from radscope.engine.metrics.encoder import EncoderExtractor
+from radscope.engine.metrics.extraction import ExtractorMetric
 
 ROOT = Path(__file__).resolve().parents[2]
 CHECKPOINTS = ROOT / "build" / "models"
@@ -52,7 +52,7 @@ def bench_pairs(path: str | None, n: int) -> list[ReportPair]:
                 if line.strip()]
         base = [ReportPair(str(i), r["reference"], r["candidate"]) for i, r in enumerate(rows)]
     else:
-        from engine.io.examples import example_pairs
+        from radscope.engine.io.examples import example_pairs
 
         base = [ex.pair for ex in example_pairs()]
     return [ReportPair(str(i), base[i % len(base)].reference, base[i % len(base)].candidate)
@@ -63,11 +63,11 @@ def build_metric(name: str, options: dict[str, Any]) -> ExtractorMetric[Any]:
     """The metric with its encoder extractor, without importing every other metric module."""
     ctx = RuntimeContext(options={**DEFAULTS, **options})
     if name == "crepe":
-        from engine.metrics.crepe.metric import build as build_crepe
+        from radscope.engine.metrics.crepe.metric import build as build_crepe
 
         metric: ExtractorMetric[Any] = build_crepe(ctx)
     elif name == "srr":
-        from engine.metrics.srr.metric import build as build_srr
+        from radscope.engine.metrics.srr.metric import build as build_srr
 
         metric = build_srr(ctx)
     else:
@@ -99,7 +99,7 @@ class TorchSession:
 
 def torch_module(task: str, checkpoint: Path) -> Any:
     """The fp32 torch model behind a bundled artifact, reduced to the exported output."""
-    from models.architectures import CountsOnly, CrepeRegressor, LogitsOnly, load_sequence_classifier
+    from radscope.models.architectures import CountsOnly, CrepeRegressor, LogitsOnly, load_sequence_classifier
 
     if task == "crepe":
         return CountsOnly(CrepeRegressor.from_checkpoint(checkpoint)).eval()
@@ -230,7 +230,7 @@ def add_commands(subparsers: Any) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m engine.bench.encoders",
+    parser = argparse.ArgumentParser(prog="python -m radscope.engine.bench.encoders",
                                      description=__doc__.splitlines()[0])
     add_arguments(parser)
     return cmd_encoders(parser.parse_args(argv))

@@ -1,7 +1,7 @@
 """Sanity pairs from the IU X-ray test split: each report against itself and against another study.
 
-``python -m engine.bench iu-pairs --data ReXRank_IUXray_test.json --out pairs.jsonl`` writes a
-pairs file for ``python -m engine score``: identical pairs must score perfectly on every
+``python -m radscope.engine.bench iu-pairs --data ReXRank_IUXray_test.json --out pairs.jsonl`` writes a
+pairs file for ``python -m radscope.engine score``: identical pairs must score perfectly on every
 similarity metric, and mismatched pairs (a report against the next study's report) must not.
 """
 from __future__ import annotations
@@ -10,7 +10,7 @@ import argparse
 import json
 from pathlib import Path
 
-from engine.io import dataio
+from radscope.engine.io import dataio
 
 
 def iu_sanity_pairs(path: str | Path, limit: int | None = None) -> list[dict[str, str]]:

@@ -1,11 +1,11 @@
 """A stand-in OpenAI-compatible judge server for timing the engine, not for scores.
 
-``python -m engine.bench.judge_standin --port 8001 --delay-ms 200`` answers every chat
+``python -m radscope.engine.bench.judge_standin --port 8001 --delay-ms 200`` answers every chat
 completion after a fixed delay, one request at a time (as a llama.cpp server with one slot
 does), with the smallest JSON that fits the schema the request carries (llama-cpp-python's
 ``json_object`` dialect: ``response_format.schema``): required keys only, empty lists and
 strings, zero, the first enum value, for a pattern the first of a few plain strings it accepts.
-It lets ``engine.bench.cluster`` measure what the runner and Ray add around judge calls on a
+It lets ``radscope.engine.bench.cluster`` measure what the runner and Ray add around judge calls on a
 machine too small to run two real judges; its answers mean nothing and it is never a registry
 model.
 """

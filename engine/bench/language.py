@@ -1,13 +1,13 @@
 """How often the readable-text check (engine.eligibility.readable) is wrong about the language.
 
-``python -m engine.bench language --parrot Fr_sample.csv --iu NLMCXR_reports.tgz
+``python -m radscope.engine.bench language --parrot Fr_sample.csv --iu NLMCXR_reports.tgz
 [--iu-test ReXRank_IUXray_test.json] [--out report.json]``
 
 PARROT v0 holds French reports with their English translations: a French report called
 English is a *missed refusal* (an English-only reader would score it), an English translation
 called foreign is a *false refusal*. IU X-ray reports are all English: every refusal is false.
 Each set is measured on whole reports (what the runner checks) and, as a harder test, on their
-single sentences (``engine.io.reports.split_utterances``), where there is far less evidence.
+single sentences (``radscope.engine.io.reports.split_utterances``), where there is far less evidence.
 """
 from __future__ import annotations
 
@@ -16,9 +16,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-from engine.io import dataio
-from engine.eligibility.readable import guess_language
-from engine.io.reports import split_utterances
+from radscope.engine.eligibility.readable import guess_language
+from radscope.engine.io import dataio
+from radscope.engine.io.reports import split_utterances
 
 
 def language_errors(texts: list[str], english: bool) -> dict[str, Any]:
@@ -47,7 +47,7 @@ def cmd_language(args: argparse.Namespace) -> int:
     else:
         print(f"language: PARROT data not found at {args.parrot!r}; skipping that set")
     if args.iu and Path(args.iu).exists():
-        from engine.bench.rules import read_iu_archive
+        from radscope.engine.bench.rules import read_iu_archive
 
         report["sets"]["iu_xray_archive"] = language_errors([r.text for r in read_iu_archive(args.iu)],
                                                             english=True)

@@ -12,7 +12,7 @@ swapped). A metric *can see* an error when its card says so (``MetricCard.sees``
 kind, and "impression" for the impression-only errors) and it reads the section the error is in;
 it *detects* it when the pair scores worse than the identical pair.
 
-``python -m engine.bench layouts [--parrot Fr_sample.csv] [--out layouts.json]``: the detection
+``python -m radscope.engine.bench layouts [--parrot Fr_sample.csv] [--out layouts.json]``: the detection
 rate per metric x error x layout (rules extractors), the identical pairs' scores, and, with
 ``--parrot``, the same errors planted in PARROT's English translations as a check.
 """
@@ -24,8 +24,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engine.io import dataio
-from engine.io.reports import ReportPair
+from radscope.engine.io import dataio
+from radscope.engine.io.reports import ReportPair
 
 METRICS = ("clear", "crepe", "vert", "srr", "radsem")
 NORMAL_IMPRESSION = "No acute cardiopulmonary process."
@@ -295,8 +295,8 @@ def detection_table(pairs: Sequence[LayoutPair], metrics: Sequence[Any]) -> dict
 
 def rules_metrics(names: Sequence[str] = METRICS) -> list[Any]:
     """The five metrics with the rules extractors (offline, deterministic)."""
-    from engine.context import RuntimeContext
-    from engine.metrics.registry import production
+    from radscope.engine.context import RuntimeContext
+    from radscope.engine.metrics.registry import production
 
     ctx = RuntimeContext(options={"extractor": "rules"})
     return production().build(names, ctx)
@@ -309,7 +309,7 @@ def parrot_pairs(path: str) -> list[LayoutPair]:
     allows: sides swapped in the whole report, a normal impression, a finding invented."""
     import csv
 
-    from engine.io.reports import read_layout
+    from radscope.engine.io.reports import read_layout
 
     out = []
     with open(path, encoding="utf-8", newline="") as handle:
@@ -349,7 +349,7 @@ def format_rates(table: dict[str, Any]) -> list[str]:
 
 
 def cmd_layouts(args: argparse.Namespace) -> int:
-    from engine.bench.cli import _missing, machine_info
+    from radscope.engine.bench.cli import _missing, machine_info
 
     metrics = rules_metrics()
     report: dict[str, Any] = {"benchmark": "layouts", "machine": machine_info(),

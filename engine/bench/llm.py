@@ -1,4 +1,4 @@
-"""LLM-metric benchmark: ``python -m engine.bench llm``.
+"""LLM-metric benchmark: ``python -m radscope.engine.bench llm``.
 
 For each LLM metric (CLEAR, VERT, RadSEM) with the chosen judge (default: the offline Gemma 3
 270M demo judge on CPU): model calls, prompt and completion tokens, and ms per pair, first with
@@ -22,10 +22,10 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from engine.io import dataio
-from engine.metrics.registry import MetricRegistry
-from engine.context import RuntimeContext
-from engine.io.reports import ReportPair
+from radscope.engine.context import RuntimeContext
+from radscope.engine.io import dataio
+from radscope.engine.io.reports import ReportPair
+from radscope.engine.metrics.registry import MetricRegistry
 
 LLM_METRICS = ("clear", "vert", "radsem")
 COUNTERS = ("model_calls", "cache_hits", "prompt_tokens", "completion_tokens")
@@ -36,7 +36,7 @@ def bench_pairs(path: str | None, n: int) -> list[ReportPair]:
     if path:
         pairs = dataio.read_pairs(path)
     else:
-        from engine.io.examples import example_pairs
+        from radscope.engine.io.examples import example_pairs
 
         pairs = [ex.pair for ex in example_pairs()]
     seen: dict[tuple[str, str], ReportPair] = {}
@@ -62,7 +62,7 @@ def measure(registry: MetricRegistry, name: str, pairs: Sequence[ReportPair], op
             keep_rows: bool = False) -> dict[str, Any]:
     """Cold then cached pass of one metric over ``pairs`` (fresh cache for the cold pass);
     ``keep_rows`` adds the cold pass's per-pair results under "rows"."""
-    from engine.runs.runner import run_batch
+    from radscope.engine.runs.runner import run_batch
 
     _fresh_home()
     ctx = RuntimeContext(options=dict(options))
@@ -142,14 +142,14 @@ def isolation_overhead(registry: MetricRegistry, pairs: Sequence[ReportPair], op
     cache); the figure is the ratio of the medians."""
     import statistics
 
-    from engine.metrics.vert.metric import judge_metric
-    from engine.runs.runner import run_batch
-    from engine.runtimes.callcache import CallCache
-    from engine.runtimes.judge import Judge, JudgeBackend
-    from engine.runtimes.judge_worker import IsolatedLlamaBackend, WorkerLoad
-    from engine.metrics.judging import DEFAULT_JUDGE, JudgeConfig
-    from engine.runtimes.llamacpp import LlamaCppBackend, LlamaSettings
-    from models.resolve import resolve
+    from radscope.engine.metrics.judging import DEFAULT_JUDGE, JudgeConfig
+    from radscope.engine.metrics.vert.metric import judge_metric
+    from radscope.engine.runs.runner import run_batch
+    from radscope.engine.runtimes.callcache import CallCache
+    from radscope.engine.runtimes.judge import Judge, JudgeBackend
+    from radscope.engine.runtimes.judge_worker import IsolatedLlamaBackend, WorkerLoad
+    from radscope.engine.runtimes.llamacpp import LlamaCppBackend, LlamaSettings
+    from radscope.models.resolve import resolve
 
     ctx = RuntimeContext(options=dict(options))
     config = JudgeConfig.from_ctx(ctx)
@@ -197,7 +197,7 @@ def _line(name: str, m: dict[str, Any]) -> str:
 
 
 def cmd_llm(args: argparse.Namespace) -> int:
-    from engine.bench.cli import _collect_options, machine_info
+    from radscope.engine.bench.cli import _collect_options, machine_info
 
     home_before = os.environ.get("RADSCOPE_HOME")
     # This benchmark measures the judge, so CLEAR and RadSEM read reports with it.
@@ -244,7 +244,7 @@ def cmd_llm(args: argparse.Namespace) -> int:
 
 
 def add_metric_commands(sub: Any, registry: MetricRegistry) -> None:
-    from engine.bench.cli import _add_metric_options
+    from radscope.engine.bench.cli import _add_metric_options
 
     p = sub.add_parser("llm", help="LLM metrics: calls, tokens, ms/pair cold and cached; "
                                    "CLEAR fast vs faithful")

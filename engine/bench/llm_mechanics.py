@@ -1,11 +1,11 @@
-"""LLM-judge mechanics benchmark: ``python -m engine.bench llm-mechanics``.
+"""LLM-judge mechanics benchmark: ``python -m radscope.engine.bench llm-mechanics``.
 
 Not a quality benchmark (the default demo judge's judgements are meaningless): it checks that
 the judge *pipelines* work on real report lengths. CLEAR (fast and faithful), VERT (each
 variant) and RadSEM with ``--extractor llm`` run on real pairs through two backends: the
 embedded judge in its worker process, and ``python -m llama_cpp.server`` on 127.0.0.1 (the
 ``json_object`` dialect) serving the same GGUF. Per backend x configuration x data set: pairs,
-failures per category (``engine.runtimes.judge.FAILURE_CAUSES``) and per cause (pipeline,
+failures per category (``radscope.engine.runtimes.judge.FAILURE_CAUSES``) and per cause (pipeline,
 runtime, input limit, model quality), model calls, tokens and seconds per pair. The target is
 0 failures caused by the pipeline.
 
@@ -32,11 +32,11 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from engine.io import dataio
-from engine.context import RuntimeContext
-from engine.metrics.registry import MetricRegistry
-from engine.io.reports import ReportPair
-from engine.runtimes.judge import FAILURE_CAUSES
+from radscope.engine.context import RuntimeContext
+from radscope.engine.io import dataio
+from radscope.engine.io.reports import ReportPair
+from radscope.engine.metrics.registry import MetricRegistry
+from radscope.engine.runtimes.judge import FAILURE_CAUSES
 
 # name -> (metric, options)
 CONFIGS: dict[str, tuple[str, dict[str, Any]]] = {
@@ -76,7 +76,7 @@ def parrot_pairs(path: Path, n: int) -> list[ReportPair]:
 
 def iu_pairs(path: Path, n: int) -> list[ReportPair]:
     """``n`` IU X-ray test pairs (a study against itself, then against the next study)."""
-    from engine.bench.iu_pairs import iu_sanity_pairs
+    from radscope.engine.bench.iu_pairs import iu_sanity_pairs
 
     rows = iu_sanity_pairs(path, (n + 1) // 2)[:n]
     return [ReportPair(r["id"], r["reference"], r["candidate"], r.get("modality")) for r in rows]
@@ -149,7 +149,7 @@ def llama_server(gguf: Path, n_ctx: int, threads: int, alias: str = "judge",
 def measure(registry: MetricRegistry, metric: str, pairs: Sequence[ReportPair],
             options: dict[str, Any]) -> dict[str, Any]:
     """One configuration on one data set: failures per category and cause, calls, tokens, time."""
-    from engine.runs.runner import run_batch
+    from radscope.engine.runs.runner import run_batch
 
     home = tempfile.mkdtemp(prefix="radscope-bench-mechanics-")
     previous = os.environ.get("RADSCOPE_HOME")
@@ -205,8 +205,8 @@ def _table(rows: list[dict[str, Any]]) -> str:
 
 
 def cmd_llm_mechanics(args: argparse.Namespace) -> int:
-    from engine.bench.cli import machine_info
-    from models.resolve import resolve
+    from radscope.engine.bench.cli import machine_info
+    from radscope.models.resolve import resolve
 
     limits = {"ssree": args.ssree, "parrot": args.parrot, "iu": args.iu}
     datasets = load_datasets(Path(args.data_dir), limits)

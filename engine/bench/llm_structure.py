@@ -1,6 +1,6 @@
-"""The rules rewrite of "Structure report": ``python -m engine.bench structure-rules``.
+"""The rules rewrite of "Structure report": ``python -m radscope.engine.bench structure-rules``.
 
-Times ``engine.structured_report.structure_by_rules`` on both reports of the six example pairs
+Times ``radscope.engine.structured_report.structure_by_rules`` on both reports of the six example pairs
 and on three PARROT-like reports written by the project (CT abdomen, MR brain, CT chest: not
 chest radiographs, so the organ-system headers meet other anatomy), after one warm-up report
 that loads the lexicons. Every timed text is read for the first time (the reader caches by
@@ -13,7 +13,7 @@ import statistics
 import time
 from typing import Any
 
-from engine.io import dataio
+from radscope.engine.io import dataio
 
 # Written for the project in the style of PARROT's English translations (no real patient).
 PARROT_LIKE: tuple[tuple[str, str], ...] = (
@@ -43,7 +43,7 @@ WARM_UP = "FINDINGS: The lungs are clear. No effusion. Normal heart size."
 
 def structure_texts() -> list[tuple[str, str, str]]:
     """(label, exam, text) for the twelve example reports and the three PARROT-like ones."""
-    from engine.io.examples import example_pairs
+    from radscope.engine.io.examples import example_pairs
 
     out = []
     for example in example_pairs():
@@ -56,7 +56,7 @@ def structure_texts() -> list[tuple[str, str, str]]:
 
 
 def cmd_structure_rules(args: argparse.Namespace) -> int:
-    from engine.structured_report import structure_by_rules
+    from radscope.engine.structured_report import structure_by_rules
 
     structure_by_rules(WARM_UP)  # loads the lexicons once
     rows: list[dict[str, Any]] = []

@@ -1,11 +1,11 @@
 """Recorded outputs: what every metric says under the rules extractor on fixed inputs, so that a
 speed change can show it changed nothing (scores, details and signatures byte for byte).
 
-``python -m engine.bench outputs --iu ReXRank_IUXray_test.json --ssree ssree_dev.jsonl
+``python -m radscope.engine.bench outputs --iu ReXRank_IUXray_test.json --ssree ssree_dev.jsonl
 --out outputs.jsonl`` writes one canonical JSON line per (set, pair): every production metric
 with ``--extractor rules``, each result without its ``elapsed_ms`` (a timing, not an output),
 keys sorted. The sets: the project's example pairs (through the runner), 2,000 IU X-ray pairs
-crossed as ``engine.bench.scale`` crosses them (through the in-process API, ``Scorer.score``)
+crossed as ``radscope.engine.bench.scale`` crosses them (through the in-process API, ``Scorer.score``)
 and the SSREE dev set, five candidates per reference, once as the CLI scores it (modality and
 area given, chest-only metrics "not applicable" elsewhere) and once forced (as ``bench
 ssree``). It prints one SHA-256 per set; ``--compare earlier.jsonl`` names the first pair that
@@ -22,7 +22,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from engine.io.reports import ReportPair
+from radscope.engine.io.reports import ReportPair
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURE = ROOT / "tests" / "fixtures" / "rules" / "examples_outputs.jsonl"
@@ -38,9 +38,9 @@ def _canonical(rows: Sequence[dict[str, Any]], label: str) -> Iterator[str]:
 
 
 def _runner_rows(pairs: list[ReportPair], **options: Any) -> list[dict[str, Any]]:
-    from engine.api import Scorer
-    from engine.metrics.registry import production
-    from engine.runs.runner import run_batch
+    from radscope.engine.api import Scorer
+    from radscope.engine.metrics.registry import production
+    from radscope.engine.runs.runner import run_batch
 
     with Scorer(production().names(), extractor="rules", **options) as scorer:
         return run_batch(pairs, scorer.metric_names, scorer.context, registry=scorer.registry,
@@ -49,15 +49,15 @@ def _runner_rows(pairs: list[ReportPair], **options: Any) -> list[dict[str, Any]
 
 def example_lines() -> list[str]:
     """The example pairs' recorded outputs (the committed fixture's lines)."""
-    from engine.io.examples import example_pairs
+    from radscope.engine.io.examples import example_pairs
 
     return list(_canonical(_runner_rows([e.pair for e in example_pairs()]), "examples"))
 
 
 def iu_lines(path: str, n: int = IU_PAIRS) -> list[str]:
-    from engine.api import Scorer
-    from engine.bench.scale import load_reports, synthetic_pairs
-    from engine.metrics.registry import production
+    from radscope.engine.api import Scorer
+    from radscope.engine.bench.scale import load_reports, synthetic_pairs
+    from radscope.engine.metrics.registry import production
 
     reports, _ = load_reports(path)
     references, candidates = zip(*synthetic_pairs(reports, n), strict=True)
@@ -66,7 +66,7 @@ def iu_lines(path: str, n: int = IU_PAIRS) -> list[str]:
 
 
 def ssree_lines(path: str) -> list[str]:
-    from engine.bench.ssree import load_ssree, ssree_pairs
+    from radscope.engine.bench.ssree import load_ssree, ssree_pairs
 
     pairs = ssree_pairs(load_ssree(path))
     return [*_canonical(_runner_rows(pairs), "ssree"),

@@ -25,7 +25,7 @@ from typing import Any, Literal, Self
 
 import pandas as pd
 
-from engine.io.reports import ReportPair
+from radscope.engine.io.reports import ReportPair
 
 # --- errors and CSV access ---------------------------------------------------------------------
 

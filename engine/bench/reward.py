@@ -1,12 +1,12 @@
 """The in-process API as a reward function: pairs per second of one core, fresh texts first.
 
-``python -m engine.bench reward --data ReXRank_IUXray_test.json [--baseline-rev REV]`` times
-``engine.api.Scorer`` on IU X-ray reports crossed into pairs (``engine.bench.scale``; the
+``python -m radscope.engine.bench reward --data ReXRank_IUXray_test.json [--baseline-rev REV]`` times
+``radscope.engine.api.Scorer`` on IU X-ray reports crossed into pairs (``radscope.engine.bench.scale``; the
 project's example pairs without data), on batches of 64, per metric (rules extractor), the
 five clinical metrics in one scorer, and one pair per call; beside them, in the same run,
 sacreBLEU's and nltk's sentence BLEU and rouge-score's ROUGE-L (the libraries our BLEU and
 ROUGE-L reproduce, and the usual reward of a text task). Each figure is CPU time of one pass
-(``engine.bench.reward_side``): *fresh* with every text cache of the engine emptied first (a
+(``radscope.engine.bench.reward_side``): *fresh* with every text cache of the engine emptied first (a
 training run or a new corpus never repeats its texts), *warm* a second pass over the same
 texts. With ``--baseline-rev`` the same rows are timed, interleaved repetition by repetition,
 in a second process running that commit's code, so the before / after ratio comes from one
@@ -26,7 +26,7 @@ import tempfile
 from pathlib import Path
 from typing import IO, Any
 
-from engine.bench.scale import ROOT, checkout
+from radscope.engine.bench.scale import ROOT, checkout
 
 FIVE = "radsem+clear+crepe+vert+srr"
 ROWS = (  # (row, label)
@@ -54,7 +54,7 @@ class SideProcess:
         env = {**os.environ, "OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1",
                "MKL_NUM_THREADS": "1", "PYTHONPATH": str(tree)}
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "engine.bench.reward_side", data, str(pairs), str(batch)],
+            [sys.executable, "-m", "radscope.engine.bench.reward_side", data, str(pairs), str(batch)],
             cwd=tree, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
         self.ready = self._read()
 
@@ -125,7 +125,7 @@ def _one_pair_overhead(rows: dict[str, dict[str, Any]], side: str) -> dict[str, 
 
 
 def cmd_reward(args: argparse.Namespace) -> int:
-    from engine.bench.cli import machine_info
+    from radscope.engine.bench.cli import machine_info
 
     wanted = [r for r in ROWS if not args.rows or r[0] in args.rows.split(",")]
     with tempfile.TemporaryDirectory(prefix="radscope-reward-") as tmp:

@@ -1,14 +1,14 @@
 """The reward server against the in-process API, in one run on one machine.
 
-``python -m engine.bench reward-server --metrics radsem,crepe [--data ReXRank_IUXray_test.json]``
-scores the same batches of 256 pairs with ``engine.rewards.RewardScorer`` in this process and
-through ``POST /score`` of a server started as ``python -m engine.reward_server`` in a child
+``python -m radscope.engine.bench reward-server --metrics radsem,crepe [--data ReXRank_IUXray_test.json]``
+scores the same batches of 256 pairs with ``radscope.engine.rewards.RewardScorer`` in this process and
+through ``POST /score`` of a server started as ``python -m radscope.engine.reward_server`` in a child
 process (the same work plus HTTP and JSON), batch by batch in turn so that other load on the
 machine slows both alike, and gives pairs/s of each and their ratio; then the latency of
 one-pair requests (p50 / p99, sequential, in turn) and the throughput of 16 clients sending one
 pair each at once (gathered into batches by the server). Each side is its own process for the
 texts it scores (the reader caches by text, per process), so both read the same texts fresh;
-both get one warm-up batch first. Pairs as ``engine.bench.scale`` builds them.
+both get one warm-up batch first. Pairs as ``radscope.engine.bench.scale`` builds them.
 """
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).absolute().parents[len((__package__ or "engine.bench").split("."))]
+ROOT = Path(__file__).absolute().parents[len((__package__ or "radscope.engine.bench").split("."))]
 
 
 def _post(url: str, body: dict[str, Any]) -> dict[str, Any]:
@@ -42,7 +42,7 @@ def _free_port() -> int:
 
 
 def _start_server(metrics: str, port: int) -> subprocess.Popen[bytes]:
-    proc = subprocess.Popen([sys.executable, "-m", "engine.reward_server", "--metrics", metrics,
+    proc = subprocess.Popen([sys.executable, "-m", "radscope.engine.reward_server", "--metrics", metrics,
                              "--port", str(port)], cwd=ROOT, stderr=subprocess.DEVNULL,
                             env={**os.environ, "PYTHONPATH": str(ROOT)})
     deadline = time.monotonic() + 120
@@ -64,9 +64,9 @@ def _percentiles(ms: list[float]) -> dict[str, float]:
 
 
 def cmd_reward_server(args: argparse.Namespace) -> int:
-    from engine.bench.cli import machine_info
-    from engine.bench.scale import load_reports, synthetic_pairs
-    from engine.rewards import RewardScorer
+    from radscope.engine.bench.cli import machine_info
+    from radscope.engine.bench.scale import load_reports, synthetic_pairs
+    from radscope.engine.rewards import RewardScorer
 
     reports, source = load_reports(args.data)
     pairs = synthetic_pairs(reports, args.batch * (args.batches + 1) + args.latency_n + args.clients * 4)

@@ -1,11 +1,11 @@
-"""One side of ``python -m engine.bench reward``: a process that times rows when asked.
+"""One side of ``python -m radscope.engine.bench reward``: a process that times rows when asked.
 
-``python -m engine.bench.reward_side DATA PAIRS BATCH`` runs in a source tree (this one, or a
+``python -m radscope.engine.bench.reward_side DATA PAIRS BATCH`` runs in a source tree (this one, or a
 baseline commit's checkout, where the benchmark copies this file), reads one JSON request per
 line on stdin (``{"row": "api:radsem"}``) and answers one JSON line with the CPU seconds of a
 pass over the pairs with fresh texts (every per-text and per-word cache of the engine emptied
 first) and of a second pass with the caches that pass left (warm). It uses only what every
-version of the API has had (``engine.api.Scorer``, ``engine.bench.scale``'s pairs), so that
+version of the API has had (``radscope.engine.api.Scorer``, ``radscope.engine.bench.scale``'s pairs), so that
 the old and the new code are timed by the same lines.
 
 Rows: ``api:<metrics>`` (``Scorer.score`` on batches), ``one:<metrics>`` (one pair per call),
@@ -29,8 +29,8 @@ from typing import Any
 # installed), so that the caches below are found under either name.
 _ENGINE = __name__.rsplit(".bench.", 1)[0] + "."
 # Caches that hold loaded lexicons, models or prompts, not texts: kept between passes.
-_KEPT_MODULES = ("engine.reader.lexicon_loader", "engine.metrics.registry", "engine.runtimes.prompts",
-                 "engine.runtimes", "engine.io.examples")
+_KEPT_MODULES = ("radscope.engine.reader.lexicon_loader", "radscope.engine.metrics.registry", "radscope.engine.runtimes.prompts",
+                 "radscope.engine.runtimes", "radscope.engine.io.examples")
 
 
 def text_caches() -> list[Any]:
@@ -51,7 +51,7 @@ def _library_row(name: str, pairs: Sequence[tuple[str, str]]) -> Callable[[], in
     if name == "nltk":
         from nltk.translate.bleu_score import SmoothingFunction, sentence_bleu
 
-        from engine.metrics.lexical import tokenize
+        from radscope.engine.metrics.lexical import tokenize
 
         smooth = SmoothingFunction().method1
         return lambda: sum(sentence_bleu([tokenize(r)], tokenize(c), smoothing_function=smooth) >= 0
@@ -68,7 +68,7 @@ class Side:
     """The pairs, the scorers built so far, and how to time a row."""
 
     def __init__(self, data: str, n_pairs: int, batch: int) -> None:
-        from engine.bench.scale import load_reports, synthetic_pairs
+        from radscope.engine.bench.scale import load_reports, synthetic_pairs
 
         reports, self.source = load_reports(data or None)
         self.pairs = synthetic_pairs(reports, n_pairs)
@@ -76,7 +76,7 @@ class Side:
         self.scorers: dict[str, Any] = {}
 
     def _scorer(self, metrics: str) -> Any:
-        from engine.api import Scorer
+        from radscope.engine.api import Scorer
 
         if metrics not in self.scorers:
             scorer = Scorer(metrics.split("+"), extractor="rules")

@@ -1,9 +1,9 @@
 """Benchmarks of the rules extractors on real data (validation spec §2 and §3).
 
-- ``python -m engine.bench rules-triplets --iu ReXRank_IUXray_test.json --ssree ssree_dev.jsonl
+- ``python -m radscope.engine.bench rules-triplets --iu ReXRank_IUXray_test.json --ssree ssree_dev.jsonl
   --metrics radsem,bleu,rouge --extractor rules``: synonym / antonym triplet accuracy per flip
   type (generator in ``rules_triplets``), each metric through the registry.
-- ``python -m engine.bench rules-mesh --data NLMCXR_reports.tgz [--labeller clear-rules|srr]``:
+- ``python -m radscope.engine.bench rules-mesh --data NLMCXR_reports.tgz [--labeller clear-rules|srr]``:
   presence labels against the IU X-ray manual MeSH codes (mapping table
   ``engine/data/mesh_map.json``): positive and negative F1 per condition, @13, @5 and micro,
   with the confusion per condition. The labeller is the CLEAR rules extractor or the SRR
@@ -27,13 +27,13 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, cast
 
-from engine.context import RuntimeContext
-from engine.io import dataio
-from engine.bench import rules_triplets
-from engine.reader.lexicon_loader import READER_RULES_VERSION
-from engine.metrics.registry import MetricRegistry
-from engine.metrics.clear.schema import CONDITIONS, TOP5, top5_conditions
-from engine.io.reports import ReportPair
+from radscope.engine.bench import rules_triplets
+from radscope.engine.context import RuntimeContext
+from radscope.engine.io import dataio
+from radscope.engine.io.reports import ReportPair
+from radscope.engine.metrics.clear.schema import CONDITIONS, TOP5, top5_conditions
+from radscope.engine.metrics.registry import MetricRegistry
+from radscope.engine.reader.lexicon_loader import READER_RULES_VERSION
 
 MESH_MAP_PATH = Path(__file__).resolve().parents[1] / "data" / "mesh_map.json"
 SRR_MAP_PATH = MESH_MAP_PATH.with_name("srr_to_clear.json")
@@ -47,7 +47,7 @@ def _missing(path: str | None, what: str) -> bool:
 
 
 def _machine() -> dict[str, Any]:
-    from engine.bench.cli import machine_info
+    from radscope.engine.bench.cli import machine_info
 
     return machine_info()
 
@@ -56,7 +56,7 @@ def _machine() -> dict[str, Any]:
 
 
 def cmd_triplets(args: argparse.Namespace) -> int:
-    from engine.bench.cli import _collect_options
+    from radscope.engine.bench.cli import _collect_options
 
     registry: MetricRegistry = args.registry
     sources: dict[str, list[str]] = {}
@@ -167,7 +167,7 @@ Labeller = Callable[[Sequence[str]], list[Presence]]
 
 def clear_rules_labeller(texts: Sequence[str]) -> list[Presence]:
     """Stage-1 presence of the CLEAR rules extractor, one dict per report."""
-    from engine.metrics.clear.rules import read_report
+    from radscope.engine.metrics.clear.rules import read_report
 
     return [read_report(text).presence for text in texts]
 
@@ -187,7 +187,7 @@ def srr_presence(labels: Iterable[str]) -> Presence:
     leaves-only model) counts as Present. No mapped label leaves the condition "unclear", which
     is what the CLEAR extractors say of a condition a report does not mention.
     """
-    from models.srr_labels import split_status
+    from radscope.models.srr_labels import split_status
 
     rank = {"Absent": 1, "Uncertain": 2, "Present": 3}
     best: dict[str, int] = {}
@@ -204,12 +204,12 @@ def srr_presence(labels: Iterable[str]) -> Presence:
 def srr_labeller(registry: MetricRegistry, ctx: Any) -> tuple[Labeller, dict[str, Any]]:
     """The run's SRR labeller (SRR labels from rules, or an SRR-BERT encoder, as the options
     choose) as a presence labeller, and a description of what ran."""
-    from engine.metrics.encoder import EncoderExtractor
-    from engine.metrics.extraction import ExtractorMetric
-    from models.srr_labels import LabelLevel
-    from engine.reader.findings import read_report
-    from engine.reader.srr_labels import report_labels
-    from engine.io.reports import split_utterances
+    from radscope.engine.io.reports import split_utterances
+    from radscope.engine.metrics.encoder import EncoderExtractor
+    from radscope.engine.metrics.extraction import ExtractorMetric
+    from radscope.engine.reader.findings import read_report
+    from radscope.engine.reader.srr_labels import report_labels
+    from radscope.models.srr_labels import LabelLevel
 
     metric = registry.get("srr").build(ctx)
     if not isinstance(metric, ExtractorMetric):
@@ -296,7 +296,7 @@ def mesh_agreement(reports: list[IuReport], labeller: Labeller = clear_rules_lab
 
 
 def cmd_mesh(args: argparse.Namespace) -> int:
-    from engine.cli import _collect_options
+    from radscope.engine.cli import _collect_options
 
     registry: MetricRegistry = args.registry
     if _missing(args.data, "rules-mesh"):
@@ -338,7 +338,7 @@ def cmd_mesh(args: argparse.Namespace) -> int:
 
 
 def add_metric_commands(sub: argparse._SubParsersAction, registry: MetricRegistry) -> None:
-    from engine.cli import _add_metric_options
+    from radscope.engine.cli import _add_metric_options
 
     p = sub.add_parser("rules-triplets", help="synonym / antonym triplets per flip type (§2)")
     p.add_argument("--iu", help="ReXRank_IUXray_test.json")

@@ -2,7 +2,7 @@
 together (the reader and the RadSEM sentence features computed once and shared) against five
 separate runs (every cache emptied before each metric, as five processes would start).
 
-``python -m engine.bench rules-reader --data pairs.jsonl [--n 100]``: median and p90 ms per
+``python -m radscope.engine.bench rules-reader --data pairs.jsonl [--n 100]``: median and p90 ms per
 pair of both, on the first ``n`` distinct pairs of the file (default: the project's examples).
 Both wall-clock and CPU time (``time.process_time``) are reported: on a machine shared with
 other work the wall clock includes waiting for a core, the CPU time does not, and the readers
@@ -16,16 +16,24 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from engine.io import dataio
-from engine.io.reports import ReportPair
+from radscope.engine.io import dataio
+from radscope.engine.io.reports import ReportPair
 
 FIVE = ("clear", "radsem", "crepe", "vert", "srr")
 
 
 def reading_caches() -> list[Callable[[], None]]:
     """``cache_clear`` of every per-text cache the rules readers keep (lexicons stay loaded)."""
-    from engine.io import reports
-    from engine.reader import align, atomize, findings, scope, sections, sentence_features, srr_labels
+    from radscope.engine.io import reports
+    from radscope.engine.reader import (
+        align,
+        atomize,
+        findings,
+        scope,
+        sections,
+        sentence_features,
+        srr_labels,
+    )
 
     cached = [reports.read_layout, sections.read_sections, align.read_pair, findings.read_report,
               findings.read_finding, srr_labels.sentence_labels, atomize._atomize_cached,
@@ -73,9 +81,9 @@ def time_pairs(metrics: Sequence[Any], pairs: Sequence[ReportPair]) -> dict[str,
 
 
 def cmd_reader(args: argparse.Namespace) -> int:
-    from engine.bench.cli import _missing, machine_info
-    from engine.context import RuntimeContext
-    from engine.metrics.registry import MetricRegistry
+    from radscope.engine.bench.cli import _missing, machine_info
+    from radscope.engine.context import RuntimeContext
+    from radscope.engine.metrics.registry import MetricRegistry
 
     registry: MetricRegistry = args.registry
     if args.data and _missing(args.data, "rules-reader"):
@@ -83,7 +91,7 @@ def cmd_reader(args: argparse.Namespace) -> int:
     if args.data:
         source = dataio.read_pairs(args.data)
     else:
-        from engine.io.examples import example_pairs
+        from radscope.engine.io.examples import example_pairs
 
         source = [ex.pair for ex in example_pairs()]
     distinct = list({(p.reference, p.candidate): p for p in source}.values())[:args.n]

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from engine.io.reports import findings_text, split_utterances
+from radscope.engine.io.reports import findings_text, split_utterances
 
 FLIP_TYPES = ("negation", "laterality", "severity", "normal-abnormal")
 _WORD = r"[A-Za-z][\w-]*"

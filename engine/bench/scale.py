@@ -1,14 +1,14 @@
 """Scaling: how wall time, throughput and memory grow from a thousand pairs to a million.
 
-``python -m engine.bench scale --sizes 1000,10000 --metrics bleu,rouge,clear,radsem`` scores
+``python -m radscope.engine.bench scale --sizes 1000,10000 --metrics bleu,rouge,clear,radsem`` scores
 synthetic batches of each size with the CLI in a fresh process and records wall time, pairs/s
 and the peak resident memory of the whole process tree (sampled; worker processes included).
 ``--baseline-rev REV`` runs the same batches with the CLI of an earlier commit (checked out into
 a temporary directory) up to ``--baseline-max`` pairs, and checks that both give the same means.
 It also times the start-up of a 3-pair BLEU run (median of three), old and new.
 
-The in-process API as a reward function is ``python -m engine.bench reward``
-(``engine.bench.reward``).
+The in-process API as a reward function is ``python -m radscope.engine.bench reward``
+(``radscope.engine.bench.reward``).
 
 Pairs: IU X-ray test reports (``--data ReXRank_IUXray_test.json``), pair t being report t
 against report t + 1 + t // m (m reports), so up to m(m - 1) pairs are distinct; without data
@@ -41,7 +41,7 @@ def load_reports(path: str | None) -> tuple[list[str], str]:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
         texts = [(r.get("report") or "").strip() for r in data.values()]
         return [t for t in texts if t], str(path)
-    from engine.io.examples import example_pairs
+    from radscope.engine.io.examples import example_pairs
 
     texts = [t for e in example_pairs() for t in (e.pair.reference, e.pair.candidate)]
     return list(dict.fromkeys(texts)), "assets/examples.json (no --data)"
@@ -118,7 +118,7 @@ def run_measured(command: list[str], cwd: Path, env: dict[str, str]) -> dict[str
 
 
 def score_command(pairs: Path, metrics: str, work: Path, workers: int | None) -> list[str]:
-    command = [sys.executable, "-m", "engine", "score", "--input", str(pairs), "--metrics",
+    command = [sys.executable, "-m", "radscope.engine", "score", "--input", str(pairs), "--metrics",
                metrics, "--out", str(work / "out.jsonl"), "--summary", str(work / "summary.json"),
                "--db", str(work / "store.sqlite"), "--no-progress"]
     return command + (["--workers", str(workers)] if workers is not None else [])
@@ -138,7 +138,7 @@ def score_run(pairs: Path, metrics: str, cwd: Path, workers: int | None) -> dict
 
 
 def startup_seconds(cwd: Path, runs: int = 3) -> dict[str, float]:
-    """Median wall and CPU time of ``python -m engine score --metrics bleu`` on 3 pairs."""
+    """Median wall and CPU time of ``python -m radscope.engine score --metrics bleu`` on 3 pairs."""
     with tempfile.TemporaryDirectory(prefix="radscope-startup-") as tmp:
         work = Path(tmp)
         pairs = work / "pairs.jsonl"
@@ -172,7 +172,7 @@ def checkout(rev: str, into: Path) -> Path:
 
 
 def cmd_scale(args: argparse.Namespace) -> int:
-    from engine.bench.cli import machine_info
+    from radscope.engine.bench.cli import machine_info
 
     sizes = [int(s) for s in args.sizes.split(",") if s.strip()]
     reports, source = load_reports(args.data)

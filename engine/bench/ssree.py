@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 from scipy.stats import kendalltau
 
-from engine.io.reports import ReportPair
+from radscope.engine.io.reports import ReportPair
 
 LEVELS = ("L1", "L2", "L3", "L4", "L5")
 

@@ -5,7 +5,7 @@ A block is ``block_size`` consecutive pairs of the input (block ``k`` holds pair
 The driver sends a block as one dataset row: its index and its work as JSON text (each pair's
 fields and the metrics still to score on it). ``BlockScorer`` is the callable class that
 ``Dataset.map_batches`` runs as an actor: it builds its metrics once, from the registry, the
-metric names and the run's options (as ``engine.runs.parallel`` does in a worker process), and
+metric names and the run's options (as ``radscope.engine.runs.parallel`` does in a worker process), and
 scores each block through ``runner.score_metric_pairs``, the function the local runner uses,
 so a pair that cannot be read, is out of scope or fails gets the same marked result as on one
 machine. Its results go back as JSON text beside the block (a second stage adds its metrics'
@@ -21,13 +21,13 @@ from typing import Any
 
 import numpy as np
 
-from engine.context import RuntimeContext
-from engine.metrics.base import Metric, PairScore
-from engine.metrics.registry import MetricRegistry
-from engine.options.intended_studies import FORCE_APPLICABILITY
-from engine.io.reports import ReportPair
-from engine.runs.results import result_dict
-from engine.runs.runner import score_metric_pairs
+from radscope.engine.context import RuntimeContext
+from radscope.engine.io.reports import ReportPair
+from radscope.engine.metrics.base import Metric, PairScore
+from radscope.engine.metrics.registry import MetricRegistry
+from radscope.engine.options.intended_studies import FORCE_APPLICABILITY
+from radscope.engine.runs.results import result_dict
+from radscope.engine.runs.runner import score_metric_pairs
 
 # The columns of a block row: its index, its work (JSON), its results and counters (JSON).
 BLOCK, WORK, RESULTS, COUNTERS = "block", "work", "results", "counters"

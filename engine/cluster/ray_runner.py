@@ -1,7 +1,7 @@
-"""Scoring a corpus on Ray (``python -m engine score --engine ray``): same rows, same summary.
+"""Scoring a corpus on Ray (``python -m radscope.engine score --engine ray``): same rows, same summary.
 
 The driver (the process that runs this) reads and checks the input as the local runner does,
-cuts it into blocks (``engine.cluster.blocks``) and hands them to Ray Data as a dataset, a
+cuts it into blocks (``radscope.engine.cluster.blocks``) and hands them to Ray Data as a dataset, a
 window of blocks at a time; ``Dataset.map_batches`` runs ``BlockScorer`` as a pool of actors
 (``compute=ray.data.ActorPoolStrategy(size=...)``), so each metric is built once per actor.
 The CPU-bound metrics (rules, lexical) run in CPU actors, one per CPU; the metrics that hold a
@@ -33,18 +33,29 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from engine.cluster.blocks import COUNTERS, RESULTS, BlockScorer, block_row, blocks_of, encode_work
-from engine.context import RuntimeContext
-from engine.metrics.base import Metric
-from engine.metrics.registry import MetricRegistry
-from engine.io.reports import DEFAULT_MAX_CHARS
-from engine.runs.runner import (REGISTER_CHUNK, BatchRun, PairSource, ProgressFn, RowsFn, _chunks,
-                           _register_pairs, _reuse_stored, deliver_rows, input_run_id,
-                           resume_or_new_run_id, run_summary)
-from engine.runs.summary import SummaryBuilder
+from radscope.engine.cluster.blocks import COUNTERS, RESULTS, BlockScorer, block_row, blocks_of, encode_work
+from radscope.engine.context import RuntimeContext
+from radscope.engine.io.reports import DEFAULT_MAX_CHARS
+from radscope.engine.metrics.base import Metric
+from radscope.engine.metrics.registry import MetricRegistry
+from radscope.engine.runs.runner import (
+    REGISTER_CHUNK,
+    BatchRun,
+    PairSource,
+    ProgressFn,
+    RowsFn,
+    _chunks,
+    _register_pairs,
+    _reuse_stored,
+    deliver_rows,
+    input_run_id,
+    resume_or_new_run_id,
+    run_summary,
+)
+from radscope.engine.runs.summary import SummaryBuilder
 
 if TYPE_CHECKING:  # the API (numpy and the runner's callers) is loaded only by score_on_ray
-    from engine.api import Scores
+    from radscope.engine.api import Scores
 
 
 class RayUnavailable(ValueError):
@@ -276,13 +287,13 @@ def score_on_ray(metrics: str | Sequence[str], references: Sequence[str], candid
                  ids: Sequence[str] | None = None, *, store: Any, run_id: str | None = None,
                  settings: RaySettings | None = None, registry: MetricRegistry | None = None,
                  max_chars: int = DEFAULT_MAX_CHARS, concurrency: int = 1, **options: Any) -> Scores:
-    """``engine.api.Scorer(metrics, **options).score(references, candidates, ids)`` on Ray:
+    """``radscope.engine.api.Scorer(metrics, **options).score(references, candidates, ids)`` on Ray:
     the same ``Scores`` (records and signatures). ``store`` is a ``Store`` or a path to one;
     a known ``run_id`` resumes."""
-    from engine.api import Scores
-    from engine.api import _pairs as api_pairs
-    from engine.metrics.registry import production
-    from engine.runs.store import Store
+    from radscope.engine.api import Scores
+    from radscope.engine.api import _pairs as api_pairs
+    from radscope.engine.metrics.registry import production
+    from radscope.engine.runs.store import Store
 
     registry = production() if registry is None else registry
     names = registry.parse_metric_list(metrics)

@@ -16,7 +16,7 @@ another study ("CT of the chest is recommended", "seen on the prior CT") does no
 body area needs two anatomy words (or is the only one named). Only evidence excludes: a
 chest report of unknown modality (short chest-film reports rarely name the technique) and a
 report with no recognisable area ("No active disease.") stay in scope; a detected CT or MR,
-or a brain or abdomen without chest, do not. ``python -m engine.bench applicability``
+or a brain or abdomen without chest, do not. ``python -m radscope.engine.bench applicability``
 measures the detector against labelled modality and area.
 """
 from __future__ import annotations

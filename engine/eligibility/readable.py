@@ -6,7 +6,7 @@ on two Chinese reports: both "mention nothing"; BLEU 0.18 on two identical ones)
 gets the error ``cannot read: <reason>`` instead, counted apart from other errors in summaries.
 
 Each metric's reader knows some languages, which the metric declares (``Metric.reader_languages``;
-for an extractor metric, by its extractor's kind: ``engine.metrics.extraction.READER_LANGUAGES``):
+for an extractor metric, by its extractor's kind: ``radscope.engine.metrics.extraction.READER_LANGUAGES``):
 
 - ``english``: rules extractors (English lexicons) and encoder models (the project's demo
   models and the published CREPE / SRR-BERT weights, all trained on English reports);
@@ -25,7 +25,7 @@ How the language is told (no model, no dependency): a report is *not English* wh
 
 Short or telegraphic English ("Lungs clear. Heart normal.") carries enough English words;
 unknown words count for neither side, so a report of only drug names or abbreviations is given
-the benefit of the doubt. ``python -m engine.bench language`` measures how often this is wrong.
+the benefit of the doubt. ``python -m radscope.engine.bench language`` measures how often this is wrong.
 
 The no-finding rule (docs/security.md, "Pairs without findings"), the same for every metric
 that reads findings (CLEAR, CREPE, VERT, SRR-BERT, RadSEM: reader scopes ``english`` and
@@ -38,20 +38,19 @@ that reads findings (CLEAR, CREPE, VERT, SRR-BERT, RadSEM: reader scopes ``engli
   agree: the pair is scored as the reference read against itself, each metric's own value for
   full agreement, with a note saying so (``NORMAL_ONLY_KEY`` in the result's details).
 
-Both are decided by the English rules reader (``engine.reader``); a report it cannot read as
+Both are decided by the English rules reader (``radscope.engine.reader``); a report it cannot read as
 English (an LLM judge's non-English pair) is left to the judge.
 """
 from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Literal
 
-from engine.io.reports import ReportPair
+from radscope.engine.io.reports import ReportPair
 
 # What a metric's reader can read (see the module docstring); each metric declares its own.
 ReaderLanguages = Literal["english", "latin", "any"]
@@ -193,7 +192,7 @@ def finding_counts(text: str) -> tuple[int, int] | None:
     a prior study counts as other. None when the text is not English (the reader cannot tell)."""
     if not guess_language(text).english:
         return None
-    from engine.reader.findings import read_report  # the reader loads lexicons: only when asked
+    from radscope.engine.reader.findings import read_report  # the reader loads lexicons: only when asked
 
     reading = read_report(text)
     normal = sum(1 for f in reading.findings if f.normal)

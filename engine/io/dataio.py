@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Self
 
-from engine.io.reports import ReportPair
+from radscope.engine.io.reports import ReportPair
 
 if TYPE_CHECKING:  # pandas costs ~0.2 s to import; only the app's whole-table paths need it
     import pandas as pd

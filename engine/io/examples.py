@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from engine.io.reports import ReportPair
+from radscope.engine.io.reports import ReportPair
 
 EXAMPLES_PATH = Path(__file__).resolve().parents[2] / "assets" / "examples.json"
 

@@ -2,8 +2,8 @@
 
 A metric turns a list of report pairs into one ``PairScore`` per pair (extraction and pure
 scoring happen inside); corpus figures come from each result's typed statistics record
-(``engine.statistics.record_percentile``) without
-calling any model. Nothing outside ``engine.metrics`` special-cases a metric by name.
+(``radscope.engine.statistics.record_percentile``) without
+calling any model. Nothing outside ``radscope.engine.metrics`` special-cases a metric by name.
 """
 from __future__ import annotations
 
@@ -13,10 +13,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from engine.eligibility.applicability import ANY, Scope
-from engine.eligibility.readable import ReaderLanguages
-from engine.context import ModelInfo
-from engine.io.reports import ReportPair
+from radscope.engine.context import ModelInfo
+from radscope.engine.eligibility.applicability import ANY, Scope
+from radscope.engine.eligibility.readable import ReaderLanguages
+from radscope.engine.io.reports import ReportPair
 
 Direction = Literal["higher", "lower"]
 
@@ -39,7 +39,7 @@ class MetricCard:
     # given (the lexical baselines). ``reads_why`` says why when a section is left out.
     reads: tuple[str, ...] = ()
     reads_why: str = ""
-    # The error kinds (``engine.reader.kinds.ERROR_KINDS``) its score can see by design: CLEAR's and SRR-BERT's
+    # The error kinds (``radscope.engine.reader.kinds.ERROR_KINDS``) its score can see by design: CLEAR's and SRR-BERT's
     # presence labels cannot see a side swap, whatever the reader.
     sees: frozenset[str] = frozenset()
 
@@ -79,7 +79,7 @@ class Metric(ABC):
     # Pure-Python scoring that holds no model, session or connection: the runner may score it
     # in worker processes (engine.runs.parallel), one per core, with identical results.
     cpu_bound: bool = False
-    # The ``STATS_VERSION`` of the metric's statistics record (``engine.metrics.statistics_by_metric``):
+    # The ``STATS_VERSION`` of the metric's statistics record (``radscope.engine.metrics.statistics_by_metric``):
     # an ``ExtractorMetric`` takes it from its scoring, which names its record's version, so
     # the base class needs no lookup; a test checks the two agree.
     stats_version: int = 1
@@ -107,7 +107,7 @@ class Metric(ABC):
         return {}
 
     def signature(self) -> str:
-        from engine.metrics.signature import make_signature
+        from radscope.engine.metrics.signature import make_signature
 
         fields = self.signature_fields()
         # A new statistics record changes what a stored result means: from version 2 on it is
@@ -141,9 +141,9 @@ def score_marking_failures(metric: Metric, pairs: list[ReportPair]) -> list[Pair
 
     ``Metric.score_pairs`` already isolates pairs; this also covers a batched ``score_pairs``
     that raises or returns the wrong number of results (used by the runner and its workers).
-    A metric that reads findings first applies the no-finding rule (``engine.eligibility.readable``).
+    A metric that reads findings first applies the no-finding rule (``radscope.engine.eligibility.readable``).
     """
-    from engine.eligibility import readable
+    from radscope.engine.eligibility import readable
 
     ruled = readable.finding_rule(pairs, metric.reader_languages)
     todo = [p for p in ruled if isinstance(p, ReportPair)]

@@ -11,13 +11,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engine.metrics.registry import MetricRegistry, MetricSpec
+from radscope.engine.metrics.registry import MetricRegistry, MetricSpec
 
 RULES = "rules"
 
 
 def _registry_demo_grade(model_id: str) -> bool:
-    from models import model_registry
+    from radscope.models import model_registry
 
     try:
         return bool(model_registry.get(str(model_id)).demo_grade)
@@ -62,11 +62,11 @@ def demo_grade_under(spec: MetricSpec, options: Mapping[str, Any] | None = None)
 
 
 def _encoder_under(default_model: str, model: str, value: Any) -> str | None:
-    """The model an encoder metric's model option runs (``engine.reader.choice``): none (the
+    """The model an encoder metric's model option runs (``radscope.engine.reader.choice``): none (the
     rules reader) for ``rules``, or for ``auto`` under the rules extractor; the encoder
     extractor's declared ``default_model`` (the bundled demo encoder) for ``auto`` otherwise."""
-    from engine.reader.choice import AUTO
-    from engine.reader.choice import RULES as READER
+    from radscope.engine.reader.choice import AUTO
+    from radscope.engine.reader.choice import RULES as READER
 
     if model == READER or (model == AUTO and value("extractor") == RULES):
         return None

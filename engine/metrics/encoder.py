@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Self
 
-from engine.context import ModelInfo, Option, RuntimeContext
-from engine.metrics.extraction import ExtractorKind
-from engine.reader.choice import encoder_model, reads_with_rules
+from radscope.engine.context import ModelInfo, Option, RuntimeContext
+from radscope.engine.metrics.extraction import ExtractorKind
+from radscope.engine.reader.choice import encoder_model, reads_with_rules
 
 __all__ = ["EncoderExtractor", "rules_or_encoder"]
 
@@ -46,7 +46,7 @@ class EncoderExtractor:
         if self._load_error:
             raise RuntimeError(self._load_error)
         if self._encoder is None:
-            from engine.runtimes.onnx_encoder import load_encoder
+            from radscope.engine.runtimes.onnx_encoder import load_encoder
 
             self._encoder = load_encoder(self.model_name, self.task, self.ctx)
         return self._encoder
@@ -56,7 +56,7 @@ class EncoderExtractor:
         without loading the model; None when the model cannot be found (see ``model()``)."""
         if self._plan is None and self._load_error is None:
             try:
-                from engine.runtimes.onnx_encoder import plan_encoder
+                from radscope.engine.runtimes.onnx_encoder import plan_encoder
 
                 self._plan = plan_encoder(self.model_name, self.task, self.ctx)
             except Exception as exc:  # noqa: BLE001 - reported by model() and per pair
@@ -98,7 +98,7 @@ class EncoderExtractor:
 
 
 def rules_or_encoder(model_option: Option) -> Callable[[RuntimeContext], ExtractorKind]:
-    """How CREPE and SRR-BERT choose their reader (``engine.reader.choice``): the rules under
+    """How CREPE and SRR-BERT choose their reader (``radscope.engine.reader.choice``): the rules under
     ``--extractor rules`` unless the model option names an encoder, the encoder otherwise."""
 
     def choose(ctx: RuntimeContext) -> ExtractorKind:

@@ -15,12 +15,12 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, Literal, Protocol, TypeVar
 
-from engine.eligibility.readable import ReaderLanguages
-from engine.context import ModelInfo, RuntimeContext
-from engine.metrics.base import Metric, MetricCard, PairScore
-from engine.options.extractor import EXTRACTOR
-from engine.options.sections import SECTIONS, chosen_parts
-from engine.io.reports import PARTS, ReportLayout, ReportPair, read_layout, section_view
+from radscope.engine.context import ModelInfo, RuntimeContext
+from radscope.engine.eligibility.readable import ReaderLanguages
+from radscope.engine.io.reports import PARTS, ReportLayout, ReportPair, read_layout, section_view
+from radscope.engine.metrics.base import Metric, MetricCard, PairScore
+from radscope.engine.options.extractor import EXTRACTOR
+from radscope.engine.options.sections import SECTIONS, chosen_parts
 
 ExtractorKind = Literal["rules", "llm", "encoder", "lexical"]
 # The languages each kind of extractor reads (engine.eligibility.readable): the rules reader's
@@ -122,7 +122,7 @@ class ExtractorMetric(Metric, Generic[T]):
     def __init__(self, card: MetricCard, extractor: Extractor[T], scoring: Scoring[T],
                  version: str = "1", parts: tuple[str, ...] | None = None) -> None:
         self.card = card
-        # The sections read (``engine.options.sections``): the card's unless the run chose others.
+        # The sections read (``radscope.engine.options.sections``): the card's unless the run chose others.
         self.parts = card.reads if parts is None or not card.reads else parts
         self.extractor = extractor
         self.scoring = scoring
@@ -236,7 +236,7 @@ class ExtractorTable:
                                    f"this installation ({exc.name} is missing); use "
                                    f"--extractor {other}") from None
         except Exception as exc:
-            from models.resolve import ModelNotAvailable  # imported when needed: start-up
+            from radscope.models.resolve import ModelNotAvailable  # imported when needed: start-up
 
             if isinstance(exc, ModelNotAvailable):
                 raise JudgeUnavailable(str(exc)) from None

@@ -17,12 +17,12 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
-from engine.context import Option, RuntimeContext
-from engine.metrics.extraction import Extracted, JudgeUnavailable
-from engine.runtimes.callcache import CallCache, default_cache_path
-from engine.runtimes.judge import CallTrace, Decoding, Judge, JudgeBackend, JudgeError
-from engine.runtimes.llamacpp import CHAT_FORMATS, LlamaSettings
-from engine.runtimes.openai_compat import DIALECTS
+from radscope.engine.context import Option, RuntimeContext
+from radscope.engine.metrics.extraction import Extracted, JudgeUnavailable
+from radscope.engine.runtimes.callcache import CallCache, default_cache_path
+from radscope.engine.runtimes.judge import CallTrace, Decoding, Judge, JudgeBackend, JudgeError
+from radscope.engine.runtimes.llamacpp import CHAT_FORMATS, LlamaSettings
+from radscope.engine.runtimes.openai_compat import DIALECTS
 
 T = TypeVar("T")
 
@@ -120,7 +120,7 @@ def call_cache(ctx: RuntimeContext) -> CallCache:
 
 def judge_for(ctx: RuntimeContext) -> Judge:
     """The run's judge for the current options, built on first use and shared afterwards."""
-    from models.resolve import ModelNotAvailable
+    from radscope.models.resolve import ModelNotAvailable
 
     config = JudgeConfig.from_ctx(ctx)
     cache = call_cache(ctx)
@@ -139,9 +139,9 @@ def judge_for(ctx: RuntimeContext) -> Judge:
 
 def build_backend(config: JudgeConfig, cache: CallCache) -> JudgeBackend:
     """A remote backend when a server URL is given, otherwise the embedded GGUF judge."""
-    from models import model_registry
+    from radscope.models import model_registry
     if config.url:
-        from engine.runtimes.openai_compat import OpenAICompatBackend
+        from radscope.engine.runtimes.openai_compat import OpenAICompatBackend
 
         entry = model_registry.load_registry().get(config.model)
         servers = [OpenAICompatBackend(
@@ -151,17 +151,17 @@ def build_backend(config: JudgeConfig, cache: CallCache) -> JudgeBackend:
             for url in (u.strip() for u in config.url.split(",")) if url]
         if len(servers) == 1:
             return servers[0]
-        from engine.runtimes.server_pool import ServerPool
+        from radscope.engine.runtimes.server_pool import ServerPool
 
         return ServerPool(servers)
     return build_llama_backend(config, cache)
 
 
 def build_llama_backend(config: JudgeConfig, cache: CallCache) -> JudgeBackend:
-    """The GGUF judge in its supervised worker process (``engine.runtimes.judge_worker``); a
+    """The GGUF judge in its supervised worker process (``radscope.engine.runtimes.judge_worker``); a
     model that cannot load or fails its one-generation self-check is ``JudgeUnavailable``."""
-    from engine.runtimes.judge_worker import IsolatedLlamaBackend, JudgeStartError, WorkerLoad
-    from models.resolve import resolve
+    from radscope.engine.runtimes.judge_worker import IsolatedLlamaBackend, JudgeStartError, WorkerLoad
+    from radscope.models.resolve import resolve
 
     resolved = resolve(config.judge, task="judge")
     if resolved.path.is_dir() or resolved.path.suffix.lower() != ".gguf":

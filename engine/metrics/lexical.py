@@ -18,9 +18,10 @@ from collections import Counter
 from functools import lru_cache
 from typing import Any
 
-from engine.context import ModelInfo, RuntimeContext
-from engine.metrics.base import MetricCard, PairScore
-from engine.metrics.extraction import (
+from radscope.engine.context import ModelInfo, RuntimeContext
+from radscope.engine.io.reports import ReportPair
+from radscope.engine.metrics.base import MetricCard, PairScore
+from radscope.engine.metrics.extraction import (
     Extracted,
     Extractor,
     ExtractorKind,
@@ -29,8 +30,7 @@ from engine.metrics.extraction import (
     PairwiseExtractor,
     Scoring,
 )
-from engine.metrics.registry import MetricSpec
-from engine.io.reports import ReportPair
+from radscope.engine.metrics.registry import MetricSpec
 
 _PUNCT_RE = re.compile(r"[^\w\s]")
 

@@ -2,7 +2,7 @@
 
 The CLI builds its flags from the options the specs declare, and the UI builds its
 checkboxes from the names, so a new metric plugs in by declaring a spec and nothing else.
-Metric modules live directly under ``engine.metrics`` (module or package) and expose a
+Metric modules live directly under ``radscope.engine.metrics`` (module or package) and expose a
 module-level ``METRICS`` list of ``MetricSpec``; ``production()`` collects them once.
 
 A registry is built once and never changes: the runner, the CLI, the API and the app receive
@@ -21,12 +21,12 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
-from engine.context import Option, RuntimeContext
-from engine.metrics.base import Metric, MetricCard
-from engine.metrics.extraction import ExtractorTable
+from radscope.engine.context import Option, RuntimeContext
+from radscope.engine.metrics.base import Metric, MetricCard
+from radscope.engine.metrics.extraction import ExtractorTable
 
 if TYPE_CHECKING:
-    from engine.metrics.encoder import EncoderExtractor
+    from radscope.engine.metrics.encoder import EncoderExtractor
 
 MetricKind = Literal["lexical", "llm", "encoder", "rules"]
 
@@ -126,10 +126,10 @@ class MetricRegistry:
 
 
 def metric_modules() -> list[str]:
-    """Every metric module directly under ``engine.metrics`` (the ones that may hold METRICS)."""
-    import engine.metrics as package
+    """Every metric module directly under ``radscope.engine.metrics`` (the ones that may hold METRICS)."""
+    import radscope.engine.metrics as package
 
-    return [f"engine.metrics.{info.name}" for info in pkgutil.iter_modules(package.__path__)
+    return [f"radscope.engine.metrics.{info.name}" for info in pkgutil.iter_modules(package.__path__)
             if info.name not in {"base", "registry"}]
 
 

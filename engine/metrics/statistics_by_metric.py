@@ -1,8 +1,8 @@
 """Which statistics record and corpus figures belong to which metric, by metric name: a lookup
-table, no bootstrap (``engine.statistics.record_percentile`` bootstraps the records it names).
+table, no bootstrap (``radscope.engine.statistics.record_percentile`` bootstraps the records it names).
 
-It lives with the metrics, not in ``engine.statistics``, because it imports every metric's
-``stats`` module, and those import ``engine.statistics``: one package may not import the other
+It lives with the metrics, not in ``radscope.engine.statistics``, because it imports every metric's
+``stats`` module, and those import ``radscope.engine.statistics``: one package may not import the other
 both ways (the acyclic contract of .importlinter).
 
 Each metric package declares its ``CorpusStatistics`` in its ``stats`` module; this table
@@ -12,12 +12,12 @@ test's stand-in) is summarised by the mean of its per-pair score.
 """
 from __future__ import annotations
 
-from engine.statistics.record_percentile import CorpusStatistics, score_only
-from engine.metrics.clear import stats as clear_stats
-from engine.metrics.crepe import stats as crepe_stats
-from engine.metrics.radsem import stats as radsem_stats
-from engine.metrics.srr import stats as srr_stats
-from engine.metrics.vert import stats as vert_stats
+from radscope.engine.metrics.clear import stats as clear_stats
+from radscope.engine.metrics.crepe import stats as crepe_stats
+from radscope.engine.metrics.radsem import stats as radsem_stats
+from radscope.engine.metrics.srr import stats as srr_stats
+from radscope.engine.metrics.vert import stats as vert_stats
+from radscope.engine.statistics.record_percentile import CorpusStatistics, score_only
 
 DECLARED: dict[str, CorpusStatistics] = {
     module.SPEC.metric: module.SPEC

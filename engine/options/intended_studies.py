@@ -1,11 +1,11 @@
 """The option that scores a metric outside the studies it was designed for.
 
-Declared by every metric with a limited scope (``engine.eligibility.applicability``), so the CLI gets
+Declared by every metric with a limited scope (``radscope.engine.eligibility.applicability``), so the CLI gets
 ``--force-applicability`` and the app a checkbox among those metrics' options.
 """
 from __future__ import annotations
 
-from engine.context import Option
+from radscope.engine.context import Option
 
 FORCE_APPLICABILITY = Option(
     "force_applicability", False,

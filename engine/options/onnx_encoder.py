@@ -5,7 +5,7 @@ onnxruntime.
 """
 from __future__ import annotations
 
-from engine.context import Option
+from radscope.engine.context import Option
 
 ENCODER_DEVICE = Option(
     "encoder_device", "auto",

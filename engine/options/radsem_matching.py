@@ -6,7 +6,7 @@ here keeps that chain free of an import cycle.
 """
 from __future__ import annotations
 
-from engine.context import Option
+from radscope.engine.context import Option
 
 # Token overlap measured best on SSREE dev (engine.bench.rules; figures in the lexicon README),
 # so it is the default; "encoder" and "hybrid" stay selectable and are benchmarked beside it.

@@ -8,7 +8,7 @@ a choice other than the default is named in the metric's signature.
 """
 from __future__ import annotations
 
-from engine.context import Option
+from radscope.engine.context import Option
 
 DEFAULT_SECTIONS = "default"
 SECTION_CHOICES: dict[str, tuple[str, ...]] = {"findings": ("findings",),

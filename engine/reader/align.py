@@ -21,16 +21,16 @@ from typing import Any, Literal
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
-from engine.reader.sentence_features import NORMAL, SentenceFeatures
-from engine.reader.anatomy_lexicon import anatomy_lexicon
-from engine.reader.compatibility import (
+from radscope.engine.reader.anatomy_lexicon import anatomy_lexicon
+from radscope.engine.reader.compatibility import (
     LEXICAL_SETTINGS,
     MatchSettings,
     anatomical_relationship,
     conflict,
     lexical_similarity,
 )
-from engine.reader.findings import Comparison, Finding, ReportReading, read_report
+from radscope.engine.reader.findings import Comparison, Finding, ReportReading, read_report
+from radscope.engine.reader.sentence_features import NORMAL, SentenceFeatures
 
 Conflict = Literal["laterality", "site", "severity", "size", "certainty", "polarity", "character"]
 # Conflicts that make two statements of one finding incompatible (the rest only qualify a match).

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
-from engine.reader.lexicon_loader import StartIndex, literal_starts, load, trigrams, word_regex
+from radscope.engine.reader.lexicon_loader import StartIndex, literal_starts, load, trigrams, word_regex
 
 RADSEM_LEXICONS = ("cues", "radsem")
 # The RadSEM rules (atomiser, features, matcher) change apart from CLEAR's: this names their

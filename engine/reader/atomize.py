@@ -14,8 +14,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from engine.reader.anatomy_lexicon import canonical_text, anatomy_lexicon, site_mentions
-from engine.io.reports import findings_text, split_utterances
+from radscope.engine.io.reports import findings_text, split_utterances
+from radscope.engine.reader.anatomy_lexicon import anatomy_lexicon, canonical_text, site_mentions
 
 _CLAUSE_SPLIT_RE = re.compile(
     r";\s*|\s+but\s+|,?\s+along with\s+|,?\s+as well as\s+(?=(?:a|an|the|some|multiple|mild|small)\b)|,\s*(?:however|whereas|while)\s+|\s+whereas\s+"

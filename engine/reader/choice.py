@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.context import Option
-from engine.options.extractor import EXTRACTOR
+from radscope.engine.context import Option
+from radscope.engine.options.extractor import EXTRACTOR
 
 AUTO, RULES = "auto", "rules"
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
-from engine.reader.scope import ClauseScope, Status, clause_spans
-from engine.io.reports import findings_and_impression, split_utterances
+from radscope.engine.io.reports import findings_and_impression, split_utterances
+from radscope.engine.reader.scope import ClauseScope, Status, clause_spans
 
 
 @dataclass(frozen=True)

@@ -16,8 +16,8 @@ from functools import lru_cache
 
 import numpy as np
 
-from engine.reader.anatomy_lexicon import anatomy_lexicon
-from engine.reader.sentence_features import NORMAL, SentenceFeatures
+from radscope.engine.reader.anatomy_lexicon import anatomy_lexicon
+from radscope.engine.reader.sentence_features import NORMAL, SentenceFeatures
 
 SimilarityFn = Callable[[Sequence[SentenceFeatures], Sequence[SentenceFeatures]], np.ndarray]
 

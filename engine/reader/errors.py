@@ -18,8 +18,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.reader.align import Link, PairReading
-from engine.reader.findings import Finding
+from radscope.engine.reader.align import Link, PairReading
+from radscope.engine.reader.findings import Finding
 
 CATEGORY_KEYS = ("A", "B", "C", "D", "E", "F")
 

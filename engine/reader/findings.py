@@ -14,18 +14,18 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Literal
 
-from engine.reader.scope import NEGATIVE, UNCERTAIN, clause_scope
-from engine.reader.atomize import atomize
-from engine.reader.sentence_features import (
+from radscope.engine.io.reports import findings_and_impression, findings_text, split_utterances
+from radscope.engine.reader.anatomy_lexicon import anatomy_lexicon
+from radscope.engine.reader.atomize import atomize
+from radscope.engine.reader.reader_lexicon import reader_lexicon
+from radscope.engine.reader.scope import NEGATIVE, UNCERTAIN, clause_scope
+from radscope.engine.reader.sentence_features import (
     NORMAL,
     STOPWORDS,
     SentenceFeatures,
     sentence_features,
     stem,
 )
-from engine.reader.anatomy_lexicon import anatomy_lexicon
-from engine.reader.reader_lexicon import reader_lexicon
-from engine.io.reports import findings_and_impression, findings_text, split_utterances
 
 Polarity = Literal["present", "absent", "uncertain"]
 _WORD_RE = re.compile(r"[a-z][a-z'-]+")

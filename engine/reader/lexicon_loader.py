@@ -10,9 +10,9 @@ import hashlib
 import importlib
 import json
 import re
+from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
-from collections.abc import Sequence
 from typing import Any
 
 LEXICON_DIR = Path(__file__).resolve().parents[1] / "data" / "lexicons"

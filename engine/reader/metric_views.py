@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.context import ModelInfo
-from engine.reader.reader_lexicon import READER_VERSION, reader_signature
+from radscope.engine.context import ModelInfo
+from radscope.engine.reader.reader_lexicon import READER_VERSION, reader_signature
 
 
 def reader_details(label: str, *lexicons: str) -> dict[str, Any]:

@@ -10,8 +10,8 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from engine.reader.lexicon_loader import READER_RULES_VERSION, lexicon_hash, load, word_regex
-from engine.reader.anatomy_lexicon import RADSEM_LEXICONS
+from radscope.engine.reader.anatomy_lexicon import RADSEM_LEXICONS
+from radscope.engine.reader.lexicon_loader import READER_RULES_VERSION, lexicon_hash, load, word_regex
 
 READER_NAME = "radscope-reader"
 READER_VERSION = "reader-v4"  # v4: sections as written (RESULT(S), CONCLUSION, sub-headings), the impression read apart

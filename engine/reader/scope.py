@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Final, Literal
 
-from engine.reader.lexicon_loader import load, word_regex
+from radscope.engine.reader.lexicon_loader import load, word_regex
 
 Status = Literal["positive", "negative", "uncertain"]
 POSITIVE: Final = "positive"

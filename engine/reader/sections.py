@@ -1,7 +1,7 @@
 """A pair read section by section: the findings aligned with the findings, the impression with
 the impression, and each clinical error counted once.
 
-The two reports' texts are the sections a metric reads (``engine.io.reports.section_view``). The
+The two reports' texts are the sections a metric reads (``radscope.engine.io.reports.section_view``). The
 findings and the impressions are aligned apart (``align.read_pair`` on each), so that the
 impression of one report is never paired with the findings of the other by chance; then:
 
@@ -12,7 +12,7 @@ impression of one report is never paired with the findings of the other by chanc
   a side swapped in both sections) is counted once: radiologists count clinical errors, not
   the sentences that state them.
 
-``clinical_errors`` sums the errors by kind (``engine.metrics.base.ERROR_KINDS``) for the
+``clinical_errors`` sums the errors by kind (``radscope.engine.metrics.base.ERROR_KINDS``) for the
 overview: "2 side conflicts, 1 missed finding".
 """
 from __future__ import annotations
@@ -21,17 +21,17 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from engine.reader.align import PairReading, read_pair, restates
-from engine.reader.errors import (
+from radscope.engine.io.reports import PARTS, read_layout, section_view
+from radscope.engine.reader.align import PairReading, read_pair, restates
+from radscope.engine.reader.errors import (
     ReaderError,
     link_errors,
     matched_findings,
     pair_errors,
     readable,
 )
-from engine.reader.findings import Finding
-from engine.reader.kinds import ERROR_KINDS
-from engine.io.reports import PARTS, read_layout, section_view
+from radscope.engine.reader.findings import Finding
+from radscope.engine.reader.kinds import ERROR_KINDS
 
 # How the six categories (and C's two causes) map to the error kinds the overview names.
 _KIND_OF_CATEGORY = {"A": "invented", "B": "missed", "D": "severity", "E": "comparison",
@@ -159,7 +159,7 @@ def clinical_summary(reference: str, candidate: str) -> dict[str, Any]:
     """The reader's clinical errors of a pair as written (findings and impression, each error
     once), whichever metrics ran: ``clinical_errors`` (per kind), ``errors`` (the significant
     ones in words), ``repeated_errors`` and ``reader`` (which reader said so)."""
-    from engine.reader.reader_lexicon import READER_VERSION
+    from radscope.engine.reader.reader_lexicon import READER_VERSION
 
     reading = read_sections(section_view(reference, PARTS), section_view(candidate, PARTS))
     counted = counted_errors(reading)

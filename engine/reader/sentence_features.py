@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from engine.reader.scope import NEGATIVE, clause_scope
-from engine.reader.anatomy_lexicon import canonical_text, anatomy_lexicon, site_mentions
+from radscope.engine.reader.anatomy_lexicon import anatomy_lexicon, canonical_text, site_mentions
+from radscope.engine.reader.scope import NEGATIVE, clause_scope
 
 NORMAL, ABNORMAL = "normal", "abnormal"
 _TOKEN_RE = re.compile(r"[a-z0-9]+(?:[-'][a-z0-9]+)*")

@@ -15,11 +15,11 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from engine.reader.lexicon_loader import load, may_find, text_trigrams, word_regex
-from engine.reader.scope import NEGATIVE, UNCERTAIN
-from engine.reader.clauses import sentence_clauses
-from models.srr_labels import ABSENT, NO_FINDING, PRESENT, labels_for, LabelLevel
-from engine.reader.findings import ReportReading
+from radscope.engine.reader.clauses import sentence_clauses
+from radscope.engine.reader.findings import ReportReading
+from radscope.engine.reader.lexicon_loader import load, may_find, text_trigrams, word_regex
+from radscope.engine.reader.scope import NEGATIVE, UNCERTAIN
+from radscope.models.srr_labels import ABSENT, NO_FINDING, PRESENT, LabelLevel, labels_for
 
 STATUS = {NEGATIVE: ABSENT, UNCERTAIN: "Uncertain"}
 ORGAN_REACH_CHARS = 40  # an organ this close to a mention places it ("nodule in the liver")

@@ -1,10 +1,10 @@
 """Two systems' results on the same references, compared metric by metric: one answer for the
-CLI (``python -m engine compare``) and the app.
+CLI (``python -m radscope.engine compare``) and the app.
 
 Per metric: the mean per-pair score of both systems with bootstrap intervals, B - A with its
-paired bootstrap interval and p-values (``engine.statistics.mean_bca.paired_comparison``), and every corpus
+paired bootstrap interval and p-values (``radscope.engine.statistics.mean_bca.paired_comparison``), and every corpus
 figure of the metric (CLEAR F1@13, F1-SRR-BERT micro/macro, RadSEM class F1, ...) compared on
-the same pairs (``engine.statistics.record_percentile.paired_figures``). Each figure's direction is declared by
+the same pairs (``radscope.engine.statistics.record_percentile.paired_figures``). Each figure's direction is declared by
 its metric (``CorpusStatistics.directions``: error counts are lower-better, counts of pairs or
 sentences descriptive and given no verdict), and each has exactly one p-value (the mean's
 paired bootstrap, a figure's approximate randomisation; the figure that is the per-pair mean
@@ -18,9 +18,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from engine.statistics import record_percentile as corpus_stats, mean_bca as stats
-from engine.metrics.signature import parse_signature, signature_differences
-from engine.metrics.statistics_by_metric import statistics_for
+from radscope.engine.metrics.signature import parse_signature, signature_differences
+from radscope.engine.metrics.statistics_by_metric import statistics_for
+from radscope.engine.statistics import mean_bca as stats
+from radscope.engine.statistics import record_percentile as corpus_stats
 
 ALPHA = 0.05
 LEFT_OUT_DEMO = "left out: demo-grade model"

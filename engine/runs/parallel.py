@@ -24,13 +24,13 @@ import multiprocessing
 import os
 import signal
 from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
 from typing import Any
 
-from engine.metrics.base import Metric, PairScore, score_marking_failures
-from engine.metrics.registry import MetricRegistry
-from engine.io.reports import ReportPair
+from radscope.engine.io.reports import ReportPair
+from radscope.engine.metrics.base import Metric, PairScore, score_marking_failures
+from radscope.engine.metrics.registry import MetricRegistry
 
 # Fewer pending pairs than this are scored in-process: starting workers (each imports the
 # engine) costs more than it saves.
@@ -59,7 +59,7 @@ def _sigint_blocked() -> Iterator[None]:
 
 
 def _start_worker(registry: MetricRegistry, names: list[str], options: dict[str, Any]) -> None:
-    from engine.context import RuntimeContext
+    from radscope.engine.context import RuntimeContext
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C (module doc)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})

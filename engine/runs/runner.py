@@ -27,15 +27,15 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Protocol
 
-from engine.eligibility import applicability, readable
-from engine.runs import parallel
-from engine.context import RuntimeContext
-from engine.metrics.base import Metric, PairScore, score_marking_failures
-from engine.metrics.registry import MetricRegistry
-from engine.options.intended_studies import FORCE_APPLICABILITY
-from engine.io.reports import DEFAULT_MAX_CHARS, ReportPair
-from engine.runs.results import is_transient_failure, result_dict
-from engine.runs.summary import SummaryBuilder
+from radscope.engine.context import RuntimeContext
+from radscope.engine.eligibility import applicability, readable
+from radscope.engine.io.reports import DEFAULT_MAX_CHARS, ReportPair
+from radscope.engine.metrics.base import Metric, PairScore, score_marking_failures
+from radscope.engine.metrics.registry import MetricRegistry
+from radscope.engine.options.intended_studies import FORCE_APPLICABILITY
+from radscope.engine.runs import parallel
+from radscope.engine.runs.results import is_transient_failure, result_dict
+from radscope.engine.runs.summary import SummaryBuilder
 
 ProgressFn = Callable[[int, int], None]  # (units done, units total); a unit = one (pair, metric)
 RowsFn = Callable[[list[dict[str, Any]]], None]  # one chunk's output rows, in input order
@@ -114,7 +114,7 @@ def run_batch(
     With a ``store`` and a ``run_id`` that already exists, finished (pair, metric) results are
     read back, chunk by chunk, instead of recomputed. ``metrics`` may pass already-built
     metric objects (the app keeps them loaded between requests). ``workers`` > 1 scores the
-    CPU-bound metrics in that many processes (``engine.runs.parallel``; same results). Each
+    CPU-bound metrics in that many processes (``radscope.engine.runs.parallel``; same results). Each
     chunk's output rows go to ``on_rows`` as soon as it is scored; ``keep_rows`` (the app,
     the API) also returns them all in ``BatchRun.rows``, which a large run should not ask for.
     ``chunk_guard`` is entered around each chunk's scoring (the app's model gate: other

@@ -2,7 +2,7 @@
 
 ``SummaryBuilder.add_row`` takes one pair's results (metric name -> result JSON) as the runner
 produces or reads them and keeps, per metric, only the pair's score and its compact statistics
-record (``engine.statistics.record_percentile``; tens of bytes, never the result payload). ``summary`` gives
+record (``radscope.engine.statistics.record_percentile``; tens of bytes, never the result payload). ``summary`` gives
 the means with bootstrap intervals, the error, cannot-read and not-applicable counts, each
 metric's corpus figures with 95 % intervals, and the run's model-call counters.
 ``format_summary`` prints it for the terminal.
@@ -19,11 +19,12 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engine.statistics import record_percentile as corpus_stats, mean_bca
-from engine.eligibility import readable
-from engine.metrics.base import Metric
-from engine.metrics.statistics_by_metric import statistics_for
-from engine.metrics.signature import parse_signature
+from radscope.engine.eligibility import readable
+from radscope.engine.metrics.base import Metric
+from radscope.engine.metrics.signature import parse_signature
+from radscope.engine.metrics.statistics_by_metric import statistics_for
+from radscope.engine.statistics import mean_bca
+from radscope.engine.statistics import record_percentile as corpus_stats
 
 
 class _MetricAccumulator:

@@ -102,7 +102,7 @@ class CallCache:
 
     def file_sha256(self, path: Path) -> str:
         """The file's SHA-256, computed once per (path, size, mtime) and remembered."""
-        from models.resolve import file_sha256
+        from radscope.models.resolve import file_sha256
 
         path = Path(path).resolve()
         stat = path.stat()

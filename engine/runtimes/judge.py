@@ -26,10 +26,10 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar, overload
 
-from engine.context import ModelInfo
-from engine.runtimes.prompts import Prompt, load_prompt
-from engine.runtimes.callcache import CachedCall, CallCache, call_key
-from engine.runtimes.jsontext import NotAJudgement, extract_json, validate
+from radscope.engine.context import ModelInfo
+from radscope.engine.runtimes.callcache import CachedCall, CallCache, call_key
+from radscope.engine.runtimes.jsontext import NotAJudgement, extract_json, validate
+from radscope.engine.runtimes.prompts import Prompt, load_prompt
 
 T = TypeVar("T")
 Message = dict[str, str]

@@ -2,9 +2,9 @@
 
 llama.cpp is native code: a fault in it (a segfault on an unusual CPU, an out-of-memory kill,
 a hang) ends the process it runs in. So the GGUF judge never runs in the app's or the CLI's
-process. ``IsolatedLlamaBackend`` starts ``python -m engine.runtimes.judge_worker``, which loads
+process. ``IsolatedLlamaBackend`` starts ``python -m radscope.engine.runtimes.judge_worker``, which loads
 the model once and answers completion requests over a private socket pair; the parent keeps the
-call cache, validation and retries (``engine.runtimes.judge.Judge``), the worker keeps the model
+call cache, validation and retries (``radscope.engine.runtimes.judge.Judge``), the worker keeps the model
 and its KV cache, so prompt-prefix reuse and one model load per run are unchanged.
 
 Why our own worker and not llama.cpp's HTTP server on a loopback port: the worker runs exactly the
@@ -40,8 +40,8 @@ from multiprocessing.connection import Connection, Pipe
 from pathlib import Path
 from typing import Any
 
-from engine.context import ModelInfo
-from engine.runtimes.judge import (
+from radscope.engine.context import ModelInfo
+from radscope.engine.runtimes.judge import (
     Completion,
     ContextExceeded,
     GrammarRejected,
@@ -54,7 +54,7 @@ log = logging.getLogger(__name__)
 # The folder holding our top-level package (the checkout, or site-packages when installed), which
 # the worker needs on its path; counted from this package's depth, and without resolving links
 # (in the checkout radscope/engine is a link to engine/).
-PROJECT_ROOT = Path(__file__).absolute().parents[len((__package__ or "engine.runtimes").split("."))]
+PROJECT_ROOT = Path(__file__).absolute().parents[len((__package__ or "radscope.engine.runtimes").split("."))]
 SELF_CHECK: list[Message] = [{"role": "user", "content": "Reply with the word ready."}]
 SELF_CHECK_TOKENS = 2
 CLOSE_GRACE_S = 5.0
@@ -124,7 +124,7 @@ class _Worker:
         env["PYTHONPATH"] = os.pathsep.join(
             [str(PROJECT_ROOT)] + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p])
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "engine.runtimes.judge_worker", str(child_end.fileno())],
+            [sys.executable, "-m", "radscope.engine.runtimes.judge_worker", str(child_end.fileno())],
             pass_fds=(child_end.fileno(),), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
             env=env, cwd=str(PROJECT_ROOT), start_new_session=True)
         child_end.close()
@@ -282,7 +282,7 @@ def worker_error(text: str) -> Exception:
 
 
 def _build(load: WorkerLoad) -> Any:
-    from engine.runtimes.llamacpp import LlamaCppBackend, LlamaSettings
+    from radscope.engine.runtimes.llamacpp import LlamaCppBackend, LlamaSettings
 
     return LlamaCppBackend(
         Path(load.path), model_id=load.model_id, sha256=load.sha256, revision=load.revision,
@@ -293,7 +293,7 @@ def _build(load: WorkerLoad) -> Any:
 
 def serve(conn: Connection) -> int:
     """The worker's loop: load, self-check, report ready, then answer until told to close."""
-    from models.llama_load import system_info
+    from radscope.models.llama_load import system_info
 
     load: WorkerLoad = conn.recv()
     started = time.perf_counter()
@@ -332,6 +332,6 @@ def main(argv: Sequence[str]) -> int:
 if __name__ == "__main__":
     # Run the imported module, not this __main__ copy, so that what it pickles (WorkerInfo)
     # names engine.runtimes.judge_worker, which the parent can load.
-    from engine.runtimes import judge_worker
+    from radscope.engine.runtimes import judge_worker
 
     sys.exit(judge_worker.main(sys.argv[1:]))

@@ -18,10 +18,10 @@ Three things here are not what ``Llama.create_chat_completion`` would do by itse
 - **Report text is data.** Only the chat template's own markers are tokenized with special
   tokens enabled; message contents (the reports) are tokenized as plain text, so a report that
   contains ``<end_of_turn>`` or ``<|im_start|>`` cannot open or close a turn.
-- **No AMX weight repacking.** Models are loaded through ``models.llama_load``, which turns
+- **No AMX weight repacking.** Models are loaded through ``radscope.models.llama_load``, which turns
   llama.cpp's weight repacking off where its AMX kernels would fault (Q4_K on Sapphire Rapids).
 
-This class runs inside the supervised judge worker (``engine.runtimes.judge_worker``), never in
+This class runs inside the supervised judge worker (``radscope.engine.runtimes.judge_worker``), never in
 the app's or the CLI's process: a native fault there costs one call, not the server.
 """
 from __future__ import annotations
@@ -40,9 +40,9 @@ from typing import Any
 
 import numpy as np
 
-from engine.context import ModelInfo
-from engine.runtimes.judge import Completion, ContextExceeded, GrammarRejected, Message
-from models.llama_load import load_llama, weight_repacking_allowed
+from radscope.engine.context import ModelInfo
+from radscope.engine.runtimes.judge import Completion, ContextExceeded, GrammarRejected, Message
+from radscope.models.llama_load import load_llama, weight_repacking_allowed
 
 log = logging.getLogger(__name__)
 

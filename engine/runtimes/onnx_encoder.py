@@ -39,10 +39,14 @@ import numpy as np
 import onnxruntime as ort
 from tokenizers import Tokenizer
 
-from engine.options.onnx_encoder import ENCODER_BATCH, ENCODER_DEVICE, ENCODER_PRECISION, ENCODER_THREADS
-
-from models.artifacts import OnnxArtifact, Precision, resolve_artifact
-from models.padding import pad_batch
+from radscope.engine.options.onnx_encoder import (
+    ENCODER_BATCH,
+    ENCODER_DEVICE,
+    ENCODER_PRECISION,
+    ENCODER_THREADS,
+)
+from radscope.models.artifacts import OnnxArtifact, Precision, resolve_artifact
+from radscope.models.padding import pad_batch
 
 Item = str | tuple[str, str]
 log = logging.getLogger(__name__)

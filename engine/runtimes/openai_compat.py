@@ -20,8 +20,8 @@ from collections.abc import Sequence
 from typing import Any
 from urllib.parse import urlparse
 
-from engine.context import ModelInfo
-from engine.runtimes.judge import Completion, Message
+from radscope.engine.context import ModelInfo
+from radscope.engine.runtimes.judge import Completion, Message
 
 DIALECTS = ("json_schema", "json_object", "none")
 

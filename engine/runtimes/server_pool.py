@@ -12,9 +12,9 @@ import threading
 from collections.abc import Sequence
 from typing import Any
 
-from engine.context import ModelInfo
-from engine.runtimes.judge import Completion, Message
-from engine.runtimes.openai_compat import OpenAICompatBackend
+from radscope.engine.context import ModelInfo
+from radscope.engine.runtimes.judge import Completion, Message
+from radscope.engine.runtimes.openai_compat import OpenAICompatBackend
 
 
 class ServerPool:

@@ -1,4 +1,4 @@
 """Corpus statistics, one module per bootstrap: ``mean_bca`` (BCa intervals over per-pair means, paired
 tests, agreement with humans) and ``record_percentile`` (percentile intervals over the metrics'
-typed per-pair records). Which metric has which record is ``engine.metrics.statistics_by_metric``.
+typed per-pair records). Which metric has which record is ``radscope.engine.metrics.statistics_by_metric``.
 """

@@ -8,14 +8,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from models.artifacts import Manifest
-from models.training.lexicon import FINDINGS
+from radscope.models.artifacts import Manifest
+from radscope.models.training.lexicon import FINDINGS
 
 LIMITS = ("Demonstration model trained on synthetic data; not the published CREPE / SRR-BERT. "
           "It has only seen short chest-radiograph sentences composed from a small vocabulary "
           "(see models/training/lexicon.py); on real reports, other modalities or unseen "
           "wording its outputs are unreliable. Use it to exercise the pipeline offline; for "
-          "real evaluations export the published weights (`python -m models export <id>`).")
+          "real evaluations export the published weights (`python -m radscope.models export <id>`).")
 
 
 def _table(figures: dict[str, Any]) -> str:

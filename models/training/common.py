@@ -21,9 +21,9 @@ import numpy as np
 import torch
 from tokenizers import Encoding, Tokenizer
 
-from models.export import drop_fp32, export_model
-from models.padding import pad_batch
-from models.training.cards import write_card
+from radscope.models.export import drop_fp32, export_model
+from radscope.models.padding import pad_batch
+from radscope.models.training.cards import write_card
 
 BUNDLED_DIR = Path(__file__).resolve().parents[1] / "bundled"
 

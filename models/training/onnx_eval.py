@@ -12,8 +12,8 @@ from typing import Any
 
 import numpy as np
 
-from models.artifacts import Manifest
-from models.padding import pad_batch
+from radscope.models.artifacts import Manifest
+from radscope.models.padding import pad_batch
 
 
 def int8_outputs(directory: Path, items: Sequence[Any], batch_size: int = 32) -> tuple[Manifest, np.ndarray]:

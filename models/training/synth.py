@@ -15,7 +15,7 @@ Two products, both from the vocabulary in ``lexicon``:
 The same seed always gives the same data: only ``random.Random(seed)`` is used, and no set is
 ever iterated (string hashing differs between processes).
 
-Run ``python -m models.training.synth crepe|srr --n N --seed S --out FILE.jsonl``.
+Run ``python -m radscope.models.training.synth crepe|srr --n N --seed S --out FILE.jsonl``.
 """
 from __future__ import annotations
 
@@ -27,10 +27,25 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from models.training.lexicon import (
-    ABSENT_FRAMES, CHANGE_FRAMES, CHANGES, DEVICE_FRAMES, FILLERS, FINDINGS, FINDINGS_BY_KEY,
-    LOBES, MIN_SEVERITY_STEP, NEUTRAL, PRESENT_FRAMES, SEVERITY_SCALES, SIDES, STABLE,
-    UNCERTAIN_FRAMES, Filler, Finding)
+from radscope.models.training.lexicon import (
+    ABSENT_FRAMES,
+    CHANGE_FRAMES,
+    CHANGES,
+    DEVICE_FRAMES,
+    FILLERS,
+    FINDINGS,
+    FINDINGS_BY_KEY,
+    LOBES,
+    MIN_SEVERITY_STEP,
+    NEUTRAL,
+    PRESENT_FRAMES,
+    SEVERITY_SCALES,
+    SIDES,
+    STABLE,
+    UNCERTAIN_FRAMES,
+    Filler,
+    Finding,
+)
 
 CATEGORY_KEYS = ("A", "B", "C", "D", "E", "F")
 # How many errors of one category a non-clean candidate receives (before availability limits).
@@ -461,7 +476,7 @@ def write_jsonl(items: list[Any], path: str | Path) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m models.training.synth",
+    parser = argparse.ArgumentParser(prog="python -m radscope.models.training.synth",
                                      description="write synthetic CREPE pairs or SRR utterances")
     parser.add_argument("kind", choices=("crepe", "srr"))
     parser.add_argument("--n", type=int, required=True)

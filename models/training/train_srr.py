@@ -4,7 +4,7 @@ all-MiniLM-L6-v2 with a ``BertForSequenceClassification`` head over the 163
 leaves-with-statuses labels (the layout of StanfordAIMI/SRR-BERT-Leaves-with-Statuses), trained
 multi-label (binary cross-entropy per label) on synthetic utterances.
 
-    python -m models.training.train_srr              # what `make models` runs (fixed seeds)
+    python -m radscope.models.training.train_srr              # what `make models` runs (fixed seeds)
 
 Writes the checkpoint to build/models/srr-minilm-demo/checkpoint, the artifact to
 models/bundled/srr-minilm-demo/ and its MODEL_CARD.md.
@@ -20,13 +20,22 @@ import numpy as np
 import torch
 from transformers import BertForSequenceClassification
 
-from models.srr_labels import LabelLevel, labels_for
-from models.architectures import _load_into, bert_config, load_state_dict, read_config
-from models.training import synth
-from models.training.onnx_eval import int8_outputs
-from models.training.common import (
-    backbone_dir, cpu_threads, eval_batches, fit, freeze_lower, load_tokenizer, pad,
-    save_and_bundle, seed_everything, training_parser)
+from radscope.models.architectures import _load_into, bert_config, load_state_dict, read_config
+from radscope.models.srr_labels import LabelLevel, labels_for
+from radscope.models.training import synth
+from radscope.models.training.common import (
+    backbone_dir,
+    cpu_threads,
+    eval_batches,
+    fit,
+    freeze_lower,
+    load_tokenizer,
+    pad,
+    save_and_bundle,
+    seed_everything,
+    training_parser,
+)
+from radscope.models.training.onnx_eval import int8_outputs
 
 MODEL_ID = "srr-minilm-demo"
 WORK_DIR = Path(__file__).resolve().parents[2] / "build" / "models" / MODEL_ID
@@ -82,7 +91,7 @@ def build_model(labels: list[str]) -> BertForSequenceClassification:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = training_parser("python -m models.training.train_srr", MODEL_ID, WORK_DIR,
+    p = training_parser("python -m radscope.models.training.train_srr", MODEL_ID, WORK_DIR,
                         n_train=6000, n_dev=500, seed=29, batch_size=16, lr=2e-4, head_lr=5e-3,
                         max_length=64, freeze=3)
     args = p.parse_args(argv)
@@ -115,7 +124,7 @@ def main(argv: list[str] | None = None) -> int:
     test_torch = evaluate(predict(model, enc_test), test, labels)
     report = {"model": MODEL_ID, "args": vars(args), "threads": threads, "history": history,
               "test_torch_fp32": test_torch,
-              "command": "python -m models.training.train_srr " + " ".join(argv or sys.argv[1:])}
+              "command": "python -m radscope.models.training.train_srr " + " ".join(argv or sys.argv[1:])}
     save_and_bundle(lambda path: model.save_pretrained(str(path)), report, args, task="srr",
                     max_length=128, int8_eval=lambda out: int8_figures(out, test),
                     started=started)

@@ -5,7 +5,7 @@ same reference paired with itself. SRR: three plain sentences must get the obvio
 """
 import pytest
 
-from engine.metrics.crepe.score import CATEGORY_KEYS
+from radscope.engine.metrics.crepe.score import CATEGORY_KEYS
 
 BASES = [
     # (reference, the same with one false finding added, with one finding removed,
@@ -23,7 +23,7 @@ BASES = [
 
 
 def _counts(encoder, reference, candidate):
-    from engine.metrics.crepe.score import aggregate
+    from radscope.engine.metrics.crepe.score import aggregate
 
     raw = encoder.raw_counts([(reference, candidate)])[0]
     return aggregate(raw, softplus=encoder.manifest.softplus)

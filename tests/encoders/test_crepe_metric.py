@@ -4,13 +4,13 @@ import json
 import numpy as np
 import pytest
 
-from engine.context import RuntimeContext
-from engine.metrics.crepe.score import CrepeCounts
-from engine.io.reports import ReportPair
-from engine.runs.results import result_dict
+from radscope.engine.context import RuntimeContext
+from radscope.engine.io.reports import ReportPair
+from radscope.engine.metrics.crepe.score import CrepeCounts
+from radscope.engine.metrics.registry import production
+from radscope.engine.runs.results import result_dict
+from radscope.engine.runs.runner import run_batch
 from tests.reference.summary import stored_corpus
-from engine.runs.runner import run_batch
-from engine.metrics.registry import production
 
 PAIRS = [
     ReportPair("a", "Small left pleural effusion. Heart size is normal.",
@@ -71,6 +71,6 @@ def test_unexported_model_fails_per_pair_with_the_command(tmp_path, monkeypatch)
     for row in run.rows:
         result = row["metrics"]["crepe"]
         assert result["score"] is None
-        assert "python -m models export crepe-biomedbert" in result["error"]
+        assert "python -m radscope.models export crepe-biomedbert" in result["error"]
     assert run.summary["metrics"]["crepe"]["n_errors"] == 2
     assert "sha:unavailable" in run.summary["metrics"]["crepe"]["signature"]

@@ -3,8 +3,8 @@ import numpy as np
 import onnxruntime as ort
 import pytest
 
-from engine.runtimes.onnx_encoder import CPU, CUDA, choose_providers, load_encoder
-from engine.context import RuntimeContext
+from radscope.engine.context import RuntimeContext
+from radscope.engine.runtimes.onnx_encoder import CPU, CUDA, choose_providers, load_encoder
 
 
 def test_cpu_provider_and_cuda_fallback_rules():

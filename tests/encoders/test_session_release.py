@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from engine.metrics.registry import production
-from engine.io.reports import ReportPair
-from engine.runtimes.onnx_encoder import OnnxEncoder
-from ui.runtime import RuntimeCache
+from radscope.engine.io.reports import ReportPair
+from radscope.engine.metrics.registry import production
+from radscope.engine.runtimes.onnx_encoder import OnnxEncoder
+from radscope.ui.runtime import RuntimeCache
 
 PAIR = ReportPair("p", "Small left pleural effusion.", "Small right pleural effusion.")
 DEMO = {"crepe_model": "crepe-minilm-demo"}

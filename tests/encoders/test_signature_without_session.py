@@ -2,11 +2,11 @@
 until a pair is scored, so a re-run whose results are all stored loads no model."""
 import pytest
 
-from engine.context import RuntimeContext
-from engine.io.reports import ReportPair
-from engine.runs.runner import run_batch
-from engine.runs.store import Store
-from engine.metrics.registry import production
+from radscope.engine.context import RuntimeContext
+from radscope.engine.io.reports import ReportPair
+from radscope.engine.metrics.registry import production
+from radscope.engine.runs.runner import run_batch
+from radscope.engine.runs.store import Store
 
 PAIRS = [
     ReportPair("a", "Small left pleural effusion.", "Small left pleural effusion."),

@@ -3,11 +3,11 @@ import json
 
 import pytest
 
-from engine.metrics.registry import production
-from engine.context import RuntimeContext
-from models.srr_labels import split_status
-from engine.io.reports import ReportPair
-from engine.runs.results import result_dict
+from radscope.engine.context import RuntimeContext
+from radscope.engine.io.reports import ReportPair
+from radscope.engine.metrics.registry import production
+from radscope.engine.runs.results import result_dict
+from radscope.models.srr_labels import split_status
 from tests.reference.summary import stored_corpus
 
 REPORT = "FINDINGS:\n1. Small left pleural effusion.\n2. No pneumothorax.\nHeart size is normal."

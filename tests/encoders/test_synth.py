@@ -5,8 +5,8 @@ import os
 import subprocess
 import sys
 
-from models.srr_labels import LabelLevel, check_labels
-from models.training.synth import CATEGORY_KEYS, CrepePair, crepe_dataset, srr_dataset
+from radscope.models.srr_labels import LabelLevel, check_labels
+from radscope.models.training.synth import CATEGORY_KEYS, CrepePair, crepe_dataset, srr_dataset
 from tests.conftest import ROOT
 
 

@@ -10,8 +10,8 @@ from pathlib import Path
 import torch
 from transformers import BertConfig, BertForSequenceClassification
 
-from models.srr_labels import labels_for
-from models.training.common import backbone_dir
+from radscope.models.srr_labels import labels_for
+from radscope.models.training.common import backbone_dir
 
 ROOT = Path(__file__).resolve().parents[2]
 COMMIT = "0123456789abcdef0123456789abcdef01234567"
@@ -40,7 +40,7 @@ def test_srr_export_from_the_hub_cache_by_registry_id(tmp_path):
         shutil.copyfile(backbone_dir() / name, tok_dir / name)
     out = tmp_path / "export"
     env = {**os.environ, "HF_HUB_CACHE": str(cache), "HF_HUB_OFFLINE": "1"}
-    proc = subprocess.run([sys.executable, "-m", "models", "export", "srr-bert-leaves",
+    proc = subprocess.run([sys.executable, "-m", "radscope.models", "export", "srr-bert-leaves",
                            "--out", str(out), "--max-length", "64"],
                           cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr[-3000:]

@@ -7,13 +7,13 @@ import pytest
 import torch
 from transformers import BertConfig, BertForSequenceClassification
 
-from models.srr_labels import labels_for
-from engine.runtimes.onnx_encoder import CrepeEncoder, SentenceEmbedder, SrrEncoder
-from models.__main__ import main as models_cli
-from models.architectures import CrepeRegressor, MeanPoolEmbedder
-from models.artifacts import resolve_artifact
-from models.export import export_model
-from models.resolve import ModelNotAvailable, file_sha256
+from radscope.engine.runtimes.onnx_encoder import CrepeEncoder, SentenceEmbedder, SrrEncoder
+from radscope.models.__main__ import main as models_cli
+from radscope.models.architectures import CrepeRegressor, MeanPoolEmbedder
+from radscope.models.artifacts import resolve_artifact
+from radscope.models.export import export_model
+from radscope.models.resolve import ModelNotAvailable, file_sha256
+from radscope.models.srr_labels import labels_for
 
 TOL = 1e-4
 PAIRS = [

@@ -6,8 +6,8 @@ from pathlib import Path
 import pytest
 from tokenizers import Tokenizer
 
-from models.export import write_tokenizer
-from models.training.common import backbone_dir
+from radscope.models.export import write_tokenizer
+from radscope.models.training.common import backbone_dir
 
 
 def test_vocab_only_checkpoint_gets_an_equivalent_tokenizer_json(tmp_path):

@@ -8,9 +8,9 @@ import json
 
 import pytest
 
-from engine.runtimes.onnx_encoder import CrepeEncoder, SrrEncoder
-from models.artifacts import resolve_artifact
-from models.training import train_crepe, train_srr
+from radscope.engine.runtimes.onnx_encoder import CrepeEncoder, SrrEncoder
+from radscope.models.artifacts import resolve_artifact
+from radscope.models.training import train_crepe, train_srr
 
 TINY = ["--n-train", "24", "--n-dev", "8", "--n-test", "8", "--epochs", "1", "--max-steps", "3",
         "--threads", "2"]

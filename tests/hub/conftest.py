@@ -38,7 +38,7 @@ needs_export_env = pytest.mark.skipif(not EXPORT_PYTHON.exists(),
 
 @pytest.fixture(scope="session")
 def hub_files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, bytes]]:
-    from models.srr_labels import labels_for
+    from radscope.models.srr_labels import labels_for
     from tests.llm.tiny_gguf import write_tiny_gguf
 
     gguf = write_tiny_gguf(tmp_path_factory.mktemp("gguf") / "tiny.gguf")
@@ -74,15 +74,15 @@ def env(tmp_path, hub):
 
 
 def run_models(env: dict[str, str], *args: str, timeout: float = 900) -> tuple[subprocess.CompletedProcess, float]:
-    """``python -m models ...`` the way a user runs it; returns the process and its wall time."""
+    """``python -m radscope.models ...`` the way a user runs it; returns the process and its wall time."""
     started = time.monotonic()
-    proc = subprocess.run([sys.executable, "-m", "models", *args], cwd=ROOT, env=env,
+    proc = subprocess.run([sys.executable, "-m", "radscope.models", *args], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=timeout)
     return proc, time.monotonic() - started
 
 
 def run_engine(env: dict[str, str], *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "engine", *args], cwd=ROOT, env=env,
+    return subprocess.run([sys.executable, "-m", "radscope.engine", *args], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=600)
 
 

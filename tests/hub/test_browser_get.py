@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.io.examples import example_pairs
+from radscope.engine.io.examples import example_pairs
 from tests.hub.conftest import CREPE_ID, JUDGE_FILE, JUDGE_ID, needs_export_env, served_app
 from tests.ui.conftest import artifacts_dir
 

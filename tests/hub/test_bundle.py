@@ -6,8 +6,15 @@ import json
 import tarfile
 from pathlib import Path
 
-from tests.hub.conftest import (CREPE_ID, JUDGE_ID, disk_bytes, hub_env, needs_export_env, run_engine,
-                                run_models)
+from tests.hub.conftest import (
+    CREPE_ID,
+    JUDGE_ID,
+    disk_bytes,
+    hub_env,
+    needs_export_env,
+    run_engine,
+    run_models,
+)
 from tests.hub.test_fetch_encoders import PAIRS
 
 
@@ -65,5 +72,5 @@ def test_damaged_bundle_installs_nothing(env, tmp_path):
 
 def test_pack_refuses_a_model_that_was_not_fetched(env, tmp_path):
     proc, _ = run_models(env, "pack", CREPE_ID, "--out", str(tmp_path / "b.tar"))
-    assert proc.returncode == 2 and f"python -m models fetch {CREPE_ID}" in proc.stderr
+    assert proc.returncode == 2 and f"python -m radscope.models fetch {CREPE_ID}" in proc.stderr
     assert not Path(tmp_path / "b.tar").exists()

@@ -1,4 +1,4 @@
-"""`python -m models fetch` for the published encoders against the fake Hub: checkpoint
+"""`python -m radscope.models fetch` for the published encoders against the fake Hub: checkpoint
 download, export to int8 ONNX in the export environment, verification against torch,
 registration; then CREPE and SRR-BERT score pairs with the fetched models, offline."""
 from __future__ import annotations
@@ -8,8 +8,15 @@ from pathlib import Path
 
 import pytest
 
-from tests.hub.conftest import (CREPE_ID, SRR_ID, TOKENIZER_REPO, disk_bytes, needs_export_env,
-                                run_engine, run_models)
+from tests.hub.conftest import (
+    CREPE_ID,
+    SRR_ID,
+    TOKENIZER_REPO,
+    disk_bytes,
+    needs_export_env,
+    run_engine,
+    run_models,
+)
 
 pytestmark = needs_export_env
 

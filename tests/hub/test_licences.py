@@ -2,7 +2,7 @@
 has a LICENSE of its own."""
 from pathlib import Path
 
-from models.model_registry import load_registry
+from radscope.models.model_registry import load_registry
 
 ROOT = Path(__file__).resolve().parents[2]
 

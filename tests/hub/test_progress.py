@@ -2,7 +2,7 @@
 package installs."""
 import time
 
-from models.progress import Progress
+from radscope.models.progress import Progress
 
 
 def test_download_line_has_bytes_rate_and_eta():

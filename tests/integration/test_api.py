@@ -1,12 +1,12 @@
-"""engine.api.Scorer: in-process scoring with the CLI's records and signatures."""
+"""radscope.engine.api.Scorer: in-process scoring with the CLI's records and signatures."""
 import json
 import threading
 
 import numpy as np
 import pytest
 
-from engine.api import Scorer
-from engine.io.examples import example_pairs
+from radscope.engine.api import Scorer
+from radscope.engine.io.examples import example_pairs
 from tests.conftest import run_cli
 
 METRICS = ["bleu", "clear", "radsem", "crepe"]

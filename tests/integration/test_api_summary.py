@@ -4,8 +4,8 @@ import json
 
 import pytest
 
-from engine.api import Scorer
-from engine.cli import main
+from radscope.engine.api import Scorer
+from radscope.engine.cli import main
 
 REFS = ["No acute cardiopulmonary process. Heart size is normal.",
         "Small left pleural effusion. Mild cardiomegaly.",

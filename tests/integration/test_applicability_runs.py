@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import json
 
-from engine.io.examples import example_pairs
-from engine.context import RuntimeContext
-from engine.runs.runner import run_batch
-from engine.runs.summary import format_summary
+from radscope.engine.context import RuntimeContext
+from radscope.engine.io.examples import example_pairs
+from radscope.engine.metrics.registry import production
+from radscope.engine.runs.runner import run_batch
+from radscope.engine.runs.summary import format_summary
 from tests.conftest import run_cli
-from engine.metrics.registry import production
 
 
 def _examples(*ids: str):

@@ -2,11 +2,11 @@
 stopped inside a chunk."""
 import pytest
 
-from engine.context import RuntimeContext
-from engine.io.reports import ReportPair
-from engine.runs.runner import run_batch
-from engine.runs.store import Store
-from engine.metrics.registry import production
+from radscope.engine.context import RuntimeContext
+from radscope.engine.io.reports import ReportPair
+from radscope.engine.metrics.registry import production
+from radscope.engine.runs.runner import run_batch
+from radscope.engine.runs.store import Store
 
 PAIRS = [ReportPair(f"p{i}", "Small left pleural effusion.", f"Left effusion, {i} cm.")
          for i in range(20)]

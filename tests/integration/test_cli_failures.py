@@ -1,4 +1,4 @@
-"""``python -m engine score`` as a user meets it: bad input, bad output paths and a damaged store
+"""``python -m radscope.engine score`` as a user meets it: bad input, bad output paths and a damaged store
 are one-line messages; the run id is printed at the start; Ctrl-C stops cleanly and prints the
 command that resumes; running the same command again resumes the unfinished run."""
 import contextlib
@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from engine.runs.store import Store
+from radscope.engine.runs.store import Store
 from tests.conftest import ROOT, run_cli
 
 
@@ -87,7 +87,7 @@ def test_ctrl_c_prints_the_resume_command_and_a_rerun_resumes(tmp_path):
     _, err = proc.communicate(timeout=120)
     assert proc.returncode == 130, err
     assert "Traceback" not in err and f"interrupted: run {run_id} stopped with" in err
-    assert f"-m engine score --input {pairs}" in err and f"--run-id {run_id}" in err
+    assert f"-m radscope.engine score --input {pairs}" in err and f"--run-id {run_id}" in err
     with Store(db) as store:
         info = store.get_run(run_id)
     assert info.status == "interrupted" and 0 < info.n_results < 8000

@@ -1,9 +1,8 @@
-"""``python -m engine score`` end to end on the lexical metrics, through a subprocess."""
+"""``python -m radscope.engine score`` end to end on the lexical metrics, through a subprocess."""
 import json
 
-import pytest
-
 import pandas as pd
+import pytest
 
 from tests.conftest import run_cli
 

@@ -14,14 +14,14 @@ from pathlib import Path
 
 import pytest
 
-import engine
+from radscope import engine
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def _engine_modules() -> list[str]:
     return sorted(info.name for info in pkgutil.walk_packages(engine.__path__, "engine.")
-                  if not info.name.startswith("engine.bench") and not info.name.endswith("__main__"))
+                  if not info.name.startswith("radscope.engine.bench") and not info.name.endswith("__main__"))
 
 
 def _import_alone(module: str) -> tuple[str, str]:

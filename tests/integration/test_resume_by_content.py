@@ -6,11 +6,11 @@ import sqlite3
 
 import pytest
 
-from engine.context import RuntimeContext
-from engine.io.reports import ReportPair
-from engine.runs.runner import input_run_id, resume_or_new_run_id, run_batch
-from engine.runs.store import DamagedStoreError, Store
-from engine.metrics.registry import production
+from radscope.engine.context import RuntimeContext
+from radscope.engine.io.reports import ReportPair
+from radscope.engine.metrics.registry import production
+from radscope.engine.runs.runner import input_run_id, resume_or_new_run_id, run_batch
+from radscope.engine.runs.store import DamagedStoreError, Store
 
 
 def _pairs(candidate_b: str = "Small left pleural effusion.") -> list[ReportPair]:

@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 import uvicorn
 
-from engine.api import Scorer
-from engine.reward_server import build_app
-from engine.rewards import RewardScorer
+from radscope.engine.api import Scorer
+from radscope.engine.reward_server import build_app
+from radscope.engine.rewards import RewardScorer
 
 REFS = ["No acute cardiopulmonary process. Heart size is normal.",
         "Small left pleural effusion. Mild cardiomegaly.",

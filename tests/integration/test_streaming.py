@@ -7,15 +7,15 @@ import math
 import pandas as pd
 import pytest
 
-from engine.io import dataio
-from engine.statistics import mean_bca
-from engine.io.dataio import Columns, PairFile
-from engine.io.examples import example_pairs
-from engine.context import RuntimeContext
-from engine.runs.runner import run_batch
-from engine.runs.store import Store
+from radscope.engine.context import RuntimeContext
+from radscope.engine.io import dataio
+from radscope.engine.io.dataio import Columns, PairFile
+from radscope.engine.io.examples import example_pairs
+from radscope.engine.metrics.registry import production
+from radscope.engine.runs.runner import run_batch
+from radscope.engine.runs.store import Store
+from radscope.engine.statistics import mean_bca
 from tests.conftest import run_cli
-from engine.metrics.registry import production
 
 # Ids a spreadsheet would run as formulas (and one that looks like a negative number).
 ODD_IDS = ["=1+1", "-3", "+cmd", "@sum"]

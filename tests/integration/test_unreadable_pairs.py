@@ -1,10 +1,10 @@
 """Unreadable reports get "cannot read: <reason>" per metric, counted apart in the summary,
 through the real rules readers, the bundled SRR-BERT encoder and BLEU."""
-from engine.context import RuntimeContext
-from engine.io.reports import ReportPair
-from engine.runs.runner import run_batch
-from engine.runs.summary import format_summary
-from engine.metrics.registry import production
+from radscope.engine.context import RuntimeContext
+from radscope.engine.io.reports import ReportPair
+from radscope.engine.metrics.registry import production
+from radscope.engine.runs.runner import run_batch
+from radscope.engine.runs.summary import format_summary
 
 PAIRS = [
     ReportPair("english", "No pleural effusion. Heart size normal.", "Small left pleural effusion."),

@@ -4,10 +4,10 @@ import json
 
 import pytest
 
-from engine.runs import parallel
-from engine.io.examples import example_pairs
+from radscope.engine.io.examples import example_pairs
+from radscope.engine.metrics.registry import production
+from radscope.engine.runs import parallel
 from tests.conftest import run_cli
-from engine.metrics.registry import production
 
 METRICS = "bleu,rouge,clear,radsem"
 
@@ -64,9 +64,9 @@ def test_two_workers_give_the_results_of_one_and_resume(tmp_path):
 
 
 def test_the_pool_scores_only_the_cpu_bound_metrics(tmp_path, monkeypatch):
-    from engine.io.dataio import read_pairs
-    from engine.context import RuntimeContext
-    from engine.runs.runner import run_batch
+    from radscope.engine.context import RuntimeContext
+    from radscope.engine.io.dataio import read_pairs
+    from radscope.engine.runs.runner import run_batch
 
     scored: list[str] = []
     real_score = parallel.ProcessScorer.score

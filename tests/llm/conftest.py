@@ -14,9 +14,8 @@ from typing import Any
 
 import pytest
 
-from engine.context import ModelInfo
-from engine.context import RuntimeContext
-from engine.runtimes.judge import Completion, Message
+from radscope.engine.context import ModelInfo, RuntimeContext
+from radscope.engine.runtimes.judge import Completion, Message
 from tests.llm.tiny_gguf import write_tiny_gguf
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "llm"
@@ -30,7 +29,7 @@ def tiny_gguf(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="session")
 def gemma_gguf() -> Path:
-    from models.resolve import resolve
+    from radscope.models.resolve import resolve
 
     return resolve("gemma3-270m-demo", task="judge").path
 

@@ -19,12 +19,12 @@ from collections.abc import Iterable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from engine.metrics.clear import rules as clear_rules
-from engine.metrics.clear.schema import ATTRIBUTES, CHOICE_ATTRIBUTES, CONDITIONS
-from engine.metrics.radsem.llm import sentence_key
-from engine.metrics.radsem.rules import RadsemRulesExtractor
-from engine.metrics.vert.rules import VertRulesExtractor
-from engine.io.reports import ReportPair, findings_and_impression, findings_text
+from radscope.engine.io.reports import ReportPair, findings_and_impression, findings_text
+from radscope.engine.metrics.clear import rules as clear_rules
+from radscope.engine.metrics.clear.schema import ATTRIBUTES, CHOICE_ATTRIBUTES, CONDITIONS
+from radscope.engine.metrics.radsem.llm import sentence_key
+from radscope.engine.metrics.radsem.rules import RadsemRulesExtractor
+from radscope.engine.metrics.vert.rules import VertRulesExtractor
 
 _BLOCK = r"\n<<< {name}\n(.*?)\n{name} >>>"
 

@@ -8,10 +8,10 @@ import json
 
 import pytest
 
-from engine.metrics.registry import production
-from engine.io.reports import ReportPair
-from engine.runs.runner import run_batch
-from engine.runtimes.judge import (
+from radscope.engine.io.reports import ReportPair
+from radscope.engine.metrics.registry import production
+from radscope.engine.runs.runner import run_batch
+from radscope.engine.runtimes.judge import (
     FAILURE_CAUSES,
     Completion,
     ContextExceeded,
@@ -21,8 +21,8 @@ from engine.runtimes.judge import (
     JudgeError,
     failure_category,
 )
-from engine.runtimes.judge_worker import JudgeCrashed, JudgeTimedOut, worker_error
-from engine.runtimes.prompts import load_prompt
+from radscope.engine.runtimes.judge_worker import JudgeCrashed, JudgeTimedOut, worker_error
+from radscope.engine.runtimes.prompts import load_prompt
 from tests.llm.conftest import ScriptedBackend
 from tests.llm.test_recorded import ctx_with_judge
 

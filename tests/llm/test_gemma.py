@@ -5,14 +5,14 @@ answers flow through every stage into well-formed, signed, demo-labelled results
 """
 import pytest
 
-from engine.io.reports import ReportPair
-from engine.runs.runner import run_batch
+from radscope.engine.io.reports import ReportPair
+from radscope.engine.metrics.registry import production
+from radscope.engine.runs.runner import run_batch
 from tests.llm.test_pipelines_tiny import (
     INJECTION,
     assert_clear_structure,
     assert_radsem_structure,
 )
-from engine.metrics.registry import production
 
 pytestmark = pytest.mark.slow
 

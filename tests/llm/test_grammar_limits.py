@@ -13,26 +13,26 @@ from typing import Any
 
 import pytest
 
-from engine.metrics.clear.llm import _PHRASE_CHARS, _PHRASES, SIMILARITY_SCHEMA
-from engine.metrics.clear.schema import (
+from radscope.engine.metrics.clear.llm import _PHRASE_CHARS, _PHRASES, SIMILARITY_SCHEMA
+from radscope.engine.metrics.clear.schema import (
     ATTRIBUTES,
     CONDITIONS,
     attribute_answer_schema,
     fast_answer_schema,
     presence_schema,
 )
-from engine.metrics.radsem.llm import SENTENCE_CHARS, match_schema, rewrite_schema
-from engine.metrics.vert.metric import _ITEMS, _MAX_COUNT, _TEXT_CHARS
-from engine.metrics.vert.schema import judge_schema
-from engine.runtimes.judge import (
+from radscope.engine.metrics.radsem.llm import SENTENCE_CHARS, match_schema, rewrite_schema
+from radscope.engine.metrics.vert.metric import _ITEMS, _MAX_COUNT, _TEXT_CHARS
+from radscope.engine.metrics.vert.schema import judge_schema
+from radscope.engine.runtimes.judge import (
     GRAMMAR_MAX_STRING,
     GrammarRejected,
     bounded_schema,
     grammar_problems,
     schema_nodes,
 )
-from engine.runtimes.openai_compat import response_format
-from engine.structured_report import STRUCTURE_SCHEMA
+from radscope.engine.runtimes.openai_compat import response_format
+from radscope.engine.structured_report import STRUCTURE_SCHEMA
 
 N_CTX = 8192  # the demo judge's context (models/registry.toml)
 # Findings lengths from one word to a report that fills the context (about 4 characters a token).
@@ -84,7 +84,7 @@ def gemma_vocab(gemma_gguf):
 
 @pytest.mark.parametrize("name", list(SCHEMAS))
 def test_every_schema_fits_llama_cpp_grammar(name, gemma_vocab):
-    from engine.runtimes.llamacpp import check_grammar
+    from radscope.engine.runtimes.llamacpp import check_grammar
 
     schema = SCHEMAS[name]
     assert grammar_problems(schema) == []
@@ -94,7 +94,7 @@ def test_every_schema_fits_llama_cpp_grammar(name, gemma_vocab):
 def test_the_limit_is_real_and_the_check_catches_it(gemma_vocab):
     """What the limit is about: 1000 is accepted, 1024 refused, and ``bounded_schema`` never
     lets a string past the limit whatever it is asked for."""
-    from engine.runtimes.llamacpp import check_grammar
+    from radscope.engine.runtimes.llamacpp import check_grammar
 
     def string(n: int) -> dict[str, Any]:
         return {"type": "object", "properties": {"s": {"type": "string", "maxLength": n}},

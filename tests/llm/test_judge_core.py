@@ -7,12 +7,12 @@ from types import SimpleNamespace
 
 import pytest
 
-from engine.context import RuntimeContext
-from engine.runtimes.prompts import load_prompt
-from engine.runtimes.callcache import CachedCall, CallCache, call_key
-from engine.runtimes.judge import Completion, Decoding, Judge, JudgeError, bounded_schema
-from engine.runtimes.jsontext import AnswerError, extract_json, schema_problems, validate
-from engine.runtimes.openai_compat import OpenAICompatBackend, response_format
+from radscope.engine.context import RuntimeContext
+from radscope.engine.runtimes.callcache import CachedCall, CallCache, call_key
+from radscope.engine.runtimes.jsontext import AnswerError, extract_json, schema_problems, validate
+from radscope.engine.runtimes.judge import Completion, Decoding, Judge, JudgeError, bounded_schema
+from radscope.engine.runtimes.openai_compat import OpenAICompatBackend, response_format
+from radscope.engine.runtimes.prompts import load_prompt
 from tests.llm.conftest import ScriptedBackend
 
 SCHEMA = {"type": "object", "properties": {"answer": {"type": "string", "enum": ["yes", "no"]}},
@@ -88,7 +88,8 @@ def test_call_cache_round_trip_and_key_sensitivity(tmp_path):
 
 
 def test_file_hash_is_computed_once_per_file_version(tmp_path, monkeypatch):
-    import models.resolve
+    import radscope.models.resolve
+    from radscope import models
 
     calls = []
     real = models.resolve.file_sha256

@@ -5,18 +5,23 @@ import threading
 
 import pytest
 
-from engine.metrics.clear.schema import CONDITIONS, PRESENCE_VALUES, attribute_answer_schema, presence_schema
-from engine.runtimes.prompts import load_prompt
-from engine.runtimes.judge import Judge, JudgeError
-from engine.metrics.judging import judge_for
-from engine.runtimes.jsontext import extract_json, schema_problems
-from engine.runtimes.llamacpp import (
+from radscope.engine.metrics.clear.schema import (
+    CONDITIONS,
+    PRESENCE_VALUES,
+    attribute_answer_schema,
+    presence_schema,
+)
+from radscope.engine.metrics.judging import judge_for
+from radscope.engine.runtimes.jsontext import extract_json, schema_problems
+from radscope.engine.runtimes.judge import Judge, JudgeError
+from radscope.engine.runtimes.llamacpp import (
     LlamaCppBackend,
     LlamaSettings,
     _grammar_text,
     choose_chat_format,
     render_builtin,
 )
+from radscope.engine.runtimes.prompts import load_prompt
 from tests.llm.conftest import THREADS
 
 REPORT = "FINDINGS: Small left pleural effusion. Mild cardiomegaly.\nIMPRESSION: Effusion."
@@ -154,7 +159,7 @@ def test_judge_for_shares_one_judge_per_run_and_names_it(ctx_factory, tiny_gguf)
 
 
 def test_unknown_judge_is_a_readable_error(ctx_factory):
-    from engine.metrics.judging import JudgeUnavailable
+    from radscope.engine.metrics.judging import JudgeUnavailable
 
     with pytest.raises(JudgeUnavailable, match="neither an existing path, a registry id"):
         judge_for(ctx_factory("./no-such-model.gguf"))

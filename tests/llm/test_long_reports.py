@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import pytest
 
-from engine.metrics.registry import production
-from engine.io.reports import ReportPair
-from engine.runs.runner import run_batch
+from radscope.engine.io.reports import ReportPair
+from radscope.engine.metrics.registry import production
+from radscope.engine.runs.runner import run_batch
 
 pytestmark = pytest.mark.slow
 

@@ -9,15 +9,15 @@ import sys
 
 import pytest
 
-from engine.bench.llm_mechanics import llama_server
-from engine.metrics.clear.schema import attribute_answer_schema
-from engine.runtimes.prompts import load_prompt
-from engine.io.reports import ReportPair
-from engine.runs.runner import run_batch
-from engine.runtimes.judge import Judge
-from engine.runtimes.openai_compat import OpenAICompatBackend
+from radscope.engine.bench.llm_mechanics import llama_server
+from radscope.engine.io.reports import ReportPair
+from radscope.engine.metrics.clear.schema import attribute_answer_schema
+from radscope.engine.metrics.registry import production
+from radscope.engine.runs.runner import run_batch
+from radscope.engine.runtimes.judge import Judge
+from radscope.engine.runtimes.openai_compat import OpenAICompatBackend
+from radscope.engine.runtimes.prompts import load_prompt
 from tests.llm.test_pipelines_tiny import assert_clear_structure
-from engine.metrics.registry import production
 
 pytestmark = pytest.mark.slow
 

@@ -5,13 +5,13 @@ import sys
 
 import pytest
 
-from engine.metrics.clear.schema import ATTRIBUTES, CONDITIONS, PRESENCE_VALUES, attributes_for
-from engine.metrics.vert.metric import truncate_words
-from engine.io.reports import ReportPair
-from engine.runs.runner import run_batch
-from engine.metrics.extraction import JudgeUnavailable
+from radscope.engine.io.reports import ReportPair
+from radscope.engine.metrics.clear.schema import ATTRIBUTES, CONDITIONS, PRESENCE_VALUES, attributes_for
+from radscope.engine.metrics.extraction import JudgeUnavailable
+from radscope.engine.metrics.registry import production
+from radscope.engine.metrics.vert.metric import truncate_words
+from radscope.engine.runs.runner import run_batch
 from tests.conftest import run_cli
-from engine.metrics.registry import production
 
 REF = "FINDINGS: Small left pleural effusion. Mild cardiomegaly.\nIMPRESSION: Small left effusion."
 CAND = "FINDINGS: Small right pleural effusion. Heart size normal.\nIMPRESSION: Right effusion."
@@ -101,7 +101,7 @@ def test_green_variant_reads_only_the_first_300_words():
 
 
 def test_vert_fewshot_examples_go_before_the_pair(ctx_factory, tiny_gguf, tmp_path):
-    from engine.metrics.vert.metric import build
+    from radscope.engine.metrics.vert.metric import build
 
     shots = tmp_path / "shots.jsonl"
     shots.write_text(json.dumps({"reference": "EXAMPLE-REF", "candidate": "EXAMPLE-CAND",
@@ -162,12 +162,12 @@ def test_instructions_inside_a_report_do_not_break_the_judge(ctx_factory, tiny_g
 
 def test_extractor_option_picks_the_rules_module_or_says_it_is_missing(ctx_factory, tiny_gguf,
                                                                        monkeypatch):
-    from engine.metrics.clear.metric import EXTRACTORS as CLEAR
-    from engine.metrics.radsem.metric import EXTRACTORS as RADSEM
+    from radscope.engine.metrics.clear.metric import EXTRACTORS as CLEAR
+    from radscope.engine.metrics.radsem.metric import EXTRACTORS as RADSEM
 
     ctx = ctx_factory(tiny_gguf, extractor="rules")
     assert CLEAR.build(ctx).kind == "rules"
-    monkeypatch.setitem(sys.modules, "engine.metrics.radsem.rules", None)
+    monkeypatch.setitem(sys.modules, "radscope.engine.metrics.radsem.rules", None)
     with pytest.raises(JudgeUnavailable, match="the 'rules' extractor is not available"):
         RADSEM.build(ctx)
 

@@ -5,9 +5,9 @@ from pathlib import Path
 
 import pytest
 
-from engine.metrics.clear.llm import ATTRIBUTE_PROMPTS, attribute_fields
-from engine.metrics.clear.schema import CONDITIONS
-from engine.runtimes.prompts import PROMPTS_DIR, PromptError, all_prompts, load_prompt, parse_prompt
+from radscope.engine.metrics.clear.llm import ATTRIBUTE_PROMPTS, attribute_fields
+from radscope.engine.metrics.clear.schema import CONDITIONS
+from radscope.engine.runtimes.prompts import PROMPTS_DIR, PromptError, all_prompts, load_prompt, parse_prompt
 
 SEEDS = Path(__file__).resolve().parents[3] / "shared" / "seeds"
 EXPECTED_IDS = {

@@ -13,11 +13,11 @@ from typing import Any
 
 import pytest
 
-from engine.context import RuntimeContext
-from engine.io.examples import example_pairs
-from engine.metrics.registry import production
-from engine.io.reports import ReportPair
-from engine.runs.runner import run_batch
+from radscope.engine.context import RuntimeContext
+from radscope.engine.io.examples import example_pairs
+from radscope.engine.io.reports import ReportPair
+from radscope.engine.metrics.registry import production
+from radscope.engine.runs.runner import run_batch
 from tests.llm.reader_judge import ReaderJudgeServer
 
 # The six example pairs and two written here: a CT report and a pair with devices and

@@ -9,14 +9,14 @@ import math
 
 import pytest
 
-from engine.context import RuntimeContext
-from engine.io.reports import ReportPair
-from engine.runs.runner import run_batch
-from engine.runtimes.judge import Judge
-from engine.metrics.judging import JudgeConfig
-from engine.structured_report import structure_report
+from radscope.engine.context import RuntimeContext
+from radscope.engine.io.reports import ReportPair
+from radscope.engine.metrics.judging import JudgeConfig
+from radscope.engine.metrics.registry import production
+from radscope.engine.runs.runner import run_batch
+from radscope.engine.runtimes.judge import Judge
+from radscope.engine.structured_report import structure_report
 from tests.llm.conftest import ReplayBackend, ScriptedBackend, load_fixture
-from engine.metrics.registry import production
 
 
 def ctx_with_judge(judge: Judge, **options) -> RuntimeContext:
@@ -181,7 +181,7 @@ def test_structured_report_from_a_recorded_answer():
 
 def test_corpus_is_rebuilt_from_stored_details_only():
     """The corpus aggregates need only the stored per-pair dicts (no judge)."""
-    from engine.metrics.clear.metric import build
+    from radscope.engine.metrics.clear.metric import build
     from tests.reference.summary import stored_corpus
 
     fx = load_fixture("clear_fast.json")
@@ -203,7 +203,7 @@ class SchemaDrivenBackend(ScriptedBackend):
     def complete(self, messages, schema, max_tokens, seed):
         import json
 
-        from engine.metrics.clear.schema import CONDITIONS
+        from radscope.engine.metrics.clear.schema import CONDITIONS
 
         props = schema["properties"]
         if set(props) == set(CONDITIONS):

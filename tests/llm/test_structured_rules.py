@@ -1,6 +1,6 @@
 """The rules rewrite of "Structure report": the SRRG layout from the clinical reader, no judge.
 
-Layout only (speed is measured by ``python -m engine.bench structure-rules``, not here): every
+Layout only (speed is measured by ``python -m radscope.engine.bench structure-rules``, not here): every
 finding the reader found is listed once under its organ system, devices under their own
 header, the report's impression numbered, comparison wording dropped, head anatomy kept out of
 the chest headers, and the result names the rules reader as its writer.
@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import pytest
 
-from engine.bench.llm_structure import PARROT_LIKE, structure_texts
-from engine.reader.findings import read_report
-from engine.structured_report import (
+from radscope.engine.bench.llm_structure import PARROT_LIKE, structure_texts
+from radscope.engine.reader.findings import read_report
+from radscope.engine.structured_report import (
     FINDINGS_HEADERS,
     RULES_WRITER,
     choose_writer,

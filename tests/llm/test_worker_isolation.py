@@ -18,16 +18,16 @@ from pathlib import Path
 
 import pytest
 
-from engine.runtimes.judge_worker import (
+from radscope.engine.metrics.judging import JudgeUnavailable, judge_for
+from radscope.engine.runtimes.callcache import CACHE_FILE
+from radscope.engine.runtimes.judge_worker import (
     IsolatedLlamaBackend,
     JudgeTimedOut,
     WorkerLoad,
     describe_exit,
 )
-from engine.runtimes.callcache import CACHE_FILE
-from engine.metrics.judging import JudgeUnavailable, judge_for
-from engine.runtimes.llamacpp import LlamaCppBackend, LlamaSettings
-from models.llama_load import weight_repacking_allowed
+from radscope.engine.runtimes.llamacpp import LlamaCppBackend, LlamaSettings
+from radscope.models.llama_load import weight_repacking_allowed
 from tests.conftest import judge_workers
 from tests.llm.conftest import THREADS
 
@@ -160,7 +160,7 @@ def test_a_segfault_in_the_judge_costs_only_the_pair_in_flight(tmp_path):
     pairs, db = tmp_path / "pairs.jsonl", tmp_path / "store.sqlite"
     _write_pairs(pairs)
     env = {**os.environ, "RADSCOPE_HOME": str(tmp_path / "home"), "PYTHONUNBUFFERED": "1"}
-    command = [sys.executable, "-m", "engine", "score", "--input", str(pairs), "--metrics", "vert",
+    command = [sys.executable, "-m", "radscope.engine", "score", "--input", str(pairs), "--metrics", "vert",
                "--extractor", "llm", "--judge", "gemma3-270m-demo", "--judge-threads",
                str(THREADS), "--db", str(db),
                "--run-id", "crash-run", "--no-progress"]

@@ -18,7 +18,7 @@ def write_corpus(path: Path, n: int = N_PAIRS) -> Path:
     """``n`` pairs crossed from the project's example reports (pair t: report t against report
     t + 1 + t // m), with three pairs a metric must mark instead of score: an empty candidate,
     a candidate with no words, a reference far over the length limit."""
-    from engine.io.examples import example_pairs
+    from radscope.engine.io.examples import example_pairs
 
     texts = list(dict.fromkeys(t for e in example_pairs() for t in (e.pair.reference, e.pair.candidate)))
     m = len(texts)
@@ -62,7 +62,7 @@ def corpus(tmp_path_factory) -> Path:
 @pytest.fixture(scope="session")
 def one_worker(tmp_path_factory, corpus) -> dict:
     """The local runner's results on the corpus, one process (``--workers 1``): the reference."""
-    from engine.cli import main
+    from radscope.engine.cli import main
 
     work = tmp_path_factory.mktemp("one-worker")
     code = main(["score", "--input", str(corpus), "--metrics", METRICS, "--extractor", "rules",

@@ -9,7 +9,7 @@ import sys
 import time
 from pathlib import Path
 
-from engine.cli import main
+from radscope.engine.cli import main
 from tests.ray.conftest import METRICS, N_PAIRS, comparable_summary, read_rows
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -54,7 +54,7 @@ def stored_results(db: Path) -> int:
 def test_killed_job_resumes_with_only_the_missing_blocks(corpus, one_worker, tmp_path):
     per_block = BLOCK * len(METRICS.split(","))
     # One actor scores the blocks one after the other, so the job is killed with part stored.
-    job = subprocess.Popen([sys.executable, "-m", "engine", *score_args(
+    job = subprocess.Popen([sys.executable, "-m", "radscope.engine", *score_args(
         corpus, tmp_path, "--ray-cpus", "2", "--cpu-actors", "1")], cwd=ROOT,
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     deadline = time.monotonic() + 300
@@ -70,7 +70,7 @@ def test_killed_job_resumes_with_only_the_missing_blocks(corpus, one_worker, tmp
     assert 3 <= stored_blocks < N_PAIRS // BLOCK
     assert not (tmp_path / "out.jsonl").exists()
 
-    rerun = subprocess.run([sys.executable, "-m", "engine", *score_args(corpus, tmp_path, "--ray-cpus", "2")],
+    rerun = subprocess.run([sys.executable, "-m", "radscope.engine", *score_args(corpus, tmp_path, "--ray-cpus", "2")],
                            cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert rerun.returncode == 0, rerun.stderr[-3000:]
     assert "resuming" in rerun.stderr
@@ -83,9 +83,9 @@ def test_killed_job_resumes_with_only_the_missing_blocks(corpus, one_worker, tmp
 
 
 def test_python_api_on_ray_gives_the_scorer_records(local_ray, tmp_path):
-    from engine.api import Scorer
-    from engine.cluster.ray_runner import RaySettings, score_on_ray
-    from engine.io.examples import example_pairs
+    from radscope.engine.api import Scorer
+    from radscope.engine.cluster.ray_runner import RaySettings, score_on_ray
+    from radscope.engine.io.examples import example_pairs
 
     examples = [e.pair for e in example_pairs()]
     references = [p.reference for p in examples] * 5

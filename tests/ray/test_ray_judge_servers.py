@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from engine.bench.cluster import start_server
-from engine.cli import main
+from radscope.engine.bench.cluster import start_server
+from radscope.engine.cli import main
 from tests.ray.conftest import read_rows, write_corpus
 
 N = 40
@@ -17,7 +17,7 @@ N = 40
 
 @pytest.fixture(scope="module")
 def two_servers():
-    servers = [start_server([sys.executable, "-m", "engine.bench.judge_standin", "--delay-ms", "0",
+    servers = [start_server([sys.executable, "-m", "radscope.engine.bench.judge_standin", "--delay-ms", "0",
                              "--model", "judge-standin"]) for _ in range(2)]
     yield ",".join(url for _, url in servers)
     for proc, _ in servers:

@@ -1,6 +1,6 @@
 """CLEAR's corpus scores computed straight from stored per-pair scores: presence F1 per class
 (``score_presence``) and the attribute averages (``score_corpus``). The run summary computes the
-same figures another way (``engine.metrics.clear.stats`` over typed records, with intervals);
+same figures another way (``radscope.engine.metrics.clear.stats`` over typed records, with intervals);
 the tests check that the two agree."""
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from engine.metrics.clear.schema import (
+from radscope.engine.metrics.clear.schema import (
     CHOICE_ATTRIBUTES,
     CONDITIONS,
     LIST_ATTRIBUTES,
@@ -22,7 +22,7 @@ from engine.metrics.clear.schema import (
     top5_conditions,
     validate_presence,
 )
-from engine.metrics.clear.score import ClearPairScore, _mean
+from radscope.engine.metrics.clear.score import ClearPairScore, _mean
 
 
 @dataclass

@@ -1,5 +1,5 @@
 """CREPE's corpus means straight from stored per-pair counts: the reference that the run
-summary's CREPE figures (``engine.metrics.crepe.stats``) are checked against."""
+summary's CREPE figures (``radscope.engine.metrics.crepe.stats``) are checked against."""
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -8,7 +8,7 @@ from typing import Any, Self
 
 import numpy as np
 
-from engine.metrics.crepe.score import CATEGORY_KEYS, CrepeCounts
+from radscope.engine.metrics.crepe.score import CATEGORY_KEYS, CrepeCounts
 
 
 @dataclass(frozen=True)

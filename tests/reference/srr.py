@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.metrics.srr.score import SrrCorpusScore, SrrPairScore, corpus_scores
-from models.srr_labels import LabelLevel, StatusView
+from radscope.engine.metrics.srr.score import SrrCorpusScore, SrrPairScore, corpus_scores
+from radscope.models.srr_labels import LabelLevel, StatusView
 
 
 def corpus_from_pairs(pairs: Sequence[SrrPairScore],

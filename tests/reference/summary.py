@@ -6,9 +6,9 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engine.metrics.base import Metric
-from engine.runs.summary import SummaryBuilder
-from engine.statistics import record_percentile as corpus_stats
+from radscope.engine.metrics.base import Metric
+from radscope.engine.runs.summary import SummaryBuilder
+from radscope.engine.statistics import record_percentile as corpus_stats
 
 
 def stored_corpus(metric: Metric, payloads: Sequence[Mapping[str, Any]],

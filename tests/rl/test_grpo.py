@@ -12,8 +12,8 @@ from tokenizers.pre_tokenizers import WhitespaceSplit
 from transformers import LlamaConfig, LlamaForCausalLM, PreTrainedTokenizerFast
 from trl import GRPOConfig, GRPOTrainer
 
-from engine.api import Scorer
-from engine.rewards import trl_async_reward, trl_reward
+from radscope.engine.api import Scorer
+from radscope.engine.rewards import trl_async_reward, trl_reward
 
 WORDS = ("no yes acute pleural effusion pneumothorax consolidation cardiomegaly heart size is normal "
          "enlarged mild moderate small large left right bilateral lung lungs are clear opacity edema "

@@ -1,8 +1,8 @@
 """Fixtures for the rules extractors' tests: the extractors, built once per session."""
 import pytest
 
-from engine.metrics.clear.rules import build_extractor as build_clear
-from engine.metrics.radsem.rules import build_extractor as build_radsem
+from radscope.engine.metrics.clear.rules import build_extractor as build_clear
+from radscope.engine.metrics.radsem.rules import build_extractor as build_radsem
 
 
 @pytest.fixture(scope="session")

@@ -8,17 +8,17 @@ from pathlib import Path
 
 import pytest
 
-from engine.io.examples import example_pairs
-from engine.metrics.clear.rules import read_report
-from engine.metrics.clear.schema import (
+from radscope.engine.io.examples import example_pairs
+from radscope.engine.io.reports import ReportPair
+from radscope.engine.metrics.clear.rules import read_report
+from radscope.engine.metrics.clear.schema import (
     CONDITIONS,
     ClearPairExtraction,
     validate_condition_attributes,
     validate_presence,
 )
-from engine.metrics.clear.score import score_pair
-from engine.io.reports import ReportPair
-from engine.reader.lexicon_loader import READER_RULES_VERSION
+from radscope.engine.metrics.clear.score import score_pair
+from radscope.engine.reader.lexicon_loader import READER_RULES_VERSION
 
 
 def labels(text: str) -> dict[str, str]:
@@ -146,8 +146,8 @@ def test_clear_on_the_reader_gives_the_recorded_table_on_the_examples(clear_rule
 
 
 def test_clear_reads_the_readers_sentences_and_clauses():
-    from engine.reader.clauses import sentence_clauses
-    from engine.reader.findings import read_report as reader_read
+    from radscope.engine.reader.clauses import sentence_clauses
+    from radscope.engine.reader.findings import read_report as reader_read
 
     text = "FINDINGS: Small left effusion; no pneumothorax.\nIMPRESSION: Mild cardiomegaly."
     reading = read_report(text)

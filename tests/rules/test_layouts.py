@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.bench.layouts import (
+from radscope.engine.bench.layouts import (
     CASES,
     ERRORS,
     LAYOUTS,
@@ -16,10 +16,10 @@ from engine.bench.layouts import (
     detection_table,
     rules_metrics,
 )
-from engine.context import RuntimeContext
-from engine.metrics.registry import production
-from engine.reader.sections import clinical_errors, clinical_summary, counted_errors, read_sections
-from engine.io.reports import ReportPair, read_layout
+from radscope.engine.context import RuntimeContext
+from radscope.engine.io.reports import ReportPair, read_layout
+from radscope.engine.metrics.registry import production
+from radscope.engine.reader.sections import clinical_errors, clinical_summary, counted_errors, read_sections
 
 
 @pytest.fixture(scope="module")

@@ -6,17 +6,16 @@ import json
 
 import pytest
 
-from engine.metrics.radsem.extract import RadsemExtraction
-from engine.reader.atomize import atomize, atomize_sentence
-from engine.reader.sentence_features import sentence_features
-from engine.reader.compatibility import conflict
-from engine.metrics.radsem.schema import RadsemTags
-from engine.metrics.radsem.score import score_tags
-from engine.io.examples import example_pairs
-from engine.reader.anatomy_lexicon import RADSEM_RULES_VERSION
-from engine.reader.compatibility import anatomical_relationship, lexical_similarity
-from engine.metrics.radsem.rules_match import tag_pair
-from engine.io.reports import ReportPair
+from radscope.engine.io.examples import example_pairs
+from radscope.engine.io.reports import ReportPair
+from radscope.engine.metrics.radsem.extract import RadsemExtraction
+from radscope.engine.metrics.radsem.rules_match import tag_pair
+from radscope.engine.metrics.radsem.schema import RadsemTags
+from radscope.engine.metrics.radsem.score import score_tags
+from radscope.engine.reader.anatomy_lexicon import RADSEM_RULES_VERSION
+from radscope.engine.reader.atomize import atomize, atomize_sentence
+from radscope.engine.reader.compatibility import anatomical_relationship, conflict, lexical_similarity
+from radscope.engine.reader.sentence_features import sentence_features
 
 
 def test_negated_list_is_split_one_item_each():
@@ -416,7 +415,7 @@ def test_model_info_and_signature(radsem_rules):
 
 
 def test_radsem_reads_the_clinical_readers_statements(radsem_rules):
-    from engine.reader.findings import read_report
+    from radscope.engine.reader.findings import read_report
 
     reference = "Small left pleural effusion. No pneumothorax."
     extraction = radsem_rules.read_pair(ReportPair("t", reference, "No pneumothorax."))
@@ -424,11 +423,11 @@ def test_radsem_reads_the_clinical_readers_statements(radsem_rules):
 
 
 def test_an_unusable_encoder_is_named_not_hidden(monkeypatch, caplog):
-    import engine.runtimes.onnx_encoder  # noqa: F401 - bound to the real resolver first
-    import models.artifacts
-    from models.resolve import ModelNotAvailable
-
-    from engine.metrics.radsem.rules import build_extractor
+    import radscope.engine.runtimes.onnx_encoder  # noqa: F401 - bound to the real resolver first
+    import radscope.models.artifacts
+    from radscope import engine, models
+    from radscope.engine.metrics.radsem.rules import build_extractor
+    from radscope.models.resolve import ModelNotAvailable
 
     def absent(*_args, **_kwargs):
         raise ModelNotAvailable("bundled model 'minilm-embedder' is missing at /nowhere")

@@ -5,13 +5,13 @@ known by construction: the edited category goes to 1 and every other stays 0.
 """
 import pytest
 
-from engine.metrics.registry import production
-from engine.context import RuntimeContext
-from engine.metrics.crepe.score import CATEGORY_KEYS
-from engine.reader.align import read_pair
-from engine.reader.findings import read_report
-from engine.reader.sections import read_sections
-from engine.io.reports import ReportPair
+from radscope.engine.context import RuntimeContext
+from radscope.engine.io.reports import ReportPair
+from radscope.engine.metrics.crepe.score import CATEGORY_KEYS
+from radscope.engine.metrics.registry import production
+from radscope.engine.reader.align import read_pair
+from radscope.engine.reader.findings import read_report
+from radscope.engine.reader.sections import read_sections
 
 BASE = "Small left pleural effusion. Mild cardiomegaly. No pneumothorax."
 

@@ -3,20 +3,20 @@ import io
 import json
 import tarfile
 
-from engine.bench.cli import main as bench_main
-from engine.bench.rules import mesh_conditions, srr_condition_map, srr_presence
-from engine.bench.rules_triplets import (
+from radscope.engine.bench.cli import main as bench_main
+from radscope.engine.bench.rules import mesh_conditions, srr_condition_map, srr_presence
+from radscope.engine.bench.rules_triplets import (
     build_triplets,
     flip,
     paraphrase,
     triplet_accuracy,
 )
-from engine.metrics.registry import production
-from engine.context import RuntimeContext
-from engine.metrics.clear.schema import CONDITIONS
-from models.srr_labels import vocabulary
-from engine.io.reports import ReportPair
-from engine.reader.lexicon_loader import READER_RULES_VERSION
+from radscope.engine.context import RuntimeContext
+from radscope.engine.io.reports import ReportPair
+from radscope.engine.metrics.clear.schema import CONDITIONS
+from radscope.engine.metrics.registry import production
+from radscope.engine.reader.lexicon_loader import READER_RULES_VERSION
+from radscope.models.srr_labels import vocabulary
 
 
 def test_paraphrase_is_a_real_rewrite():

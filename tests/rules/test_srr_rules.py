@@ -2,11 +2,11 @@
 metric around them (same details shape as the encoder, scored by the unchanged scorer)."""
 import pytest
 
-from engine.metrics.registry import production
-from engine.context import RuntimeContext
-from engine.metrics.srr.metric import SrrEncoderExtractor
-from engine.reader.srr_labels import leaf_rules, sentence_labels
-from engine.io.reports import ReportPair
+from radscope.engine.context import RuntimeContext
+from radscope.engine.io.reports import ReportPair
+from radscope.engine.metrics.registry import production
+from radscope.engine.metrics.srr.metric import SrrEncoderExtractor
+from radscope.engine.reader.srr_labels import leaf_rules, sentence_labels
 
 AIR_SPACE = "Air space opacity\u2013multifocal"  # the leaf's name has an en dash
 
@@ -72,7 +72,7 @@ def test_the_leaves_carry_no_side(left, right, both, label):
 
 
 def test_srr_labels_and_clear_read_the_same_clauses():
-    from engine.metrics.clear.rules import read_report as clear_read
+    from radscope.engine.metrics.clear.rules import read_report as clear_read
 
     text = "Possible left lower lobe pneumonia. No pneumothorax; small right effusion."
     clear = clear_read(text).presence

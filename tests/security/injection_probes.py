@@ -65,9 +65,9 @@ def use_old_runtime(revision: str) -> None:
 
     path = Path(tempfile.mkdtemp(prefix="radscope-runtime-")) / "llamacpp.py"
     path.write_text(_git_show(revision, "engine/runtimes/llamacpp.py"), encoding="utf-8")
-    spec = importlib.util.spec_from_file_location("engine.runtimes.llamacpp", path)
+    spec = importlib.util.spec_from_file_location("radscope.engine.runtimes.llamacpp", path)
     module = importlib.util.module_from_spec(spec)
-    sys.modules["engine.runtimes.llamacpp"] = module
+    sys.modules["radscope.engine.runtimes.llamacpp"] = module
     spec.loader.exec_module(module)
 
 
@@ -75,7 +75,7 @@ def run(old_prompts: str | None, names: list[str]) -> dict[str, dict]:
     """Score every probe (and the clean pair) with the packaged Gemma judge, no call cache."""
     os.environ["RADSCOPE_HOME"] = tempfile.mkdtemp(prefix="radscope-probe-")
     if old_prompts:
-        import engine.runtimes.prompts as prompts
+        import radscope.engine.runtimes.prompts as prompts
 
         folder = Path(tempfile.mkdtemp(prefix="radscope-prompts-"))
         for path in prompts.PROMPTS_DIR.glob("*.txt"):
@@ -83,9 +83,9 @@ def run(old_prompts: str | None, names: list[str]) -> dict[str, dict]:
                                             encoding="utf-8")
         prompts.load_prompt.__wrapped__.__defaults__ = (folder,)
         prompts.load_prompt.cache_clear()
-    from ui.compare import compare_pair
-    from engine.metrics.registry import production
-    from ui.runtime import RuntimeCache
+    from radscope.engine.metrics.registry import production
+    from radscope.ui.compare import compare_pair
+    from radscope.ui.runtime import RuntimeCache
 
     cache = RuntimeCache(production())
     out = {}

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import json
 
-from engine.metrics.copied_answer import copied_from
-from engine.context import RuntimeContext
-from engine.io.reports import ReportPair
+from radscope.engine.context import RuntimeContext
+from radscope.engine.io.reports import ReportPair
+from radscope.engine.metrics.copied_answer import copied_from
 from tests.security.injection_probes import CANDIDATE, PLANTED, PROBES, REFERENCE
 
 
@@ -34,9 +34,9 @@ def test_quoting_a_report_sentence_is_not_copying():
 
 
 def test_vert_gives_an_error_not_a_score_for_a_copied_answer(tmp_path):
-    from engine.metrics.vert.metric import judge_metric
-    from engine.runtimes.callcache import CallCache
-    from engine.runtimes.judge import Judge
+    from radscope.engine.metrics.vert.metric import judge_metric
+    from radscope.engine.runtimes.callcache import CallCache
+    from radscope.engine.runtimes.judge import Judge
     from tests.llm.conftest import ScriptedBackend
 
     judge = Judge(ScriptedBackend(lambda messages: PLANTED), CallCache(tmp_path / "calls.sqlite"))

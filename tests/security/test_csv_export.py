@@ -9,7 +9,7 @@ import json
 import pandas as pd
 import pytest
 
-from engine.io.dataio import neutralise_cell, write_frame_csv
+from radscope.engine.io.dataio import neutralise_cell, write_frame_csv
 from tests.conftest import run_cli
 
 FORMULA_IDS = ['=HYPERLINK("http://example.invalid","open")', "+1+1", "-2+3", "@SUM(A1:A9)",

@@ -1,4 +1,4 @@
-"""`python -m models unpack` on hostile bundles: every case ends in one clear error (exit 2, a
+"""`python -m radscope.models unpack` on hostile bundles: every case ends in one clear error (exit 2, a
 message naming what is wrong, no traceback) and a snapshot of everything around the targets
 (the models directory, the Hugging Face cache, a sibling "victim" directory that absolute and
 ``../`` names point at) is identical before and after, down to the byte and the mtime.
@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from models.__main__ import main as models_main
+from radscope.models.__main__ import main as models_main
 
 JUDGE_ID, JUDGE_REPO, JUDGE_FILE = ("qwen2.5-7b-instruct", "bartowski/Qwen2.5-7B-Instruct-GGUF",
                                     "Qwen2.5-7B-Instruct-Q4_K_M.gguf")
@@ -228,7 +228,7 @@ def test_decompression_bomb_stops_at_the_header(world, capsys):
 
 def test_the_copy_is_capped_at_the_listed_size(tmp_path):
     """Belt and braces under the header check: a stream longer than listed stops at the cap."""
-    from models.bundle import BundleError, _copy_capped, _File
+    from radscope.models.bundle import BundleError, _copy_capped, _File
 
     class Endless(io.RawIOBase):
         served = 0

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import pytest
 
-from engine.api import Scorer
-from engine.eligibility.readable import NORMAL_ONLY_KEY, normal_only, pair_unreadable
-from engine.io.reports import ReportPair
+from radscope.engine.api import Scorer
+from radscope.engine.eligibility.readable import NORMAL_ONLY_KEY, normal_only, pair_unreadable
+from radscope.engine.io.reports import ReportPair
 
 FINDING_METRICS = ("clear", "crepe", "vert", "srr", "radsem")
 BEST = {"clear": 1.0, "crepe": 0.0, "vert": 1.0, "srr": 1.0, "radsem": 1.0}

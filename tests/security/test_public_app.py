@@ -194,7 +194,7 @@ def test_the_operator_key_reaches_the_operator_server_only(public_app, visitor, 
 
 
 def test_a_visitor_sees_and_reads_only_their_own_runs(public_app, tmp_path):
-    from engine.runs.store import Store
+    from radscope.engine.runs.store import Store
 
     ids = ["pair-alpha", "pair-beta", "pair-gamma"]
     path = write_pairs(tmp_path / "mine.csv", ids)
@@ -288,7 +288,7 @@ def test_an_upload_cannot_name_a_server_file(visitor, api_name):
 def test_a_visitor_sees_the_judge_failure_category_not_the_servers_words(visitor, logs, tmp_path):
     """The operator's judge server answers 400 with a body of its own (here quoting the request
     header): the visitor is told what kind of failure it was; the body stays in the log."""
-    from ui.public import failure_category
+    from radscope.ui.public import failure_category
 
     result = visitor.predict(REFERENCE, "Large left pneumothorax.", "vert,bleu", api_name="/compare")
     vert = result["vert"]

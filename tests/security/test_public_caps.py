@@ -16,10 +16,10 @@ import pytest
 from gradio_client import Client
 from gradio_client.exceptions import AppError
 
-from engine.io.reports import DEFAULT_MAX_CHARS
+from radscope.engine.io.reports import DEFAULT_MAX_CHARS
+from radscope.ui.app import request_fields
+from radscope.ui.public import FIELD_CAP, REQUEST_CAP
 from tests.ui.conftest import _GRADIO_TMP, serve
-from ui.app import request_fields
-from ui.public import FIELD_CAP, REQUEST_CAP
 
 REFERENCE, CANDIDATE = "No pleural effusion. Heart size normal.", "Small left pleural effusion."
 

@@ -8,13 +8,13 @@ import threading
 
 import pytest
 
-from engine.metrics.registry import production
-from engine.runs.store import Store
-from models.resolve import ModelNotAvailable, resolve
-from ui import model_status
-from ui.config import NO_KEY, AppConfig, ConfigError, load_config
-from ui.public import MASK, OperatorSetting, masked, public_reason, redact, secret_values
-from ui.runtime import RuntimeCache
+from radscope.engine.metrics.registry import production
+from radscope.engine.runs.store import Store
+from radscope.models.resolve import ModelNotAvailable, resolve
+from radscope.ui import model_status
+from radscope.ui.config import NO_KEY, AppConfig, ConfigError, load_config
+from radscope.ui.public import MASK, OperatorSetting, masked, public_reason, redact, secret_values
+from radscope.ui.runtime import RuntimeCache
 
 CANARY = "sk-canary-7f3a9c0e"
 
@@ -32,8 +32,8 @@ def test_app_prints_its_mode_and_passes_it_to_the_config(monkeypatch, capsys):
     import app
 
     seen = {}
-    monkeypatch.setattr("ui.app.build_demo", lambda config: seen.setdefault("config", config))
-    monkeypatch.setattr("ui.app.queue", lambda demo: type("D", (), {"launch": lambda *a, **k: None})())
+    monkeypatch.setattr("radscope.ui.app.build_demo", lambda config: seen.setdefault("config", config))
+    monkeypatch.setattr("radscope.ui.app.queue", lambda demo: type("D", (), {"launch": lambda *a, **k: None})())
     monkeypatch.delenv("SPACE_ID", raising=False)
     assert app.main(["--host", "0.0.0.0"]) == 0
     assert seen["config"].public and "public mode (bound to 0.0.0.0" in capsys.readouterr().err
@@ -109,7 +109,7 @@ def test_runs_belong_to_the_owner_that_claimed_them(tmp_path):
 
 
 def test_public_run_ids_are_unguessable():
-    from ui.batch_logic import default_run_id
+    from radscope.ui.batch_logic import default_run_id
 
     ids = {default_run_id(None, [], [], public=True) for _ in range(50)}  # needs no store
     assert len(ids) == 50 and all(len(i) >= 24 for i in ids)
@@ -175,7 +175,7 @@ def test_config_file_must_be_a_small_regular_file(tmp_path, fifo):
 
 
 def test_a_fewshot_file_must_be_a_small_regular_file(tmp_path, fifo):
-    from engine.metrics.vert.metric import MAX_FEWSHOT_BYTES, load_fewshot
+    from radscope.engine.metrics.vert.metric import MAX_FEWSHOT_BYTES, load_fewshot
 
     out = _within(10, lambda: load_fewshot(fifo))
     assert isinstance(out.get("error"), ValueError) and "regular file" in str(out["error"])

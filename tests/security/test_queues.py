@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 from gradio_client import Client
 
-from engine.metrics.base import MetricCard
-from engine.metrics.registry import MetricSpec
+from radscope.engine.metrics.base import MetricCard
+from radscope.engine.metrics.registry import MetricSpec
 from tests.ui.conftest import _GRADIO_TMP, serve
 from tests.ui.standins import StandInMetric, standin_registry
 
@@ -89,7 +89,7 @@ def test_a_batch_lets_a_model_compare_in_between_two_chunks(app, tmp_path):
 def test_the_gate_serves_waiters_in_arrival_order():
     """A batch that lets go of the gate and asks again at once queues behind the Compare that
     was waiting (a plain lock would let the batch take it straight back)."""
-    from ui.runtime import ModelGate
+    from radscope.ui.runtime import ModelGate
 
     gate, order = ModelGate(), []
     waiting = threading.Event()

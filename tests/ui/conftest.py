@@ -23,9 +23,8 @@ os.environ["GRADIO_TEMP_DIR"] = _GRADIO_TMP
 os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
-from engine.metrics.registry import MetricRegistry, production  # noqa: E402
+from radscope.engine.metrics.registry import MetricRegistry, production  # noqa: E402
 from tests.ui.standins import standin_registry  # noqa: E402
-
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -78,9 +77,9 @@ def serve(tmp: Path, options: dict | None = None, registry: MetricRegistry | Non
           **settings) -> Iterator[Served]:
     """Build the app offering ``registry``'s metrics (default: the project's) and serve it on a
     free port until the block ends (``settings``: other AppConfig fields, e.g. ``public=True``)."""
-    from engine.runs.store import Store
-    from ui.app import build_demo, launch_kwargs, queue
-    from ui.config import AppConfig
+    from radscope.engine.runs.store import Store
+    from radscope.ui.app import build_demo, launch_kwargs, queue
+    from radscope.ui.config import AppConfig
 
     store_path = tmp / "radscope.sqlite"
     config = AppConfig(registry or production(), options=dict(options or {}), **settings)

@@ -13,21 +13,20 @@ import functools
 import time
 from typing import Any
 
-from engine.metrics.registry import MetricRegistry, MetricSpec, production
-from engine.context import Option
-from engine.metrics.base import Metric, MetricCard, PairScore
-from engine.context import ModelInfo
-from engine.metrics.clear.schema import CONDITIONS, ClearPairExtraction, ClearReportExtraction
-from engine.metrics.clear.score import score_pair as clear_score_pair
-from engine.metrics.crepe.score import CrepeCounts
-from engine.metrics.radsem.extract import RadsemExtraction
-from engine.metrics.radsem.schema import RadsemPair, RadsemTags, UnmatchedSentence
-from engine.metrics.radsem.score import score_tags
-from models.srr_labels import LabelLevel
-from engine.metrics.srr.score import score_pair as srr_score_pair
-from engine.metrics.vert.schema import CATEGORY_KEYS, CategoryErrors, JudgeAssessment
-from engine.metrics.vert.score import compute_scores
-from engine.io.reports import ReportPair
+from radscope.engine.context import ModelInfo, Option
+from radscope.engine.io.reports import ReportPair
+from radscope.engine.metrics.base import Metric, MetricCard, PairScore
+from radscope.engine.metrics.clear.schema import CONDITIONS, ClearPairExtraction, ClearReportExtraction
+from radscope.engine.metrics.clear.score import score_pair as clear_score_pair
+from radscope.engine.metrics.crepe.score import CrepeCounts
+from radscope.engine.metrics.radsem.extract import RadsemExtraction
+from radscope.engine.metrics.radsem.schema import RadsemPair, RadsemTags, UnmatchedSentence
+from radscope.engine.metrics.radsem.score import score_tags
+from radscope.engine.metrics.registry import MetricRegistry, MetricSpec, production
+from radscope.engine.metrics.srr.score import score_pair as srr_score_pair
+from radscope.engine.metrics.vert.schema import CATEGORY_KEYS, CategoryErrors, JudgeAssessment
+from radscope.engine.metrics.vert.score import compute_scores
+from radscope.models.srr_labels import LabelLevel
 
 
 def _presence(**positive_or_negative: str) -> dict[str, str]:

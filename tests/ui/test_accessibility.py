@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.io.examples import example_pairs
+from radscope.engine.io.examples import example_pairs
 from tests.ui.conftest import ROOT, artifacts_dir
 from tests.ui.test_browser import ROW, _save
 from tests.ui.test_client import write_pairs

@@ -8,12 +8,12 @@ import time
 import pandas as pd
 import pytest
 
-from engine.context import RuntimeContext
-from engine.runs.runner import run_batch
+from radscope.engine.context import RuntimeContext
+from radscope.engine.metrics.registry import production
+from radscope.engine.runs.runner import run_batch
+from radscope.ui import batch_logic as batch
+from radscope.ui.views.corpus import clear_per_condition, crepe_totals, distribution_figure
 from tests.ui.test_client import NONE, write_pairs
-from ui import batch_logic as batch
-from ui.views.corpus import clear_per_condition, crepe_totals, distribution_figure
-from engine.metrics.registry import production
 
 
 def test_guess_columns_from_common_names():
@@ -183,7 +183,7 @@ def test_failed_pairs_are_left_out_of_the_comparison():
 
 
 def test_downloads_round_trip(tmp_path):
-    from engine.io import dataio
+    from radscope.engine.io import dataio
 
     pairs = dataio.read_pairs(write_pairs(tmp_path / "p.csv", 5))
     ctx = RuntimeContext()
@@ -259,7 +259,7 @@ def test_crepe_totals_fall_back_to_stored_counts():
 
 
 def test_clear_per_condition_plot_reads_the_corpus_aggregate():
-    from engine.metrics.clear.score import ClearPairScore
+    from radscope.engine.metrics.clear.score import ClearPairScore
     from tests.reference.clear import score_corpus
     from tests.ui import standins
 
@@ -281,7 +281,7 @@ def test_distribution_leaves_out_metrics_without_scores():
 def test_app_shows_the_run_id_and_a_stopped_run_resumes_without_one(standin_client, standin_server, tmp_path):
     from gradio_client import handle_file
 
-    from engine.runs.store import Store
+    from radscope.engine.runs.store import Store
     from tests.ui import standins
 
     path = write_pairs(tmp_path / "again.csv", 20)
@@ -318,8 +318,8 @@ def test_summary_table_shows_headline_figures_with_their_intervals():
     from collections import Counter
     from pathlib import Path
 
-    from engine.runs.summary import SummaryBuilder
-    from ui.views.common import fmt
+    from radscope.engine.runs.summary import SummaryBuilder
+    from radscope.ui.views.common import fmt
 
     recorded = json.loads((Path(__file__).parents[1] / "fixtures" / "corpus_stats" / "recorded.json")
                           .read_text(encoding="utf-8"))["clear"]

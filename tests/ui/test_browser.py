@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from engine.io.examples import example_pairs
-from engine.metrics.registry import production
+from radscope.engine.io.examples import example_pairs
+from radscope.engine.metrics.registry import production
 from tests.ui.conftest import ROOT, artifacts_dir
 from tests.ui.standins import standin_registry
 from tests.ui.test_client import write_pairs
@@ -87,7 +87,7 @@ def chosen(standin_server) -> dict[str, str]:
 
 
 def _select_metrics(page, group: str, names: list[str]) -> None:
-    from ui.app import metric_label
+    from radscope.ui.app import metric_label
 
     registry = standin_registry()  # the stand-in app's metrics: the project's and the stand-ins
     wanted = {metric_label(registry.get(n)) for n in names}
@@ -187,13 +187,13 @@ def test_compare_example_draws_every_view(page, chosen):
 
 def test_compare_with_the_default_metrics(real_page):
     """What a first visitor sees: an example, the metrics ticked by default, Run."""
-    from ui.config import AppConfig
+    from radscope.ui.config import AppConfig
 
     page = real_page
     title = next(e.title for e in example_pairs() if e.pair.id == EXAMPLE)
     page.locator("#examples").get_by_text(title, exact=True).click()
     page.wait_for_function("() => document.querySelector('#reference textarea').value.length > 0")
-    from ui.app import metric_label
+    from radscope.ui.app import metric_label
 
     defaults = AppConfig(production()).default_metrics()
 
@@ -217,7 +217,7 @@ def test_batch_upload_reaches_100_percent(real_page, tmp_path):
     page.locator("#batch-file input[type=file]").set_input_files(str(path))
     page.wait_for_selector("#batch-preview", state="visible")
     assert "20 rows" in page.locator("#batch-file-status").inner_text()
-    from ui.config import AppConfig
+    from radscope.ui.config import AppConfig
 
     fast = AppConfig(production()).default_metrics()
     names = [n for n in ("bleu", "rouge", "clear", "crepe", "radsem") if n in fast]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.io.examples import example_pairs
+from radscope.engine.io.examples import example_pairs
 from tests.ui.test_browser import real_page  # noqa: F401 - the fixture, shared
 
 pytestmark = pytest.mark.browser

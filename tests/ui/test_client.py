@@ -12,10 +12,10 @@ import pytest
 from gradio_client import handle_file
 from gradio_client.exceptions import AppError
 
-from engine.io.examples import example_pairs
-from engine.metrics.registry import production
-from engine.metrics.lexical import bleu, rouge_l
-from engine.runs.results import STANDARD_KEYS
+from radscope.engine.io.examples import example_pairs
+from radscope.engine.metrics.lexical import bleu, rouge_l
+from radscope.engine.metrics.registry import production
+from radscope.engine.runs.results import STANDARD_KEYS
 from tests.ui import standins
 
 EXPECTED_ENDPOINTS = {"/compare", "/compare_panels", "/structure", "/load_reference",
@@ -192,7 +192,7 @@ def test_batch_marks_problem_pairs_without_stopping(client, tmp_path):
 
 
 def test_stopped_batch_resumes_with_its_run_id(standin_client, standin_server, tmp_path):
-    from engine.runs.store import Store
+    from radscope.engine.runs.store import Store
 
     path = write_pairs(tmp_path / "slow.csv", 20)
     run_id = "resume-test"
@@ -238,7 +238,7 @@ def test_models_tab_lists_loaded_metrics_and_registry(client):
     rows = [dict(zip(loaded["headers"], r, strict=True)) for r in loaded["data"]]
     bleu = next(r for r in rows if r["metric"] == "bleu")
     assert bleu["model"].startswith("none") and bleu["device"] == "cpu"
-    from models import model_registry
+    from radscope.models import model_registry
 
     assert [r[0].rstrip(" ★") for r in registry_table["data"]] == list(model_registry.load_registry())
     _, message = client.predict(api_name="/unload_models")
@@ -246,7 +246,7 @@ def test_models_tab_lists_loaded_metrics_and_registry(client):
 
 
 def test_use_judge_fills_the_judge_options(client):
-    from ui import model_status
+    from radscope.ui import model_status
 
     names = model_status.judge_option_names(production())
     if not names:
@@ -263,7 +263,7 @@ def test_use_judge_fills_the_judge_options(client):
 
 
 def test_check_judge_reports_a_missing_download(client):
-    from ui import model_status
+    from radscope.ui import model_status
 
     message = client.predict(model_status.JUDGE_FROM_HF, "gemma3-270m-demo", "someone/judge-GGUF",
                              "judge.gguf", "", "",

@@ -41,8 +41,9 @@ def _refuse(*args, **kwargs):
 
 
 def test_a_link_reopens_the_comparison_from_the_store(browser, app_server, monkeypatch):
-    import ui.compare
-    from engine.runs.store import Store
+    import radscope.ui.compare
+    from radscope import ui
+    from radscope.engine.runs.store import Store
 
     maker = Page(browser, app_server.url, 1440, "light")
     opened: list[Page] = [maker]

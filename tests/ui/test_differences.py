@@ -7,15 +7,15 @@ from __future__ import annotations
 
 import re
 
-from engine.context import RuntimeContext
-from engine.io.examples import example_pairs
-from engine.metrics.registry import production
-from engine.io.reports import ReportPair
-from engine.runs.runner import run_batch
-from ui.compare_handlers import clinical_summary, fingerprint, is_stale
-from ui.differences import CAND_ONLY, REF_ONLY, SYMBOLS, differences_html, findings, place
-from ui.panels import clinical_html, overview_html
-from ui.views.common import ran_title
+from radscope.engine.context import RuntimeContext
+from radscope.engine.io.examples import example_pairs
+from radscope.engine.io.reports import ReportPair
+from radscope.engine.metrics.registry import production
+from radscope.engine.runs.runner import run_batch
+from radscope.ui.compare_handlers import clinical_summary, fingerprint, is_stale
+from radscope.ui.differences import CAND_ONLY, REF_ONLY, SYMBOLS, differences_html, findings, place
+from radscope.ui.panels import clinical_html, overview_html
+from radscope.ui.views.common import ran_title
 
 FINDINGS = "FINDINGS: Heart size is normal. Patchy right lower lobe opacity. No pneumothorax."
 # Identical findings; the impression turned normal (as in IU CXR3707's planted error).

@@ -8,13 +8,13 @@ import re
 
 import pandas as pd
 
-from engine.io.examples import example_pairs
-from engine.context import RuntimeContext
-from engine.runs.runner import run_batch
-from ui import batch_logic as batch
-from ui.differences import CONFLICT, MATCHED, findings, marked_html
-from ui.report import comparison_record, report_html, write_report
-from engine.metrics.registry import production
+from radscope.engine.context import RuntimeContext
+from radscope.engine.io.examples import example_pairs
+from radscope.engine.metrics.registry import production
+from radscope.engine.runs.runner import run_batch
+from radscope.ui import batch_logic as batch
+from radscope.ui.differences import CONFLICT, MATCHED, findings, marked_html
+from radscope.ui.report import comparison_record, report_html, write_report
 
 SWAP = next(e.pair for e in example_pairs() if e.pair.id == "effusion-laterality")
 RULES = {"extractor": "rules"}
@@ -78,7 +78,7 @@ def test_report_is_self_contained_and_has_every_panel(tmp_path):
 
 
 def test_differences_say_why_when_there_is_no_alignment():
-    from ui.compare_tab import NO_DIFFERENCES, compare_differences
+    from radscope.ui.compare_tab import NO_DIFFERENCES, compare_differences
 
     failed = {"radsem": {"score": None, "error": "judge: no answer", "model": "x"}}
     assert "gave no sentence alignment" in compare_differences(SWAP.reference, SWAP.candidate, failed)

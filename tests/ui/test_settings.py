@@ -7,13 +7,13 @@ import json
 import pytest
 
 import app as app_module
-from engine.metrics.registry import production
+from radscope.engine.metrics.registry import production
+from radscope.ui import model_status
+from radscope.ui.app import launch_kwargs
+from radscope.ui.compare import InputProblem, input_problems, parse_metrics, read_text_upload
+from radscope.ui.config import AppConfig, ConfigError, config_from_dict, load_config
+from radscope.ui.runtime import RuntimeCache, coerce_option, normalise_options
 from tests.ui.standins import standin_registry
-from ui import model_status
-from ui.app import launch_kwargs
-from ui.compare import InputProblem, input_problems, parse_metrics, read_text_upload
-from ui.config import AppConfig, ConfigError, config_from_dict, load_config
-from ui.runtime import RuntimeCache, coerce_option, normalise_options
 
 
 def test_binds_localhost_by_default(monkeypatch):
@@ -188,7 +188,7 @@ def test_fetch_model_explains_what_is_missing():
 
 
 def test_registry_table_lists_every_model_with_its_status():
-    from models import model_registry
+    from radscope.models import model_registry
 
     frame = model_status.registry_frame()
     assert [i.rstrip(" ★") for i in frame["id"]] == list(model_registry.load_registry())
@@ -197,9 +197,9 @@ def test_registry_table_lists_every_model_with_its_status():
 
 
 def test_structured_report_layout_is_escaped_and_flags_demo_models():
-    from engine.structured_report import StructuredReport, StructureResult
-    from engine.context import ModelInfo
-    from ui.structured_report_action import structured_html
+    from radscope.engine.context import ModelInfo
+    from radscope.engine.structured_report import StructuredReport, StructureResult
+    from radscope.ui.structured_report_action import structured_html
 
     report = StructuredReport(exam_type="Chest radiograph", history="", technique="PA and lateral",
                               comparison="", findings={"Pleura": ["Small left effusion <b>x</b>"]},

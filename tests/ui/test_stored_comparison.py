@@ -5,16 +5,16 @@ from __future__ import annotations
 
 import pytest
 
-from engine.io.examples import example_pairs
-from engine.context import RuntimeContext
-from engine.runs.runner import run_batch
-from engine.runs.store import Store
-from ui import compare_link
-from ui.compare_link import NotOpenable, load_comparison, save_comparison
-from ui.plot_svg import figure_svg
-from ui.public import owner_of
-from ui.views import render
-from engine.metrics.registry import production
+from radscope.engine.context import RuntimeContext
+from radscope.engine.io.examples import example_pairs
+from radscope.engine.metrics.registry import production
+from radscope.engine.runs.runner import run_batch
+from radscope.engine.runs.store import Store
+from radscope.ui import compare_link
+from radscope.ui.compare_link import NotOpenable, load_comparison, save_comparison
+from radscope.ui.plot_svg import figure_svg
+from radscope.ui.public import owner_of
+from radscope.ui.views import render
 
 SWAP = next(e.pair for e in example_pairs() if e.pair.id == "effusion-laterality")
 

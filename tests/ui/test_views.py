@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
+from radscope.ui.views import PanelView, generic_view, has_view, register_view, render, view_for
+from radscope.ui.views.clear import clear_table
+from radscope.ui.views.common import BAD, GOOD, NEUTRAL, find_section, panel_header
+from radscope.ui.views.radsem import alignment_graph, radsem_figure
+from radscope.ui.views.srr import AGREE, STATUS_DIFFERS, label_frame
 from tests.ui import standins
-from ui.views import PanelView, generic_view, has_view, register_view, render, view_for
-from ui.views.clear import clear_table
-from ui.views.common import BAD, GOOD, NEUTRAL, find_section, panel_header
-from ui.views.radsem import alignment_graph, radsem_figure
-from ui.views.srr import AGREE, STATUS_DIFFERS, label_frame
 
 
 def _css(frame_css, row, col):
@@ -17,7 +17,7 @@ def _css(frame_css, row, col):
 
 
 def test_clear_table_is_13_by_6_with_mismatches_marked():
-    from engine.metrics.clear.score import ClearPairScore
+    from radscope.engine.metrics.clear.score import ClearPairScore
 
     score = ClearPairScore.from_json({**standins.clear_details(), "score": 0.8})
     table, css = clear_table(score)
@@ -69,8 +69,8 @@ def test_not_applicable_result_explains_why_and_how_to_force():
 
 
 def test_metric_cards_say_what_they_are_designed_for():
-    from engine.metrics.registry import production
-    from ui.widgets import card_html
+    from radscope.engine.metrics.registry import production
+    from radscope.ui.widgets import card_html
 
     assert "<b>Designed for</b> chest radiographs" in card_html(production().get("clear").card)
     assert "<b>Designed for</b> any modality and body area" in card_html(production().get("radsem").card)
@@ -109,7 +109,7 @@ def test_srr_view_groups_findings_and_marks_status_differences():
     view = render("srr", standins.result_for("srr"))
     # Leaf sets share 2 of 4 + 4 labels: F1 = 2*2/8 = 0.500, Jaccard = 2/6 = 0.333.
     assert "Leaf level</b> F1 0.500" in view.summary_html and "Jaccard 0.333" in view.summary_html
-    from engine.metrics.srr.score import SrrPairScore
+    from radscope.engine.metrics.srr.score import SrrPairScore
 
     score = SrrPairScore.from_json(standins.srr_details())
     frame = label_frame(score.leaf, is_upper=False)
@@ -121,7 +121,7 @@ def test_srr_view_groups_findings_and_marks_status_differences():
 
 
 def test_radsem_graph_places_sentences_and_highlights_unmatched():
-    from engine.metrics.radsem.score import RadsemScore
+    from radscope.engine.metrics.radsem.score import RadsemScore
 
     details = standins.radsem_details()
     extraction = standins.radsem_extraction()

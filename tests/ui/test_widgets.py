@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import gradio as gr
 
-from engine.metrics.registry import production
-from ui.config import AppConfig
-from ui.widgets import ADVANCED_OPTIONS, option_controls
+from radscope.engine.metrics.registry import production
+from radscope.ui.config import AppConfig
+from radscope.ui.widgets import ADVANCED_OPTIONS, option_controls
 
 
 def _ids(block) -> set[str]:

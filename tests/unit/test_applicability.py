@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from engine.eligibility import applicability as a
-from engine.metrics.defaults import default_metrics, demo_grade_under
-from engine.metrics.registry import production
+from radscope.engine.eligibility import applicability as a
+from radscope.engine.metrics.defaults import default_metrics, demo_grade_under
+from radscope.engine.metrics.registry import production
 
 
 @pytest.mark.parametrize("value, code", [("CR", "XR"), ("DX", "XR"), ("X-ray", "XR"),
@@ -106,7 +106,7 @@ def test_default_metrics_are_the_real_offline_ones():
 
 
 def test_bench_figures_compare_detected_with_labelled_exams():
-    from engine.bench.applicability import scope_figures
+    from radscope.engine.bench.applicability import scope_figures
 
     items = [("Axial FLAIR and T2 images: white matter hyperintensities. Ventricles normal.",
               "MR", "BRAIN"),

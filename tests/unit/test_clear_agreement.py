@@ -1,12 +1,12 @@
 """CLEAR's attribute agreement headline: a side swap shows beside the positive F1."""
 from __future__ import annotations
 
-from engine.io.examples import example_pairs
-from engine.context import RuntimeContext
-from engine.metrics.clear.agreement import attribute_agreement
-from engine.metrics.clear.score import TableCell, TableRow
-from engine.runs.runner import run_batch
-from engine.metrics.registry import production
+from radscope.engine.context import RuntimeContext
+from radscope.engine.io.examples import example_pairs
+from radscope.engine.metrics.clear.agreement import attribute_agreement
+from radscope.engine.metrics.clear.score import TableCell, TableRow
+from radscope.engine.metrics.registry import production
+from radscope.engine.runs.runner import run_batch
 
 
 def test_agreement_counts_compared_cells_and_names_the_differing_ones():

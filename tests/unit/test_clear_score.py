@@ -10,7 +10,7 @@ import jsonschema
 import pytest
 from sklearn.metrics import f1_score
 
-from engine.metrics.clear.schema import (
+from radscope.engine.metrics.clear.schema import (
     CHANGE,
     CONDITIONS,
     DESCRIPTIVE_LOCATION,
@@ -31,7 +31,7 @@ from engine.metrics.clear.schema import (
     validate_fast_answer,
     validate_presence,
 )
-from engine.metrics.clear.score import (
+from radscope.engine.metrics.clear.score import (
     ClearPairScore,
     best_match_similarity,
     bleu4_similarity,

@@ -10,19 +10,19 @@ import sqlite3
 
 import pytest
 
-from engine.context import Closeable, RuntimeContext
-from engine.runtimes.callcache import CallCache
+from radscope.engine.context import Closeable, RuntimeContext
+from radscope.engine.runtimes.callcache import CallCache
 
 
 def test_every_resource_class_implements_closeable() -> None:
-    from engine.api import Scorer
-    from engine.runs.parallel import ProcessScorer
-    from engine.runtimes.judge import Judge
-    from engine.runtimes.judge_worker import IsolatedLlamaBackend
-    from engine.runtimes.llamacpp import LlamaCppBackend
-    from engine.runtimes.onnx_encoder import OnnxEncoder
-    from engine.runtimes.openai_compat import OpenAICompatBackend
-    from engine.runs.store import Store
+    from radscope.engine.api import Scorer
+    from radscope.engine.runs.parallel import ProcessScorer
+    from radscope.engine.runs.store import Store
+    from radscope.engine.runtimes.judge import Judge
+    from radscope.engine.runtimes.judge_worker import IsolatedLlamaBackend
+    from radscope.engine.runtimes.llamacpp import LlamaCppBackend
+    from radscope.engine.runtimes.onnx_encoder import OnnxEncoder
+    from radscope.engine.runtimes.openai_compat import OpenAICompatBackend
 
     for cls in (CallCache, Judge, IsolatedLlamaBackend, LlamaCppBackend, OpenAICompatBackend,
                 OnnxEncoder, ProcessScorer, Scorer, Store, RuntimeContext):
@@ -53,13 +53,13 @@ def _failing_close() -> None:
 
 
 def test_unload_reports_a_metric_that_failed_to_close(monkeypatch, caplog) -> None:
-    from engine.metrics.registry import production
-    from ui.runtime import RuntimeCache
+    from radscope.engine.metrics.registry import production
+    from radscope.ui.runtime import RuntimeCache
 
     cache = RuntimeCache(production(), max_contexts=2)
     _, metric = cache.metric({}, "bleu")
     monkeypatch.setattr(metric, "close", _failing_close)
-    with caplog.at_level(logging.WARNING, logger="ui.runtime"):
+    with caplog.at_level(logging.WARNING, logger="radscope.ui.runtime"):
         assert cache.close_all() == 1
     assert cache.take_close_problems() == ["bleu: OSError: device busy"]
     assert cache.take_close_problems() == []  # shown once
@@ -67,8 +67,8 @@ def test_unload_reports_a_metric_that_failed_to_close(monkeypatch, caplog) -> No
 
 
 def test_eviction_keeps_the_close_failure_for_the_app(monkeypatch) -> None:
-    from engine.metrics.registry import production
-    from ui.runtime import RuntimeCache
+    from radscope.engine.metrics.registry import production
+    from radscope.ui.runtime import RuntimeCache
 
     cache = RuntimeCache(production(), max_contexts=1)
     _, metric = cache.metric({}, "bleu")
@@ -80,10 +80,10 @@ def test_eviction_keeps_the_close_failure_for_the_app(monkeypatch) -> None:
 
 
 def test_a_corpus_plot_that_fails_says_why(caplog) -> None:
-    from ui.views.corpus import corpus_figure
+    from radscope.ui.views.corpus import corpus_figure
 
     broken = {"corpus": {"pos_f1_per_condition": "not a mapping", "neg_f1_per_condition": {}}}
-    with caplog.at_level(logging.ERROR, logger="ui.views.corpus"):
+    with caplog.at_level(logging.ERROR, logger="radscope.ui.views.corpus"):
         fig = corpus_figure("clear", broken, [])
     assert fig is not None
     assert "could not be drawn (AttributeError:" in fig.layout.title.text
@@ -93,12 +93,12 @@ def test_a_corpus_plot_that_fails_says_why(caplog) -> None:
 def test_a_model_that_cannot_be_checked_is_not_reported_as_missing(caplog) -> None:
     from dataclasses import replace
 
-    from models import model_registry
-    from ui.model_status import availability
+    from radscope.models import model_registry
+    from radscope.ui.model_status import availability
 
     entry = next(e for e in model_registry.load_registry().values() if e.source == "hf")
     assert availability(replace(entry, file=None)) in ("not downloaded", "in the Hugging Face cache")
-    with caplog.at_level(logging.WARNING, logger="ui.model_status"):
+    with caplog.at_level(logging.WARNING, logger="radscope.ui.model_status"):
         status = availability(replace(entry, repo="not//a repo id", file=None))
     assert status.startswith("not checked (HFValidationError: ")
     assert f"could not check whether model {entry.id} is on this machine" in caplog.text

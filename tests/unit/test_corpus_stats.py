@@ -13,12 +13,12 @@ from typing import Any
 import numpy as np
 import pytest
 
-from engine.statistics import record_percentile as cs
-from engine.runs.compare import LEFT_OUT_DEMO, compare_systems
-from engine.metrics.clear.stats import ClearStats
-from engine.metrics.statistics_by_metric import DECLARED, statistics_for
-from engine.metrics.signature import parse_signature
-from engine.runs.summary import corpus_block
+from radscope.engine.metrics.clear.stats import ClearStats
+from radscope.engine.metrics.signature import parse_signature
+from radscope.engine.metrics.statistics_by_metric import DECLARED, statistics_for
+from radscope.engine.runs.compare import LEFT_OUT_DEMO, compare_systems
+from radscope.engine.runs.summary import corpus_block
+from radscope.engine.statistics import record_percentile as cs
 
 RECORDED = json.loads((Path(__file__).parents[1] / "fixtures" / "corpus_stats" / "recorded.json")
                       .read_text(encoding="utf-8"))
@@ -55,7 +55,7 @@ def test_figures_equal_the_old_corpus_aggregates(metric):
 def test_headline_figures_are_bit_identical_to_the_old_ones():
     clear = RECORDED["clear"]
     stats = [ClearStats.from_result(r) for r in _ok(clear["results"])]
-    from engine.metrics.clear.stats import aggregate
+    from radscope.engine.metrics.clear.stats import aggregate
 
     figures = aggregate(stats, parse_signature(clear["signature"]))
     assert figures["presence.pos_f1@13"] == clear["corpus"]["presence"]["pos_f1@13"]
@@ -66,7 +66,7 @@ def test_headline_figures_are_bit_identical_to_the_old_ones():
     assert figures["abnormal.mean_f1"] == radsem["corpus"]["abnormal"]["mean_f1"]
     assert figures["mean"] == radsem["corpus"]["mean"]
     srr = RECORDED["srr"]
-    from engine.metrics.srr.stats import aggregate as srr_aggregate
+    from radscope.engine.metrics.srr.stats import aggregate as srr_aggregate
 
     spec = statistics_for("srr")
     figures = srr_aggregate([spec.from_result(r) for r in _ok(srr["results"])],
@@ -108,9 +108,9 @@ def test_an_older_statistics_version_is_refused():
 
 
 def test_summary_names_a_misfit_instead_of_partial_figures():
-    from engine.metrics.registry import production
-    from engine.context import RuntimeContext
-    from engine.runs.summary import SummaryBuilder
+    from radscope.engine.context import RuntimeContext
+    from radscope.engine.metrics.registry import production
+    from radscope.engine.runs.summary import SummaryBuilder
 
     metric = production().get("crepe").build(RuntimeContext(options={"extractor": "rules", "crepe_model": "rules"}))
     builder = SummaryBuilder([metric])
@@ -168,7 +168,7 @@ def test_compare_systems_gives_figure_verdicts_and_checks_signatures():
 def _tp_rows(result: dict[str, Any], kind: str) -> list[dict[str, Any]]:
     """The rows a perfect candidate (same labels as the reference) has: every reference
     positive is a true positive (attributes copied from the recorded rows where present)."""
-    from engine.metrics.clear.schema import CHOICE_ATTRIBUTES, CONDITION_ATTRIBUTES, LIST_ATTRIBUTES
+    from radscope.engine.metrics.clear.schema import CHOICE_ATTRIBUTES, CONDITION_ATTRIBUTES, LIST_ATTRIBUTES
 
     positives = [c for c, label in result["reference_presence"].items() if label == "positive"]
     have = {(r["condition"], r["attribute"]): r for r in result[f"{kind}_rows"]}
@@ -200,8 +200,8 @@ def test_a_new_statistics_version_changes_the_signature(monkeypatch):
     """Bumping a record's STATS_VERSION (and, as the check below demands, its scoring's
     ``stats_version``) makes stored results of the old one stale: the signature changes
     (resumed runs score the pairs again) and old payloads are refused."""
-    from engine.metrics.registry import production
-    from engine.context import RuntimeContext
+    from radscope.engine.context import RuntimeContext
+    from radscope.engine.metrics.registry import production
 
     ctx = RuntimeContext(options={"extractor": "rules", "crepe_model": "rules"})
     metric = production().get("crepe").build(ctx)
@@ -216,9 +216,9 @@ def test_a_new_statistics_version_changes_the_signature(monkeypatch):
 
 
 def test_terminal_summary_prints_headline_figures_with_intervals():
-    from engine.metrics.registry import production
-    from engine.context import RuntimeContext
-    from engine.runs.summary import SummaryBuilder, format_summary
+    from radscope.engine.context import RuntimeContext
+    from radscope.engine.metrics.registry import production
+    from radscope.engine.runs.summary import SummaryBuilder, format_summary
 
     recorded = RECORDED["radsem"]
     metric = production().get("radsem").build(RuntimeContext(options={"extractor": "rules"}))
@@ -263,15 +263,15 @@ def test_paired_test_rejects_about_5_percent_under_the_null_and_finds_a_real_gap
 
 
 def _scoring_classes() -> list[type]:
-    from engine.metrics.extraction import Scoring
-    from engine.metrics.registry import production
+    from radscope.engine.metrics.extraction import Scoring
+    from radscope.engine.metrics.registry import production
 
     production()  # imports every metric module, so every scoring class exists
     found, todo = [], [Scoring]
     while todo:
         cls = todo.pop()
         todo.extend(cls.__subclasses__())
-        if cls.__module__.startswith("engine.metrics."):
+        if cls.__module__.startswith("radscope.engine.metrics."):
             found.append(cls)
     return found
 
@@ -281,7 +281,7 @@ def test_every_scoring_names_the_version_of_its_statistics_record() -> None:
     record: every scoring of a family with a record must name that record's STATS_VERSION."""
     checked = []
     for cls in _scoring_classes():
-        family = cls.__module__.split("engine.metrics.", 1)[1].split(".")[0]
+        family = cls.__module__.split("radscope.engine.metrics.", 1)[1].split(".")[0]
         if family in DECLARED:
             assert cls.stats_version == DECLARED[family].record.STATS_VERSION, cls
             checked.append(family)

@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from engine.metrics.crepe.score import (
+from radscope.engine.metrics.crepe.score import (
     CATEGORIES,
     CATEGORY_KEYS,
     CrepeCounts,

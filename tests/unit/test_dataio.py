@@ -4,7 +4,7 @@ import json
 import pandas as pd
 import pytest
 
-from engine.io.dataio import Columns, InputError, ResultsWriter, read_pairs, write_jsonl
+from radscope.engine.io.dataio import Columns, InputError, ResultsWriter, read_pairs, write_jsonl
 
 
 def _write(tmp_path, name, text, mode="w"):

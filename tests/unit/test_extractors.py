@@ -9,11 +9,11 @@ from typing import Any
 
 import pytest
 
-from engine.context import ModelInfo, RuntimeContext
-from engine.metrics import registry
-from engine.metrics.registry import production
-from engine.metrics.base import MetricCard, PairScore
-from engine.metrics.extraction import (
+from radscope.engine.context import ModelInfo, RuntimeContext
+from radscope.engine.io.reports import ReportPair
+from radscope.engine.metrics import registry
+from radscope.engine.metrics.base import MetricCard, PairScore
+from radscope.engine.metrics.extraction import (
     Extracted,
     ExtractorKind,
     ExtractorMetric,
@@ -22,10 +22,10 @@ from engine.metrics.extraction import (
     PairwiseExtractor,
     Scoring,
 )
-from engine.options.extractor import EXTRACTOR
-from engine.metrics.judging import judged
-from engine.io.reports import ReportPair
-from engine.runtimes.judge import JudgeError
+from radscope.engine.metrics.judging import judged
+from radscope.engine.metrics.registry import production
+from radscope.engine.options.extractor import EXTRACTOR
+from radscope.engine.runtimes.judge import JudgeError
 
 CARD = MetricCard(name="toy", title="Toy", measures="m", inputs="i", direction="higher",
                   range=(0.0, 1.0), paper="p", models="none", limits="l")

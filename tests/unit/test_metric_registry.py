@@ -7,13 +7,12 @@ from dataclasses import replace
 
 import pytest
 
-from engine.context import Option, RuntimeContext
-from engine.metrics.registry import MetricRegistry, production
-from engine.io.reports import ReportPair
-from engine.runs.runner import run_batch
-from tests.ui.standins import HEADLINE
+from radscope.engine.context import Option, RuntimeContext
+from radscope.engine.io.reports import ReportPair
+from radscope.engine.metrics.registry import MetricRegistry, production
+from radscope.engine.runs.runner import run_batch
+from tests.ui.standins import HEADLINE, standin_registry
 from tests.ui.standins import METRICS as STANDINS
-from tests.ui.standins import standin_registry
 
 PROJECT = {"clear", "crepe", "vert", "srr", "radsem", "bleu", "bleu1", "rouge"}
 
@@ -77,8 +76,8 @@ def test_the_runner_scores_with_the_registry_it_is_given():
 
 
 def test_the_cli_and_the_api_take_the_registry_they_are_given(capsys):
-    from engine.api import Scorer
-    from engine.cli import main
+    from radscope.engine.api import Scorer
+    from radscope.engine.cli import main
 
     assert main(["metrics"], registry=standin_registry()) == 0
     assert "slow-standin" in capsys.readouterr().out

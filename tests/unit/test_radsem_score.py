@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from engine.metrics.radsem.schema import (
+from radscope.engine.metrics.radsem.schema import (
     REWRITE_SCHEMA,
     TAG_SCHEMA,
     RadsemPair,
@@ -13,7 +13,7 @@ from engine.metrics.radsem.schema import (
     UnmatchedSentence,
     tag_problems,
 )
-from engine.metrics.radsem.score import (
+from radscope.engine.metrics.radsem.score import (
     RULE_ABSENT,
     RULE_ALL_MATCHED,
     RULE_F1,

@@ -11,9 +11,14 @@ from pathlib import Path
 
 import pytest
 
-from engine.bench.ratings import (RaTEEvalData, RatingsFormatError, ReXValData, load_rate_eval,
-                            load_rexval)
-from engine.io.reports import ReportPair
+from radscope.engine.bench.ratings import (
+    RaTEEvalData,
+    RatingsFormatError,
+    ReXValData,
+    load_rate_eval,
+    load_rexval,
+)
+from radscope.engine.io.reports import ReportPair
 
 CANDIDATES = ("radgraph", "bertscore", "s_emb", "bleu")
 STUDIES = [

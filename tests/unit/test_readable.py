@@ -3,11 +3,16 @@ from typing import get_args
 
 import pytest
 
-from engine.context import RuntimeContext
-from engine.eligibility.readable import ReaderLanguages, guess_language, pair_unreadable, unreadable_reason
-from engine.io.reports import ReportPair
-from engine.metrics.extraction import READER_LANGUAGES, ExtractorKind
-from engine.metrics.registry import production
+from radscope.engine.context import RuntimeContext
+from radscope.engine.eligibility.readable import (
+    ReaderLanguages,
+    guess_language,
+    pair_unreadable,
+    unreadable_reason,
+)
+from radscope.engine.io.reports import ReportPair
+from radscope.engine.metrics.extraction import READER_LANGUAGES, ExtractorKind
+from radscope.engine.metrics.registry import production
 
 
 @pytest.mark.parametrize("text, reason", [

@@ -1,6 +1,11 @@
 """Section and utterance splitting, and per-pair input problems."""
-from engine.io.reports import (ReportPair, findings_and_impression, findings_text, split_sections,
-                            split_utterances)
+from radscope.engine.io.reports import (
+    ReportPair,
+    findings_and_impression,
+    findings_text,
+    split_sections,
+    split_utterances,
+)
 
 
 def test_sections_inline_headers_case_insensitive():
@@ -66,7 +71,7 @@ def test_pair_problems():
 
 # --- issue 24: sections as radiologists write them ---------------------------------------------
 
-from engine.io.reports import read_layout, section_view  # noqa: E402 - grouped with their tests
+from radscope.engine.io.reports import read_layout, section_view  # noqa: E402 - grouped with their tests
 
 
 def test_european_layout_reads_result_and_conclusion():

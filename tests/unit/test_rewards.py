@@ -9,10 +9,17 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from engine import reward_file
-from engine.api import Scorer
-from engine.rewards import (RewardScorer, completion_text, parse_weights, response_from_query,
-                            trl_async_reward, trl_reward, unit_reward)
+from radscope.engine import reward_file
+from radscope.engine.api import Scorer
+from radscope.engine.rewards import (
+    RewardScorer,
+    completion_text,
+    parse_weights,
+    response_from_query,
+    trl_async_reward,
+    trl_reward,
+    unit_reward,
+)
 
 REFS = ["No acute cardiopulmonary process. Heart size is normal.",
         "Small left pleural effusion. Mild cardiomegaly.",

@@ -5,8 +5,8 @@ import random
 from rouge_score import rouge_scorer
 from rouge_score.rouge_scorer import _lcs_table
 
-from engine.io.examples import example_pairs
-from engine.metrics.lexical import lcs_length, rouge_l, rouge_tokens, tokenize
+from radscope.engine.io.examples import example_pairs
+from radscope.engine.metrics.lexical import lcs_length, rouge_l, rouge_tokens, tokenize
 
 _LIBRARY = rouge_scorer.RougeScorer(["rougeL"], use_stemmer=True)
 

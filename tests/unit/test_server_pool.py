@@ -6,9 +6,9 @@ from types import SimpleNamespace
 
 import pytest
 
-from engine.metrics.judging import JudgeConfig, build_backend
-from engine.runtimes.openai_compat import OpenAICompatBackend
-from engine.runtimes.server_pool import ServerPool
+from radscope.engine.metrics.judging import JudgeConfig, build_backend
+from radscope.engine.runtimes.openai_compat import OpenAICompatBackend
+from radscope.engine.runtimes.server_pool import ServerPool
 
 
 class RecordingClient:

@@ -7,7 +7,14 @@ import warnings
 
 import pytest
 
-from models.srr_labels import (
+from radscope.engine.metrics.srr.score import (
+    SrrCorpusScore,
+    SrrPairScore,
+    compare_label_sets,
+    corpus_scores,
+    score_pair,
+)
+from radscope.models.srr_labels import (
     NO_FINDING,
     LabelLevel,
     StatusView,
@@ -20,13 +27,6 @@ from models.srr_labels import (
     view_vocabulary,
     vocabulary,
     with_status_label,
-)
-from engine.metrics.srr.score import (
-    SrrCorpusScore,
-    SrrPairScore,
-    compare_label_sets,
-    corpus_scores,
-    score_pair,
 )
 from tests.reference.srr import corpus_from_pairs
 

@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from engine.bench.ssree import level_means
+from radscope.engine.bench.ssree import level_means
 from tests.conftest import run_bench
 
 

@@ -6,8 +6,14 @@ import math
 import numpy as np
 import pytest
 
-from engine.statistics.mean_bca import (Correlation, MeanCI, PairedComparison, bootstrap_mean_ci, correlation,
-                          paired_comparison)
+from radscope.engine.statistics.mean_bca import (
+    Correlation,
+    MeanCI,
+    PairedComparison,
+    bootstrap_mean_ci,
+    correlation,
+    paired_comparison,
+)
 
 # --- bootstrap_mean_ci -------------------------------------------------------------------------
 
@@ -236,7 +242,7 @@ def test_flat_interval_equals_scipy_bca_on_5000_untied_scores():
     # Continuous scores (BLEU-like): the chunked bootstrap draws the same indices as scipy does
     # with the same seed and batch, and the closed-form acceleration equals scipy's jackknife,
     # so the two intervals agree to rounding.
-    from engine.statistics import mean_bca
+    from radscope.engine.statistics import mean_bca
 
     x = np.random.default_rng(1).beta(2, 5, 5000)
     ci = bootstrap_mean_ci(x)

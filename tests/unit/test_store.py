@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.runs.store import ResultRow, RunConflictError, Store, UnknownRunError, default_db_path
+from radscope.engine.runs.store import ResultRow, RunConflictError, Store, UnknownRunError, default_db_path
 
 METRICS = ["clear", "crepe"]
 OPTIONS = {"clear_top5": True, "judge": {"model": "demo", "temperature": 0.0}}
@@ -146,7 +146,7 @@ def test_pairs_registered_after_start_are_appended(tmp_path):
 
 
 def test_results_iterates_across_pages(tmp_path, monkeypatch):
-    monkeypatch.setattr("engine.runs.store._PAGE_SIZE", 3)
+    monkeypatch.setattr("radscope.engine.runs.store._PAGE_SIZE", 3)
     with Store(tmp_path / "db.sqlite") as store:
         ids = [f"p{i:02d}" for i in range(10)]
         store.start_run("r", "x", ["clear"], {}, pair_ids=ids)
@@ -206,7 +206,7 @@ def test_list_runs_and_finish(tmp_path):
 
 
 def test_put_result_accepts_dataclasses_with_to_json(tmp_path):
-    from engine.metrics.base import PairScore
+    from radscope.engine.metrics.base import PairScore
 
     with Store(tmp_path / "db.sqlite") as store:
         store.start_run("r", "x", ["bleu"], {})

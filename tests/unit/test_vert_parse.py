@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 from jsonschema import Draft202012Validator
 
-from engine.metrics.crepe import score as crepe_score
-from engine.metrics.vert.parse import ParseError, parse_assessment, parse_count, parse_score
-from engine.metrics.vert.schema import (
+from radscope.engine.metrics.crepe import score as crepe_score
+from radscope.engine.metrics.vert.parse import ParseError, parse_assessment, parse_count, parse_score
+from radscope.engine.metrics.vert.schema import (
     CATEGORIES,
     CATEGORY_KEYS,
     JUDGE_SCHEMA,
@@ -94,7 +94,7 @@ def test_llama_cpp_builds_a_grammar_sampler_from_the_schema(with_score):
     import llama_cpp
     from llama_cpp.llama_grammar import json_schema_to_gbnf
 
-    from models.resolve import resolve
+    from radscope.models.resolve import resolve
 
     path = resolve("gemma3-270m-demo").path
     model = llama_cpp.Llama(str(path), vocab_only=True, verbose=False)

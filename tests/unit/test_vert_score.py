@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from engine.metrics.vert.parse import parse_assessment
-from engine.metrics.vert.score import (
+from radscope.engine.metrics.vert.parse import parse_assessment
+from radscope.engine.metrics.vert.score import (
     VARIANTS,
     DetectionF1,
     JudgeScores,

@@ -15,7 +15,7 @@ import pandas as pd
 import plotly.graph_objects as go
 from pandas.io.formats.style import Styler
 
-from ui.views.common import details_of, esc, pretty_json, sections_html
+from radscope.ui.views.common import details_of, esc, pretty_json, sections_html
 
 
 @dataclass
@@ -134,4 +134,4 @@ def render(name: str, result: Mapping[str, Any]) -> PanelView:
 
 
 # Import the metric views so that they register (kept at the end: they import this module).
-from ui.views import clear, crepe, radsem, srr, vert  # noqa: E402,F401
+from radscope.ui.views import clear, crepe, radsem, srr, vert  # noqa: E402,F401

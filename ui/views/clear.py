@@ -7,11 +7,11 @@ from typing import Any
 
 import pandas as pd
 
-from engine.metrics.clear.agreement import attribute_agreement
-from engine.metrics.clear.schema import CHOICE_ATTRIBUTES, LIST_ATTRIBUTES
-from engine.metrics.clear.score import PRESENCE_COLUMN, TABLE_COLUMNS, ClearPairScore
-from ui.views import PanelView, register_view
-from ui.views.common import BAD, CELL_CSS, GOOD, NEUTRAL, esc, find_section, fmt, html_table
+from radscope.engine.metrics.clear.agreement import attribute_agreement
+from radscope.engine.metrics.clear.schema import CHOICE_ATTRIBUTES, LIST_ATTRIBUTES
+from radscope.engine.metrics.clear.score import PRESENCE_COLUMN, TABLE_COLUMNS, ClearPairScore
+from radscope.ui.views import PanelView, register_view
+from radscope.ui.views.common import BAD, CELL_CSS, GOOD, NEUTRAL, esc, find_section, fmt, html_table
 
 PAIR_KEYS = ("reference_presence", "candidate_presence", "pos_f1", "neg_f1", "table")
 

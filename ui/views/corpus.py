@@ -13,9 +13,9 @@ from typing import Any
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from engine.metrics.clear.schema import CONDITIONS
-from engine.metrics.crepe.score import CATEGORIES, CATEGORY_KEYS
-from ui.views.common import find_section, themed
+from radscope.engine.metrics.clear.schema import CONDITIONS
+from radscope.engine.metrics.crepe.score import CATEGORIES, CATEGORY_KEYS
+from radscope.ui.views.common import find_section, themed
 
 log = logging.getLogger(__name__)
 

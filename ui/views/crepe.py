@@ -6,9 +6,9 @@ from typing import Any
 
 import plotly.graph_objects as go
 
-from engine.metrics.crepe.score import CATEGORIES, CrepeCounts
-from ui.views import PanelView, register_view
-from ui.views.common import esc, find_section, find_value, fmt, html_list, status_attr, themed
+from radscope.engine.metrics.crepe.score import CATEGORIES, CrepeCounts
+from radscope.ui.views import PanelView, register_view
+from radscope.ui.views.common import esc, find_section, find_value, fmt, html_list, status_attr, themed
 
 CATEGORY_COLOUR = "#4c78a8"
 TOTAL_COLOUR = "#e45756"

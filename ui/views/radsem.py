@@ -16,10 +16,10 @@ import networkx as nx
 import plotly.graph_objects as go
 from plotly.colors import sample_colorscale
 
-from engine.metrics.radsem.extract import RadsemExtraction
-from engine.metrics.radsem.score import ABNORMAL, NORMAL, RadsemScore
-from ui.views import PanelView, register_view
-from ui.views.common import esc, find_section, fmt, html_list, html_table, themed
+from radscope.engine.metrics.radsem.extract import RadsemExtraction
+from radscope.engine.metrics.radsem.score import ABNORMAL, NORMAL, RadsemScore
+from radscope.ui.views import PanelView, register_view
+from radscope.ui.views.common import esc, find_section, fmt, html_list, html_table, themed
 
 SCORE_KEYS = ("abnormal", "normal", "pairs")
 EXTRACTION_KEYS = ("ref_sentences", "gen_sentences", "tags")

@@ -8,11 +8,11 @@ from typing import Any
 
 import pandas as pd
 
-from models.srr_labels import LabelLevel, split_status, to_upper
-from engine.metrics.srr.score import SetComparison, SrrPairScore
-from ui.views import PanelView, register_view
-from ui.views.common import BAD, CELL_CSS, GOOD, WARN, esc, find_section, fmt, html_list, html_table
-from ui.views.crepe import reader_line
+from radscope.engine.metrics.srr.score import SetComparison, SrrPairScore
+from radscope.models.srr_labels import LabelLevel, split_status, to_upper
+from radscope.ui.views import PanelView, register_view
+from radscope.ui.views.common import BAD, CELL_CSS, GOOD, WARN, esc, find_section, fmt, html_list, html_table
+from radscope.ui.views.crepe import reader_line
 
 PAIR_KEYS = ("reference_labels", "candidate_labels", "upper", "level")
 AGREE, STATUS_DIFFERS = "agree", "status differs"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engine.metrics.vert.schema import (
+from radscope.engine.metrics.vert.schema import (
     CATEGORIES,
     EXPLANATION,
     INSIGNIFICANT,
@@ -13,10 +13,19 @@ from engine.metrics.vert.schema import (
     SIGNIFICANT,
     JudgeAssessment,
 )
-from engine.metrics.vert.score import JudgeScores, compute_scores
-from ui.views import PanelView, register_view
-from ui.views.common import Raw, esc, find_section, find_value, fmt, html_list, html_table, status_attr
-from ui.views.crepe import reader_line
+from radscope.engine.metrics.vert.score import JudgeScores, compute_scores
+from radscope.ui.views import PanelView, register_view
+from radscope.ui.views.common import (
+    Raw,
+    esc,
+    find_section,
+    find_value,
+    fmt,
+    html_list,
+    html_table,
+    status_attr,
+)
+from radscope.ui.views.crepe import reader_line
 
 ASSESSMENT_KEYS = (EXPLANATION, SIGNIFICANT, INSIGNIFICANT, MATCHED)
 SCORE_KEYS = ("vert", "green", "green_f1", "formula")

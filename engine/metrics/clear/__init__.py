@@ -8,13 +8,13 @@ scores can be recomputed from stored extractions without a model.
 """
 # The registered metric. Importing it stays cheap: llama_cpp and openai are imported only
 # when a judge is built.
-from engine.options.sections import SECTIONS
-from engine.metrics.registry import MetricSpec
-from engine.metrics.clear.llm import CLEAR_LLM_SIMILARITY, CLEAR_MODE
-from engine.metrics.clear.metric import CARD, CLEAR_TOP5, EXTRACTORS, build
-from engine.options.extractor import EXTRACTOR
-from engine.metrics.judging import JUDGE_OPTIONS
-from engine.options.intended_studies import FORCE_APPLICABILITY
+from radscope.engine.metrics.clear.llm import CLEAR_LLM_SIMILARITY, CLEAR_MODE
+from radscope.engine.metrics.clear.metric import CARD, CLEAR_TOP5, EXTRACTORS, build
+from radscope.engine.metrics.judging import JUDGE_OPTIONS
+from radscope.engine.metrics.registry import MetricSpec
+from radscope.engine.options.extractor import EXTRACTOR
+from radscope.engine.options.intended_studies import FORCE_APPLICABILITY
+from radscope.engine.options.sections import SECTIONS
 
 METRICS = [MetricSpec(name="clear", card=CARD, build=build, kind="llm",
                       options=(EXTRACTOR, CLEAR_MODE, CLEAR_LLM_SIMILARITY, CLEAR_TOP5,

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from engine.metrics.clear.score import PRESENCE_COLUMN, TableRow
+from radscope.engine.metrics.clear.score import PRESENCE_COLUMN, TableRow
 
 
 def attribute_agreement(table: Sequence[TableRow]) -> dict[str, Any]:

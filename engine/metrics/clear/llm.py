@@ -18,8 +18,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from engine.context import ModelInfo
-from engine.metrics.clear.schema import (
+from radscope.engine.context import ModelInfo, Option, RuntimeContext
+from radscope.engine.io.reports import ReportPair, findings_and_impression
+from radscope.engine.metrics.clear.schema import (
     ATTRIBUTES,
     CHANGE,
     CONDITION_HINTS,
@@ -42,13 +43,11 @@ from engine.metrics.clear.schema import (
     validate_fast_answer,
     validate_presence,
 )
-from engine.context import Option, RuntimeContext
-from engine.runtimes.prompts import Prompt, load_prompt
-from engine.io.reports import ReportPair, findings_and_impression
-from engine.runtimes.judge import CallTrace, Judge, JudgeError, bounded_schema
-from engine.metrics.extraction import Extracted, ExtractorKind, PairwiseExtractor
-from engine.metrics.judging import judge_for, judged
-from engine.runtimes.jsontext import extract_json, validate
+from radscope.engine.metrics.extraction import Extracted, ExtractorKind, PairwiseExtractor
+from radscope.engine.metrics.judging import judge_for, judged
+from radscope.engine.runtimes.jsontext import extract_json, validate
+from radscope.engine.runtimes.judge import CallTrace, Judge, JudgeError, bounded_schema
+from radscope.engine.runtimes.prompts import Prompt, load_prompt
 
 MODES = ("fast", "faithful")
 CLEAR_MODE = Option("clear_mode", "fast",

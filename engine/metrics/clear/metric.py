@@ -11,15 +11,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.eligibility.applicability import CHEST_RADIOGRAPH
-from engine.metrics.base import MetricCard
-from engine.metrics.clear.agreement import attribute_agreement
-from engine.context import Option, RuntimeContext
-from engine.metrics.base import PairScore
-from engine.metrics.clear.schema import TOP5, TOP5_DEFAULT, ClearPairExtraction
-from engine.metrics.clear.score import score_pair
-from engine.metrics.extraction import Extractor, ExtractorMetric, ExtractorTable, Scoring
-from engine.metrics.clear.stats import ClearStats
+from radscope.engine.context import Option, RuntimeContext
+from radscope.engine.eligibility.applicability import CHEST_RADIOGRAPH
+from radscope.engine.metrics.base import MetricCard, PairScore
+from radscope.engine.metrics.clear.agreement import attribute_agreement
+from radscope.engine.metrics.clear.schema import TOP5, TOP5_DEFAULT, ClearPairExtraction
+from radscope.engine.metrics.clear.score import score_pair
+from radscope.engine.metrics.clear.stats import ClearStats
+from radscope.engine.metrics.extraction import Extractor, ExtractorMetric, ExtractorTable, Scoring
 
 CLEAR_TOP5 = Option("clear_top5", TOP5_DEFAULT,
                     "CLEAR top-5 conditions for the @5 averages: code (the reference code's two "
@@ -75,13 +74,13 @@ class ClearScoring(Scoring[ClearPairExtraction]):
 
 
 def _rules(ctx: RuntimeContext) -> Extractor[ClearPairExtraction]:
-    from engine.metrics.clear.rules import build_extractor  # the reader: imported on use
+    from radscope.engine.metrics.clear.rules import build_extractor  # the reader: imported on use
 
     return build_extractor(ctx)
 
 
 def _llm(ctx: RuntimeContext) -> Extractor[ClearPairExtraction]:
-    from engine.metrics.clear.llm import build_extractor
+    from radscope.engine.metrics.clear.llm import build_extractor
 
     return build_extractor(ctx)
 

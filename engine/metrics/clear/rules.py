@@ -1,10 +1,10 @@
 """CLEAR stages 1 and 2 without a language model: a view over the clinical reader.
 
-CLEAR reads the reader's clause layer (``engine.reader.clauses``): the report's FINDINGS +
+CLEAR reads the reader's clause layer (``radscope.engine.reader.clauses``): the report's FINDINGS +
 IMPRESSION sentences as the reading splits them, their clauses and each clause's negation /
 uncertainty scope, cached per text and sentence and shared with the SRR labels in a run. Stage 1
 labels the 13 conditions by finding their mentions (``clear_conditions.json``) in each clause
-and asking the clause's scope what governs them (``engine.reader.scope``); the mentions of a sentence
+and asking the clause's scope what governs them (``radscope.engine.reader.scope``); the mentions of a sentence
 are cached with it. The reader's atomic findings are not read: atomisation drops the
 prior-study wording and recommendation sentences the attributes need, and a CLEAR-only run
 would pay for it. Explicit mentions decide: positive beats uncertain beats negative.
@@ -14,7 +14,7 @@ exists. Stage 2 reads the attributes of the true positives from cue words near t
 mentions (``clear_attributes.json``).
 
 Why ``demo_grade`` is False: the rules are deterministic, documented clinical language rules
-whose presence labels are measured against human MeSH codes (``engine.bench.rules``); they are
+whose presence labels are measured against human MeSH codes (``radscope.engine.bench.rules``); they are
 a real, if narrower, reader, unlike the 270M demonstration judge. Their limits (no syntax
 parse, fixed vocabulary, no reasoning about prior studies) are listed in the lexicon README.
 """
@@ -25,18 +25,9 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from engine.context import ModelInfo
-from engine.metrics.extraction import Extracted, ExtractorKind, PairwiseExtractor
-from engine.reader.lexicon_loader import (
-    READER_RULES_VERSION,
-    lexicon_hash,
-    load,
-    may_find,
-    text_trigrams,
-    word_regex,
-)
-from engine.reader.scope import NEGATIVE, POSITIVE, UNCERTAIN
-from engine.metrics.clear.schema import (
+from radscope.engine.context import ModelInfo
+from radscope.engine.io.reports import ReportPair
+from radscope.engine.metrics.clear.schema import (
     CHANGE,
     CONDITION_ATTRIBUTES,
     CONDITIONS,
@@ -48,9 +39,18 @@ from engine.metrics.clear.schema import (
     ClearPairExtraction,
     ClearReportExtraction,
 )
-from engine.reader.clauses import report_utterances, sentence_clauses
-from engine.reader.reader_lexicon import READER_NAME, READER_VERSION
-from engine.io.reports import ReportPair
+from radscope.engine.metrics.extraction import Extracted, ExtractorKind, PairwiseExtractor
+from radscope.engine.reader.clauses import report_utterances, sentence_clauses
+from radscope.engine.reader.lexicon_loader import (
+    READER_RULES_VERSION,
+    lexicon_hash,
+    load,
+    may_find,
+    text_trigrams,
+    word_regex,
+)
+from radscope.engine.reader.reader_lexicon import READER_NAME, READER_VERSION
+from radscope.engine.reader.scope import NEGATIVE, POSITIVE, UNCERTAIN
 
 CLEAR_LEXICONS = ("cues", "clear_conditions", "clear_attributes")
 _SEGMENT_RE = re.compile(r",|\bwith\b|\band\b|\bas well as\b|\bwhich\b")

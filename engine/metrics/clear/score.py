@@ -2,7 +2,7 @@
 
 ``score_pair`` compares the two extractions cell by cell and keeps every row it scored, so that
 the corpus aggregates can be rebuilt from stored pair results (the sufficient statistics) without
-any model: the run summary does it through ``engine.metrics.clear.stats``, and the straight
+any model: the run summary does it through ``radscope.engine.metrics.clear.stats``, and the straight
 reference it is checked against (``score_corpus``) is in tests/reference/clear.py.
 
 Conventions, following the reference implementation unless said otherwise:
@@ -21,7 +21,7 @@ from typing import Any, Literal, cast
 
 import numpy as np
 
-from engine.metrics.clear.schema import (
+from radscope.engine.metrics.clear.schema import (
     ATTRIBUTE_NAMES,
     CHOICE_ATTRIBUTES,
     CONDITION_ATTRIBUTES,
@@ -32,7 +32,7 @@ from engine.metrics.clear.schema import (
     AttributeValue,
     ClearPairExtraction,
 )
-from engine.metrics.lexical import bleu, rouge_l, tokenize
+from radscope.engine.metrics.lexical import bleu, rouge_l, tokenize
 
 PRESENCE_COLUMN = "presence"
 TABLE_COLUMNS: tuple[str, ...] = (PRESENCE_COLUMN, *ATTRIBUTE_NAMES)

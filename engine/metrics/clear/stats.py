@@ -5,7 +5,7 @@ attributes matched on each true-positive condition (bits), and the list-attribut
 of each true-positive condition. From these, the corpus presence F1s (per condition, @13, @5
 for both top-5 sets, supported-only, micro, cell accuracy) and the attribute averages (micro,
 condition- and report-averaged, per condition) are ratios of summed features; see
-``engine.statistics.record_percentile``. The figures equal the straight reference on the same
+``radscope.engine.statistics.record_percentile``. The figures equal the straight reference on the same
 pairs (``score_corpus`` in tests/reference/clear.py).
 
 Bump ``STATS_VERSION`` when the record's meaning changes; stored results of another version
@@ -20,20 +20,20 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from engine.statistics import record_percentile as cs
-from engine.metrics.clear.schema import (
+from radscope.engine.metrics.clear.schema import (
     CHOICE_ATTRIBUTES,
     CONDITION_ATTRIBUTES,
     CONDITIONS,
     LIST_ATTRIBUTES,
     NEGATIVE,
     POSITIVE,
-    PresenceClass,
     PRESENCE_VALUES,
     TOP5,
     TOP5_DEFAULT,
+    PresenceClass,
     top5_conditions,
 )
+from radscope.engine.statistics import record_percentile as cs
 
 METRIC = "clear"
 _LABEL_CODE = {label: i for i, label in enumerate(PRESENCE_VALUES)}

@@ -3,8 +3,8 @@
 ``score`` holds the pure part (clipping, optional softplus, totals, corpus means) so that it is
 tested without the encoder; ``metric`` runs the ONNX encoder and registers ``crepe``.
 """
-from engine.metrics.crepe.metric import CARD, EXTRACTORS, OPTIONS, CrepeEncoderExtractor, build
-from engine.metrics.registry import MetricSpec
+from radscope.engine.metrics.crepe.metric import CARD, EXTRACTORS, OPTIONS, CrepeEncoderExtractor, build
+from radscope.engine.metrics.registry import MetricSpec
 
 METRICS = [MetricSpec(name="crepe", card=CARD, build=build, kind="encoder", options=OPTIONS,
                       extractors=EXTRACTORS, encoder=CrepeEncoderExtractor)]

@@ -1,6 +1,6 @@
 """The registered ``crepe`` metric: a reader (rules or ONNX pair encoder) -> six counts -> total.
 
-``EXTRACTORS`` picks the reader (``engine.reader.choice``): the rules estimate (``crepe.rules``)
+``EXTRACTORS`` picks the reader (``radscope.engine.reader.choice``): the rules estimate (``crepe.rules``)
 under ``--extractor rules`` unless ``--crepe-model`` names an encoder; the encoder below
 otherwise. Both give the six per-category counts (``CrepeCounts``); the score is their sum.
 
@@ -15,26 +15,26 @@ import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
-from engine.options.sections import SECTIONS
-from engine.eligibility.applicability import CHEST_RADIOGRAPH
-from engine.reader.kinds import ALL_ERROR_KINDS
-from engine.metrics.base import MetricCard, PairScore
-from engine.metrics.crepe.score import CATEGORIES, CrepeCounts, aggregate_batch
-from engine.metrics.encoder import EncoderExtractor, rules_or_encoder
-from engine.metrics.extraction import (
+from radscope.engine.context import Option, RuntimeContext
+from radscope.engine.eligibility.applicability import CHEST_RADIOGRAPH
+from radscope.engine.io.reports import ReportPair
+from radscope.engine.metrics.base import MetricCard, PairScore
+from radscope.engine.metrics.crepe.score import CATEGORIES, CrepeCounts, aggregate_batch
+from radscope.engine.metrics.crepe.stats import CrepeStats
+from radscope.engine.metrics.encoder import EncoderExtractor, rules_or_encoder
+from radscope.engine.metrics.extraction import (
     Extracted,
     Extractor,
     ExtractorMetric,
     ExtractorTable,
     Scoring,
 )
-from engine.options.extractor import EXTRACTOR
-from engine.options.intended_studies import FORCE_APPLICABILITY
-from engine.metrics.crepe.stats import CrepeStats
-from engine.context import Option, RuntimeContext
-from engine.reader.choice import AUTO
-from engine.io.reports import ReportPair
-from engine.options.onnx_encoder import ENCODER_OPTIONS
+from radscope.engine.options.extractor import EXTRACTOR
+from radscope.engine.options.intended_studies import FORCE_APPLICABILITY
+from radscope.engine.options.onnx_encoder import ENCODER_OPTIONS
+from radscope.engine.options.sections import SECTIONS
+from radscope.engine.reader.choice import AUTO
+from radscope.engine.reader.kinds import ALL_ERROR_KINDS
 
 DEFAULT_MODEL = "crepe-minilm-demo"
 CREPE_MODEL = Option(
@@ -42,7 +42,7 @@ CREPE_MODEL = Option(
     "CREPE reader: auto (the rules estimate under --extractor rules, the bundled "
     "crepe-minilm-demo encoder under --extractor llm), rules, or an encoder: registry id "
     "(crepe-minilm-demo bundled; crepe-biomedbert once exported with "
-    "`python -m models export crepe-biomedbert --int8`) or an exported artifact directory")
+    "`python -m radscope.models export crepe-biomedbert --int8`) or an exported artifact directory")
 
 CARD = MetricCard(
     name="crepe",
@@ -115,7 +115,7 @@ class CrepeEncoderExtractor(EncoderExtractor):
 def _rules(ctx: RuntimeContext) -> Extractor[CrepeCounts]:
     """The rules view is imported on use, like SRR's and VERT's: the reader pulls in scipy,
     which a run that lists metrics or scores BLEU never needs (start-up)."""
-    from engine.metrics.crepe.rules import CrepeRulesExtractor
+    from radscope.engine.metrics.crepe.rules import CrepeRulesExtractor
 
     return CrepeRulesExtractor(RULES_LABEL)
 

@@ -1,7 +1,7 @@
 """CREPE's six categories estimated by the rules reader (not the CREPE model).
 
 The counts are the significant errors per category of the reader's alignment
-(``engine.reader.errors``); their sum is the score, lower is better, with the same output
+(``radscope.engine.reader.errors``); their sum is the score, lower is better, with the same output
 shape (``counts``, ``total``) as the encoder so the panel, the corpus means and every
 comparison work unchanged. The details say which reader produced them, list the errors and
 keep the pair's reading (findings, links with their conflicts, comparisons) they came from.
@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.context import ModelInfo
-from engine.metrics.crepe.score import CATEGORY_KEYS, CrepeCounts
-from engine.metrics.extraction import Extracted, ExtractorKind, PairwiseExtractor
-from engine.reader.sections import counted_errors, error_details, read_sections
-from engine.reader.reader_lexicon import reader_signature
-from engine.reader.metric_views import reader_details, rules_model
-from engine.io.reports import ReportPair
+from radscope.engine.context import ModelInfo
+from radscope.engine.io.reports import ReportPair
+from radscope.engine.metrics.crepe.score import CATEGORY_KEYS, CrepeCounts
+from radscope.engine.metrics.extraction import Extracted, ExtractorKind, PairwiseExtractor
+from radscope.engine.reader.metric_views import reader_details, rules_model
+from radscope.engine.reader.reader_lexicon import reader_signature
+from radscope.engine.reader.sections import counted_errors, error_details, read_sections
 
 
 class CrepeRulesExtractor(PairwiseExtractor[CrepeCounts]):

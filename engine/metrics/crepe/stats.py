@@ -9,8 +9,8 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from engine.statistics import record_percentile as cs
-from engine.metrics.crepe.score import CATEGORY_KEYS
+from radscope.engine.metrics.crepe.score import CATEGORY_KEYS
+from radscope.engine.statistics import record_percentile as cs
 
 METRIC = "crepe"
 

@@ -5,12 +5,12 @@
 """
 # The registered metric. Importing it stays cheap: llama_cpp and openai are imported only
 # when a judge is built.
-from engine.options.sections import SECTIONS
-from engine.metrics.registry import MetricSpec
-from engine.options.extractor import EXTRACTOR
-from engine.metrics.judging import JUDGE_OPTIONS
-from engine.metrics.radsem.metric import CARD, EXTRACTORS, build
-from engine.options.radsem_matching import SIMILARITY_OPTION
+from radscope.engine.metrics.judging import JUDGE_OPTIONS
+from radscope.engine.metrics.radsem.metric import CARD, EXTRACTORS, build
+from radscope.engine.metrics.registry import MetricSpec
+from radscope.engine.options.extractor import EXTRACTOR
+from radscope.engine.options.radsem_matching import SIMILARITY_OPTION
+from radscope.engine.options.sections import SECTIONS
 
 METRICS = [MetricSpec(name="radsem", card=CARD, build=build, kind="llm",
                       options=(EXTRACTOR, SIMILARITY_OPTION, SECTIONS, *JUDGE_OPTIONS),

@@ -1,14 +1,14 @@
 """What a RadSEM extractor gives for a pair (stages 1 and 2), whichever way it reads reports.
 
-Two extractors produce it: the LLM judge (``engine.metrics.radsem.llm``) and the deterministic
-rules (``engine.metrics.radsem.rules``); stage 3 (``score.py``) scores it.
+Two extractors produce it: the LLM judge (``radscope.engine.metrics.radsem.llm``) and the deterministic
+rules (``radscope.engine.metrics.radsem.rules``); stage 3 (``score.py``) scores it.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.metrics.radsem.schema import RadsemTags
+from radscope.engine.metrics.radsem.schema import RadsemTags
 
 
 @dataclass

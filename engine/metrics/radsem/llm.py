@@ -21,9 +21,12 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from engine.context import ModelInfo
-from engine.metrics.radsem.extract import RadsemExtraction
-from engine.metrics.radsem.schema import (
+from radscope.engine.context import ModelInfo, RuntimeContext
+from radscope.engine.io.reports import ReportPair, findings_text, split_utterances
+from radscope.engine.metrics.extraction import Extracted, ExtractorKind, PairwiseExtractor
+from radscope.engine.metrics.judging import judge_for, judged
+from radscope.engine.metrics.radsem.extract import RadsemExtraction
+from radscope.engine.metrics.radsem.schema import (
     DETAILS,
     NORMALITIES,
     RELATIONS,
@@ -33,13 +36,9 @@ from engine.metrics.radsem.schema import (
     UnmatchedSentence,
     tag_problems,
 )
-from engine.context import RuntimeContext
-from engine.runtimes.prompts import load_prompt
-from engine.io.reports import ReportPair, findings_text, split_utterances
-from engine.runtimes.judge import GRAMMAR_MAX_ITEMS, CallTrace, Judge, bounded_schema
-from engine.metrics.extraction import Extracted, ExtractorKind, PairwiseExtractor
-from engine.metrics.judging import judge_for, judged
-from engine.runtimes.jsontext import extract_json, validate
+from radscope.engine.runtimes.jsontext import extract_json, validate
+from radscope.engine.runtimes.judge import GRAMMAR_MAX_ITEMS, CallTrace, Judge, bounded_schema
+from radscope.engine.runtimes.prompts import load_prompt
 
 REWRITE_PROMPT = "radsem.rewrite"
 MATCH_PROMPT = "radsem.match"

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.eligibility.applicability import ANY
-from engine.context import RuntimeContext
-from engine.metrics.base import MetricCard, PairScore
-from engine.metrics.extraction import Extractor, ExtractorMetric, ExtractorTable, Scoring
-from engine.metrics.radsem.extract import RadsemExtraction
-from engine.metrics.radsem.score import score_tags
-from engine.metrics.radsem.stats import RadsemStats
+from radscope.engine.context import RuntimeContext
+from radscope.engine.eligibility.applicability import ANY
+from radscope.engine.metrics.base import MetricCard, PairScore
+from radscope.engine.metrics.extraction import Extractor, ExtractorMetric, ExtractorTable, Scoring
+from radscope.engine.metrics.radsem.extract import RadsemExtraction
+from radscope.engine.metrics.radsem.score import score_tags
+from radscope.engine.metrics.radsem.stats import RadsemStats
 
 CARD = MetricCard(
     name="radsem",
@@ -63,19 +63,19 @@ class RadsemScoring(Scoring[RadsemExtraction]):
     def section_alignment(self, reference: str, candidate: str) -> dict[str, Any] | None:
         """The impression's sentence alignment by the rules matcher, not scored: drawn by the
         Differences view beside the findings ("not compared: RadSEM reads findings only")."""
-        from engine.metrics.radsem.rules import section_alignment  # the reader: on use
+        from radscope.engine.metrics.radsem.rules import section_alignment  # the reader: on use
 
         return section_alignment(reference, candidate)
 
 
 def _rules(ctx: RuntimeContext) -> Extractor[RadsemExtraction]:
-    from engine.metrics.radsem.rules import build_extractor  # the reader: imported on use
+    from radscope.engine.metrics.radsem.rules import build_extractor  # the reader: imported on use
 
     return build_extractor(ctx)
 
 
 def _llm(ctx: RuntimeContext) -> Extractor[RadsemExtraction]:
-    from engine.metrics.radsem.llm import build_extractor
+    from radscope.engine.metrics.radsem.llm import build_extractor
 
     return build_extractor(ctx)
 

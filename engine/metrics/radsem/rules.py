@@ -1,16 +1,16 @@
 """RadSEM stages 1 and 2 without a language model (stage 3, ``score.py``, is shared).
 
-Stage 1 (``engine.reader.atomize``) rewrites each Findings section into atomic sentences with
-patterns; stage 2 (``engine.reader.sentence_features`` + ``rules_match``) reads each sentence's polarity,
+Stage 1 (``radscope.engine.reader.atomize``) rewrites each Findings section into atomic sentences with
+patterns; stage 2 (``radscope.engine.reader.sentence_features`` + ``rules_match``) reads each sentence's polarity,
 normality, sites, side and direction words, and pairs Ref with Gen sentences that are
 compatible and similar. Both reports are read through the clinical reader
-(``engine.reader.read_report``), which holds these sentences and their features and reads each
+(``radscope.engine.reader.read_report``), which holds these sentences and their features and reads each
 report once for all the metrics of a run. Similarity is token overlap by default; the bundled
 sentence encoder (``minilm-embedder``) or the mean of both can be chosen, and the signature
 says which.
 
 Why ``demo_grade`` is False: the rules are deterministic clinical language rules measured on
-real data (SSREE monotonicity and synonym / antonym triplets, ``engine.bench.rules``); they are
+real data (SSREE monotonicity and synonym / antonym triplets, ``radscope.engine.bench.rules``); they are
 a genuine if narrower reader, unlike the 270M demonstration judge. Their known gaps are in
 engine/data/lexicons/README.md.
 """
@@ -24,23 +24,23 @@ from typing import Any, NoReturn
 
 import numpy as np
 
-from engine.context import ModelInfo
-from engine.metrics.extraction import Extracted, ExtractorKind, PairwiseExtractor
-from engine.options.radsem_matching import DEFAULT_SIMILARITY, SIMILARITY_OPTION
-from engine.reader.lexicon_loader import lexicon_hash
-from engine.metrics.radsem.extract import RadsemExtraction
-from engine.reader.sentence_features import SentenceFeatures
-from engine.reader.anatomy_lexicon import RADSEM_LEXICONS, RADSEM_RULES_VERSION
-from engine.metrics.radsem.rules_match import match
-from engine.reader.compatibility import (
+from radscope.engine.context import ModelInfo
+from radscope.engine.io.reports import ReportPair
+from radscope.engine.metrics.extraction import Extracted, ExtractorKind, PairwiseExtractor
+from radscope.engine.metrics.radsem.extract import RadsemExtraction
+from radscope.engine.metrics.radsem.rules_match import match
+from radscope.engine.options.radsem_matching import DEFAULT_SIMILARITY, SIMILARITY_OPTION
+from radscope.engine.reader.anatomy_lexicon import RADSEM_LEXICONS, RADSEM_RULES_VERSION
+from radscope.engine.reader.compatibility import (
     LEXICAL_SETTINGS,
     MatchSettings,
     SimilarityFn,
     lexical_similarity,
 )
-from engine.reader.findings import read_report
-from engine.reader.reader_lexicon import READER_VERSION
-from engine.io.reports import ReportPair
+from radscope.engine.reader.findings import read_report
+from radscope.engine.reader.lexicon_loader import lexicon_hash
+from radscope.engine.reader.reader_lexicon import READER_VERSION
+from radscope.engine.reader.sentence_features import SentenceFeatures
 
 log = logging.getLogger(__name__)
 ENCODER_ID = "minilm-embedder"
@@ -161,9 +161,9 @@ def _load_encoder(ctx: Any = None) -> tuple[Any, dict[str, Any]]:
     artifact), after logging it: the caller asked for the encoder, so no silent fallback.
     """
     try:
-        from engine.runtimes.onnx_encoder import SentenceEmbedder, load_encoder
-        from models.artifacts import resolve_artifact
-        from models.resolve import ModelNotAvailable
+        from radscope.engine.runtimes.onnx_encoder import SentenceEmbedder, load_encoder
+        from radscope.models.artifacts import resolve_artifact
+        from radscope.models.resolve import ModelNotAvailable
     except ImportError as exc:
         return _encoder_failed("its runtime cannot be imported", exc)
     try:

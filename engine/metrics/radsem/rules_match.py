@@ -1,7 +1,7 @@
 """RadSEM stage 2 without a model: pair Ref and Gen sentences and tag the pairs.
 
 Two sentences may pair only when the reader finds them compatible
-(``engine.reader.compatibility.conflict``: both can be true together). Among the compatible pairs, a
+(``radscope.engine.reader.compatibility.conflict``: both can be true together). Among the compatible pairs, a
 similarity function (injected: lexical here, the bundled sentence encoder in production)
 decides who pairs with whom: first a one-to-one assignment that maximises total similarity,
 then extra pairs for sentences left over whose best compatible partner is very similar (one
@@ -14,16 +14,16 @@ from functools import lru_cache
 
 import numpy as np
 
-from engine.metrics.radsem.schema import RadsemPair, RadsemTags, UnmatchedSentence
-from engine.reader.compatibility import (
+from radscope.engine.metrics.radsem.schema import RadsemPair, RadsemTags, UnmatchedSentence
+from radscope.engine.reader.anatomy_lexicon import anatomy_lexicon
+from radscope.engine.reader.compatibility import (
     MatchSettings,
     SimilarityFn,
     anatomical_relationship,
     conflict,
     containment,
 )
-from engine.reader.anatomy_lexicon import anatomy_lexicon
-from engine.reader.sentence_features import NORMAL, SentenceFeatures, stem
+from radscope.engine.reader.sentence_features import NORMAL, SentenceFeatures, stem
 
 
 @lru_cache(maxsize=100000)

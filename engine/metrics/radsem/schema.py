@@ -49,7 +49,7 @@ def _nullable_choice(values: tuple[str, ...]) -> dict[str, Any]:
 
 # Stage 1 answers a list of atomic sentences, not one long string: each item is bounded on its
 # own, so the grammar stays within llama.cpp's limits at any report length (the bounds are set
-# per report by ``engine.metrics.radsem.llm.rewrite_schema``).
+# per report by ``radscope.engine.metrics.radsem.llm.rewrite_schema``).
 REWRITE_SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {"sentences": {"type": "array", "items": {"type": "string"}}},

@@ -20,7 +20,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.metrics.radsem.schema import SIDES, RadsemPair, RadsemTags
+from radscope.engine.metrics.radsem.schema import SIDES, RadsemPair, RadsemTags
 
 ABNORMAL, NORMAL = "abnormal", "normal"
 CLASSES = (ABNORMAL, NORMAL)

@@ -10,8 +10,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from engine.statistics import record_percentile as cs
-from engine.metrics.radsem.score import (
+from radscope.engine.metrics.radsem.score import (
     ABNORMAL,
     CLASSES,
     NORMAL,
@@ -20,6 +19,7 @@ from engine.metrics.radsem.score import (
     RULE_F1,
     RULE_PARTIAL_PENALTY,
 )
+from radscope.engine.statistics import record_percentile as cs
 
 METRIC = "radsem"
 RULES = (RULE_ABSENT, RULE_ALL_MATCHED, RULE_F1, RULE_PARTIAL_PENALTY)

@@ -4,8 +4,8 @@
 label sets of a reference and a candidate (per pair) and aggregates stored label sets over a
 corpus. Both are pure; ``metric`` runs the ONNX utterance classifier and registers ``srr``.
 """
-from engine.metrics.registry import MetricSpec
-from engine.metrics.srr.metric import CARD, EXTRACTORS, OPTIONS, SrrEncoderExtractor, build
+from radscope.engine.metrics.registry import MetricSpec
+from radscope.engine.metrics.srr.metric import CARD, EXTRACTORS, OPTIONS, SrrEncoderExtractor, build
 
 METRICS = [MetricSpec(name="srr", card=CARD, build=build, kind="encoder", options=OPTIONS,
                       extractors=EXTRACTORS, encoder=SrrEncoderExtractor)]

@@ -1,11 +1,11 @@
 """The registered ``srr`` metric: a labeller (rules or ONNX utterance classifier) + ``srr.score``.
 
-``EXTRACTORS`` picks the labeller (``engine.reader.choice``): SRR labels from rules
+``EXTRACTORS`` picks the labeller (``radscope.engine.reader.choice``): SRR labels from rules
 (``srr.rules``) under ``--extractor rules`` unless ``--srr-model`` names an encoder; the encoder
 below otherwise. Both give the two reports' label sets (``SrrLabels``); ``SrrScoring`` compares
 them.
 
-Each report is cut into utterances with ``engine.io.reports.split_utterances``; the encoder labels
+Each report is cut into utterances with ``radscope.engine.io.reports.split_utterances``; the encoder labels
 every distinct utterance once (normal sentences repeat a lot across a batch); a report's label
 set is the union over its utterances. ``srr.score`` compares the two sets at the model's label
 level and at the derived upper level. Per-pair details keep the label sets and the labels of
@@ -17,11 +17,12 @@ import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
-from engine.options.sections import SECTIONS
-from engine.eligibility.applicability import CHEST_RADIOGRAPH
-from engine.metrics.base import MetricCard, PairScore
-from engine.metrics.encoder import EncoderExtractor, rules_or_encoder
-from engine.metrics.extraction import (
+from radscope.engine.context import Option, RuntimeContext
+from radscope.engine.eligibility.applicability import CHEST_RADIOGRAPH
+from radscope.engine.io.reports import ReportPair, split_utterances
+from radscope.engine.metrics.base import MetricCard, PairScore
+from radscope.engine.metrics.encoder import EncoderExtractor, rules_or_encoder
+from radscope.engine.metrics.extraction import (
     Extracted,
     Extractor,
     ExtractorKind,
@@ -29,15 +30,14 @@ from engine.metrics.extraction import (
     ExtractorTable,
     Scoring,
 )
-from engine.options.extractor import EXTRACTOR
-from engine.options.intended_studies import FORCE_APPLICABILITY
-from engine.context import Option, RuntimeContext
-from models.srr_labels import LabelLevel, StatusView
-from engine.metrics.srr.score import SrrLabels, score_pair
-from engine.metrics.srr.stats import SrrStats
-from engine.reader.choice import AUTO
-from engine.io.reports import ReportPair, split_utterances
-from engine.options.onnx_encoder import ENCODER_OPTIONS
+from radscope.engine.metrics.srr.score import SrrLabels, score_pair
+from radscope.engine.metrics.srr.stats import SrrStats
+from radscope.engine.options.extractor import EXTRACTOR
+from radscope.engine.options.intended_studies import FORCE_APPLICABILITY
+from radscope.engine.options.onnx_encoder import ENCODER_OPTIONS
+from radscope.engine.options.sections import SECTIONS
+from radscope.engine.reader.choice import AUTO
+from radscope.models.srr_labels import LabelLevel, StatusView
 
 DEFAULT_MODEL = "srr-minilm-demo"
 SRR_MODEL = Option(
@@ -45,7 +45,7 @@ SRR_MODEL = Option(
     "SRR labeller: auto (SRR labels from rules under --extractor rules, the bundled "
     "srr-minilm-demo encoder under --extractor llm), rules, or an encoder: registry id "
     "(srr-minilm-demo bundled; srr-bert-leaves-with-statuses and the other SRR-BERT variants "
-    "once exported with `python -m models export <id> --int8`) or an exported artifact directory")
+    "once exported with `python -m radscope.models export <id> --int8`) or an exported artifact directory")
 SRR_VIEW = Option(
     "srr_view", StatusView.ALL.value,
     "which labels F1-SRR-BERT compares for with-statuses models: all (as predicted), present "
@@ -119,7 +119,7 @@ class SrrEncoderExtractor(EncoderExtractor):
         fields = self.encoder_signature()
         m = self.manifest()
         if m is not None:
-            from engine.runtimes.onnx_encoder import srr_threshold
+            from radscope.engine.runtimes.onnx_encoder import srr_threshold
 
             fields.update({"level": m.label_level, "threshold": srr_threshold(m),
                            "split": "reports.split_utterances"})
@@ -145,7 +145,7 @@ class SrrEncoderExtractor(EncoderExtractor):
 
 def _rules(ctx: RuntimeContext) -> Extractor[SrrLabels]:
     # Imported on use: the reader's SRR labeller imports this package's label vocabulary.
-    from engine.metrics.srr.rules import SrrRulesExtractor
+    from radscope.engine.metrics.srr.rules import SrrRulesExtractor
 
     return SrrRulesExtractor(RULES_LABEL)
 

@@ -1,7 +1,7 @@
 """SRR labels from rules: the reader's leaf labels, scored by the unchanged F1-SRR-BERT scorer.
 
 Each report's sentences are labelled with the 55 SRR-BERT leaves and a Present / Uncertain /
-Absent status (``engine.reader.srr_labels``); the label sets go to ``srr.score.score_pair`` at
+Absent status (``radscope.engine.reader.srr_labels``); the label sets go to ``srr.score.score_pair`` at
 the leaves-with-statuses level, so the per-pair details and corpus averages have exactly the
 shape the encoder gives, plus the ``reader`` entry that says where they came from.
 """
@@ -9,15 +9,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.context import ModelInfo
-from engine.metrics.extraction import Extracted, ExtractorKind, PairwiseExtractor
-from engine.metrics.srr.score import SrrLabels
-from engine.reader.findings import read_report
-from engine.reader.reader_lexicon import SRR_LEXICONS, reader_signature
-from engine.reader.srr_labels import report_labels
-from engine.reader.metric_views import reader_details, rules_model
-from engine.io.reports import ReportPair
-from models.srr_labels import LabelLevel
+from radscope.engine.context import ModelInfo
+from radscope.engine.io.reports import ReportPair
+from radscope.engine.metrics.extraction import Extracted, ExtractorKind, PairwiseExtractor
+from radscope.engine.metrics.srr.score import SrrLabels
+from radscope.engine.reader.findings import read_report
+from radscope.engine.reader.metric_views import reader_details, rules_model
+from radscope.engine.reader.reader_lexicon import SRR_LEXICONS, reader_signature
+from radscope.engine.reader.srr_labels import report_labels
+from radscope.models.srr_labels import LabelLevel
 
 LEVEL = LabelLevel.LEAVES_WITH_STATUSES
 NOT_APPLICABLE = ("not applicable: neither report names any of the 55 SRR-BERT chest labels "

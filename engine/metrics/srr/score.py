@@ -36,7 +36,7 @@ from typing import Any
 
 import numpy as np
 
-from models.srr_labels import (
+from radscope.models.srr_labels import (
     LabelLevel,
     StatusView,
     apply_view,
@@ -44,7 +44,6 @@ from models.srr_labels import (
     labels_to_upper,
     view_vocabulary,
 )
-
 
 # --------------------------------------------------------------------------- per pair
 

@@ -11,9 +11,16 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from engine.statistics import record_percentile as cs
-from engine.metrics.srr.score import corpus_scores
-from models.srr_labels import LabelLevel, StatusView, apply_view, labels_for, labels_to_upper, view_vocabulary
+from radscope.engine.metrics.srr.score import corpus_scores
+from radscope.engine.statistics import record_percentile as cs
+from radscope.models.srr_labels import (
+    LabelLevel,
+    StatusView,
+    apply_view,
+    labels_for,
+    labels_to_upper,
+    view_vocabulary,
+)
 
 METRIC = "srr"
 _LEVELS = tuple(LabelLevel)

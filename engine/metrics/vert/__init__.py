@@ -7,11 +7,11 @@ three are pure so they can be tested on recorded answers without a model.
 """
 # The registered metric. Importing it stays cheap: llama_cpp and openai are imported only
 # when a judge is built.
-from engine.options.sections import SECTIONS
-from engine.metrics.registry import MetricSpec
-from engine.options.extractor import EXTRACTOR
-from engine.metrics.judging import JUDGE_OPTIONS
-from engine.metrics.vert.metric import CARD, EXTRACTORS, VERT_FEWSHOT, VERT_VARIANT, build
+from radscope.engine.metrics.judging import JUDGE_OPTIONS
+from radscope.engine.metrics.registry import MetricSpec
+from radscope.engine.metrics.vert.metric import CARD, EXTRACTORS, VERT_FEWSHOT, VERT_VARIANT, build
+from radscope.engine.options.extractor import EXTRACTOR
+from radscope.engine.options.sections import SECTIONS
 
 METRICS = [MetricSpec(name="vert", card=CARD, build=build, kind="llm",
                       options=(VERT_VARIANT, VERT_FEWSHOT, EXTRACTOR, SECTIONS, *JUDGE_OPTIONS),

@@ -20,12 +20,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from engine.eligibility.applicability import ANY
-from engine.context import ModelInfo, Option, RuntimeContext
-from engine.metrics.copied_answer import copied_from
-from engine.reader.kinds import ALL_ERROR_KINDS
-from engine.metrics.base import MetricCard, PairScore
-from engine.metrics.extraction import (
+from radscope.engine.context import ModelInfo, Option, RuntimeContext
+from radscope.engine.eligibility.applicability import ANY
+from radscope.engine.io.reports import ReportPair
+from radscope.engine.metrics.base import MetricCard, PairScore
+from radscope.engine.metrics.copied_answer import copied_from
+from radscope.engine.metrics.extraction import (
     Extracted,
     Extractor,
     ExtractorKind,
@@ -34,15 +34,15 @@ from engine.metrics.extraction import (
     PairwiseExtractor,
     Scoring,
 )
-from engine.metrics.judging import judge_for, judged
-from engine.metrics.vert.parse import clean_response, parse_assessment
-from engine.metrics.vert.schema import CATEGORIES, JudgeAssessment, judge_schema
-from engine.metrics.vert.score import VARIANTS, Variant, compute_scores
-from engine.metrics.vert.stats import VertStats
-from engine.runtimes.prompts import load_prompt
-from engine.io.reports import ReportPair
-from engine.runtimes.judge import CallTrace, Judge, bounded_schema
-from engine.runtimes.jsontext import AnswerError, NotAJudgement, extract_json, validate
+from radscope.engine.metrics.judging import judge_for, judged
+from radscope.engine.metrics.vert.parse import clean_response, parse_assessment
+from radscope.engine.metrics.vert.schema import CATEGORIES, JudgeAssessment, judge_schema
+from radscope.engine.metrics.vert.score import VARIANTS, Variant, compute_scores
+from radscope.engine.metrics.vert.stats import VertStats
+from radscope.engine.reader.kinds import ALL_ERROR_KINDS
+from radscope.engine.runtimes.jsontext import AnswerError, NotAJudgement, extract_json, validate
+from radscope.engine.runtimes.judge import CallTrace, Judge, bounded_schema
+from radscope.engine.runtimes.prompts import load_prompt
 
 VERT_VARIANT = Option("vert_variant", "vert",
                       "judge prompt: vert (the judge's overall score), green (GREEN score from "
@@ -249,7 +249,7 @@ class VertJudgeExtractor(PairwiseExtractor[JudgeAssessment]):
 
 
 def _rules(ctx: RuntimeContext) -> Extractor[JudgeAssessment]:
-    from engine.metrics.vert.rules import VertRulesExtractor  # the reader: imported on use
+    from radscope.engine.metrics.vert.rules import VertRulesExtractor  # the reader: imported on use
 
     return VertRulesExtractor(str(ctx.option(VERT_VARIANT)), RULES_LABEL)
 

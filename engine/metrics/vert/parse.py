@@ -33,7 +33,7 @@ from typing import Any
 
 from jsonschema import Draft202012Validator
 
-from engine.metrics.vert.schema import (
+from radscope.engine.metrics.vert.schema import (
     CATEGORY_KEYS,
     EXPLANATION,
     INSIGNIFICANT,

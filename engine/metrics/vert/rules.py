@@ -1,7 +1,7 @@
 """The VERT / GREEN rules judge: the reader's errors and matched findings as a judge assessment.
 
 Instead of asking an LLM, the assessment is written from the clinical reader's alignment
-(``engine.reader.errors``): significant and insignificant errors per category (a)-(f) with a
+(``radscope.engine.reader.errors``): significant and insignificant errors per category (a)-(f) with a
 readable line each, and the matched findings. The unchanged GREEN, GREEN-F1 and formula
 scorers then score it; the overall VERT score is the formula M / (M + 2S + 0.5 I), since
 there is no judge to give one. The rubric variant needs a judge and is refused.
@@ -11,15 +11,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from engine.context import ModelInfo
-from engine.metrics.extraction import Extracted, ExtractorKind, PairwiseExtractor
-from engine.metrics.vert.schema import CATEGORIES, CategoryErrors, JudgeAssessment
-from engine.metrics.vert.score import formula
-from engine.reader.errors import ReaderError
-from engine.reader.sections import counted_errors, error_details, read_sections
-from engine.reader.reader_lexicon import reader_signature
-from engine.reader.metric_views import reader_details, rules_model
-from engine.io.reports import ReportPair
+from radscope.engine.context import ModelInfo
+from radscope.engine.io.reports import ReportPair
+from radscope.engine.metrics.extraction import Extracted, ExtractorKind, PairwiseExtractor
+from radscope.engine.metrics.vert.schema import CATEGORIES, CategoryErrors, JudgeAssessment
+from radscope.engine.metrics.vert.score import formula
+from radscope.engine.reader.errors import ReaderError
+from radscope.engine.reader.metric_views import reader_details, rules_model
+from radscope.engine.reader.reader_lexicon import reader_signature
+from radscope.engine.reader.sections import counted_errors, error_details, read_sections
 
 RULES_VARIANTS = ("vert", "green", "formula")
 

@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal, Self
 
-from engine.metrics.vert.schema import CATEGORY_KEYS, JudgeAssessment
+from radscope.engine.metrics.vert.schema import CATEGORY_KEYS, JudgeAssessment
 
 Variant = Literal["vert", "green", "formula", "rubric"]
 VARIANTS: tuple[Variant, ...] = ("vert", "green", "formula", "rubric")

@@ -10,7 +10,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from engine.statistics import record_percentile as cs
+from radscope.engine.statistics import record_percentile as cs
 
 METRIC = "vert"
 # Every score the VERT metric stores per pair (``VertScoring``), whatever the variant.
