@@ -117,8 +117,15 @@ def run_measured(command: list[str], cwd: Path, env: dict[str, str]) -> dict[str
             "stderr_tail": err[-2000:] if proc.returncode else "", "stdout": out}
 
 
-def score_command(pairs: Path, metrics: str, work: Path, workers: int | None) -> list[str]:
-    command = [sys.executable, "-m", "radscope.engine", "score", "--input", str(pairs), "--metrics",
+def engine_module(tree: Path) -> str:
+    """The engine's module name in a source tree: ``radscope.engine`` since the code moved under
+    one top-level package, ``engine`` in the commits before (a baseline may be either)."""
+    return "radscope.engine" if (tree / "radscope" / "__init__.py").exists() else "engine"
+
+
+def score_command(pairs: Path, metrics: str, work: Path, workers: int | None,
+                  tree: Path = ROOT) -> list[str]:
+    command = [sys.executable, "-m", engine_module(tree), "score", "--input", str(pairs), "--metrics",
                metrics, "--out", str(work / "out.jsonl"), "--summary", str(work / "summary.json"),
                "--db", str(work / "store.sqlite"), "--no-progress"]
     return command + (["--workers", str(workers)] if workers is not None else [])
@@ -128,7 +135,7 @@ def score_run(pairs: Path, metrics: str, cwd: Path, workers: int | None) -> dict
     with tempfile.TemporaryDirectory(prefix="radscope-scale-") as tmp:
         work = Path(tmp)
         env = {**os.environ, "RADSCOPE_HOME": str(work / "home")}
-        figures = run_measured(score_command(pairs, metrics, work, workers), cwd, env)
+        figures = run_measured(score_command(pairs, metrics, work, workers, cwd), cwd, env)
         figures.pop("stdout")
         if figures["rc"] == 0:
             summary = json.loads((work / "summary.json").read_text())
@@ -148,7 +155,7 @@ def startup_seconds(cwd: Path, runs: int = 3) -> dict[str, float]:
         env = {**os.environ, "RADSCOPE_HOME": str(work / "home")}
         walls, cpus = [], []
         for _ in range(runs):
-            res = run_measured(score_command(pairs, "bleu", work, None), cwd, env)
+            res = run_measured(score_command(pairs, "bleu", work, None, cwd), cwd, env)
             if res["rc"] != 0:
                 raise RuntimeError(f"start-up run failed in {cwd}: {res['stderr_tail']}")
             walls.append(res["wall_s"])
