@@ -452,6 +452,11 @@ def _json_cell(value: Any) -> Any:
     return value
 
 
+# An id, modality or body area is a short label: one longer than this is refused with its row,
+# so that a batch file cannot store megabytes beside each pair (the reports have their own limit).
+LABEL_CELL_MAX = 1_000
+
+
 def _cell(value: Any) -> str:
     if value is None:
         return ""
@@ -503,6 +508,12 @@ class _PairMaker:
             if isinstance(value, (dict, list)):
                 raise InputError(f"{source}: {where} {line}: column {col!r} (the {role} column) holds "
                                  f"a JSON {'object' if isinstance(value, dict) else 'list'}, not text")
+        for role, label in (("id", "an id"), ("modality", "a modality"), ("area", "a body area")):
+            col = getattr(columns, role)
+            size = len(_cell(cells.get(col))) if col else 0
+            if size > LABEL_CELL_MAX:
+                raise InputError(f"{source}: {where} {line}: column {col!r} (the {role} column) holds "
+                                 f"{size:,} characters; {label} is at most {LABEL_CELL_MAX:,}")
         if columns.id:
             pid = _cell(cells.get(columns.id)).strip()
             if not pid:

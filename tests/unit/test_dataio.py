@@ -195,3 +195,25 @@ def test_json_object_where_a_report_is_expected_is_refused(tmp_path):
         read_pairs(path)
     extra = json.dumps([{"id": "a", "reference": "R", "candidate": "C", "labels": ["x", "y"]}])
     assert read_pairs(_write(tmp_path, "ok.json", extra))[0].reference == "R"  # unmapped: fine
+
+
+def test_a_label_cell_past_its_cap_is_refused_with_its_row(tmp_path):
+    """An id, modality or body area is a short label: a batch file (an upload in public mode)
+    cannot store megabytes beside a pair in one of them (issue 23)."""
+    big = "x" * 1_001
+    rows = [{"id": "a", "reference": "R", "candidate": "C", "modality": "CR", "area": "chest"},
+            {"id": "b", "reference": "R", "candidate": "C", "modality": big, "area": "chest"}]
+    path = _write(tmp_path, "p.jsonl", "\n".join(json.dumps(r) for r in rows) + "\n")
+    with pytest.raises(InputError, match=r"line 2: column 'modality'.*1,001 characters; a modality is at most 1,000"):
+        read_pairs(path, Columns(modality="modality", area="area"))
+    rows[1] = {**rows[1], "modality": "CR", "area": big}
+    path.write_text("\n".join(json.dumps(r) for r in rows) + "\n", encoding="utf-8")
+    with pytest.raises(InputError, match="a body area is at most"):
+        read_pairs(path, Columns(modality="modality", area="area"))
+    rows[1] = {**rows[1], "area": "chest", "id": big}
+    path.write_text("\n".join(json.dumps(r) for r in rows) + "\n", encoding="utf-8")
+    with pytest.raises(InputError, match="an id is at most"):
+        read_pairs(path)
+    rows[1] = {**rows[1], "id": "b", "modality": "y" * 1_000}
+    path.write_text("\n".join(json.dumps(r) for r in rows) + "\n", encoding="utf-8")
+    assert read_pairs(path, Columns(modality="modality"))[1].modality == "y" * 1_000
