@@ -1,6 +1,6 @@
 """The reward file trainers load by path: verl's ``compute_score`` and OpenRLHF's ``reward_func``.
 
-Print its path with ``python -c "import engine.reward_file as f; print(f.__file__)"`` and give it
+Print its path with ``python -c "import radscope.engine.reward_file as f; print(f.__file__)"`` and give it
 to the trainer:
 
 - verl: ``custom_reward_function.path=<that path>`` (name ``compute_score``, the default). The

@@ -59,7 +59,9 @@ def is_loopback(host: str) -> bool:
 
 
 def is_secret(name: str) -> bool:
-    return any(word in name for word in SECRET_WORDS)
+    """Whether an option holds a secret: one of its words (``judge_api_key``: key) is a secret
+    word. Whole words, not substrings: ``judge_max_tokens`` is a number of tokens, not a token."""
+    return any(word in SECRET_WORDS for word in name.lower().split("_"))
 
 
 def visitor_may_set(opt: Option) -> bool:

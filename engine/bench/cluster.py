@@ -142,7 +142,7 @@ def server_command(args: argparse.Namespace) -> tuple[list[str], str, str] | str
 def _server_gguf(python: str) -> str | None:
     """The demo GGUF's path as the server's environment resolves it (None: no llama.cpp there)."""
     probe = subprocess.run(
-        [python, "-c", "import llama_cpp.server.app; from models.resolve import resolve; "
+        [python, "-c", "import llama_cpp.server.app; from radscope.models.resolve import resolve; "
          f"print(resolve({JUDGE_MODEL!r}, task='judge').path)"],
         cwd=ROOT, capture_output=True, text=True)
     return probe.stdout.strip() if probe.returncode == 0 else None

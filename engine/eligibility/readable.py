@@ -31,14 +31,13 @@ The no-finding rule (docs/security.md, "Pairs without findings"), the same for e
 that reads findings (CLEAR, CREPE, VERT, SRR-BERT, RadSEM: reader scopes ``english`` and
 ``any``; the word-overlap metrics compare wording, not findings, and keep their numbers):
 
-- a report in which the rules reader finds no finding statement at all, not even a normal one
-  ("Ok.", "NaN", "See prior report."), cannot be read: ``cannot read: <side> report states no
-  finding``;
-- two reports that both state only normal findings ("No effusion." against "Lungs are clear.")
-  agree: the pair is scored as the reference read against itself, each metric's own value for
-  full agreement, with a note saying so (``NORMAL_ONLY_KEY`` in the result's details).
+a report in which the rules reader finds no finding statement at all, not even a normal one
+("Ok.", "NaN", "See prior report."), cannot be read: ``cannot read: <side> report states no
+finding``. A report that states only normal findings is a report with findings: each metric
+scores it by its own definition (RadSEM and SRR-BERT compare the normal statements themselves,
+CLEAR the presence of its 13 conditions), as the papers' reference code does.
 
-Both are decided by the English rules reader (``radscope.engine.reader``); a report it cannot read as
+This is decided by the English rules reader (``radscope.engine.reader``); a report it cannot read as
 English (an LLM judge's non-English pair) is left to the judge.
 """
 from __future__ import annotations
@@ -46,7 +45,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
 
@@ -199,19 +198,6 @@ def finding_counts(text: str) -> tuple[int, int] | None:
     return normal, len(reading.findings) - normal + len(reading.comparisons)
 
 
-def normal_only(pair: ReportPair, scope: str) -> bool:
-    """Whether both reports state only normal findings (then they agree: the module doc)."""
-    if scope not in FINDING_SCOPES:
-        return False
-    counts = [finding_counts(pair.reference), finding_counts(pair.candidate)]
-    return all(c is not None and c[0] > 0 and c[1] == 0 for c in counts)
-
-
-def as_agreement(pair: ReportPair) -> ReportPair:
-    """The pair a metric scores for a normal-only pair: the reference against itself."""
-    return replace(pair, candidate=pair.reference)
-
-
 def is_cannot_read(error: str | None) -> bool:
     return bool(error) and str(error).startswith(CANNOT_READ)
 
@@ -220,7 +206,7 @@ def is_cannot_read(error: str | None) -> bool:
 def finding_rule(pairs: Sequence[ReportPair], scope: str) -> list[str | ReportPair]:
     """The no-finding rule for a finding metric's pairs (the module doc), in the process that
     scores them (its reading is cached there for the metric's own reader): per pair, the
-    ``cannot read`` error, or the pair to score (a normal-only pair as ``as_agreement``)."""
+    ``cannot read`` error, or the pair to score."""
     if scope not in FINDING_SCOPES:
         return list(pairs)
-    return [no_finding(p) or (as_agreement(p) if normal_only(p, scope) else p) for p in pairs]
+    return [no_finding(p) or p for p in pairs]

@@ -149,14 +149,8 @@ def score_marking_failures(metric: Metric, pairs: list[ReportPair]) -> list[Pair
     todo = [p for p in ruled if isinstance(p, ReportPair)]
     scored = iter(_score_isolated(metric, todo) if todo else [])
     out = []
-    for original, ruling in zip(pairs, ruled, strict=True):
-        if isinstance(ruling, str):
-            out.append(PairScore.failed(ruling))
-            continue
-        result = next(scored)
-        if ruling is not original:  # a normal-only pair, scored as agreement
-            result.details[readable.NORMAL_ONLY_KEY] = readable.NORMAL_ONLY_NOTE
-        out.append(result)
+    for ruling in ruled:
+        out.append(PairScore.failed(ruling) if isinstance(ruling, str) else next(scored))
     return out
 
 

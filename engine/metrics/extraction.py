@@ -199,6 +199,9 @@ class ExtractorMetric(Metric, Generic[T]):
 
 
 ExtractorBuilder = Callable[[RuntimeContext], Extractor[Any]]
+# Our own modules (``radscope.engine.``): a missing one of these is an extractor this
+# installation lacks; any other missing module is a real error and is raised as it is.
+_ENGINE_PACKAGE = __name__.rsplit(".metrics.", 1)[0] + "."
 
 
 def by_extractor_option(ctx: RuntimeContext) -> ExtractorKind:
@@ -230,7 +233,7 @@ class ExtractorTable:
         try:
             return build(ctx)
         except ModuleNotFoundError as exc:
-            if not (exc.name or "").startswith("engine."):
+            if not (exc.name or "").startswith(_ENGINE_PACKAGE):
                 raise
             raise JudgeUnavailable(f"{self.metric}: the {kind!r} extractor is not available in "
                                    f"this installation ({exc.name} is missing); use "

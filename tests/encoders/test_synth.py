@@ -11,7 +11,7 @@ from tests.conftest import ROOT
 
 
 def test_same_seed_same_data_even_with_another_hash_seed():
-    code = ("import json; from models.training.synth import crepe_dataset, srr_dataset; "
+    code = ("import json; from radscope.models.training.synth import crepe_dataset, srr_dataset; "
             "print(json.dumps([p.to_json() for p in crepe_dataset(40, 5)] + "
             "[u.to_json() for u in srr_dataset(40, 5)]))")
     outputs = []

@@ -72,8 +72,8 @@ def test_cancelled_download_resumes_where_it_stopped(env, hub):
     """Cancel after the first chunk; the next fetch asks only for the rest."""
     script = (
         "import threading\n"
-        "from models.fetch import fetch\n"
-        "from models.progress import Cancelled\n"
+        "from radscope.models.fetch import fetch\n"
+        "from radscope.models.progress import Cancelled\n"
         "stop = threading.Event()\n"
         "def report(p):\n"
         "    if p.step == 'download' and p.done > 0: stop.set()\n"

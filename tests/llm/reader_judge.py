@@ -12,6 +12,8 @@ Test code only: it is never registered as a model and never imported by the engi
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
 import json
 import re
 import threading
@@ -19,7 +21,7 @@ from collections.abc import Iterable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from radscope.engine.io.reports import ReportPair, findings_and_impression, findings_text
+from radscope.engine.io.reports import ReportPair, findings_and_impression, findings_text, section_view
 from radscope.engine.metrics.clear import rules as clear_rules
 from radscope.engine.metrics.clear.schema import ATTRIBUTES, CHOICE_ATTRIBUTES, CONDITIONS
 from radscope.engine.metrics.radsem.llm import sentence_key
@@ -41,12 +43,27 @@ def _bounded(items: list[str], schema: dict[str, Any]) -> list[str]:
     return [item[:length] if length else item for item in items[:limit]]
 
 
+# The sections a metric may be asked to read (its card's, or --sections): what a prompt shows.
+_SECTION_CHOICES = (("findings", "impression"), ("findings",), ("impression",))
+
+
 class ReaderAnswers:
     """The answers: the rules extractors' readings of the registered pairs."""
 
-    def __init__(self, pairs: Iterable[ReportPair]) -> None:
-        self.pairs = list(pairs)
-        self._texts: dict[str, str] = {}  # any view the prompts show -> the full report
+    def __init__(self, given: Iterable[ReportPair]) -> None:
+        pairs = list(given)
+        # Each registered pair, and each as a metric reads it (only the sections it reads, under
+        # canonical headings: ``section_view``): the rules extractors read those views, so the
+        # answers are read from them too.
+        seen: dict[tuple[str, str], ReportPair] = {}
+        for pair in pairs:
+            for parts in ((), *_SECTION_CHOICES):
+                view = pair if not parts else replace(
+                    pair, reference=section_view(pair.reference, parts),
+                    candidate=section_view(pair.candidate, parts))
+                seen.setdefault((view.reference.strip(), view.candidate.strip()), view)
+        self.pairs = list(seen.values())
+        self._texts: dict[str, str] = {}  # a report as a prompt shows it -> as a pair holds it
         for pair in self.pairs:
             for text in (pair.reference, pair.candidate):
                 for view in (text, findings_and_impression(text), findings_text(text)):
@@ -107,9 +124,9 @@ class ReaderAnswers:
 
     def _pair_of(self, ref: str | None, cand: str | None) -> ReportPair:
         for pair in self.pairs:
-            if ref is not None and self.report(ref) != pair.reference:
+            if ref is not None and ref.strip() != pair.reference.strip():
                 continue
-            if cand is not None and self.report(cand) != pair.candidate:
+            if cand is not None and cand.strip() != pair.candidate.strip():
                 continue
             return pair
         raise ValueError("the stand-in judge does not know this pair")

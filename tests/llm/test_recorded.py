@@ -116,7 +116,10 @@ def test_vert_unusable_answer_marks_the_pair_and_the_batch_goes_on():
     def answer(messages):
         return "I refuse." if "WRONG" in messages[0]["content"] else good
 
-    pairs = [ReportPair("bad", "FINDINGS: WRONG.", "FINDINGS: x."), _pair(fx["pair"])]
+    # Reports that state a finding (a report that states none is "cannot read" before any
+    # judge call: the no-finding rule); "WRONG" makes the scripted judge refuse.
+    pairs = [ReportPair("bad", "FINDINGS: Small right pleural effusion. WRONG.",
+                        "FINDINGS: No pleural effusion."), _pair(fx["pair"])]
     run = run_batch(pairs, ["vert"], ctx_with_judge(Judge(ScriptedBackend(answer))), registry=production())
     bad, ok = (row["metrics"]["vert"] for row in run.rows)
     assert bad["score"] is None

@@ -15,8 +15,8 @@ ROOT = Path(__file__).resolve().parents[2]
 SENTENCES = ("Normal aeration is noted within the right lung field.",
              "Small left pleural effusion. The heart size is normal. No pneumothorax.")
 READ = ("import sys\n"
-        "from engine.reader.findings import read_report\n"
-        "from engine.api import Scorer\n"
+        "from radscope.engine.reader.findings import read_report\n"
+        "from radscope.engine.api import Scorer\n"
         "texts = sys.argv[1:]\n"
         "print([repr(read_report(t)) for t in texts])\n"
         "records = Scorer(['radsem', 'crepe', 'vert']).score(texts, texts[::-1]).records\n"
