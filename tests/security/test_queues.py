@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 from gradio_client import Client
 
+from radscope.engine.context import Option
 from radscope.engine.metrics.base import MetricCard
 from radscope.engine.metrics.registry import MetricSpec
 from tests.ui.conftest import _GRADIO_TMP, serve
@@ -25,8 +26,18 @@ from tests.ui.standins import StandInMetric, standin_registry
 MODEL_CARD = MetricCard(name="slow-model-standin", title="Slow model stand-in", measures="test data only",
                         inputs="ignored", direction="higher", range=(0.0, 1.0), paper="-", models="-",
                         limits="sleeps 0.05 s per pair, as if an encoder read it")
+
+
+class SlowStandInEncoder:
+    """What an encoder metric declares (``MetricSpec.encoder``): its model option and default."""
+
+    model_option = Option("slow_standin_model", "slow-standin-encoder", "test only: the stand-in's model")
+    default_model = "slow-standin-encoder"
+
+
 # kind "encoder": the app treats it as a model, so it passes the model gate.
 METRICS = [MetricSpec(name="slow-model-standin", card=MODEL_CARD, kind="encoder",
+                      options=(SlowStandInEncoder.model_option,), encoder=SlowStandInEncoder,
                       build=lambda ctx: StandInMetric("crepe", MODEL_CARD, delay_s=0.05))]
 NONE = "(none)"
 
