@@ -27,12 +27,19 @@ def step(text: str) -> None:
 
 
 def run(args: argparse.Namespace) -> dict:
+    if args.share_cxx:
+        from radscope.models.native_libs import share_cxx_runtime
+
+        step(f"C++ runtime made global before libllama loads: {share_cxx_runtime()}")
+    else:
+        step("C++ runtime left as the build linked it (shows whether this host needs the fix)")
     import llama_cpp
     from llama_cpp.llama_grammar import LlamaGrammar
 
     from radscope.models.llama_load import load_llama
 
     out: dict = {"label": args.label, "layers": args.layers, "repack": args.repack,
+                 "share_cxx": args.share_cxx,
                  "lib": os.environ.get("LLAMA_CPP_LIB_PATH"),
                  "llama_cpp_python": llama_cpp.__version__}
     step("llama_print_system_info")
@@ -78,10 +85,10 @@ def summarise(folder: Path) -> None:
     if not runs:
         print("no run finished (see the log above for crashes)")
         return
-    print(f"{'build':<12} {'layers':>6} {'repack':>6} {'load s':>7} {'prompt tok/s':>13} "
+    print(f"{'build':<12} {'layers':>6} {'repack':>6} {'cxx':>4} {'load s':>7} {'prompt tok/s':>13} "
           f"{'gen tok/s':>10} {'grammar tok/s':>14}")
     for r in runs:
-        print(f"{r['label']:<12} {r['layers']:>6} {r['repack']:>6} {r['load_s']:>7} "
+        print(f"{r['label']:<12} {r['layers']:>6} {r['repack']:>6} {r['share_cxx']:>4} {r['load_s']:>7} "
               f"{r['prompt_tok_per_s']:>13} {r['gen_tok_per_s']:>10} {r['grammar_tok_per_s']:>14}")
     cpu = [r for r in runs if r["layers"] == 0]
     gpu = [r for r in runs if r["layers"] != 0]
@@ -98,6 +105,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--layers", type=int, default=0)
     parser.add_argument("--repack", type=int, default=1)
     parser.add_argument("--label", default="")
+    parser.add_argument("--share-cxx", type=int, default=1,
+                        help="1: load libstdc++ globally first (radscope.models.native_libs)")
     parser.add_argument("--out")
     parser.add_argument("--summarise", type=Path)
     args = parser.parse_args(argv)

@@ -101,18 +101,26 @@ fi
 say "model: $GGUF ($(du -h "$GGUF" | cut -f1))"
 
 # Each run in its own process: a segfault is a result, not the end of the check.
-run() {  # run NAME LAYERS REPACK
-  local name=$1 layers=$2 repack=$3
-  say "run $name layers=$layers repack=$repack"
+run() {  # run NAME LAYERS REPACK [SHARE_CXX]
+  local name=$1 layers=$2 repack=$3 share=${4:-1}
+  say "run $name layers=$layers repack=$repack share_cxx=$share"
   LLAMA_CPP_LIB_PATH=$(libdir "$name") timeout 300 \
     $PY "$ROOT/mk/gpu_check.py" --gguf "$GGUF" --layers "$layers" --repack "$repack" \
-    --label "$name" --out "$REPORT/run-$name-$layers-$repack.json"
+    --share-cxx "$share" --label "$name" --out "$REPORT/run-$name-$layers-$repack-$share.json"
   local rc=$?
-  [ $rc -ne 0 ] && say "run $name layers=$layers repack=$repack: exit $rc$([ $rc -eq 139 ] && echo ' (segfault)')"
+  [ $rc -ne 0 ] && say "run $name layers=$layers repack=$repack share_cxx=$share: exit $rc$([ $rc -eq 139 ] && echo ' (segfault)')"
   return 0
 }
+# The crash on the GPU hosts (2026-11-26, H200 host): CC/CXX there name a GCC that links
+# libstdc++ statically into each llama.cpp library; every CPU-only load then segfaults in
+# llama_model::print_info unless the shared libstdc++ is made global first. Show how this
+# host's builds link it, and run each CPU build once without the fix.
+for b in cpu-native cpu-avx2 cuda cuda-avx2; do
+  [ -f "$WORK/build-$b/.done" ] && say "$b: libllama.so NEEDED libstdc++: $(readelf -d "$(libdir "$b")/libllama.so" | grep -c 'libstdc++')"
+done
+say "compilers: CC=${CC:-unset} CXX=${CXX:-unset}"
 for b in cpu-native cpu-avx2; do
-  wanted "$b" && [ -f "$WORK/build-$b/.done" ] && { run "$b" 0 1; run "$b" 0 0; }
+  wanted "$b" && [ -f "$WORK/build-$b/.done" ] && { run "$b" 0 1 0; run "$b" 0 1; run "$b" 0 0; }
 done
 for b in "${GPU_BUILDS[@]}"; do run "$b" -1 1; run "$b" -1 0; done
 

@@ -16,6 +16,11 @@ import re
 from pathlib import Path
 from typing import Any
 
+from radscope.models.native_libs import share_cxx_runtime
+
+# Before anything here imports llama_cpp (which loads libllama): see models.native_libs.
+share_cxx_runtime()
+
 
 def system_info() -> str:
     """llama.cpp's own line of CPU features and backends (``AMX_INT8 = 1``, ``AVX512 = 1``...)."""

@@ -134,7 +134,7 @@ def server_command(args: argparse.Namespace) -> tuple[list[str], str, str] | str
     gguf = _server_gguf(args.server_python)
     if gguf is None:
         return f"{args.server_python} cannot run llama_cpp.server with the demo GGUF"
-    return ([args.server_python, "-m", "llama_cpp.server", "--model", gguf, "--model_alias", JUDGE_MODEL,
+    return ([args.server_python, "-m", "radscope.models.llama_server", "--model", gguf, "--model_alias", JUDGE_MODEL,
              "--chat_format", "gemma", "--n_ctx", "4096", "--n_threads", "1", "--n_threads_batch", "1",
              "--verbose", "False", "--host", "127.0.0.1"], JUDGE_MODEL, "json_object")
 

@@ -115,7 +115,7 @@ def llama_server(gguf: Path, n_ctx: int, threads: int, alias: str = "judge",
     format); yields its /v1 URL. RuntimeError when it exits or does not come up in time."""
     port = _free_port()
     proc = subprocess.Popen(
-        [sys.executable, "-m", "llama_cpp.server", "--model", str(gguf), "--model_alias", alias,
+        [sys.executable, "-m", "radscope.models.llama_server", "--model", str(gguf), "--model_alias", alias,
          "--chat_format", "gemma", "--n_ctx", str(n_ctx), "--n_threads", str(threads),
          "--n_threads_batch", str(threads), "--verbose", "False", "--host", "127.0.0.1",
          "--port", str(port)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)

@@ -1,0 +1,14 @@
+"""``python -m llama_cpp.server`` with one C++ runtime for the process (``models.native_libs``).
+
+Takes exactly the server's arguments. On a host whose toolchain linked libstdc++ statically into
+llama.cpp's libraries, the plain server would segfault while loading its model.
+"""
+from __future__ import annotations
+
+import runpy
+
+from radscope.models.native_libs import share_cxx_runtime
+
+if __name__ == "__main__":
+    share_cxx_runtime()
+    runpy.run_module("llama_cpp.server", run_name="__main__", alter_sys=True)
