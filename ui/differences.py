@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from radscope.engine.metrics.clear.rules import read_report
-from radscope.engine.reader.compatibility import conflict
+from radscope.engine.reader.compatibility import incompatibility_reason
 from radscope.engine.reader.sentence_features import SentenceFeatures, sentence_features
 from radscope.ui.views.common import esc, find_section, find_value
 
@@ -133,7 +133,7 @@ def findings(result: Mapping[str, Any]) -> list[Finding]:
                                reason="not in the candidate"))
             continue
         used.add(best)
-        why = conflict(rf, cand_f[best])
+        why = incompatibility_reason(rf, cand_f[best])
         if why is None:
             detail = _details_reason(refs[i], cands[best], None)
             out.append(Finding(f"f{len(out)}", DETAIL, refs[i], cands[best],
