@@ -125,8 +125,7 @@ def run_batch(
     metric_names = list(metric_names)
     built = list(metrics) if metrics is not None else registry.build(metric_names, ctx)
     signatures = {m.name: m.signature() for m in built}
-    scopes = {m.name: m.reader_languages
-              for m in built}
+    reader_languages = {m.name: m.reader_languages for m in built}
     run_id = run_id or resume_or_new_run_id(store, input_run_id(pairs, signatures, max_chars))
     n_pairs = len(pairs)
     resumed: Counter = Counter()
@@ -170,7 +169,7 @@ def run_batch(
                 for metric in built:
                     todo = [p for p in chunk if metric.name not in results[p.id]]
                     score_metric_pairs(metric, todo, record, max_chars=max_chars,
-                                       scope=scopes[metric.name], force=force, pool=pool, procs=procs)
+                                       reader_languages=reader_languages[metric.name], force=force, pool=pool, procs=procs)
                     if store is not None:
                         store.put_results(run_id, unsaved)
                     unsaved.clear()
@@ -246,19 +245,19 @@ def _register_pairs(store: Any, run_id: str, pairs: Iterable[ReportPair],
 
 def score_metric_pairs(metric: Metric, pairs: Sequence[ReportPair],
                        record: Callable[[Metric, ReportPair, PairScore], None], *,
-                       max_chars: int = DEFAULT_MAX_CHARS, scope: str | None = None,
+                       max_chars: int = DEFAULT_MAX_CHARS, reader_languages: str | None = None,
                        force: bool = False, pool: ThreadPoolExecutor | None = None,
                        procs: parallel.ProcessScorer | None = None) -> None:
     """Score ``pairs`` with one metric, handing each result to ``record``. Without calling the
     metric, a pair is marked when its input is unusable (empty, too long), when the metric's
-    reader cannot read it (``scope``: the languages its reader knows, see engine.eligibility.readable; the
-    metric's own when not given), or, unless ``force``, when its exam is outside the metric's scope (the runner and
+    reader cannot read it (``reader_languages``: the languages its reader knows, see engine.eligibility.readable; the
+    metric's own when not given), or, unless ``force``, when its exam is outside the studies the metric was designed for (the runner and
     the in-process API, engine.api, share this)."""
-    if scope is None:
-        scope = metric.reader_languages
+    if reader_languages is None:
+        reader_languages = metric.reader_languages
     valid = []
     for pair in pairs:
-        reason = _unscorable(pair, max_chars, scope)
+        reason = _unscorable(pair, max_chars, reader_languages)
         if reason:
             record(metric, pair, PairScore.failed(reason))
         elif not force and (reason := _not_applicable(metric, pair)):
@@ -268,13 +267,13 @@ def score_metric_pairs(metric: Metric, pairs: Sequence[ReportPair],
     _score_chunk(metric, valid, record, pool, procs)
 
 
-def _unscorable(pair: ReportPair, max_chars: int, scope: str) -> str | None:
-    """Why no metric of this reader scope may score the pair: an input problem (empty,
+def _unscorable(pair: ReportPair, max_chars: int, languages: str) -> str | None:
+    """Why no metric whose reader knows these languages may score the pair: an input problem (empty,
     oversized, binary) or text it cannot read; None when it can be scored."""
     problems = pair.problems(max_chars)
     if problems:
         return "input: " + "; ".join(problems)
-    return readable.pair_unreadable(pair, scope)
+    return readable.pair_unreadable(pair, languages)
 
 
 def _reuse_stored(stored: Iterable[Any], results: dict[str, dict[str, dict[str, Any]]],
@@ -300,12 +299,12 @@ _exam = lru_cache(maxsize=4096)(applicability.exam_of)
 
 
 def _not_applicable(metric: Metric, pair: ReportPair) -> str | None:
-    """"not applicable: ..." when the pair's exam is outside the metric's scope."""
-    scope = metric.card.scope
-    if scope == applicability.ANY:
+    """"not applicable: ..." when the pair's exam is outside the studies the metric was designed for."""
+    intended = metric.card.intended_studies
+    if intended == applicability.ANY:
         return None
     exam = _exam(pair.reference, pair.candidate, pair.modality, pair.area)
-    reason = applicability.out_of_scope(scope, exam)
+    reason = applicability.outside_intended_studies(intended, exam)
     return f"not applicable: {reason}" if reason else None
 
 
