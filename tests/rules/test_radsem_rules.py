@@ -10,7 +10,6 @@ from radscope.engine.io.examples import example_pairs
 from radscope.engine.io.reports import ReportPair
 from radscope.engine.metrics.radsem.extract import RadsemExtraction
 from radscope.engine.metrics.radsem.rules_match import tag_pair
-from radscope.engine.metrics.radsem.schema import RadsemTags
 from radscope.engine.metrics.radsem.score import score_tags
 from radscope.engine.reader.anatomy_lexicon import RADSEM_RULES_VERSION
 from radscope.engine.reader.atomize import atomize, atomize_sentence
@@ -20,6 +19,7 @@ from radscope.engine.reader.compatibility import (
     lexical_similarity,
 )
 from radscope.engine.reader.sentence_features import sentence_features
+from tests.reference.radsem import tags_from_model_json
 
 
 def test_negated_list_is_split_one_item_each():
@@ -399,7 +399,7 @@ def test_flipped_finding_scores_lower_than_paraphrase(radsem_rules):
 def test_output_passes_the_strict_tag_schema(radsem_rules):
     extraction = radsem_rules.read_pair(ReportPair("t", REFERENCE, "Right upper lobe nodule. Normal heart."))
     data = extraction.tags.to_json()
-    strict = RadsemTags.from_model_json(json.dumps(data), strict=True)
+    strict = tags_from_model_json(json.dumps(data), strict=True)
     assert strict.to_json() == data
     sentences = set(extraction.ref_sentences) | set(extraction.gen_sentences)
     for pair in data["pairs"]:
