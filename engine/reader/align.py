@@ -13,7 +13,7 @@ a prior study are matched by change and topic; the rest were made (candidate onl
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any, Literal
@@ -214,28 +214,55 @@ def _direction_roles() -> tuple[str, ...]:
 
 
 def conflicts(ref: Finding, cand: Finding) -> tuple[str, ...]:
-    """Every way in which two statements of one finding disagree (empty: they agree)."""
-    a, b = ref.features, cand.features
-    found: list[str] = []
-    if a.normality != b.normality or (a.normality != NORMAL and (
-            (a.asserted & b.negated) or (a.negated & b.asserted))) or \
-            _normal_vs_changed(a, b) or _normal_vs_changed(b, a):
-        found.append("polarity")
-    if a.sides and b.sides and not (a.sides & b.sides):
-        found.append("laterality")
-    if anatomical_relationship(a, b) is None or (a.levels and b.levels and not a.levels & b.levels):
-        found.append("site")
-    opposite = {role for role, x, y in zip(_direction_roles(), a.directions, b.directions, strict=True)
+    """Every way in which two statements of one finding disagree (empty: they agree), as
+    categories in the order of ``_CONFLICT_CHECKS``."""
+    opposite = {role for role, x, y in zip(_direction_roles(), ref.features.directions,
+                                           cand.features.directions, strict=True)
                 if {x, y} == {1, 2}}
-    if (ref.severity and cand.severity and ref.severity != cand.severity) or "severity" in opposite:
-        found.append("severity")
-    if ref.size and cand.size and not set(ref.size) & set(cand.size):
-        found.append("size")
-    if {ref.polarity, cand.polarity} == {"present", "uncertain"}:
-        found.append("certainty")
-    if "character" in opposite:
-        found.append("character")
-    return tuple(found)
+    return tuple(name for name, differ in _CONFLICT_CHECKS if differ(ref, cand, opposite))
+
+
+def _polarity_differs(ref: Finding, cand: Finding, _: set[str]) -> bool:
+    a, b = ref.features, cand.features
+    return bool(a.normality != b.normality or (a.normality != NORMAL and (
+        (a.asserted & b.negated) or (a.negated & b.asserted)))
+        or _normal_vs_changed(a, b) or _normal_vs_changed(b, a))
+
+
+def _laterality_differs(ref: Finding, cand: Finding, _: set[str]) -> bool:
+    a, b = ref.features, cand.features
+    return bool(a.sides and b.sides and not (a.sides & b.sides))
+
+
+def _site_differs(ref: Finding, cand: Finding, _: set[str]) -> bool:
+    a, b = ref.features, cand.features
+    return anatomical_relationship(a, b) is None or bool(
+        a.levels and b.levels and not a.levels & b.levels)
+
+
+def _severity_differs(ref: Finding, cand: Finding, opposite: set[str]) -> bool:
+    return bool(ref.severity and cand.severity and ref.severity != cand.severity) \
+        or "severity" in opposite
+
+
+def _size_differs(ref: Finding, cand: Finding, _: set[str]) -> bool:
+    return bool(ref.size and cand.size and not set(ref.size) & set(cand.size))
+
+
+def _certainty_differs(ref: Finding, cand: Finding, _: set[str]) -> bool:
+    return {ref.polarity, cand.polarity} == {"present", "uncertain"}
+
+
+def _character_differs(_ref: Finding, _cand: Finding, opposite: set[str]) -> bool:
+    return "character" in opposite
+
+
+# The conflict categories, in the order a link lists them, each with its test (the two
+# statements and the direction roles in which they say opposite things).
+_CONFLICT_CHECKS: tuple[tuple[str, Callable[[Finding, Finding, set[str]], bool]], ...] = (
+    ("polarity", _polarity_differs), ("laterality", _laterality_differs),
+    ("site", _site_differs), ("severity", _severity_differs), ("size", _size_differs),
+    ("certainty", _certainty_differs), ("character", _character_differs))
 
 
 def _normal_vs_changed(a: SentenceFeatures, b: SentenceFeatures) -> bool:

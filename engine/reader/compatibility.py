@@ -48,8 +48,8 @@ class MatchSettings:
                 "extra_containment": self.extra_containment}
 
 
-# The thresholds on the token-overlap scale (``lexical_similarity``), which the reader's
-# alignment and RadSEM's default matcher share; RadSEM's encoder scales have their own
+# The thresholds on the token-overlap scale (``lexical_similarity``): RadSEM's default matcher's,
+# and the reader's alignment's without two of them (``align.ALIGN_SETTINGS``); RadSEM's encoder scales have their own
 # (``metrics.radsem.rules``). Chosen on SSREE dev (engine.bench.rules): see the lexicon README.
 LEXICAL_SETTINGS = MatchSettings(pair_threshold=0.35, extra_threshold=0.34, siteless_threshold=0.4,
                                  normal_site_similarity=0.5, extra_containment=0.5)
