@@ -110,8 +110,7 @@ class Scorer:
         self.context = RuntimeContext(options=dict(options))
         self.metrics: list[Metric] = registry.build(self.metric_names, self.context)
         self.signatures = {m.name: m.signature() for m in self.metrics}
-        self.scopes = {m.name: m.reader_languages
-                       for m in self.metrics}
+        self.reader_languages = {m.name: m.reader_languages for m in self.metrics}
         self.max_chars = max_chars
         self.workers = workers
         self._owns_store = isinstance(store, (str, os.PathLike))
@@ -147,7 +146,7 @@ class Scorer:
         force = bool(self.context.option(FORCE_APPLICABILITY))
         for metric in self.metrics:
             score_metric_pairs(metric, pairs, record, max_chars=self.max_chars,
-                               scope=self.scopes[metric.name], force=force, procs=procs)
+                               reader_languages=self.reader_languages[metric.name], force=force, procs=procs)
         return Scores(records, dict(self.signatures))
 
     def score_corpus(self, references: Sequence[str], candidates: Sequence[str],

@@ -304,5 +304,5 @@ def _list_metrics(registry: MetricRegistry) -> int:
         card = registry.get(name).card
         arrow = "higher" if card.direction == "higher" else "lower"
         print(f"{name:<10} {card.title:<28} {arrow} is better, range {card.range_text()}, "
-              f"for {card.scope.text}")
+              f"for {card.intended_studies.text}")
     return 0

@@ -136,6 +136,24 @@ def load_config(path: str | Path | None, registry: MetricRegistry) -> AppConfig:
 
 
 def config_from_dict(data: dict[str, Any], registry: MetricRegistry, source: str = "config") -> AppConfig:
+    config = AppConfig(registry, options=_options(data, registry, source),
+                       metrics=_metrics(data.get("metrics"), registry, source))
+    try:
+        config.prepare = parse_ids(data.get("prepare"))
+    except ValueError as exc:
+        raise ConfigError(f"{source}: {exc}") from None
+    for key in ("max_pairs", "max_chars", "max_contexts"):
+        if key in data:
+            value = data[key]
+            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+                raise ConfigError(f"{source}: {key} must be a positive integer, got {value!r}")
+            setattr(config, key, value)
+    return config
+
+
+def _options(data: dict[str, Any], registry: MetricRegistry, source: str) -> dict[str, Any]:
+    """The metric options, from the ``options`` table and from top-level keys, each checked
+    and coerced to its declared type; any other key is an error naming the known ones."""
     known = registry.all_options()
     raw_options = dict(data.get("options") or {})
     for key, value in data.items():
@@ -155,24 +173,18 @@ def config_from_dict(data: dict[str, Any], registry: MetricRegistry, source: str
             options[name] = coerce_option(known[name], value)
         except ValueError as exc:
             raise ConfigError(f"{source}: {exc}") from None
-    metrics = data.get("metrics")
-    if metrics is not None:
-        if isinstance(metrics, str):
-            metrics = [m.strip() for m in metrics.split(",") if m.strip()]
-        unknown = [m for m in metrics if m not in registry]
-        if unknown:
-            raise ConfigError(f"{source}: unknown metric(s) {', '.join(unknown)}; registered: "
-                              f"{', '.join(registry.names())}")
-        metrics = list(metrics)
-    config = AppConfig(registry, options=options, metrics=metrics)
-    try:
-        config.prepare = parse_ids(data.get("prepare"))
-    except ValueError as exc:
-        raise ConfigError(f"{source}: {exc}") from None
-    for key in ("max_pairs", "max_chars", "max_contexts"):
-        if key in data:
-            value = data[key]
-            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-                raise ConfigError(f"{source}: {key} must be a positive integer, got {value!r}")
-            setattr(config, key, value)
-    return config
+    return options
+
+
+def _metrics(metrics: Any, registry: MetricRegistry, source: str) -> list[str] | None:
+    """The metrics to offer (a list, or a comma-separated string), all registered; None: the
+    defaults."""
+    if metrics is None:
+        return None
+    if isinstance(metrics, str):
+        metrics = [m.strip() for m in metrics.split(",") if m.strip()]
+    unknown = [m for m in metrics if m not in registry]
+    if unknown:
+        raise ConfigError(f"{source}: unknown metric(s) {', '.join(unknown)}; registered: "
+                          f"{', '.join(registry.names())}")
+    return list(metrics)

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from radscope.engine.metrics.clear.rules import read_report
-from radscope.engine.reader.compatibility import conflict
+from radscope.engine.reader.compatibility import incompatibility_reason
 from radscope.engine.reader.sentence_features import SentenceFeatures, sentence_features
 from radscope.ui.views.common import esc, find_section, find_value
 
@@ -105,8 +105,7 @@ def _concepts(f: SentenceFeatures) -> frozenset[str]:
 
 def findings(result: Mapping[str, Any]) -> list[Finding]:
     """Every finding of the pair with its status, from RadSEM's alignment in ``result``."""
-    extraction = extraction_of(result)
-    tags = extraction["tags"]
+    tags = extraction_of(result)["tags"]
     out: list[Finding] = []
     for pair in tags.get("pairs") or []:
         ref, cand = str(pair.get("ref_sentence") or ""), str(pair.get("gen_sentence") or "")
@@ -117,23 +116,25 @@ def findings(result: Mapping[str, Any]) -> list[Finding]:
     unmatched = tags.get("unmatched_sentences") or []
     refs = [str(u.get("sentence") or "") for u in unmatched if u.get("sentence_is_from") == "Ref"]
     cands = [str(u.get("sentence") or "") for u in unmatched if u.get("sentence_is_from") == "Gen"]
+    _unmatched_findings(refs, cands, out)
+    return out
+
+
+def _unmatched_findings(refs: list[str], cands: list[str], out: list[Finding]) -> None:
+    """The sentences RadSEM left unpaired, into ``out``: each reference sentence with the
+    unused candidate sentence that shares a concept and the most words (a detail or a
+    conflict), else only in the reference; the candidate sentences still left over."""
     ref_f = [sentence_features(s) for s in refs]
     cand_f = [sentence_features(s) for s in cands]
     used: set[int] = set()
     for i, rf in enumerate(ref_f):
-        best, best_overlap = None, 0
-        for j, cf in enumerate(cand_f):
-            if j in used or not (_concepts(rf) & _concepts(cf)):
-                continue
-            overlap = len(rf.tokens & cf.tokens)
-            if overlap > best_overlap:
-                best, best_overlap = j, overlap
+        best = _closest(rf, cand_f, used)
         if best is None:
             out.append(Finding(f"f{len(out)}", REF_ONLY, reference=refs[i],
                                reason="not in the candidate"))
             continue
         used.add(best)
-        why = conflict(rf, cand_f[best])
+        why = incompatibility_reason(rf, cand_f[best])
         if why is None:
             detail = _details_reason(refs[i], cands[best], None)
             out.append(Finding(f"f{len(out)}", DETAIL, refs[i], cands[best],
@@ -144,7 +145,19 @@ def findings(result: Mapping[str, Any]) -> list[Finding]:
     for j, text in enumerate(cands):
         if j not in used:
             out.append(Finding(f"f{len(out)}", CAND_ONLY, candidate=text, reason="not in the reference"))
-    return out
+
+
+def _closest(rf: SentenceFeatures, cand_f: list[SentenceFeatures], used: set[int]) -> int | None:
+    """The first unused candidate sentence sharing a concept with ``rf`` and the most tokens
+    (at least one), or None."""
+    best, best_overlap = None, 0
+    for j, cf in enumerate(cand_f):
+        if j in used or not (_concepts(rf) & _concepts(cf)):
+            continue
+        overlap = len(rf.tokens & cf.tokens)
+        if overlap > best_overlap:
+            best, best_overlap = j, overlap
+    return best
 
 
 # --------------------------------------------------------------------------- sections

@@ -140,11 +140,7 @@ def _scatter(frame: _Frame, trace: Any) -> str:
     mode = trace.mode or "lines+markers"
     out = []
     if "lines" in mode and len(xs) > 1:
-        points = " ".join(f"{frame.x(x):.1f},{frame.y(y):.1f}" for x, y in zip(xs, ys, strict=True))
-        dash = DASHES.get(trace.line.dash or "", "")
-        out.append(f"<polyline class='rs-line' points='{points}' fill='none' "
-                   f"stroke='{esc(trace.line.color or AXIS)}' stroke-width='{trace.line.width or 2:.1f}'"
-                   + (f" stroke-dasharray='{dash}'" if dash else "") + "/>")
+        out.append(_polyline(frame, trace, xs, ys))
     if "markers" in mode:
         colours = _marker_colours(trace, len(xs))
         for i, (x, y) in enumerate(zip(xs, ys, strict=True)):
@@ -152,13 +148,26 @@ def _scatter(frame: _Frame, trace: Any) -> str:
                                float(_at(trace.marker.size, i, 8)), colours[i],
                                _at(trace.hovertext, i, "")))
     if "text" in mode and trace.text is not None:
-        position = trace.textposition or "middle center"
-        anchor, dx = (("end", -10) if "left" in position else ("start", 10) if "right" in position
-                      else ("middle", 0))
-        colour = trace.textfont.color or TEXT
-        for i, (x, y) in enumerate(zip(xs, ys, strict=True)):
-            out.append(_text(frame.x(x) + dx, frame.y(y), _at(trace.text, i, ""), anchor, 11, colour))
+        out.extend(_point_labels(frame, trace, xs, ys))
     return f"<g class='rs-trace' data-name='{esc(trace.name or '')}'>{''.join(out)}</g>"
+
+
+def _polyline(frame: _Frame, trace: Any, xs: list[float], ys: list[float]) -> str:
+    points = " ".join(f"{frame.x(x):.1f},{frame.y(y):.1f}" for x, y in zip(xs, ys, strict=True))
+    dash = DASHES.get(trace.line.dash or "", "")
+    return (f"<polyline class='rs-line' points='{points}' fill='none' "
+            f"stroke='{esc(trace.line.color or AXIS)}' stroke-width='{trace.line.width or 2:.1f}'"
+            + (f" stroke-dasharray='{dash}'" if dash else "") + "/>")
+
+
+def _point_labels(frame: _Frame, trace: Any, xs: list[float], ys: list[float]) -> list[str]:
+    """Each point's text, left of it, right of it or centred (plotly's ``textposition``)."""
+    position = trace.textposition or "middle center"
+    anchor, dx = (("end", -10) if "left" in position else ("start", 10) if "right" in position
+                  else ("middle", 0))
+    colour = trace.textfont.color or TEXT
+    return [_text(frame.x(x) + dx, frame.y(y), _at(trace.text, i, ""), anchor, 11, colour)
+            for i, (x, y) in enumerate(zip(xs, ys, strict=True))]
 
 
 def _legend(fig: go.Figure, y: float) -> str:
@@ -173,13 +182,10 @@ def _legend(fig: go.Figure, y: float) -> str:
     return "".join(out)
 
 
-def figure_svg(fig: go.Figure, label: str = "") -> str:
-    """The figure as an ``<svg>`` element (scales to its container's width)."""
-    unknown = sorted({t.type for t in fig.data} - {"bar", "scatter"})
-    if unknown:
-        raise ValueError(f"no offline drawing for plotly trace type(s) {', '.join(unknown)}")
+def _plot_area(fig: go.Figure, scatters: list[Any]) -> tuple[_Frame, str]:
+    """The frame (from the first bar trace, else from every scatter point) and the drawn
+    traces with the figure's annotations."""
     bars = [t for t in fig.data if t.type == "bar"]
-    scatters = [t for t in fig.data if t.type == "scatter"]
     body = ""
     if bars:
         frame, body = _bars(fig, bars[0])
@@ -189,6 +195,16 @@ def figure_svg(fig: go.Figure, label: str = "") -> str:
     for note in fig.layout.annotations or ():
         y = (frame.top - 10 if note.yref == "paper" and (note.y or 0) >= 1 else frame.y(float(note.y or 0)))
         body += _text(frame.x(float(note.x or 0)), y, note.text, "middle", FONT)
+    return frame, body
+
+
+def figure_svg(fig: go.Figure, label: str = "") -> str:
+    """The figure as an ``<svg>`` element (scales to its container's width)."""
+    unknown = sorted({t.type for t in fig.data} - {"bar", "scatter"})
+    if unknown:
+        raise ValueError(f"no offline drawing for plotly trace type(s) {', '.join(unknown)}")
+    scatters = [t for t in fig.data if t.type == "scatter"]
+    frame, body = _plot_area(fig, scatters)
     legend = _legend(fig, frame.height - 8) if fig.layout.showlegend is not False and scatters else ""
     title = _text(WIDTH / 2, 20, fig.layout.title.text, "middle", 14, bold=True) if fig.layout.title.text else ""
     height = frame.height + (16 if legend else 0)

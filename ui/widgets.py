@@ -68,7 +68,7 @@ def card_html(card: MetricCard) -> str:
     return (f"<div class='rs-card'><b>About {esc(card.title)}</b>"
             f"<div>{esc(card.measures)}</div><div class='rs-muted'>{esc(arrow)}, range "
             f"{esc(card.range_text())}</div><div class='rs-scope'><b>Designed for</b> "
-            f"{esc(card.scope.text)}</div><details><summary>Inputs, paper, models, limits"
+            f"{esc(card.intended_studies.text)}</div><details><summary>Inputs, paper, models, limits"
             f"</summary><dl>{body}</dl></details></div>")
 
 

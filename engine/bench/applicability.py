@@ -22,7 +22,7 @@ from radscope.engine.io import dataio
 
 
 def _decision(exam: applicability.Exam) -> bool:
-    return applicability.out_of_scope(applicability.CHEST_RADIOGRAPH, exam) is None
+    return applicability.outside_intended_studies(applicability.CHEST_RADIOGRAPH, exam) is None
 
 
 def scope_figures(items: Iterable[tuple[str, str | None, str | None]]) -> dict[str, Any]:

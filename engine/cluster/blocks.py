@@ -73,7 +73,7 @@ class BlockScorer:
         self.context = RuntimeContext(options=dict(options))
         self.metrics: list[Metric] = registry.build(list(metrics), self.context)
         self.signatures = {m.name: m.signature() for m in self.metrics}
-        self.scopes = {m.name: m.reader_languages for m in self.metrics}
+        self.reader_languages = {m.name: m.reader_languages for m in self.metrics}
         self.force = bool(self.context.option(FORCE_APPLICABILITY))
         self.max_chars = max_chars
         self.pool = ThreadPoolExecutor(max_workers=concurrency) if concurrency > 1 else None
@@ -101,5 +101,5 @@ class BlockScorer:
         for metric in self.metrics:
             todo = [pair for pair, names in pairs if metric.name in names]
             score_metric_pairs(metric, todo, record, max_chars=self.max_chars,
-                               scope=self.scopes[metric.name], force=self.force, pool=self.pool)
+                               reader_languages=self.reader_languages[metric.name], force=self.force, pool=self.pool)
         return found

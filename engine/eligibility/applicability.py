@@ -2,7 +2,7 @@
 
 CLEAR, CREPE and SRR-BERT were built on chest radiographs: their label sets are chest-film
 findings, so on a brain MRI they return confident numbers about nothing (every condition
-absent on both sides scores 1.0). A metric card declares its ``Scope``; each pair's exam
+absent on both sides scores 1.0). A metric card declares its ``IntendedStudies``; each pair's exam
 (modality and body area) comes from the form or the batch columns when given, otherwise from
 a small rules detector over the report text. Out of scope, the runner records "not
 applicable: <reason>" instead of a score, unless the user forces the metric.
@@ -52,16 +52,16 @@ AREA_ALIASES: dict[str, tuple[str, ...]] = {
 }
 
 @dataclass(frozen=True)
-class Scope:
-    """What a metric was designed for; ``None`` means any."""
+class IntendedStudies:
+    """The studies a metric was designed for (modalities, body areas); ``None`` means any."""
 
     modalities: frozenset[str] | None = None
     areas: frozenset[str] | None = None
     text: str = "any modality and body area"
 
 
-ANY = Scope()
-CHEST_RADIOGRAPH = Scope(frozenset({RADIOGRAPH}), frozenset({"chest"}), "chest radiographs")
+ANY = IntendedStudies()
+CHEST_RADIOGRAPH = IntendedStudies(frozenset({RADIOGRAPH}), frozenset({"chest"}), "chest radiographs")
 
 
 @dataclass(frozen=True)
@@ -221,17 +221,17 @@ def exam_of(reference: str, candidate: str = "", modality: str | None = None,
     return Exam(final_modality, final_areas, source)
 
 
-def out_of_scope(scope: Scope, exam: Exam) -> str | None:
-    """Why a pair is outside a metric's scope ("designed for ...; this study is ..."), or None
-    when it is in scope. Unknown modality or area is no evidence against (see the module text)."""
+def outside_intended_studies(intended: IntendedStudies, exam: Exam) -> str | None:
+    """Why a pair is outside the studies a metric was designed for ("designed for ...; this study
+    is ..."), or None when it is one of them. Unknown modality or area is no evidence against (see the module text)."""
     problems = []
-    if scope.modalities is not None and exam.modality is not None \
-            and exam.modality not in scope.modalities:
+    if intended.modalities is not None and exam.modality is not None \
+            and exam.modality not in intended.modalities:
         problems.append(f"modality {exam.modality}")
-    if scope.areas is not None and exam.areas and not exam.areas & scope.areas:
+    if intended.areas is not None and exam.areas and not exam.areas & intended.areas:
         problems.append("body area " + ", ".join(sorted(exam.areas)))
     if not problems:
         return None
     how = {"given": "as given", "detected": "detected from the report text",
            "mixed": "given and detected"}[exam.source]
-    return f"designed for {scope.text}; this study is {' and '.join(problems)} ({how})"
+    return f"designed for {intended.text}; this study is {' and '.join(problems)} ({how})"

@@ -28,7 +28,7 @@ unknown words count for neither side, so a report of only drug names or abbrevia
 the benefit of the doubt. ``python -m radscope.engine.bench language`` measures how often this is wrong.
 
 The no-finding rule (docs/security.md, "Pairs without findings"), the same for every metric
-that reads findings (CLEAR, CREPE, VERT, SRR-BERT, RadSEM: reader scopes ``english`` and
+that reads findings (CLEAR, CREPE, VERT, SRR-BERT, RadSEM: reader languages ``english`` and
 ``any``; the word-overlap metrics compare wording, not findings, and keep their numbers):
 
 a report in which the rules reader finds no finding statement at all, not even a normal one
@@ -59,9 +59,9 @@ NO_FINDING = "states no finding, not even a normal one (nothing a finding metric
 NORMAL_ONLY_KEY = "normal_only"
 NORMAL_ONLY_NOTE = ("both reports state only normal findings, so they agree: scored as the reference "
                     "read against itself (the no-finding rule)")
-FINDING_SCOPES = ("english", "any")  # the metrics that read findings (the module doc)
+FINDING_READERS = ("english", "any")  # the reader languages of the metrics that read findings (the module doc)
 ASCII_SHARE_MIN = 0.9
-SCOPES = ("english", "latin", "any")
+READER_LANGUAGE_SETS = ("english", "latin", "any")
 
 _WORD_RE = re.compile(r"[^\W\d_]{2,}")  # a run of two or more letters, any script
 _ELISION_RE = re.compile(r"\b(?:[dlnjcsm]|qu)['’][^\W\d_]", re.IGNORECASE)
@@ -144,19 +144,19 @@ def guess_language(text: str) -> LanguageGuess:
     return LanguageGuess(True, f"{english} English words, {foreign} foreign ones")
 
 
-def unreadable_reason(text: str, scope: str = "any") -> str | None:
-    """Why a report cannot be read by a reader of this scope (None when it can)."""
-    if scope not in SCOPES:
-        raise ValueError(f"unknown reader scope {scope!r}; one of {SCOPES}")
+def unreadable_reason(text: str, languages: str = "any") -> str | None:
+    """Why a report cannot be read by a reader that knows these languages (None when it can)."""
+    if languages not in READER_LANGUAGE_SETS:
+        raise ValueError(f"unknown reader languages {languages!r}; one of {READER_LANGUAGE_SETS}")
     if not (_ASCII_VISIBLE_RE.search(text) if text.isascii() else visible_text(text)):
         return "empty once spaces and invisible characters are removed"
     if not words(text):
         return "no words (only punctuation, digits or symbols)"
-    if scope == "english":
+    if languages == "english":
         guess = guess_language(text)
         if not guess.english:
             return f"not English ({guess.reason}); this reader knows only English"
-    if scope == "latin":
+    if languages == "latin":
         script = other_script(text)
         if script:
             return f"not in the Latin alphabet ({script}); this reader splits words on spaces"
@@ -164,14 +164,14 @@ def unreadable_reason(text: str, scope: str = "any") -> str | None:
 
 
 # Every metric of a run checks the same texts (and a reference recurs across its candidates):
-# each text is read once per scope.
+# each text is read once per set of reader languages.
 _text_unreadable = lru_cache(maxsize=4096)(unreadable_reason)
 
 
-def pair_unreadable(pair: ReportPair, scope: str = "any") -> str | None:
+def pair_unreadable(pair: ReportPair, languages: str = "any") -> str | None:
     """``cannot read: ...`` for the first side that cannot be read, or None."""
     for side in ("reference", "candidate"):
-        reason = _text_unreadable(getattr(pair, side), scope)
+        reason = _text_unreadable(getattr(pair, side), languages)
         if reason:
             return f"{CANNOT_READ}{side} report is {reason}" if reason.startswith("empty") \
                 else f"{CANNOT_READ}{side} report: {reason}"
@@ -203,10 +203,10 @@ def is_cannot_read(error: str | None) -> bool:
 
 
 
-def finding_rule(pairs: Sequence[ReportPair], scope: str) -> list[str | ReportPair]:
+def finding_rule(pairs: Sequence[ReportPair], languages: str) -> list[str | ReportPair]:
     """The no-finding rule for a finding metric's pairs (the module doc), in the process that
     scores them (its reading is cached there for the metric's own reader): per pair, the
     ``cannot read`` error, or the pair to score."""
-    if scope not in FINDING_SCOPES:
+    if languages not in FINDING_READERS:
         return list(pairs)
     return [no_finding(p) or p for p in pairs]

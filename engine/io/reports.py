@@ -186,30 +186,37 @@ def read_layout(text: str) -> ReportLayout:
     if combined:
         notices.append("findings and impression are written under one heading: read together "
                        "as the findings")
-    loose = [s for s in body if s.name in ("preamble", "other")]
-    whole = False
-    if found:
-        for s in loose:
-            where = f"under {s.heading!r} (heading not recognised)" if s.heading else \
-                "before the first heading"
-            notices.append(f"not read: text {where}: {_clip(s.text)!r}")
-    elif loose:
-        found = loose
-        for s in loose:
-            if s.heading:
-                notices.append(f"read as findings: text under {s.heading!r} (heading not "
-                               "recognised)")
-    elif not impression:
-        whole = bool(text.strip())
-        if whole:
-            notices.append("no findings or impression section could be told apart: the report "
-                           "is read whole")
-        found = [Section("whole", "", text.strip(), 0, len(text))]
+    found, whole = _findings_sections(text, body, found, bool(impression), notices)
     for s in body:
         if s.name in NON_FINDING_SECTIONS and not whole:
             notices.append(f"not read as findings: {s.heading or s.name} ({s.name} section)")
     findings = "\n".join(s.text for s in found)
     return ReportLayout(tuple(sections), findings, impression, tuple(notices), combined, whole)
+
+
+def _findings_sections(text: str, body: list[Section], found: list[Section], impression: bool,
+                       notices: list[str]) -> tuple[list[Section], bool]:
+    """The sections read as the findings, and whether that is the whole report: the findings
+    sections; without one, the text under no heading or an unknown one; without that and
+    without an impression, the whole text. What is left out or read instead goes to ``notices``."""
+    loose = [s for s in body if s.name in ("preamble", "other")]
+    if found:
+        for s in loose:
+            where = f"under {s.heading!r} (heading not recognised)" if s.heading else \
+                "before the first heading"
+            notices.append(f"not read: text {where}: {_clip(s.text)!r}")
+        return found, False
+    if loose:
+        notices.extend(f"read as findings: text under {s.heading!r} (heading not recognised)"
+                       for s in loose if s.heading)
+        return loose, False
+    if impression:
+        return found, False
+    whole = bool(text.strip())
+    if whole:
+        notices.append("no findings or impression section could be told apart: the report "
+                       "is read whole")
+    return [Section("whole", "", text.strip(), 0, len(text))], whole
 
 
 def _clip(text: str, size: int = 60) -> str:

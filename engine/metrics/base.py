@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from radscope.engine.context import ModelInfo
-from radscope.engine.eligibility.applicability import ANY, Scope
+from radscope.engine.eligibility.applicability import ANY, IntendedStudies
 from radscope.engine.eligibility.readable import ReaderLanguages
 from radscope.engine.io.reports import ReportPair
 
@@ -34,7 +34,7 @@ class MetricCard:
     paper: str
     models: str
     limits: str
-    scope: Scope = ANY  # the studies it was designed for; outside them: "not applicable"
+    intended_studies: IntendedStudies = ANY  # the studies it was designed for; outside them: "not applicable"
     # The report sections its definition reads ("findings", "impression"); empty: the text as
     # given (the lexical baselines). ``reads_why`` says why when a section is left out.
     reads: tuple[str, ...] = ()

@@ -1,6 +1,6 @@
 """When two sentences of a report pair may be read as the same statement: the reader's
-compatibility rules and the similarity thresholds, shared by the reader's alignment
-(``align``) and the RadSEM matcher (``metrics.radsem.rules_match``).
+compatibility rules and the similarity thresholds, which ``pairing`` applies for the reader's
+alignment (``align``) and the RadSEM matcher (``metrics.radsem.rules_match``).
 
 Two sentences are compatible only when both can be true together: same normality, no concept
 asserted on one side and negated on the other (and, for abnormal sentences, no denial on one
@@ -48,15 +48,16 @@ class MatchSettings:
                 "extra_containment": self.extra_containment}
 
 
-# The thresholds on the token-overlap scale (``lexical_similarity``), which the reader's
-# alignment and RadSEM's default matcher share; RadSEM's encoder scales have their own
+# The thresholds on the token-overlap scale (``lexical_similarity``): RadSEM's default matcher's,
+# and the reader's alignment's without two of them (``align.ALIGN_SETTINGS``); RadSEM's encoder scales have their own
 # (``metrics.radsem.rules``). Chosen on SSREE dev (engine.bench.rules): see the lexicon README.
 LEXICAL_SETTINGS = MatchSettings(pair_threshold=0.35, extra_threshold=0.34, siteless_threshold=0.4,
                                  normal_site_similarity=0.5, extra_containment=0.5)
 
 
-def conflict(a: SentenceFeatures, b: SentenceFeatures) -> str | None:
-    """Why the two sentences cannot both be true (None when they can)."""
+def incompatibility_reason(a: SentenceFeatures, b: SentenceFeatures) -> str | None:
+    """Why the two sentences cannot both be true (None when they can): a reason in words, where
+    ``align.conflicts`` lists the categories in which two statements of one finding differ."""
     if a.normality != b.normality:
         return "normal vs abnormal"
     # Within normal sentences every finding is denied or normal, so word-level polarity only

@@ -45,7 +45,6 @@ class Finding:
 
     text: str
     polarity: Polarity
-    normal: bool
     laterality: tuple[str, ...]
     sites: tuple[str, ...]
     severity: str | None  # mild | moderate | severe (CLEAR's classes)
@@ -55,6 +54,11 @@ class Finding:
     concepts: tuple[str, ...]
     denied: tuple[str, ...]
     features: SentenceFeatures = field(repr=False, compare=False)
+
+    @property
+    def normal(self) -> bool:
+        """Stored once, as the sentence's ``features.normality``."""
+        return self.features.normality == NORMAL
 
     @property
     def abnormal(self) -> bool:
@@ -155,15 +159,14 @@ def read_finding(sentence: str) -> Finding:
         for m in anatomy_lexicon().abnormal.finditer(canon)) or any(
         scope.status(*m.span()) == UNCERTAIN for m in _WORD_RE.finditer(canon)
         if stem(m.group(0)) in feats.asserted))
-    normal = feats.normality == NORMAL
-    if normal and feats.negated:
+    if feats.normality == NORMAL and feats.negated:
         polarity: Polarity = "absent"
     elif hedged:
         polarity = "uncertain"
     else:
         polarity = "present"
     return Finding(
-        text=sentence, polarity=polarity, normal=normal, laterality=tuple(sorted(feats.sides)),
+        text=sentence, polarity=polarity, laterality=tuple(sorted(feats.sides)),
         sites=tuple(sorted(feats.sites)), severity=severity,
         size=tuple(m.group(0) for m in lex.size.finditer(canon)),
         change=changes[0] if changes else None,

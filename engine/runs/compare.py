@@ -104,16 +104,29 @@ def compare_metric(rows_a: Sequence[Mapping[str, Any]], rows_b: Sequence[Mapping
     if withheld == LEFT_OUT_DEMO:
         return out  # no figure tests for numbers that are not measurements
     both = [i for i in ids if _scored(a[i]) and _scored(b[i])]
-    spec = statistics_for(metric)
+    _compare_figures(out, [a[i] for i in both], [b[i] for i in both], both, withheld,
+                     n_resamples=figure_resamples, seed=seed)
+    return out
+
+
+def _compare_figures(out: dict[str, Any], a: Sequence[Mapping[str, Any]],
+                     b: Sequence[Mapping[str, Any]], pair_ids: Sequence[str], withheld: str | None,
+                     n_resamples: int, seed: int) -> None:
+    """The metric's corpus figures, A against B over the pairs both scored, into ``out``
+    (``figures`` and ``headline``, or ``figures_error`` when the records cannot be read)."""
+    spec = statistics_for(out["metric"])
+    direction = out["direction"]
     try:
-        records_a = corpus_stats.RecordTable(spec.record, [spec.from_result(a[i], pair=i) for i in both])
-        records_b = corpus_stats.RecordTable(spec.record, [spec.from_result(b[i], pair=i) for i in both])
-        options = parse_signature(setup["signature"]) if setup.get("signature") else {}
+        records_a = corpus_stats.RecordTable(spec.record, [spec.from_result(r, pair=i)
+                                                           for r, i in zip(a, pair_ids, strict=True)])
+        records_b = corpus_stats.RecordTable(spec.record, [spec.from_result(r, pair=i)
+                                                           for r, i in zip(b, pair_ids, strict=True)])
+        options = parse_signature(out["signature"]) if out.get("signature") else {}
         compared = corpus_stats.paired_figures(spec, records_a, records_b, options,
-                                               n_resamples=figure_resamples, seed=seed)
+                                               n_resamples=n_resamples, seed=seed)
     except (corpus_stats.StatsError, ValueError, KeyError) as exc:
         out["figures_error"] = f"{type(exc).__name__}: {exc}"
-        return out
+        return
     for name, c in compared.items():
         if name == spec.score_figure:
             continue  # the per-pair score's mean: compared above, with its one p-value
@@ -123,7 +136,6 @@ def compare_metric(rows_a: Sequence[Mapping[str, Any]], rows_b: Sequence[Mapping
                                 "verdict": withheld or figure_verdict(c.diff, c.p_value,
                                                                       figure_direction)}
     out["headline"] = [name for name in spec.headline if name in out["figures"]]
-    return out
 
 
 def figure_verdict(diff: float | None, p_value: float | None, direction: str) -> str:

@@ -125,72 +125,113 @@ def run_batch(
     metric_names = list(metric_names)
     built = list(metrics) if metrics is not None else registry.build(metric_names, ctx)
     signatures = {m.name: m.signature() for m in built}
-    scopes = {m.name: m.reader_languages
-              for m in built}
     run_id = run_id or resume_or_new_run_id(store, input_run_id(pairs, signatures, max_chars))
     n_pairs = len(pairs)
-    resumed: Counter = Counter()
-    reuse = False  # whether the run has stored results to look up
-    if store is not None:
-        info = store.start_run(run_id, input_label, metric_names, {"signatures": signatures})
-        reuse = info.n_results > 0
-        resumed = _register_pairs(store, run_id, pairs, signatures if reuse else None)
-    total = n_pairs * len(built)
-    done = resumed["reused"]
-    if progress:
-        progress(done, total)
-
-    hashes: dict[str, str] = {}  # the chunk's pairs' content hashes
-    results: dict[str, dict[str, dict[str, Any]]] = {}  # the chunk's results, by pair and metric
-    unsaved: list[tuple[str, str, dict[str, Any], str]] = []  # written once per chunk and metric
-
-    def record(metric: Metric, pair: ReportPair, result: PairScore) -> None:
-        nonlocal done
-        payload = result_dict(metric, result, signatures[metric.name])
-        results[pair.id][metric.name] = payload
-        unsaved.append((pair.id, metric.name, payload, hashes[pair.id]))
-        done += 1
-        if progress:
-            progress(done, total)
-
+    reuse, resumed = _open_run(store, run_id, input_label, metric_names, pairs, signatures)
+    chunk_results = _ChunkResults(signatures, progress, n_pairs * len(built), resumed["reused"])
     builder = SummaryBuilder(built, signatures)
     kept: list[dict[str, Any]] = []
-    force = bool(ctx.option(FORCE_APPLICABILITY))
-    pool = ThreadPoolExecutor(max_workers=max(1, concurrency)) if concurrency > 1 else None
-    procs = parallel.process_scorer(registry, built, ctx.options, workers, n_pairs - resumed["complete"])
+    scoring = _Scoring(max_chars, bool(ctx.option(FORCE_APPLICABILITY)),
+                       ThreadPoolExecutor(max_workers=max(1, concurrency)) if concurrency > 1 else None,
+                       parallel.process_scorer(registry, built, ctx.options, workers,
+                                               n_pairs - resumed["complete"]))
     try:
         for chunk in _chunks(pairs, chunk_size):
-            hashes.clear()
-            hashes.update((p.id, p.content_hash()) for p in chunk)
-            results.clear()
-            results.update((p.id, {}) for p in chunk)
+            chunk_results.start(chunk)
             if reuse and store is not None:
-                _reuse_stored(store.results_for(run_id, list(results)), results, hashes, signatures)
+                chunk_results.reuse(store, run_id)
             with chunk_guard() if chunk_guard else nullcontext():
                 for metric in built:
-                    todo = [p for p in chunk if metric.name not in results[p.id]]
-                    score_metric_pairs(metric, todo, record, max_chars=max_chars,
-                                       scope=scopes[metric.name], force=force, pool=pool, procs=procs)
-                    if store is not None:
-                        store.put_results(run_id, unsaved)
-                    unsaved.clear()
-            rows: list[dict[str, Any]] = [
-                {"id": p.id, "metrics": {m.name: results[p.id][m.name] for m in built
-                                         if m.name in results[p.id]}} for p in chunk]
-            deliver_rows(rows, builder, on_rows, kept if keep_rows else None)
+                    scoring.score(metric, chunk_results.todo(metric, chunk), chunk_results.record)
+                    chunk_results.save(store, run_id)
+            deliver_rows(chunk_results.rows(chunk, built), builder, on_rows, kept if keep_rows else None)
     finally:
-        if store is not None and unsaved:
-            # Stopped inside a chunk (cancelled, interrupted): keep what did finish.
-            store.put_results(run_id, unsaved)
-        if pool:  # an interrupted run (Ctrl-C) drops the pairs not yet started
-            pool.shutdown(wait=True, cancel_futures=True)
-        if procs:
-            procs.close()
+        if chunk_results.unsaved:  # stopped inside a chunk (cancelled, interrupted): keep what did finish
+            chunk_results.save(store, run_id)
+        scoring.close()
     if store is not None:
         store.finish_run(run_id)
     summary = run_summary(builder, ctx.counters - counters_before, run_id, n_pairs, resumed)
     summary["elapsed_s"] = round(time.perf_counter() - started, 3)
     return BatchRun(run_id=run_id, rows=kept, summary=summary, metrics=metric_names)
+
+
+def _open_run(store: Any | None, run_id: str, input_label: str, metric_names: list[str],
+              pairs: PairSource, signatures: dict[str, str]) -> tuple[bool, Counter]:
+    """Start (or resume) the run in the store and register its pairs: whether it has stored
+    results to look up, and what a resume reuses (``_register_pairs``)."""
+    if store is None:
+        return False, Counter()
+    info = store.start_run(run_id, input_label, metric_names, {"signatures": signatures})
+    reuse = info.n_results > 0
+    return reuse, _register_pairs(store, run_id, pairs, signatures if reuse else None)
+
+
+class _ChunkResults:
+    """The results of the chunk being scored, by pair and metric, those not stored yet (written
+    once per chunk and metric), and the run's progress in (pair, metric) units."""
+
+    def __init__(self, signatures: dict[str, str], progress: ProgressFn | None, total: int,
+                 done: int) -> None:
+        self.signatures, self.progress, self.total, self.done = signatures, progress, total, done
+        self.hashes: dict[str, str] = {}  # the chunk's pairs' content hashes
+        self.results: dict[str, dict[str, dict[str, Any]]] = {}
+        self.unsaved: list[tuple[str, str, dict[str, Any], str]] = []
+        if progress:
+            progress(done, total)
+
+    def start(self, chunk: list[ReportPair]) -> None:
+        self.hashes = {p.id: p.content_hash() for p in chunk}
+        self.results = {p.id: {} for p in chunk}
+
+    def reuse(self, store: Any, run_id: str) -> None:
+        """Take the chunk's stored results that are still valid instead of scoring them again."""
+        _reuse_stored(store.results_for(run_id, list(self.results)), self.results, self.hashes,
+                      self.signatures)
+
+    def todo(self, metric: Metric, chunk: list[ReportPair]) -> list[ReportPair]:
+        return [p for p in chunk if metric.name not in self.results[p.id]]
+
+    def record(self, metric: Metric, pair: ReportPair, result: PairScore) -> None:
+        payload = result_dict(metric, result, self.signatures[metric.name])
+        self.results[pair.id][metric.name] = payload
+        self.unsaved.append((pair.id, metric.name, payload, self.hashes[pair.id]))
+        self.done += 1
+        if self.progress:
+            self.progress(self.done, self.total)
+
+    def save(self, store: Any | None, run_id: str) -> None:
+        if store is not None:
+            store.put_results(run_id, self.unsaved)
+        self.unsaved.clear()
+
+    def rows(self, chunk: list[ReportPair], built: Sequence[Metric]) -> list[dict[str, Any]]:
+        """The chunk's output rows, in input order."""
+        return [{"id": p.id, "metrics": {m.name: self.results[p.id][m.name] for m in built
+                                         if m.name in self.results[p.id]}} for p in chunk]
+
+
+@dataclass
+class _Scoring:
+    """How a run scores a metric's pairs: its length limit, whether it scores outside the
+    intended studies, and its thread pool and worker processes (closed at the end)."""
+
+    max_chars: int
+    force: bool
+    pool: ThreadPoolExecutor | None
+    procs: parallel.ProcessScorer | None
+
+    def score(self, metric: Metric, todo: list[ReportPair],
+              record: Callable[[Metric, ReportPair, PairScore], None]) -> None:
+        score_metric_pairs(metric, todo, record, max_chars=self.max_chars,
+                           reader_languages=metric.reader_languages, force=self.force,
+                           pool=self.pool, procs=self.procs)
+
+    def close(self) -> None:
+        if self.pool:  # an interrupted run (Ctrl-C) drops the pairs not yet started
+            self.pool.shutdown(wait=True, cancel_futures=True)
+        if self.procs:
+            self.procs.close()
 
 
 def deliver_rows(rows: list[dict[str, Any]], builder: SummaryBuilder, on_rows: RowsFn | None,
@@ -246,19 +287,19 @@ def _register_pairs(store: Any, run_id: str, pairs: Iterable[ReportPair],
 
 def score_metric_pairs(metric: Metric, pairs: Sequence[ReportPair],
                        record: Callable[[Metric, ReportPair, PairScore], None], *,
-                       max_chars: int = DEFAULT_MAX_CHARS, scope: str | None = None,
+                       max_chars: int = DEFAULT_MAX_CHARS, reader_languages: str | None = None,
                        force: bool = False, pool: ThreadPoolExecutor | None = None,
                        procs: parallel.ProcessScorer | None = None) -> None:
     """Score ``pairs`` with one metric, handing each result to ``record``. Without calling the
     metric, a pair is marked when its input is unusable (empty, too long), when the metric's
-    reader cannot read it (``scope``: the languages its reader knows, see engine.eligibility.readable; the
-    metric's own when not given), or, unless ``force``, when its exam is outside the metric's scope (the runner and
+    reader cannot read it (``reader_languages``: the languages its reader knows, see engine.eligibility.readable; the
+    metric's own when not given), or, unless ``force``, when its exam is outside the studies the metric was designed for (the runner and
     the in-process API, engine.api, share this)."""
-    if scope is None:
-        scope = metric.reader_languages
+    if reader_languages is None:
+        reader_languages = metric.reader_languages
     valid = []
     for pair in pairs:
-        reason = _unscorable(pair, max_chars, scope)
+        reason = _unscorable(pair, max_chars, reader_languages)
         if reason:
             record(metric, pair, PairScore.failed(reason))
         elif not force and (reason := _not_applicable(metric, pair)):
@@ -268,13 +309,13 @@ def score_metric_pairs(metric: Metric, pairs: Sequence[ReportPair],
     _score_chunk(metric, valid, record, pool, procs)
 
 
-def _unscorable(pair: ReportPair, max_chars: int, scope: str) -> str | None:
-    """Why no metric of this reader scope may score the pair: an input problem (empty,
+def _unscorable(pair: ReportPair, max_chars: int, languages: str) -> str | None:
+    """Why no metric whose reader knows these languages may score the pair: an input problem (empty,
     oversized, binary) or text it cannot read; None when it can be scored."""
     problems = pair.problems(max_chars)
     if problems:
         return "input: " + "; ".join(problems)
-    return readable.pair_unreadable(pair, scope)
+    return readable.pair_unreadable(pair, languages)
 
 
 def _reuse_stored(stored: Iterable[Any], results: dict[str, dict[str, dict[str, Any]]],
@@ -300,12 +341,12 @@ _exam = lru_cache(maxsize=4096)(applicability.exam_of)
 
 
 def _not_applicable(metric: Metric, pair: ReportPair) -> str | None:
-    """"not applicable: ..." when the pair's exam is outside the metric's scope."""
-    scope = metric.card.scope
-    if scope == applicability.ANY:
+    """"not applicable: ..." when the pair's exam is outside the studies the metric was designed for."""
+    intended = metric.card.intended_studies
+    if intended == applicability.ANY:
         return None
     exam = _exam(pair.reference, pair.candidate, pair.modality, pair.area)
-    reason = applicability.out_of_scope(scope, exam)
+    reason = applicability.outside_intended_studies(intended, exam)
     return f"not applicable: {reason}" if reason else None
 
 

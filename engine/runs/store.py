@@ -29,10 +29,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Self
-
-if TYPE_CHECKING:  # pandas costs ~0.3 s to import; only results_frame needs it
-    import pandas as pd
+from typing import Any, Self, cast
 
 SCHEMA_VERSION = 2  # 2: results.content_hash
 BUSY_TIMEOUT_S = 60.0
@@ -181,8 +178,21 @@ def _as_dict(result: Any) -> dict[str, Any]:
                     f"got {type(result).__name__}")
 
 
+class _JsonRow:
+    """``to_json`` / ``from_json`` for the store's row dataclasses: every field out, and back in
+    from a dict that may carry other keys (a newer store's, a caller's extras)."""
+
+    def to_json(self) -> dict[str, Any]:
+        return dataclasses.asdict(cast(Any, self))
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Self:
+        names = {f.name for f in dataclasses.fields(cast(Any, cls))}
+        return cls(**{k: v for k, v in data.items() if k in names})
+
+
 @dataclass
-class RunInfo:
+class RunInfo(_JsonRow):
     """One row of the runs table, with progress counts."""
 
     run_id: str
@@ -196,17 +206,9 @@ class RunInfo:
     n_results: int = 0
     n_errors: int = 0
 
-    def to_json(self) -> dict[str, Any]:
-        return dataclasses.asdict(self)
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> Self:
-        names = {f.name for f in dataclasses.fields(cls)}
-        return cls(**{k: v for k, v in data.items() if k in names})
-
 
 @dataclass
-class ResultRow:
+class ResultRow(_JsonRow):
     """One stored (pair, metric) result; ``payload`` is the metric's full result dict."""
 
     run_id: str
@@ -226,14 +228,6 @@ class ResultRow:
         if key not in self.__dataclass_fields__:
             raise KeyError(key)
         return getattr(self, key)
-
-    def to_json(self) -> dict[str, Any]:
-        return dataclasses.asdict(self)
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> Self:
-        names = {f.name for f in dataclasses.fields(cls)}
-        return cls(**{k: v for k, v in data.items() if k in names})
 
 
 def _result_row(r: Sequence[Any]) -> ResultRow:
@@ -476,11 +470,6 @@ class Store:
 
     # --- results -------------------------------------------------------------------------------
 
-    def put_result(self, run_id: str, pair_id: str, metric: str, result: Any,
-                   content_hash: str | None = None) -> None:
-        """Store one (pair, metric) result and commit at once (see ``put_results``)."""
-        self.put_results(run_id, [(pair_id, metric, result, content_hash)])
-
     def put_results(self, run_id: str,
                     results: Sequence[tuple[str, str, Any, str | None]]) -> None:
         """Store (pair id, metric, result, content hash) entries in one committed transaction.
@@ -575,27 +564,3 @@ class Store:
                    FROM results r LEFT JOIN pairs p ON p.run_id = r.run_id AND p.pair_id = r.pair_id
                    WHERE r.run_id = ? AND r.pair_id IN ({marks})""", (run_id, *ids))))
         return found
-
-    def results_frame(self, run_id: str) -> pd.DataFrame:
-        """One row per registered pair, in input order: ``pair_id``, then per metric
-        ``<metric>_score`` and ``<metric>_error`` (NaN / None where nothing is stored yet)."""
-        import pandas as pd
-
-        info = self.get_run(run_id)
-        if info is None:
-            raise UnknownRunError(f"no run {run_id!r} in this store")
-        conn = self._conn()
-        pair_ids = [r[0] for r in conn.execute(
-            "SELECT pair_id FROM pairs WHERE run_id = ? ORDER BY position", (run_id,))]
-        stored = conn.execute("SELECT pair_id, metric, score, error FROM results WHERE run_id = ?",
-                              (run_id,)).fetchall()
-        metrics = list(info.metrics)
-        metrics += sorted({r[1] for r in stored} - set(metrics))
-        found = pd.DataFrame(stored, columns=["pair_id", "metric", "score", "error"])
-        frame = pd.DataFrame({"pair_id": pd.Series(pair_ids, dtype="object")})
-        for metric in metrics:
-            mine = found[found["metric"] == metric].set_index("pair_id")
-            frame[f"{metric}_score"] = frame["pair_id"].map(mine["score"]).astype("float64")
-            errors = frame["pair_id"].map(mine["error"]).astype("object")
-            frame[f"{metric}_error"] = errors.where(errors.notna(), None)
-        return frame

@@ -10,12 +10,16 @@ from radscope.engine.io.examples import example_pairs
 from radscope.engine.io.reports import ReportPair
 from radscope.engine.metrics.radsem.extract import RadsemExtraction
 from radscope.engine.metrics.radsem.rules_match import tag_pair
-from radscope.engine.metrics.radsem.schema import RadsemTags
 from radscope.engine.metrics.radsem.score import score_tags
 from radscope.engine.reader.anatomy_lexicon import RADSEM_RULES_VERSION
 from radscope.engine.reader.atomize import atomize, atomize_sentence
-from radscope.engine.reader.compatibility import anatomical_relationship, conflict, lexical_similarity
+from radscope.engine.reader.compatibility import (
+    anatomical_relationship,
+    incompatibility_reason,
+    lexical_similarity,
+)
 from radscope.engine.reader.sentence_features import sentence_features
+from tests.reference.radsem import tags_from_model_json
 
 
 def test_negated_list_is_split_one_item_each():
@@ -80,7 +84,7 @@ def test_cardiomediastinal_silhouette_contains_heart_and_mediastinum():
     whole = sentence_features("The cardiomediastinal silhouette is within normal limits.")
     for part in ("Heart size is normal.", "Mediastinal contours are normal."):
         assert anatomical_relationship(whole, sentence_features(part)) == "part-whole"
-    assert conflict(sentence_features("Heart size is normal."),
+    assert incompatibility_reason(sentence_features("Heart size is normal."),
                     sentence_features("Mediastinal contours are normal.")) == "unrelated sites"
 
 
@@ -251,7 +255,7 @@ def test_the_same_abnormality_inflected_otherwise_is_equivalent():
 ])
 def test_synonyms_read_alike(reference, candidate):
     a, b = sentence_features(reference), sentence_features(candidate)
-    assert a.normality == b.normality and conflict(a, b) is None
+    assert a.normality == b.normality and incompatibility_reason(a, b) is None
 
 
 def test_both_lungs_become_left_and_right():
@@ -318,17 +322,17 @@ def test_polarity_and_normality():
     assert negated.normality == "normal" and affirmed.normality == "abnormal"
     # Negating a normal word makes an abnormal statement.
     assert sentence_features("The trachea is not patent.").normality == "abnormal"
-    assert conflict(negated, affirmed) == "normal vs abnormal"
+    assert incompatibility_reason(negated, affirmed) == "normal vs abnormal"
 
 
 def test_laterality_and_direction_conflicts():
     left = sentence_features("A nodule is seen in the left lower lobe.")
     right = sentence_features("A nodule is seen in the right lower lobe.")
-    assert conflict(left, right) == "left vs right"
+    assert incompatibility_reason(left, right) == "left vs right"
     hypo = sentence_features("A hypodense lesion is seen in the liver.")
     hyper = sentence_features("A hyperdense lesion is seen in the liver.")
-    assert conflict(hypo, hyper) == "opposite directions"
-    assert conflict(left, sentence_features("A small nodule is noted in the left lower lobe.")) is None
+    assert incompatibility_reason(hypo, hyper) == "opposite directions"
+    assert incompatibility_reason(left, sentence_features("A small nodule is noted in the left lower lobe.")) is None
 
 
 def test_second_predicate_of_one_subject_is_split():
@@ -345,23 +349,23 @@ def test_abnormal_statement_and_its_denial_never_pair():
     placed = sentence_features("The catheter tip is located at the level of T6.")
     denied = sentence_features("The catheter tip does not project at the level of T6.")
     assert placed.normality == denied.normality == "abnormal"
-    assert conflict(placed, denied) == "asserted vs negated"
+    assert incompatibility_reason(placed, denied) == "asserted vs negated"
     # "not clearly visible" denies what it follows.
     assert sentence_features("The fracture line is not clearly visible.").normality == "normal"
     # Acceptable vs unsatisfactory alignment cannot both hold.
     good = sentence_features("Alignment of the fracture fragments is acceptable.")
     poor = sentence_features("Alignment of the fracture fragments is unsatisfactory.")
-    assert conflict(good, poor) is not None
+    assert incompatibility_reason(good, poor) is not None
 
 
 def test_unrelated_sites_do_not_pair():
     liver = sentence_features("A cyst is seen in the liver.")
     kidney = sentence_features("A cyst is seen in the kidney.")
-    assert conflict(liver, kidney) == "unrelated sites"
+    assert incompatibility_reason(liver, kidney) == "unrelated sites"
     # The lower lobe is part of the lung: related, so compatible.
     whole = sentence_features("A nodule is seen in the left lung.")
     part = sentence_features("A nodule is seen in the left lower lobe.")
-    assert conflict(whole, part) is None
+    assert incompatibility_reason(whole, part) is None
 
 
 def _score(extractor, reference: str, candidate: str) -> float:
@@ -395,7 +399,7 @@ def test_flipped_finding_scores_lower_than_paraphrase(radsem_rules):
 def test_output_passes_the_strict_tag_schema(radsem_rules):
     extraction = radsem_rules.read_pair(ReportPair("t", REFERENCE, "Right upper lobe nodule. Normal heart."))
     data = extraction.tags.to_json()
-    strict = RadsemTags.from_model_json(json.dumps(data), strict=True)
+    strict = tags_from_model_json(json.dumps(data), strict=True)
     assert strict.to_json() == data
     sentences = set(extraction.ref_sentences) | set(extraction.gen_sentences)
     for pair in data["pairs"]:

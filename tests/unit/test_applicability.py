@@ -46,7 +46,7 @@ def test_a_modality_named_as_advice_or_an_earlier_study_does_not_count():
     text = ("The lungs are clear. A 2 cm right upper lobe mass. CT of the chest is recommended. "
             "Unchanged from the prior CT.")
     assert a.detect_modality(text) is None
-    assert a.out_of_scope(a.CHEST_RADIOGRAPH, a.exam_of(text)) is None
+    assert a.outside_intended_studies(a.CHEST_RADIOGRAPH, a.exam_of(text)) is None
 
 
 def test_a_size_in_millimetres_is_no_ct_evidence():
@@ -57,7 +57,7 @@ def test_a_size_in_millimetres_is_no_ct_evidence():
             "17 mm nodular opacity in the left lung and 10 mm nodular opacity in the right lung; "
             "these could be further characterised with CT.")
     assert a.detect_modality(text) is None
-    assert a.out_of_scope(a.CHEST_RADIOGRAPH, a.exam_of(text)) is None
+    assert a.outside_intended_studies(a.CHEST_RADIOGRAPH, a.exam_of(text)) is None
     # CT's own density words still name a CT without the sizes.
     ct = ("A high-density shadow is seen in the right lower lobe, measuring 22 x 32 mm. Mixed "
           "density in the surgical area.")
@@ -71,18 +71,18 @@ def test_given_values_win_over_the_text():
     assert (mixed.modality, mixed.source) == ("MR", "mixed")
 
 
-def test_out_of_scope_names_what_differs_and_how_it_was_known():
+def test_outside_intended_studies_names_what_differs_and_how_it_was_known():
     mri = a.Exam("MR", frozenset({"head"}), "given")
-    assert a.out_of_scope(a.CHEST_RADIOGRAPH, mri) == (
+    assert a.outside_intended_studies(a.CHEST_RADIOGRAPH, mri) == (
         "designed for chest radiographs; this study is modality MR and body area head (as given)")
-    assert a.out_of_scope(a.ANY, mri) is None
-    assert a.out_of_scope(a.CHEST_RADIOGRAPH, a.Exam(None, frozenset(), "detected")) is None
-    assert "modality CT" in a.out_of_scope(a.CHEST_RADIOGRAPH,
+    assert a.outside_intended_studies(a.ANY, mri) is None
+    assert a.outside_intended_studies(a.CHEST_RADIOGRAPH, a.Exam(None, frozenset(), "detected")) is None
+    assert "modality CT" in a.outside_intended_studies(a.CHEST_RADIOGRAPH,
                                            a.Exam("CT", frozenset({"chest"}), "detected"))
 
 
 def test_cards_declare_their_scope():
-    scopes = {name: production().get(name).card.scope for name in ("clear", "crepe", "srr", "vert",
+    scopes = {name: production().get(name).card.intended_studies for name in ("clear", "crepe", "srr", "vert",
                                                                "radsem", "bleu", "rouge")}
     assert scopes["clear"] == scopes["crepe"] == scopes["srr"] == a.CHEST_RADIOGRAPH
     assert scopes["vert"] == scopes["radsem"] == scopes["bleu"] == scopes["rouge"] == a.ANY

@@ -22,6 +22,7 @@ from radscope.engine.metrics.radsem.score import (
     pair_weight,
     score_tags,
 )
+from tests.reference.radsem import tags_from_model_json
 
 
 def pair(ref: str, gen: str, normality: str = "abnormal", anatomical: str = "equivalent",
@@ -248,23 +249,23 @@ def test_schema_converts_to_a_llama_cpp_grammar():
 
 
 def test_from_model_json_strict():
-    tags = RadsemTags.from_model_json(VALID)
+    tags = tags_from_model_json(VALID)
     assert tags.pairs[0].negated_abnormality_relationship is None
     assert tags.to_json() == VALID
     fenced = "```json\n" + json.dumps(VALID) + "\n```"
-    assert RadsemTags.from_model_json(fenced) == tags
+    assert tags_from_model_json(fenced) == tags
     bad = json.loads(json.dumps(VALID))
     bad["pairs"][1]["normality"] = "Normal"
     with pytest.raises(ValueError, match=r"pairs\[1\]\.normality"):
-        RadsemTags.from_model_json(bad)
+        tags_from_model_json(bad)
     bad = json.loads(json.dumps(VALID))
     del bad["unmatched_sentences"][0]["sentence"]
     with pytest.raises(ValueError, match=r"unmatched_sentences\[0\]\.sentence: missing"):
-        RadsemTags.from_model_json(bad)
+        tags_from_model_json(bad)
     with pytest.raises(ValueError, match="unexpected key 'notes'"):
-        RadsemTags.from_model_json({**VALID, "notes": "x"})
+        tags_from_model_json({**VALID, "notes": "x"})
     with pytest.raises(ValueError, match="not valid JSON"):
-        RadsemTags.from_model_json("{pairs: [")
+        tags_from_model_json("{pairs: [")
 
 
 def test_tag_problems_lists_every_problem():
@@ -280,7 +281,7 @@ def test_from_model_json_lenient_then_scored():
     data = json.loads(json.dumps(VALID))
     data["pairs"][1]["normality"] = "Normal"  # unusable: the scorer ignores this pair
     data["pairs"].append("not an object")
-    tags = RadsemTags.from_model_json(data, strict=False)
+    tags = tags_from_model_json(data, strict=False)
     assert len(tags.pairs) == 2
     result = score_tags(tags)
     # Abnormal only: pair weight (1/3) * 0.5 = 1/6; M = 1/6, U_gen 1 ->
@@ -288,9 +289,9 @@ def test_from_model_json_lenient_then_scored():
     assert result.abnormal.matched == pytest.approx(1 / 6)
     assert result.score == pytest.approx(0.25)
     assert not result.normal.present
-    assert score_tags(RadsemTags.from_model_json(["not", "a", "dict"], strict=False)).score == 0.0
+    assert score_tags(tags_from_model_json(["not", "a", "dict"], strict=False)).score == 0.0
 
 
 def test_tags_round_trip_through_json():
-    tags = RadsemTags.from_model_json(VALID)
+    tags = tags_from_model_json(VALID)
     assert RadsemTags.from_json(json.loads(json.dumps(tags.to_json()))) == tags

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from radscope.engine.runs.store import ResultRow, RunConflictError, Store, UnknownRunError, default_db_path
+from tests.reference.store import put_result, results_frame
 
 METRICS = ["clear", "crepe"]
 OPTIONS = {"clear_top5": True, "judge": {"model": "demo", "temperature": 0.0}}
@@ -40,14 +41,14 @@ def test_resume_keeps_finished_pairs(tmp_path):
     store = Store(path)
     store.start_run("run1", "reports.csv (5 pairs)", METRICS, OPTIONS, pair_ids=pair_ids)
     for i in range(3):
-        store.put_result("run1", f"p{i}", "clear", result(0.1 * i))
+        put_result(store, "run1", f"p{i}", "clear", result(0.1 * i))
     store.close()  # the batch is interrupted here
 
     store = Store(path)
     info = store.start_run("run1", "reports.csv (5 pairs)", METRICS, OPTIONS, pair_ids=pair_ids)
     assert info.status == "running" and info.n_pairs == 5 and info.n_results == 3
     assert store.done("run1") == {("p0", "clear"), ("p1", "clear"), ("p2", "clear")}
-    frame = store.results_frame("run1")
+    frame = results_frame(store, "run1")
     assert list(frame["pair_id"]) == pair_ids
     assert list(frame["clear_score"][:3]) == pytest.approx([0.0, 0.1, 0.2])
     assert frame["clear_score"][3:].isna().all()
@@ -58,9 +59,9 @@ def test_resume_keeps_finished_pairs(tmp_path):
 def test_payload_round_trips_and_errors_are_kept(tmp_path):
     with Store(tmp_path / "db.sqlite") as store:
         store.start_run("r", "two pairs", METRICS, {})
-        store.put_result("r", "a", "clear", result(0.75, rows=[{"condition": "edema", "ok": True}]))
-        store.put_result("r", "b", "clear", result(None, error="judge timed out"))
-        store.put_result("r", "b", "crepe", {"score": float("nan"), "details": {"counts": [1, 0]}})
+        put_result(store, "r", "a", "clear", result(0.75, rows=[{"condition": "edema", "ok": True}]))
+        put_result(store, "r", "b", "clear", result(None, error="judge timed out"))
+        put_result(store, "r", "b", "crepe", {"score": float("nan"), "details": {"counts": [1, 0]}})
         rows = list(store.results("r"))
         assert [(r.pair_id, r.metric) for r in rows] == [("a", "clear"), ("b", "clear"),
                                                           ("b", "crepe")]
@@ -75,7 +76,7 @@ def test_payload_round_trips_and_errors_are_kept(tmp_path):
         # Errors count as done unless the caller wants to retry them.
         assert store.done("r") == {("a", "clear"), ("b", "clear"), ("b", "crepe")}
         assert store.done("r", include_errors=False) == {("a", "clear"), ("b", "crepe")}
-        frame = store.results_frame("r")
+        frame = results_frame(store, "r")
         assert list(frame.columns) == ["pair_id", "clear_score", "clear_error", "crepe_score",
                                        "crepe_error"]
         assert frame.loc[1, "clear_error"] == "judge timed out"
@@ -85,8 +86,8 @@ def test_payload_round_trips_and_errors_are_kept(tmp_path):
 def test_retried_result_replaces_the_old_one(tmp_path):
     with Store(tmp_path / "db.sqlite") as store:
         store.start_run("r", "x", ["clear"], {})
-        store.put_result("r", "a", "clear", result(None, error="boom"))
-        store.put_result("r", "a", "clear", result(0.5))
+        put_result(store, "r", "a", "clear", result(None, error="boom"))
+        put_result(store, "r", "a", "clear", result(0.5))
         rows = list(store.results("r"))
         assert len(rows) == 1 and rows[0].score == 0.5 and rows[0].error is None
 
@@ -94,7 +95,7 @@ def test_retried_result_replaces_the_old_one(tmp_path):
 def test_conflicting_settings_raise_clear_errors(tmp_path):
     with Store(tmp_path / "db.sqlite") as store:
         store.start_run("r", "x", METRICS, OPTIONS, pair_ids=["a", "b"])
-        store.put_result("r", "a", "clear", result(0.5))
+        put_result(store, "r", "a", "clear", result(0.5))
         # Same metrics in another order and the same options (keys reordered): a resume.
         store.start_run("r", "x", list(reversed(METRICS)),
                         {"judge": {"temperature": 0.0, "model": "demo"}, "clear_top5": True})
@@ -110,9 +111,9 @@ def test_conflicting_settings_raise_clear_errors(tmp_path):
 def test_unknown_run_is_reported(tmp_path):
     with Store(tmp_path / "db.sqlite") as store:
         with pytest.raises(UnknownRunError, match="start_run"):
-            store.put_result("missing", "a", "clear", result(0.1))
+            put_result(store, "missing", "a", "clear", result(0.1))
         with pytest.raises(UnknownRunError):
-            store.results_frame("missing")
+            results_frame(store, "missing")
         assert store.get_run("missing") is None
 
 
@@ -121,10 +122,10 @@ def test_export_follows_input_order_not_completion_order(tmp_path):
         store.start_run("r", "x", METRICS, {}, pair_ids=["p3", "p1", "p2"])
         for pair_id in ("p2", "p3", "p1"):
             for metric in ("crepe", "clear"):
-                store.put_result("r", pair_id, metric, result(float(pair_id[1])))
+                put_result(store, "r", pair_id, metric, result(float(pair_id[1])))
         # A pair that was never registered goes after the registered ones.
-        store.put_result("r", "extra", "clear", result(9.0))
-        frame = store.results_frame("r")
+        put_result(store, "r", "extra", "clear", result(9.0))
+        frame = results_frame(store, "r")
         assert list(frame["pair_id"]) == ["p3", "p1", "p2", "extra"]
         assert list(frame["clear_score"]) == [3.0, 1.0, 2.0, 9.0]
         assert [(r.pair_id, r.metric, r.position) for r in store.results("r")] == [
@@ -137,8 +138,8 @@ def test_pairs_registered_after_start_are_appended(tmp_path):
         store.start_run("r", "streamed input", ["clear"], {})
         store.put_pairs("r", ["b", "a"])
         store.put_pairs("r", ["a", "c"])  # "a" keeps its place, "c" goes last
-        store.put_result("r", "c", "clear", result(0.3))
-        assert list(store.results_frame("r")["pair_id"]) == ["b", "a", "c"]
+        put_result(store, "r", "c", "clear", result(0.3))
+        assert list(results_frame(store, "r")["pair_id"]) == ["b", "a", "c"]
         with pytest.raises(ValueError, match="repeat"):
             store.put_pairs("r", ["d", "d"])
         with pytest.raises(UnknownRunError):
@@ -151,7 +152,7 @@ def test_results_iterates_across_pages(tmp_path, monkeypatch):
         ids = [f"p{i:02d}" for i in range(10)]
         store.start_run("r", "x", ["clear"], {}, pair_ids=ids)
         for pair_id in reversed(ids):
-            store.put_result("r", pair_id, "clear", result(1.0))
+            put_result(store, "r", pair_id, "clear", result(1.0))
         assert [r.pair_id for r in store.results("r")] == ids
 
 
@@ -168,7 +169,7 @@ def test_four_threads_writing_at_once(tmp_path):
             start.wait()
             for pair_id in ids[k::4]:
                 for metric in METRICS:
-                    store.put_result("r", pair_id, metric, result(k / 10))
+                    put_result(store, "r", pair_id, metric, result(k / 10))
                 store.done("r")  # reads interleaved with the other threads' writes
         except BaseException as exc:  # noqa: BLE001 - surfaced by the assertion below
             failures.append(exc)
@@ -180,7 +181,7 @@ def test_four_threads_writing_at_once(tmp_path):
         t.join()
     assert failures == []
     assert len(store.done("r")) == 400
-    frame = store.results_frame("r")
+    frame = results_frame(store, "r")
     assert list(frame["pair_id"]) == ids
     assert list(frame["clear_score"]) == pytest.approx([(i % 4) / 10 for i in range(200)])
     store.close()
@@ -193,7 +194,7 @@ def test_list_runs_and_finish(tmp_path):
     with Store(tmp_path / "db.sqlite") as store:
         store.start_run("old", "a.csv", ["clear"], {}, pair_ids=["x"])
         store.start_run("new", "b.csv", ["crepe"], {"k": 1})
-        store.put_result("old", "x", "clear", result(None, error="bad"))
+        put_result(store, "old", "x", "clear", result(None, error="bad"))
         store.finish_run("old")
         runs = {r.run_id: r for r in store.list_runs()}
         assert set(runs) == {"old", "new"}
@@ -210,7 +211,7 @@ def test_put_result_accepts_dataclasses_with_to_json(tmp_path):
 
     with Store(tmp_path / "db.sqlite") as store:
         store.start_run("r", "x", ["bleu"], {})
-        store.put_result("r", "a", "bleu", PairScore(score=0.25, details={"n": 4}, elapsed_ms=3.0))
+        put_result(store, "r", "a", "bleu", PairScore(score=0.25, details={"n": 4}, elapsed_ms=3.0))
         row = next(store.results("r"))
         assert row.score == 0.25 and row.payload["details"] == {"n": 4} and row.elapsed_ms == 3.0
 

@@ -102,19 +102,7 @@ def distribution_figure(rows: Sequence[Mapping[str, Any]], names: Sequence[str],
 def crepe_totals(entry: Mapping[str, Any], rows: Sequence[Mapping[str, Any]], name: str) -> go.Figure | None:
     """Predicted errors per category summed over the corpus (mean x n, from the aggregates;
     from the stored per-pair counts when the aggregates lack them)."""
-    corpus = entry.get("corpus") or {}
-    section = find_section(corpus, ("mean_counts",))
-    n = (section or {}).get("n_pairs") or entry.get("n") or 0
-    if section and section.get("mean_counts"):
-        totals = {k: float(section["mean_counts"][k]) * n for k in CATEGORY_KEYS}
-    else:
-        totals = dict.fromkeys(CATEGORY_KEYS, 0.0)
-        for row in rows:
-            result = (row.get("metrics") or {}).get(name) or {}
-            counts = find_section(result, ("counts", "total"))
-            if result.get("error") is None and counts:
-                for k in CATEGORY_KEYS:
-                    totals[k] += float(counts["counts"].get(k, 0.0))
+    totals, n = _crepe_category_totals(entry, rows, name)
     if not any(totals.values()) and not n:
         return None
     x = [c.key for c in CATEGORIES]
@@ -129,6 +117,23 @@ def crepe_totals(entry: Mapping[str, Any], rows: Sequence[Mapping[str, Any]], na
                       yaxis=dict(title="total predicted errors", range=[0, top * 1.2]),
                       xaxis_title="error category")
     return fig
+
+
+def _crepe_category_totals(entry: Mapping[str, Any], rows: Sequence[Mapping[str, Any]],
+                           name: str) -> tuple[dict[str, float], int]:
+    """(total predicted errors per category, number of pairs) for ``crepe_totals``."""
+    section = find_section(entry.get("corpus") or {}, ("mean_counts",))
+    n = (section or {}).get("n_pairs") or entry.get("n") or 0
+    if section and section.get("mean_counts"):
+        return {k: float(section["mean_counts"][k]) * n for k in CATEGORY_KEYS}, n
+    totals = dict.fromkeys(CATEGORY_KEYS, 0.0)
+    for row in rows:
+        result = (row.get("metrics") or {}).get(name) or {}
+        counts = find_section(result, ("counts", "total"))
+        if result.get("error") is None and counts:
+            for k in CATEGORY_KEYS:
+                totals[k] += float(counts["counts"].get(k, 0.0))
+    return totals, n
 
 
 @register_corpus_view("clear")

@@ -56,17 +56,7 @@ def _add_sentence(sentences: list[str], text: str) -> None:
 
 def alignment_graph(score: RadsemScore, extraction: RadsemExtraction | None) -> nx.Graph:
     """Nodes ("Ref", i) / ("Gen", j) in report order with their status; an edge per tagged pair."""
-    ref = list(extraction.ref_sentences) if extraction else []
-    gen = list(extraction.gen_sentences) if extraction else []
-    unmatched: dict[tuple[str, str], str] = {}
-    if extraction:
-        for item in extraction.tags.unmatched_sentences:
-            if item.sentence_is_from in ("Ref", "Gen"):
-                unmatched[(item.sentence_is_from, item.sentence.strip())] = item.normality
-                _add_sentence(ref if item.sentence_is_from == "Ref" else gen, item.sentence)
-    for pair in score.pairs:
-        _add_sentence(ref, pair.ref_sentence)
-        _add_sentence(gen, pair.gen_sentence)
+    ref, gen, unmatched = _sentences(score, extraction)
     counted = {(p.ref_sentence, "Ref") for p in score.pairs if p.counted} | \
               {(p.gen_sentence, "Gen") for p in score.pairs if p.counted}
     graph = nx.Graph()
@@ -81,6 +71,31 @@ def alignment_graph(score: RadsemScore, extraction: RadsemExtraction | None) -> 
                 status, normality = "not tagged", ""
             graph.add_node((side, i), data=Node(side, i, sentence, status, normality),
                            bipartite=0 if side == "Ref" else 1)
+    _add_pairs(graph, score)
+    return graph
+
+
+def _sentences(score: RadsemScore, extraction: RadsemExtraction | None
+               ) -> tuple[list[str], list[str], dict[tuple[str, str], str]]:
+    """Each side's sentences in report order (the extraction's, then any a pair or an
+    unmatched item adds), and the unmatched ones' normality by (side, sentence)."""
+    ref = list(extraction.ref_sentences) if extraction else []
+    gen = list(extraction.gen_sentences) if extraction else []
+    unmatched: dict[tuple[str, str], str] = {}
+    if extraction:
+        for item in extraction.tags.unmatched_sentences:
+            if item.sentence_is_from in ("Ref", "Gen"):
+                unmatched[(item.sentence_is_from, item.sentence.strip())] = item.normality
+                _add_sentence(ref if item.sentence_is_from == "Ref" else gen, item.sentence)
+    for pair in score.pairs:
+        _add_sentence(ref, pair.ref_sentence)
+        _add_sentence(gen, pair.gen_sentence)
+    return ref, gen, unmatched
+
+
+def _add_pairs(graph: nx.Graph, score: RadsemScore) -> None:
+    """An edge per tagged pair whose two sentences are nodes; a counted pair makes its ends
+    matched, and lends them its normality where they have none."""
     index = {(d["data"].side, d["data"].sentence.strip()): n for n, d in graph.nodes(data=True)}
     for pair in score.pairs:
         a, b = index.get(("Ref", pair.ref_sentence)), index.get(("Gen", pair.gen_sentence))
@@ -91,7 +106,6 @@ def alignment_graph(score: RadsemScore, extraction: RadsemExtraction | None) -> 
                     graph.nodes[node]["data"].status = "matched"
                 if not graph.nodes[node]["data"].normality:
                     graph.nodes[node]["data"].normality = pair.normality
-    return graph
 
 
 def _positions(graph: nx.Graph) -> dict[Any, tuple[float, float]]:
@@ -117,10 +131,10 @@ def _relations(extraction: RadsemExtraction | None, index: int) -> str:
     return ("<br>".join(parts) + "<br>") if parts else ""
 
 
-def radsem_figure(score: RadsemScore, extraction: RadsemExtraction | None) -> go.Figure:
-    graph = alignment_graph(score, extraction)
-    pos = _positions(graph)
-    fig = go.Figure()
+def _add_edges(fig: go.Figure, graph: nx.Graph, pos: dict[Any, tuple[float, float]],
+               extraction: RadsemExtraction | None) -> None:
+    """A line per pair, coloured by its weight (dotted when not counted), and a marker at its
+    middle that carries the pair's details on hover."""
     mids_x, mids_y, mids_w, mids_text, mids_sentences = [], [], [], [], []
     for a, b, data in graph.edges(data=True):
         pair = data["pair"]
@@ -151,6 +165,10 @@ def radsem_figure(score: RadsemScore, extraction: RadsemExtraction | None) -> go
             marker=dict(size=9, color=mids_w, colorscale=COLORSCALE, cmin=0, cmax=1,
                         line=dict(width=1, color="white"),
                         colorbar=dict(title="pair weight", thickness=12, len=0.6, x=1.02))))
+
+
+def _add_nodes(fig: go.Figure, graph: nx.Graph, pos: dict[Any, tuple[float, float]]) -> None:
+    """The sentences as markers, one trace per status and side (one legend entry per status)."""
     for status, colour in NODE_COLOURS.items():
         for side in ("Ref", "Gen"):
             nodes = [graph.nodes[n]["data"] for n in graph if n[0] == side
@@ -173,6 +191,14 @@ def radsem_figure(score: RadsemScore, extraction: RadsemExtraction | None) -> go
                 marker=dict(size=14 if status == "unmatched" else 11, color=colour,
                             symbol="x" if status == "unmatched" else "circle",
                             line=dict(width=1, color="white"))))
+
+
+def radsem_figure(score: RadsemScore, extraction: RadsemExtraction | None) -> go.Figure:
+    graph = alignment_graph(score, extraction)
+    pos = _positions(graph)
+    fig = go.Figure()
+    _add_edges(fig, graph, pos, extraction)
+    _add_nodes(fig, graph, pos)
     rows = max([1] + [sum(1 for n in graph if n[0] == s) for s in ("Ref", "Gen")])
     fig.update_layout(
         title="Alignment of atomic sentences: reference (left) and candidate (right)",

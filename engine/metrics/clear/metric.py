@@ -40,7 +40,7 @@ CARD = MetricCard(
            "project's deterministic rules (--extractor rules).",
     limits="Chest X-ray only. Judgements are only as good as the judge: the offline demo judge "
            "(Gemma 3 270M base) is demo-grade. Attribute scores exist only for true positives.",
-    scope=CHEST_RADIOGRAPH,
+    intended_studies=CHEST_RADIOGRAPH,
     reads=("findings", "impression"),
     reads_why="CLEAR's reference code reads the FINDINGS and IMPRESSION it is given.",
     sees=frozenset({"missed", "invented"}),  # presence per condition: not side, not severity

@@ -60,7 +60,7 @@ CARD = MetricCard(
     limits="Counts are continuous estimates, not integers. Inputs longer than the model's "
            "maximum length (512 tokens) are truncated longest-first. The bundled model is a "
            "demonstration trained on synthetic chest reports.",
-    scope=CHEST_RADIOGRAPH,
+    intended_studies=CHEST_RADIOGRAPH,
     reads=("findings", "impression"),
     reads_why="CREPE reads the whole report it is given (findings and impression).",
     sees=ALL_ERROR_KINDS,  # the six ReXVal categories

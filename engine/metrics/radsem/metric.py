@@ -34,7 +34,7 @@ CARD = MetricCard(
     limits="Depends on the judge's rewriting and matching; the offline demo judge (Gemma 3 "
            "270M base) is demo-grade. Scores follow the reference's current scorer (max-flow), "
            "not its first version.",
-    scope=ANY,
+    intended_studies=ANY,
     reads=("findings",),
     reads_why="RadSEM reads findings only, on purpose: its paper scores agreement on what "
               "the images show, and the impression is a diagnostic synthesis that also draws on "

@@ -1,11 +1,10 @@
 """RadSEM stage 2 without a model: pair Ref and Gen sentences and tag the pairs.
 
-Two sentences may pair only when the reader finds them compatible
-(``radscope.engine.reader.compatibility.conflict``: both can be true together). Among the compatible pairs, a
-similarity function (injected: lexical here, the bundled sentence encoder in production)
-decides who pairs with whom: first a one-to-one assignment that maximises total similarity,
-then extra pairs for sentences left over whose best compatible partner is very similar (one
-report may say in two sentences what the other says in one).
+The pairing rule is the reader's (``radscope.engine.reader.pairing``, which the reader's
+alignment shares): two sentences may pair only when both can be true together and the
+similarity gates pass; a similarity function (injected: lexical here, the bundled sentence
+encoder in production) decides who pairs with whom, one to one first, then extra pairs for
+sentences left over whose best compatible partner is very similar. This module tags the pairs.
 """
 from __future__ import annotations
 
@@ -16,13 +15,8 @@ import numpy as np
 
 from radscope.engine.metrics.radsem.schema import RadsemPair, RadsemTags, UnmatchedSentence
 from radscope.engine.reader.anatomy_lexicon import anatomy_lexicon
-from radscope.engine.reader.compatibility import (
-    MatchSettings,
-    SimilarityFn,
-    anatomical_relationship,
-    conflict,
-    containment,
-)
+from radscope.engine.reader.compatibility import MatchSettings, SimilarityFn, anatomical_relationship
+from radscope.engine.reader.pairing import pair_sentences
 from radscope.engine.reader.sentence_features import NORMAL, SentenceFeatures, stem
 
 
@@ -79,87 +73,16 @@ def tag_pair(ref: SentenceFeatures, gen: SentenceFeatures) -> RadsemPair:
         details_of_abnormality_relationship=None if normal else details_relationship(ref, gen))
 
 
-def _plain_normal(f: SentenceFeatures) -> bool:
-    """"<site> is normal": a normal statement about a named site that denies nothing and says
-    little else ("heart size is normal", "mediastinal contours are unremarkable")."""
-    return f.normality == NORMAL and bool(f.sites) and not f.negated and len(f.asserted) <= 2
-
-
 def match(ref: Sequence[SentenceFeatures], gen: Sequence[SentenceFeatures],
           similarity: SimilarityFn, settings: MatchSettings = MatchSettings()) -> RadsemTags:
-    """Pair the two sentence lists and return the stage-2 tags."""
+    """Pair the two sentence lists (``reader.pairing``) and return the stage-2 tags."""
     if not ref or not gen:
         return RadsemTags(pairs=[], unmatched_sentences=_unmatched(ref, gen, set(), set()))
-    score = _pair_scores(ref, gen, np.asarray(similarity(ref, gen), dtype=float), settings)
-    from scipy.optimize import linear_sum_assignment
-
-    rows, cols = linear_sum_assignment(score, maximize=True)
-    chosen = [(i, j) for i, j in zip(rows, cols, strict=True) if score[i, j] >= settings.pair_threshold]
-    extras = _extra_pairs(ref, gen, score, chosen, settings)
-    pairs = sorted(set(chosen) | set(extras))
+    pairs = pair_sentences(ref, gen, np.asarray(similarity(ref, gen), dtype=float), settings)
     used_ref = {i for i, _ in pairs}
     used_gen = {j for _, j in pairs}
     return RadsemTags(pairs=[tag_pair(ref[i], gen[j]) for i, j in pairs],
                       unmatched_sentences=_unmatched(ref, gen, used_ref, used_gen))
-
-
-def _pair_scores(ref: Sequence[SentenceFeatures], gen: Sequence[SentenceFeatures],
-                 sim: np.ndarray, settings: MatchSettings) -> np.ndarray:
-    """The similarity of every (ref, gen) pair that may pair, -1 for those that may not: a
-    conflict, an abnormal pair without a shared finding, or one site-less side, unless the
-    wording is near-identical. Two plain normal statements about related sites get at least
-    ``normal_site_similarity``. ``sim`` is raised in place by that floor."""
-    allowed = np.array([[conflict(r, g) is None for g in gen] for r in ref], dtype=bool)
-    if settings.normal_site_similarity is not None:
-        floor = settings.normal_site_similarity
-        for i, r in enumerate(ref):
-            for j, g in enumerate(gen):
-                if allowed[i, j] and _plain_normal(r) and _plain_normal(g) \
-                        and anatomical_relationship(r, g) == "part-whole":
-                    sim[i, j] = max(sim[i, j], floor)
-    score = np.where(allowed, sim, -1.0)
-    # Abnormal sentences pair on a shared finding; without one only near-identical wording may.
-    for i, r in enumerate(ref):
-        for j, g in enumerate(gen):
-            if allowed[i, j] and _gated(r, g, sim[i, j], settings):
-                score[i, j] = -1.0
-    return score
-
-
-def _gated(r: SentenceFeatures, g: SentenceFeatures, sim: float, settings: MatchSettings) -> bool:
-    """Whether a compatible pair is still kept apart: abnormal without a shared finding, or
-    one side site-less, each unless the two are similar enough."""
-    no_shared_finding = r.normality != NORMAL and not (r.asserted & g.asserted) \
-        and sim < settings.extra_threshold
-    one_siteless = bool(r.sites) != bool(g.sites) and sim < settings.siteless_threshold
-    return no_shared_finding or one_siteless
-
-
-def _extra_pairs(ref: Sequence[SentenceFeatures], gen: Sequence[SentenceFeatures],
-                 score: np.ndarray, chosen: list[tuple[int, int]],
-                 settings: MatchSettings) -> list[tuple[int, int]]:
-    """Pairs for the sentences the assignment left over, each with its best partner when that
-    is similar enough (``extra_threshold``; a sentence mostly contained in a longer compatible
-    one counts as similar enough when ``extra_containment`` is set)."""
-    paired_ref = {i for i, _ in chosen}
-    paired_gen = {j for _, j in chosen}
-    extra_score = score
-    if settings.extra_containment is not None:
-        contained = containment(ref, gen)
-        extra_score = np.where((score >= 0) & (contained >= settings.extra_containment),
-                               np.maximum(score, settings.extra_threshold), score)
-    extras = []
-    for i in range(len(ref)):
-        if i not in paired_ref:
-            j = int(np.argmax(extra_score[i]))
-            if extra_score[i, j] >= settings.extra_threshold:
-                extras.append((i, j))
-    for j in range(len(gen)):
-        if j not in paired_gen:
-            i = int(np.argmax(extra_score[:, j]))
-            if extra_score[i, j] >= settings.extra_threshold:
-                extras.append((i, j))
-    return extras
 
 
 def _unmatched(ref: Sequence[SentenceFeatures], gen: Sequence[SentenceFeatures],

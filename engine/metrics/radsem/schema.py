@@ -4,17 +4,14 @@ The schemas use only what llama.cpp's JSON-schema-to-grammar converter understan
 ``enum``, ``anyOf``, ``properties``, ``required``, ``additionalProperties: false``, ``items``), so
 the same dicts constrain llama-cpp-python, llama-server, vLLM and hosted APIs.
 
-``RadsemTags.from_json`` reads our own stored data back without judging it; ``from_model_json``
-is the gate for model output: strict by default (schema conformance, with an error naming the
-offending item), or lenient like the reference pipeline, which keeps whatever it can and lets
-the scorer ignore items with unusable values.
+``RadsemTags.from_json`` reads our own stored data back without judging it; ``tag_problems``
+is the gate for model output (schema conformance, with an error naming the offending item).
 """
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any
 
 NORMALITIES = ("normal", "abnormal")
 RELATIONS = ("equivalent", "part-whole")
@@ -155,33 +152,6 @@ class RadsemTags:
                    unmatched_sentences=[UnmatchedSentence.from_json(u)
                                         for u in data.get("unmatched_sentences") or []])
 
-    @classmethod
-    def from_model_json(cls, data: dict[str, Any] | str, strict: bool = True) -> RadsemTags:
-        """Build tags from a model's answer (a dict, or JSON text, optionally in a code fence).
-
-        ``strict``: any departure from ``TAG_SCHEMA`` raises ValueError naming the item and
-        field, e.g. ``pairs[2].normality``. Lenient: like the reference pipeline, keep every
-        object item, turn missing fields into ""/None and skip non-object items; the scorer then
-        ignores pairs and unmatched sentences whose values it cannot use.
-        """
-        if isinstance(data, str):
-            data = parse_json_text(data)
-        if strict:
-            problems = tag_problems(data)
-            if problems:
-                more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
-                raise ValueError(f"RadSEM tags do not match the schema: {problems[0]}{more}")
-            return cls.from_json(cast(dict[str, Any], data))  # tag_problems found an object
-        if not isinstance(data, dict):
-            return cls()
-        return cls(
-            pairs=[RadsemPair.from_json(p) for p in _list(data.get("pairs"))
-                   if isinstance(p, dict)],
-            unmatched_sentences=[UnmatchedSentence.from_json(u)
-                                 for u in _list(data.get("unmatched_sentences"))
-                                 if isinstance(u, dict)],
-        )
-
 
 def tag_problems(data: Any) -> list[str]:
     """Every way ``data`` departs from ``TAG_SCHEMA``, one readable line each (empty = valid)."""
@@ -220,21 +190,6 @@ def _item_problems(where: str, item: Any, allowed: dict[str, tuple[str, ...] | N
             options = list(values) + ([None] if name in nullable else [])
             problems.append(f"{where}.{name}: expected one of {json.dumps(options)}, got {value!r}")
     return problems
-
-
-_FENCE_RE = re.compile(r"^\s*```[\w-]*\s*$", re.MULTILINE)
-
-
-def parse_json_text(text: str) -> Any:
-    """``json.loads`` after removing Markdown code-fence lines (some servers add them)."""
-    try:
-        return json.loads(_FENCE_RE.sub("", text))
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"RadSEM model output is not valid JSON: {exc}") from exc
-
-
-def _list(value: Any) -> list[Any]:
-    return value if isinstance(value, list) else []
 
 
 def _text_or_none(value: Any) -> str | None:

@@ -68,7 +68,7 @@ CARD = MetricCard(
     limits="Chest-radiograph labels only. Utterances longer than the model's maximum length "
            "are truncated. Two reports with no labels at all agree perfectly (1.0). The bundled "
            "model is a demonstration trained on synthetic sentences.",
-    scope=CHEST_RADIOGRAPH,
+    intended_studies=CHEST_RADIOGRAPH,
     reads=("findings", "impression"),
     reads_why="SRR-BERT labels every sentence of the report it is given.",
     sees=frozenset({"missed", "invented"}),  # finding labels: not side, not severity

@@ -79,7 +79,7 @@ CARD = MetricCard(
     limits="A judge's opinion, not a measurement: scores change with the judge and the prompt "
            "(both are in the signature). The offline demo judge (Gemma 3 270M base) is "
            "demo-grade and its numbers are meaningless.",
-    scope=ANY,
+    intended_studies=ANY,
     reads=("findings", "impression"),
     reads_why="VERT's judge reads the whole report it is given (findings and impression).",
     sees=ALL_ERROR_KINDS,  # the six error categories
