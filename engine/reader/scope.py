@@ -67,31 +67,20 @@ class CueRule:
                              f"for a {self.category} {self.direction} cue")
 
 
-# cues.json keeps its cues grouped by what they are: each group's records. A backward cue reaches
-# back over at most 6 words (the mention ends among the 7 words before it); a forward cue listed
-# as [fragment, n] reaches the next n words.
-_CUE_GROUPS: Final[dict[str, tuple[Category, Direction]]] = {
-    "pseudo_negation": ("negation", "pseudo"),
-    "uncertainty_pre": ("uncertainty", "forward"),
-    "uncertainty_post": ("uncertainty", "backward"),
-    "negation_pre": ("negation", "forward"),
-    "negation_post": ("negation", "backward"),
-    "termination": ("termination", "terminate"),
-}
-BACKWARD_SCOPE: Final = 7
+_RECORD_KEYS: Final = frozenset({"literal", "category", "direction", "max_scope"})
 
 
-def _group_rules(entries: list, category: Category, direction: Direction) -> list[CueRule]:
-    default = BACKWARD_SCOPE if direction == "backward" else None
-    return [CueRule(entry[0], category, direction, int(entry[1])) if isinstance(entry, list)
-            else CueRule(entry, category, direction, default) for entry in entries]
+def _rule(record: dict) -> CueRule:
+    unknown = set(record) - _RECORD_KEYS
+    if unknown:
+        raise ValueError(f"cue rule {record.get('literal')!r}: unknown keys {sorted(unknown)}")
+    return CueRule(record["literal"], record["category"], record["direction"],
+                   record.get("max_scope"))
 
 
 def cue_rules() -> tuple[CueRule, ...]:
     """Every cue of ``cues.json`` as a record, in the file's order."""
-    cues = load("cues")
-    return tuple(rule for key, (category, direction) in _CUE_GROUPS.items()
-                 for rule in _group_rules(cues[key], category, direction))
+    return tuple(_rule(record) for record in load("cues")["rules"])
 
 
 @dataclass(frozen=True)

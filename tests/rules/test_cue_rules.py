@@ -3,6 +3,7 @@ reading. Every sentence is written for the test; the expected status is what the
 says (its direction and max_scope), stated beside each case."""
 import pytest
 
+from radscope.engine.reader import scope
 from radscope.engine.reader.scope import ClauseScope, CueRule, ScopeRules, cue_rules
 
 
@@ -58,3 +59,10 @@ def test_the_records_drive_the_reading():
 def test_a_record_the_reader_cannot_read_is_refused(record):
     with pytest.raises(ValueError, match=repr(record[0])):
         CueRule(*record)
+
+
+def test_a_record_with_an_unknown_key_is_refused(monkeypatch):
+    monkeypatch.setattr(scope, "load", lambda name: {"rules": [
+        {"literal": "no", "category": "negation", "direction": "forward", "scope": 3}]})
+    with pytest.raises(ValueError, match="'no': unknown keys \\['scope'\\]"):
+        cue_rules()
