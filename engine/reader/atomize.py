@@ -16,15 +16,26 @@ from functools import lru_cache
 
 from radscope.engine.io.reports import findings_text, split_utterances
 from radscope.engine.reader.anatomy_lexicon import anatomy_lexicon, canonical_text, site_mentions
+from radscope.engine.reader.lexicon_loader import load
 
+# --- words (engine/data/lexicons/grammar.json) ----------------------------------------------------
+_GRAMMAR = load("grammar")
+_STATEMENT_VERBS: tuple[str, ...] = tuple(_GRAMMAR["statement_verbs"]["words"])
+_PREDICATE_VERBS = f"(?:{'|'.join(_GRAMMAR['predicate_verbs']['words'])})"
+_SINGULAR_VERB: dict[str, str] = _GRAMMAR["singular_verbs"]["forms"]
+_LATIN_PLURALS = frozenset(_GRAMMAR["latin_plurals"]["words"])
+_SINGULAR_IN_S = frozenset(_GRAMMAR["singular_in_s"]["words"])
+_SIDE_PHRASES: dict[str, str] = _GRAMMAR["side_phrases"]["forms"]
+_MAX_ITEM_WORDS = 5
+
+# --- patterns, compiled once -----------------------------------------------------------------------
+# Where a new statement starts: ";", "but", ", however", ", and the ..." (not ", and" inside a list).
 _CLAUSE_SPLIT_RE = re.compile(
     r";\s*|\s+but\s+|,?\s+along with\s+|,?\s+as well as\s+(?=(?:a|an|the|some|multiple|mild|small)\b)|,\s*(?:however|whereas|while)\s+|\s+whereas\s+"
     r"|,\s*and\s+(?=(?:the|there|no|a|an|its|some|multiple|scattered|bilateral|both|left|right|"
     r"mild|small|slight|several|few|local|partial|patchy)\b)",
     re.IGNORECASE)
-_VERB_RE = re.compile(r"\b(?:is|are|was|were|appear|appears|show|shows|demonstrate|demonstrates|"
-                      r"remain|remains|seem|seems|look|looks|measure|measures|exhibit|exhibits)\b",
-                      re.IGNORECASE)
+_VERB_RE = re.compile(rf"\b(?:{'|'.join(_STATEMENT_VERBS)})\b", re.IGNORECASE)
 _ITEM_SPLIT_RE = re.compile(r"\s*,\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+|\s+nor\s+", re.IGNORECASE)
 _NEG_LIST_RE = re.compile(
     r"^(?P<head>.*?\b(?:no|without)\s+(?:(?:obvious|definite|significant|evident|apparent|"
@@ -41,6 +52,8 @@ _SITE_LIST = (
 # belongs to the finding). A shorter list of other sites would leave the rest in the tail.
 _SITE_LIST_RE, _SHORT_SITE_LIST_RE = (re.compile(_SITE_LIST.format(many=q), re.IGNORECASE)
                                       for q in ("*", "*?"))
+# the words of a site list that are not sites ("in the hila or the mediastinum")
+_SITE_LIST_FILLER_RE = re.compile(r"\b(?:the|in|within|at|of|on)\s+", re.IGNORECASE)
 _LEVEL = r"[ctls]\d{1,2}(?:\s*[-/\u2013\u2014]\s*[ctls]?\d{1,2})?"
 _LEVEL_RE = re.compile(rf"^{_LEVEL}$", re.IGNORECASE)
 # "at C3/4, C4/5, C5/6": spinal levels are often listed with commas only.
@@ -51,20 +64,54 @@ _LEVEL_LIST_RE = re.compile(
 _WITH_RE = re.compile(r",\s*(?:with|accompanied by|associated with|and)\s+", re.IGNORECASE)
 _SIDE_RE = re.compile(r"\b(?:left|right)\b", re.IGNORECASE)
 # "X contains a plaque and demonstrates mild narrowing": a second predicate of the same subject.
-_PREDICATE_VERBS = (r"(?:contains?|demonstrates?|shows?|exhibits?|has|have|reveals?|displays?|"
-                    r"is|are|was|were|appears?)")
 _ALSO_RE = re.compile(r"^also\s+", re.IGNORECASE)
 _FIRST_PREDICATE_RE = re.compile(rf"\b{_PREDICATE_VERBS}\b", re.IGNORECASE)
 _SECOND_PREDICATE_RE = re.compile(rf",?\s+and\s+(?=(?:also\s+)?{_PREDICATE_VERBS}\b)", re.IGNORECASE)
-_MAX_ITEM_WORDS = 5
 # A subject list is not expanded when it is negated (the negated-list rule handles it) or is
 # really a prepositional phrase plus the subject ("In the pelvis, a mass is ...").
 _NEGATION_OR_PREPOSITION_RE = re.compile(
     r"\b(?:no|not|without|neither|nor)\b|^(?:in|within|at|on|after|from|for|to|of|under|along|"
     r"around|near|behind|adjacent)\b|,\s*(?:in|within|at|on|after|from|for|to|of|under|along)\b",
     re.IGNORECASE)
+_LEADING_ARTICLE_RE = re.compile(r"^(?:the|both)\s+", re.IGNORECASE)  # "the spleen, ..."
+_LEADING_DENIAL_RE = re.compile(r"^(?:no|any)\s+", re.IGNORECASE)  # "no effusion and no ..."
 # One-word items that are modifiers ("patchy and cord-like opacities") are not separate findings.
 _MODIFIER_RE = re.compile(r"(?:y|like|al|ar|ic|ed|ous|ive|ing|thin|thick)$", re.IGNORECASE)
+# A sentence that only goes on describing the previous one's finding: "Multiple nodules in the
+# liver. The largest measures 8 mm." / "A mass in the left lobe. Unclear borders."
+_CONTINUATION_RE = re.compile(
+    r"^(?:with\s+)?(?:(?:the|its)\s+(?:largest|biggest|smallest|larger|smaller)\b"
+    r"|(?:[\w-]+\s+){0,2}(?:margins?|borders?|edges?|boundar(?:y|ies))\b)", re.IGNORECASE)
+# "After intravenous injection of contrast via the cubital vein, the scan shows: <finding>",
+# "Small bowel MRE shows: <finding>": the lead that introduces the findings goes, they stay.
+_TECHNIQUE_LEAD_RE = re.compile(r"^[^:;]*\b(?:shows?|demonstrates?|reveals?)\s*:\s*", re.IGNORECASE)
+# "neither ... nor ...", rewritten as "no ... or ..." / "not ... or ..."
+_NEITHER_RE = re.compile(r"\bneither\b(?=[^.;]*\bnor\b)", re.IGNORECASE)
+_THERE_NEITHER_RE = re.compile(r"\b(there\s+(?:is|are|was|were))\s+neither\b", re.IGNORECASE)
+_VERB_NEITHER_RE = re.compile(r"\b(is|are|was|were|appears?|seems?|remains?)\s+neither\b",
+                              re.IGNORECASE)
+_LEADING_NEITHER_RE = re.compile(r"^neither\b", re.IGNORECASE)
+_NEITHER_WORD_RE = re.compile(r"\bneither\b", re.IGNORECASE)
+_NOR_RE = re.compile(r"\bnor\b", re.IGNORECASE)
+# ", the aorta is calcified": after a complete statement, a comma that starts another subject
+# with its own verb starts another statement.
+_COMMA_STATEMENT_RE = re.compile(
+    r",\s+(?=(?:the\s+)?(?P<subject>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,3})\s+(?:is|are|was|were)\b)",
+    re.IGNORECASE)
+_BARE_SIDE_RE = re.compile(r"(left|right)(-sided|-)?", re.IGNORECASE)
+_ADJECTIVE_RE = re.compile(r"(?:al|ar|ic)$", re.IGNORECASE)
+_BOTH_SIDES_RE = re.compile(r",?\s*\b(?:on (?:both|either|each) sides?|bilaterally)\b", re.IGNORECASE)
+_DOUBLE_SIDE_RE = re.compile(r"\b(left|right)\s+(?:left|right)\b", re.IGNORECASE)
+_REPEATED_SIDE_RE = {side: re.compile(rf"\b{side}\s+{side}\b", re.IGNORECASE)
+                     for side in ("left", "right")}
+_PLURAL_VERB_RE = re.compile(rf"^((?:[\w/-]+\s+){{0,4}}?)([\w/-]+)\s+({'|'.join(_SINGULAR_VERB)})\b",
+                             re.IGNORECASE)
+_SPACES_RE = re.compile(r"\s{2,}")
+_SPACE_BEFORE_PUNCTUATION_RE = re.compile(r"\s+([,.;])")
+_LEADING_CONNECTIVE_RE = re.compile(
+    r"^(?:and|but|with|while|also|additionally|in addition|furthermore)\b[,\s]*", re.IGNORECASE)
+_WORD_OF_TWO_LETTERS_RE = re.compile(r"[A-Za-z]{2,}")
+
 
 
 def atomize(report: str) -> tuple[list[str], list[str]]:
@@ -85,11 +132,6 @@ def _atomize_cached(report: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     return tuple(sentences), tuple(notes)
 
 
-# A sentence that only goes on describing the previous one's finding: "Multiple nodules in the
-# liver. The largest measures 8 mm." / "A mass in the left lobe. Unclear borders."
-_CONTINUATION_RE = re.compile(
-    r"^(?:with\s+)?(?:(?:the|its)\s+(?:largest|biggest|smallest|larger|smaller)\b"
-    r"|(?:[\w-]+\s+){0,2}(?:margins?|borders?|edges?|boundar(?:y|ies))\b)", re.IGNORECASE)
 
 
 def _join_continuations(utterances: list[str]) -> list[str]:
@@ -111,7 +153,7 @@ def atomize_sentence(sentence: str, notes: list[str] | None = None) -> list[str]
     text = sentence
     for pattern in lex.remove:
         text = pattern.sub("", text)
-    text = re.sub(r"\s+([,.;])", r"\1", re.sub(r"\s{2,}", " ", text)).strip(" ,.;")
+    text = _SPACE_BEFORE_PUNCTUATION_RE.sub(r"\1", _SPACES_RE.sub(" ", text)).strip(" ,.;")
     text = _neither_nor(_TECHNIQUE_LEAD_RE.sub("", text))
     if not text or lex.drop.search(text.lower()):
         if notes is not None:
@@ -126,10 +168,6 @@ def atomize_sentence(sentence: str, notes: list[str] | None = None) -> list[str]
     return [_tidy(s) for s in out if _has_content(s)]
 
 
-# "After intravenous injection of contrast via the cubital vein, the scan shows: <finding>",
-# "Small bowel MRE shows: <finding>": the lead that introduces the findings goes, they stay.
-_TECHNIQUE_LEAD_RE = re.compile(r"^[^:;]*\b(?:shows?|demonstrates?|reveals?)\s*:\s*", re.IGNORECASE)
-_NEITHER_RE = re.compile(r"\bneither\b(?=[^.;]*\bnor\b)", re.IGNORECASE)
 
 
 def _neither_nor(text: str) -> str:
@@ -138,13 +176,11 @@ def _neither_nor(text: str) -> str:
     enlarged or displaced" (one sentence, both words denied)."""
     if not _NEITHER_RE.search(text):
         return text
-    flags = re.IGNORECASE
-    text = re.sub(r"\b(there\s+(?:is|are|was|were))\s+neither\b", r"\1 no", text, flags=flags)
-    text = re.sub(r"\b(is|are|was|were|appears?|seems?|remains?)\s+neither\b", r"\1 not", text,
-                  flags=flags)
-    text = re.sub(r"^neither\b", "No", text, flags=flags)
-    text = re.sub(r"\bneither\b", "no", text, flags=flags)
-    return re.sub(r"\bnor\b", "or", text, flags=flags)
+    text = _THERE_NEITHER_RE.sub(r"\1 no", text)
+    text = _VERB_NEITHER_RE.sub(r"\1 not", text)
+    text = _LEADING_NEITHER_RE.sub("No", text)
+    text = _NEITHER_WORD_RE.sub("no", text)
+    return _NOR_RE.sub("or", text)
 
 
 def _clauses(text: str) -> list[str]:
@@ -155,11 +191,6 @@ def _clauses(text: str) -> list[str]:
     return out
 
 
-# ", the aorta is calcified": after a complete statement, a comma that starts another subject
-# with its own verb starts another statement.
-_COMMA_STATEMENT_RE = re.compile(
-    r",\s+(?=(?:the\s+)?(?P<subject>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,3})\s+(?:is|are|was|were)\b)",
-    re.IGNORECASE)
 
 
 def _comma_statements(text: str) -> list[str]:
@@ -272,7 +303,7 @@ def _expand_subject_list(clause: str) -> list[str]:
     subject, rest = clause[:verb.start()].strip(), clause[verb.start():]
     if _NEGATION_OR_PREPOSITION_RE.search(subject):
         return [clause]
-    items = _split_items(re.sub(r"^(?:the|both)\s+", "", subject, flags=re.IGNORECASE))
+    items = _split_items(_LEADING_ARTICLE_RE.sub("", subject))
     if len(items) < 2 or not _short(items):
         return [clause]
     sites = all(_is_site(i) for i in items)
@@ -290,8 +321,7 @@ def _expand_negated_list(clause: str) -> list[str]:
         return [clause]
     # "no effusion and no pneumothorax": the head already denies, so the items lose their own
     # "no" (else "There is no no pneumothorax").
-    items = _share_noun([re.sub(r"^(?:no|any)\s+", "", i, flags=re.IGNORECASE)
-                         for i in _split_items(m.group("items"))])
+    items = _share_noun([_LEADING_DENIAL_RE.sub("", i) for i in _split_items(m.group("items"))])
     if len(items) < 2 or not _short(items) or any(
             _MODIFIER_RE.search(i.split()[-1]) for i in items[:-1]):
         return [clause]
@@ -299,7 +329,6 @@ def _expand_negated_list(clause: str) -> list[str]:
     return [f"{m.group('head')}{item}{tail}" for item in items]
 
 
-_BARE_SIDE_RE = re.compile(r"(left|right)(-sided|-)?", re.IGNORECASE)
 
 
 def _share_noun(items: list[str]) -> list[str]:
@@ -324,8 +353,7 @@ def _expand_site_list(clause: str) -> list[str]:
         m = pattern.search(clause)
         if not m:
             continue
-        items = _adjectives_take_noun(_split_items(
-            re.sub(r"\b(?:the|in|within|at|of|on)\s+", "", m.group("items"), flags=re.IGNORECASE)))
+        items = _adjectives_take_noun(_split_items(_SITE_LIST_FILLER_RE.sub("", m.group("items"))))
         if len(items) < 2 or not _short(items) or not all(_is_site(i) for i in items) or (
                 pattern is _SHORT_SITE_LIST_RE and not all(_LEVEL_RE.match(i) for i in items)):
             continue
@@ -334,7 +362,6 @@ def _expand_site_list(clause: str) -> list[str]:
     return [clause]
 
 
-_ADJECTIVE_RE = re.compile(r"(?:al|ar|ic)$", re.IGNORECASE)
 
 
 def _adjectives_take_noun(items: list[str]) -> list[str]:
@@ -369,17 +396,7 @@ def _write_side(clause: str, side: str) -> str:
         return f"{side} {lex.paired_singular[m.group(0).lower()]}"
 
     def bilateral_to_side(m: re.Match[str]) -> str:
-        word = m.group(0).lower()
-        if word in {"bilaterally", "on both sides", "on either side", "both sides", "either side",
-                    "each side"}:
-            return f"on the {side}"
-        if word in {"bibasilar", "bibasal"}:
-            return f"{side} basilar"
-        if word == "biapical":
-            return f"{side} apical"
-        if word.replace("-", "") == "bihilar":
-            return f"{side} hilar"
-        return side
+        return _SIDE_PHRASES.get(m.group(0).lower(), "{side}").format(side=side)
 
     def plural_to_singular(m: re.Match[str]) -> str:
         return lex.paired_singular[m.group(0).lower()]
@@ -390,27 +407,17 @@ def _write_side(clause: str, side: str) -> str:
     # ("left lower lung", not "left lower left lung")
     sided = bool(lex.bilateral.search(clause))
     text = lex.bilateral.sub(bilateral_to_side, clause)
-    text = re.sub(r"\b(left|right)\s+(?:left|right)\b", r"\1", text, flags=re.IGNORECASE)
+    text = _DOUBLE_SIDE_RE.sub(r"\1", text)
     text = lex.paired_plural.sub(plural_to_singular if sided else plural_to_side, text)
-    text = re.sub(rf"\b{side}\s+{side}\b", side, text, flags=re.IGNORECASE)
-    return text
+    return _REPEATED_SIDE_RE[side].sub(side, text)
 
 
-_BOTH_SIDES_RE = re.compile(r",?\s*\b(?:on (?:both|either|each) sides?|bilaterally)\b", re.IGNORECASE)
 
 
 def _has_content(text: str) -> bool:
-    return len(re.findall(r"[A-Za-z]{2,}", text)) >= 2
+    return len(_WORD_OF_TWO_LETTERS_RE.findall(text)) >= 2
 
 
-_SINGULAR_IN_S = frozenset({"pancreas"})
-_LATIN_PLURALS = frozenset({"bronchi", "hila", "sulci", "foci", "calyces", "apices", "vertebrae",
-                            "menisci", "bullae", "ganglia", "gyri", "data"})
-_SINGULAR_VERB = {"are": "is", "were": "was", "have": "has", "demonstrate": "demonstrates",
-                  "show": "shows", "appear": "appears", "exhibit": "exhibits",
-                  "contain": "contains", "remain": "remains", "reveal": "reveals"}
-_PLURAL_VERB_RE = re.compile(rf"^((?:[\w/-]+\s+){{0,4}}?)([\w/-]+)\s+({'|'.join(_SINGULAR_VERB)})\b",
-                             re.IGNORECASE)
 
 
 def _agree(text: str) -> str:
@@ -430,7 +437,6 @@ def _agree(text: str) -> str:
 
 
 def _tidy(text: str) -> str:
-    text = re.sub(r"^(?:and|but|with|while|also|additionally|in addition|furthermore)\b[,\s]*", "",
-                  text.strip(" ,;"), flags=re.IGNORECASE)
-    text = _agree(re.sub(r"\s{2,}", " ", text).strip(" ,;."))
+    text = _LEADING_CONNECTIVE_RE.sub("", text.strip(" ,;"))
+    text = _agree(_SPACES_RE.sub(" ", text).strip(" ,;."))
     return (text[:1].upper() + text[1:] + ".") if text else text

@@ -9,6 +9,11 @@ mention ("... is not seen", "... has resolved") reaches back over at most a few 
 nearest cue on each side decides; uncertainty wins over negation, because "cannot exclude X"
 must not read as "no X". Phrases that look like negation but are not ("no change in ...")
 are masked first.
+
+The cues are records (``CueRule``: literal, category, direction, max_scope), read from
+``cues.json``; the reading procedure is fixed: pseudo cues mask first, then uncertainty cues
+(both directions), which mask negation cues, then backward negation cues, which mask forward
+ones, then forward negation cues, those with a ``max_scope`` last and never inside another cue.
 """
 from __future__ import annotations
 
@@ -25,56 +30,113 @@ NEGATIVE: Final = "negative"
 UNCERTAIN: Final = "uncertain"
 
 _WORD_RE = re.compile(r"[a-z0-9']+")
-POST_REACH_WORDS = 6  # how far back a post-mention cue ("... is not seen") reaches
+_CLAUSE_END_RE = re.compile(r"[;:!\n]|\.(?!\d)")  # a period inside a number ("2.5") is none
+
+Category = Literal["negation", "uncertainty", "termination"]
+Direction = Literal["forward", "backward", "pseudo", "terminate"]
+
+
+@dataclass(frozen=True)
+class CueRule:
+    """One cue as a record, in the spirit of medspaCy's ``ConTextRule(literal, category,
+    direction, max_scope)``: what the cue says about a mention (``category``), which way it
+    reaches (``direction``: a forward cue governs what follows it, a backward one what precedes
+    it, a pseudo cue only masks cues it overlaps, a terminate cue ends other cues' reach) and how
+    far, in words (``max_scope``: the mention must start among the next ``max_scope`` words of a
+    forward cue, or end among the ``max_scope`` words before a backward one; None = to the
+    clause's edge). ``literal`` is a lower-case regular-expression fragment matched on word
+    boundaries (``lexicon_loader.word_regex``)."""
+
+    literal: str
+    category: Category
+    direction: Direction
+    max_scope: int | None = None
+
+    def __post_init__(self) -> None:
+        """Refuse a record the reading procedure below has no place for (a clear error instead
+        of a cue silently never read)."""
+        allowed = {("negation", "forward"), ("negation", "backward"), ("negation", "pseudo"),
+                   ("uncertainty", "forward"), ("uncertainty", "backward"),
+                   ("termination", "terminate")}
+        if (self.category, self.direction) not in allowed:
+            raise ValueError(f"cue rule {self.literal!r}: category {self.category!r} with "
+                             f"direction {self.direction!r} is not read")
+        if self.max_scope is not None and (self.max_scope < 1 or self.direction in (
+                "pseudo", "terminate") or (self.category, self.direction) == ("uncertainty", "forward")):
+            raise ValueError(f"cue rule {self.literal!r}: max_scope {self.max_scope} is not read "
+                             f"for a {self.category} {self.direction} cue")
+
+
+_RECORD_KEYS: Final = frozenset({"literal", "category", "direction", "max_scope"})
+
+
+def _rule(record: dict) -> CueRule:
+    unknown = set(record) - _RECORD_KEYS
+    if unknown:
+        raise ValueError(f"cue rule {record.get('literal')!r}: unknown keys {sorted(unknown)}")
+    return CueRule(record["literal"], record["category"], record["direction"],
+                   record.get("max_scope"))
+
+
+def cue_rules() -> tuple[CueRule, ...]:
+    """Every cue of ``cues.json`` as a record, in the file's order."""
+    return tuple(_rule(record) for record in load("cues")["rules"])
 
 
 @dataclass(frozen=True)
 class Cue:
     kind: str  # "neg" | "unc"
-    side: str  # "pre" | "post"
+    side: str  # "pre" (forward) | "post" (backward)
     start: int
     end: int
-    reach: int | None  # words after the cue it may govern (None = to the clause end)
+    reach: int | None  # max_scope of its rule (None = to the clause's edge)
 
 
-def _split_cue_entries(entries: list) -> tuple[list[str], dict[str, int]]:
-    plain, limited = [], {}
-    for entry in entries:
-        if isinstance(entry, list):
-            limited[entry[0]] = int(entry[1])
-        else:
-            plain.append(entry)
-    return plain, limited
+@dataclass(frozen=True)
+class CuePatterns:
+    """One category's cues compiled: forward cues without a limit as one alternation, forward
+    cues with one each on their own (in record order), backward cues one alternation per
+    ``max_scope``."""
+
+    forward: re.Pattern[str]
+    forward_limited: tuple[tuple[re.Pattern[str], int], ...]
+    backward: tuple[tuple[re.Pattern[str], int | None], ...]
+
+    @classmethod
+    def of(cls, rules: list[CueRule]) -> CuePatterns:
+        forward = [r for r in rules if r.direction == "forward"]
+        reaches = dict.fromkeys(r.max_scope for r in rules if r.direction == "backward")
+        return cls(forward=word_regex([r.literal for r in forward if r.max_scope is None]),
+                   forward_limited=tuple((word_regex([r.literal]), r.max_scope)
+                                         for r in forward if r.max_scope is not None),
+                   backward=tuple((word_regex([r.literal for r in rules if r.direction == "backward"
+                                               and r.max_scope == reach]), reach)
+                                  for reach in reaches))
 
 
-@dataclass
+@dataclass(frozen=True)
 class ScopeRules:
-    """Compiled cue patterns from ``cues.json``."""
+    """The cue records compiled for reading."""
 
     pseudo: re.Pattern[str]
-    unc_pre: re.Pattern[str]
-    unc_post: re.Pattern[str]
-    neg_pre: re.Pattern[str]
-    neg_pre_limited: list[tuple[re.Pattern[str], int]]
-    neg_post: re.Pattern[str]
+    uncertainty: CuePatterns
+    negation: CuePatterns
     termination: re.Pattern[str]
 
     @classmethod
-    def from_lexicon(cls) -> ScopeRules:
-        cues = load("cues")
-        plain, limited = _split_cue_entries(cues["negation_pre"])
-        return cls(pseudo=word_regex(cues["pseudo_negation"]),
-                   unc_pre=word_regex(cues["uncertainty_pre"]),
-                   unc_post=word_regex(cues["uncertainty_post"]),
-                   neg_pre=word_regex(plain),
-                   neg_pre_limited=[(word_regex([k]), v) for k, v in limited.items()],
-                   neg_post=word_regex(cues["negation_post"]),
-                   termination=word_regex(cues["termination"]))
+    def from_rules(cls, rules: tuple[CueRule, ...]) -> ScopeRules:
+        def literals(direction: Direction) -> list[str]:
+            return [r.literal for r in rules if r.direction == direction]
+
+        return cls(pseudo=word_regex(literals("pseudo")),
+                   uncertainty=CuePatterns.of([r for r in rules if r.category == "uncertainty"]),
+                   negation=CuePatterns.of([r for r in rules if r.category == "negation"]),
+                   termination=word_regex(literals("terminate")))
 
 
 @lru_cache(maxsize=1)
 def scope_rules() -> ScopeRules:
-    return ScopeRules.from_lexicon()
+    return ScopeRules.from_rules(cue_rules())
 
 
 def clause_spans(text: str) -> list[tuple[int, int]]:
@@ -83,7 +145,7 @@ def clause_spans(text: str) -> list[tuple[int, int]]:
     A period inside a number ("2.5 cm") does not split.
     """
     spans, start = [], 0
-    for m in re.finditer(r"[;:!\n]|\.(?!\d)", text):
+    for m in _CLAUSE_END_RE.finditer(text):
         if m.start() > start:
             spans.append((start, m.start()))
         start = m.end()
@@ -105,20 +167,23 @@ class ClauseScope:
             return not any(s < m.end() and m.start() < e for s, e in masked)
 
         uncertain_spans = []
-        for pattern, side in ((self.rules.unc_pre, "pre"), (self.rules.unc_post, "post")):
+        unc, neg = self.rules.uncertainty, self.rules.negation
+        for pattern, side, reach in ((unc.forward, "pre", None),
+                                     *((p, "post", r) for p, r in unc.backward)):
             for m in pattern.finditer(text):
                 if free(m):
-                    cues.append(Cue("unc", side, m.start(), m.end(), None))
+                    cues.append(Cue("unc", side, m.start(), m.end(), reach))
                     uncertain_spans.append((m.start(), m.end()))
         masked = masked + uncertain_spans
-        for m in self.rules.neg_post.finditer(text):
-            if free(m):
-                cues.append(Cue("neg", "post", m.start(), m.end(), None))
-                masked.append((m.start(), m.end()))
-        for m in self.rules.neg_pre.finditer(text):
+        for pattern, reach in neg.backward:
+            for m in pattern.finditer(text):
+                if free(m):
+                    cues.append(Cue("neg", "post", m.start(), m.end(), reach))
+                    masked.append((m.start(), m.end()))
+        for m in neg.forward.finditer(text):
             if free(m):
                 cues.append(Cue("neg", "pre", m.start(), m.end(), None))
-        for pattern, reach in self.rules.neg_pre_limited:
+        for pattern, reach in neg.forward_limited:
             for m in pattern.finditer(text):
                 if free(m) and not any(c.start <= m.start() < c.end for c in cues):
                     cues.append(Cue("neg", "pre", m.start(), m.end(), reach))
@@ -145,7 +210,7 @@ class ClauseScope:
             found.append(max(pre, key=lambda c: c.end))
         post = [c for c in self.cues if c.side == "post" and c.start >= end
                 and not self._blocked(end, c.start)
-                and self._words_between(end, c.start) <= POST_REACH_WORDS]
+                and (c.reach is None or self._words_between(end, c.start) < c.reach)]
         if post:
             found.append(min(post, key=lambda c: c.start))
         return found

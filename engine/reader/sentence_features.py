@@ -13,6 +13,7 @@ from functools import lru_cache
 from typing import Any
 
 from radscope.engine.reader.anatomy_lexicon import anatomy_lexicon, canonical_text, site_mentions
+from radscope.engine.reader.lexicon_loader import load
 from radscope.engine.reader.scope import NEGATIVE, clause_scope
 
 NORMAL, ABNORMAL = "normal", "abnormal"
@@ -25,17 +26,7 @@ _DATE_RE = re.compile(r"\b(?:19|20)\d{2}(?:[-./]\d{1,2}(?:[-./]\d{1,2})?)?\b")
 _SEQUENCE_RE = re.compile(r"\b(t1|t2|flair|dwi|adc|swi|stir)\b")
 _SIDES = ("left", "right")
 _BLANKET = re.compile(r"abnormal\w*")
-_STOPWORD_TEXT = """
-a an the of in on at to and or is are was were be been being with within without no not there this
-that these those it its as by for from into onto seen noted identified observed detected present
-visible evident demonstrated shown appreciated visualized visualised demonstrates demonstrate shows
-show appears appear appearing also some any all both either each one two which who whose than
-approximately about around measuring measures measure measured noted notes note is are
-region regions area areas side sides level levels left right bilateral part portion aspect
-obvious definite significant evident apparent appreciable conspicuous atypical pathologic
-pathological notable
-"""
-STOPWORDS = frozenset(_STOPWORD_TEXT.split())
+STOPWORDS = frozenset(load("grammar")["stopwords"]["words"])  # not content words
 
 
 @lru_cache(maxsize=20000)
