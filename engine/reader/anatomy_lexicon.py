@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
+from radscope.engine.reader.alternation import Alternation
 from radscope.engine.reader.lexicon_loader import StartIndex, literal_starts, load, trigrams, word_regex
 
 RADSEM_LEXICONS = ("cues", "radsem")
@@ -25,17 +26,17 @@ class AnatomyLexicon:
     canonical: tuple[tuple[re.Pattern[str], str], ...]
     site_patterns: tuple[tuple[str, re.Pattern[str]], ...]
     site_parent: dict[str, str | None]
-    paired_plural: re.Pattern[str]
+    paired_plural: Alternation
     paired_singular: dict[str, str]
-    bilateral: re.Pattern[str]
-    normal: re.Pattern[str]
-    abnormal: re.Pattern[str]
-    neutral: re.Pattern[str]
-    devices: re.Pattern[str]
-    directions: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...]
-    details: re.Pattern[str]
+    bilateral: Alternation
+    normal: Alternation
+    abnormal: Alternation
+    neutral: Alternation
+    devices: Alternation
+    directions: tuple[tuple[Alternation, Alternation], ...]
+    details: Alternation
     remove: tuple[re.Pattern[str], ...]
-    drop: re.Pattern[str]
+    drop: Alternation
 
     def ancestors(self, site: str) -> list[str]:
         """The chain of parents of ``site`` (nearest first)."""
@@ -70,17 +71,17 @@ def anatomy_lexicon() -> AnatomyLexicon:
         site_patterns=tuple((site, word_regex([_plural(t) for t in terms]))
                             for site, (_, terms) in sites.items() if terms),
         site_parent={site: parent for site, (parent, _) in sites.items()},
-        paired_plural=word_regex(list(plurals)),
+        paired_plural=Alternation(list(plurals)),
         paired_singular=plurals,
-        bilateral=word_regex(data["bilateral"]["patterns"]),
-        normal=word_regex(data["normal_terms"]),
-        abnormal=word_regex(data["abnormal_terms"]),
-        neutral=word_regex(data["neutral_terms"]),
-        devices=word_regex(data["devices"]),
-        directions=tuple((word_regex(a), word_regex(b)) for a, b in data["directions"]["pairs"]),
-        details=word_regex(data["details"]),
+        bilateral=Alternation(data["bilateral"]["patterns"]),
+        normal=Alternation(data["normal_terms"]),
+        abnormal=Alternation(data["abnormal_terms"]),
+        neutral=Alternation(data["neutral_terms"]),
+        devices=Alternation(data["devices"]),
+        directions=tuple((Alternation(a), Alternation(b)) for a, b in data["directions"]["pairs"]),
+        details=Alternation(data["details"]),
         remove=tuple(re.compile(p, re.IGNORECASE) for p in data["remove_phrases"]),
-        drop=word_regex(data["drop_sentence"]),
+        drop=Alternation(data["drop_sentence"]),
     )
 
 

@@ -44,12 +44,18 @@ def word_regex(fragments: list[str] | tuple[str, ...], flags: int = re.IGNORECAS
     in every process whatever its hash seed (a set's order is not). A fragment that starts or
     ends with a non-word character (e.g. "?") gets no boundary on that side.
     """
+    parts = word_parts(fragments)
+    return re.compile("|".join(parts) if parts else r"(?!x)x", flags)
+
+
+def word_parts(fragments: list[str] | tuple[str, ...]) -> list[str]:
+    """The alternatives of ``word_regex``, in its order."""
     parts = []
     for fragment in sorted(set(fragments), key=lambda f: (-len(f), f)):
         left = r"\b" if re.match(r"[\w(\[]", fragment) else ""
         right = r"\b" if re.search(r"[\w)\]?*+]$", fragment) and not fragment.endswith("\\?") else ""
         parts.append(f"{left}(?:{fragment}){right}")
-    return re.compile("|".join(parts) if parts else r"(?!x)x", flags)
+    return parts
 
 
 # --- skipping patterns that cannot match ---------------------------------------------------------
@@ -107,6 +113,31 @@ def literal_starts(pattern: re.Pattern[str]) -> frozenset[str] | None:
         return None
     fold = bool(pattern.flags & re.IGNORECASE)
     return frozenset((s.lower() if fold else s)[:3] for s in starts)
+
+
+def required_literal(pattern: re.Pattern[str]) -> str:
+    """The longest run of literal characters that every match of ``pattern`` contains (lower-
+    case when the pattern ignores case; "" when there is none, or when it is not ASCII)."""
+    sre = _regex_module("_constants")
+    best, run = "", ""
+    items = list(_regex_module("_parser").parse(pattern.pattern, pattern.flags))
+    while items:
+        op, av = items.pop(0)
+        if op is sre.SUBPATTERN and not av[1] and not av[2]:  # a group without flags of its own
+            items[:0] = list(av[-1])
+            continue
+        if op is sre.LITERAL:
+            run += chr(av)
+        elif op not in (sre.AT, sre.ASSERT, sre.ASSERT_NOT):  # zero width: the run goes on
+            run = ""
+        best = max(best, run, key=len)
+    fold = bool(pattern.flags & re.IGNORECASE)
+    return (best.lower() if fold else best) if best.isascii() else ""
+
+
+def min_width(pattern: re.Pattern[str]) -> int:
+    """The fewest characters a match of ``pattern`` can have."""
+    return int(_regex_module("_parser").parse(pattern.pattern, pattern.flags).getwidth()[0])
 
 
 def trigrams(lower_ascii: str) -> set[str]:

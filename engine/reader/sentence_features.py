@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from radscope.engine.reader.alternation import Alternation
 from radscope.engine.reader.anatomy_lexicon import anatomy_lexicon, canonical_text, site_mentions
 from radscope.engine.reader.scope import NEGATIVE, clause_scope
 
@@ -145,7 +146,7 @@ def sentence_features(text: str) -> SentenceFeatures:
             continue
         (negated if scope.status(m.start(), m.end()) == NEGATIVE else asserted).add(stemmed)
 
-    def statuses(pattern: re.Pattern[str], skip_sites: bool = False) -> tuple[list[str], list[str]]:
+    def statuses(pattern: Alternation, skip_sites: bool = False) -> tuple[list[str], list[str]]:
         pos: list[str] = []
         neg: list[str] = []
         for m in pattern.finditer(canon):

@@ -1,0 +1,140 @@
+"""A lexicon alternation that runs, on each text, only the alternatives that text can hold.
+
+``word_regex`` compiles a lexicon into one alternation; Python's ``re`` tries every alternative
+at every word of a text, and one alternative that starts with a class (``\\w+itis``) takes away
+the first-character test that otherwise skips most positions: RadSEM's abnormal terms cost
+about 130 us a sentence that way. Almost every alternative is ``\b`` and literal words, so a
+match can only start where a word starts, with one of the alternative's ``lexicon_loader.
+literal_starts``: the first three characters of each word of the text tell which alternatives
+may match, usually none or a few, each then run as its own compiled pattern. Alternatives
+that start otherwise run on every text that holds the longest literal every match of theirs
+holds (``\w+itis``: "itis").
+
+The matches are the alternation's own, span for span: at a position, the alternation takes
+the first alternative (in its order) that matches there; ``finditer`` below takes, among the
+candidate alternatives, the leftmost next match and on a tie the first in order, which is the
+same match (nothing follows the alternation, so an alternative's match does not depend on the
+others). Alternatives that were not run cannot match anywhere in the text. The test is exact
+on ASCII text (lower-cased for the look-up; only ASCII literal starts that begin with a word
+character are indexed); other text runs the whole alternation. Numbered groups would differ, so an alternation whose fragments capture,
+or that could match the empty string, always runs whole.
+
+The look-up of a text's candidates is one pass over its word starts against an index of every
+alternation built so far, cached per text: the reader asks some forty alternations about each
+canonical sentence.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from functools import lru_cache
+
+from radscope.engine.reader.lexicon_loader import (
+    literal_starts,
+    min_width,
+    required_literal,
+    word_parts,
+    word_regex,
+)
+
+# three-character substring -> (alternation number, alternative number) of every alternation
+_INDEX: dict[str, list[tuple[int, int]]] = {}
+# alternation number -> its alternatives
+_PARTS: list[tuple[re.Pattern[str], ...]] = []
+# (alternation number, alternative number, a literal every match holds) of the alternatives that
+# have no indexed start: they run on every text that holds the literal ("" for any text)
+_UNINDEXED: list[tuple[int, int, str]] = []
+_WORD_CHAR = re.compile(r"\w")
+# the first three characters from each place where a word starts
+_WORD_START_GRAMS = re.compile(r"\b(?=(\w.{0,2}))", re.DOTALL)
+
+
+class Alternation:
+    """``word_regex(fragments, flags)`` with ``search``, ``finditer`` and ``sub`` that give the
+    same matches while running only the alternatives the text can hold."""
+
+    def __init__(self, fragments: list[str] | tuple[str, ...], flags: int = re.IGNORECASE) -> None:
+        self.regex = word_regex(fragments, flags)
+        self.pattern = self.regex.pattern
+        self.parts = tuple(re.compile(p, flags) for p in word_parts(fragments))
+        self.narrow = bool(self.parts) and all(
+            p.groups == 0 and min_width(p) > 0 for p in self.parts)
+        if self.narrow:
+            self._number = len(_PARTS)
+            for i, part in enumerate(self.parts):
+                starts = literal_starts(part)
+                if starts is None or not part.pattern.startswith(r"\b") \
+                        or not all(s.isascii() and _WORD_CHAR.match(s) for s in starts):
+                    _UNINDEXED.append((self._number, i, required_literal(part)))
+                    continue
+                for gram in {s.lower() for s in starts}:
+                    _INDEX.setdefault(gram, []).append((self._number, i))
+            _PARTS.append(self.parts)
+            _candidates.cache_clear()  # the index changed
+
+    def _runs(self, text: str) -> tuple[re.Pattern[str], ...] | None:
+        """The alternatives to run on ``text`` (in order), or None to run the whole alternation."""
+        if not self.narrow:
+            return None
+        found = _candidates(text)
+        return None if found is None else found.get(self._number, ())
+
+    def finditer(self, text: str) -> Iterator[re.Match[str]]:
+        runs = self._runs(text)
+        if runs is None:
+            return self.regex.finditer(text)
+        if len(runs) == 1:
+            return runs[0].finditer(text)
+        return _merged(runs, text) if runs else iter(())
+
+    def search(self, text: str) -> re.Match[str] | None:
+        return next(self.finditer(text), None)
+
+    def sub(self, repl: str | Callable[[re.Match[str]], str], text: str) -> str:
+        runs = self._runs(text)
+        if runs is None:
+            return self.regex.sub(repl, text)
+        if not runs:
+            return text
+        pieces, last = [], 0
+        for m in (runs[0].finditer(text) if len(runs) == 1 else _merged(runs, text)):
+            pieces.append(text[last:m.start()])
+            pieces.append(repl(m) if callable(repl) else m.expand(repl))
+            last = m.end()
+        pieces.append(text[last:])
+        return "".join(pieces)
+
+
+def _merged(runs: tuple[re.Pattern[str], ...], text: str) -> Iterator[re.Match[str]]:
+    """The alternation's matches from its alternatives' own (see the module doc); every match
+    is non-empty, so the next one starts at or after the end of the last."""
+    pending = [p.search(text) for p in runs]
+    pos = 0
+    while True:
+        best: re.Match[str] | None = None
+        for i, m in enumerate(pending):
+            if m is not None and m.start() < pos:
+                m = pending[i] = runs[i].search(text, pos)
+            if m is not None and (best is None or m.start() < best.start()):
+                best = m
+        if best is None:
+            return
+        yield best
+        pos = best.end()
+
+
+@lru_cache(maxsize=4096)
+def _candidates(text: str) -> dict[int, tuple[re.Pattern[str], ...]] | None:
+    """Per alternation number, the alternatives (in order) that may match ``text``, where any
+    may; None when the text is not ASCII (no test applies)."""
+    if not text.isascii():
+        return None
+    lower = text.lower()
+    found: dict[int, set[int]] = {}
+    for gram in set(_WORD_START_GRAMS.findall(lower)):
+        for number, i in _INDEX.get(gram, ()):
+            found.setdefault(number, set()).add(i)
+    for number, i, literal in _UNINDEXED:
+        if literal in lower:
+            found.setdefault(number, set()).add(i)
+    return {number: tuple(_PARTS[number][i] for i in sorted(hits)) for number, hits in found.items()}
