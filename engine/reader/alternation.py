@@ -138,3 +138,36 @@ def _candidates(text: str) -> dict[int, tuple[re.Pattern[str], ...]] | None:
         if literal in lower:
             found.setdefault(number, set()).add(i)
     return {number: tuple(_PARTS[number][i] for i in sorted(hits)) for number, hits in found.items()}
+
+
+class RemovalSequence:
+    """Patterns applied one after the other (each ``sub`` on what the last one left), that skip
+    their work on a text none of them matches: one search of their joint alternation answers
+    for all of them (when it finds nothing, no pattern changes the text, so the next one sees
+    the same text). ``steps`` are the patterns, each with ``sub`` as ``re.Pattern``'s; the
+    search is cached per text."""
+
+    def __init__(self, patterns: list[str], flags: int = re.IGNORECASE) -> None:
+        compiled = [re.compile(p, flags) for p in patterns]
+        # (a pattern that captures could refer to its groups by number: it runs alone)
+        joint = re.compile("|".join(f"(?:{p})" for p in patterns), flags) \
+            if patterns and not any(p.groups for p in compiled) else None
+        self.steps = tuple(RemovalStep(p, joint) for p in compiled)
+
+
+class RemovalStep:
+    """One pattern of a ``RemovalSequence``."""
+
+    def __init__(self, pattern: re.Pattern[str], joint: re.Pattern[str] | None) -> None:
+        self.pattern = pattern
+        self._joint = joint
+
+    def sub(self, repl: str, text: str) -> str:
+        if self._joint is not None and not _joint_found(self._joint, text):
+            return text
+        return self.pattern.sub(repl, text)
+
+
+@lru_cache(maxsize=4096)
+def _joint_found(joint: re.Pattern[str], text: str) -> bool:
+    return joint.search(text) is not None

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
-from radscope.engine.reader.alternation import Alternation
+from radscope.engine.reader.alternation import Alternation, RemovalSequence, RemovalStep
 from radscope.engine.reader.lexicon_loader import StartIndex, literal_starts, load, trigrams, word_regex
 
 RADSEM_LEXICONS = ("cues", "radsem")
@@ -35,7 +35,7 @@ class AnatomyLexicon:
     devices: Alternation
     directions: tuple[tuple[Alternation, Alternation], ...]
     details: Alternation
-    remove: tuple[re.Pattern[str], ...]
+    remove: tuple[RemovalStep, ...]
     drop: Alternation
 
     def ancestors(self, site: str) -> list[str]:
@@ -80,7 +80,7 @@ def anatomy_lexicon() -> AnatomyLexicon:
         devices=Alternation(data["devices"]),
         directions=tuple((Alternation(a), Alternation(b)) for a, b in data["directions"]["pairs"]),
         details=Alternation(data["details"]),
-        remove=tuple(re.compile(p, re.IGNORECASE) for p in data["remove_phrases"]),
+        remove=RemovalSequence(data["remove_phrases"]).steps,
         drop=Alternation(data["drop_sentence"]),
     )
 

@@ -145,28 +145,6 @@ def trigrams(lower_ascii: str) -> set[str]:
     return {lower_ascii[i:i + 3] for i in range(len(lower_ascii) - 2)}
 
 
-def may_match(starts: frozenset[str] | None, text_trigrams: set[str]) -> bool:
-    """False only when no match of a pattern with these ``literal_starts`` can be in the text
-    (lower-case ASCII) whose ``trigrams`` are given."""
-    return starts is None or not starts.isdisjoint(text_trigrams)
-
-
-@cache
-def _starts_of(pattern: re.Pattern[str]) -> frozenset[str] | None:
-    return literal_starts(pattern)
-
-
-def may_find(pattern: re.Pattern[str], text_trigrams: set[str] | None) -> bool:
-    """``may_match`` for one lexicon pattern (its literal starts worked out once); with no
-    trigrams (text that is not lower-case ASCII) every pattern may match."""
-    return text_trigrams is None or may_match(_starts_of(pattern), text_trigrams)
-
-
-def text_trigrams(text: str) -> set[str] | None:
-    """``trigrams`` of lower-case ASCII text, None for any other text (no test applies)."""
-    return trigrams(text) if text.isascii() and text == text.lower() else None
-
-
 class StartIndex:
     """A sequence of patterns by the trigrams their ``literal_starts`` begin with: which of them
     may match a text, found from the text's trigrams in a few set operations."""
