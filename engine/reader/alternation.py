@@ -1,4 +1,4 @@
-"""A lexicon alternation that runs, on each text, only the alternatives that text can hold.
+r"""A lexicon alternation that runs, on each text, only the alternatives that text can hold.
 
 ``word_regex`` compiles a lexicon into one alternation; Python's ``re`` tries every alternative
 at every word of a text, and one alternative that starts with a class (``\\w+itis``) takes away
@@ -19,9 +19,8 @@ on ASCII text (lower-cased for the look-up; only ASCII literal starts that begin
 character are indexed); other text runs the whole alternation. Numbered groups would differ, so an alternation whose fragments capture,
 or that could match the empty string, always runs whole.
 
-The look-up of a text's candidates is one pass over its word starts against an index of every
-alternation built so far, cached per text: the reader asks some forty alternations about each
-canonical sentence.
+A text's word starts are found once (cached per text: the reader asks some forty alternations
+about each canonical sentence); each alternation then intersects them with its own.
 """
 from __future__ import annotations
 
@@ -37,13 +36,6 @@ from radscope.engine.reader.lexicon_loader import (
     word_regex,
 )
 
-# three-character substring -> (alternation number, alternative number) of every alternation
-_INDEX: dict[str, list[tuple[int, int]]] = {}
-# alternation number -> its alternatives
-_PARTS: list[tuple[re.Pattern[str], ...]] = []
-# (alternation number, alternative number, a literal every match holds) of the alternatives that
-# have no indexed start: they run on every text that holds the literal ("" for any text)
-_UNINDEXED: list[tuple[int, int, str]] = []
 _WORD_CHAR = re.compile(r"\w")
 # the first three characters from each place where a word starts
 _WORD_START_GRAMS = re.compile(r"\b(?=(\w.{0,2}))", re.DOTALL)
@@ -59,25 +51,35 @@ class Alternation:
         self.parts = tuple(re.compile(p, flags) for p in word_parts(fragments))
         self.narrow = bool(self.parts) and all(
             p.groups == 0 and min_width(p) > 0 for p in self.parts)
-        if self.narrow:
-            self._number = len(_PARTS)
-            for i, part in enumerate(self.parts):
-                starts = literal_starts(part)
-                if starts is None or not part.pattern.startswith(r"\b") \
-                        or not all(s.isascii() and _WORD_CHAR.match(s) for s in starts):
-                    _UNINDEXED.append((self._number, i, required_literal(part)))
-                    continue
-                for gram in {s.lower() for s in starts}:
-                    _INDEX.setdefault(gram, []).append((self._number, i))
-            _PARTS.append(self.parts)
-            _candidates.cache_clear()  # the index changed
+        by_gram: dict[str, list[int]] = {}
+        # alternatives with no indexed start, with a literal every match of theirs holds: they
+        # run on every text that holds the literal ("" for any text)
+        unindexed: list[tuple[int, str]] = []
+        for i, part in enumerate(self.parts if self.narrow else ()):
+            starts = literal_starts(part)
+            if starts is None or not part.pattern.startswith(r"\b") \
+                    or not all(s.isascii() and _WORD_CHAR.match(s) for s in starts):
+                unindexed.append((i, required_literal(part)))
+                continue
+            for gram in {s.lower() for s in starts}:
+                by_gram.setdefault(gram, []).append(i)
+        self._by_gram = {gram: tuple(found) for gram, found in by_gram.items()}
+        self._grams = frozenset(by_gram)
+        self._unindexed = tuple(unindexed)
 
     def _runs(self, text: str) -> tuple[re.Pattern[str], ...] | None:
         """The alternatives to run on ``text`` (in order), or None to run the whole alternation."""
         if not self.narrow:
             return None
-        found = _candidates(text)
-        return None if found is None else found.get(self._number, ())
+        starts = _word_starts(text)
+        if starts is None:
+            return None
+        grams, lower = starts
+        hits = [i for gram in self._grams & grams for i in self._by_gram[gram]]
+        hits += [i for i, literal in self._unindexed if literal in lower]
+        if len(hits) < 2:
+            return (self.parts[hits[0]],) if hits else ()
+        return tuple(self.parts[i] for i in sorted(set(hits)))
 
     def finditer(self, text: str) -> Iterator[re.Match[str]]:
         runs = self._runs(text)
@@ -124,20 +126,13 @@ def _merged(runs: tuple[re.Pattern[str], ...], text: str) -> Iterator[re.Match[s
 
 
 @lru_cache(maxsize=4096)
-def _candidates(text: str) -> dict[int, tuple[re.Pattern[str], ...]] | None:
-    """Per alternation number, the alternatives (in order) that may match ``text``, where any
-    may; None when the text is not ASCII (no test applies)."""
+def _word_starts(text: str) -> tuple[frozenset[str], str] | None:
+    """The first three characters of each word of the lower-cased text, and that text; None
+    when the text is not ASCII (no test applies)."""
     if not text.isascii():
         return None
     lower = text.lower()
-    found: dict[int, set[int]] = {}
-    for gram in set(_WORD_START_GRAMS.findall(lower)):
-        for number, i in _INDEX.get(gram, ()):
-            found.setdefault(number, set()).add(i)
-    for number, i, literal in _UNINDEXED:
-        if literal in lower:
-            found.setdefault(number, set()).add(i)
-    return {number: tuple(_PARTS[number][i] for i in sorted(hits)) for number, hits in found.items()}
+    return frozenset(_WORD_START_GRAMS.findall(lower)), lower
 
 
 class RemovalSequence:
