@@ -34,11 +34,9 @@ from radscope.engine.reader.lexicon_loader import (
     required_literal,
     word_parts,
     word_regex,
+    word_start_grams,
+    word_start_index,
 )
-
-_WORD_CHAR = re.compile(r"\w")
-# the first three characters from each place where a word starts
-_WORD_START_GRAMS = re.compile(r"\b(?=(\w.{0,2}))", re.DOTALL)
 
 
 class Alternation:
@@ -51,18 +49,17 @@ class Alternation:
         self.parts = tuple(re.compile(p, flags) for p in word_parts(fragments))
         self.narrow = bool(self.parts) and all(
             p.groups == 0 and min_width(p) > 0 for p in self.parts)
-        by_gram: dict[str, list[int]] = {}
+        by_gram: dict[str, list[tuple[int, str]]] = {}  # start's first three -> (alternative, start)
         # alternatives with no indexed start, with a literal every match of theirs holds: they
         # run on every text that holds the literal ("" for any text)
         unindexed: list[tuple[int, str]] = []
         for i, part in enumerate(self.parts if self.narrow else ()):
             starts = literal_starts(part)
-            if starts is None or not part.pattern.startswith(r"\b") \
-                    or not all(s.isascii() and _WORD_CHAR.match(s) for s in starts):
+            if not word_start_index(part, starts):
                 unindexed.append((i, required_literal(part)))
                 continue
-            for gram in {s.lower() for s in starts}:
-                by_gram.setdefault(gram, []).append(i)
+            for start in {s.lower() for s in starts or ()}:
+                by_gram.setdefault(start[:3], []).append((i, start))
         self._by_gram = {gram: tuple(found) for gram, found in by_gram.items()}
         self._grams = frozenset(by_gram)
         self._unindexed = tuple(unindexed)
@@ -75,11 +72,18 @@ class Alternation:
         if starts is None:
             return None
         grams, lower = starts
-        hits = [i for gram in self._grams & grams for i in self._by_gram[gram]]
-        hits += [i for i, literal in self._unindexed if literal in lower]
+        common = self._grams & grams
+        hits = [i for gram in common for i, start in self._by_gram[gram] if start in lower] \
+            if common else []
+        if self._unindexed:
+            hits += [i for i, literal in self._unindexed if literal in lower]
         if len(hits) < 2:
             return (self.parts[hits[0]],) if hits else ()
         return tuple(self.parts[i] for i in sorted(set(hits)))
+
+    def may_match(self, text: str) -> bool:
+        """False only when no alternative can match ``text``."""
+        return self._runs(text) != ()
 
     def finditer(self, text: str) -> Iterator[re.Match[str]]:
         runs = self._runs(text)
@@ -132,7 +136,7 @@ def _word_starts(text: str) -> tuple[frozenset[str], str] | None:
     if not text.isascii():
         return None
     lower = text.lower()
-    return frozenset(_WORD_START_GRAMS.findall(lower)), lower
+    return word_start_grams(lower), lower
 
 
 class RemovalSequence:

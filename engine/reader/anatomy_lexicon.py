@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 
 from radscope.engine.reader.alternation import Alternation, RemovalSequence, RemovalStep
-from radscope.engine.reader.lexicon_loader import StartIndex, literal_starts, load, trigrams, word_regex
+from radscope.engine.reader.lexicon_loader import StartIndex, load, word_regex
 
 RADSEM_LEXICONS = ("cues", "radsem")
 # The RadSEM rules (atomiser, features, matcher) change apart from CLEAR's: this names their
@@ -34,6 +34,7 @@ class AnatomyLexicon:
     neutral: Alternation
     devices: Alternation
     directions: tuple[tuple[Alternation, Alternation], ...]
+    direction_words: Alternation  # every direction word: where none may match, no pair does
     details: Alternation
     remove: tuple[RemovalStep, ...]
     drop: Alternation
@@ -79,6 +80,7 @@ def anatomy_lexicon() -> AnatomyLexicon:
         neutral=Alternation(data["neutral_terms"]),
         devices=Alternation(data["devices"]),
         directions=tuple((Alternation(a), Alternation(b)) for a, b in data["directions"]["pairs"]),
+        direction_words=Alternation([w for pair in data["directions"]["pairs"] for side in pair for w in side]),
         details=Alternation(data["details"]),
         remove=RemovalSequence(data["remove_phrases"]).steps,
         drop=Alternation(data["drop_sentence"]),
@@ -92,8 +94,8 @@ def start_indices() -> tuple[StartIndex, StartIndex]:
     (the trigram test would then be inexact on the text it leaves)."""
     lex = anatomy_lexicon()
     exact = all(word.isascii() and word == word.lower() for _, word in lex.canonical)
-    return (StartIndex([literal_starts(p) if exact else None for p, _ in lex.canonical]),
-            StartIndex([literal_starts(p) if exact else None for _, p in lex.site_patterns]))
+    return (StartIndex([p for p, _ in lex.canonical], exact),
+            StartIndex([p for _, p in lex.site_patterns], exact))
 
 
 def canonical_text(text: str) -> str:
@@ -106,14 +108,14 @@ def canonical_text(text: str) -> str:
         return re.sub(r"\s+", " ", out).strip()
     # The substitutions in order, but only those that may match the text as it is by then.
     index = start_indices()[0]
-    todo = index.candidates(trigrams(out))
+    todo = index.candidates(out)
     while todo:
         i = todo.pop(0)
         pattern, word = canonical[i]
         changed = pattern.sub(word, out)
         if changed != out:
             out = changed
-            todo = index.candidates(trigrams(out), after=i)
+            todo = index.candidates(out, after=i)
     return re.sub(r"\s+", " ", out).strip()
 
 
@@ -123,4 +125,4 @@ def site_mentions(canon: str) -> list[tuple[str, re.Pattern[str]]]:
     sites = anatomy_lexicon().site_patterns
     if not canon.isascii() or canon != canon.lower():
         return list(sites)
-    return [sites[i] for i in start_indices()[1].candidates(trigrams(canon))]
+    return [sites[i] for i in start_indices()[1].candidates(canon)]

@@ -91,7 +91,12 @@ def _starts(items: Any) -> tuple[set[str], bool]:
             parts = [_starts(branch) for branch in av[1]]
             inner = set().union(*(p for p, _ in parts))
             complete = all(c for _, c in parts)
-        else:  # a class, a repeat, a reference: the literal start ends here
+        elif op in (sre.MAX_REPEAT, sre.MIN_REPEAT) and av[:2] == (0, 1):  # optional: with or without
+            inner, complete = _starts(av[2])
+            if not complete:
+                return starts, False
+            inner = inner | {""}
+        else:  # a class, another repeat, a reference: the literal start ends here
             return starts, False
         starts = {s + t for s in starts for t in inner}
         if len(starts) > _PREFIX_LIMIT:
@@ -102,7 +107,7 @@ def _starts(items: Any) -> tuple[set[str], bool]:
 
 
 def literal_starts(pattern: re.Pattern[str]) -> frozenset[str] | None:
-    """The first three characters (lower-case) of the literal strings one of which starts every
+    """The literal strings (lower-case when the pattern ignores case) one of which starts every
     match of ``pattern`` in lower-case ASCII text, or None when some match may start otherwise
     or with fewer than three known characters (nothing to test)."""
     try:
@@ -112,7 +117,7 @@ def literal_starts(pattern: re.Pattern[str]) -> frozenset[str] | None:
     if not starts or min(len(s) for s in starts) < 3:
         return None
     fold = bool(pattern.flags & re.IGNORECASE)
-    return frozenset((s.lower() if fold else s)[:3] for s in starts)
+    return frozenset(s.lower() if fold else s for s in starts)
 
 
 def required_literal(pattern: re.Pattern[str]) -> str:
@@ -140,26 +145,51 @@ def min_width(pattern: re.Pattern[str]) -> int:
     return int(_regex_module("_parser").parse(pattern.pattern, pattern.flags).getwidth()[0])
 
 
-def trigrams(lower_ascii: str) -> set[str]:
-    """Every three-character substring of the text."""
-    return {lower_ascii[i:i + 3] for i in range(len(lower_ascii) - 2)}
+# the first three characters from each place where a word starts
+_WORD_START_GRAMS = re.compile(r"\b(?=(\w.{0,2}))", re.DOTALL)
+_WORD_CHAR = re.compile(r"\w")
+
+
+def word_start_grams(text: str) -> frozenset[str]:
+    """The first three characters of every word of the text (fewer at its end)."""
+    return frozenset(_WORD_START_GRAMS.findall(text))
+
+
+def word_start_index(pattern: re.Pattern[str], starts: frozenset[str] | None) -> bool:
+    """Whether every match of ``pattern`` starts where a word starts, with one of its literal
+    ``starts`` (ASCII): then a text whose ``word_start_grams`` hold none of the starts' first
+    three characters (lower-cased) has no match."""
+    return starts is not None and pattern.pattern.startswith(r"\b") \
+        and all(s.isascii() and _WORD_CHAR.match(s) for s in starts)
 
 
 class StartIndex:
-    """A sequence of patterns by the trigrams their ``literal_starts`` begin with: which of them
-    may match a text, found from the text's trigrams in a few set operations."""
+    """A sequence of patterns by the first three characters of their ``literal_starts``: which
+    of them may match a text, found from the text's ``word_start_grams`` in a few set
+    operations, then from the whole literal starts (a plain substring test each). Patterns
+    that need not match where a word starts are tested on their literal starts or, without
+    any, their ``required_literal``. With ``exact`` False (text that may not be lower-case
+    ASCII) every pattern may match."""
 
-    def __init__(self, starts: Sequence[frozenset[str] | None]) -> None:
-        self.always = frozenset(i for i, s in enumerate(starts) if s is None)
-        by_gram: dict[str, set[int]] = {}
-        for i, found in enumerate(starts):
-            for gram in found or ():
-                by_gram.setdefault(gram, set()).add(i)
+    def __init__(self, patterns: Sequence[re.Pattern[str]], exact: bool = True) -> None:
+        # (pattern, its literal starts or (its required literal,)) of those tested one by one
+        self.always: list[tuple[int, tuple[str, ...]]] = []
+        by_gram: dict[str, list[tuple[int, str]]] = {}
+        for i, pattern in enumerate(patterns):
+            starts = literal_starts(pattern) if exact else None
+            if word_start_index(pattern, starts):
+                for start in starts or ():
+                    by_gram.setdefault(start[:3], []).append((i, start))
+            else:
+                self.always.append((i, tuple(starts) if starts else
+                                    (required_literal(pattern) if exact else "",)))
         self.by_gram = by_gram
+        self.grams = frozenset(by_gram)
 
-    def candidates(self, text_grams: set[str], after: int = -1) -> list[int]:
-        """Indices (ascending, above ``after``) of the patterns that may match the text."""
-        found = set(self.always)
-        for gram in text_grams & self.by_gram.keys():
-            found |= self.by_gram[gram]
-        return sorted(i for i in found if i > after)
+    def candidates(self, text: str, after: int = -1) -> list[int]:
+        """Indices (ascending, above ``after``) of the patterns that may match ``text`` (lower-
+        case ASCII)."""
+        found = {i for i, needed in self.always if i > after and any(n in text for n in needed)}
+        for gram in self.grams & word_start_grams(text):
+            found.update(i for i, start in self.by_gram[gram] if i > after and start in text)
+        return sorted(found)

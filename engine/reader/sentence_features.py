@@ -177,10 +177,11 @@ def sentence_features(text: str) -> SentenceFeatures:
         normality = ABNORMAL
 
     directions = []
-    for first, second in lex.directions:
+    for first, second in lex.directions if lex.direction_words.may_match(canon) else ():
         a = any(scope.status(*m.span()) != NEGATIVE for m in first.finditer(canon))
         b = any(scope.status(*m.span()) != NEGATIVE for m in second.finditer(canon))
         directions.append(int(a) + 2 * int(b))
+    directions = directions or [0] * len(lex.directions)
     details = {m.group(0) for m in lex.details.finditer(canon)
                if scope.status(*m.span()) != NEGATIVE}
     details |= _detail_numbers(canon)

@@ -15,8 +15,8 @@ import pytest
 from radscope.engine.io.examples import example_pairs
 from radscope.engine.metrics.clear.rules import _condition_lexicons
 from radscope.engine.reader.alternation import Alternation
-from radscope.engine.reader.anatomy_lexicon import anatomy_lexicon, canonical_text
-from radscope.engine.reader.lexicon_loader import load, required_literal
+from radscope.engine.reader.anatomy_lexicon import anatomy_lexicon, canonical_text, site_mentions
+from radscope.engine.reader.lexicon_loader import literal_starts, load, required_literal
 from radscope.engine.reader.srr_labels import leaf_rules
 
 WRITTEN = [
@@ -101,3 +101,26 @@ def test_an_alternation_that_can_match_nothing_or_captures_runs_whole() -> None:
     assert not Alternation(["(ab)c"]).narrow
     assert not Alternation([]).narrow
     assert Alternation([]).search("anything") is None
+
+
+def test_canonical_text_and_site_look_up_skip_only_what_cannot_match() -> None:
+    """The substitutions run in order on every text give the same canonical text, and every
+    site pattern that matches is among those looked up."""
+    lex = anatomy_lexicon()
+    for text in _texts():
+        slow = text.lower().replace("\u00d7", " x ")
+        for pattern, word in lex.canonical:
+            slow = pattern.sub(word, slow)
+        canon = canonical_text(text)
+        assert canon == re.sub(r"\s+", " ", slow).strip(), text
+        looked_up = {site for site, _ in site_mentions(canon)}
+        assert {site for site, pattern in lex.site_patterns if pattern.search(canon)} <= looked_up
+
+
+@pytest.mark.parametrize(("pattern", "starts"), [
+    (r"\b(?:(?:endo)?tracheal tube)\b", {"endotracheal tube", "tracheal tube"}),
+    (r"\b(?:remains? stable)\b", {"remains stable", "remain stable"}),
+    (r"\b(?:t1[- ]?weighted)\b", None), (r"\w+itis", None)])
+def test_literal_starts(pattern: str, starts: set[str] | None) -> None:
+    found = literal_starts(re.compile(pattern, re.IGNORECASE))
+    assert (set(found) if found is not None else None) == starts
