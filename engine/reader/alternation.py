@@ -29,6 +29,7 @@ from collections.abc import Callable, Iterator
 from functools import lru_cache
 
 from radscope.engine.reader.lexicon_loader import (
+    gram_index,
     literal_starts,
     min_width,
     required_literal,
@@ -49,18 +50,17 @@ class Alternation:
         self.parts = tuple(re.compile(p, flags) for p in word_parts(fragments))
         self.narrow = bool(self.parts) and all(
             p.groups == 0 and min_width(p) > 0 for p in self.parts)
-        by_gram: dict[str, list[tuple[int, str]]] = {}  # start's first three -> (alternative, start)
         # alternatives with no indexed start, with a literal every match of theirs holds: they
         # run on every text that holds the literal ("" for any text)
         unindexed: list[tuple[int, str]] = []
+        indexed: list[tuple[int, set[str]]] = []
         for i, part in enumerate(self.parts if self.narrow else ()):
             starts = literal_starts(part)
-            if not word_start_index(part, starts):
+            if starts is not None and word_start_index(part, starts):
+                indexed.append((i, {s.lower() for s in starts}))
+            else:
                 unindexed.append((i, required_literal(part)))
-                continue
-            for start in {s.lower() for s in starts or ()}:
-                by_gram.setdefault(start[:3], []).append((i, start))
-        self._by_gram = {gram: tuple(found) for gram, found in by_gram.items()}
+        self._by_gram = by_gram = gram_index(indexed)
         self._grams = frozenset(by_gram)
         self._unindexed = tuple(unindexed)
 
@@ -109,6 +109,31 @@ class Alternation:
             last = m.end()
         pieces.append(text[last:])
         return "".join(pieces)
+
+
+class AlternationSet:
+    """Several alternations asked about one text in turn (SRR's 54 leaves, CLEAR's 13
+    conditions): which of them may match it, in one look-up of the text's word starts."""
+
+    def __init__(self, alternations: list[Alternation]) -> None:
+        self.count = len(alternations)
+        # those always asked: not narrowed, or with an unindexed alternative
+        self._always = frozenset(k for k, a in enumerate(alternations) if not a.narrow or a._unindexed)
+        by_gram: dict[str, list[tuple[int, str]]] = {}
+        for k, alternation in enumerate(alternations):
+            for gram, found in alternation._by_gram.items():
+                by_gram.setdefault(gram, []).extend((k, start) for _, start in found)
+        self._by_gram = by_gram
+        self._grams = frozenset(by_gram)
+
+    def possible(self, text: str) -> frozenset[int] | range:
+        """Numbers of the alternations that may match ``text`` (all where no test applies)."""
+        starts = _word_starts(text)
+        if starts is None:
+            return range(self.count)
+        grams, lower = starts
+        return self._always.union(k for gram in self._grams & grams
+                                  for k, start in self._by_gram[gram] if start in lower)
 
 
 def _merged(runs: tuple[re.Pattern[str], ...], text: str) -> Iterator[re.Match[str]]:

@@ -10,7 +10,7 @@ import hashlib
 import importlib
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -163,6 +163,25 @@ def word_start_index(pattern: re.Pattern[str], starts: frozenset[str] | None) ->
         and all(s.isascii() and _WORD_CHAR.match(s) for s in starts)
 
 
+def gram_index(items: Iterable[tuple[int, Iterable[str]]]) -> dict[str, tuple[tuple[int, str], ...]]:
+    """Items by the first three characters of their literal starts: for each, (item, the
+    longest prefix its starts that begin so share), which a text holds if it holds one of them."""
+    grouped: dict[str, dict[int, list[str]]] = {}
+    for i, starts in items:
+        for start in starts:
+            grouped.setdefault(start[:3], {}).setdefault(i, []).append(start)
+    return {gram: tuple((i, _common_prefix(found)) for i, found in by_item.items())
+            for gram, by_item in grouped.items()}
+
+
+def _common_prefix(strings: list[str]) -> str:
+    first, last = min(strings), max(strings)
+    n = 0
+    while n < len(first) and first[n] == last[n]:
+        n += 1
+    return first[:n]
+
+
 class StartIndex:
     """A sequence of patterns by the first three characters of their ``literal_starts``: which
     of them may match a text, found from the text's ``word_start_grams`` in a few set
@@ -174,16 +193,15 @@ class StartIndex:
     def __init__(self, patterns: Sequence[re.Pattern[str]], exact: bool = True) -> None:
         # (pattern, its literal starts or (its required literal,)) of those tested one by one
         self.always: list[tuple[int, tuple[str, ...]]] = []
-        by_gram: dict[str, list[tuple[int, str]]] = {}
+        indexed: list[tuple[int, frozenset[str]]] = []
         for i, pattern in enumerate(patterns):
             starts = literal_starts(pattern) if exact else None
-            if word_start_index(pattern, starts):
-                for start in starts or ():
-                    by_gram.setdefault(start[:3], []).append((i, start))
+            if starts is not None and word_start_index(pattern, starts):
+                indexed.append((i, starts))
             else:
                 self.always.append((i, tuple(starts) if starts else
                                     (required_literal(pattern) if exact else "",)))
-        self.by_gram = by_gram
+        self.by_gram = by_gram = gram_index(indexed)
         self.grams = frozenset(by_gram)
 
     def candidates(self, text: str, after: int = -1) -> list[int]:

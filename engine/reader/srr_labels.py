@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from radscope.engine.reader.alternation import Alternation
+from radscope.engine.reader.alternation import Alternation, AlternationSet
 from radscope.engine.reader.clauses import sentence_clauses
 from radscope.engine.reader.findings import ReportReading
 from radscope.engine.reader.lexicon_loader import load
@@ -88,8 +88,9 @@ def sentence_labels(sentence: str) -> tuple[str, ...]:
         fallbacks: dict[str, tuple[LeafRule, str]] = {}
         fired: set[str] = set()
         organs = [m.span() for m in outside_chest.finditer(lower)]
-        for rule in rules:
-            found = list(rule.mentions.finditer(lower))
+        mentioned = _mention_set().possible(lower)
+        for number, rule in enumerate(rules):
+            found = list(rule.mentions.finditer(lower)) if number in mentioned else []
             if rule.chest_only and organs:
                 found = [m for m in found if not _near(m.span(), organs)]
             if found:
@@ -117,6 +118,11 @@ def sentence_labels(sentence: str) -> tuple[str, ...]:
     if not explicit and no_finding.search(sentence.lower()):
         return (NO_FINDING,)
     return tuple(sorted(f"{leaf} ({status})" for leaf, status in best.items()))
+
+
+@lru_cache(maxsize=1)
+def _mention_set() -> AlternationSet:
+    return AlternationSet([rule.mentions for rule in leaf_rules()[0]])
 
 
 def _near(span: tuple[int, int], organs: list[tuple[int, int]]) -> bool:

@@ -14,7 +14,7 @@ import pytest
 
 from radscope.engine.io.examples import example_pairs
 from radscope.engine.metrics.clear.rules import _condition_lexicons
-from radscope.engine.reader.alternation import Alternation
+from radscope.engine.reader.alternation import Alternation, AlternationSet
 from radscope.engine.reader.anatomy_lexicon import anatomy_lexicon, canonical_text, site_mentions
 from radscope.engine.reader.lexicon_loader import literal_starts, load, required_literal
 from radscope.engine.reader.srr_labels import leaf_rules
@@ -124,3 +124,16 @@ def test_canonical_text_and_site_look_up_skip_only_what_cannot_match() -> None:
 def test_literal_starts(pattern: str, starts: set[str] | None) -> None:
     found = literal_starts(re.compile(pattern, re.IGNORECASE))
     assert (set(found) if found is not None else None) == starts
+
+
+def test_an_alternation_set_names_every_alternation_that_matches() -> None:
+    alternations = [rule.mentions for rule in leaf_rules()[0]] + \
+        [c.mentions for c in _condition_lexicons().values()]
+    joint = AlternationSet(alternations)
+    asked = 0
+    for text in _texts():
+        possible = joint.possible(text)
+        matching = {k for k, a in enumerate(alternations) if a.regex.search(text)}
+        assert matching <= set(possible), text
+        asked += len(possible)
+    assert asked < len(alternations) * len(_texts()) / 4  # most are not asked

@@ -40,7 +40,7 @@ from radscope.engine.metrics.clear.schema import (
     ClearReportExtraction,
 )
 from radscope.engine.metrics.extraction import Extracted, ExtractorKind, PairwiseExtractor
-from radscope.engine.reader.alternation import Alternation
+from radscope.engine.reader.alternation import Alternation, AlternationSet
 from radscope.engine.reader.clauses import report_utterances, sentence_clauses
 from radscope.engine.reader.lexicon_loader import (
     READER_RULES_VERSION,
@@ -102,6 +102,12 @@ def _condition_lexicons() -> dict[str, ConditionLexicon]:
 
 
 @lru_cache(maxsize=1)
+def _mention_set() -> AlternationSet:
+    """The conditions' mention words, in ``_condition_lexicons`` order."""
+    return AlternationSet([lex.mentions for lex in _condition_lexicons().values()])
+
+
+@lru_cache(maxsize=1)
 def _attribute_patterns() -> dict[str, Any]:
     data = load("clear_attributes")
     return {
@@ -142,8 +148,9 @@ def sentence_mentions(sentence: str) -> tuple[tuple[str, str, str, int, int, str
     lexicons = _condition_lexicons()
     for clause in sentence_clauses(sentence):
         lower = clause.lower
-        for condition, lex in lexicons.items():
-            mentions = list(lex.mentions.finditer(lower))
+        mentioned = _mention_set().possible(lower)
+        for number, (condition, lex) in enumerate(lexicons.items()):
+            mentions = list(lex.mentions.finditer(lower)) if number in mentioned else []
             # exclusions only matter beside a mention
             excluded = [(m.start(), m.end()) for m in lex.exclude.finditer(lower)] if mentions else []
             for m in mentions:
