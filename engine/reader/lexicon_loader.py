@@ -106,15 +106,15 @@ def _starts(items: Any) -> tuple[set[str], bool]:
     return starts, complete
 
 
-def literal_starts(pattern: re.Pattern[str]) -> frozenset[str] | None:
+def literal_starts(pattern: re.Pattern[str], min_length: int = 3) -> frozenset[str] | None:
     """The literal strings (lower-case when the pattern ignores case) one of which starts every
     match of ``pattern`` in lower-case ASCII text, or None when some match may start otherwise
-    or with fewer than three known characters (nothing to test)."""
+    or with fewer than ``min_length`` known characters (nothing to test)."""
     try:
         starts, _ = _starts(_regex_module("_parser").parse(pattern.pattern, pattern.flags))
     except (ValueError, RecursionError):
         return None
-    if not starts or min(len(s) for s in starts) < 3:
+    if not starts or min(len(s) for s in starts) < max(min_length, 1):
         return None
     fold = bool(pattern.flags & re.IGNORECASE)
     return frozenset(s.lower() if fold else s for s in starts)
@@ -199,7 +199,8 @@ class StartIndex:
             if starts is not None and word_start_index(pattern, starts):
                 indexed.append((i, starts))
             else:
-                self.always.append((i, tuple(starts) if starts else
+                short = literal_starts(pattern, min_length=1) if exact else None
+                self.always.append((i, tuple(short) if short else
                                     (required_literal(pattern) if exact else "",)))
         self.by_gram = by_gram = gram_index(indexed)
         self.grams = frozenset(by_gram)
