@@ -174,24 +174,24 @@ class RemovalSequence:
     def __init__(self, patterns: list[str], flags: int = re.IGNORECASE) -> None:
         compiled = [re.compile(p, flags) for p in patterns]
         # (a pattern that captures could refer to its groups by number: it runs alone)
-        joint = re.compile("|".join(f"(?:{p})" for p in patterns), flags) \
+        self._joint = re.compile("|".join(f"(?:{p})" for p in patterns), flags) \
             if patterns and not any(p.groups for p in compiled) else None
-        self.steps = tuple(RemovalStep(p, joint) for p in compiled)
+        # per text (a pattern as a cache key would be hashed, all of it, on every call)
+        self.found = lru_cache(maxsize=4096)(self._found)
+        self.steps = tuple(RemovalStep(p, self.found if self._joint else None) for p in compiled)
+
+    def _found(self, text: str) -> bool:
+        return self._joint is None or self._joint.search(text) is not None
 
 
 class RemovalStep:
     """One pattern of a ``RemovalSequence``."""
 
-    def __init__(self, pattern: re.Pattern[str], joint: re.Pattern[str] | None) -> None:
+    def __init__(self, pattern: re.Pattern[str], found: Callable[[str], bool] | None) -> None:
         self.pattern = pattern
-        self._joint = joint
+        self._found = found
 
     def sub(self, repl: str, text: str) -> str:
-        if self._joint is not None and not _joint_found(self._joint, text):
+        if self._found is not None and not self._found(text):
             return text
         return self.pattern.sub(repl, text)
-
-
-@lru_cache(maxsize=4096)
-def _joint_found(joint: re.Pattern[str], text: str) -> bool:
-    return joint.search(text) is not None
