@@ -25,9 +25,10 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-# The engine's package name as imported (``engine.`` in the checkout, ``radscope.engine.`` once
-# installed), so that the caches below are found under either name.
-_ENGINE = __name__.rsplit(".bench.", 1)[0] + "."
+# The engine's package name as imported, so that the caches below are found under it: from the
+# module's spec, since run as ``python -m`` (as the benchmark runs it) its ``__name__`` is
+# "__main__", which matched no cache (no cache was emptied: "fresh" was fresh on the first pass only).
+_ENGINE = (__spec__.name if __spec__ else __name__).rsplit(".bench.", 1)[0] + "."
 # Caches that hold loaded lexicons, models or prompts, not texts: kept between passes.
 _KEPT_MODULES = ("radscope.engine.reader.lexicon_loader", "radscope.engine.metrics.registry", "radscope.engine.runtimes.prompts",
                  "radscope.engine.runtimes", "radscope.engine.io.examples")
@@ -103,7 +104,8 @@ class Side:
 
     def measure(self, row: str) -> dict[str, Any]:
         run = self._pass(row)
-        for cache in text_caches():
+        caches = text_caches()
+        for cache in caches:
             cache.cache_clear()
         start = time.process_time()
         errors = run()
@@ -111,7 +113,7 @@ class Side:
         start = time.process_time()
         run()
         warm = time.process_time() - start
-        return {"row": row, "n": len(self.pairs), "fresh_s": fresh, "warm_s": warm,
+        return {"row": row, "n": len(self.pairs), "fresh_s": fresh, "warm_s": warm, "caches_emptied": len(caches),
                 "errors": errors if row.startswith(("api", "one")) else None}
 
 

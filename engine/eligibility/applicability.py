@@ -26,6 +26,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
 
+from radscope.engine.reader.lexicon_loader import required_literal
+
 # Canonical modality codes (DICOM-like) and the spellings that map to them.
 RADIOGRAPH = "XR"
 MODALITY_ALIASES: dict[str, tuple[str, ...]] = {
@@ -163,6 +165,15 @@ _AREA_CUES: dict[str, tuple[str, ...]] = {
 _COMPILED_MODALITY = {code: [(re.compile(p, re.I), weight) for p, weight in cues]
                       for code, cues in _MODALITY_CUES.items()}
 _COMPILED_AREA = {area: [re.compile(p, re.I) for p in cues] for area, cues in _AREA_CUES.items()}
+# The literal every match of a cue holds: a cue whose literal is not in the (ASCII) text is not
+# run (exact: the cues ignore case and their literals are ASCII).
+_REQUIRED = {p: required_literal(p) for cues in (*_COMPILED_AREA.values(),
+                                                  *([p for p, _ in c] for c in _COMPILED_MODALITY.values()))
+             for p in cues}
+
+
+def _may_match(pattern: re.Pattern[str], lower_ascii: str | None) -> bool:
+    return lower_ascii is None or _REQUIRED[pattern] in lower_ascii
 _MIN_AREA_HITS = 2  # one stray word ("heart" in a spine report) does not make an area
 
 
@@ -177,9 +188,10 @@ def detect_modality(text: str) -> str | None:
     """The modality with the most weighted cue hits in the text (a name in a sentence about
     another study excluded); None when no modality reaches two points."""
     hits: dict[str, int] = {}
+    lower = text.lower() if text.isascii() else None
     for code, patterns in _COMPILED_MODALITY.items():
         for pattern, weight in patterns:
-            for match in pattern.finditer(text):
+            for match in pattern.finditer(text) if _may_match(pattern, lower) else ():
                 if _OTHER_STUDY_RE.search(_sentence(text, match)):
                     continue
                 hits[code] = hits.get(code, 0) + weight
@@ -191,7 +203,8 @@ def detect_modality(text: str) -> str | None:
 @lru_cache(maxsize=4096)
 def detect_areas(text: str) -> frozenset[str]:
     """Body areas with at least two cue hits, or the single best one when none has two."""
-    hits = {area: sum(len(p.findall(text)) for p in patterns)
+    lower = text.lower() if text.isascii() else None
+    hits = {area: sum(len(p.findall(text)) for p in patterns if _may_match(p, lower))
             for area, patterns in _COMPILED_AREA.items()}
     found = frozenset(area for area, n in hits.items() if n >= _MIN_AREA_HITS)
     if found:

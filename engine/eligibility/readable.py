@@ -186,9 +186,11 @@ def no_finding(pair: ReportPair) -> str | None:
     return None
 
 
+@lru_cache(maxsize=4096)
 def finding_counts(text: str) -> tuple[int, int] | None:
     """(normal, other) finding statements the rules reader finds in ``text``; a comparison with
-    a prior study counts as other. None when the text is not English (the reader cannot tell)."""
+    a prior study counts as other. None when the text is not English (the reader cannot tell).
+    Once per text: every finding metric of a run asks it of the same texts."""
     if not guess_language(text).english:
         return None
     from radscope.engine.reader.findings import read_report  # the reader loads lexicons: only when asked

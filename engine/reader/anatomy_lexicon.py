@@ -12,7 +12,8 @@ import re
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
-from radscope.engine.reader.lexicon_loader import StartIndex, literal_starts, load, trigrams, word_regex
+from radscope.engine.reader.alternation import Alternation, RemovalSequence, RemovalStep
+from radscope.engine.reader.lexicon_loader import StartIndex, load, word_regex
 
 RADSEM_LEXICONS = ("cues", "radsem")
 # The RadSEM rules (atomiser, features, matcher) change apart from CLEAR's: this names their
@@ -25,17 +26,18 @@ class AnatomyLexicon:
     canonical: tuple[tuple[re.Pattern[str], str], ...]
     site_patterns: tuple[tuple[str, re.Pattern[str]], ...]
     site_parent: dict[str, str | None]
-    paired_plural: re.Pattern[str]
+    paired_plural: Alternation
     paired_singular: dict[str, str]
-    bilateral: re.Pattern[str]
-    normal: re.Pattern[str]
-    abnormal: re.Pattern[str]
-    neutral: re.Pattern[str]
-    devices: re.Pattern[str]
-    directions: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...]
-    details: re.Pattern[str]
-    remove: tuple[re.Pattern[str], ...]
-    drop: re.Pattern[str]
+    bilateral: Alternation
+    normal: Alternation
+    abnormal: Alternation
+    neutral: Alternation
+    devices: Alternation
+    directions: tuple[tuple[Alternation, Alternation], ...]
+    direction_words: Alternation  # every direction word: where none may match, no pair does
+    details: Alternation
+    remove: tuple[RemovalStep, ...]
+    drop: Alternation
 
     def ancestors(self, site: str) -> list[str]:
         """The chain of parents of ``site`` (nearest first)."""
@@ -70,17 +72,18 @@ def anatomy_lexicon() -> AnatomyLexicon:
         site_patterns=tuple((site, word_regex([_plural(t) for t in terms]))
                             for site, (_, terms) in sites.items() if terms),
         site_parent={site: parent for site, (parent, _) in sites.items()},
-        paired_plural=word_regex(list(plurals)),
+        paired_plural=Alternation(list(plurals)),
         paired_singular=plurals,
-        bilateral=word_regex(data["bilateral"]["patterns"]),
-        normal=word_regex(data["normal_terms"]),
-        abnormal=word_regex(data["abnormal_terms"]),
-        neutral=word_regex(data["neutral_terms"]),
-        devices=word_regex(data["devices"]),
-        directions=tuple((word_regex(a), word_regex(b)) for a, b in data["directions"]["pairs"]),
-        details=word_regex(data["details"]),
-        remove=tuple(re.compile(p, re.IGNORECASE) for p in data["remove_phrases"]),
-        drop=word_regex(data["drop_sentence"]),
+        bilateral=Alternation(data["bilateral"]["patterns"]),
+        normal=Alternation(data["normal_terms"]),
+        abnormal=Alternation(data["abnormal_terms"]),
+        neutral=Alternation(data["neutral_terms"]),
+        devices=Alternation(data["devices"]),
+        directions=tuple((Alternation(a), Alternation(b)) for a, b in data["directions"]["pairs"]),
+        direction_words=Alternation([w for pair in data["directions"]["pairs"] for side in pair for w in side]),
+        details=Alternation(data["details"]),
+        remove=RemovalSequence(data["remove_phrases"]).steps,
+        drop=Alternation(data["drop_sentence"]),
     )
 
 
@@ -91,8 +94,8 @@ def start_indices() -> tuple[StartIndex, StartIndex]:
     (the trigram test would then be inexact on the text it leaves)."""
     lex = anatomy_lexicon()
     exact = all(word.isascii() and word == word.lower() for _, word in lex.canonical)
-    return (StartIndex([literal_starts(p) if exact else None for p, _ in lex.canonical]),
-            StartIndex([literal_starts(p) if exact else None for _, p in lex.site_patterns]))
+    return (StartIndex([p for p, _ in lex.canonical], exact),
+            StartIndex([p for _, p in lex.site_patterns], exact))
 
 
 def canonical_text(text: str) -> str:
@@ -105,14 +108,14 @@ def canonical_text(text: str) -> str:
         return re.sub(r"\s+", " ", out).strip()
     # The substitutions in order, but only those that may match the text as it is by then.
     index = start_indices()[0]
-    todo = index.candidates(trigrams(out))
+    todo = index.candidates(out)
     while todo:
         i = todo.pop(0)
         pattern, word = canonical[i]
         changed = pattern.sub(word, out)
         if changed != out:
             out = changed
-            todo = index.candidates(trigrams(out), after=i)
+            todo = index.candidates(out, after=i)
     return re.sub(r"\s+", " ", out).strip()
 
 
@@ -122,4 +125,4 @@ def site_mentions(canon: str) -> list[tuple[str, re.Pattern[str]]]:
     sites = anatomy_lexicon().site_patterns
     if not canon.isascii() or canon != canon.lower():
         return list(sites)
-    return [sites[i] for i in start_indices()[1].candidates(trigrams(canon))]
+    return [sites[i] for i in start_indices()[1].candidates(canon)]

@@ -10,7 +10,7 @@ import hashlib
 import importlib
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -44,12 +44,18 @@ def word_regex(fragments: list[str] | tuple[str, ...], flags: int = re.IGNORECAS
     in every process whatever its hash seed (a set's order is not). A fragment that starts or
     ends with a non-word character (e.g. "?") gets no boundary on that side.
     """
+    parts = word_parts(fragments)
+    return re.compile("|".join(parts) if parts else r"(?!x)x", flags)
+
+
+def word_parts(fragments: list[str] | tuple[str, ...]) -> list[str]:
+    """The alternatives of ``word_regex``, in its order."""
     parts = []
     for fragment in sorted(set(fragments), key=lambda f: (-len(f), f)):
         left = r"\b" if re.match(r"[\w(\[]", fragment) else ""
         right = r"\b" if re.search(r"[\w)\]?*+]$", fragment) and not fragment.endswith("\\?") else ""
         parts.append(f"{left}(?:{fragment}){right}")
-    return re.compile("|".join(parts) if parts else r"(?!x)x", flags)
+    return parts
 
 
 # --- skipping patterns that cannot match ---------------------------------------------------------
@@ -85,7 +91,12 @@ def _starts(items: Any) -> tuple[set[str], bool]:
             parts = [_starts(branch) for branch in av[1]]
             inner = set().union(*(p for p, _ in parts))
             complete = all(c for _, c in parts)
-        else:  # a class, a repeat, a reference: the literal start ends here
+        elif op in (sre.MAX_REPEAT, sre.MIN_REPEAT) and av[:2] == (0, 1):  # optional: with or without
+            inner, complete = _starts(av[2])
+            if not complete:
+                return starts, False
+            inner = inner | {""}
+        else:  # a class, another repeat, a reference: the literal start ends here
             return starts, False
         starts = {s + t for s in starts for t in inner}
         if len(starts) > _PREFIX_LIMIT:
@@ -95,62 +106,109 @@ def _starts(items: Any) -> tuple[set[str], bool]:
     return starts, complete
 
 
-def literal_starts(pattern: re.Pattern[str]) -> frozenset[str] | None:
-    """The first three characters (lower-case) of the literal strings one of which starts every
+def literal_starts(pattern: re.Pattern[str], min_length: int = 3) -> frozenset[str] | None:
+    """The literal strings (lower-case when the pattern ignores case) one of which starts every
     match of ``pattern`` in lower-case ASCII text, or None when some match may start otherwise
-    or with fewer than three known characters (nothing to test)."""
+    or with fewer than ``min_length`` known characters (nothing to test)."""
     try:
         starts, _ = _starts(_regex_module("_parser").parse(pattern.pattern, pattern.flags))
     except (ValueError, RecursionError):
         return None
-    if not starts or min(len(s) for s in starts) < 3:
+    if not starts or min(len(s) for s in starts) < max(min_length, 1):
         return None
     fold = bool(pattern.flags & re.IGNORECASE)
-    return frozenset((s.lower() if fold else s)[:3] for s in starts)
+    return frozenset(s.lower() if fold else s for s in starts)
 
 
-def trigrams(lower_ascii: str) -> set[str]:
-    """Every three-character substring of the text."""
-    return {lower_ascii[i:i + 3] for i in range(len(lower_ascii) - 2)}
+def required_literal(pattern: re.Pattern[str]) -> str:
+    """The longest run of literal characters that every match of ``pattern`` contains (lower-
+    case when the pattern ignores case; "" when there is none, or when it is not ASCII)."""
+    sre = _regex_module("_constants")
+    best, run = "", ""
+    items = list(_regex_module("_parser").parse(pattern.pattern, pattern.flags))
+    while items:
+        op, av = items.pop(0)
+        if op is sre.SUBPATTERN and not av[1] and not av[2]:  # a group without flags of its own
+            items[:0] = list(av[-1])
+            continue
+        if op is sre.LITERAL:
+            run += chr(av)
+        elif op not in (sre.AT, sre.ASSERT, sre.ASSERT_NOT):  # zero width: the run goes on
+            run = ""
+        best = max(best, run, key=len)
+    fold = bool(pattern.flags & re.IGNORECASE)
+    return (best.lower() if fold else best) if best.isascii() else ""
 
 
-def may_match(starts: frozenset[str] | None, text_trigrams: set[str]) -> bool:
-    """False only when no match of a pattern with these ``literal_starts`` can be in the text
-    (lower-case ASCII) whose ``trigrams`` are given."""
-    return starts is None or not starts.isdisjoint(text_trigrams)
+def min_width(pattern: re.Pattern[str]) -> int:
+    """The fewest characters a match of ``pattern`` can have."""
+    return int(_regex_module("_parser").parse(pattern.pattern, pattern.flags).getwidth()[0])
 
 
-@cache
-def _starts_of(pattern: re.Pattern[str]) -> frozenset[str] | None:
-    return literal_starts(pattern)
+# the first three characters from each place where a word starts
+_WORD_START_GRAMS = re.compile(r"\b(?=(\w.{0,2}))", re.DOTALL)
+_WORD_CHAR = re.compile(r"\w")
 
 
-def may_find(pattern: re.Pattern[str], text_trigrams: set[str] | None) -> bool:
-    """``may_match`` for one lexicon pattern (its literal starts worked out once); with no
-    trigrams (text that is not lower-case ASCII) every pattern may match."""
-    return text_trigrams is None or may_match(_starts_of(pattern), text_trigrams)
+def word_start_grams(text: str) -> frozenset[str]:
+    """The first three characters of every word of the text (fewer at its end)."""
+    return frozenset(_WORD_START_GRAMS.findall(text))
 
 
-def text_trigrams(text: str) -> set[str] | None:
-    """``trigrams`` of lower-case ASCII text, None for any other text (no test applies)."""
-    return trigrams(text) if text.isascii() and text == text.lower() else None
+def word_start_index(pattern: re.Pattern[str], starts: frozenset[str] | None) -> bool:
+    """Whether every match of ``pattern`` starts where a word starts, with one of its literal
+    ``starts`` (ASCII): then a text whose ``word_start_grams`` hold none of the starts' first
+    three characters (lower-cased) has no match."""
+    return starts is not None and pattern.pattern.startswith(r"\b") \
+        and all(s.isascii() and _WORD_CHAR.match(s) for s in starts)
+
+
+def gram_index(items: Iterable[tuple[int, Iterable[str]]]) -> dict[str, tuple[tuple[int, str], ...]]:
+    """Items by the first three characters of their literal starts: for each, (item, the
+    longest prefix its starts that begin so share), which a text holds if it holds one of them."""
+    grouped: dict[str, dict[int, list[str]]] = {}
+    for i, starts in items:
+        for start in starts:
+            grouped.setdefault(start[:3], {}).setdefault(i, []).append(start)
+    return {gram: tuple((i, _common_prefix(found)) for i, found in by_item.items())
+            for gram, by_item in grouped.items()}
+
+
+def _common_prefix(strings: list[str]) -> str:
+    first, last = min(strings), max(strings)
+    n = 0
+    while n < len(first) and first[n] == last[n]:
+        n += 1
+    return first[:n]
 
 
 class StartIndex:
-    """A sequence of patterns by the trigrams their ``literal_starts`` begin with: which of them
-    may match a text, found from the text's trigrams in a few set operations."""
+    """A sequence of patterns by the first three characters of their ``literal_starts``: which
+    of them may match a text, found from the text's ``word_start_grams`` in a few set
+    operations, then from the whole literal starts (a plain substring test each). Patterns
+    that need not match where a word starts are tested on their literal starts or, without
+    any, their ``required_literal``. With ``exact`` False (text that may not be lower-case
+    ASCII) every pattern may match."""
 
-    def __init__(self, starts: Sequence[frozenset[str] | None]) -> None:
-        self.always = frozenset(i for i, s in enumerate(starts) if s is None)
-        by_gram: dict[str, set[int]] = {}
-        for i, found in enumerate(starts):
-            for gram in found or ():
-                by_gram.setdefault(gram, set()).add(i)
-        self.by_gram = by_gram
+    def __init__(self, patterns: Sequence[re.Pattern[str]], exact: bool = True) -> None:
+        # (pattern, its literal starts or (its required literal,)) of those tested one by one
+        self.always: list[tuple[int, tuple[str, ...]]] = []
+        indexed: list[tuple[int, frozenset[str]]] = []
+        for i, pattern in enumerate(patterns):
+            starts = literal_starts(pattern) if exact else None
+            if starts is not None and word_start_index(pattern, starts):
+                indexed.append((i, starts))
+            else:
+                short = literal_starts(pattern, min_length=1) if exact else None
+                self.always.append((i, tuple(short) if short else
+                                    (required_literal(pattern) if exact else "",)))
+        self.by_gram = by_gram = gram_index(indexed)
+        self.grams = frozenset(by_gram)
 
-    def candidates(self, text_grams: set[str], after: int = -1) -> list[int]:
-        """Indices (ascending, above ``after``) of the patterns that may match the text."""
-        found = set(self.always)
-        for gram in text_grams & self.by_gram.keys():
-            found |= self.by_gram[gram]
-        return sorted(i for i in found if i > after)
+    def candidates(self, text: str, after: int = -1) -> list[int]:
+        """Indices (ascending, above ``after``) of the patterns that may match ``text`` (lower-
+        case ASCII)."""
+        found = {i for i, needed in self.always if i > after and any(n in text for n in needed)}
+        for gram in self.grams & word_start_grams(text):
+            found.update(i for i, start in self.by_gram[gram] if i > after and start in text)
+        return sorted(found)

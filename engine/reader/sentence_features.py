@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from radscope.engine.reader.alternation import Alternation
 from radscope.engine.reader.anatomy_lexicon import anatomy_lexicon, canonical_text, site_mentions
 from radscope.engine.reader.lexicon_loader import load
 from radscope.engine.reader.scope import NEGATIVE, clause_scope
@@ -136,7 +137,7 @@ def sentence_features(text: str) -> SentenceFeatures:
             continue
         (negated if scope.status(m.start(), m.end()) == NEGATIVE else asserted).add(stemmed)
 
-    def statuses(pattern: re.Pattern[str], skip_sites: bool = False) -> tuple[list[str], list[str]]:
+    def statuses(pattern: Alternation, skip_sites: bool = False) -> tuple[list[str], list[str]]:
         pos: list[str] = []
         neg: list[str] = []
         for m in pattern.finditer(canon):
@@ -167,10 +168,11 @@ def sentence_features(text: str) -> SentenceFeatures:
         normality = ABNORMAL
 
     directions = []
-    for first, second in lex.directions:
+    for first, second in lex.directions if lex.direction_words.may_match(canon) else ():
         a = any(scope.status(*m.span()) != NEGATIVE for m in first.finditer(canon))
         b = any(scope.status(*m.span()) != NEGATIVE for m in second.finditer(canon))
         directions.append(int(a) + 2 * int(b))
+    directions = directions or [0] * len(lex.directions)
     details = {m.group(0) for m in lex.details.finditer(canon)
                if scope.status(*m.span()) != NEGATIVE}
     details |= _detail_numbers(canon)

@@ -11,13 +11,13 @@ The labels per sentence are kept, so the SRR panel shows where each came from.
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from radscope.engine.reader.alternation import Alternation, AlternationSet
 from radscope.engine.reader.clauses import sentence_clauses
 from radscope.engine.reader.findings import ReportReading
-from radscope.engine.reader.lexicon_loader import load, may_find, text_trigrams, word_regex
+from radscope.engine.reader.lexicon_loader import load
 from radscope.engine.reader.scope import NEGATIVE, UNCERTAIN
 from radscope.models.srr_labels import ABSENT, NO_FINDING, PRESENT, LabelLevel, labels_for
 
@@ -29,16 +29,16 @@ _RANK = {ABSENT: 1, "Uncertain": 2, PRESENT: 3}
 @dataclass(frozen=True, eq=False)
 class LeafRule:
     leaf: str
-    mentions: re.Pattern[str]
-    exclude: re.Pattern[str]
-    requires: re.Pattern[str] | None
-    implicit: re.Pattern[str] | None
+    mentions: Alternation
+    exclude: Alternation
+    requires: Alternation | None
+    implicit: Alternation | None
     fallback_group: str | None  # label even without ``requires`` when no sibling matched
     chest_only: bool  # not given when the clause names an organ outside the chest
 
 
 @lru_cache(maxsize=1)
-def leaf_rules() -> tuple[tuple[LeafRule, ...], re.Pattern[str], re.Pattern[str]]:
+def leaf_rules() -> tuple[tuple[LeafRule, ...], Alternation, Alternation]:
     """Compiled leaf rules (checked against the SRR-BERT vocabulary), the No Finding cue and
     the organs outside the chest."""
     data = load("srr_leaves")
@@ -59,17 +59,17 @@ def leaf_rules() -> tuple[tuple[LeafRule, ...], re.Pattern[str], re.Pattern[str]
             "requires_position_problem") else [])
         imp = implicit.get(spec.get("clear_implicit", ""), [])
         rules.append(LeafRule(
-            leaf=leaf, mentions=word_regex(mentions),
-            exclude=word_regex(list(spec.get("exclude", [])) + list(shared.get("exclude", []))),
-            requires=word_regex(requires) if requires else None,
-            implicit=word_regex(imp) if imp else None,
+            leaf=leaf, mentions=Alternation(mentions),
+            exclude=Alternation(list(spec.get("exclude", [])) + list(shared.get("exclude", []))),
+            requires=Alternation(requires) if requires else None,
+            implicit=Alternation(imp) if imp else None,
             fallback_group=spec.get("fallback_for"), chest_only=bool(spec.get("chest_only"))))
     known = set(labels_for(LabelLevel.LEAVES)) - {NO_FINDING}
     named = {r.leaf for r in rules}
     if named != known:
         raise ValueError(f"srr_leaves.json must name exactly the 54 SRR-BERT finding leaves; "
                          f"missing {sorted(known - named)}, unknown {sorted(named - known)}")
-    return tuple(rules), word_regex(data["no_finding"]), word_regex(data["outside_chest"])
+    return tuple(rules), Alternation(data["no_finding"]), Alternation(data["outside_chest"])
 
 
 @lru_cache(maxsize=50000)
@@ -88,9 +88,9 @@ def sentence_labels(sentence: str) -> tuple[str, ...]:
         fallbacks: dict[str, tuple[LeafRule, str]] = {}
         fired: set[str] = set()
         organs = [m.span() for m in outside_chest.finditer(lower)]
-        grams = text_trigrams(lower)
-        for rule in rules:
-            found = list(rule.mentions.finditer(lower)) if may_find(rule.mentions, grams) else []
+        mentioned = _mention_set().possible(lower)
+        for number, rule in enumerate(rules):
+            found = list(rule.mentions.finditer(lower)) if number in mentioned else []
             if rule.chest_only and organs:
                 found = [m for m in found if not _near(m.span(), organs)]
             if found:
@@ -118,6 +118,11 @@ def sentence_labels(sentence: str) -> tuple[str, ...]:
     if not explicit and no_finding.search(sentence.lower()):
         return (NO_FINDING,)
     return tuple(sorted(f"{leaf} ({status})" for leaf, status in best.items()))
+
+
+@lru_cache(maxsize=1)
+def _mention_set() -> AlternationSet:
+    return AlternationSet([rule.mentions for rule in leaf_rules()[0]])
 
 
 def _near(span: tuple[int, int], organs: list[tuple[int, int]]) -> bool:

@@ -40,13 +40,12 @@ from radscope.engine.metrics.clear.schema import (
     ClearReportExtraction,
 )
 from radscope.engine.metrics.extraction import Extracted, ExtractorKind, PairwiseExtractor
+from radscope.engine.reader.alternation import Alternation, AlternationSet
 from radscope.engine.reader.clauses import report_utterances, sentence_clauses
 from radscope.engine.reader.lexicon_loader import (
     READER_RULES_VERSION,
     lexicon_hash,
     load,
-    may_find,
-    text_trigrams,
     word_regex,
 )
 from radscope.engine.reader.reader_lexicon import READER_NAME, READER_VERSION
@@ -71,9 +70,9 @@ class Mention:
 
 @dataclass
 class ConditionLexicon:
-    mentions: re.Pattern[str]
-    exclude: re.Pattern[str]
-    implicit: re.Pattern[str] | None
+    mentions: Alternation
+    exclude: Alternation
+    implicit: Alternation | None
 
 
 @dataclass
@@ -96,10 +95,16 @@ def _condition_lexicons() -> dict[str, ConditionLexicon]:
     for group in data["implicit_groups"]:
         for condition in group["conditions"]:
             implicit[condition].extend(group["patterns"])
-    return {c: ConditionLexicon(mentions=word_regex(v["mentions"]),
-                                exclude=word_regex(v.get("exclude", [])),
-                                implicit=word_regex(implicit[c]) if implicit[c] else None)
+    return {c: ConditionLexicon(mentions=Alternation(v["mentions"]),
+                                exclude=Alternation(v.get("exclude", [])),
+                                implicit=Alternation(implicit[c]) if implicit[c] else None)
             for c, v in data["conditions"].items()}
+
+
+@lru_cache(maxsize=1)
+def _mention_set() -> AlternationSet:
+    """The conditions' mention words, in ``_condition_lexicons`` order."""
+    return AlternationSet([lex.mentions for lex in _condition_lexicons().values()])
 
 
 @lru_cache(maxsize=1)
@@ -143,11 +148,12 @@ def sentence_mentions(sentence: str) -> tuple[tuple[str, str, str, int, int, str
     lexicons = _condition_lexicons()
     for clause in sentence_clauses(sentence):
         lower = clause.lower
-        grams = text_trigrams(lower)
-        for condition, lex in lexicons.items():
-            mentioned = may_find(lex.mentions, grams)  # exclusions only matter beside a mention
-            excluded = [(m.start(), m.end()) for m in lex.exclude.finditer(lower)] if mentioned else []
-            for m in lex.mentions.finditer(lower) if mentioned else ():
+        mentioned = _mention_set().possible(lower)
+        for number, (condition, lex) in enumerate(lexicons.items()):
+            mentions = list(lex.mentions.finditer(lower)) if number in mentioned else []
+            # exclusions only matter beside a mention
+            excluded = [(m.start(), m.end()) for m in lex.exclude.finditer(lower)] if mentions else []
+            for m in mentions:
                 if any(s <= m.start() and m.end() <= e for s, e in excluded):
                     continue
                 found.append((condition, clause.status(m.start(), m.end()), clause.text,

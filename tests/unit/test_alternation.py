@@ -1,0 +1,139 @@
+"""reader.alternation gives the matches of the whole lexicon alternation, span for span.
+
+Every alternation the readers build (anatomy and finding words, SRR leaves, CLEAR conditions)
+is run both ways on the example reports' sentences, their lower- and upper-case forms,
+sentences written to hit ties and unindexed alternatives, non-ASCII text, and seeded random
+shuffles of all their words; ``search``, ``finditer`` and ``sub`` must agree exactly.
+"""
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+
+from radscope.engine.io.examples import example_pairs
+from radscope.engine.metrics.clear.rules import _condition_lexicons
+from radscope.engine.reader.alternation import Alternation, AlternationSet
+from radscope.engine.reader.anatomy_lexicon import anatomy_lexicon, canonical_text, site_mentions
+from radscope.engine.reader.lexicon_loader import literal_starts, load, required_literal
+from radscope.engine.reader.srr_labels import leaf_rules
+
+WRITTEN = [
+    "Bilateral pleural effusions, left and right sides, s/p CABG.",
+    "Pneumonitis and ARTHRITIS of both hips; no pneumothorax.",
+    "The left or the right lung base shows atelectasis or consolidation.",
+    "Bibasilar opacities, bi-hilar adenopathy, enlarged cardiac silhouette.",
+    "Compared with the prior study, the effusion has increased (image 12).",
+    "Kidneys: small stone in each kidney. Ventricles are dilated.",
+    "Épanchement pleural bilatéral; no effusion; café-au-lait",
+    "",
+    "itis itis- -itis 4itis",
+]
+
+
+def _texts() -> list[str]:
+    sentences = list(WRITTEN)
+    for example in example_pairs():
+        for report in (example.pair.reference, example.pair.candidate):
+            sentences.extend(re.split(r"(?<=[.;])\s+", report))
+    words = " ".join(sentences).split()
+    rng = random.Random(27)
+    shuffled = [" ".join(rng.sample(words, min(len(words), 25))) for _ in range(120)]
+    texts = sentences + shuffled
+    return texts + [t.lower() for t in texts] + [t.upper() for t in texts] + [canonical_text(t) for t in texts]
+
+
+def _alternations() -> list[Alternation]:
+    lex = anatomy_lexicon()
+    found = [lex.normal, lex.abnormal, lex.neutral, lex.devices, lex.details, lex.drop,
+             lex.bilateral, lex.paired_plural, *(a for pair in lex.directions for a in pair)]
+    rules, no_finding, outside_chest = leaf_rules()
+    found += [no_finding, outside_chest]
+    for rule in rules:
+        found += [a for a in (rule.mentions, rule.exclude, rule.requires, rule.implicit) if a]
+    for condition in _condition_lexicons().values():
+        found += [a for a in (condition.mentions, condition.exclude, condition.implicit) if a]
+    return found
+
+
+def _spans(matches: object) -> list[tuple[tuple[int, int], str]]:
+    return [(m.span(), m.group(0)) for m in matches]  # type: ignore[attr-defined]
+
+
+def test_alternations_match_as_the_whole_pattern() -> None:
+    texts = _texts()
+    alternations = _alternations()
+    assert sum(a.narrow for a in alternations) > 100  # the test exercises the narrowed path
+    matched = 0
+    for alternation in alternations:
+        for text in texts:
+            expected = _spans(alternation.regex.finditer(text))
+            assert _spans(alternation.finditer(text)) == expected, (alternation.pattern[:60], text)
+            found, whole = alternation.search(text), alternation.regex.search(text)
+            assert (found and (found.span(), found.group(0))) == (whole and (whole.span(), whole.group(0)))
+            assert alternation.sub(lambda m: f"<{m.group(0)}>", text) == \
+                alternation.regex.sub(lambda m: f"<{m.group(0)}>", text)
+            assert alternation.sub("X", text) == alternation.regex.sub("X", text)
+            matched += len(expected)
+    assert matched > 1000
+
+
+def test_removal_steps_remove_what_the_patterns_remove() -> None:
+    patterns = [re.compile(p, re.IGNORECASE) for p in load("radsem")["remove_phrases"]]
+    for text in _texts():
+        fast = slow = text
+        for step, pattern in zip(anatomy_lexicon().remove, patterns, strict=True):
+            fast, slow = step.sub("", fast), pattern.sub("", slow)
+        assert fast == slow, text
+
+
+@pytest.mark.parametrize(("pattern", "literal"), [
+    (r"(?:\w+itis)\b", "itis"), (r"\b(?:abc|abd)x", "ab"), (r"(?:^[^.;]{1,40}:$)", ":"),
+    (r"\b(?:bi-?hilar)\b", "hilar"), (r"(?=foo)bar", "bar"), (r"a(?i:xyz)b", "a"),
+    (r"ÉCHO", ""), (r"\d+", "")])
+def test_required_literal(pattern: str, literal: str) -> None:
+    assert required_literal(re.compile(pattern, re.IGNORECASE)) == literal
+
+
+def test_an_alternation_that_can_match_nothing_or_captures_runs_whole() -> None:
+    assert not Alternation(["a?"]).narrow
+    assert not Alternation(["(ab)c"]).narrow
+    assert not Alternation([]).narrow
+    assert Alternation([]).search("anything") is None
+
+
+def test_canonical_text_and_site_look_up_skip_only_what_cannot_match() -> None:
+    """The substitutions run in order on every text give the same canonical text, and every
+    site pattern that matches is among those looked up."""
+    lex = anatomy_lexicon()
+    for text in _texts():
+        slow = text.lower().replace("\u00d7", " x ")
+        for pattern, word in lex.canonical:
+            slow = pattern.sub(word, slow)
+        canon = canonical_text(text)
+        assert canon == re.sub(r"\s+", " ", slow).strip(), text
+        looked_up = {site for site, _ in site_mentions(canon)}
+        assert {site for site, pattern in lex.site_patterns if pattern.search(canon)} <= looked_up
+
+
+@pytest.mark.parametrize(("pattern", "starts"), [
+    (r"\b(?:(?:endo)?tracheal tube)\b", {"endotracheal tube", "tracheal tube"}),
+    (r"\b(?:remains? stable)\b", {"remains stable", "remain stable"}),
+    (r"\b(?:t1[- ]?weighted)\b", None), (r"\w+itis", None)])
+def test_literal_starts(pattern: str, starts: set[str] | None) -> None:
+    found = literal_starts(re.compile(pattern, re.IGNORECASE))
+    assert (set(found) if found is not None else None) == starts
+
+
+def test_an_alternation_set_names_every_alternation_that_matches() -> None:
+    alternations = [rule.mentions for rule in leaf_rules()[0]] + \
+        [c.mentions for c in _condition_lexicons().values()]
+    joint = AlternationSet(alternations)
+    asked = 0
+    for text in _texts():
+        possible = joint.possible(text)
+        matching = {k for k, a in enumerate(alternations) if a.regex.search(text)}
+        assert matching <= set(possible), text
+        asked += len(possible)
+    assert asked < len(alternations) * len(_texts()) / 4  # most are not asked
