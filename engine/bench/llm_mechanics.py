@@ -167,6 +167,7 @@ def measure(registry: MetricRegistry, metric: str, pairs: Sequence[ReportPair],
         else:
             os.environ["RADSCOPE_HOME"] = previous
     categories: Counter[str] = Counter()
+    examples: dict[str, str] = {}  # the first message of each category: what the limit was
     other: list[str] = []
     not_applicable = 0
     for row in run.rows:
@@ -176,7 +177,9 @@ def measure(registry: MetricRegistry, metric: str, pairs: Sequence[ReportPair],
             continue
         judge_error = result.get("judge_error")
         if isinstance(judge_error, dict):
-            categories[str(judge_error.get("category"))] += 1
+            category = str(judge_error.get("category"))
+            categories[category] += 1
+            examples.setdefault(category, str(result["error"])[:300])
         else:  # not a judge failure (the whole metric failed, a pair that cannot be read)
             categories["other"] += 1
             other.append(str(result["error"])[:200])
@@ -185,7 +188,8 @@ def measure(registry: MetricRegistry, metric: str, pairs: Sequence[ReportPair],
         causes[FAILURE_CAUSES.get(category, "pipeline")] += n
     return {"pairs": len(run.rows), "not_applicable": not_applicable,
             "failures": dict(sorted(categories.items())),
-            "causes": dict(sorted(causes.items())), "other_errors": other[:5],
+            "causes": dict(sorted(causes.items())), "examples": examples,
+            "other_errors": other[:5],
             **{k: int(counters.get(k, 0)) for k in COUNTERS},
             "wall_s": round(wall, 2), "s_per_pair": round(wall / max(1, len(run.rows)), 2)}
 
