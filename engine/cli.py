@@ -166,6 +166,7 @@ _DISK_ERRORS = (errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EIO)
 
 def _score(args: argparse.Namespace, argv: list[str], registry: MetricRegistry) -> int:
     from radscope.engine.io.reports import DEFAULT_MAX_CHARS
+    from radscope.engine.runs.collector import scoring_collector
     from radscope.engine.runs.runner import input_run_id, resume_or_new_run_id
     from radscope.engine.runs.store import Store, default_db_path, os_error_message
 
@@ -187,9 +188,10 @@ def _score(args: argparse.Namespace, argv: list[str], registry: MetricRegistry) 
     store = Store(Path(args.db) if args.db else default_db_path())
     ctx = RuntimeContext(options=options)
     try:
-        built = registry.build(metric_names, ctx)
-        run_id = args.run_id or resume_or_new_run_id(store, input_run_id(pairs, built, max_chars))
-        return _score_run(args, argv, pairs, built, registry, ctx, store, run_id, max_chars)
+        with scoring_collector():  # this command's process only scores (runs.collector)
+            built = registry.build(metric_names, ctx)
+            run_id = args.run_id or resume_or_new_run_id(store, input_run_id(pairs, built, max_chars))
+            return _score_run(args, argv, pairs, built, registry, ctx, store, run_id, max_chars)
     except sqlite3.DatabaseError as exc:
         raise store.damaged(exc) from None
     except OSError as exc:

@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from radscope.engine.rewards import OpenRLHFBatch, RewardBatch, RewardScorer
+from radscope.engine.runs.collector import scoring_collector
 
 if TYPE_CHECKING:
     from starlette.applications import Starlette
@@ -258,8 +259,9 @@ def main(argv: list[str] | None = None) -> int:
           f"(POST /get_reward, POST /score, GET /health; {'bearer token required' if token else 'no token'})",
           file=sys.stderr, flush=True)
     try:
-        uvicorn.run(build_app(rewarder, token=token, not_scored=args.not_scored), host=args.host,
-                    port=args.port, log_level="warning")
+        with scoring_collector():  # the server's process only scores (runs.collector)
+            uvicorn.run(build_app(rewarder, token=token, not_scored=args.not_scored), host=args.host,
+                        port=args.port, log_level="warning")
     finally:
         rewarder.close()
     return 0

@@ -128,6 +128,34 @@ def cmd_reward(args: argparse.Namespace) -> int:
     from radscope.engine.bench.cli import machine_info
 
     wanted = [r for r in ROWS if not args.rows or r[0] in args.rows.split(",")]
+    results, names, source = _measure(args, wanted)
+    table: list[dict[str, Any]] = [{"row": row, "label": label,
+              **{name: _figures(runs) for name, runs in results[row].items()}}
+             for row, label in wanted]
+    by_row = {r["row"]: r for r in table}
+    report: dict[str, Any] = {
+        "benchmark": "reward", "machine": machine_info(), "data": source,
+        "pairs": args.pairs, "batch": args.batch, "repeats": args.repeats,
+        "baseline_rev": args.baseline_rev, "clock": "CPU time of one process (one core)",
+        "rows": table}
+    print(f"\n{args.pairs} pairs ({report['data']}), batches of {args.batch}, median of "
+          f"{args.repeats}; pairs/s of one core (CPU time)")
+    _print_table(table, names)
+    if f"api:{FIVE}" in by_row:
+        report["grpo_step"] = _grpo_step(by_row[f"api:{FIVE}"], names, args)
+    if all(f"{kind}:{m}" in by_row for kind in ("api", "one") for m in ("radsem", FIVE)):
+        report["one_pair_overhead_ms"] = {name: _one_pair_overhead(by_row, name) for name in names}
+        print(f"one pair per call, ms above its share of a batch: {report['one_pair_overhead_ms']}")
+    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+    Path(args.out).write_text(json.dumps(report, indent=2))
+    print(f"report written to {args.out}")
+    return 0
+
+
+def _measure(args: argparse.Namespace, wanted: list[tuple[str, str]]
+             ) -> tuple[dict[str, dict[str, list[dict[str, Any]]]], list[str], str]:
+    """Every wanted row's passes on each side (the baseline's checkout, then this tree),
+    repetition after repetition; the side names and the pairs' source."""
     with tempfile.TemporaryDirectory(prefix="radscope-reward-") as tmp:
         trees = {"after": ROOT}
         if args.baseline_rev:
@@ -152,37 +180,20 @@ def cmd_reward(args: argparse.Namespace) -> int:
         finally:
             for side in sides.values():
                 side.close()
-    table: list[dict[str, Any]] = [{"row": row, "label": label,
-              **{name: _figures(runs) for name, runs in results[row].items()}}
-             for row, label in wanted]
-    names = list(sides)
-    by_row = {r["row"]: r for r in table}
-    report: dict[str, Any] = {
-        "benchmark": "reward", "machine": machine_info(), "data": sides["after"].ready["source"],
-        "pairs": args.pairs, "batch": args.batch, "repeats": args.repeats,
-        "baseline_rev": args.baseline_rev, "clock": "CPU time of one process (one core)",
-        "rows": table}
-    print(f"\n{args.pairs} pairs ({report['data']}), batches of {args.batch}, median of "
-          f"{args.repeats}; pairs/s of one core (CPU time)")
-    _print_table(table, names)
-    five = f"api:{FIVE}"
-    if five in by_row:
-        report["grpo_step"] = {}
-        n = args.prompts * args.completions
-        for name in names:
-            figures = by_row[five].get(name)
-            if figures and "failed" not in figures:
-                seconds = round(n / figures["fresh_pairs_per_s"], 2)
-                report["grpo_step"][name] = seconds
-                print(f"GRPO step ({args.prompts} prompts x {args.completions} completions, five "
-                      f"clinical metrics, fresh texts), {name}: {seconds} s of one core")
-    if all(f"{kind}:{m}" in by_row for kind in ("api", "one") for m in ("radsem", FIVE)):
-        report["one_pair_overhead_ms"] = {name: _one_pair_overhead(by_row, name) for name in names}
-        print(f"one pair per call, ms above its share of a batch: {report['one_pair_overhead_ms']}")
-    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-    Path(args.out).write_text(json.dumps(report, indent=2))
-    print(f"report written to {args.out}")
-    return 0
+    return results, list(sides), sources.pop()
+
+
+def _grpo_step(five: dict[str, Any], names: list[str], args: argparse.Namespace) -> dict[str, float]:
+    """Seconds of one core a GRPO step's rewards take with the five clinical metrics, per side."""
+    step = {}
+    n = args.prompts * args.completions
+    for name in names:
+        figures = five.get(name)
+        if figures and "failed" not in figures:
+            step[name] = round(n / figures["fresh_pairs_per_s"], 2)
+            print(f"GRPO step ({args.prompts} prompts x {args.completions} completions, five "
+                  f"clinical metrics, fresh texts), {name}: {step[name]} s of one core")
+    return step
 
 
 def add_commands(sub: argparse._SubParsersAction) -> None:

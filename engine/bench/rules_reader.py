@@ -37,6 +37,7 @@ def reading_caches() -> list[Callable[[], None]]:
 
     cached = [reports.read_layout, sections.read_sections, align.read_pair, findings.read_report,
               findings.read_finding, srr_labels.sentence_labels, atomize._atomize_cached,
+              atomize._atomize_sentence_cached, findings._comparison_reading,
               sentence_features.sentence_features, scope.clause_scope]
     return [f.cache_clear for f in cached]
 

@@ -26,6 +26,7 @@ from radscope.engine.io.reports import ReportPair
 from radscope.engine.metrics.base import Metric, PairScore
 from radscope.engine.metrics.registry import MetricRegistry
 from radscope.engine.options.intended_studies import FORCE_APPLICABILITY
+from radscope.engine.runs.collector import tune_for_scoring
 from radscope.engine.runs.results import result_dict
 from radscope.engine.runs.runner import score_metric_pairs
 
@@ -70,6 +71,7 @@ class BlockScorer:
 
     def __init__(self, registry: MetricRegistry, metrics: Sequence[str], options: Mapping[str, Any],
                  max_chars: int, concurrency: int = 1) -> None:
+        tune_for_scoring()  # the actor's process only scores (runs.collector)
         self.context = RuntimeContext(options=dict(options))
         self.metrics: list[Metric] = registry.build(list(metrics), self.context)
         self.signatures = {m.name: m.signature() for m in self.metrics}

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
 
-from radscope.engine.reader.lexicon_loader import required_literal
+from radscope.engine.reader.lexicon_loader import alternative_literals
 
 # Canonical modality codes (DICOM-like) and the spellings that map to them.
 RADIOGRAPH = "XR"
@@ -162,18 +162,34 @@ _AREA_CUES: dict[str, tuple[str, ...]] = {
                   r"\bfemur\b", r"\btibia", r"\bhumer", r"\bradius\b", r"\bulna\b",
                   r"meniscus", r"cruciate", r"\bfinger", r"\bhand\b", r"\bfoot\b"),
 }
-_COMPILED_MODALITY = {code: [(re.compile(p, re.I), weight) for p, weight in cues]
-                      for code, cues in _MODALITY_CUES.items()}
-_COMPILED_AREA = {area: [re.compile(p, re.I) for p in cues] for area, cues in _AREA_CUES.items()}
-# The literal every match of a cue holds: a cue whose literal is not in the (ASCII) text is not
-# run (exact: the cues ignore case and their literals are ASCII).
-_REQUIRED = {p: required_literal(p) for cues in (*_COMPILED_AREA.values(),
-                                                  *([p for p, _ in c] for c in _COMPILED_MODALITY.values()))
-             for p in cues}
 
 
-def _may_match(pattern: re.Pattern[str], lower_ascii: str | None) -> bool:
-    return lower_ascii is None or _REQUIRED[pattern] in lower_ascii
+@dataclass(frozen=True)
+class _Cue:
+    """A cue's pattern, and the literals one of which every match of it holds (one per
+    alternative of its top-level alternation, ``alternative_literals``): a cue none of whose
+    literals is in the (ASCII) text is not run (exact: the cues ignore case and their literals
+    are ASCII)."""
+
+    pattern: re.Pattern[str]
+    weight: int
+    literals: tuple[str, ...]
+
+    def may_match(self, lower_ascii: str | None) -> bool:
+        if lower_ascii is None:
+            return True
+        if len(self.literals) == 1:  # most cues: no generator to start
+            return self.literals[0] in lower_ascii
+        return any(literal in lower_ascii for literal in self.literals)
+
+
+def _cue(pattern: str, weight: int = 1) -> _Cue:
+    compiled = re.compile(pattern, re.I)
+    return _Cue(compiled, weight, alternative_literals(compiled))
+
+
+_COMPILED_MODALITY = {code: [_cue(p, weight) for p, weight in cues] for code, cues in _MODALITY_CUES.items()}
+_COMPILED_AREA = {area: [_cue(p) for p in cues] for area, cues in _AREA_CUES.items()}
 _MIN_AREA_HITS = 2  # one stray word ("heart" in a spine report) does not make an area
 
 
@@ -189,12 +205,12 @@ def detect_modality(text: str) -> str | None:
     another study excluded); None when no modality reaches two points."""
     hits: dict[str, int] = {}
     lower = text.lower() if text.isascii() else None
-    for code, patterns in _COMPILED_MODALITY.items():
-        for pattern, weight in patterns:
-            for match in pattern.finditer(text) if _may_match(pattern, lower) else ():
+    for code, cues in _COMPILED_MODALITY.items():
+        for cue in cues:
+            for match in cue.pattern.finditer(text) if cue.may_match(lower) else ():
                 if _OTHER_STUDY_RE.search(_sentence(text, match)):
                     continue
-                hits[code] = hits.get(code, 0) + weight
+                hits[code] = hits.get(code, 0) + cue.weight
     if not hits or max(hits.values()) < _MIN_MODALITY_SCORE:
         return None
     return max(hits, key=lambda code: (hits[code], code == RADIOGRAPH))
@@ -204,8 +220,8 @@ def detect_modality(text: str) -> str | None:
 def detect_areas(text: str) -> frozenset[str]:
     """Body areas with at least two cue hits, or the single best one when none has two."""
     lower = text.lower() if text.isascii() else None
-    hits = {area: sum(len(p.findall(text)) for p in patterns if _may_match(p, lower))
-            for area, patterns in _COMPILED_AREA.items()}
+    hits = {area: sum(len(cue.pattern.findall(text)) for cue in cues if cue.may_match(lower))
+            for area, cues in _COMPILED_AREA.items()}
     found = frozenset(area for area, n in hits.items() if n >= _MIN_AREA_HITS)
     if found:
         return found

@@ -129,8 +129,12 @@ def _headings(text: str) -> list[tuple[int, int, str, str]]:
     return out
 
 
+@lru_cache(maxsize=4096)  # headings repeat across reports ("FINDINGS", "IMPRESSION")
 def _norm(heading: str) -> str:
-    return re.sub(r"\s+", " ", heading.strip().lower())
+    return _WHITESPACE_RE.sub(" ", heading.strip().lower())
+
+
+_WHITESPACE_RE = re.compile(r"\s+")
 
 
 def _split(text: str) -> list[Section]:

@@ -149,6 +149,18 @@ def _join_continuations(utterances: list[str]) -> list[str]:
 
 def atomize_sentence(sentence: str, notes: list[str] | None = None) -> list[str]:
     """One report sentence -> its atomic sentences (possibly none)."""
+    pieces = _atomize_sentence_cached(sentence)
+    if pieces is None:
+        if notes is not None:
+            notes.append(f"dropped (comparison, technique or recommendation): {sentence}")
+        return []
+    return list(pieces)
+
+
+@lru_cache(maxsize=50000)
+def _atomize_sentence_cached(sentence: str) -> tuple[str, ...] | None:
+    """Cached by sentence: reports repeat their sentences ("No pneumothorax."), and a report's
+    sections are read again on their own. None: the sentence is dropped."""
     lex = anatomy_lexicon()
     text = sentence
     for pattern in lex.remove:
@@ -156,16 +168,14 @@ def atomize_sentence(sentence: str, notes: list[str] | None = None) -> list[str]
     text = _SPACE_BEFORE_PUNCTUATION_RE.sub(r"\1", _SPACES_RE.sub(" ", text)).strip(" ,.;")
     text = _neither_nor(_TECHNIQUE_LEAD_RE.sub("", text))
     if not text or lex.drop.search(text.lower()):
-        if notes is not None:
-            notes.append(f"dropped (comparison, technique or recommendation): {sentence}")
-        return []
+        return None
     out: list[str] = []
     for clause in (c for whole in _clauses(text) for c in _expand_predicates(whole)):
         for item in _expand_subject_list(clause):
             for negated in _expand_negated_list(item):
                 for located in _expand_site_list(negated):
                     out.extend(_expand_sides(located))
-    return [_tidy(s) for s in out if _has_content(s)]
+    return tuple(_tidy(s) for s in out if _has_content(s))
 
 
 

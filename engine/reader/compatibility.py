@@ -67,9 +67,8 @@ def incompatibility_reason(a: SentenceFeatures, b: SentenceFeatures) -> str | No
         return "asserted vs negated"
     if a.sides and b.sides and not (a.sides & b.sides):
         return "left vs right"
-    for x, y in zip(a.directions, b.directions, strict=True):
-        if {x, y} == {1, 2}:
-            return "opposite directions"
+    if _opposite_directions(a.directions, b.directions):
+        return "opposite directions"
     if a.levels and b.levels and not (a.levels & b.levels):
         return "different spinal level"
     if a.sequences and b.sequences and not (a.sequences & b.sequences):
@@ -77,6 +76,14 @@ def incompatibility_reason(a: SentenceFeatures, b: SentenceFeatures) -> str | No
     if anatomical_relationship(a, b) is None:
         return "unrelated sites"
     return None
+
+
+def _opposite_directions(a: tuple[int, ...], b: tuple[int, ...]) -> bool:
+    """Some direction pair read as its first side on one side and its second on the other
+    (1 and 2: the only two values among 0-3 whose product is 2). Equal tuples, or one side
+    without a one-sided direction, cannot be opposite: checked first, in C, as most are."""
+    return a != b and (1 in a or 2 in a) and (1 in b or 2 in b) \
+        and any(x * y == 2 for x, y in zip(a, b, strict=True))
 
 
 def anatomical_relationship(a: SentenceFeatures, b: SentenceFeatures) -> str | None:

@@ -186,16 +186,25 @@ def _topic(lower: str) -> frozenset[str]:
 def _comparisons(utterances: tuple[str, ...]) -> tuple[Comparison, ...]:
     """Sentences that report a change against a prior study, with what they are about (the
     sentence before, when the comparison names nothing: "Compared with the prior, increased.")."""
-    lex = reader_lexicon()
     out: list[Comparison] = []
     for index, utterance in enumerate(utterances):
-        lower = utterance.lower()
-        if _NO_PRIOR_RE.search(lower) or not (lex.prior.search(lower) or lex.temporal.search(lower)):
+        reading = _comparison_reading(utterance)
+        if reading is None:
             continue
-        changes = [name for name, pattern in lex.change if pattern.search(lower)]
-        topic = _topic(lower)
+        change, topic = reading
         if not topic and index:
             topic = _topic(utterances[index - 1].lower())
-        out.append(Comparison(text=utterance, change=changes[0] if changes else "unspecified",
-                              topic=topic))
+        out.append(Comparison(text=utterance, change=change, topic=topic))
     return tuple(out)
+
+
+@lru_cache(maxsize=50000)  # per sentence: reports repeat theirs ("No previous study for comparison.")
+def _comparison_reading(utterance: str) -> tuple[str, frozenset[str]] | None:
+    """The change a sentence reports against a prior study and its own topic; None when it
+    reports none."""
+    lex = reader_lexicon()
+    lower = utterance.lower()
+    if _NO_PRIOR_RE.search(lower) or not (lex.prior.search(lower) or lex.temporal.search(lower)):
+        return None
+    changes = [name for name, pattern in lex.change if pattern.search(lower)]
+    return (changes[0] if changes else "unspecified"), _topic(lower)

@@ -123,9 +123,29 @@ def literal_starts(pattern: re.Pattern[str], min_length: int = 3) -> frozenset[s
 def required_literal(pattern: re.Pattern[str]) -> str:
     """The longest run of literal characters that every match of ``pattern`` contains (lower-
     case when the pattern ignores case; "" when there is none, or when it is not ASCII)."""
+    return _longest_literal(list(_regex_module("_parser").parse(pattern.pattern, pattern.flags)),
+                            pattern.flags)
+
+
+def alternative_literals(pattern: re.Pattern[str]) -> tuple[str, ...]:
+    """For a pattern with one alternation at its top level ("\\bct\\b|computed tomograph", a
+    prefix the parser took out of every alternative included, and a group without flags of its
+    own around it lifted, as the parser lifts it: "x(?:ab|cd)y"), the ``required_literal`` of each
+    alternative: a text that holds none of them has no match ("" in the tuple: any text may).
+    For any other pattern, its ``required_literal`` alone."""
+    sre = _regex_module("_constants")
+    items = list(_regex_module("_parser").parse(pattern.pattern, pattern.flags))
+    branches = [k for k, (op, _) in enumerate(items) if op is sre.BRANCH]
+    if len(branches) != 1:
+        return (_longest_literal(items, pattern.flags),)
+    k = branches[0]
+    return tuple(_longest_literal([*items[:k], *alternative, *items[k + 1:]], pattern.flags)
+                 for alternative in items[k][1][1])
+
+
+def _longest_literal(items: list[Any], flags: int) -> str:
     sre = _regex_module("_constants")
     best, run = "", ""
-    items = list(_regex_module("_parser").parse(pattern.pattern, pattern.flags))
     while items:
         op, av = items.pop(0)
         if op is sre.SUBPATTERN and not av[1] and not av[2]:  # a group without flags of its own
@@ -136,7 +156,7 @@ def required_literal(pattern: re.Pattern[str]) -> str:
         elif op not in (sre.AT, sre.ASSERT, sre.ASSERT_NOT):  # zero width: the run goes on
             run = ""
         best = max(best, run, key=len)
-    fold = bool(pattern.flags & re.IGNORECASE)
+    fold = bool(flags & re.IGNORECASE)
     return (best.lower() if fold else best) if best.isascii() else ""
 
 

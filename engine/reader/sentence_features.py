@@ -15,7 +15,7 @@ from typing import Any
 from radscope.engine.reader.alternation import Alternation
 from radscope.engine.reader.anatomy_lexicon import anatomy_lexicon, canonical_text, site_mentions
 from radscope.engine.reader.lexicon_loader import load
-from radscope.engine.reader.scope import NEGATIVE, clause_scope
+from radscope.engine.reader.scope import NEGATIVE, ClauseScope, clause_scope
 
 NORMAL, ABNORMAL = "normal", "abnormal"
 _TOKEN_RE = re.compile(r"[a-z0-9]+(?:[-'][a-z0-9]+)*")
@@ -123,7 +123,35 @@ def sentence_features(text: str) -> SentenceFeatures:
     canon = canonical_text(text)
     scope = clause_scope(canon)
     finest, site_spans = _sites(canon)
+    tokens, asserted, negated = _words(canon, scope, site_spans)
+    abn_pos, abn_neg = _statuses(lex.abnormal, canon, scope, site_spans)
+    neutral_pos, _ = _statuses(lex.neutral, canon, scope, site_spans)
+    norm_pos, norm_neg = _statuses(lex.normal, canon, scope)
+    dev_pos, _ = _statuses(lex.devices, canon, scope)
+    if _absent_finding(canon) and not dev_pos:
+        # "hydronephrosis is absent": a finding said to be absent is denied (an organ said to
+        # be absent, "the gallbladder is absent", stays abnormal: it names no finding word)
+        abn_neg, abn_pos = abn_neg + abn_pos, []
+    if abn_pos or dev_pos:
+        normality = ABNORMAL
+    else:
+        normality = _normality(abn_neg, neutral_pos, norm_pos, norm_neg, bool(negated))
+    details = {m.group(0) for m in lex.details.finditer(canon)
+               if scope.status(*m.span()) != NEGATIVE}
+    details |= _detail_numbers(canon)
+    sides = frozenset(s for s in _SIDES if re.search(rf"\b{s}\b", canon))
+    return SentenceFeatures(
+        text=text, canon=canon, tokens=frozenset(tokens), sites=finest, sides=sides,
+        levels=_levels(canon), sequences=frozenset(m.group(1) for m in _SEQUENCE_RE.finditer(canon)),
+        normality=normality, asserted=frozenset(asserted), negated=frozenset(negated),
+        core=frozenset(abn_pos + dev_pos + neutral_pos), directions=_directions(canon, scope),
+        details=frozenset(details))
 
+
+def _words(canon: str, scope: ClauseScope,
+           site_spans: list[tuple[int, int]]) -> tuple[set[str], set[str], set[str]]:
+    """Stemmed content tokens, and those of them asserted and negated (site and side words
+    left out of the last two)."""
     tokens: set[str] = set()
     asserted: set[str] = set()
     negated: set[str] = set()
@@ -136,50 +164,43 @@ def sentence_features(text: str) -> SentenceFeatures:
         if any(s <= m.start() and m.end() <= e for s, e in site_spans) or word in _SIDES:
             continue
         (negated if scope.status(m.start(), m.end()) == NEGATIVE else asserted).add(stemmed)
+    return tokens, asserted, negated
 
-    def statuses(pattern: Alternation, skip_sites: bool = False) -> tuple[list[str], list[str]]:
-        pos: list[str] = []
-        neg: list[str] = []
-        for m in pattern.finditer(canon):
-            if skip_sites and any(s <= m.start() and m.end() <= e for s, e in site_spans):
-                continue  # "pelvic cavity" names a site, not a cavity
-            (neg if scope.status(m.start(), m.end()) == NEGATIVE else pos).append(m.group(0))
-        return pos, neg
 
-    abn_pos, abn_neg = statuses(lex.abnormal, skip_sites=True)
-    neutral_pos, _ = statuses(lex.neutral, skip_sites=True)
-    norm_pos, norm_neg = statuses(lex.normal)
-    dev_pos, _ = statuses(lex.devices)
-    if _absent_finding(canon) and not dev_pos:
-        # "hydronephrosis is absent": a finding said to be absent is denied (an organ said to
-        # be absent, "the gallbladder is absent", stays abnormal: it names no finding word)
-        abn_neg, abn_pos = abn_neg + abn_pos, []
+def _statuses(pattern: Alternation, canon: str, scope: ClauseScope,
+              site_spans: list[tuple[int, int]] | None = None) -> tuple[list[str], list[str]]:
+    """The pattern's mentions outside negation and inside it; with ``site_spans``, those that
+    are part of a site's name are skipped ("pelvic cavity" names a site, not a cavity)."""
+    pos: list[str] = []
+    neg: list[str] = []
+    for m in pattern.finditer(canon):
+        if site_spans and any(s <= m.start() and m.end() <= e for s, e in site_spans):
+            continue
+        (neg if scope.status(m.start(), m.end()) == NEGATIVE else pos).append(m.group(0))
+    return pos, neg
+
+
+def _normality(abn_neg: list[str], neutral_pos: list[str], norm_pos: list[str],
+               norm_neg: list[str], negated: bool) -> str:
+    """The normality of a sentence that asserts no abnormality and no device."""
     # A denied normal word makes the statement abnormal ("not patent") unless a finding is
     # denied with it: "no clear evidence of pneumothorax", "no distinct fracture line".
-    if abn_pos or (norm_neg and not abn_neg) or dev_pos:
-        normality = ABNORMAL
-    elif neutral_pos and not norm_pos and not any(_BLANKET.fullmatch(w) for w in abn_neg):
+    if norm_neg and not abn_neg:
+        return ABNORMAL
+    if neutral_pos and not norm_pos and not any(_BLANKET.fullmatch(w) for w in abn_neg):
         # "patchy opacity" vs "homogeneous density"; a blanket denial covers the attribute
         # ("the morphology and signal of the spleen show no abnormality")
-        normality = ABNORMAL
-    elif abn_neg or negated or norm_pos:
-        normality = NORMAL
-    else:
-        normality = ABNORMAL
+        return ABNORMAL
+    return NORMAL if abn_neg or negated or norm_pos else ABNORMAL
 
+
+def _directions(canon: str, scope: ClauseScope) -> tuple[int, ...]:
+    """Per direction pair: 0 neither side named (outside negation), 1 the first, 2 the second,
+    3 both."""
+    lex = anatomy_lexicon()
     directions = []
     for first, second in lex.directions if lex.direction_words.may_match(canon) else ():
         a = any(scope.status(*m.span()) != NEGATIVE for m in first.finditer(canon))
         b = any(scope.status(*m.span()) != NEGATIVE for m in second.finditer(canon))
         directions.append(int(a) + 2 * int(b))
-    directions = directions or [0] * len(lex.directions)
-    details = {m.group(0) for m in lex.details.finditer(canon)
-               if scope.status(*m.span()) != NEGATIVE}
-    details |= _detail_numbers(canon)
-    sides = frozenset(s for s in _SIDES if re.search(rf"\b{s}\b", canon))
-    return SentenceFeatures(
-        text=text, canon=canon, tokens=frozenset(tokens), sites=finest, sides=sides,
-        levels=_levels(canon), sequences=frozenset(m.group(1) for m in _SEQUENCE_RE.finditer(canon)),
-        normality=normality, asserted=frozenset(asserted), negated=frozenset(negated),
-        core=frozenset(abn_pos + dev_pos + neutral_pos), directions=tuple(directions),
-        details=frozenset(details))
+    return tuple(directions or [0] * len(lex.directions))

@@ -11,11 +11,12 @@ The labels per sentence are kept, so the SRR panel shows where each came from.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 
 from radscope.engine.reader.alternation import Alternation, AlternationSet
-from radscope.engine.reader.clauses import sentence_clauses
+from radscope.engine.reader.clauses import Clause, sentence_clauses
 from radscope.engine.reader.findings import ReportReading
 from radscope.engine.reader.lexicon_loader import load
 from radscope.engine.reader.scope import NEGATIVE, UNCERTAIN
@@ -78,46 +79,61 @@ def sentence_labels(sentence: str) -> tuple[str, ...]:
     rules, no_finding, outside_chest = leaf_rules()
     best: dict[str, str] = {}
     explicit = False  # a leaf named in the sentence (not only implied by a normal statement)
-
-    def put(leaf: str, status: str) -> None:
-        if _RANK[status] > _RANK.get(best.get(leaf, ""), 0):
-            best[leaf] = status
-
     for clause in sentence_clauses(sentence):
-        lower = clause.lower
-        fallbacks: dict[str, tuple[LeafRule, str]] = {}
-        fired: set[str] = set()
-        organs = [m.span() for m in outside_chest.finditer(lower)]
-        mentioned = _mention_set().possible(lower)
-        for number, rule in enumerate(rules):
-            found = list(rule.mentions.finditer(lower)) if number in mentioned else []
-            if rule.chest_only and organs:
-                found = [m for m in found if not _near(m.span(), organs)]
-            if found:
-                excluded = [m.span() for m in rule.exclude.finditer(lower)]
-                found = [m for m in found
-                         if not any(s <= m.start() and m.end() <= e for s, e in excluded)]
-            if not found:
-                if rule.implicit is not None and rule.implicit.search(lower):
-                    put(rule.leaf, ABSENT)
-                continue
-            explicit = True
-            status = max((STATUS.get(clause.status(m.start(), m.end()), PRESENT) for m in found),
-                         key=_RANK.__getitem__)
-            if rule.requires is not None and not rule.requires.search(lower):
-                if rule.fallback_group:
-                    fallbacks[rule.fallback_group] = (rule, status)
-                continue
-            fired.add(rule.leaf)
-            put(rule.leaf, status)
-        for rule, status in fallbacks.values():
-            siblings = {r.leaf for r in rules if r.fallback_group is None and r.requires
-                        and r.mentions.pattern == rule.mentions.pattern}
-            if not (fired & siblings):
-                put(rule.leaf, status)
+        explicit |= _clause_labels(clause, rules, outside_chest, best)
     if not explicit and no_finding.search(sentence.lower()):
         return (NO_FINDING,)
     return tuple(sorted(f"{leaf} ({status})" for leaf, status in best.items()))
+
+
+def _clause_labels(clause: Clause, rules: tuple[LeafRule, ...], outside_chest: Alternation,
+                   best: dict[str, str]) -> bool:
+    """Put the clause's leaves with their status into ``best``; whether it names a leaf."""
+    lower = clause.lower
+    fallbacks: dict[str, tuple[LeafRule, str]] = {}
+    fired: set[str] = set()
+    explicit = False
+    organs = [m.span() for m in outside_chest.finditer(lower)]
+    mentioned = _mention_set().possible(lower)
+    for number, rule in enumerate(rules):
+        found = _mentions(rule, lower, organs) if number in mentioned else []
+        if not found:
+            if rule.implicit is not None and rule.implicit.search(lower):
+                _put(best, rule.leaf, ABSENT)
+            continue
+        explicit = True
+        status = max((STATUS.get(clause.status(m.start(), m.end()), PRESENT) for m in found),
+                     key=_RANK.__getitem__)
+        if rule.requires is not None and not rule.requires.search(lower):
+            if rule.fallback_group:
+                fallbacks[rule.fallback_group] = (rule, status)
+            continue
+        fired.add(rule.leaf)
+        _put(best, rule.leaf, status)
+    for rule, status in fallbacks.values():
+        siblings = {r.leaf for r in rules if r.fallback_group is None and r.requires
+                    and r.mentions.pattern == rule.mentions.pattern}
+        if not (fired & siblings):
+            _put(best, rule.leaf, status)
+    return explicit
+
+
+def _mentions(rule: LeafRule, lower: str, organs: list[tuple[int, int]]) -> list[re.Match[str]]:
+    """The rule's mentions in the clause, without those near an organ outside the chest (for a
+    chest-only leaf) and those inside an excluded phrase."""
+    found = list(rule.mentions.finditer(lower))
+    if rule.chest_only and organs:
+        found = [m for m in found if not _near(m.span(), organs)]
+    if found:
+        excluded = [m.span() for m in rule.exclude.finditer(lower)]
+        found = [m for m in found
+                 if not any(s <= m.start() and m.end() <= e for s, e in excluded)]
+    return found
+
+
+def _put(best: dict[str, str], leaf: str, status: str) -> None:
+    if _RANK[status] > _RANK.get(best.get(leaf, ""), 0):
+        best[leaf] = status
 
 
 @lru_cache(maxsize=1)

@@ -60,7 +60,9 @@ def _sigint_blocked() -> Iterator[None]:
 
 def _start_worker(registry: MetricRegistry, names: list[str], options: dict[str, Any]) -> None:
     from radscope.engine.context import RuntimeContext
+    from radscope.engine.runs.collector import tune_for_scoring
 
+    tune_for_scoring()  # a process of ours that only scores (runs.collector)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C (module doc)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 

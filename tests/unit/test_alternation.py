@@ -16,7 +16,7 @@ from radscope.engine.io.examples import example_pairs
 from radscope.engine.metrics.clear.rules import _condition_lexicons
 from radscope.engine.reader.alternation import Alternation, AlternationSet
 from radscope.engine.reader.anatomy_lexicon import anatomy_lexicon, canonical_text, site_mentions
-from radscope.engine.reader.lexicon_loader import literal_starts, load, required_literal
+from radscope.engine.reader.lexicon_loader import alternative_literals, literal_starts, load, required_literal
 from radscope.engine.reader.srr_labels import leaf_rules
 
 WRITTEN = [
@@ -96,6 +96,15 @@ def test_required_literal(pattern: str, literal: str) -> None:
     assert required_literal(re.compile(pattern, re.IGNORECASE)) == literal
 
 
+@pytest.mark.parametrize(("pattern", "literals"), [
+    (r"\bct\b|\bcta\b|computed tomograph", ("ct", "cta", "computed tomograph")),
+    (r"\bthin[- ]section|\baxial (?:image|slice)|\b(?:image|im|img) ?\d+", ("section", "axial ", "im")),
+    (r"x(?:ab|cd)y", ("xaby", "xcdy")), (r"\blungs?\b", ("lung",)), (r"foo|\d+", ("foo", "")),
+    (r"a|b(?:c|d)", ("a", "b")), (r"ÉCHO|echo", ("", "echo"))])
+def test_alternative_literals(pattern: str, literals: tuple[str, ...]) -> None:
+    assert alternative_literals(re.compile(pattern, re.IGNORECASE)) == literals
+
+
 def test_an_alternation_that_can_match_nothing_or_captures_runs_whole() -> None:
     assert not Alternation(["a?"]).narrow
     assert not Alternation(["(ab)c"]).narrow
@@ -137,3 +146,22 @@ def test_an_alternation_set_names_every_alternation_that_matches() -> None:
         assert matching <= set(possible), text
         asked += len(possible)
     assert asked < len(alternations) * len(_texts()) / 4  # most are not asked
+
+
+def test_every_exam_cue_match_passes_its_literal_gate() -> None:
+    from radscope.engine.eligibility import applicability
+
+    cue_words = ["CT of the chest with contrast agent; axial image 34, IM 12.", "Hounsfield units 40 HU.",
+                 "Isodense and hypo-dense foci; T2WI and FLAIR signal; DWI.", "PA and lateral views.",
+                 "Anechoic cyst on ultrasound, Doppler flow.", "Lung fields clear on the portable CXR.",
+                 "MRI brain: gray-white matter, the cisterns.", "Knee: the meniscus; L4 and C5; T11 disc."]
+    texts = _texts() + cue_words + [t.upper() for t in cue_words]
+    cues = [cue for group in (*applicability._COMPILED_MODALITY.values(), *applicability._COMPILED_AREA.values())
+            for cue in group]
+    matched = 0
+    for cue in cues:
+        for text in texts:
+            if text.isascii() and cue.pattern.search(text):
+                assert cue.may_match(text.lower()), (cue.pattern.pattern, text)
+                matched += 1
+    assert matched > 500

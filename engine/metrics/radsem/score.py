@@ -20,6 +20,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
+from radscope.engine.metrics.radsem.flow import FlowNetwork
 from radscope.engine.metrics.radsem.schema import SIDES, RadsemPair, RadsemTags
 
 ABNORMAL, NORMAL = "abnormal", "normal"
@@ -217,18 +218,12 @@ def _max_flow(pairs: list[ScoredPair], units: dict[int, int]) -> float:
         for pair in pairs:
             pair.flow = min(_UNITS, units[pair.index]) / _UNITS
         return sum(min(_UNITS, units[p.index]) for p in pairs) / _UNITS
-    import networkx as nx
-    from networkx.algorithms.flow import dinitz
-
-    graph = nx.DiGraph()
+    network = FlowNetwork(edge for pair in pairs for edge in (
+        ("source", ("ref", pair.ref_sentence), _UNITS), (("gen", pair.gen_sentence), "sink", _UNITS),
+        (("ref", pair.ref_sentence), ("gen", pair.gen_sentence), units[pair.index])))
+    value, flows = network.maximum_flow("source", "sink")
     for pair in pairs:
-        ref, gen = ("ref", pair.ref_sentence), ("gen", pair.gen_sentence)
-        graph.add_edge("source", ref, capacity=_UNITS)
-        graph.add_edge(gen, "sink", capacity=_UNITS)
-        graph.add_edge(ref, gen, capacity=units[pair.index])
-    value, flows = nx.maximum_flow(graph, "source", "sink", flow_func=dinitz)
-    for pair in pairs:
-        pair.flow = flows[("ref", pair.ref_sentence)][("gen", pair.gen_sentence)] / _UNITS
+        pair.flow = flows[(("ref", pair.ref_sentence), ("gen", pair.gen_sentence))] / _UNITS
     return value / _UNITS
 
 
