@@ -1,4 +1,5 @@
-# GPU set-up (untested here: no GPU on the project's machines): swap onnxruntime for
+# GPU set-up (the llama.cpp CUDA build was checked on an H200 by gpu-check below; the
+# onnxruntime-gpu swap is untested): swap onnxruntime for
 # onnxruntime-gpu and rebuild llama.cpp with CUDA (needs nvcc). Then run the app as usual.
 .PHONY: gpu
 gpu: $(BIN)/.runtime
@@ -13,7 +14,7 @@ gpu: $(BIN)/.runtime
 # PyYAML (llama.cpp's gguf-py imports it; its pure-Python part works on any Python 3).
 # `make gpu-check` then builds llama.cpp (CPU native, CPU AVX2-only, CUDA, CUDA with an
 # AVX2-only CPU part), loads a GGUF with every layer offloaded and times it against the CPU
-# builds, with the diagnostics for the AMX segfault (mk/gpu_check.sh says what and why).
+# builds, and shows whether the host needs the libstdc++ fix (models/native_libs.py).
 # GPU_CHECK_CPU_ONLY=1 runs the CPU half (a dry run without a GPU).
 GPU_CARRY ?= .gpu-carry
 LLAMA_CPP_VERSION := $(shell grep -m1 '^llama-cpp-python==' requirements.txt | cut -d= -f3)

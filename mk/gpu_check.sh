@@ -2,9 +2,10 @@
 # `make gpu-check`: on a bare CUDA machine (nvcc, CMake, a Python with PyTorch; no network),
 # build llama.cpp with CUDA from the carried llama-cpp-python sdist, load a GGUF with every
 # layer offloaded, time greedy and grammar-constrained generation on the GPU against the CPU
-# build of the same source, and report everything needed to explain a crash (the H100 / Xeon
-# AMX segfault in libggml.so.0: CPU flags, llama_print_system_info, build flags, GGML_NATIVE
-# off and AVX2-only CPU variants, repacking on and off).
+# build of the same source, and report everything needed to explain a crash (CPU flags,
+# llama_print_system_info, build flags, NEEDED libstdc++, AVX2-only CPU variants, repacking on
+# and off, a run without the libstdc++ fix: the "segfault at 20 in libggml.so.0" of the GPU
+# hosts was static libstdc++ copies, docs/judges.md).
 #
 # Everything it needs comes from the work tree and GPU_CARRY (made by `make gpu-carry` on a
 # machine with PyPI: the sdist and one small wheel, < 64 MiB). Nothing is installed system-wide:
