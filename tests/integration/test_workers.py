@@ -9,7 +9,7 @@ from radscope.engine.metrics.registry import production
 from radscope.engine.runs import parallel
 from tests.conftest import run_cli
 
-METRICS = "bleu,rouge,clear,radsem"
+METRICS = "bleu,rouge,clear,radsem,crepe,vert,srr"  # the rules readers by default
 
 
 def _pairs_file(tmp_path, n: int):
@@ -50,6 +50,7 @@ def test_two_workers_give_the_results_of_one_and_resume(tmp_path):
     assert len(rows1) == parallel.MIN_PAIRS + 16
     assert rows2 == rows1
     assert rows1[-1]["metrics"]["clear"]["error"] == "input: candidate report is empty"
+    assert all(row["metrics"][name]["error"] is None for row in rows1[:-1] for name in ("crepe", "vert", "srr"))
     for name in METRICS.split(","):
         for key in ("mean", "ci_low", "ci_high", "n", "n_errors", "signature", "corpus"):
             assert sum2["metrics"][name][key] == sum1["metrics"][name][key], (name, key)
@@ -61,6 +62,14 @@ def test_two_workers_give_the_results_of_one_and_resume(tmp_path):
                    "--no-progress")
     assert proc.returncode == 0, proc.stderr
     assert again.read_text() == (tmp_path / "w2.jsonl").read_text()
+
+
+def test_every_rules_reader_may_enter_the_pool():
+    from radscope.engine.context import RuntimeContext
+
+    built = production().build(["radsem", "clear", "crepe", "vert", "srr"],
+                               RuntimeContext(options={"extractor": "rules"}))
+    assert [m.name for m in built if not m.cpu_bound] == []
 
 
 def test_the_pool_scores_only_the_cpu_bound_metrics(tmp_path, monkeypatch):
@@ -77,7 +86,7 @@ def test_the_pool_scores_only_the_cpu_bound_metrics(tmp_path, monkeypatch):
 
     monkeypatch.setattr(parallel.ProcessScorer, "score", spy)
     pairs = read_pairs(_pairs_file(tmp_path, parallel.MIN_PAIRS))
-    ctx = RuntimeContext(options={"encoder_threads": 1})
+    ctx = RuntimeContext(options={"encoder_threads": 1, "crepe_model": "crepe-minilm-demo"})
     run = run_batch(pairs, ["bleu", "crepe"], ctx, workers=2, registry=production())
     ctx.close()
     assert set(scored) == {"bleu"}  # the encoder metric keeps its one in-process session

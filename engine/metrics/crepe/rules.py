@@ -23,6 +23,7 @@ class CrepeRulesExtractor(PairwiseExtractor[CrepeCounts]):
     """The reader's significant errors in CREPE's six categories (``kind = "rules"``)."""
 
     kind: ExtractorKind = "rules"
+    cpu_bound = True  # pure Python: may run in worker processes
 
     def __init__(self, label: str) -> None:
         self.label = label  # what the reader is called on the card and in every result

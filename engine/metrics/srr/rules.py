@@ -28,6 +28,7 @@ class SrrRulesExtractor(PairwiseExtractor[SrrLabels]):
     """Both reports' rule-read SRR label sets (``kind = "rules"``)."""
 
     kind: ExtractorKind = "rules"
+    cpu_bound = True  # pure Python: may run in worker processes
 
     def __init__(self, label: str) -> None:
         self.label = label  # what the reader is called on the card and in every result

@@ -51,6 +51,7 @@ class VertRulesExtractor(PairwiseExtractor[JudgeAssessment]):
     """The rules judge's assessment of a pair (``kind = "rules"``)."""
 
     kind: ExtractorKind = "rules"
+    cpu_bound = True  # pure Python: may run in worker processes
 
     def __init__(self, variant: str, label: str) -> None:
         self.label = label  # what the reader is called on the card and in every result
