@@ -152,7 +152,7 @@ def _split(text: str) -> list[Section]:
             sections.append(Section(current, heading, stripped, offset, offset + len(stripped)))
 
     for start, end, name, written in _headings(text):
-        if name == "other" and current in (*CLINICAL_SECTIONS, "other"):
+        if name == "other" and (current in CLINICAL_SECTIONS or current == "other"):
             continue  # a sub-heading: its text belongs to the section it is in
         close(start)
         # A heading the table lacks stays in its section's text: it may name the organ or the

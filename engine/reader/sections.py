@@ -91,7 +91,9 @@ def counted_errors(reading: SectionedReading) -> CountedErrors:
             else:
                 in_impression.append(error)
         errors.extend(in_impression)
-        matched.extend(m for m in matched_findings(imp) if m not in matched)
+        for m in matched_findings(imp):  # one by one: a finding the impression states twice is listed once
+            if m not in matched:
+                matched.append(m)
     return CountedErrors(tuple(errors), tuple(repeated), tuple(matched), tuple(in_impression))
 
 
