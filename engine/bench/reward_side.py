@@ -38,9 +38,20 @@ def text_caches() -> list[Any]:
     """Every per-text (or per-word) ``lru_cache`` of the engine: the ones sized above one."""
     return [obj for obj in gc.get_objects()
             if isinstance(obj, functools._lru_cache_wrapper)
-            and str(getattr(obj, "__module__", "")).startswith(_ENGINE)
-            and not str(obj.__module__).startswith(_KEPT_MODULES)
+            and _module(obj).startswith(_ENGINE)
+            and not _module(obj).startswith(_KEPT_MODULES)
             and obj.cache_info().maxsize != 1]
+
+
+def _module(cache: Any) -> str:
+    """The module a cache belongs to; for one around a bound method without a module of its own
+    (``alternation.RemovalSequence.found`` compiled by mypyc: docs/speed.md, round 4), its
+    class's module, else that cache would stay warm in a "fresh" pass."""
+    module = getattr(cache, "__module__", None)
+    if module is None:
+        owner = getattr(getattr(cache, "__wrapped__", None), "__self__", None)
+        module = type(owner).__module__ if owner is not None else ""
+    return str(module)
 
 
 def _library_row(name: str, pairs: Sequence[tuple[str, str]]) -> Callable[[], int]:
