@@ -274,6 +274,14 @@ def split_utterances(text: str) -> list[str]:
     line that names a side ("Right Ear:") is written before each sentence of its block (up to
     the next blank line or sub-heading), which would otherwise lose its side.
     """
+    return list(_utterances(text))
+
+
+@lru_cache(maxsize=8192)
+def _utterances(text: str) -> tuple[str, ...]:
+    """``split_utterances``, once per text: the reader asks it of the same findings and
+    impression text about four times a report (the report whole and each metric's section
+    view hold the same sections)."""
     out: list[str] = []
     side = ""
     for line in text.splitlines():
@@ -286,7 +294,7 @@ def split_utterances(text: str) -> list[str]:
             sentence = _clean_utterance(sentence)
             if sentence and re.search(r"[A-Za-z0-9]", sentence):
                 out.append(side + sentence if side and not _SIDE_RE.search(sentence) else sentence)
-    return out
+    return tuple(out)
 
 
 def _split_sentences(line: str) -> list[str]:

@@ -117,6 +117,7 @@ def read_report(text: str) -> ReportReading:
                          notes=tuple(notes))
 
 
+@lru_cache(maxsize=50000)  # per sentence: every reading of a report asks it of each sentence
 def _only_a_change(sentence: str) -> bool:
     """"These are newly developed", "Findings are generally similar to the previous
     examination": a change against a prior study that names no site, finding or measurement.

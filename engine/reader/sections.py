@@ -18,7 +18,7 @@ overview: "2 side conflicts, 1 missed finding".
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Any
 
 from radscope.engine.io.reports import PARTS, read_layout, section_view
@@ -47,6 +47,12 @@ class SectionedReading:
 
     def readable(self) -> bool:
         return any(readable(p) for p in (self.findings, self.impression) if p is not None)
+
+    @cached_property
+    def counted(self) -> CountedErrors:
+        """``counted_errors`` of this reading, worked out once (CREPE and VERT both ask it of
+        the reading ``read_sections`` keeps for a pair)."""
+        return counted_errors(self)
 
     def to_json(self) -> dict[str, Any]:
         """``reading``: the findings' alignment (the shape it always had); ``impression_reading``:
@@ -164,6 +170,6 @@ def clinical_summary(reference: str, candidate: str) -> dict[str, Any]:
     from radscope.engine.reader.reader_lexicon import READER_VERSION
 
     reading = read_sections(section_view(reference, PARTS), section_view(candidate, PARTS))
-    counted = counted_errors(reading)
+    counted = reading.counted
     return {"reader": f"rules reader ({READER_VERSION})", **error_details(counted),
             "errors": [e.to_json() for e in counted.errors if e.significant]}

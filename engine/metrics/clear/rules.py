@@ -124,8 +124,17 @@ def _attribute_patterns() -> dict[str, Any]:
 
 def read_report(text: str) -> ReportReading:
     """The CLEAR reading of a report: its sentences as the reader splits them, seen through
-    ``clear_view``."""
-    return clear_view(report_utterances(text))
+    ``clear_view`` (read once per text; each call gets a reading of its own)."""
+    sentences, mentions, presence = _reading(text)
+    return ReportReading(list(sentences), list(mentions), dict(presence))
+
+
+@lru_cache(maxsize=4096)
+def _reading(text: str) -> tuple[tuple[str, ...], tuple[Mention, ...], tuple[tuple[str, str], ...]]:
+    """``read_report``'s parts, kept per text: a report is the reference of one pair and the
+    candidate of another, and the app's views ask again."""
+    view = clear_view(report_utterances(text))
+    return tuple(view.sentences), tuple(view.mentions), tuple(view.presence.items())
 
 
 def clear_view(utterances: tuple[str, ...]) -> ReportReading:

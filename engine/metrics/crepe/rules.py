@@ -16,7 +16,7 @@ from radscope.engine.metrics.crepe.score import CATEGORY_KEYS, CrepeCounts
 from radscope.engine.metrics.extraction import Extracted, ExtractorKind, PairwiseExtractor
 from radscope.engine.reader.metric_views import reader_details, rules_model
 from radscope.engine.reader.reader_lexicon import reader_signature
-from radscope.engine.reader.sections import counted_errors, error_details, read_sections
+from radscope.engine.reader.sections import error_details, read_sections
 
 
 class CrepeRulesExtractor(PairwiseExtractor[CrepeCounts]):
@@ -39,7 +39,7 @@ class CrepeRulesExtractor(PairwiseExtractor[CrepeCounts]):
         if not reading.readable():
             return Extracted.failed("cannot read: the rules reader found no finding in either "
                                     "report", {"reader": reader_details(self.label)})
-        counted = counted_errors(reading)
+        counted = reading.counted
         counts = {key: float(sum(e.significant and e.category == key for e in counted.errors))
                   for key in CATEGORY_KEYS}
         result = CrepeCounts(counts=counts, total=float(sum(counts.values())))

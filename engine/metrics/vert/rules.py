@@ -19,7 +19,7 @@ from radscope.engine.metrics.vert.score import formula
 from radscope.engine.reader.errors import ReaderError
 from radscope.engine.reader.metric_views import reader_details, rules_model
 from radscope.engine.reader.reader_lexicon import reader_signature
-from radscope.engine.reader.sections import counted_errors, error_details, read_sections
+from radscope.engine.reader.sections import error_details, read_sections
 
 RULES_VARIANTS = ("vert", "green", "formula")
 
@@ -73,6 +73,6 @@ class VertRulesExtractor(PairwiseExtractor[JudgeAssessment]):
         if not reading.readable():
             return Extracted.failed("cannot read: the rules reader found no finding in either "
                                     "report", {"reader": reader})
-        counted = counted_errors(reading)
+        counted = reading.counted
         assessment = assessment_from_errors(counted.errors, list(counted.matched))
         return Extracted(assessment, {"reader": reader, **error_details(counted)})
