@@ -50,11 +50,12 @@ _SIDE = Path(__file__).with_name("reward_side.py")
 class SideProcess:
     """A ``reward_side`` process in a source tree, asked for one row at a time."""
 
-    def __init__(self, tree: Path, data: str, pairs: int, batch: int) -> None:
+    def __init__(self, tree: Path, data: str, pairs: int, batch: int, collector: str = "default") -> None:
         env = {**os.environ, "OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1",
                "MKL_NUM_THREADS": "1", "PYTHONPATH": str(tree)}
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "radscope.engine.bench.reward_side", data, str(pairs), str(batch)],
+            [sys.executable, "-m", "radscope.engine.bench.reward_side", data, str(pairs), str(batch),
+             *(["--collector", collector] if collector != "default" else [])],
             cwd=tree, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
         self.ready = self._read()
 
@@ -137,9 +138,10 @@ def cmd_reward(args: argparse.Namespace) -> int:
         "benchmark": "reward", "machine": machine_info(), "data": source,
         "pairs": args.pairs, "batch": args.batch, "repeats": args.repeats,
         "baseline_rev": args.baseline_rev, "clock": "CPU time of one process (one core)",
+        "collector": args.collector,
         "rows": table}
     print(f"\n{args.pairs} pairs ({report['data']}), batches of {args.batch}, median of "
-          f"{args.repeats}; pairs/s of one core (CPU time)")
+          f"{args.repeats}; pairs/s of one core (CPU time); garbage collector: {args.collector}")
     _print_table(table, names)
     if f"api:{FIVE}" in by_row:
         report["grpo_step"] = _grpo_step(by_row[f"api:{FIVE}"], names, args)
@@ -164,7 +166,7 @@ def _measure(args: argparse.Namespace, wanted: list[tuple[str, str]]
             trees = {"before": base, "after": ROOT}
         # Each side runs in its own tree: a relative data path must not change meaning there.
         data = str(Path(args.data).resolve()) if args.data else ""
-        sides = {name: SideProcess(tree, data, args.pairs, args.batch)
+        sides = {name: SideProcess(tree, data, args.pairs, args.batch, args.collector)
                  for name, tree in trees.items()}
         sources = {s.ready["source"] for s in sides.values()}
         if len(sources) > 1:
@@ -207,5 +209,9 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--baseline-rev", help="git commit whose code is timed beside this one")
     p.add_argument("--prompts", type=int, default=256, help="GRPO step: prompts")
     p.add_argument("--completions", type=int, default=8, help="GRPO step: completions per prompt")
+    p.add_argument("--collector", choices=("default", "off"), default="default",
+                   help="the measuring processes' cyclic garbage collector: as Python starts it "
+                        "(what a host's process has), or off for the whole process (the code's "
+                        "own cost, without the collections its allocations trigger)")
     p.add_argument("--out", default="bench-results/reward.json")
     p.set_defaults(func=cmd_reward)

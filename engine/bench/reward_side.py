@@ -1,6 +1,6 @@
 """One side of ``python -m radscope.engine.bench reward``: a process that times rows when asked.
 
-``python -m radscope.engine.bench.reward_side DATA PAIRS BATCH`` runs in a source tree (this one, or a
+``python -m radscope.engine.bench.reward_side DATA PAIRS BATCH [--collector off]`` runs in a source tree (this one, or a
 baseline commit's checkout, where the benchmark copies this file), reads one JSON request per
 line on stdin (``{"row": "api:radsem"}``) and answers one JSON line with the CPU seconds of a
 pass over the pairs with fresh texts (every per-text and per-word cache of the engine emptied
@@ -130,6 +130,10 @@ class Side:
 
 def main(argv: list[str]) -> int:
     data, n_pairs, batch = argv[0], int(argv[1]), int(argv[2])
+    if argv[3:] == ["--collector", "off"]:
+        gc.disable()  # for the whole process (``bench reward --collector off``)
+    elif argv[3:]:
+        raise SystemExit(f"unknown arguments {argv[3:]}")
     side = Side(data, n_pairs, batch)
     print(json.dumps({"ready": True, "source": side.source}), flush=True)
     for line in sys.stdin:
