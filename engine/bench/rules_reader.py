@@ -23,23 +23,11 @@ FIVE = ("clear", "radsem", "crepe", "vert", "srr")
 
 
 def reading_caches() -> list[Callable[[], None]]:
-    """``cache_clear`` of every per-text cache the rules readers keep (lexicons stay loaded)."""
-    from radscope.engine.io import reports
-    from radscope.engine.reader import (
-        align,
-        atomize,
-        findings,
-        scope,
-        sections,
-        sentence_features,
-        srr_labels,
-    )
+    """``cache_clear`` of every per-text cache the rules readers keep (lexicons stay loaded):
+    the ones ``bench reward`` empties for a fresh pass."""
+    from radscope.engine.bench.reward_side import text_caches
 
-    cached = [reports.read_layout, sections.read_sections, align.read_pair, findings.read_report,
-              findings.read_finding, srr_labels.sentence_labels, atomize._atomize_cached,
-              atomize._atomize_sentence_cached, findings._comparison_reading,
-              sentence_features.sentence_features, scope.clause_scope]
-    return [f.cache_clear for f in cached]
+    return [cache.cache_clear for cache in text_caches()]
 
 
 def _ms(run: Callable[[], Any]) -> tuple[float, float]:
