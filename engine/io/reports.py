@@ -372,6 +372,7 @@ class ReportPair:
 PARTS = ("findings", "impression")
 
 
+@lru_cache(maxsize=8192)  # per text and parts: every metric asks it of both reports of every pair
 def section_view(text: str, parts: tuple[str, ...]) -> str:
     """The report as a metric reads it: only ``parts`` of it, under canonical headings
     ("FINDINGS:", "IMPRESSION:"), so that every extractor (rules, judge, encoder) reads the
