@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
-from radscope.engine.reader.alternation import Alternation, RemovalSequence, RemovalStep
+from radscope.engine.reader.alternation import Alternation, AlternationSet, RemovalSequence, RemovalStep
 from radscope.engine.reader.lexicon_loader import StartIndex, load, word_regex
 
 RADSEM_LEXICONS = ("cues", "radsem")
@@ -34,7 +34,8 @@ class AnatomyLexicon:
     neutral: Alternation
     devices: Alternation
     directions: tuple[tuple[Alternation, Alternation], ...]
-    direction_words: Alternation  # every direction word: where none may match, no pair does
+    # both sides of every pair, in order (pair k: 2k and 2k + 1): which of them may match a text
+    direction_sides: AlternationSet
     details: Alternation
     remove: tuple[RemovalStep, ...]
     drop: Alternation
@@ -80,7 +81,8 @@ def anatomy_lexicon() -> AnatomyLexicon:
         neutral=Alternation(data["neutral_terms"]),
         devices=Alternation(data["devices"]),
         directions=tuple((Alternation(a), Alternation(b)) for a, b in data["directions"]["pairs"]),
-        direction_words=Alternation([w for pair in data["directions"]["pairs"] for side in pair for w in side]),
+        direction_sides=AlternationSet([Alternation(side) for pair in data["directions"]["pairs"]
+                                        for side in pair]),
         details=Alternation(data["details"]),
         remove=RemovalSequence(data["remove_phrases"]).steps,
         drop=Alternation(data["drop_sentence"]),

@@ -229,6 +229,8 @@ class ClauseScope:
 
     def status(self, start: int, end: int) -> Status:
         """positive / negative / uncertain for the mention at ``start``..``end`` of the clause."""
+        if not self.cues:  # most clauses: nothing can reach the mention
+            return POSITIVE
         cues = self.cues_for(start, end)
         if any(c.kind == "unc" for c in cues):
             return UNCERTAIN

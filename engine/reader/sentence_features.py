@@ -198,9 +198,11 @@ def _directions(canon: str, scope: ClauseScope) -> tuple[int, ...]:
     """Per direction pair: 0 neither side named (outside negation), 1 the first, 2 the second,
     3 both."""
     lex = anatomy_lexicon()
+    possible = lex.direction_sides.possible(canon)  # only these sides can match at all
     directions = []
-    for first, second in lex.directions if lex.direction_words.may_match(canon) else ():
-        a = any(scope.status(*m.span()) != NEGATIVE for m in first.finditer(canon))
-        b = any(scope.status(*m.span()) != NEGATIVE for m in second.finditer(canon))
+    for k, (first, second) in enumerate(lex.directions):
+        a = 2 * k in possible and any(scope.status(*m.span()) != NEGATIVE for m in first.finditer(canon))
+        b = 2 * k + 1 in possible and any(scope.status(*m.span()) != NEGATIVE
+                                          for m in second.finditer(canon))
         directions.append(int(a) + 2 * int(b))
-    return tuple(directions or [0] * len(lex.directions))
+    return tuple(directions)
