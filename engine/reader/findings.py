@@ -15,6 +15,7 @@ from functools import lru_cache
 from typing import Any, Literal
 
 from radscope.engine.io.reports import findings_and_impression, findings_text, split_utterances
+from radscope.engine.reader.alternation import Alternation
 from radscope.engine.reader.anatomy_lexicon import anatomy_lexicon
 from radscope.engine.reader.atomize import atomize
 from radscope.engine.reader.reader_lexicon import reader_lexicon
@@ -147,7 +148,7 @@ def read_finding(sentence: str) -> Finding:
     lex, canon = reader_lexicon(), feats.canon
     scope = clause_scope(canon)
 
-    def live(pattern: re.Pattern[str]) -> list[str]:
+    def live(pattern: Alternation) -> list[str]:
         return [m.group(0) for m in pattern.finditer(canon)
                 if scope.status(m.start(), m.end()) != NEGATIVE]
 

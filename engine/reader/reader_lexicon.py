@@ -10,8 +10,9 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from radscope.engine.reader.alternation import Alternation
 from radscope.engine.reader.anatomy_lexicon import RADSEM_LEXICONS
-from radscope.engine.reader.lexicon_loader import READER_RULES_VERSION, lexicon_hash, load, word_regex
+from radscope.engine.reader.lexicon_loader import READER_RULES_VERSION, lexicon_hash, load
 
 READER_NAME = "radscope-reader"
 READER_VERSION = "reader-v4"  # v4: sections as written (RESULT(S), CONCLUSION, sub-headings), the impression read apart
@@ -24,10 +25,13 @@ SRR_LEXICONS = ("clear_conditions", "srr_leaves")
 
 @dataclass(frozen=True, eq=False)
 class ReaderLexicon:
-    prior: re.Pattern[str]
-    change: tuple[tuple[str, re.Pattern[str]], ...]
-    temporal: re.Pattern[str]
-    severity: tuple[tuple[str, re.Pattern[str]], ...]
+    """Lexicon alternations (``Alternation``: the matches of ``word_regex``, running only the
+    words a text can hold; every sentence is asked about each of them)."""
+
+    prior: Alternation
+    change: tuple[tuple[str, Alternation], ...]
+    temporal: Alternation
+    severity: tuple[tuple[str, Alternation], ...]
     size: re.Pattern[str]
 
 
@@ -36,10 +40,10 @@ def reader_lexicon() -> ReaderLexicon:
     data = load("reader")
     severity = load("clear_attributes")["severity"]
     return ReaderLexicon(
-        prior=word_regex(data["prior_reference"]),
-        change=tuple((k, word_regex(v)) for k, v in data["change"].items()),
-        temporal=word_regex(data["temporal_only"]),
-        severity=tuple((k, word_regex(v)) for k, v in severity.items()),
+        prior=Alternation(data["prior_reference"]),
+        change=tuple((k, Alternation(v)) for k, v in data["change"].items()),
+        temporal=Alternation(data["temporal_only"]),
+        severity=tuple((k, Alternation(v)) for k, v in severity.items()),
         size=re.compile(data["size"], re.IGNORECASE),
     )
 

@@ -17,6 +17,8 @@ from radscope.engine.metrics.clear.rules import _condition_lexicons
 from radscope.engine.reader.alternation import Alternation, AlternationSet
 from radscope.engine.reader.anatomy_lexicon import anatomy_lexicon, canonical_text, site_mentions
 from radscope.engine.reader.lexicon_loader import alternative_literals, literal_starts, load, required_literal
+from radscope.engine.reader.reader_lexicon import reader_lexicon
+from radscope.engine.reader.scope import scope_rules
 from radscope.engine.reader.srr_labels import leaf_rules
 
 WRITTEN = [
@@ -54,6 +56,9 @@ def _alternations() -> list[Alternation]:
         found += [a for a in (rule.mentions, rule.exclude, rule.requires, rule.implicit) if a]
     for condition in _condition_lexicons().values():
         found += [a for a in (condition.mentions, condition.exclude, condition.implicit) if a]
+    reader = reader_lexicon()
+    found += [reader.prior, reader.temporal, *(a for _, a in reader.change),
+              *(a for _, a in reader.severity), scope_rules().any_cue]
     return found
 
 
@@ -146,6 +151,17 @@ def test_an_alternation_set_names_every_alternation_that_matches() -> None:
         assert matching <= set(possible), text
         asked += len(possible)
     assert asked < len(alternations) * len(_texts()) / 4  # most are not asked
+
+
+def test_the_direction_sides_set_names_every_side_that_matches() -> None:
+    lex = anatomy_lexicon()
+    sides = [a for pair in lex.directions for a in pair]
+    found = 0
+    for text in _texts():
+        matching = {k for k, a in enumerate(sides) if a.regex.search(text)}
+        assert matching <= set(lex.direction_sides.possible(text)), text
+        found += len(matching)
+    assert found > 50
 
 
 def test_every_exam_cue_match_passes_its_literal_gate() -> None:
