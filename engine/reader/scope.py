@@ -124,7 +124,7 @@ class ScopeRules:
     negation: CuePatterns
     termination: re.Pattern[str]
     # every negation and uncertainty cue: a clause none of them can match has no cue, and its
-    # cue patterns are not run (most clauses of a report: about a third of the scope's time)
+    # cue patterns are not run (a quarter of the IU reports' clauses: 532 of 2,145 in a pass)
     any_cue: Alternation
 
     @classmethod
@@ -229,7 +229,7 @@ class ClauseScope:
 
     def status(self, start: int, end: int) -> Status:
         """positive / negative / uncertain for the mention at ``start``..``end`` of the clause."""
-        if not self.cues:  # most clauses: nothing can reach the mention
+        if not self.cues:  # a clause without cues: nothing can reach the mention
             return POSITIVE
         cues = self.cues_for(start, end)
         if any(c.kind == "unc" for c in cues):
