@@ -186,6 +186,11 @@ def read_layout(text: str) -> ReportLayout:
         body = body[1:]
     found = [s for s in body if s.name in ("findings", "findings and impression")]
     impression = "\n".join(s.text for s in body if s.name == "impression")
+    if impression and found and all(_states_nothing(s.text) for s in found):
+        # "FINDINGS: Please" above a full impression: read as the impression-only report it is.
+        notices.extend(f"findings section states nothing: {_clip(s.text)!r}" for s in found)
+        body = [s for s in body if s not in found]
+        found = []
     combined = any(s.name == "findings and impression" for s in found)
     if combined:
         notices.append("findings and impression are written under one heading: read together "
@@ -221,6 +226,14 @@ def _findings_sections(text: str, body: list[Section], found: list[Section], imp
         notices.append("no findings or impression section could be told apart: the report "
                        "is read whole")
     return [Section("whole", "", text.strip(), 0, len(text))], whole
+
+
+_WORD_RE = re.compile(r"[A-Za-z]{2,}")
+
+
+def _states_nothing(text: str) -> bool:
+    """A section of fewer than two words ("Please", "See below", "-") makes no statement."""
+    return len(_WORD_RE.findall(text)) < 2
 
 
 def _clip(text: str, size: int = 60) -> str:

@@ -26,6 +26,7 @@ from radscope.engine.reader.compatibility import (
     anatomical_relationship,
     incompatibility_reason,
     lexical_similarity,
+    polarity_clash,
 )
 from radscope.engine.reader.findings import Comparison, Finding, ReportReading, read_report
 from radscope.engine.reader.lexicon_loader import load
@@ -224,8 +225,7 @@ def conflicts(ref: Finding, cand: Finding) -> tuple[str, ...]:
 
 def _polarity_differs(ref: Finding, cand: Finding, _: set[str]) -> bool:
     a, b = ref.features, cand.features
-    return bool(a.normality != b.normality or (a.normality != NORMAL and (
-        (a.asserted & b.negated) or (a.negated & b.asserted)))
+    return bool(a.normality != b.normality or (a.normality != NORMAL and polarity_clash(a, b))
         or _normal_vs_changed(a, b) or _normal_vs_changed(b, a))
 
 
@@ -294,7 +294,7 @@ def _align_comparisons(ref: Sequence[Comparison], cand: Sequence[Comparison]
 
 
 def _same_change(a: Comparison, b: Comparison) -> bool:
-    return a.change == b.change or "unspecified" in (a.change, b.change)
+    return a.change == b.change
 
 
 def _overlap(a: frozenset[str], b: frozenset[str]) -> float:

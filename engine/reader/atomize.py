@@ -111,6 +111,12 @@ _SPACE_BEFORE_PUNCTUATION_RE = re.compile(r"\s+([,.;])")
 _LEADING_CONNECTIVE_RE = re.compile(
     r"^(?:and|but|with|while|also|additionally|in addition|furthermore)\b[,\s]*", re.IGNORECASE)
 _WORD_OF_TWO_LETTERS_RE = re.compile(r"[A-Za-z]{2,}")
+# What is left of "These were not present on the prior study" once the prior study is removed:
+# a change against a prior (read by ``findings``' comparisons), no finding; kept, it would read
+# as a denial ("This was not present.") that matches nothing, not even its own copy.
+_UNSEEN_BEFORE_RE = re.compile(
+    r"^(?:this|these|it|they|which)\s+(?:was|were|is|are|had|has|have)\s+not\s+(?:been\s+)?"
+    r"(?:present|seen|visible|identified|evident|apparent)\W*$", re.IGNORECASE)
 
 
 
@@ -175,7 +181,7 @@ def _atomize_sentence_cached(sentence: str) -> tuple[str, ...] | None:
             for negated in _expand_negated_list(item):
                 for located in _expand_site_list(negated):
                     out.extend(_expand_sides(located))
-    return tuple(_tidy(s) for s in out if _has_content(s))
+    return tuple(_tidy(s) for s in out if _has_content(s) and not _UNSEEN_BEFORE_RE.match(s))
 
 
 

@@ -62,8 +62,7 @@ def incompatibility_reason(a: SentenceFeatures, b: SentenceFeatures) -> str | No
         return "normal vs abnormal"
     # Within normal sentences every finding is denied or normal, so word-level polarity only
     # separates context words ("no spurs at the margins" vs "the margins show no spurs").
-    if a.normality != NORMAL and ((a.asserted & b.negated) or (a.negated & b.asserted)
-                                  or bool(a.negated) != bool(b.negated)):
+    if a.normality != NORMAL and (polarity_clash(a, b) or bool(a.negated) != bool(b.negated)):
         return "asserted vs negated"
     if a.sides and b.sides and not (a.sides & b.sides):
         return "left vs right"
@@ -76,6 +75,15 @@ def incompatibility_reason(a: SentenceFeatures, b: SentenceFeatures) -> str | No
     if anatomical_relationship(a, b) is None:
         return "unrelated sites"
     return None
+
+
+def polarity_clash(a: SentenceFeatures, b: SentenceFeatures) -> bool:
+    """A concept one sentence only asserts and the other only denies. A word a sentence both
+    asserts and denies ("mural enhancement, without stratified mural enhancement"; "seen on the
+    frontal view, not identified on the lateral view") says nothing either way, or a sentence
+    would contradict its own copy."""
+    return bool((a.asserted - a.negated) & (b.negated - b.asserted)
+                or (a.negated - a.asserted) & (b.asserted - b.negated))
 
 
 def _opposite_directions(a: tuple[int, ...], b: tuple[int, ...]) -> bool:

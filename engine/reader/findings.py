@@ -77,7 +77,7 @@ class Comparison:
     """A statement made against a prior study ("increased compared with the prior study")."""
 
     text: str
-    change: str  # a class of reader.json's "change", or "unspecified"
+    change: str  # a class of reader.json's "change"
     topic: frozenset[str]  # stemmed content words (the previous sentence's when it has none)
 
     def to_json(self) -> dict[str, Any]:
@@ -112,6 +112,7 @@ def read_report(text: str) -> ReportReading:
         sentences = [s for s in split_utterances(findings_text(text)) if _names_something(s)]
         if sentences:
             notes = [*notes, "no atomic statement left: the sentences are read whole"]
+
     utterances = tuple(split_utterances(findings_and_impression(text)))
     return ReportReading(findings=tuple(read_finding(s) for s in sentences),
                          comparisons=_comparisons(utterances), utterances=utterances,
@@ -209,4 +210,6 @@ def _comparison_reading(utterance: str) -> tuple[str, frozenset[str]] | None:
     if _NO_PRIOR_RE.search(lower) or not (lex.prior.search(lower) or lex.temporal.search(lower)):
         return None
     changes = [name for name, pattern in lex.change if pattern.search(lower)]
-    return (changes[0] if changes else "unspecified"), _topic(lower)
+    # "Compared with the prior study of May 19, 2021, there is a moderate pneumothorax": the
+    # prior study is context (as under a COMPARISON heading), not a change the report states.
+    return (changes[0], _topic(lower)) if changes else None
