@@ -30,12 +30,15 @@ from radscope.engine.reader.compatibility import (
 )
 from radscope.engine.reader.findings import Comparison, Finding, ReportReading, read_report
 from radscope.engine.reader.lexicon_loader import load
+from radscope.engine.reader.measures import changes_differ, sizes_differ
 from radscope.engine.reader.pairing import extra_pairs, one_to_one, pairable
 from radscope.engine.reader.sentence_features import NORMAL, SentenceFeatures
 
-Conflict = Literal["laterality", "site", "severity", "size", "certainty", "polarity", "character"]
+Conflict = Literal["laterality", "site", "severity", "size", "change", "certainty", "polarity",
+                   "character"]
 # Conflicts that make two statements of one finding incompatible (the rest only qualify a match).
-HARD: frozenset[str] = frozenset({"laterality", "site", "severity", "polarity", "character"})
+HARD: frozenset[str] = frozenset({"laterality", "site", "severity", "size", "change", "polarity",
+                                  "character"})
 SAME_FINDING_MIN_SIMILARITY = 0.3  # token Dice below which a shared word is a coincidence
 COMPARISON_MIN_OVERLAP = 0.2  # topic Jaccard for two comparisons to be the same one
 # A compatible pairing outbids a conflicting one of slightly higher similarity: a report is
@@ -246,7 +249,11 @@ def _severity_differs(ref: Finding, cand: Finding, opposite: set[str]) -> bool:
 
 
 def _size_differs(ref: Finding, cand: Finding, _: set[str]) -> bool:
-    return bool(ref.size and cand.size and not set(ref.size) & set(cand.size))
+    return sizes_differ(ref.features.sizes, cand.features.sizes)
+
+
+def _change_differs(ref: Finding, cand: Finding, _: set[str]) -> bool:
+    return changes_differ(ref.features.change, cand.features.change)
 
 
 def _certainty_differs(ref: Finding, cand: Finding, _: set[str]) -> bool:
@@ -262,7 +269,8 @@ def _character_differs(_ref: Finding, _cand: Finding, opposite: set[str]) -> boo
 _CONFLICT_CHECKS: tuple[tuple[str, Callable[[Finding, Finding, set[str]], bool]], ...] = (
     ("polarity", _polarity_differs), ("laterality", _laterality_differs),
     ("site", _site_differs), ("severity", _severity_differs), ("size", _size_differs),
-    ("certainty", _certainty_differs), ("character", _character_differs))
+    ("change", _change_differs), ("certainty", _certainty_differs),
+    ("character", _character_differs))
 
 
 def _normal_vs_changed(a: SentenceFeatures, b: SentenceFeatures) -> bool:

@@ -14,9 +14,10 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from radscope.engine.io.reports import findings_text, split_utterances
+from radscope.engine.io.reports import findings_text
 from radscope.engine.reader.anatomy_lexicon import anatomy_lexicon, canonical_text, site_mentions
 from radscope.engine.reader.lexicon_loader import load
+from radscope.engine.reader.wording import reader_utterances
 
 # --- words (engine/data/lexicons/grammar.json) ----------------------------------------------------
 _GRAMMAR = load("grammar")
@@ -98,6 +99,13 @@ _NOR_RE = re.compile(r"\bnor\b", re.IGNORECASE)
 _COMMA_STATEMENT_RE = re.compile(
     r",\s+(?=(?:the\s+)?(?P<subject>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,3})\s+(?:is|are|was|were)\b)",
     re.IGNORECASE)
+# Which side of a bilateral finding has more: "predominantly on the right", "more on the left",
+# "right greater than left", "R > L".
+_PREDOMINANT_RE = re.compile(
+    r",?\s*\b(?:predominantly|predominant|mainly|mostly|more|greater|worse)\s+(?:on\s+|at\s+|in\s+)?"
+    r"(?:the\s+)?(?P<side>left|right)(?:\s+side|-sided)?\b"
+    r"|\(?\b(?P<more>left|right|[lr])\s*(?:>|greater than|more than|worse than)\s*"
+    r"(?:the\s+)?(?:left|right|[lr])\b\)?", re.IGNORECASE)
 _BARE_SIDE_RE = re.compile(r"(left|right)(-sided|-)?", re.IGNORECASE)
 _ADJECTIVE_RE = re.compile(r"(?:al|ar|ic)$", re.IGNORECASE)
 _BOTH_SIDES_RE = re.compile(r",?\s*\b(?:on (?:both|either|each) sides?|bilaterally)\b", re.IGNORECASE)
@@ -131,7 +139,7 @@ def _atomize_cached(report: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     sentences: list[str] = []
     notes: list[str] = []
     # A report whose only header is, say, "Clinical history:" has its findings under it.
-    for utterance in _join_continuations(split_utterances(findings_text(report) or report)):
+    for utterance in _join_continuations(list(reader_utterances(findings_text(report) or report))):
         for piece in atomize_sentence(utterance, notes):
             if piece not in sentences:
                 sentences.append(piece)
@@ -397,12 +405,26 @@ def _expand_sides(clause: str) -> list[str]:
     plural = lex.paired_plural.search(clause)
     if not bilateral and (not plural or _SIDE_RE.search(clause)):
         return [clause]
+    clause, dominant = _predominance(clause)
     out = []
     for side in ("left", "right"):
         text = _write_side(clause, side)
+        if dominant:  # "Right pleural effusion, larger." / "Left pleural effusion, smaller."
+            text = f"{text.rstrip(' .')}, {'larger' if side == dominant else 'smaller'}"
         if text not in out:
             out.append(text)
     return out
+
+
+def _predominance(clause: str) -> tuple[str, str | None]:
+    """"Bilateral effusions, predominantly on the right" -> the clause without the phrase, and
+    the side that has more ("right"); None when the clause names no such side."""
+    m = _PREDOMINANT_RE.search(clause)
+    if not m:
+        return clause, None
+    side = (m.group("side") or m.group("more")).lower()
+    side = {"l": "left", "r": "right"}.get(side, side)
+    return _SPACES_RE.sub(" ", clause[:m.start()] + clause[m.end():]).strip(" ,"), side
 
 
 def _write_side(clause: str, side: str) -> str:

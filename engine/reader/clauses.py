@@ -12,8 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
-from radscope.engine.io.reports import findings_and_impression, split_utterances
+from radscope.engine.io.reports import findings_and_impression
 from radscope.engine.reader.scope import ClauseScope, Status, clause_spans
+from radscope.engine.reader.wording import reader_utterances
 
 
 @dataclass(frozen=True)
@@ -47,4 +48,4 @@ def sentence_clauses(sentence: str) -> tuple[Clause, ...]:
 def report_utterances(text: str) -> tuple[str, ...]:
     """A report's FINDINGS + IMPRESSION sentences, split as ``read_report`` splits them for its
     ``utterances`` (cached by text: references recur across candidates)."""
-    return tuple(split_utterances(findings_and_impression(text)))
+    return reader_utterances(findings_and_impression(text))

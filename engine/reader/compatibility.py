@@ -17,6 +17,7 @@ from functools import lru_cache
 import numpy as np
 
 from radscope.engine.reader.anatomy_lexicon import anatomy_lexicon
+from radscope.engine.reader.measures import changes_differ, sizes_differ
 from radscope.engine.reader.sentence_features import NORMAL, SentenceFeatures
 
 SimilarityFn = Callable[[Sequence[SentenceFeatures], Sequence[SentenceFeatures]], np.ndarray]
@@ -68,6 +69,10 @@ def incompatibility_reason(a: SentenceFeatures, b: SentenceFeatures) -> str | No
         return "left vs right"
     if _opposite_directions(a.directions, b.directions):
         return "opposite directions"
+    if sizes_differ(a.sizes, b.sizes):
+        return "different size"
+    if changes_differ(a.change, b.change):
+        return "different change over time"
     if a.levels and b.levels and not (a.levels & b.levels):
         return "different spinal level"
     if a.sequences and b.sequences and not (a.sequences & b.sequences):

@@ -61,14 +61,21 @@ def link_errors(pair: PairReading, link: Link) -> list[ReaderError]:
                                           f"{'/'.join(cand.laterality)}): {both}", where, "side"))
     elif "site" in found:
         out.append(ReaderError("C", True, f"other site: {both}", where, "site"))
-    if "severity" in found or "size" in found:
-        what = "severity" if "severity" in found else "measurement"
-        out.append(ReaderError("D", True, f"different {what}: {both}", about))
+    if "severity" in found:
+        out.append(ReaderError("D", True, f"different severity: {both}", about, "severity"))
+    elif "size" in found:
+        out.append(ReaderError("D", True, f"different size: {both}", about, "size"))
+    if "change" in found:
+        # The candidate contradicts the change the reference reports (F), or reports a change
+        # where the reference says it is unchanged (E).
+        category = "E" if ref.change == "unchanged" else "F"
+        out.append(ReaderError(category, True, f"different change over time ({ref.change} vs "
+                                               f"{cand.change}): {both}", about, "change"))
     if "character" in found:
         out.append(ReaderError("A", True, f"opposite description of the finding: {both}", about))
     if "certainty" in found and not out:
         out.append(ReaderError("D", False, f"certainty differs ({ref.polarity} vs "
-                                           f"{cand.polarity}): {both}", about))
+                                           f"{cand.polarity}): {both}", about, "certainty"))
     return out
 
 

@@ -14,12 +14,14 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Literal
 
-from radscope.engine.io.reports import findings_and_impression, findings_text, split_utterances
+from radscope.engine.io.reports import findings_and_impression, findings_text
 from radscope.engine.reader.alternation import Alternation
+from radscope.engine.reader.measures import change_over_time
 from radscope.engine.reader.anatomy_lexicon import anatomy_lexicon
 from radscope.engine.reader.atomize import atomize
 from radscope.engine.reader.reader_lexicon import reader_lexicon
 from radscope.engine.reader.scope import NEGATIVE, UNCERTAIN, clause_scope
+from radscope.engine.reader.wording import reader_utterances
 from radscope.engine.reader.sentence_features import (
     NORMAL,
     STOPWORDS,
@@ -32,6 +34,7 @@ Polarity = Literal["present", "absent", "uncertain"]
 _WORD_RE = re.compile(r"[a-z][a-z'-]+")
 _SEVERITY_RANK = {"mild": 1, "moderate": 2, "severe": 3}
 _NO_PRIOR_RE = re.compile(r"\b(?:no|without) (?:prior|previous|earlier|comparison)\b")
+_NO_NEW_RE = re.compile(r"\b(?:no|without) (?:\w+ )?new\b")  # "no new consolidation": a denial
 
 
 @dataclass(frozen=True)
@@ -50,7 +53,7 @@ class Finding:
     sites: tuple[str, ...]
     severity: str | None  # mild | moderate | severe (CLEAR's classes)
     size: tuple[str, ...]  # measurements as written ("3 x 2 cm")
-    change: str | None  # increased | decreased | new | resolved | stable
+    change: str | None  # new | increased | decreased | resolved | unchanged (``measures``)
     device: bool
     concepts: tuple[str, ...]
     denied: tuple[str, ...]
@@ -109,11 +112,11 @@ def read_report(text: str) -> ReportReading:
                            for s in sentences if s not in kept)]
         sentences = kept
     if not sentences:  # every sentence was dropped as history, technique or comparison wording
-        sentences = [s for s in split_utterances(findings_text(text)) if _names_something(s)]
+        sentences = [s for s in reader_utterances(findings_text(text)) if _names_something(s)]
         if sentences:
             notes = [*notes, "no atomic statement left: the sentences are read whole"]
 
-    utterances = tuple(split_utterances(findings_and_impression(text)))
+    utterances = reader_utterances(findings_and_impression(text))
     return ReportReading(findings=tuple(read_finding(s) for s in sentences),
                          comparisons=_comparisons(utterances), utterances=utterances,
                          notes=tuple(notes))
@@ -129,7 +132,7 @@ def _only_a_change(sentence: str) -> bool:
     if f.sites or f.core or _DIGIT_RE.search(sentence):
         return False
     lex, lower = reader_lexicon(), sentence.lower()
-    stable = dict(lex.change)["stable"]  # "the findings are generally similar"
+    stable = dict(lex.change)["unchanged"]  # "the findings are generally similar"
     return bool(lex.prior.search(lower) or lex.temporal.search(lower) or stable.search(lower))
 
 
@@ -155,7 +158,6 @@ def read_finding(sentence: str) -> Finding:
 
     severities = [name for name, pattern in lex.severity if live(pattern)]
     severity = max(severities, key=_SEVERITY_RANK.__getitem__) if severities else None
-    changes = [name for name, pattern in lex.change if live(pattern)]
     # Only an uncertainty cue makes a mention uncertain: without one, nothing to look up.
     hedged = any(c.kind == "unc" for c in scope.cues) and (any(
         scope.status(*m.span()) == UNCERTAIN
@@ -172,7 +174,7 @@ def read_finding(sentence: str) -> Finding:
         text=sentence, polarity=polarity, laterality=tuple(sorted(feats.sides)),
         sites=tuple(sorted(feats.sites)), severity=severity,
         size=tuple(m.group(0) for m in lex.size.finditer(canon)),
-        change=changes[0] if changes else None,
+        change=feats.change,
         device=bool(anatomy_lexicon().devices.search(canon)),
         concepts=tuple(sorted(feats.asserted)), denied=tuple(sorted(feats.negated)),
         features=feats)
@@ -207,9 +209,12 @@ def _comparison_reading(utterance: str) -> tuple[str, frozenset[str]] | None:
     reports none."""
     lex = reader_lexicon()
     lower = utterance.lower()
-    if _NO_PRIOR_RE.search(lower) or not (lex.prior.search(lower) or lex.temporal.search(lower)):
+    if _NO_PRIOR_RE.search(lower) or _NO_NEW_RE.search(lower):
         return None
-    changes = [name for name, pattern in lex.change if pattern.search(lower)]
-    # "Compared with the prior study of May 19, 2021, there is a moderate pneumothorax": the
-    # prior study is context (as under a COMPARISON heading), not a change the report states.
-    return (changes[0], _topic(lower)) if changes else None
+    # A change over time is one whether or not the sentence names the prior study: "There is a
+    # new nodule" and "Compared with the prior study of May 19, 2021, there is a new nodule" make
+    # one comparison, and the prior study alone, as under a COMPARISON heading, makes none.
+    change = change_over_time(lower)
+    if change is None and (lex.prior.search(lower) or lex.temporal.search(lower)):
+        change = next((name for name, pattern in lex.change if pattern.search(lower)), None)
+    return (change, _topic(lower)) if change else None

@@ -7,7 +7,12 @@ ERROR_KINDS: dict[str, str] = {
     "site": "a finding at another site or level",
     "missed": "a reference finding the candidate leaves out or denies",
     "invented": "a candidate finding the reference does not make",
-    "severity": "another severity or measurement of the same finding",
+    "severity": "another severity of the same finding (mild, moderate, severe; small, large)",
+    "size": "another size of the same finding, past the tolerance (1.5 mm or 10 %)",
+    "change": "another change over time of the same finding (new, increased, decreased, "
+              "resolved, unchanged)",
+    "certainty": "a finding stated as certain in one report and hedged in the other "
+                 "(not clinically significant)",
     "comparison": "a change against a prior study made or dropped",
     # Where, not what: an error the impressions alone show (a normal impression for an abnormal
     # study, its side swapped) while the findings agree. Seen only by a metric that reads the

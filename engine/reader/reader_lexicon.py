@@ -15,7 +15,8 @@ from radscope.engine.reader.anatomy_lexicon import RADSEM_LEXICONS
 from radscope.engine.reader.lexicon_loader import READER_RULES_VERSION, lexicon_hash, load
 
 READER_NAME = "radscope-reader"
-READER_VERSION = "reader-v4"  # v4: sections as written (RESULT(S), CONCLUSION, sub-headings), the impression read apart
+READER_VERSION = "reader-v5"  # v5: findings as frames (sizes in mm, change over time), wording.json, comparisons as context
+# v4: sections as written (RESULT(S), CONCLUSION, sub-headings), the impression read apart
 # v3: radsem-rules-v5 atoms (level and site lists, joined continuations)
 # Lexicon files whose content can change a reading (their hash goes into every signature);
 # the SRR labels also read SRR_LEXICONS.

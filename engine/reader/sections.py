@@ -150,7 +150,7 @@ def clinical_errors(counted: CountedErrors) -> dict[str, int]:
     overview leads with."""
     counts = dict.fromkeys(ERROR_KINDS, 0)
     for error in counted.errors:
-        if error.significant:
+        if error.significant or error_kind(error) == "certainty":  # hedges are never significant
             counts[error_kind(error)] += 1
     counts["impression"] = sum(e.significant for e in counted.in_impression)
     return counts

@@ -15,6 +15,7 @@ from typing import Any
 from radscope.engine.reader.alternation import Alternation
 from radscope.engine.reader.anatomy_lexicon import anatomy_lexicon, canonical_text, site_mentions
 from radscope.engine.reader.lexicon_loader import load
+from radscope.engine.reader.measures import Measurement, change_over_time, measurements, size_spans
 from radscope.engine.reader.scope import NEGATIVE, ClauseScope, clause_scope
 
 NORMAL, ABNORMAL = "normal", "abnormal"
@@ -58,6 +59,8 @@ class SentenceFeatures:
     core: frozenset[str]  # asserted abnormality words (canonical)
     directions: tuple[int, ...]  # per direction pair: 0 none, 1 first side, 2 second, 3 both
     details: frozenset[str]
+    sizes: tuple[Measurement, ...] = ()  # in millimetres (``measures``)
+    change: str | None = None  # change over time of an abnormal statement (``measures``)
 
 
 def _sites(canon: str) -> tuple[frozenset[str], list[tuple[int, int]]]:
@@ -103,8 +106,12 @@ def _detail_numbers(canon: str) -> set[str]:
     """Numbers that describe a finding (sizes, counts), not those of a spinal level ("C3/4":
     the level is compared on its own) or of a date."""
     taken = [m.span() for pattern in (_LEVEL_RE, _DATE_RE) for m in pattern.finditer(canon)]
-    return {m.group(0) for m in _NUMBER_RE.finditer(canon)
-            if not any(s <= m.start() and m.end() <= e for s, e in taken)}
+    sizes = size_spans(canon)
+    numbers = {m.group(0) for m in _NUMBER_RE.finditer(canon)
+               if not any(s <= m.start() and m.end() <= e for s, e in [*taken, *sizes])}
+    # A size is one detail whatever its unit ("4.1 x 3.2 cm" = "41 x 32 mm"); two different
+    # sizes are told apart by the compatibility rule (``measures.sizes_differ``), not here.
+    return numbers | ({"size"} if sizes else set())
 
 
 _ABSENT_RE = re.compile(r"\b([a-z][\w-]*)\s+(?:is|are|was|were)\s+(?:now\s+)?absent\b")
@@ -145,7 +152,8 @@ def sentence_features(text: str) -> SentenceFeatures:
         levels=_levels(canon), sequences=frozenset(m.group(1) for m in _SEQUENCE_RE.finditer(canon)),
         normality=normality, asserted=frozenset(asserted), negated=frozenset(negated),
         core=frozenset(abn_pos + dev_pos + neutral_pos), directions=_directions(canon, scope),
-        details=frozenset(details))
+        details=frozenset(details), sizes=measurements(canon),
+        change=change_over_time(canon) if normality == ABNORMAL else None)
 
 
 def _words(canon: str, scope: ClauseScope,

@@ -51,7 +51,7 @@ from radscope.engine.reader.lexicon_loader import (
 from radscope.engine.reader.reader_lexicon import READER_NAME, READER_VERSION
 from radscope.engine.reader.scope import NEGATIVE, POSITIVE, UNCERTAIN
 
-CLEAR_LEXICONS = ("cues", "clear_conditions", "clear_attributes")
+CLEAR_LEXICONS = ("cues", "clear_conditions", "clear_attributes", "wording")
 _SEGMENT_RE = re.compile(r",|\bwith\b|\band\b|\bas well as\b|\bwhich\b")
 
 

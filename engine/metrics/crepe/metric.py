@@ -63,7 +63,7 @@ CARD = MetricCard(
     intended_studies=CHEST_RADIOGRAPH,
     reads=("findings", "impression"),
     reads_why="CREPE reads the whole report it is given (findings and impression).",
-    sees=ALL_ERROR_KINDS,  # the six ReXVal categories
+    sees=ALL_ERROR_KINDS - {"certainty"},  # the six ReXVal categories, significant errors only
 )
 
 

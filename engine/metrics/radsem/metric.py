@@ -40,7 +40,11 @@ CARD = MetricCard(
               "the images show, and the impression is a diagnostic synthesis that also draws on "
               "history, prior studies and the referrer's question, which a system reading the "
               "images alone cannot recover.",
-    sees=frozenset({"side", "site", "missed", "invented", "severity"}),
+    # A contradiction (side, severity, size, change over time) unpairs two sentences; a hedge
+    # is a detail that lowers a pair's weight. Not "comparison": a change against a prior study
+    # that only one report states is removed with the prior-study wording.
+    sees=frozenset({"side", "site", "missed", "invented", "severity", "size", "change",
+                    "certainty"}),
 )
 
 

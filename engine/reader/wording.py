@@ -1,0 +1,72 @@
+"""The words radiologists write, read as the lexicons know them: one pass over each sentence
+before anything reads it.
+
+Three rewrites, each data in ``wording.json`` (its hash is in every rules signature):
+
+- **abbreviations** written out ("PTX" -> "pneumothorax", "LUL" -> "left upper lobe", "b/l" ->
+  "bilateral"); two-letter ones only when written in capitals ("LV", "IJ");
+- **British spellings** in their American form ("oedema", "haemorrhage", "tumour", "localised");
+- **ALL CAPS** read as text: a sentence without a lower-case letter is lower-cased (after its
+  abbreviations are written out), so "NO MIDLINE SHIFT" reads as "No midline shift".
+
+``reader_utterances`` is the one door every rules reader goes through (the atomiser, the
+comparisons, CLEAR's and SRR's clauses): the sentences of a text as ``split_utterances`` cuts
+them, each rewritten. Model-based extractors read the text as written.
+"""
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from radscope.engine.io.reports import split_utterances
+from radscope.engine.reader.lexicon_loader import load
+
+_LOWER_RE = re.compile(r"[a-z]")
+_WORDS_RE = re.compile(r"[A-Za-z]{2,}")
+
+
+@lru_cache(maxsize=1)
+def _patterns() -> tuple[re.Pattern[str], dict[str, str], re.Pattern[str], dict[str, str],
+                         tuple[tuple[re.Pattern[str], str], ...]]:
+    data = load("wording")
+    any_case: dict[str, str] = data["abbreviations"]["any_case"]
+    upper: dict[str, str] = data["abbreviations"]["upper_only"]
+
+    def tokens(words: list[str], flags: int) -> re.Pattern[str]:
+        ordered = sorted(words, key=lambda w: (-len(w), w))
+        return re.compile(r"(?<![\w/])(?:" + "|".join(map(re.escape, ordered)) + r")(?![\w/])", flags)
+
+    british = tuple((re.compile(rf"\b{fragment}", re.IGNORECASE), american)
+                    for fragment, american in data["british"])
+    return tokens(list(any_case), re.IGNORECASE), any_case, tokens(list(upper), 0), upper, british
+
+
+def _keep_capital(written: str, replacement: str) -> str:
+    return replacement[:1].upper() + replacement[1:] if written[:1].isupper() else replacement
+
+
+def _at_start(m: re.Match[str], expansion: str) -> str:
+    return expansion[:1].upper() + expansion[1:] if m.start() == 0 else expansion
+
+
+@lru_cache(maxsize=50000)  # per sentence: reports repeat theirs
+def normalise(sentence: str) -> str:
+    """One sentence in the words the lexicons read (see the module docstring)."""
+    any_case, any_map, upper, upper_map, british = _patterns()
+    shouting = not _LOWER_RE.search(sentence) and len(_WORDS_RE.findall(sentence)) >= 2
+    # An abbreviation is written in capitals wherever it stands: only at the sentence's start
+    # does its expansion take one ("PTX is seen" -> "Pneumothorax is seen").
+    text = upper.sub(lambda m: _at_start(m, upper_map[m.group(0)]), sentence)
+    text = any_case.sub(lambda m: _at_start(m, any_map[m.group(0).lower()]), text)
+    if shouting:
+        text = text.lower()
+        text = text[:1].upper() + text[1:]
+    for pattern, american in british:
+        text = pattern.sub(lambda m, a=american: _keep_capital(m.group(0), a), text)
+    return text
+
+
+@lru_cache(maxsize=8192)
+def reader_utterances(text: str) -> tuple[str, ...]:
+    """The sentences of ``text`` (``split_utterances``), each ``normalise``d."""
+    return tuple(normalise(u) for u in split_utterances(text))
