@@ -187,7 +187,8 @@ def read_layout(text: str) -> ReportLayout:
     found = [s for s in body if s.name in ("findings", "findings and impression")]
     impression = "\n".join(s.text for s in body if s.name == "impression")
     if impression and found and all(_states_nothing(s.text) for s in found):
-        # "FINDINGS: Please" above a full impression: read as the impression-only report it is.
+        # "FINDINGS: Please" above a full impression: a placeholder, not findings; the report is
+        # read as the impression-only report it is.
         notices.extend(f"findings section states nothing: {_clip(s.text)!r}" for s in found)
         body = [s for s in body if s not in found]
         found = []
@@ -228,12 +229,14 @@ def _findings_sections(text: str, body: list[Section], found: list[Section], imp
     return [Section("whole", "", text.strip(), 0, len(text))], whole
 
 
-_WORD_RE = re.compile(r"[A-Za-z]{2,}")
+# A placeholder where the findings would be ("Please", "See impression.", "N/A", "---").
+_PLACEHOLDER_RE = re.compile(
+    r"^\W*(?:please\b[^.]*|see (?:below|above|impression|conclusion)\b[^.]*|as above|n/?a|-+)\W*$",
+    re.IGNORECASE)
 
 
 def _states_nothing(text: str) -> bool:
-    """A section of fewer than two words ("Please", "See below", "-") makes no statement."""
-    return len(_WORD_RE.findall(text)) < 2
+    return bool(_PLACEHOLDER_RE.match(text.strip()))
 
 
 def _clip(text: str, size: int = 60) -> str:

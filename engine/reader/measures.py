@@ -20,12 +20,17 @@ from functools import lru_cache
 
 from radscope.engine.reader.lexicon_loader import load
 
-Measurement = tuple[str, tuple[float, ...]]  # ("mm" | "ml", dimensions, largest first)
+# ("mm" | "ml", dimensions largest first, each (low, high): equal for a value, apart for a
+# range such as "2-4 mm")
+Measurement = tuple[str, tuple[tuple[float, float], ...]]
 _NUMBER = r"\d+(?:\.\d+)?"
+_VALUE = rf"{_NUMBER}(?:\s*(?:-|\u2013|to)\s*{_NUMBER})?"  # a value or a range
+_TIMES = r"\s*(?:x|\u00d7|\*|by)\s*"
 _SIZE_RE = re.compile(
-    rf"(?<![\d.])({_NUMBER}(?:\s*(?:x|\u00d7|by)\s*{_NUMBER})*)\s*"
+    rf"(?<![\d.])({_VALUE}(?:{_TIMES}{_VALUE})*)\s*"
     r"(mm|cm|ml|cc|millimet(?:er|re)s?|centimet(?:er|re)s?)\b", re.IGNORECASE)
-_DIM_SPLIT_RE = re.compile(r"\s*(?:x|\u00d7|by)\s*", re.IGNORECASE)
+_DIM_SPLIT_RE = re.compile(_TIMES, re.IGNORECASE)
+_RANGE_SPLIT_RE = re.compile(r"\s*(?:-|\u2013|to)\s*", re.IGNORECASE)
 _TO_MM = {"mm": 1.0, "cm": 10.0, "ml": 1.0, "cc": 1.0}
 ABSOLUTE_TOLERANCE_MM = 1.5
 RELATIVE_TOLERANCE = 0.10
@@ -43,14 +48,20 @@ def measurements(text: str) -> tuple[Measurement, ...]:
         unit = m.group(2).lower()
         unit = "mm" if unit.startswith("millimet") else "cm" if unit.startswith("centimet") else unit
         factor = _TO_MM[unit]
-        dims = tuple(sorted((float(d) * factor for d in _DIM_SPLIT_RE.split(m.group(1))),
-                            reverse=True))
-        out.append(("ml" if unit in ("ml", "cc") else "mm", dims))
+        dims = []
+        for written in _DIM_SPLIT_RE.split(m.group(1)):
+            ends = [float(v) * factor for v in _RANGE_SPLIT_RE.split(written)]
+            dims.append((min(ends), max(ends)))
+        out.append(("ml" if unit in ("ml", "cc") else "mm",
+                    tuple(sorted(dims, key=lambda d: d[1], reverse=True))))
     return tuple(out)
 
 
-def same_value(a: float, b: float) -> bool:
-    return abs(a - b) <= max(ABSOLUTE_TOLERANCE_MM, RELATIVE_TOLERANCE * max(a, b))
+def same_value(a: tuple[float, float], b: tuple[float, float]) -> bool:
+    """Two values (or ranges) that agree within the tolerance: the gap between them is at most
+    1.5 mm or 10 % of the larger, whichever is larger."""
+    gap = max(a[0] - b[1], b[0] - a[1], 0.0)
+    return gap <= max(ABSOLUTE_TOLERANCE_MM, RELATIVE_TOLERANCE * max(a[1], b[1]))
 
 
 def same_measurement(a: Measurement, b: Measurement) -> bool:

@@ -149,7 +149,7 @@ def test_image_references_and_dates_are_no_details():
     (only,) = atomize_sentence("A 5 mm nodule is seen in the right lower lobe (Srs6 img92), "
                                "unchanged since 2023-6-2.")
     assert "img" not in only.lower()
-    assert sentence_features(only).details == {"5", "nodule"}
+    assert sentence_features(only).details == {"size", "nodule"}  # a size is one detail
     assert atomize_sentence("A cyst (IM 5) is seen in the liver.") == ["A cyst is seen in the liver."]
     assert atomize_sentence("A cyst is seen in the liver (image: 204).") == [
         "A cyst is seen in the liver."]
@@ -158,7 +158,8 @@ def test_image_references_and_dates_are_no_details():
 def test_sizes_with_units_written_on_are_read_and_micronodules_are_small_nodules():
     a = sentence_features("A nodule measuring approximately 28\u00d725mm.")
     b = sentence_features("A nodule measuring approximately 28 x 25 mm.")
-    assert a.details == b.details == {"28", "25", "nodule"}
+    assert a.details == b.details == {"size", "nodule"}
+    assert a.sizes == b.sizes == (("mm", ((28.0, 28.0), (25.0, 25.0))),)
     assert sentence_features("Multiple micronodules.").details == sentence_features(
         "Multiple small nodules.").details
     assert "illdefined" in sentence_features("An indistinctly marginated nodule.").details

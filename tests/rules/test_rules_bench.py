@@ -15,6 +15,7 @@ from radscope.engine.context import RuntimeContext
 from radscope.engine.io.reports import ReportPair
 from radscope.engine.metrics.clear.schema import CONDITIONS
 from radscope.engine.metrics.registry import production
+from radscope.engine.reader.reader_lexicon import READER_VERSION
 from radscope.engine.reader.lexicon_loader import READER_RULES_VERSION
 from radscope.models.srr_labels import vocabulary
 
@@ -117,7 +118,7 @@ def test_mesh_benchmark_runs_both_labellers(tmp_path):
         ("The lungs are clear. Heart size is normal.", ["normal"]),
     ])
     runs = {"clear-rules": (["--labeller", "clear-rules"], READER_RULES_VERSION, False),
-            "srr-rules": (["--labeller", "srr"], "rules reader (reader-v4)", False),
+            "srr-rules": (["--labeller", "srr"], f"rules reader ({READER_VERSION})", False),
             "srr-demo": (["--labeller", "srr", "--srr-model", "srr-minilm-demo"],
                          "srr-minilm-demo", True)}
     for name, (flags, model, demo) in runs.items():
