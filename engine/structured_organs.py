@@ -50,6 +50,10 @@ _IGNORED = tuple(re.compile(p) for p in (
     r"\b(?:on|in)\s+(?:the\s+)?(?:lateral|frontal|pa|ap|oblique|portable|upright|supine|decubitus|"
     r"single|both)\s+(?:and\s+\w+\s+)?(?:views?|projections?|radiographs?|images?|films?)\b",
     r"\b(?:lateral|frontal|pa|ap)\s+(?:views?|projections?|radiographs?|films?)\b",
+    # what a finding touches or hides is its neighbour, not what it is about
+    r"\b(?:obscur\w*|silhouett\w*|effac\w*|abutting|contacting|touching|bordering|displacing|"
+    r"adjacent to|close to|next to)\s+(?:of\s+)?(?:the\s+)?[a-z' -]{1,40}?"
+    r"(?=\s+(?:on|in|at|and|which|with)\b|[,.;:()]|$)",
     r"\b(?:compared|comparison)\s+(?:to|with)\b.*$",
     r"\b(?:since|from|than on|than)\s+(?:the\s+)?(?:prior|previous|earlier|last)\b.*$",
     r"\btechnical factors\b",
@@ -65,7 +69,7 @@ _INTERPRETATION = re.compile(
 # Devices: a sentence whose subject is a device is filed under Tubes/Catheters/Support Devices
 # and nowhere else ("Endotracheal tube tip 4 cm above the carina").
 _DEVICE = re.compile(
-    r"\b(?:tubes?|catheters?|(?<!septal )(?<!kerley )(?<!pleural )(?<!reticular )(?<!linear )lines?|"
+    r"\b(?:tubes?|catheters?|(?<!septal )(?<!kerley )(?<! b )(?<!pleural )(?<!reticular )(?<!linear )lines?|"
     r"picc|ett|ngt|ng|og|pacemakers?|pacers?|pacing|leads?|defibrillators?|aicd|icd|wires?|"
     r"clips?|stents?|ports?|port-a-cath|drains?|sutures?|coils?|filters?|prosthe(?:sis|ses|tic)|"
     r"devices?|hardware|swan-ganz|sternotomy|cerclage|staples?|electrodes?|monitoring|"
@@ -76,7 +80,7 @@ _DEVICE = re.compile(
 # at the bilateral hilar regions" is a lung finding. Multi-word terms come first.
 _FINDING_TERMS = _words(
     (HEART, ("pulmonary (?:embol\\w*|arter\\w*|trunk|vascular\\w*|vasculature|vessels?|veins?|"
-             "venous \\w+|hypertension)", "vascular congestion", "cephalization",
+             "venous \\w+|hypertension)(?: congestion)?", "filling defects?", "vascular congestion", "cephalization",
              "cardiomegaly", "cardiac enlargement", "enlarged heart", "heart size", "embol\\w*",
              "aneurysm\\w*", "atheroscler\\w*", "atheroma\\w*", "dissection", "vasculature",
              "vascular")),
@@ -93,7 +97,7 @@ _FINDING_TERMS = _words(
     (LUNGS, ("consolidations?", "consolidative", "atelecta\\w*", "air ?space",
              "pneumonia", "pneumonitis", "infiltrates?", "infiltration", "edema", "oedema",
              "emphysema\\w*", "bronchiectasis", "hyperinflat\\w*", "hyperexpan\\w*",
-             "lung volumes?", "ground[- ]glass", "reticular\\w*", "interstitial", "markings",
+             "lung volumes?", "ground[- ]glass", "reticul\\w*", "honeycomb\\w*", "interstitial", "markings",
              "air bronchograms?", "mucus", "aspiration", "congestion", "septal")),
 )
 # Terms that take the organ of where they are ("nodule in the liver", "mass in the
@@ -113,16 +117,17 @@ _ANATOMY = _words(
     (MEDIASTINUM, ("mediastin\\w*", "hil(?:um|a|ar|us)", "thymus", "thymic",
                    "esophag\\w*", "oesophag\\w*", "paratracheal", "subcarinal",
                    "aortopulmonary")),
-    (PLEURA, ("pleura\\w*", "costophrenic", "fissures?", "fissural", "subpleural")),
+    (PLEURA, ("pleura\\w*", "costophrenic", "fissures?", "fissural")),
     (LUNGS, ("lungs?", "pulmonary", "lobes?", "lobar", "lingula\\w*", "apex", "apices",
              "apical", "bases?", "basal", "basilar", "bibasilar", "bibasal", "parenchyma\\w*",
              "airways?", "bronch\\w*", "peribronch\\w*", "trache\\w*", "alveol\\w*",
-             "interstitium", "kerley", "perihilar", "retrocardiac", "lung zones?", "carina",
+             "interstitium", "kerley", "perihilar", "retrocardiac", "subpleural", "lung zones?", "carina",
              "hemithorax")),
     (BONES, ("bones?", "bony", "osseous", "skelet\\w*", "ribs?", "spine", "spinal",
              "vertebra\\w*", "thoracic spine", "clavicles?", "scapula\\w*", "stern(?:um|al)",
              "shoulders?", "humer\\w*", "soft tissues?", "chest wall", "subcutaneous",
-             "axilla\\w*", "breasts?", "mastectomy", "diaphragms?", "hemidiaphragms?",
+             "axilla\\w*", "breasts?", "nipples?", "mastectomy", "discs?", "disks?", "foramin\\w*",
+             "facets?", "[ltcs]\\d{1,2}(?:-[ltcs]?\\d{1,2})?", "diaphragms?", "hemidiaphragms?",
              "diaphragmatic", "thoracolumbar", "lumbar", "joints?", "musculoskeletal",
              "muscles?")),
     (ABDOMEN, ("abdom\\w*", "liver", "hepat\\w*", "gallbladder", "biliary", "bile ducts?",
@@ -141,7 +146,8 @@ _ANATOMY = _words(
 # A finding term's header gives way to an organ written right before it ("pericardial
 # effusion", "subcutaneous emphysema", "thyroid nodule"), unless that organ is of the lungs or
 # pleura (an "apical pneumothorax" stays in the Pleura).
-_OVERRIDABLE = (LUNGS, PLEURA)
+_OVERRIDABLE = (LUNGS, PLEURA, MEDIASTINUM)
+_NOT_OVERRIDING = (LUNGS, PLEURA)
 # Words of two organs: the sentence goes under both.
 _TWO_ORGANS = {"cardiomediastinal": (HEART, MEDIASTINUM), "cardiopulmonary": (HEART, LUNGS)}
 _PREPOSITION = re.compile(
@@ -200,29 +206,50 @@ def _conjunct_headers(conjunct: str) -> set[str]:
     finding terms' (or the organ written right before one), and its organs that are not
     where something is ("in the liver") or what a term is about ("pleural effusion"); organs
     after a preposition count only when nothing else is named ("lesion in the liver")."""
-    if _DEVICE.search(conjunct):
-        return {DEVICES}
     anatomy = _matches(_ANATOMY, conjunct)
     terms = [t for t in _matches(_FINDING_TERMS, conjunct)
              if not any(s <= t[0] and t[1] <= e for s, e, _ in anatomy if e - s > t[1] - t[0])]
-    if not terms and not anatomy:
-        terms = _matches(_LOCATED_TERMS, conjunct)
     out: set[str] = set()
     for start, _end, header in terms:
-        before = [a for a in anatomy if a[1] <= start and start - a[1] <= 2]
-        if before and header in _OVERRIDABLE and before[-1][2] not in _OVERRIDABLE:
-            out.add(before[-1][2])
-        else:
-            out.add(header)
-    heads = [a for a in anatomy if not _PREPOSITION.search(conjunct[:a[0]])
-             and not any(t[0] - 2 <= a[1] and a[0] < t[1] for t in terms)]
-    for start, end, header in heads if terms else anatomy:
+        before = _right_before(anatomy, start)
+        out.add(before[2] if before and header in _OVERRIDABLE and before[2] not in _NOT_OVERRIDING
+                else header)
+    if terms:
+        anatomy = [a for a in anatomy if not _PREPOSITION.search(conjunct[:a[0]])
+                   and not any(t[0] - 2 <= a[1] and a[0] < t[1] for t in terms)]
+    else:
+        located = _matches(_LOCATED_TERMS, conjunct)
+        if not anatomy:
+            return {header for _s, _e, header in located}
+        # "thyroid nodule in the right lobe": the organ written before the term is the one
+        named = [b for b in (_right_before(anatomy, t[0]) for t in located) if b]
+        anatomy = named or _compound_heads(conjunct, anatomy)
+    for start, end, header in anatomy:
         out |= set(_TWO_ORGANS.get(conjunct[start:end], (header,)))
     return out
 
 
+def _right_before(anatomy: list[tuple[int, int, str]], start: int) -> tuple[int, int, str] | None:
+    """The organ word written right before the word at ``start`` ("pericardial effusion")."""
+    before = [a for a in anatomy if a[1] <= start and start - a[1] <= 2]
+    return before[-1] if before else None
+
+
+def _compound_heads(conjunct: str, anatomy: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
+    """Of organ words written one after the other ("right lower lobe segmental arteries",
+    "apical pleural cap"), the last, which the others only qualify."""
+    heads = []
+    for a, b in zip(anatomy, anatomy[1:] + [(len(conjunct) + 10, 0, "")], strict=True):
+        gap = conjunct[a[1]:b[0]]
+        if not (len(gap.split()) <= 1 and not _PREPOSITION.search(gap) and b[2]):
+            heads.append(a)
+    return heads
+
+
 def _phrase_headers(phrase: str) -> set[str]:
     """The union over the coordinated parts of a phrase ("heart and mediastinum")."""
+    if _DEVICE.search(phrase):  # "pacemaker with leads in the right atrium and ventricle"
+        return {DEVICES}
     out: set[str] = set()
     for conjunct in _CONJUNCT.split(phrase):
         out |= _conjunct_headers(conjunct)
