@@ -61,7 +61,7 @@ _RUN_IN_HEADING = re.compile(r"(\b[a-z][a-z0-9-]*|\d+|XXXX)[ \t]+((?:IMPRESSION|
 # abbreviation or a list number ("approx. 3 cm", "1. Effusion").
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9(\"'])")
 _NO_END = re.compile(r"(?:\b(?:dr|mr|mrs|ms|vs|approx|e\.g|i\.e|cf|fig|st|resp|incl|ca|no)\.|"
-                     r"^\(?(?:\d{1,2}|[a-hA-H])[.)])$", re.IGNORECASE)
+                     r"(?:^|:\s*)\(?(?:\d{1,2}|[a-hA-H])[.)])$", re.IGNORECASE)
 _BULLET = re.compile(r"^\s*(?:[-*\u2022\u2023\u25e6\u2043\u2219]+|\(?\d{1,2}[.)](?!\d)|"
                      r"\(?[a-hA-H][.)])\s+")
 _WORD = re.compile(r"[^\W_]+")
@@ -205,9 +205,11 @@ def conservation_problems(parts: ReportParts, findings: Mapping[str, Sequence[st
     problems = [f"unknown Findings header {h!r}" for h in findings if h not in headers]
     statements = [words(s.text) for s in parts.statements]
     placed: list[list[tuple[tuple[int, int], str]]] = [[] for _ in statements]
-    for header_name in headers:
-        for item in findings.get(header_name, []):
-            problems += _place(item, header_name, statements, placed)
+    wholes = set(statements)
+    listed = [(item, h) for h in headers for item in findings.get(h, [])]
+    # whole sentences first, so that a clause is matched to the sentence it was cut from
+    for item, header_name in sorted(listed, key=lambda x: words(x[0]) not in wholes):
+        problems += _place(item, header_name, statements, placed)
     for statement, spots, tokens in zip(parts.statements, placed, statements, strict=True):
         problems += _coverage(statement.text, tokens, spots)
     problems += _impression_problems(parts.impression, impression)

@@ -127,7 +127,7 @@ _ANATOMY = _words(
              "vertebra\\w*", "thoracic spine", "clavicles?", "scapula\\w*", "stern(?:um|al)",
              "shoulders?", "humer\\w*", "soft tissues?", "chest wall", "subcutaneous",
              "axilla\\w*", "breasts?", "nipples?", "mastectomy", "discs?", "disks?", "foramin\\w*",
-             "facets?", "[ltcs]\\d{1,2}(?:-[ltcs]?\\d{1,2})?", "diaphragms?", "hemidiaphragms?",
+             "facets?", "[ltcs]\\d{1,2}-[ltcs]?\\d{1,2}", "[ls]\\d", "diaphragms?", "hemidiaphragms?",
              "diaphragmatic", "thoracolumbar", "lumbar", "joints?", "musculoskeletal",
              "muscles?")),
     (ABDOMEN, ("abdom\\w*", "liver", "hepat\\w*", "gallbladder", "biliary", "bile ducts?",

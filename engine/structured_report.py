@@ -33,7 +33,7 @@ from typing import Any
 from radscope.engine.context import ModelInfo
 from radscope.engine.runtimes.judge import Judge, bounded_schema
 from radscope.engine.runtimes.prompts import load_prompt
-from radscope.engine.structured_check import conservation_problems, report_parts
+from radscope.engine.structured_check import ReportParts, conservation_problems, report_parts
 from radscope.engine.structured_organs import FINDINGS_HEADERS, statement_pieces
 
 PROMPT = "structure.srrg"
@@ -155,6 +155,27 @@ def check_conservation(text: str, report: StructuredReport, exam: str = "") -> l
          "technique": report.technique, "comparison": report.comparison}, FINDINGS_HEADERS)
 
 
+# The bounds make the longest possible answer (9 lists x 8 items x 200 characters, plus four
+# short fields) fit the token budget, so generation always ends inside it; a report whose
+# sentences cannot be copied within them is refused before the judge is asked.
+MAX_ITEM_CHARS, MAX_ITEMS = 200, 8
+
+
+def _beyond_bounds(parts: ReportParts) -> list[str]:
+    """Why the judge's answer could not hold the report word for word (empty when it can)."""
+    long = [s.text for s in parts.statements if len(s.text) > MAX_ITEM_CHARS]
+    long += [i for i in parts.impression if len(i) > MAX_ITEM_CHARS]
+    problems = [f"a sentence is longer than the {MAX_ITEM_CHARS} characters a judge's item may "
+                f"hold: {t[:60]!r}…" for t in long[:3]]
+    if len(parts.statements) > MAX_ITEMS * len(FINDINGS_HEADERS):
+        problems.append(f"{len(parts.statements)} finding sentences: more than the judge's answer "
+                        f"may hold ({MAX_ITEMS} per header)")
+    if len(parts.impression) > MAX_ITEMS:
+        problems.append(f"{len(parts.impression)} impression items: more than the {MAX_ITEMS} the "
+                        "judge's answer may hold")
+    return problems
+
+
 class StructureRefused(ValueError):
     """The LLM judge's structured report breaks the conservation rule: it is not shown."""
 
@@ -195,12 +216,13 @@ def structure_report(text: str, judge: Judge) -> StructureResult:
     StructureRefused (with the reasons) when it drops, repeats or invents a finding."""
     if not text.strip():
         raise ValueError("the report is empty")
+    too_big = _beyond_bounds(report_parts(text))
+    if too_big:  # the judge could not copy it whole: refused before a minute is spent asking
+        raise StructureRefused(too_big, judge.model().id)
     prompt = load_prompt(PROMPT)
-    # The bounds make the longest possible answer (9 lists x 8 items x 200 characters, plus
-    # four short fields) fit the token budget, so generation always ends inside it.
     answer = judge.ask(prompt, {"report": text.strip(), "headers": ", ".join(FINDINGS_HEADERS)},
-                       bounded_schema(STRUCTURE_SCHEMA, max_string=200, max_items=8),
-                       max_tokens=4096)
+                       bounded_schema(STRUCTURE_SCHEMA, max_string=MAX_ITEM_CHARS,
+                                      max_items=MAX_ITEMS), max_tokens=4096)
     report = StructuredReport.from_json(answer.value)
     problems = check_conservation(text, report)
     if problems:
@@ -239,6 +261,11 @@ def run_cli(args: argparse.Namespace, options: dict[str, Any]) -> int:
             judge = judge_for(ctx)
             try:
                 result = structure_report(text, judge)
+            except StructureRefused as exc:
+                print(f"error: the structured report written by the judge is refused: "
+                      f"{len(exc.problems)} problem(s)", file=sys.stderr)
+                print("\n".join(f"  - {p}" for p in exc.problems), file=sys.stderr)
+                return 1
             except JudgeError as exc:
                 print(f"error: {exc}", file=sys.stderr)
                 return 1
