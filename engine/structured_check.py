@@ -14,6 +14,7 @@ impression keeps its items and their order. Words are compared lower-cased, with
 """
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -252,7 +253,7 @@ def _coverage(text: str, tokens: tuple[str, ...], spots: list[tuple[tuple[int, i
     if not spans:
         return [f"left out: {_quote(text)}"]
     problems = []
-    for (a1, b1), (a2, _b2) in zip(spans, spans[1:]):
+    for (_a1, b1), (a2, _b2) in itertools.pairwise(spans):
         if a2 < b1:
             problems.append(f"said twice, in part: {_quote(text)}")
             break

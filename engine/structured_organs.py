@@ -239,7 +239,7 @@ def _compound_heads(conjunct: str, anatomy: list[tuple[int, int, str]]) -> list[
     """Of organ words written one after the other ("right lower lobe segmental arteries",
     "apical pleural cap"), the last, which the others only qualify."""
     heads = []
-    for a, b in zip(anatomy, anatomy[1:] + [(len(conjunct) + 10, 0, "")], strict=True):
+    for a, b in zip(anatomy, [*anatomy[1:], (len(conjunct) + 10, 0, "")], strict=True):
         gap = conjunct[a[1]:b[0]]
         if not (len(gap.split()) <= 1 and not _PREPOSITION.search(gap) and b[2]):
             heads.append(a)

@@ -98,7 +98,7 @@ class StructuredReport:
         return "\n".join(lines)
 
 
-RULES_WRITER = "rules rewrite (clinical reader, no LLM)"
+RULES_WRITER = "rules rewrite (report sentences by organ, no LLM)"
 WRITERS = ("auto", "rules", "llm")
 
 

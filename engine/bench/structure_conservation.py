@@ -90,7 +90,8 @@ def check_report(text: str) -> dict[str, Any]:
         pieces = statement_pieces(statement.text, statement.context, previous)
         said += [p.text for p in pieces]
         previous = pieces[-1].headers
-    words_in, words_out = Counter(words(source)), Counter(words(" ".join(said + report.impression)))
+    said_text = _NUMBERING.sub(" ", "\n".join(said + report.impression))
+    words_in, words_out = Counter(words(source)), Counter(words(said_text))
     # a cut between two clauses may leave out the word that joined them ("... and ...")
     for _ in range(len(said) - len(parts.statements)):
         joining = next((w for w in ("and", "but", "while", "whereas") if (words_in - words_out)[w]), "")
@@ -107,7 +108,8 @@ def check_report(text: str) -> dict[str, Any]:
             "problems": problems,
             "words_missing": sorted((words_in - words_out).elements()),
             "words_added": sorted((words_out - words_in).elements()),
-            "items_not_in_text": [i for i in items if f" {' '.join(words(i))} " not in f" {all_words} "],
+            "items_not_in_text": [i for i in items if f" {' '.join(words(_NUMBERING.sub(' ', i)))} "
+                                  not in f" {all_words} "],
             "left_out": list(parts.left_out),
             "split": sum(len(statement_pieces(s.text, s.context)) > 1 for s in parts.statements),
             "multi_header": sum(len(h) > 1 for s in parts.statements
@@ -142,7 +144,7 @@ def cmd_structure_conservation(args: argparse.Namespace) -> int:
             totals["reports_with_left_out_text"] += bool(row["left_out"])
             if row["problems"] or row["words_missing"] or row["words_added"] or row["items_not_in_text"]:
                 failures.append({"set": name, "report": key, **row})
-        totals_json = dict(totals)
+        totals_json: dict[str, float] = dict(totals)
         totals_json["seconds"] = round(time.perf_counter() - started, 1)
         summary[name] = totals_json
         kept = totals["statements"] - totals["dropped"] - totals["twice"]
