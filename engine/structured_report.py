@@ -1,18 +1,22 @@
 """Rewrite a free-text report into the structured format of spec §4 (SRRG).
 
 Sections Exam Type, History, Technique, Comparison, Findings, Impression; Findings grouped
-under eight fixed organ-system headers as bullet lists; Impression as a numbered list, most
-important first; no references to prior studies and no identifiers.
+under eight fixed organ-system headers as bullet lists; Impression as a numbered list.
 
-Two writers, and every result names its own:
+The structured report must be one the radiologist would sign: every finding statement of the
+report kept once, in the radiologist's words, under the organ it is about (a statement of two
+organs under each), nothing added, the impression's items kept in their order, the header taken
+from the report (Comparison empty when the report gives none). That rule is
+``structured_check.conservation_problems``; both writers answer to it, and every result names
+its writer:
 
-- ``structure_by_rules`` (the default when no capable judge is set): the clinical reader's
-  atomic findings, each placed under its organ system from the sites and devices the reader
-  found (a site's parent chain in the RadSEM lexicon), with the report's own sections for
-  history and technique and the report's impression (or, without one, its abnormal findings,
-  definite before hedged). Deterministic, offline, milliseconds; it rewrites nothing the
-  reader did not read, so wording stays the report's.
-- ``structure_report``: the LLM judge answers JSON constrained to the same shape.
+- ``structure_by_rules`` (the default when no capable judge is set): each finding sentence
+  under the header of the organ or device it is about (``structured_organs``), cut only where
+  two clauses that stand alone are about different organs; the report's own impression items
+  and header. Deterministic, offline, milliseconds.
+- ``structure_report``: the LLM judge answers JSON constrained to the same shape; an answer
+  that drops, repeats or invents a finding is refused with its reasons (``StructureRefused``),
+  never shown as the structured report.
 
 Command line: ``python -m radscope.engine structure --input report.txt [--by rules|llm] [--judge ...]``.
 """
@@ -20,23 +24,21 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import sys
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from radscope.engine.context import ModelInfo
-from radscope.engine.io.reports import split_sections, split_utterances
 from radscope.engine.runtimes.judge import Judge, bounded_schema
 from radscope.engine.runtimes.prompts import load_prompt
+from radscope.engine.structured_check import ReportParts, conservation_problems, report_parts
+from radscope.engine.structured_organs import FINDINGS_HEADERS, statement_pieces
 
 PROMPT = "structure.srrg"
-FINDINGS_HEADERS: tuple[str, ...] = (
-    "Lungs and Airways", "Pleura", "Cardiovascular", "Hila and Mediastinum",
-    "Tubes/Catheters/Support Devices", "Musculoskeletal and Chest Wall", "Abdominal", "Other",
-)
+# Names the rules below in a result's signature: results of older rules are not reused.
+RULES_VERSION = "structure-rules-v2"
 _TEXT = {"type": "string"}
 _LIST = {"type": "array", "items": {"type": "string"}}
 STRUCTURE_SCHEMA: dict[str, Any] = {
@@ -54,7 +56,8 @@ STRUCTURE_SCHEMA: dict[str, Any] = {
 
 @dataclass
 class StructuredReport:
-    """A report in the structured format; empty Findings headers are kept (as empty lists)."""
+    """A report in the structured format; empty Findings headers are kept (as empty lists), and
+    a header field the report does not give is empty (never "None")."""
 
     exam_type: str
     history: str
@@ -81,20 +84,21 @@ class StructuredReport:
 
     def to_text(self) -> str:
         """The structured report as text: headed sections, bullets, numbered impression."""
-        lines = [f"Exam Type: {self.exam_type or 'None'}", f"History: {self.history or 'None'}",
-                 f"Technique: {self.technique or 'None'}",
-                 f"Comparison: {self.comparison or 'None'}", "", "Findings:"]
+        lines = [f"{label}: {value}".rstrip() for label, value in (
+            ("Exam Type", self.exam_type), ("History", self.history),
+            ("Technique", self.technique), ("Comparison", self.comparison))]
+        lines += ["", "Findings:"]
         for header in FINDINGS_HEADERS:
             items = self.findings.get(header, [])
             if items:
                 lines.append(f"{header}:")
                 lines += [f"- {item}" for item in items]
         lines += ["", "Impression:"]
-        lines += [f"{i}. {item}" for i, item in enumerate(self.impression, start=1)] or ["None"]
+        lines += [f"{i}. {item}" for i, item in enumerate(self.impression, start=1)]
         return "\n".join(lines)
 
 
-RULES_WRITER = "rules rewrite (clinical reader, no LLM)"
+RULES_WRITER = "rules rewrite (report sentences by organ, no LLM)"
 WRITERS = ("auto", "rules", "llm")
 
 
@@ -107,10 +111,11 @@ class StructureResult:
     prompt: str
     signature: dict[str, Any]
     writer: str = "llm"  # "llm" or "rules"
+    left_out: list[str] = field(default_factory=list)  # report text the format has no place for
 
     def to_json(self) -> dict[str, Any]:
         return {"structured": self.report.to_json(), "text": self.report.to_text(),
-                "writer": self.writer,
+                "writer": self.writer, "left_out": list(self.left_out),
                 "model": self.model.id if self.model else RULES_WRITER,
                 "demo_grade": bool(self.model and self.model.demo_grade),
                 "prompt": self.prompt, "signature": self.signature}
@@ -118,106 +123,67 @@ class StructureResult:
 
 # --------------------------------------------------------------------------- rules rewrite
 
-# Lexicon sites (engine/data/lexicons/radsem.json) -> Findings header. A site not listed takes
-# its nearest listed ancestor's header ("upper lobe" -> "lung"); the first match wins, so the
-# hilum (a child of the lung) is listed before the lung.
-_SITE_HEADERS: tuple[tuple[str, str], ...] = (
-    ("hilum", "Hila and Mediastinum"), ("mediastinum", "Hila and Mediastinum"),
-    ("cardiomediastinum", "Hila and Mediastinum"), ("lymph node", "Hila and Mediastinum"),
-    ("esophagus", "Hila and Mediastinum"), ("pleura", "Pleura"),
-    ("lung", "Lungs and Airways"), ("trachea", "Lungs and Airways"),
-    ("heart", "Cardiovascular"), ("vessel", "Cardiovascular"),
-    ("chest wall", "Musculoskeletal and Chest Wall"), ("bone", "Musculoskeletal and Chest Wall"),
-    ("spine", "Musculoskeletal and Chest Wall"), ("joint", "Musculoskeletal and Chest Wall"),
-    ("soft tissue", "Musculoskeletal and Chest Wall"),
-    ("abdomen", "Abdominal"), ("pelvis", "Abdominal"),
-    ("head", "Other"), ("neck", "Other"),  # brain, sinuses, thyroid: outside the chest headers
-)
-# The heart's silhouette: "the cardiomediastinal silhouette is normal" is read as heart size.
-_SITE_OVERRIDES = {"cardiomediastinum": "Cardiovascular"}
-
-
-def site_header(site: str) -> str | None:
-    """The Findings header of a lexicon site (its own or its nearest ancestor's; None when
-    neither has one)."""
-    from radscope.engine.reader.anatomy_lexicon import anatomy_lexicon
-
-    if site in _SITE_OVERRIDES:
-        return _SITE_OVERRIDES[site]
-    headers = dict(_SITE_HEADERS)
-    parent = anatomy_lexicon().site_parent
-    seen: set[str] = set()
-    node: str | None = site
-    while node and node not in seen:
-        if node in headers:
-            return headers[node]
-        seen.add(node)
-        node = parent.get(node)
-    return None
-
-
-# A finding that names no site at all ("No pneumothorax.") goes where its finding word belongs
-# (one with a site outside these headers, "cerebral edema", stays under Other).
-_TERM_HEADERS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
-    (re.compile(pattern, re.IGNORECASE), header) for pattern, header in (
-        (r"pneumothora|effusion|pleura|empyema", "Pleura"),
-        (r"cardiomegaly|\bheart\b|cardiac|pericardi|aort", "Cardiovascular"),
-        (r"mediastin|\bhil(?:um|ar|a)\b|lymphadenopathy", "Hila and Mediastinum"),
-        (r"atelecta|consolidat|opacit|nodul|pneumon|edema|emphysema|airspace|bronch|infiltrat",
-         "Lungs and Airways"),
-        (r"fractur|osseous|\bbones?\b|degenerative|scoliosis|kyphosis", "Musculoskeletal and Chest Wall"),
-    ))
-
-
-def finding_header(sites: Iterable[str], device: bool, text: str = "") -> str:
-    """Where a finding goes: devices under their own header, otherwise the most specific
-    header among its sites (a sentence naming the lung and the pleura goes under Pleura), and
-    for a finding without a known site, the header of its finding word (else Other)."""
-    if device:
-        return "Tubes/Catheters/Support Devices"
-    sites = list(sites)
-    if not sites:
-        return next((h for pattern, h in _TERM_HEADERS if pattern.search(text)), "Other")
-    headers = [site_header(s) for s in sites]
-    # head and neck anatomy wins: "small vessel disease of the brain" is not Cardiovascular
-    named = [h for h in headers if h is not None]
-    if not named or "Other" in named:
-        return "Other"
-    order = ("Pleura", "Hila and Mediastinum", "Cardiovascular", "Lungs and Airways",
-             "Musculoskeletal and Chest Wall", "Abdominal")
-    return min(named, key=order.index)
-
-
-def _first(sections: Mapping[str, str], *names: str) -> str:
-    text = " ".join(sections[n].strip() for n in names if sections.get(n, "").strip())
-    return " ".join(text.split())
-
 
 def structure_by_rules(text: str, exam: str = "") -> StructureResult:
-    """The structured report from the clinical reader (see module docstring); ``exam`` is the
-    pair's modality and area when known."""
-    from radscope.engine.reader.findings import read_report
-
+    """The structured report by rules (see module docstring); ``exam`` is the pair's modality
+    and area when known (the exam type when the report names none)."""
     if not text.strip():
         raise ValueError("the report is empty")
-    sections = split_sections(text)
-    reading = read_report(text)
+    parts = report_parts(text, exam)
     findings: dict[str, list[str]] = {h: [] for h in FINDINGS_HEADERS}
-    for finding in reading.findings:
-        items = findings[finding_header(finding.sites, finding.device, finding.text)]
-        if finding.text not in items:
-            items.append(finding.text)
-    impression = split_utterances(sections.get("impression", ""))
-    if not impression:  # the abnormal findings, definite before hedged
-        abnormal = [f for f in reading.findings if not f.normal]
-        impression = ([f.text for f in abnormal if f.polarity == "present"]
-                      + [f.text for f in abnormal if f.polarity == "uncertain"])
+    previous: tuple[str, ...] = ()
+    for statement in parts.statements:
+        pieces = statement_pieces(statement.text, statement.context, previous)
+        for piece in pieces:
+            for header in piece.headers:
+                findings[header].append(piece.text)
+        previous = pieces[-1].headers
     report = StructuredReport(
-        exam_type=exam.strip(), history=_first(sections, "indication", "history"),
-        technique=_first(sections, "technique"), comparison="",
-        findings=findings, impression=impression)
-    return StructureResult(report, None, "rules", {"writer": "rules", "reader": "clinical"},
-                           writer="rules")
+        exam_type=parts.exam_type, history=parts.history, technique=parts.technique,
+        comparison=parts.comparison, findings=findings, impression=list(parts.impression))
+    return StructureResult(report, None, "rules", {"writer": "rules", "rules": RULES_VERSION},
+                           writer="rules", left_out=list(parts.left_out))
+
+
+def check_conservation(text: str, report: StructuredReport, exam: str = "") -> list[str]:
+    """What ``report`` drops, repeats or adds against the report ``text`` (empty: it keeps
+    every finding statement once, invents none, and keeps the impression's items in order)."""
+    parts = report_parts(text, exam)
+    return conservation_problems(
+        parts, report.findings, report.impression,
+        {"exam_type": report.exam_type, "history": report.history,
+         "technique": report.technique, "comparison": report.comparison}, FINDINGS_HEADERS)
+
+
+# The bounds make the longest possible answer (9 lists x 8 items x 200 characters, plus four
+# short fields) fit the token budget, so generation always ends inside it; a report whose
+# sentences cannot be copied within them is refused before the judge is asked.
+MAX_ITEM_CHARS, MAX_ITEMS = 200, 8
+
+
+def _beyond_bounds(parts: ReportParts) -> list[str]:
+    """Why the judge's answer could not hold the report word for word (empty when it can)."""
+    long = [s.text for s in parts.statements if len(s.text) > MAX_ITEM_CHARS]
+    long += [i for i in parts.impression if len(i) > MAX_ITEM_CHARS]
+    problems = [f"a sentence is longer than the {MAX_ITEM_CHARS} characters a judge's item may "
+                f"hold: {t[:60]!r}…" for t in long[:3]]
+    if len(parts.statements) > MAX_ITEMS * len(FINDINGS_HEADERS):
+        problems.append(f"{len(parts.statements)} finding sentences: more than the judge's answer "
+                        f"may hold ({MAX_ITEMS} per header)")
+    if len(parts.impression) > MAX_ITEMS:
+        problems.append(f"{len(parts.impression)} impression items: more than the {MAX_ITEMS} the "
+                        "judge's answer may hold")
+    return problems
+
+
+class StructureRefused(ValueError):
+    """The LLM judge's structured report breaks the conservation rule: it is not shown."""
+
+    def __init__(self, problems: list[str], model: str) -> None:
+        self.problems = problems
+        shown = "; ".join(problems[:6]) + (f"; and {len(problems) - 6} more" if len(problems) > 6 else "")
+        super().__init__(f"the structured report written by {model} is refused: it does not keep "
+                         f"the report as written ({shown})")
 
 
 def judge_is_capable(options: Mapping[str, Any]) -> bool:
@@ -246,17 +212,24 @@ def choose_writer(requested: str, options: Mapping[str, Any]) -> str:
 
 
 def structure_report(text: str, judge: Judge) -> StructureResult:
-    """Ask ``judge`` for the structured form of ``text`` (raises JudgeError when unusable)."""
+    """Ask ``judge`` for the structured form of ``text``: JudgeError when its answer is unusable,
+    StructureRefused (with the reasons) when it drops, repeats or invents a finding."""
     if not text.strip():
         raise ValueError("the report is empty")
+    too_big = _beyond_bounds(report_parts(text))
+    if too_big:  # the judge could not copy it whole: refused before a minute is spent asking
+        raise StructureRefused(too_big, judge.model().id)
     prompt = load_prompt(PROMPT)
-    # The bounds make the longest possible answer (9 lists x 8 items x 200 characters, plus
-    # four short fields) fit the token budget, so generation always ends inside it.
     answer = judge.ask(prompt, {"report": text.strip(), "headers": ", ".join(FINDINGS_HEADERS)},
-                       bounded_schema(STRUCTURE_SCHEMA, max_string=200, max_items=8),
-                       max_tokens=4096)
-    return StructureResult(StructuredReport.from_json(answer.value), judge.model(), prompt.key,
-                           {**judge.signature_fields(), "prompt": prompt.key})
+                       bounded_schema(STRUCTURE_SCHEMA, max_string=MAX_ITEM_CHARS,
+                                      max_items=MAX_ITEMS), max_tokens=4096)
+    report = StructuredReport.from_json(answer.value)
+    problems = check_conservation(text, report)
+    if problems:
+        raise StructureRefused(problems, judge.model().id)
+    return StructureResult(report, judge.model(), prompt.key,
+                           {**judge.signature_fields(), "prompt": prompt.key},
+                           left_out=list(report_parts(text).left_out))
 
 
 # --------------------------------------------------------------------------- command line
@@ -288,6 +261,11 @@ def run_cli(args: argparse.Namespace, options: dict[str, Any]) -> int:
             judge = judge_for(ctx)
             try:
                 result = structure_report(text, judge)
+            except StructureRefused as exc:
+                print(f"error: the structured report written by the judge is refused: "
+                      f"{len(exc.problems)} problem(s)", file=sys.stderr)
+                print("\n".join(f"  - {p}" for p in exc.problems), file=sys.stderr)
+                return 1
             except JudgeError as exc:
                 print(f"error: {exc}", file=sys.stderr)
                 return 1

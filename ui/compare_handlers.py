@@ -28,7 +28,9 @@ from radscope.ui.public import for_visitor, redact, secret_values
 from radscope.ui.report import comparison_record, write_report
 from radscope.ui.runtime import needs_model
 from radscope.ui.structured_report_action import (
+    StructureRefused,
     StructureUnavailable,
+    refusal_html,
     structure,
     structured_html,
     writer_for,
@@ -294,6 +296,10 @@ def run_structure(app: AppContext, option_names: list[str], ref: str, cand: str,
             result = structure(text, app.cache.runtime(options).ctx, writer)
     except StructureUnavailable as exc:
         yield gr.update(visible=True), status_box("warn", str(exc)), hidden
+        return
+    except StructureRefused as exc:  # the judge dropped, repeated or invented a finding
+        log.info("structured report refused: %d problem(s)", len(exc.problems))
+        yield gr.update(visible=True), refusal_html(exc), hidden
         return
     except Exception as exc:  # noqa: BLE001 - shown in the panel and logged, both redacted
         # No traceback in the log: the judge's error text may echo an API key back.

@@ -5,7 +5,8 @@ findings under their organ systems; milliseconds, no judge) and the LLM rewrite 
 the shared judge). "Automatic" takes the rules rewrite unless a capable (non-demo) judge is
 set. This module picks the writer, runs it with the app's cached runtime context, and lays the
 result out as HTML (escaped: the judge's text is as untrusted as the report), saying who wrote
-it.
+it. A judge's answer that drops, repeats or invents a finding is refused by the engine; the
+reasons are shown instead of the report.
 """
 from __future__ import annotations
 
@@ -14,7 +15,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from radscope.engine.context import RuntimeContext
+from radscope.engine.structured_report import StructureRefused
 from radscope.ui.views.common import esc
+
+__all__ = ["StructureRefused", "StructureUnavailable", "refusal_html", "structure",
+           "structured_html", "writer_for"]
 
 # What the "Written by" control offers, and the engine's name for each.
 WRITER_CHOICES: dict[str, str] = {"Automatic": "auto", "Rules reader (no judge)": "rules",
@@ -55,9 +60,22 @@ def structure(text: str, ctx: RuntimeContext, writer: str = "llm") -> Any:
     return structure_report(text, judge_for(ctx))
 
 
+def refusal_html(exc: Exception) -> str:
+    """Why the judge's structured report is not shown: each way it breaks the conservation
+    rule, escaped (the reasons quote the judge's text)."""
+    problems = getattr(exc, "problems", [str(exc)])
+    return ("<div class='rs-structured rs-refused'><div class='rs-sub'>The LLM judge's structured "
+            "report was refused: it does not keep the report as written</div><ul class='rs-list'>"
+            + "".join(f"<li>{esc(p)}</li>" for p in problems[:20])
+            + (f"<li>and {len(problems) - 20} more</li>" if len(problems) > 20 else "")
+            + "</ul><div class='rs-muted'>Choose \"Rules reader (no judge)\" for a structured "
+            "report that keeps every finding.</div></div>")
+
+
 def structured_html(result: Any) -> str:
     """Sections, Findings under their headers as bullets, Impression as a numbered list, and
-    who wrote it (the rules reader, or the model, flagged when demo-grade)."""
+    who wrote it (the rules reader, or the model, flagged when demo-grade); header fields the
+    report does not give say so, and text the format has no place for is listed."""
     data = result.to_json() if hasattr(result, "to_json") else dict(result)
     report = data.get("structured") or {}
     model = data.get("model")
@@ -69,7 +87,9 @@ def structured_html(result: Any) -> str:
     parts = [who]
     for key, label in (("exam_type", "Exam Type"), ("history", "History"),
                        ("technique", "Technique"), ("comparison", "Comparison")):
-        parts.append(f"<div class='rs-kv'><b>{label}:</b> {esc(report.get(key) or 'None')}</div>")
+        value = esc(report.get(key)) if report.get(key) else \
+            "<span class='rs-muted'>not given in the report</span>"
+        parts.append(f"<div class='rs-kv'><b>{label}:</b> {value}</div>")
     parts.append("<div class='rs-sub'>Findings</div>")
     findings = report.get("findings") or {}
     listed = False
@@ -83,5 +103,9 @@ def structured_html(result: Any) -> str:
     parts.append("<div class='rs-sub'>Impression</div>")
     impression = report.get("impression") or []
     parts.append("<ol class='rs-list'>" + "".join(f"<li>{esc(i)}</li>" for i in impression) + "</ol>"
-                 if impression else "<div class='rs-muted'>None</div>")
+                 if impression else "<div class='rs-muted'>the report gives no impression</div>")
+    left_out = data.get("left_out") or []
+    if left_out:
+        parts.append("<div class='rs-sub'>Not in the structured format</div><ul class='rs-list "
+                     "rs-left-out'>" + "".join(f"<li>{esc(t)}</li>" for t in left_out) + "</ul>")
     return "<div class='rs-structured'>" + "".join(parts) + "</div>"

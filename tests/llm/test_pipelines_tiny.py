@@ -195,10 +195,15 @@ def test_structure_cli(tmp_path, tiny_gguf):
     report.write_text(REF)
     proc = run_cli("structure", "--input", str(report), "--judge", str(tiny_gguf),
                    "--judge-threads", "1", "--json")
-    assert proc.returncode == 0, proc.stderr
-    data = json.loads(proc.stdout)
+    # A random model cannot copy the report: its answer is refused with the reasons, never
+    # printed as the structured report.
+    assert proc.returncode == 1 and proc.stdout == "", proc.stdout
+    assert "refused" in proc.stderr and "left out:" in proc.stderr and "Traceback" not in proc.stderr
+    rules = run_cli("structure", "--input", str(report), "--by", "rules", "--json")
+    assert rules.returncode == 0, rules.stderr
+    data = json.loads(rules.stdout)
     assert set(data["structured"]) == {"exam_type", "history", "technique", "comparison",
                                        "findings", "impression"}
-    assert data["text"].startswith("Exam Type: ") and "\nFindings:\n" in data["text"]
+    assert data["text"].startswith("Exam Type:") and "\nFindings:\n" in data["text"]
     missing = run_cli("structure", "--input", str(report), "--judge", "./nope.gguf")
     assert missing.returncode == 2 and "error:" in missing.stderr and "Traceback" not in missing.stderr

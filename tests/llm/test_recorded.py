@@ -15,7 +15,6 @@ from radscope.engine.metrics.judging import JudgeConfig
 from radscope.engine.metrics.registry import production
 from radscope.engine.runs.runner import run_batch
 from radscope.engine.runtimes.judge import Judge
-from radscope.engine.structured_report import structure_report
 from tests.llm.conftest import ReplayBackend, ScriptedBackend, load_fixture
 
 
@@ -153,33 +152,6 @@ def test_radsem_on_recorded_answers_from_an_unconstrained_server():
     corpus = run.summary["metrics"]["radsem"]["corpus"]
     assert corpus["abnormal"]["n_pairs_present"] == 1 and corpus["normal"]["n_pairs_present"] == 0
     assert corpus["mean_ref_sentences"] == 2.0
-
-
-def test_structured_report_from_a_recorded_answer():
-    fx = load_fixture("structure.json")
-    result = structure_report(fx["report"], Judge(ScriptedBackend([fx["answer"]])))
-    assert result.report.to_text() == (
-        "Exam Type: Chest radiograph, two views\n"
-        "History: Cough\n"
-        "Technique: None\n"
-        "Comparison: None\n"
-        "\n"
-        "Findings:\n"
-        "Lungs and Airways:\n"
-        "- The lungs are clear.\n"
-        "Pleura:\n"
-        "- Small left pleural effusion.\n"
-        "Cardiovascular:\n"
-        "- Normal heart size.\n"
-        "Tubes/Catheters/Support Devices:\n"
-        "- Right internal jugular line ending in the superior vena cava.\n"
-        "\n"
-        "Impression:\n"
-        "1. Small left pleural effusion.\n"
-        "2. Line in satisfactory position.")
-    data = result.to_json()
-    assert data["structured"]["findings"]["Other"] == []  # the blank item is dropped
-    assert data["prompt"] == "structure.srrg@2" and data["model"] == "scripted-judge"
 
 
 def test_corpus_is_rebuilt_from_stored_details_only():

@@ -206,7 +206,8 @@ def test_structured_report_layout_is_escaped_and_flags_demo_models():
                               impression=["Small left pleural effusion.", "No pneumothorax."])
     result = StructureResult(report, ModelInfo("gemma3-270m-demo", demo_grade=True), "structure.srrg", {})
     page = structured_html(result)
-    assert "<b>Exam Type:</b> Chest radiograph" in page and "<b>History:</b> None" in page
+    assert "<b>Exam Type:</b> Chest radiograph" in page
+    assert "<b>History:</b> <span class='rs-muted'>not given in the report</span>" in page
     assert "<i>Pleura</i>" in page and "Lungs and Airways" not in page  # empty headers left out
     assert "&lt;b&gt;x&lt;/b&gt;" in page  # the judge's text is escaped
     assert "<ol class='rs-list'><li>Small left pleural effusion.</li><li>No pneumothorax.</li></ol>" in page
