@@ -112,8 +112,39 @@ def _normal_name(column: str) -> str:
     return re.sub(r"[\s.\-]+", "_", column.strip().lower())
 
 
+# A column not in ROLE_GUESSES is still read as a system's reports when its name is made of
+# these words, with "a"/"1" or "b"/"2" as a separate word (or digit) telling system A from B:
+# model_b_report, pred_b, candidate2, system_1, hyp-B. A report word alone ("report_b") counts
+# only with such a mark; a reference word or a metadata word ("model_name") rules a column out.
+_SYSTEM_WORDS = frozenset({"candidate", "cand", "candidates", "hypothesis", "hyp", "prediction",
+                           "predictions", "pred", "predicted", "generated", "generation", "gen",
+                           "model", "output", "ai", "system", "sys"})
+_REPORT_WORDS = frozenset({"report", "reports", "text", "findings", "impression"})
+_NOT_SYSTEM_WORDS = frozenset({"reference", "ref", "gt", "ground", "truth", "groundtruth", "target",
+                               "original", "radiologist", "label", "name", "id", "score", "version",
+                               "type", "date", "time", "path", "file", "url"})
+_MARKS = {"a": "A", "1": "A", "b": "B", "2": "B"}
+
+
+def _system_mark(column: str) -> str | None:
+    """"A" or "B" for a column named as one system's reports, "" for a system without a mark,
+    None for any other column."""
+    words = re.findall(r"[a-z]+|\d+", _normal_name(column))
+    marks = {_MARKS[w] for w in words if w in _MARKS}
+    rest = [w for w in words if w not in _MARKS]
+    if len(marks) > 1 or not rest or any(w in _NOT_SYSTEM_WORDS for w in rest):
+        return None
+    if not all(w in _SYSTEM_WORDS or w in _REPORT_WORDS for w in rest):
+        return None
+    if marks:
+        return marks.pop()
+    return "" if any(w in _SYSTEM_WORDS for w in rest) else None
+
+
 def guess_columns(columns: Sequence[str]) -> dict[str, str | None]:
-    """Best guess of each role's column from common names; no column gets two roles."""
+    """Best guess of each role's column: first the usual names (``ROLE_GUESSES``), then, for
+    the two systems, names made of system words with an A / B mark (``_system_mark``); no
+    column gets two roles. A lone system-B column is the candidate: B needs an A."""
     by_name: dict[str, str] = {}
     for column in columns:
         by_name.setdefault(_normal_name(column), column)
@@ -125,6 +156,17 @@ def guess_columns(columns: Sequence[str]) -> dict[str, str | None]:
         guess[role] = found
         if found:
             taken.add(found)
+    marked: dict[str, list[str]] = {"A": [], "B": [], "": []}
+    for column in dict.fromkeys(by_name.values()):
+        mark = _system_mark(column)
+        if column not in taken and mark is not None:
+            marked[mark].append(column)
+    if guess["candidate"] is None and (marked["A"] or marked[""]):
+        guess["candidate"] = (marked["A"] or marked[""]).pop(0)
+    if guess["candidate_b"] is None and marked["B"]:
+        guess["candidate_b"] = marked["B"].pop(0)
+    if guess["candidate"] is None:
+        guess["candidate"], guess["candidate_b"] = guess["candidate_b"], None
     return {role: guess[role] for role in ROLE_GUESSES}
 
 

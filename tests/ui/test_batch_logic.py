@@ -36,6 +36,38 @@ def test_guess_columns_knows_the_usual_export_names(columns, expected):
     assert (guess["id"], guess["reference"], guess["candidate"]) == expected
 
 
+@pytest.mark.parametrize("columns, candidate, candidate_b", [
+    # issue 38: the column names of an A/B export
+    (["id", "reference", "model_a_report", "model_b_report"], "model_a_report", "model_b_report"),
+    (["id", "reference", "candidate", "model_b_report"], "candidate", "model_b_report"),
+    (["id", "gt", "pred_a", "pred_b"], "pred_a", "pred_b"),
+    (["id", "gt", "prediction", "pred_b"], "prediction", "pred_b"),
+    (["id", "reference", "system_a", "system_b"], "system_a", "system_b"),
+    (["id", "reference", "candidate_a", "candidate_b"], "candidate_a", "candidate_b"),
+    (["case", "Ground Truth", "Model A Report", "Model B Report"], "Model A Report", "Model B Report"),
+    (["id", "ref", "Hyp-A", "Hyp-B"], "Hyp-A", "Hyp-B"),
+    (["id", "reference", "system1", "system2"], "system1", "system2"),
+    (["id", "report", "candidate", "candidate2"], "candidate", "candidate2"),
+    (["id", "reference", "generated_1", "generated_2"], "generated_1", "generated_2"),
+    (["id", "reference", "report_a", "report_b"], "report_a", "report_b"),
+    (["id", "reference", "output", "b_output"], "output", "b_output"),
+    # B needs an A: a lone system-B column is the candidate
+    (["id", "reference", "pred_b"], "pred_b", None),
+    # not a second system: one candidate, metadata, a second reference, no mark at all
+    (["id", "reference", "prediction"], "prediction", None),
+    (["id", "reference", "model_name", "model_report"], "model_report", None),
+    (["id", "reference", "model_b_name", "prediction"], "prediction", None),
+    (["id", "reference_a", "reference_b", "prediction"], "prediction", None),
+    (["id", "reference", "prediction", "output"], "prediction", None),
+    (["id", "reference", "data_b", "prediction"], "prediction", None),
+    (["id", "reference", "prediction", "pred_a_b"], "prediction", None),
+])
+def test_guess_both_systems_from_their_column_names(columns, candidate, candidate_b):
+    guess = batch.guess_columns(columns)
+    assert (guess["candidate"], guess["candidate_b"]) == (candidate, candidate_b)
+    assert guess["reference"] is None or guess["reference"] not in (candidate, candidate_b)
+
+
 def test_the_same_column_twice_is_refused():
     with pytest.raises(batch.BatchProblem, match="'report' is chosen as both the reference and the "
                                                  "candidate column"):
