@@ -173,12 +173,12 @@ def test_system_comparison_on_hand_made_scores():
     frame, raw = batch.system_comparison(rows_a, rows_b, ["bleu"], {"bleu": "higher"})
     row = frame.iloc[0]
     # Every pair improves by exactly 0.1: mean A = 0.25, mean B = 0.35, B - A = 0.1 with a
-    # collapsed interval; the bootstrap never sees a difference as far from 0.1 as 0.1 is
-    # from 0, so p = 1 / (resamples + 1) and B is better.
+    # collapsed interval; no level of it reaches 0, so p is the floor 1 / (resamples + 1),
+    # shown as "< 0.001", and B is better.
     assert row["pairs"] == 4
-    assert row["A mean [95% CI]"].startswith("0.2500") and row["B mean [95% CI]"].startswith("0.3500")
+    assert row["A [95% CI]"].startswith("0.2500") and row["B [95% CI]"].startswith("0.3500")
     assert row["B − A [95% CI]"] == "0.1000 [0.1000, 0.1000]"
-    assert raw["bleu"]["paired"]["p_value"] < 0.001
+    assert raw["bleu"]["paired"]["p_value"] < 0.001 and row["p"] == "< 0.001"
     assert row["verdict"] == "B better (p < 0.05)"
 
 
@@ -366,3 +366,41 @@ def test_summary_table_shows_headline_figures_with_their_intervals():
     assert (f"F1@13 {fmt(f13['value'], 4)} [{fmt(f13['ci_low'], 4)}, {fmt(f13['ci_high'], 4)}]"
             in html)
     assert "F1@5 " in html
+
+
+@pytest.mark.parametrize("metric, score_figure, other", [
+    ("crepe", "mean_total", None), ("radsem", "mean", "abnormal F1"), ("vert", "vert.mean", "GREEN mean")])
+def test_one_mean_has_one_interval_and_figures_read_as_words(metric, score_figure, other):
+    """Issue 38: "crepe 0.4000 [0.150, 0.900]" sat beside "mean_total 0.4000 [0.1500, 0.7500]",
+    labels read "vert vert.mean", signatures filled half the table."""
+    from collections import Counter
+    from pathlib import Path
+
+    from radscope.engine.runs.summary import SummaryBuilder, format_summary
+    from radscope.ui.views.common import fmt
+
+    recorded = json.loads((Path(__file__).parents[1] / "fixtures" / "corpus_stats" / "recorded.json")
+                          .read_text(encoding="utf-8"))[metric]
+    built = production().get(metric).build(RuntimeContext(options={"extractor": "rules"}))
+    builder = SummaryBuilder([built], {metric: recorded["signature"]}, n_resamples=200)
+    for result in recorded["results"]:
+        builder.add_row({metric: result})
+    summary = builder.summary(Counter())
+    entry = summary["metrics"][metric]
+    assert entry["score_figure"] == score_figure
+    mean = entry["corpus_figures"][score_figure]
+    assert (mean["value"], mean["ci_low"], mean["ci_high"]) == (entry["mean"], entry["ci_low"],
+                                                                entry["ci_high"])
+    html = batch.summary_html(summary)
+    interval = f"[{fmt(entry['ci_low'], 4)}, {fmt(entry['ci_high'], 4)}]"
+    assert html.count(interval) == 1 and html.count(fmt(entry["mean"], 4)) == 1
+    figure_lines = html.split("rs-muted'>")[1:]  # each headline figure starts a muted line
+    assert not [line for line in figure_lines
+                if line.startswith((f"{score_figure} ", f"{batch.figure_label(score_figure)} "))]
+    assert other is None or any(line.startswith(f"{other} ") for line in figure_lines)
+    assert "vert.mean" not in html and "green.mean" not in html
+    table, folded = html.split("</table>", 1)
+    assert recorded["signature"] not in table and "<details" in folded and recorded["signature"] in folded
+    terminal = format_summary(summary)
+    assert score_figure + " " not in terminal and terminal.count(
+        f"[{entry['ci_low']:.4f}, {entry['ci_high']:.4f}]") == 1
