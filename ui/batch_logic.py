@@ -29,8 +29,8 @@ from radscope.engine.metrics.base import Metric
 from radscope.engine.metrics.registry import MetricRegistry
 from radscope.engine.runs.compare import compare_systems
 from radscope.engine.runs.runner import BatchRun, input_run_id, resume_or_new_run_id, run_batch
-from radscope.engine.runs.summary import shown_figures
 from radscope.engine.runs.store import Store, StoreError
+from radscope.engine.runs.summary import shown_figures
 from radscope.ui.batch_export import export_frame
 from radscope.ui.runtime import ModelGate
 from radscope.ui.views.common import BAD, esc, fmt

@@ -283,6 +283,18 @@ def test_crepe_totals_are_means_times_pairs():
     assert list(fig.data[0].y) == [2.0, 1.0, 0.0, 4.0, 0.0, 3.0]
 
 
+def test_crepe_with_two_systems_draws_each_mean_per_pair_labelled():
+    # A scored 4 pairs, B 2 (two failed): totals would favour B for failing; means per pair do not.
+    entry_a = {"n": 4, "corpus": {"n_pairs": 4, "mean_counts": {"A": 0.5, "B": 0, "C": 0, "D": 1,
+                                                                  "E": 0, "F": 0}}}
+    entry_b = {"n": 2, "corpus": {"n_pairs": 2, "mean_counts": {"A": 1.0, "B": 0, "C": 0, "D": 0.5,
+                                                                  "E": 0, "F": 0}}}
+    fig = crepe_totals(entry_a, [], "crepe", (entry_b, []))
+    assert [t.name for t in fig.data] == ["system A (4 pairs)", "system B (2 pairs)"]
+    assert list(fig.data[0].y) == [0.5, 0, 0, 1, 0, 0] and list(fig.data[1].y) == [1, 0, 0, 0.5, 0, 0]
+    assert fig.layout.barmode == "group" and "per pair" in fig.layout.yaxis.title.text
+
+
 def test_crepe_totals_fall_back_to_stored_counts():
     rows = [{"metrics": {"crepe": {"error": None, "counts": {"A": 1, "B": 0, "C": 0, "D": 0, "E": 0, "F": 2},
                                    "total": 3}}}] * 2

@@ -175,7 +175,6 @@ def test_compare_verdicts_sit_beside_intervals_that_say_the_same():
     """What the Batch tab and ``compare`` show: a verdict of "better" exactly where the row's
     interval leaves out 0, on the mean and on every figure with a direction."""
     rng = np.random.default_rng(3)
-    spec, records, _ = _recorded_records("clear")
     results = [r for r in RECORDED["clear"]["results"]
                if r.get("error") is None and r.get("score") is not None]
     signature = RECORDED["clear"]["signature"]
