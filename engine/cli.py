@@ -87,7 +87,9 @@ def build_parser(registry: MetricRegistry) -> argparse.ArgumentParser:
     compare.add_argument("results_a", help="results JSONL of system A (the baseline)")
     compare.add_argument("results_b", help="results JSONL of system B")
     compare.add_argument("--metric", required=True)
-    compare.add_argument("--resamples", type=int, default=10_000)
+    compare.add_argument("--resamples", type=int, default=None,
+                         help="resamples of each mean's bootstrap (default: the app's, 2,000, so "
+                              "that both show the same numbers)")
     compare.add_argument("--seed", type=int, default=0)
     compare.add_argument("--include-demo", action="store_true",
                          help="give verdicts for metrics scored by a demo-grade model too")
@@ -290,8 +292,9 @@ def _compare(args: argparse.Namespace, registry: MetricRegistry) -> int:
         raise ValueError("the two results files share no pair ids")
     directions = {args.metric: registry.get(args.metric).card.direction} if args.metric in registry else None
     result = compare_systems(rows_a, rows_b, [args.metric], directions=directions,
-                             include_demo=args.include_demo,
-                             n_resamples=args.resamples, seed=args.seed)[args.metric]
+                             include_demo=args.include_demo, seed=args.seed,
+                             **({"n_resamples": args.resamples} if args.resamples else {})
+                             )[args.metric]
     out: dict[str, Any] = {"metric": args.metric, "pairs_in_both": result["pairs_in_both"],
                            **result["paired"], **result}
     if result["same_setup"] is False:

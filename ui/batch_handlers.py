@@ -209,8 +209,11 @@ def finished(view: BatchView, job: batch_logic.BatchJob, options: dict[str, Any]
         view.dl_jsonl: str(files[0]), view.dl_csv: str(files[1]), view.dl_summary: str(files[2]),
     }
     for name, plot in view.corpus_plots.items():
-        done[plot] = (corpus_figure(name, run_a.summary["metrics"][name], run_a.rows)
-                      if name in selected else None)
+        if name not in selected:
+            done[plot] = None
+            continue
+        system_b = (run_b.summary["metrics"][name], run_b.rows) if run_b is not None else None
+        done[plot] = corpus_figure(name, run_a.summary["metrics"][name], run_a.rows, system_b)
     columns = list(getattr(done[view.results], "data", done[view.results]).columns)
     done[view.batch_state] = {
         "shown": [i for i, c in enumerate(view.shown_later) if done.get(c) is not None],

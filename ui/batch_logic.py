@@ -30,6 +30,7 @@ from radscope.engine.metrics.registry import MetricRegistry
 from radscope.engine.runs.compare import compare_systems
 from radscope.engine.runs.runner import BatchRun, input_run_id, resume_or_new_run_id, run_batch
 from radscope.engine.runs.store import Store, StoreError
+from radscope.engine.runs.summary import shown_figures
 from radscope.ui.batch_export import export_frame
 from radscope.ui.runtime import ModelGate
 from radscope.ui.views.common import BAD, esc, fmt
@@ -112,8 +113,39 @@ def _normal_name(column: str) -> str:
     return re.sub(r"[\s.\-]+", "_", column.strip().lower())
 
 
+# A column not in ROLE_GUESSES is still read as a system's reports when its name is made of
+# these words, with "a"/"1" or "b"/"2" as a separate word (or digit) telling system A from B:
+# model_b_report, pred_b, candidate2, system_1, hyp-B. A report word alone ("report_b") counts
+# only with such a mark; a reference word or a metadata word ("model_name") rules a column out.
+_SYSTEM_WORDS = frozenset({"candidate", "cand", "candidates", "hypothesis", "hyp", "prediction",
+                           "predictions", "pred", "predicted", "generated", "generation", "gen",
+                           "model", "output", "ai", "system", "sys"})
+_REPORT_WORDS = frozenset({"report", "reports", "text", "findings", "impression"})
+_NOT_SYSTEM_WORDS = frozenset({"reference", "ref", "gt", "ground", "truth", "groundtruth", "target",
+                               "original", "radiologist", "label", "name", "id", "score", "version",
+                               "type", "date", "time", "path", "file", "url"})
+_MARKS = {"a": "A", "1": "A", "b": "B", "2": "B"}
+
+
+def _system_mark(column: str) -> str | None:
+    """"A" or "B" for a column named as one system's reports, "" for a system without a mark,
+    None for any other column."""
+    words = re.findall(r"[a-z]+|\d+", _normal_name(column))
+    marks = {_MARKS[w] for w in words if w in _MARKS}
+    rest = [w for w in words if w not in _MARKS]
+    if len(marks) > 1 or not rest or any(w in _NOT_SYSTEM_WORDS for w in rest):
+        return None
+    if not all(w in _SYSTEM_WORDS or w in _REPORT_WORDS for w in rest):
+        return None
+    if marks:
+        return marks.pop()
+    return "" if any(w in _SYSTEM_WORDS for w in rest) else None
+
+
 def guess_columns(columns: Sequence[str]) -> dict[str, str | None]:
-    """Best guess of each role's column from common names; no column gets two roles."""
+    """Best guess of each role's column: first the usual names (``ROLE_GUESSES``), then, for
+    the two systems, names made of system words with an A / B mark (``_system_mark``); no
+    column gets two roles. A lone system-B column is the candidate: B needs an A."""
     by_name: dict[str, str] = {}
     for column in columns:
         by_name.setdefault(_normal_name(column), column)
@@ -125,6 +157,17 @@ def guess_columns(columns: Sequence[str]) -> dict[str, str | None]:
         guess[role] = found
         if found:
             taken.add(found)
+    marked: dict[str, list[str]] = {"A": [], "B": [], "": []}
+    for column in dict.fromkeys(by_name.values()):
+        mark = _system_mark(column)
+        if column not in taken and mark is not None:
+            marked[mark].append(column)
+    if guess["candidate"] is None and (marked["A"] or marked[""]):
+        guess["candidate"] = (marked["A"] or marked[""]).pop(0)
+    if guess["candidate_b"] is None and marked["B"]:
+        guess["candidate_b"] = marked["B"].pop(0)
+    if guess["candidate"] is None:
+        guess["candidate"], guess["candidate_b"] = guess["candidate_b"], None
     return {role: guess[role] for role in ROLE_GUESSES}
 
 
@@ -423,10 +466,14 @@ def _round(value: Any) -> float | None:
 
 
 def summary_html(summary: Mapping[str, Any], title: str = "Summary") -> str:
-    rows = []
+    """The run's summary table: per metric its mean with its one bootstrap interval, the
+    headline figures (in words) under it, counts and model; the set-up signatures, which
+    readers need only to check or repeat a run, folded away below the table."""
+    rows, signatures = [], []
     for name, m in summary.get("metrics", {}).items():
         arrow = "↑" if m.get("direction") == "higher" else "↓"
-        ci = (f"[{fmt(m.get('ci_low'))}, {fmt(m.get('ci_high'))}]" if m.get("mean") is not None else "")
+        ci = (f"[{fmt(m.get('ci_low'), 4)}, {fmt(m.get('ci_high'), 4)}]"
+              if m.get("mean") is not None else "")
         demo = "<span class='rs-badge rs-demo'>demo-grade model</span>" if m.get("demo_grade") else ""
         demo_css = " class='rs-demo-value'" if m.get("demo_grade") else ""
         apart = (f" <span class='rs-muted'>({m['n_not_applicable']} not applicable)</span>"
@@ -435,14 +482,14 @@ def summary_html(summary: Mapping[str, Any], title: str = "Summary") -> str:
             f"<br><span class='rs-muted'>{esc(figure_label(key))} "
             f"{esc(fmt(f.get('value'), 4))} [{esc(fmt(f.get('ci_low'), 4))}, "
             f"{esc(fmt(f.get('ci_high'), 4))}]</span>"
-            for key in m.get("headline") or [] if (f := (m.get("corpus_figures") or {}).get(key)))
+            for key in shown_figures(m) if (f := m["corpus_figures"][key]))
         rows.append(
             f"<tr><td><b>{esc(name)} {arrow}</b></td><td{demo_css}>{esc(fmt(m.get('mean'), 4))}</td>"
             f"<td{demo_css}>{esc(ci)}{figures}</td><td>{esc(m.get('n'))}{apart}</td>"
             f"<td{' class=rs-bad' if m.get('n_errors') else ''}>{esc(m.get('n_errors'))}</td>"
             f"<td{' class=rs-bad' if m.get('n_cannot_read') else ''}>{esc(m.get('n_cannot_read', 0))}</td>"
-            f"<td><code>{esc(m.get('model') or '—')}</code> {demo}</td>"
-            f"<td class='rs-sig'><code>{esc(m.get('signature'))}</code></td></tr>")
+            f"<td><code>{esc(m.get('model') or '—')}</code> {demo}</td></tr>")
+        signatures.append(f"<li><b>{esc(name)}</b> <code>{esc(m.get('signature'))}</code></li>")
     extra = [f"run id <code>{esc(summary.get('run_id'))}</code>",
              f"{esc(summary.get('n_pairs'))} pairs", f"{esc(summary.get('elapsed_s'))} s",
              f"judge calls {esc(summary.get('model_calls', 0))}",
@@ -460,18 +507,22 @@ def summary_html(summary: Mapping[str, Any], title: str = "Summary") -> str:
             "<th>metric</th><th>mean</th><th>95% CI (bootstrap)</th><th>n</th><th>errors</th>"
             "<th title='reports this metric cannot read: empty, no words, or not English for an "
             "English-only reader'>cannot read</th>"
-            "<th>model</th><th>signature</th></tr></thead><tbody>" + "".join(rows)
-            + f"</tbody></table><div class='rs-muted'>{' · '.join(extra)}</div>")
+            "<th>model</th></tr></thead><tbody>" + "".join(rows)
+            + f"</tbody></table><div class='rs-muted'>{' · '.join(extra)}</div>"
+            + (f"<details class='rs-signatures'><summary>Set-up signatures ({len(signatures)}): "
+               "what each metric ran with, to check or repeat the run</summary>"
+               f"<ul class='rs-list rs-sig'>{''.join(signatures)}</ul></details>" if signatures else ""))
 
 
 def system_comparison(rows_a: Sequence[Mapping[str, Any]], rows_b: Sequence[Mapping[str, Any]],
                       names: Sequence[str], directions: Mapping[str, str], include_demo: bool = False,
                       ) -> tuple[pd.DataFrame, dict[str, Any]]:
-    """``radscope.engine.runs.compare.compare_systems`` as a table: per metric its mean (both systems with
-    bootstrap CIs, B - A, its paired-bootstrap p-value, the verdict), then one row per headline corpus
-    figure (B - A with its CI and the randomisation p-value). Demo-grade metrics get no
-    verdict unless ``include_demo``; differing set-ups get none either. ``directions``: each
-    metric's better direction (its card's)."""
+    """``radscope.engine.runs.compare.compare_systems`` as a table: per metric its mean (both
+    systems with their bootstrap CIs, B - A with its CI, p and the verdict), then one row per
+    headline corpus figure (its value for A and B, B - A with its CI, p, verdict). Each row's
+    CI and p come from one paired bootstrap, so a CI that leaves out 0 sits beside p < 0.05 and
+    a verdict. Demo-grade metrics get no verdict unless ``include_demo``; differing set-ups get
+    none either. ``directions``: each metric's better direction (its card's)."""
     compared = compare_systems(rows_a, rows_b, names, include_demo=include_demo, directions=directions)
     records = []
     for name, c in compared.items():
@@ -479,30 +530,46 @@ def system_comparison(rows_a: Sequence[Mapping[str, Any]], rows_b: Sequence[Mapp
         paired, a, b = c["paired"], c["a"], c["b"]
         records.append({
             "metric": f"{name} {arrow}", "pairs": paired["n"],
-            "A mean [95% CI]": _ci_text(a["mean"], a["ci_low"], a["ci_high"]),
-            "B mean [95% CI]": _ci_text(b["mean"], b["ci_low"], b["ci_high"]),
+            "A [95% CI]": _ci_text(a["mean"], a["ci_low"], a["ci_high"]),
+            "B [95% CI]": _ci_text(b["mean"], b["ci_low"], b["ci_high"]),
             "B − A [95% CI]": _ci_text(paired["mean_diff"], paired["ci_low"], paired["ci_high"]),
-            "p": fmt(paired["p_value"], 4), "verdict": c["verdict"]})
+            "p": p_text(paired["p_value"]), "verdict": c["verdict"]})
         for figure in c.get("headline", []):
             f = c["figures"][figure]
             records.append({
-                "metric": f"{name} {figure_label(figure)} {_ARROWS[f['direction']]}",
+                "metric": f"{name}: {figure_label(figure)} {_ARROWS[f['direction']]}",
                 "pairs": paired["n"],
-                "A mean [95% CI]": fmt(f["a"], 4), "B mean [95% CI]": fmt(f["b"], 4),
+                "A [95% CI]": fmt(f["a"], 4), "B [95% CI]": fmt(f["b"], 4),
                 "B − A [95% CI]": _ci_text(f["diff"], f["ci_low"], f["ci_high"]),
-                "p": fmt(f["p_value"], 4), "verdict": f["verdict"]})
+                "p": p_text(f["p_value"]), "verdict": f["verdict"]})
     return pd.DataFrame.from_records(records), compared
 
 
 _ARROWS = {"higher": "↑", "lower": "↓", "descriptive": "(descriptive)"}
+# Figure names as words: the metric's own terms for its headline figures, and word by word for
+# the rest ("abnormal.unmatched_gen" -> "abnormal unmatched gen").
+_FIGURE_LABELS = {"presence.pos_f1@13": "F1@13", "presence.pos_f1@5": "F1@5",
+                  "leaf.micro.f1": "micro F1", "leaf.macro.f1": "macro F1",
+                  "abnormal.mean_f1": "abnormal F1", "normal.mean_f1": "normal F1",
+                  "mean_total": "total errors, mean", "mean_pair_score": "pair score, mean"}
+_WORDS = {"f1": "F1", "vert": "VERT", "green": "GREEN", "pos": "positive",
+          "neg": "negative", "gen": "candidate", "ref": "reference"}
 
 
 def figure_label(name: str) -> str:
-    """A corpus figure's flat name as a table shows it ("presence.pos_f1@13" -> "F1@13")."""
-    labels = {"presence.pos_f1@13": "F1@13", "presence.pos_f1@5": "F1@5",
-              "leaf.micro.f1": "micro F1", "leaf.macro.f1": "macro F1",
-              "abnormal.mean_f1": "abnormal F1", "normal.mean_f1": "normal F1"}
-    return labels.get(name, name)
+    """A corpus figure's flat name as a table shows it, in words ("vert.mean" -> "VERT
+    mean", "presence.pos_f1@13" -> "F1@13")."""
+    if name in _FIGURE_LABELS:
+        return _FIGURE_LABELS[name]
+    return " ".join(_WORDS.get(word, word) for word in re.split(r"[._]+", name) if word)
+
+
+def p_text(p_value: float | None) -> str:
+    """A p-value as a table shows it: four decimals, or "< 0.001" below what a few thousand
+    resamples can tell apart."""
+    if p_value is None:
+        return "n/a"
+    return "< 0.001" if p_value < 0.001 else f"{p_value:.4f}"
 
 
 def _ci_text(mean: float | None, low: float | None, high: float | None) -> str:

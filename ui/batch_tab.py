@@ -69,7 +69,7 @@ def batch_tab(app: AppContext, names: list[str], default_metrics: list[str],
         stop = gr.Button("Stop", variant="stop", elem_id="batch-stop", scale=1)
     progress_box = gr.HTML(elem_id="batch-progress")
     summary = gr.HTML(elem_id="batch-summary")
-    comparison = gr.Dataframe(label="System B against system A (paired bootstrap and permutation tests)",
+    comparison = gr.Dataframe(label="System B against system A (paired bootstrap: each row's CI and p from the same resamples)",
                               interactive=False, visible=False, wrap=True, elem_id="batch-comparison")
     results = gr.Dataframe(label="Per-pair results (sort or filter with a column's ⋮ menu; click a row "
                                  "to open that pair in Compare)", interactive=False,

@@ -2,13 +2,14 @@
 CLI (``python -m radscope.engine compare``) and the app.
 
 Per metric: the mean per-pair score of both systems with bootstrap intervals, B - A with its
-paired bootstrap interval and p-values (``radscope.engine.statistics.mean_bca.paired_comparison``), and every corpus
+paired bootstrap interval and p-value (``radscope.engine.statistics.mean_bca.paired_comparison``), and every corpus
 figure of the metric (CLEAR F1@13, F1-SRR-BERT micro/macro, RadSEM class F1, ...) compared on
 the same pairs (``radscope.engine.statistics.record_percentile.paired_figures``). Each figure's direction is declared by
 its metric (``CorpusStatistics.directions``: error counts are lower-better, counts of pairs or
-sentences descriptive and given no verdict), and each has exactly one p-value (the mean's
-paired bootstrap, a figure's approximate randomisation; the figure that is the per-pair mean
-is not compared twice). Each gets a verdict. The verdict is
+sentences descriptive and given no verdict), and each has exactly one method: one paired
+bootstrap gives its interval and its p-value (the interval read backwards,
+``radscope.engine.statistics.inverted_p``), so an interval that excludes 0 always sits beside
+p < 0.05 and a verdict; the figure that is the per-pair mean is not compared twice. The verdict is
 withheld when the two systems were scored under different signatures (the difference may be
 the set-up's, not the systems'), and for demo-grade metrics unless ``include_demo``: their
 differences are noise about nothing.
@@ -27,6 +28,7 @@ ALPHA = 0.05
 LEFT_OUT_DEMO = "left out: demo-grade model"
 NO_DIFFERENCE = "no significant difference"
 DESCRIPTIVE = "descriptive: no verdict"
+P_METHOD = "paired bootstrap: the interval's own p-value"
 
 
 def _results(rows: Iterable[Mapping[str, Any]], metric: str) -> dict[str, Mapping[str, Any]]:
@@ -95,10 +97,10 @@ def compare_metric(rows_a: Sequence[Mapping[str, Any]], rows_b: Sequence[Mapping
     out: dict[str, Any] = {
         "metric": metric, "direction": direction, "demo_grade": demo, "pairs_in_both": len(ids),
         **setup,
-        "a": stats.bootstrap_mean_ci(scores_a, seed=seed).to_json(),
-        "b": stats.bootstrap_mean_ci(scores_b, seed=seed).to_json(),
-        "paired": _one_p_value(paired.to_json()),
-        "verdict": withheld or verdict(paired.mean_diff, paired.p_bootstrap, direction),
+        "a": stats.bootstrap_mean_ci(scores_a, n_resamples=n_resamples, seed=seed).to_json(),
+        "b": stats.bootstrap_mean_ci(scores_b, n_resamples=n_resamples, seed=seed).to_json(),
+        "paired": {**paired.to_json(), "p_method": P_METHOD},
+        "verdict": withheld or verdict(paired.mean_diff, paired.p_value, direction),
         "figures": {},
     }
     if withheld == LEFT_OUT_DEMO:
@@ -128,7 +130,7 @@ def _compare_figures(out: dict[str, Any], a: Sequence[Mapping[str, Any]],
         out["figures_error"] = f"{type(exc).__name__}: {exc}"
         return
     for name, c in compared.items():
-        if name == spec.score_figure:
+        if name == spec.score_figure_for(options):
             continue  # the per-pair score's mean: compared above, with its one p-value
         declared = spec.direction_of(name)
         figure_direction = direction if declared == "metric" else str(declared)
@@ -143,15 +145,6 @@ def figure_verdict(diff: float | None, p_value: float | None, direction: str) ->
     if direction == "descriptive":
         return DESCRIPTIVE
     return verdict(diff, p_value, direction)
-
-
-def _one_p_value(paired: dict[str, Any]) -> dict[str, Any]:
-    """The mean's comparison with one p-value: the paired bootstrap's, which its verdict and
-    its interval come from (the sign-flip p-value tests the same thing and is left out)."""
-    out = {key: value for key, value in paired.items() if key not in ("p_bootstrap", "p_permutation")}
-    out["p_value"] = paired["p_bootstrap"]
-    out["p_method"] = "paired bootstrap"
-    return out
 
 
 def compare_systems(rows_a: Sequence[Mapping[str, Any]], rows_b: Sequence[Mapping[str, Any]],

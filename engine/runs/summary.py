@@ -10,7 +10,9 @@ metric's corpus figures with 95 % intervals, and the run's model-call counters.
 Per metric the summary has ``corpus`` (the nested aggregates as always shown) and
 ``corpus_figures`` (every figure by flat name -> value, ci_low, ci_high); ``headline`` names
 the figures tables show first (CLEAR F1@13 and F1@5, F1-SRR-BERT micro and macro, RadSEM
-class F1).
+class F1); ``score_figure`` names the figure that is the mean per-pair score itself (CREPE's
+``mean_total``, RadSEM's ``mean``), which carries the mean's own interval, so that one mean
+never shows two intervals, and which tables leave out under the mean.
 """
 from __future__ import annotations
 
@@ -122,10 +124,16 @@ class SummaryBuilder:
             # The mean is the only figure, and its (BCa) interval is the one above.
             entry.update({"corpus": {}, "corpus_figures": {"mean": {
                 "value": ci.mean, "ci_low": ci.ci_low, "ci_high": ci.ci_high}} if ci.n else {},
-                "headline": []})
+                "headline": [], "score_figure": "mean"})
         else:
-            entry.update(corpus_block(acc.spec, acc.records, parse_signature(acc.signature),
-                                      acc.failure, self._n_resamples))
+            options = parse_signature(acc.signature)
+            entry.update(corpus_block(acc.spec, acc.records, options, acc.failure,
+                                      self._n_resamples))
+            entry["score_figure"] = acc.spec.score_figure_for(options)
+            if entry["score_figure"] in entry["corpus_figures"]:
+                # The mean per-pair score again: one mean, one value and one (BCa) interval.
+                entry["corpus_figures"][entry["score_figure"]] = {
+                    "value": ci.mean, "ci_low": ci.ci_low, "ci_high": ci.ci_high}
         return entry
 
 
@@ -147,6 +155,13 @@ def corpus_block(spec: corpus_stats.CorpusStatistics, records: corpus_stats.Reco
             "headline": [name for name in spec.headline if name in figures]}
 
 
+def shown_figures(entry: Mapping[str, Any]) -> list[str]:
+    """The headline figures a table shows under a metric's mean: all but the one that is that
+    mean (shown once, with its one interval)."""
+    return [key for key in entry.get("headline") or []
+            if key != entry.get("score_figure") and key in (entry.get("corpus_figures") or {})]
+
+
 def format_summary(summary: dict[str, Any]) -> str:
     """A short human-readable table of a summary (for the terminal)."""
     lines = []
@@ -160,7 +175,7 @@ def format_summary(summary: dict[str, Any]) -> str:
         if m.get("judge_failures"):
             lines.append(f"{'':<10}   judge failures: " + ", ".join(
                 f"{category} {n}" for category, n in m["judge_failures"].items()))
-        for key in m.get("headline") or []:
+        for key in shown_figures(m):
             f = m["corpus_figures"][key]
             if f["value"] is not None and f["ci_low"] is not None:
                 lines.append(f"{'':<10}   {key} {f['value']:.4f} [{f['ci_low']:.4f}, {f['ci_high']:.4f}]")

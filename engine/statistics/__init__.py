@@ -1,4 +1,5 @@
 """Corpus statistics, one module per bootstrap: ``mean_bca`` (BCa intervals over per-pair means, paired
-tests, agreement with humans) and ``record_percentile`` (percentile intervals over the metrics'
-typed per-pair records). Which metric has which record is ``radscope.engine.metrics.statistics_by_metric``.
+comparisons, agreement with humans) and ``record_percentile`` (percentile intervals over the metrics'
+typed per-pair records); ``inverted_p`` reads a paired comparison's p-value from its own interval.
+Which metric has which record is ``radscope.engine.metrics.statistics_by_metric``.
 """

@@ -1,12 +1,13 @@
 """The BCa bootstrap over per-pair scores: a mean's interval, two systems' paired comparison
-(BCa interval of the mean difference, randomisation test), agreement with human ratings.
+(the mean difference's BCa interval and the p-value read from it), agreement with human
+ratings.
 
 It serves every metric's mean per-pair score (the run summary's first line, ``compare``'s
 "mean" row) and the agreement benchmark; the metrics' corpus figures (CLEAR F1@13, RadSEM class
 F1, ...) are ratios of summed records, which ``record_percentile`` bootstraps instead.
 
 Every function here is deterministic: resampling uses a NumPy generator built from an explicit
-``seed`` (default 0), so the same inputs always give the same interval and p-values. This
+``seed`` (default 0), so the same inputs always give the same interval and p-value. This
 module cleans inputs, handles the degenerate cases, and packs the answers into JSON-ready
 dataclasses.
 
@@ -21,11 +22,15 @@ percentile method instead. The method actually used is recorded in each result (
 ``"percentile"``, or ``"exact"`` when the data are constant so that every resample gives the
 same value).
 
+A paired comparison has one method: the paired bootstrap. Its p-value is not a second test
+beside the interval (a randomisation test, or a bootstrap shifted to the null, can disagree
+with the interval near 0.05) but the interval read backwards (``inverted_p``): the 95 %
+interval excludes 0 exactly when p < 0.05.
+
 Memory stays flat in the number of pairs (a million pairs is a summary like any other): means
 and mean differences are resampled a chunk of resamples at a time (``_CHUNK_VALUES`` values held
 at once), heavily tied scores (rules metrics) are resampled as multinomial counts over their
-distinct values, BCa's acceleration uses the closed form of the mean's jackknife, and the
-randomisation test flips signs in chunks. Draws and formulas follow ``scipy.stats.bootstrap``
+distinct values, and BCa's acceleration uses the closed form of the mean's jackknife. Draws and formulas follow ``scipy.stats.bootstrap``
 (``method="BCa"``, ``batch`` = the chunk size): on untied data the interval is the one scipy
 gives with the same seed and batch, without scipy's n x (n - 1) jackknife matrix. Rank
 correlations (small human-rated sets) still use scipy, imported only when asked for.
@@ -40,6 +45,8 @@ from statistics import NormalDist
 from typing import Any, Literal, Self
 
 import numpy as np
+
+from radscope.engine.statistics.inverted_p import check_resamples, inverted_p_value, percentile_bounds
 
 DEFAULT_SEED = 0
 DEFAULT_RESAMPLES = 2000
@@ -103,13 +110,13 @@ class PairedComparison(_JsonDataclass):
     ``mean_diff`` is mean(b − a) over pairs where both systems have a score. Whether a positive
     difference is good depends on the metric: for a higher-is-better metric B is better when it
     is positive, for a lower-is-better metric (e.g. an error count) B is better when it is
-    negative. The tests are two-sided, so the p-values do not depend on that reading.
+    negative. The test is two-sided, so the p-value does not depend on that reading.
 
-    ``p_bootstrap``: paired bootstrap test, the share of resampled mean differences at least as
-    far from the observed one as the observed one is from zero (the bootstrap distribution
-    shifted to the null), with the usual +1 correction so that it is never exactly 0.
-    ``p_permutation``: approximate randomisation, i.e. randomly swapping the two systems' scores
-    within pairs (exact enumeration when 2^n does not exceed ``n_resamples``).
+    One paired bootstrap gives both the interval and ``p_value``: pairs are resampled whole (the
+    per-pair differences), the interval is read from those resamples (``method``: BCa, else
+    percentile), and ``p_value`` is the smallest alpha at which that same reading's (1 - alpha)
+    interval leaves out 0 (``inverted_p``). So the interval excludes 0 exactly when
+    ``p_value < 1 - confidence``. No interval and no p-value from fewer than two pairs.
     """
 
     n: int
@@ -118,10 +125,10 @@ class PairedComparison(_JsonDataclass):
     mean_diff: float | None
     ci_low: float | None
     ci_high: float | None
-    p_bootstrap: float | None
-    p_permutation: float | None
+    p_value: float | None
     confidence: float = 0.95
     method: str = "BCa"
+    n_resamples: int = DEFAULT_RESAMPLES
 
 
 @dataclass
@@ -184,16 +191,14 @@ class _Interval:
     high: float | None
     method: str
     distribution: np.ndarray
+    z0: float = 0.0  # the level rule the interval was read with (0, 0: percentile)
+    accel: float = 0.0
 
 
 def _percentile_interval(distribution: np.ndarray, confidence: float) -> _Interval:
     """Percentile interval from the resamples where the statistic exists (none: no interval)."""
-    finite = distribution[np.isfinite(distribution)]
-    if finite.size == 0:
-        return _Interval(None, None, "none", distribution)
-    alpha = (1 - confidence) / 2
-    low, high = np.percentile(finite, [100 * alpha, 100 * (1 - alpha)])
-    return _Interval(float(low), float(high), "percentile", distribution)
+    low, high = percentile_bounds(distribution, confidence)
+    return _Interval(low, high, "none" if low is None else "percentile", distribution)
 
 
 def _scipy_bootstrap_interval(data: tuple[np.ndarray, ...], statistic: Callable[..., Any], *,
@@ -252,9 +257,9 @@ def resample_means(x: np.ndarray, n_resamples: int, rng: np.random.Generator) ->
     return out
 
 
-def _bca_levels(x: np.ndarray, mean: float, distribution: np.ndarray,
-                confidence: float) -> tuple[float, float]:
-    """BCa's adjusted percentile levels for the mean (NaN when BCa is undefined).
+def _bca_constants(x: np.ndarray, mean: float, distribution: np.ndarray
+                   ) -> tuple[float, float] | None:
+    """BCa's bias correction z0 and acceleration a for the mean (None when BCa is undefined).
 
     Bias: the share of resamples below the observed mean (ties counted half, as scipy does).
     Acceleration: for the mean the jackknife influence values are x_i - mean, so scipy's
@@ -265,9 +270,12 @@ def _bca_levels(x: np.ndarray, mean: float, distribution: np.ndarray,
     below = (np.count_nonzero(distribution < mean) + np.count_nonzero(distribution <= mean))
     share = below / (2 * distribution.size)
     if spread == 0 or not 0 < share < 1:
-        return math.nan, math.nan
-    accel = float(np.sum(d ** 3)) / (6 * spread ** 1.5)
-    z0 = _NORMAL.inv_cdf(share)
+        return None
+    return _NORMAL.inv_cdf(share), float(np.sum(d ** 3)) / (6 * spread ** 1.5)
+
+
+def _bca_levels(z0: float, accel: float, confidence: float) -> tuple[float, float]:
+    """BCa's adjusted percentile levels (NaN where its denominator is not positive)."""
     levels = []
     for tail in ((1 - confidence) / 2, (1 + confidence) / 2):
         shifted = z0 + _NORMAL.inv_cdf(tail)
@@ -281,46 +289,13 @@ def _mean_interval(x: np.ndarray, confidence: float, n_resamples: int,
     """BCa (or, where undefined, percentile) bootstrap interval of the mean, in flat memory."""
     mean = float(np.mean(x))
     distribution = resample_means(x, n_resamples, np.random.default_rng(seed))
-    low_level, high_level = _bca_levels(x, mean, distribution, confidence)
-    if not (math.isfinite(low_level) and math.isfinite(high_level)):
-        return _percentile_interval(distribution, confidence)
-    low, high = np.percentile(distribution, [100 * low_level, 100 * high_level])
-    return _Interval(float(low), float(high), "BCa", distribution)
-
-
-def _sign_flip_p_value(diff: np.ndarray, n_resamples: int, seed: int) -> float:
-    """Two-sided approximate randomisation test of mean(diff) = 0 for paired scores.
-
-    Swapping the two systems' scores on a pair flips the sign of its difference, so the null
-    distribution is the mean of randomly signed differences: enumerated exactly when 2^n does
-    not exceed ``n_resamples``, otherwise drawn in chunks. The p-value follows
-    ``scipy.stats.permutation_test`` (+1 correction when sampled, relative tolerance on ties).
-    """
-    n = diff.size
-    observed = float(np.mean(diff))
-    tolerance = abs(np.finfo(float).eps * 100 * observed)
-    less = greater = 0
-    if 2 ** n <= n_resamples:
-        patterns = (np.arange(2 ** n)[:, None] >> np.arange(n)) & 1
-        null = np.mean((1 - 2 * patterns) * diff, axis=-1)
-        less, greater = _count_tails(null, observed, tolerance)
-        total, adjustment = null.size, 0
-    else:
-        rng = np.random.default_rng(seed)
-        per = max(1, _CHUNK_VALUES // n)
-        for start in range(0, n_resamples, per):
-            signs = 1 - 2 * rng.integers(0, 2, (min(per, n_resamples - start), n))
-            lo, hi = _count_tails(np.mean(signs * diff, axis=-1), observed, tolerance)
-            less, greater = less + lo, greater + hi
-        total, adjustment = n_resamples, 1
-    p_less = (less + adjustment) / (total + adjustment)
-    p_greater = (greater + adjustment) / (total + adjustment)
-    return float(min(1.0, 2 * min(p_less, p_greater)))
-
-
-def _count_tails(null: np.ndarray, observed: float, tolerance: float) -> tuple[int, int]:
-    return (int(np.count_nonzero(null <= observed + tolerance)),
-            int(np.count_nonzero(null >= observed - tolerance)))
+    constants = _bca_constants(x, mean, distribution)
+    if constants is not None:
+        low_level, high_level = _bca_levels(*constants, confidence)
+        if math.isfinite(low_level) and math.isfinite(high_level):
+            low, high = np.percentile(distribution, [100 * low_level, 100 * high_level])
+            return _Interval(float(low), float(high), "BCa", distribution, *constants)
+    return _percentile_interval(distribution, confidence)
 
 
 # --- public API --------------------------------------------------------------------------------
@@ -350,38 +325,27 @@ def paired_comparison(a: Sequence[float | None], b: Sequence[float | None],
     """Compare system B with system A on the same references (see ``PairedComparison``).
 
     ``a[i]`` and ``b[i]`` must be the two systems' scores on the same reference; pairs where
-    either is missing are dropped. With fewer than two pairs no test is possible and the
-    p-values are None.
+    either is missing are dropped.
     """
+    check_resamples(n_resamples, confidence)
     xa, xb = _clean_pairs(a, b)
     n = int(xa.size)
     if n == 0:
-        return PairedComparison(0, None, None, None, None, None, None, None, confidence, "none")
+        return PairedComparison(0, None, None, None, None, None, None, confidence, "none",
+                                n_resamples)
     diff = xb - xa
     mean_diff = float(np.mean(diff))
     mean_a, mean_b = float(np.mean(xa)), float(np.mean(xb))
-    if n == 1:
-        return PairedComparison(1, mean_a, mean_b, mean_diff, mean_diff, mean_diff, None, None,
-                                confidence, "exact")
-
-    # The paired bootstrap resamples whole pairs, i.e. resamples the per-pair differences.
-    low: float | None
-    high: float | None
-    if _is_constant(diff):
-        low = high = mean_diff
-        method = "exact"
-        boot = np.full(n_resamples, mean_diff)
+    if n == 1:  # one pair: a difference, but nothing to resample
+        return PairedComparison(1, mean_a, mean_b, mean_diff, None, None, None, confidence,
+                                "none", n_resamples)
+    if _is_constant(diff):  # every resample has the same mean difference
+        interval = _Interval(mean_diff, mean_diff, "exact", np.full(n_resamples, mean_diff))
     else:
         interval = _mean_interval(diff, confidence, n_resamples, seed)
-        low, high = interval.low, interval.high
-        method, boot = interval.method, interval.distribution
-    # Shift the bootstrap distribution to the null (mean difference 0) and count resamples at
-    # least as extreme as what was observed.
-    extreme = int(np.sum(np.abs(boot - mean_diff) >= abs(mean_diff)))
-    p_bootstrap = (extreme + 1) / (boot.size + 1)
-    p_permutation = _sign_flip_p_value(diff, n_resamples, seed)
-    return PairedComparison(n, mean_a, mean_b, mean_diff, low, high, float(min(1.0, p_bootstrap)),
-                            p_permutation, confidence, method)
+    p_value = inverted_p_value(interval.distribution, n_resamples, interval.z0, interval.accel)
+    return PairedComparison(n, mean_a, mean_b, mean_diff, interval.low, interval.high, p_value,
+                            confidence, interval.method, n_resamples)
 
 
 def _kendall_tau_b(x: np.ndarray, y: np.ndarray) -> float:

@@ -15,8 +15,8 @@ That one shape gives, for every figure at once:
 - a percentile bootstrap interval (pairs resampled with replacement: per resample a
   multinomial count per pair, drawn chunk of pairs by chunk of pairs as conditional binomials,
   so memory stays flat in n: never an n x resamples matrix), and
-- a paired approximate-randomisation test (per pair, the two systems' records swapped with
-  probability 1/2) plus the paired bootstrap interval of the difference.
+- a paired comparison: the paired bootstrap interval of the difference and the p-value read
+  from that interval (``inverted_p``), one set of resamples for both.
 
 ``RecordTable`` keeps a metric's records as typed columns (8 bytes per number) instead of
 Python objects, so a summary of a million pairs holds megabytes, not the result payloads.
@@ -36,6 +36,8 @@ from dataclasses import dataclass, fields
 from typing import Any, ClassVar, Literal, Protocol, get_type_hints
 
 import numpy as np
+
+from radscope.engine.statistics.inverted_p import check_resamples, inverted_p_value, percentile_bounds
 
 CONFIDENCE = 0.95
 FIGURE_RESAMPLES = 1000  # resamples for figure intervals and tests (sacreBLEU's default)
@@ -88,9 +90,10 @@ class CorpusStatistics:
     # sentences: no verdict), "metric" (the metric's own direction: its per-pair score's mean).
     # A figure no pattern covers has no direction: ``direction_of`` refuses it.
     directions: tuple[tuple[str, FigureDirection], ...] = ()
-    # The figure that is the mean of the per-pair score: the comparison's first row already is
-    # that figure, so it is not compared twice.
-    score_figure: str | None = None
+    # The figure that is the mean of the per-pair score (or, where that depends on the options,
+    # a function of them giving it): the summary's mean and the comparison's first row already
+    # are that figure, so it gets their interval and is not compared twice.
+    score_figure: str | Callable[[Options], str | None] | None = None
 
     def direction_of(self, figure: str) -> FigureDirection:
         """The declared direction of ``figure`` (StatsError when none is declared)."""
@@ -98,6 +101,11 @@ class CorpusStatistics:
             if fnmatch.fnmatchcase(figure, pattern):
                 return direction
         raise StatsError(f"{self.metric}: figure {figure!r} declares no direction")
+
+    def score_figure_for(self, options: Options) -> str | None:
+        """The figure that equals the mean per-pair score under ``options`` (None: none does)."""
+        figure = self.score_figure
+        return figure(options) if callable(figure) else figure
 
     def options_for(self, table: RecordTable, options: Options) -> Options:
         return self.settle(table, options) if self.settle and len(table) else options
@@ -350,15 +358,6 @@ def _weighted(counts: np.ndarray, features: np.ndarray) -> np.ndarray:
     return out
 
 
-def _percentile(distribution: np.ndarray, confidence: float) -> tuple[float | None, float | None]:
-    finite = distribution[np.isfinite(distribution)]
-    if finite.size == 0:
-        return None, None
-    alpha = (1 - confidence) / 2
-    low, high = np.percentile(finite, [100 * alpha, 100 * (1 - alpha)])
-    return float(low), float(high)
-
-
 def figure_intervals(spec: CorpusStatistics, stats: Sequence[Any], options: Options,
                      n_resamples: int = FIGURE_RESAMPLES, seed: int = DEFAULT_SEED,
                      confidence: float = CONFIDENCE) -> dict[str, dict[str, float | None]]:
@@ -377,7 +376,7 @@ def figure_intervals(spec: CorpusStatistics, stats: Sequence[Any], options: Opti
     resampled = spec.figures(sums, options)
     out = {}
     for name, value in points.items():
-        low, high = _percentile(resampled[name], confidence) if math.isfinite(value) else (None, None)
+        low, high = percentile_bounds(resampled[name], confidence) if math.isfinite(value) else (None, None)
         out[name] = {"value": optional(value), "ci_low": low, "ci_high": high}
     return out
 
@@ -385,7 +384,7 @@ def figure_intervals(spec: CorpusStatistics, stats: Sequence[Any], options: Opti
 @dataclass(frozen=True)
 class FigureComparison:
     """System B against A on one figure: B - A with its paired bootstrap interval and the
-    approximate-randomisation p-value (None where the figure is undefined on either side)."""
+    p-value read from that interval (None where the figure is undefined on either side)."""
 
     a: float | None
     b: float | None
@@ -406,10 +405,12 @@ def paired_figures(spec: CorpusStatistics, stats_a: Sequence[Any], stats_b: Sequ
     """Every figure of B against A on aligned records (``stats_a[i]`` and ``stats_b[i]`` are
     the two systems on the same reference).
 
-    Approximate randomisation: per permutation, each pair's two records are swapped with
-    probability 1/2; the p-value is the share of permutations whose |B - A| reaches the
-    observed one, with the +1 correction. The interval resamples pairs (both systems' records
-    together) as ``figure_intervals`` does."""
+    One paired bootstrap per figure: pairs are resampled with both systems' records together
+    (as ``figure_intervals`` resamples them), the interval of B - A is the percentile interval
+    of the resampled differences, and the p-value is that interval read backwards
+    (``inverted_p``: the smallest alpha whose interval leaves out 0), so the interval excludes
+    0 exactly when p < 1 - ``confidence``."""
+    check_resamples(n_resamples, confidence)
     table_a, table_b = as_table(spec, stats_a), as_table(spec, stats_b)
     n = len(table_a)
     if n != len(table_b):
@@ -419,15 +420,6 @@ def paired_figures(spec: CorpusStatistics, stats_a: Sequence[Any], stats_b: Sequ
     options = spec.options_for(table_a, options)
     point_a, point_b = point_figures(spec, table_a, options), point_figures(spec, table_b, options)
     rng = np.random.default_rng(seed)
-    total_a = feature_sums(spec, table_a, options)
-    total_b = feature_sums(spec, table_b, options)
-    shift = np.zeros((n_resamples, total_a.size))
-    for start in range(0, n, _ROW_CHUNK):
-        stop = min(n, start + _ROW_CHUNK)
-        gap = (spec.features(table_b, start, stop, options)
-               - spec.features(table_a, start, stop, options))
-        shift += rng.integers(0, 2, (n_resamples, stop - start)).astype(float) @ gap
-    perm_a, perm_b = spec.figures(total_a + shift, options), spec.figures(total_b - shift, options)
     boot_a = boot_b = None
     for start, stop, counts in _multinomial_chunks(n, n_resamples, rng):
         part_a = _weighted(counts, spec.features(table_a, start, stop, options))
@@ -442,12 +434,8 @@ def paired_figures(spec: CorpusStatistics, stats_a: Sequence[Any], stats_b: Sequ
         if not (math.isfinite(a) and math.isfinite(b)):
             out[name] = FigureComparison(optional(a), optional(b), None, None, None, None)
             continue
-        observed = b - a
-        null = perm_b[name] - perm_a[name]
-        tolerance = abs(observed) * 1e-12 + 1e-15
-        defined = np.isfinite(null)
-        extreme = int(np.count_nonzero(np.abs(null[defined]) >= abs(observed) - tolerance))
-        p_value = (extreme + 1) / (int(defined.sum()) + 1)
-        low, high = _percentile(figs_b[name] - figs_a[name], confidence)
-        out[name] = FigureComparison(a, b, observed, low, high, float(min(1.0, p_value)))
+        resampled = figs_b[name] - figs_a[name]
+        low, high = percentile_bounds(resampled, confidence)
+        out[name] = FigureComparison(a, b, b - a, low, high,
+                                     inverted_p_value(resampled, n_resamples))
     return out

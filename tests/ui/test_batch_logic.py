@@ -36,6 +36,38 @@ def test_guess_columns_knows_the_usual_export_names(columns, expected):
     assert (guess["id"], guess["reference"], guess["candidate"]) == expected
 
 
+@pytest.mark.parametrize("columns, candidate, candidate_b", [
+    # issue 38: the column names of an A/B export
+    (["id", "reference", "model_a_report", "model_b_report"], "model_a_report", "model_b_report"),
+    (["id", "reference", "candidate", "model_b_report"], "candidate", "model_b_report"),
+    (["id", "gt", "pred_a", "pred_b"], "pred_a", "pred_b"),
+    (["id", "gt", "prediction", "pred_b"], "prediction", "pred_b"),
+    (["id", "reference", "system_a", "system_b"], "system_a", "system_b"),
+    (["id", "reference", "candidate_a", "candidate_b"], "candidate_a", "candidate_b"),
+    (["case", "Ground Truth", "Model A Report", "Model B Report"], "Model A Report", "Model B Report"),
+    (["id", "ref", "Hyp-A", "Hyp-B"], "Hyp-A", "Hyp-B"),
+    (["id", "reference", "system1", "system2"], "system1", "system2"),
+    (["id", "report", "candidate", "candidate2"], "candidate", "candidate2"),
+    (["id", "reference", "generated_1", "generated_2"], "generated_1", "generated_2"),
+    (["id", "reference", "report_a", "report_b"], "report_a", "report_b"),
+    (["id", "reference", "output", "b_output"], "output", "b_output"),
+    # B needs an A: a lone system-B column is the candidate
+    (["id", "reference", "pred_b"], "pred_b", None),
+    # not a second system: one candidate, metadata, a second reference, no mark at all
+    (["id", "reference", "prediction"], "prediction", None),
+    (["id", "reference", "model_name", "model_report"], "model_report", None),
+    (["id", "reference", "model_b_name", "prediction"], "prediction", None),
+    (["id", "reference_a", "reference_b", "prediction"], "prediction", None),
+    (["id", "reference", "prediction", "output"], "prediction", None),
+    (["id", "reference", "data_b", "prediction"], "prediction", None),
+    (["id", "reference", "prediction", "pred_a_b"], "prediction", None),
+])
+def test_guess_both_systems_from_their_column_names(columns, candidate, candidate_b):
+    guess = batch.guess_columns(columns)
+    assert (guess["candidate"], guess["candidate_b"]) == (candidate, candidate_b)
+    assert guess["reference"] is None or guess["reference"] not in (candidate, candidate_b)
+
+
 def test_the_same_column_twice_is_refused():
     with pytest.raises(batch.BatchProblem, match="'report' is chosen as both the reference and the "
                                                  "candidate column"):
@@ -141,12 +173,12 @@ def test_system_comparison_on_hand_made_scores():
     frame, raw = batch.system_comparison(rows_a, rows_b, ["bleu"], {"bleu": "higher"})
     row = frame.iloc[0]
     # Every pair improves by exactly 0.1: mean A = 0.25, mean B = 0.35, B - A = 0.1 with a
-    # collapsed interval; the bootstrap never sees a difference as far from 0.1 as 0.1 is
-    # from 0, so p = 1 / (resamples + 1) and B is better.
+    # collapsed interval; no level of it reaches 0, so p is the floor 1 / (resamples + 1),
+    # shown as "< 0.001", and B is better.
     assert row["pairs"] == 4
-    assert row["A mean [95% CI]"].startswith("0.2500") and row["B mean [95% CI]"].startswith("0.3500")
+    assert row["A [95% CI]"].startswith("0.2500") and row["B [95% CI]"].startswith("0.3500")
     assert row["B − A [95% CI]"] == "0.1000 [0.1000, 0.1000]"
-    assert raw["bleu"]["paired"]["p_value"] < 0.001
+    assert raw["bleu"]["paired"]["p_value"] < 0.001 and row["p"] == "< 0.001"
     assert row["verdict"] == "B better (p < 0.05)"
 
 
@@ -251,6 +283,18 @@ def test_crepe_totals_are_means_times_pairs():
     assert list(fig.data[0].y) == [2.0, 1.0, 0.0, 4.0, 0.0, 3.0]
 
 
+def test_crepe_with_two_systems_draws_each_mean_per_pair_labelled():
+    # A scored 4 pairs, B 2 (two failed): totals would favour B for failing; means per pair do not.
+    entry_a = {"n": 4, "corpus": {"n_pairs": 4, "mean_counts": {"A": 0.5, "B": 0, "C": 0, "D": 1,
+                                                                  "E": 0, "F": 0}}}
+    entry_b = {"n": 2, "corpus": {"n_pairs": 2, "mean_counts": {"A": 1.0, "B": 0, "C": 0, "D": 0.5,
+                                                                  "E": 0, "F": 0}}}
+    fig = crepe_totals(entry_a, [], "crepe", (entry_b, []))
+    assert [t.name for t in fig.data] == ["system A (4 pairs)", "system B (2 pairs)"]
+    assert list(fig.data[0].y) == [0.5, 0, 0, 1, 0, 0] and list(fig.data[1].y) == [1, 0, 0, 0.5, 0, 0]
+    assert fig.layout.barmode == "group" and "per pair" in fig.layout.yaxis.title.text
+
+
 def test_crepe_totals_fall_back_to_stored_counts():
     rows = [{"metrics": {"crepe": {"error": None, "counts": {"A": 1, "B": 0, "C": 0, "D": 0, "E": 0, "F": 2},
                                    "total": 3}}}] * 2
@@ -334,3 +378,41 @@ def test_summary_table_shows_headline_figures_with_their_intervals():
     assert (f"F1@13 {fmt(f13['value'], 4)} [{fmt(f13['ci_low'], 4)}, {fmt(f13['ci_high'], 4)}]"
             in html)
     assert "F1@5 " in html
+
+
+@pytest.mark.parametrize("metric, score_figure, other", [
+    ("crepe", "mean_total", None), ("radsem", "mean", "abnormal F1"), ("vert", "vert.mean", "GREEN mean")])
+def test_one_mean_has_one_interval_and_figures_read_as_words(metric, score_figure, other):
+    """Issue 38: "crepe 0.4000 [0.150, 0.900]" sat beside "mean_total 0.4000 [0.1500, 0.7500]",
+    labels read "vert vert.mean", signatures filled half the table."""
+    from collections import Counter
+    from pathlib import Path
+
+    from radscope.engine.runs.summary import SummaryBuilder, format_summary
+    from radscope.ui.views.common import fmt
+
+    recorded = json.loads((Path(__file__).parents[1] / "fixtures" / "corpus_stats" / "recorded.json")
+                          .read_text(encoding="utf-8"))[metric]
+    built = production().get(metric).build(RuntimeContext(options={"extractor": "rules"}))
+    builder = SummaryBuilder([built], {metric: recorded["signature"]}, n_resamples=200)
+    for result in recorded["results"]:
+        builder.add_row({metric: result})
+    summary = builder.summary(Counter())
+    entry = summary["metrics"][metric]
+    assert entry["score_figure"] == score_figure
+    mean = entry["corpus_figures"][score_figure]
+    assert (mean["value"], mean["ci_low"], mean["ci_high"]) == (entry["mean"], entry["ci_low"],
+                                                                entry["ci_high"])
+    html = batch.summary_html(summary)
+    interval = f"[{fmt(entry['ci_low'], 4)}, {fmt(entry['ci_high'], 4)}]"
+    assert html.count(interval) == 1 and html.count(fmt(entry["mean"], 4)) == 1
+    figure_lines = html.split("rs-muted'>")[1:]  # each headline figure starts a muted line
+    assert not [line for line in figure_lines
+                if line.startswith((f"{score_figure} ", f"{batch.figure_label(score_figure)} "))]
+    assert other is None or any(line.startswith(f"{other} ") for line in figure_lines)
+    assert "vert.mean" not in html and "green.mean" not in html
+    table, folded = html.split("</table>", 1)
+    assert recorded["signature"] not in table and "<details" in folded and recorded["signature"] in folded
+    terminal = format_summary(summary)
+    assert score_figure + " " not in terminal and terminal.count(
+        f"[{entry['ci_low']:.4f}, {entry['ci_high']:.4f}]") == 1

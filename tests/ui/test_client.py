@@ -302,3 +302,35 @@ def test_demo_grade_verdicts_only_when_the_checkbox_is_ticked(standin_client, tm
     assert "demo-grade" in verdicts[False]["crepe-standin"]
     assert "demo-grade" not in verdicts[True]["crepe-standin"]
     assert verdicts[False]["bleu"] == verdicts[True]["bleu"] and "demo-grade" not in verdicts[True]["bleu"]
+
+
+def test_two_systems_from_an_ab_export_are_guessed_and_plotted_side_by_side(client, tmp_path):
+    """Issue 38: model_b_report was not taken for system B, and with two systems the CLEAR
+    per-condition and CREPE plots drew system A only, unlabelled."""
+    path = write_pairs(tmp_path / "ab.csv", 8, ("id", "reference", "candidate", "candidate_b"))
+    lines = path.read_text(encoding="utf-8").splitlines()
+    lines[0] = "id,reference,model_a_report,model_b_report"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    inspected = client.predict(handle_file(str(path)), api_name="/inspect_file")
+    chosen = [value_of(update) for update in inspected[2:]]
+    assert chosen[:4] == ["id", "reference", "model_a_report", "model_b_report"]
+    args = [handle_file(str(path)), *chosen, ["clear", "crepe"], "", 1]
+    result = client.predict(*args, api_name="/batch")
+    plots = {}
+    for output in result:
+        value = value_of(output)
+        if isinstance(value, dict) and value.get("type") == "plotly":
+            figure = json.loads(value["plot"])
+            plots[figure["layout"]["title"]["text"].split(":")[0]] = figure
+    for name in ("clear", "crepe"):
+        traces = plots[name]["data"]
+        assert {t["name"].split(" (")[0] for t in traces} == {"system A", "system B"}, name
+        assert "system A and system B" in plots[name]["layout"]["title"]["text"]
+    # System B repeats the reference: every CLEAR F1 it has is 1, and CREPE finds no error.
+    b_f1 = [y for t in plots["clear"]["data"] if t["name"] == "system B" for y in t["y"]
+            if y is not None]
+    assert b_f1 and all(y == 1.0 for y in b_f1)
+    crepe_b = next(t for t in plots["crepe"]["data"] if t["name"].startswith("system B"))
+    summary = json.loads(files_of(result)["summary"].read_text(encoding="utf-8"))
+    scored_b = summary["system_b"]["metrics"]["crepe"]["n"]  # pairs in CREPE's scope
+    assert crepe_b["name"] == f"system B ({scored_b} pairs)" and all(y == 0 for y in crepe_b["y"])

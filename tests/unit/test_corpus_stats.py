@@ -294,11 +294,15 @@ def test_every_figure_declares_its_direction(metric):
     spec = statistics_for(metric)
     recorded = RECORDED[metric]
     stats = [spec.from_result(r, pair=str(i)) for i, r in enumerate(_ok(recorded["results"]))]
-    figures = cs.aggregate(spec, stats, parse_signature(recorded["signature"]))
+    options = parse_signature(recorded["signature"])
+    figures = cs.aggregate(spec, stats, options)
     assert figures
     for name in figures:
         assert spec.direction_of(name) in ("higher", "lower", "descriptive", "metric"), name
-    assert spec.score_figure is None or spec.score_figure in figures
+    score_figure = spec.score_figure_for(options)
+    if score_figure is not None:  # it is the mean per-pair score: it takes that mean's interval
+        scores = [r["score"] for r in _ok(recorded["results"])]
+        assert figures[score_figure] == pytest.approx(float(np.mean(scores)), rel=1e-12)
 
 
 def test_compare_verdicts_follow_each_figures_direction():

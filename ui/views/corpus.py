@@ -2,7 +2,8 @@
 (CREPE category totals, CLEAR per-condition F1) drawn from the summary's corpus aggregates.
 
 Like the pair views, corpus views are looked up by metric name; a metric without one simply
-has no extra plot.
+has no extra plot. With a second system every plot draws both, side by side in one colour
+each (``SYSTEM_COLOURS``) and named in the legend.
 """
 from __future__ import annotations
 
@@ -19,8 +20,12 @@ from radscope.ui.views.common import find_section, themed
 
 log = logging.getLogger(__name__)
 
-CorpusView = Callable[[Mapping[str, Any], Sequence[Mapping[str, Any]], str], "go.Figure | None"]
+# System B's summary entry and rows, beside system A's, when a batch compares two systems.
+SystemB = tuple[Mapping[str, Any], Sequence[Mapping[str, Any]]]
+CorpusView = Callable[[Mapping[str, Any], Sequence[Mapping[str, Any]], str, "SystemB | None"],
+                      "go.Figure | None"]
 _CORPUS_VIEWS: dict[str, CorpusView] = {}
+SYSTEM_COLOURS = {"A": "#4c78a8", "B": "#f58518"}
 
 
 def register_corpus_view(*names: str) -> Callable[[CorpusView], CorpusView]:
@@ -40,14 +45,16 @@ def corpus_view_for(name: str) -> CorpusView | None:
     return None
 
 
-def corpus_figure(name: str, entry: Mapping[str, Any], rows: Sequence[Mapping[str, Any]]) -> go.Figure | None:
+def corpus_figure(name: str, entry: Mapping[str, Any], rows: Sequence[Mapping[str, Any]],
+                  system_b: SystemB | None = None) -> go.Figure | None:
     """The corpus plot of one metric, or None (no view, or nothing to draw). ``entry`` is the
-    metric's block of the run summary, ``rows`` the per-pair result rows."""
+    metric's block of the run summary, ``rows`` the per-pair result rows; ``system_b`` the
+    same for a second system, drawn beside the first."""
     view = corpus_view_for(name)
     if view is None:
         return None
     try:
-        fig = view(entry, rows, name)
+        fig = view(entry, rows, name, system_b)
         return None if fig is None else themed(fig)
     except Exception as exc:  # a plot is optional, but say why it is missing (and log it)
         log.exception("the corpus plot of %s could not be drawn", name)
@@ -84,9 +91,10 @@ def distribution_figure(rows: Sequence[Mapping[str, Any]], names: Sequence[str],
                                         for n in scored])
     for i, name in enumerate(scored):
         r, c = i // per_row + 1, i % per_row + 1
-        for label, source, colour in (("A", rows, "#4c78a8"), ("B", rows_b, "#f58518")):
+        for label, source in (("A", rows), ("B", rows_b)):
             if source is None:
                 continue
+            colour = SYSTEM_COLOURS[label]
             scores = pair_scores(source, name)
             fig.add_trace(go.Box(y=scores, name=label if rows_b is not None else name,
                                  boxpoints="all" if len(scores) <= 300 else "outliers",
@@ -99,22 +107,52 @@ def distribution_figure(rows: Sequence[Mapping[str, Any]], names: Sequence[str],
 
 
 @register_corpus_view("crepe")
-def crepe_totals(entry: Mapping[str, Any], rows: Sequence[Mapping[str, Any]], name: str) -> go.Figure | None:
+def crepe_totals(entry: Mapping[str, Any], rows: Sequence[Mapping[str, Any]], name: str,
+                 system_b: SystemB | None = None) -> go.Figure | None:
     """Predicted errors per category summed over the corpus (mean x n, from the aggregates;
-    from the stored per-pair counts when the aggregates lack them)."""
+    from the stored per-pair counts when the aggregates lack them). Two systems: each one's
+    mean per pair, which stays comparable when they scored different numbers of pairs."""
+    if system_b is not None:
+        return _crepe_two_systems(name, _crepe_category_totals(entry, rows, name),
+                                  _crepe_category_totals(*system_b, name))
     totals, n = _crepe_category_totals(entry, rows, name)
+    x = [c.key for c in CATEGORIES]
+    names = [c.name for c in CATEGORIES]
     if not any(totals.values()) and not n:
         return None
-    x = [c.key for c in CATEGORIES]
     fig = go.Figure(go.Bar(
-        x=x, y=[totals[k] for k in CATEGORY_KEYS], customdata=[c.name for c in CATEGORIES],
+        x=x, y=[totals[k] for k in CATEGORY_KEYS], customdata=names,
         text=[f"{totals[k]:.1f}" for k in CATEGORY_KEYS], textposition="outside",
-        marker_color="#4c78a8",
+        marker_color=SYSTEM_COLOURS["A"],
         hovertemplate="<b>%{x}</b>: %{customdata}<br>total %{y:.2f}<extra></extra>"))
     top = max(totals.values()) or 1.0
     fig.update_layout(title=f"{name}: predicted errors per category, summed over {n} pairs "
                             "(lower is better)", height=340, margin=dict(l=40, r=20, t=60, b=40),
                       yaxis=dict(title="total predicted errors", range=[0, top * 1.2]),
+                      xaxis_title="error category")
+    return fig
+
+
+def _crepe_two_systems(name: str, a: tuple[dict[str, float], int],
+                       b: tuple[dict[str, float], int]) -> go.Figure | None:
+    """System A's and B's mean predicted errors per pair, category by category."""
+    means = {label: [totals[k] / n if n else None for k in CATEGORY_KEYS]
+             for label, (totals, n) in (("A", a), ("B", b))}
+    if not (a[1] or b[1]):
+        return None
+    fig = go.Figure()
+    for label, (_, n) in (("A", a), ("B", b)):
+        fig.add_trace(go.Bar(
+            x=[c.key for c in CATEGORIES], y=means[label], name=f"system {label} ({n} pairs)",
+            customdata=[c.name for c in CATEGORIES], marker_color=SYSTEM_COLOURS[label],
+            text=[f"{v:.2f}" if v is not None else "" for v in means[label]], textposition="outside",
+            hovertemplate=f"<b>system {label}</b> %{{x}}: %{{customdata}}<br>"
+                          "mean %{y:.3f} per pair<extra></extra>"))
+    top = max([v for values in means.values() for v in values if v is not None] + [0.0]) or 1.0
+    fig.update_layout(title=f"{name}: predicted errors per category, mean per pair, system A and "
+                            "system B (lower is better)", barmode="group", height=360,
+                      margin=dict(l=40, r=20, t=60, b=40), legend=dict(orientation="h", y=1.1),
+                      yaxis=dict(title="mean predicted errors per pair", range=[0, top * 1.25]),
                       xaxis_title="error category")
     return fig
 
@@ -136,15 +174,26 @@ def _crepe_category_totals(entry: Mapping[str, Any], rows: Sequence[Mapping[str,
     return totals, n
 
 
+_F1_KEYS = (("pos_f1_per_condition", "positive F1", "#54a24b"),
+            ("neg_f1_per_condition", "negative F1", "#9d755d"))
+
+
+def _per_condition(entry: Mapping[str, Any]) -> dict[str, Any] | None:
+    return find_section(entry.get("corpus") or {}, tuple(key for key, _, _ in _F1_KEYS))
+
+
 @register_corpus_view("clear")
-def clear_per_condition(entry: Mapping[str, Any], rows: Sequence[Mapping[str, Any]], name: str) -> go.Figure | None:
-    """Positive and negative F1 per condition over the corpus (n/a conditions left blank)."""
-    section = find_section(entry.get("corpus") or {}, ("pos_f1_per_condition", "neg_f1_per_condition"))
+def clear_per_condition(entry: Mapping[str, Any], rows: Sequence[Mapping[str, Any]], name: str,
+                        system_b: SystemB | None = None) -> go.Figure | None:
+    """Positive and negative F1 per condition over the corpus (n/a conditions left blank).
+    Two systems: positive F1 above, negative F1 below, each with system A's bar beside B's."""
+    section = _per_condition(entry)
+    if system_b is not None:
+        return _clear_two_systems(name, section, _per_condition(system_b[0]))
     if section is None:
         return None
     fig = go.Figure()
-    for key, label, colour in (("pos_f1_per_condition", "positive F1", "#54a24b"),
-                               ("neg_f1_per_condition", "negative F1", "#9d755d")):
+    for key, label, colour in _F1_KEYS:
         per = section[key]
         values = [per.get(c) for c in CONDITIONS]
         fig.add_trace(go.Bar(x=list(CONDITIONS), y=values, name=label, marker_color=colour,
@@ -152,4 +201,25 @@ def clear_per_condition(entry: Mapping[str, Any], rows: Sequence[Mapping[str, An
     fig.update_layout(title=f"{name}: F1 per condition (blank = no report has it in that class)",
                       barmode="group", height=380, yaxis=dict(range=[0, 1.05], title="F1"),
                       margin=dict(l=40, r=20, t=60, b=110), legend=dict(orientation="h", y=1.08))
+    return fig
+
+
+def _clear_two_systems(name: str, section_a: Mapping[str, Any] | None,
+                       section_b: Mapping[str, Any] | None) -> go.Figure | None:
+    if section_a is None and section_b is None:
+        return None
+    fig = make_subplots(rows=2, cols=1, shared_xaxes=True, vertical_spacing=0.1,
+                        subplot_titles=[label for _, label, _ in _F1_KEYS])
+    for row, (key, label, _) in enumerate(_F1_KEYS, start=1):
+        for system, section in (("A", section_a), ("B", section_b)):
+            per = (section or {}).get(key) or {}
+            fig.add_trace(go.Bar(
+                x=list(CONDITIONS), y=[per.get(c) for c in CONDITIONS], name=f"system {system}",
+                legendgroup=system, showlegend=row == 1, marker_color=SYSTEM_COLOURS[system],
+                hovertemplate=f"%{{x}}<br>system {system} {label} %{{y:.3f}}<extra></extra>"),
+                row=row, col=1)
+        fig.update_yaxes(range=[0, 1.05], title_text="F1", row=row, col=1)
+    fig.update_layout(title=f"{name}: F1 per condition, system A and system B (blank = no report "
+                            "has it in that class)", barmode="group", height=620,
+                      margin=dict(l=40, r=20, t=90, b=110), legend=dict(orientation="h", y=1.1))
     return fig

@@ -64,8 +64,13 @@ def aggregate(stats: Sequence[VertStats], options: cs.Options) -> dict[str, floa
     return cs.aggregate(SPEC, stats, options)
 
 
+# The family whose mean is the per-pair score's, by prompt variant (formula's score falls back
+# from one family to another, so no single figure is its mean).
+SCORE_FIGURES = {"vert": "vert.mean", "rubric": "vert.mean", "green": "green.mean"}
+
 SPEC = cs.CorpusStatistics(METRIC, VertStats, VertStats.from_result, features,
                            figures, nest, summation="sequential", headline=("vert.mean", "green.mean"),
                            directions=(("n_pairs", "descriptive"), ("*.n", "descriptive"),
                                        ("error_count.mean", "lower"),
-                                       ("total_error_count.mean", "lower"), ("*.mean", "higher")))
+                                       ("total_error_count.mean", "lower"), ("*.mean", "higher")),
+                           score_figure=lambda options: SCORE_FIGURES.get(str(options.get("variant"))))
