@@ -7,8 +7,9 @@ is taken. A pair gets a reward only when every metric scored it: a mean over the
 happened to work would change what is being optimised from one sample to the next.
 
 A completion that cannot be read while its reference can (empty, not English, a text that
-states no finding such as "Ok.") is the generator's failure: it gets 0.0, the floor, from every
-adapter, so saying nothing never escapes the penalty. Any other pair that cannot be scored (the
+states nothing about a patient, such as "Ok." or a refusal) is the generator's failure: it gets
+0.0, the floor, from every adapter and every metric of the reward (``not_a_report``), so saying
+nothing never escapes the penalty. Any other pair that cannot be scored (the
 reference out of a metric's scope or unreadable, a failed model call) returns what the trainer
 can take:
 
@@ -30,7 +31,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from radscope.engine.api import Scorer
-from radscope.engine.eligibility.readable import CANNOT_READ
+from radscope.engine.eligibility.readable import CANNOT_READ, no_finding, unreadable_reason
+from radscope.engine.io.reports import ReportPair
 
 TrlReward = Callable[..., list[float | None]]
 
@@ -60,6 +62,19 @@ def parse_weights(metrics: str | Sequence[str] | Mapping[str, float]) -> dict[st
     if len(set(names)) != len(names):
         raise ValueError(f"a metric is named twice in the reward: {', '.join(names)}")
     return dict(items)
+
+
+def not_a_report(reference: str, candidate: str) -> str | None:
+    """``cannot read: candidate report …`` when the completion is no report while its reference
+    is one (``radscope.engine.eligibility.readable.no_finding``: off-topic text, a refusal, a
+    question, the instruction echoed, keyboard mash). Such a completion earns the floor from
+    every metric of a reward, word-overlap ones included: "Write the findings and impression of
+    this chest radiograph." shares words with a report (ROUGE-L 0.16 against the gallery's
+    references), and a policy must not learn that echoing its prompt pays."""
+    if unreadable_reason(candidate):  # empty or wordless: the input error says so, with the floor
+        return None
+    reason = no_finding(ReportPair("reward", reference, candidate))
+    return reason if reason and reason.startswith(CANNOT_READ + "candidate report") else None
 
 
 def completion_failed(status: str, reason: str | None) -> bool:
@@ -122,12 +137,17 @@ class RewardScorer:
         n = len(scores)
         per_metric: dict[str, list[float | None]] = {}
         statuses, reasons = ["scored"] * n, [None] * n  # type: list[str], list[str | None]
+        refused = [not_a_report(r, c) for r, c in zip(references, candidates, strict=True)]
+        for i, why in enumerate(refused):
+            if why:
+                statuses[i], reasons[i] = "cannot_read", why
         for name in self.weights:
             card = self._cards[name]
             values = scores.array(name)
             metric_statuses, metric_reasons = scores.statuses(name), scores.reasons(name)
             per_metric[name] = [
-                unit_reward(float(v), card.direction, card.range) if not math.isnan(v)
+                0.0 if refused[i]
+                else unit_reward(float(v), card.direction, card.range) if not math.isnan(v)
                 else 0.0 if completion_failed(metric_statuses[i], metric_reasons[i]) else None
                 for i, v in enumerate(values)]
             for i in range(n):

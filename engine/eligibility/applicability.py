@@ -11,8 +11,12 @@ The detector reads cue words (``_MODALITY_CUES`` / ``_AREA_CUES``): a modality n
 points, where an explicit name ("CT", "MRI", "radiograph") counts three and each technique
 word only that modality uses counts one (CT densities, image numbers, MR signal and
 sequences, sonographic echoes; not a size in millimetres, which every modality writes: "a 17 mm
-nodular opacity" on a chest radiograph); a name in a sentence that advises or refers to
-another study ("CT of the chest is recommended", "seen on the prior CT") does not count. A
+nodular opacity" on a chest radiograph, nor "soft tissue density", which films describe
+too); a cue in a sentence that advises or refers to another study ("CT of the chest is
+recommended", "Recommend follow-up radiograph or CT thorax for further evaluation", "better
+evaluated on the CT", "seen on the prior CT") does not count: the modality is what the report
+examined, never what it recommends. A cue word counts once however often it recurs (an
+impression restating a finding is no second piece of evidence). A
 body area needs two anatomy words (or is the only one named). Only evidence excludes: a
 chest report of unknown modality (short chest-film reports rarely name the technique) and a
 report with no recognisable area ("No active disease.") stay in scope; a detected CT or MR,
@@ -116,9 +120,9 @@ def normalise_areas(value: str | None) -> frozenset[str]:
 # sonographic echoes; for radiographs the film's own vocabulary (views, costophrenic angles).
 _NAMED = 3
 _MODALITY_CUES: dict[str, tuple[tuple[str, int], ...]] = {
-    "CT": ((r"\bct\b|\bcta\b|computed tomograph", _NAMED),
+    "CT": ((r"\bct\b(?! ratio)|\bcta\b|computed tomograph", _NAMED),  # "CT ratio": cardiothoracic
            (r"hounsfield|\bhu\b", 1),
-           (r"(?:low|high|mixed|soft[ -]tissue|fat|fluid|isodense)[- ]density|\bhypo-?dens|\bisodens", 1),
+           (r"(?:low|high|mixed|fluid|isodense)[- ]density|\bhypo-?dens|\bisodens", 1),
            (r"\bthin[- ]section|\baxial (?:image|slice)|\b(?:image|im|img) ?\d+|\bwindow\b", 1),
            (r"attenuation|centrilobular|tree-in-bud|septal thickening|enhanc|plain scan", 1),
            (r"ground[- ]glass nodul|solid (?:small )?nodul|pericardi|lymph nodes?\b", 1),
@@ -139,7 +143,10 @@ _MODALITY_CUES: dict[str, tuple[tuple[str, int], ...]] = {
 _OTHER_STUDY_RE = re.compile(
     r"recommend|suggest|advis|follow|further|correlat|could|would|may\b|might|should|consider|"
     r"warrant|helpful|useful|sensitive|if clinically|prior|previous|recent|earlier|outside|old\b|"
-    r"comparison|compared|since|seen on|see\b|review|ordered|available|performed|obtained",
+    r"comparison|compared|since|seen on|see\b|review|ordered|available|performed|obtained|"
+    r"for (?:further )?evaluation|better (?:evaluated|seen|assessed|demonstrated)|"
+    r"to (?:determine|exclude)\b|rule out|"
+    r"\b(?:on|in) the (?:xxxx )*(?:ct|cta|mri?|ultrasound)\b",
     re.I)
 _MIN_MODALITY_SCORE = 2  # one stray technique word ("5 mm") does not make a CT
 _AREA_CUES: dict[str, tuple[str, ...]] = {
@@ -204,12 +211,15 @@ def detect_modality(text: str) -> str | None:
     """The modality with the most weighted cue hits in the text (a name in a sentence about
     another study excluded); None when no modality reaches two points."""
     hits: dict[str, int] = {}
+    seen: set[str] = set()  # a cue word repeated (the impression restating a finding) counts once
     lower = text.lower() if text.isascii() else None
     for code, cues in _COMPILED_MODALITY.items():
         for cue in cues:
             for match in cue.pattern.finditer(text) if cue.may_match(lower) else ():
-                if _OTHER_STUDY_RE.search(_sentence(text, match)):
+                word = match.group(0).lower()
+                if word in seen or _OTHER_STUDY_RE.search(_sentence(text, match)):
                     continue
+                seen.add(word)
                 hits[code] = hits.get(code, 0) + cue.weight
     if not hits or max(hits.values()) < _MIN_MODALITY_SCORE:
         return None

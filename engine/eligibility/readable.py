@@ -27,15 +27,20 @@ Short or telegraphic English ("Lungs clear. Heart normal.") carries enough Engli
 unknown words count for neither side, so a report of only drug names or abbreviations is given
 the benefit of the doubt. ``python -m radscope.engine.bench language`` measures how often this is wrong.
 
-The no-finding rule (docs/security.md, "Pairs without findings"), the same for every metric
+The not-a-report rule (docs/security.md, "Pairs without findings"), the same for every metric
 that reads findings (CLEAR, CREPE, VERT, SRR-BERT, RadSEM: reader languages ``english`` and
 ``any``; the word-overlap metrics compare wording, not findings, and keep their numbers):
 
-a report in which the rules reader finds no finding statement at all, not even a normal one
-("Ok.", "NaN", "See prior report."), cannot be read: ``cannot read: <side> report states no
-finding``. A report that states only normal findings is a report with findings: each metric
-scores it by its own definition (RadSEM and SRR-BERT compare the normal statements themselves,
-CLEAR the presence of its 13 conditions), as the papers' reference code does.
+a text none of whose sentences states something about a patient (``radscope.engine.eligibility.statements``:
+"Ok.", "NaN", "See prior report.", "I like turtles.", a refusal, a question, an instruction,
+keyboard mash) cannot be read: ``cannot read: <side> report makes no statement about a patient:
+<what its sentences are>``. A report that states only normal findings ("No acute disease.", "Heart size normal. Lungs
+clear.") is a report: each metric scores it by its own definition (RadSEM and SRR-BERT compare
+the normal statements themselves, CLEAR the presence of its 13 conditions), as the papers'
+reference code does. A report in which the rules reader reads no finding statement at all is
+refused as well (``NO_FINDING``): today a one-word verdict ("Unremarkable.", "Normal.",
+"Negative.", "NAD.") is such a text, since every metric would score it against its own copy
+as a disagreement.
 
 This is decided by the English rules reader (``radscope.engine.reader``); a report it cannot read as
 English (an LLM judge's non-English pair) is left to the judge.
@@ -49,16 +54,15 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
 
+from radscope.engine.eligibility.statements import not_a_report
 from radscope.engine.io.reports import ReportPair
 
 # What a metric's reader can read (see the module docstring); each metric declares its own.
 ReaderLanguages = Literal["english", "latin", "any"]
 
 CANNOT_READ = "cannot read: "
-NO_FINDING = "states no finding, not even a normal one (nothing a finding metric can compare)"
-NORMAL_ONLY_KEY = "normal_only"
-NORMAL_ONLY_NOTE = ("both reports state only normal findings, so they agree: scored as the reference "
-                    "read against itself (the no-finding rule)")
+NO_FINDING = ("states something, but the rules reader reads no finding statement in it (nothing a "
+              "finding metric can compare)")
 FINDING_READERS = ("english", "any")  # the reader languages of the metrics that read findings (the module doc)
 ASCII_SHARE_MIN = 0.9
 READER_LANGUAGE_SETS = ("english", "latin", "any")
@@ -179,20 +183,26 @@ def pair_unreadable(pair: ReportPair, languages: str = "any") -> str | None:
 
 
 def no_finding(pair: ReportPair) -> str | None:
-    """``cannot read: <side> report states no finding…`` for a finding metric (the module doc)."""
+    """``cannot read: <side> report …`` for a finding metric (the module doc): a text that is
+    not a report, or one in which the reader finds nothing to compare; None when both sides can
+    be compared or a side is not English (the English reader cannot tell: an LLM judge decides)."""
     for side in ("reference", "candidate"):
-        if finding_counts(getattr(pair, side)) == (0, 0):
+        text = getattr(pair, side)
+        if not guess_language(text).english:
+            continue
+        reason = not_a_report(text)
+        if reason:
+            return f"{CANNOT_READ}{side} report {reason}"
+        if finding_counts(text) == (0, 0):
             return f"{CANNOT_READ}{side} report {NO_FINDING}"
     return None
 
 
 @lru_cache(maxsize=4096)
-def finding_counts(text: str) -> tuple[int, int] | None:
-    """(normal, other) finding statements the rules reader finds in ``text``; a comparison with
-    a prior study counts as other. None when the text is not English (the reader cannot tell).
-    Once per text: every finding metric of a run asks it of the same texts."""
-    if not guess_language(text).english:
-        return None
+def finding_counts(text: str) -> tuple[int, int]:
+    """(normal, other) finding statements the rules reader finds in an English ``text``; a
+    comparison with a prior study counts as other. Once per text: every finding metric of a
+    run asks it of the same texts."""
     from radscope.engine.reader.findings import read_report  # the reader loads lexicons: only when asked
 
     reading = read_report(text)

@@ -35,8 +35,9 @@ def test_a_report_that_states_no_finding_cannot_be_read_by_any_finding_metric(sc
         for name in FINDING_METRICS:
             result = record["metrics"][name]
             assert result["score"] is None and result["error"] == (
-                f"cannot read: {side} report states no finding, not even a normal one (nothing a "
-                "finding metric can compare)"), (reference, candidate, name, result)
+                f"cannot read: {side} report makes no statement about a patient: no finding, "
+                "device, normal or abnormal word, change or verdict the reader knows"), (
+                reference, candidate, name, result)
         # Word overlap compares wording, not findings: it keeps its number.
         assert record["metrics"]["bleu"]["error"] is None and record["metrics"]["rouge"]["error"] is None
 

@@ -49,6 +49,55 @@ def test_a_modality_named_as_advice_or_an_earlier_study_does_not_count():
     assert a.outside_intended_studies(a.CHEST_RADIOGRAPH, a.exam_of(text)) is None
 
 
+# Issue 34: IU CXR2259, a chest film whose impression ends with a recommendation for a
+# radiograph or a CT, was "not applicable: modality CT" for the chest-radiograph metrics. These
+# chest films are written for the test; each advises, or refers to, a CT or an MRI.
+_FILM_FINDINGS = ("Stable mild cardiomegaly. Prominent soft tissue density in the upper "
+                  "mediastinum. No focal consolidation, pleural effusion or pneumothorax. ")
+
+
+@pytest.mark.parametrize("advice", [
+    "Recommend follow-up PA and lateral radiograph or CT thorax for further evaluation.",
+    "Suggest CT of the chest with contrast.",
+    "Consider chest CT to exclude a mediastinal mass.",
+    "A follow-up CT in 3 months is advised.",
+    "CT scan is the best way to determine whether there is mediastinal adenopathy.",
+    "The mediastinal contour is better evaluated on the CT of last year.",
+    "This was incompletely shown on the CT of the abdomen and pelvis.",
+    "MRI may be obtained if clinically indicated.",
+    "Non-contrast CT could be performed to rule out a hiatal hernia.",
+    "Further evaluation with CT is warranted.",
+])
+def test_the_modality_is_what_was_examined_never_what_is_recommended(advice):
+    text = "FINDINGS: " + _FILM_FINDINGS + "IMPRESSION: " + _FILM_FINDINGS.split(". ")[1] + ". " + advice
+    assert a.detect_modality(text) is None, text
+    assert a.outside_intended_studies(a.CHEST_RADIOGRAPH, a.exam_of(text)) is None
+
+
+def test_film_wording_that_looks_like_ct_is_no_ct_evidence():
+    # "soft tissue density" is film wording; "CT ratio" the cardiothoracic ratio; a finding
+    # restated in the impression is one cue, not two
+    for text in ("Retrocardiac soft tissue density is present. IMPRESSION: Retrocardiac soft "
+                 "tissue density, likely a hiatal hernia.",
+                 "Cardiomegaly, CT ratio 16/30. Lungs clear.",
+                 "Large pericardial effusion suspected. IMPRESSION: Large pericardial effusion.",
+                 "Granuloma in the superior segment of the right lower lobe. IMPRESSION: Granuloma "
+                 "in the superior segment of the right lower lobe."):
+        assert a.detect_modality(text) is None, text
+
+
+@pytest.mark.parametrize("text", [
+    "Non-contrast CT of the chest. A low-density lesion in the right upper lobe. Follow-up CT in "
+    "6 months is recommended.",
+    "Plain scan: high-density shadow in the right lower lobe, mediastinal lymph nodes enlarged. "
+    "Consider a contrast-enhanced MRI.",
+    "Axial T2 and FLAIR images: a hyperintense lesion in the left frontal lobe. Recommend CT "
+    "to exclude calcification.",
+])
+def test_a_study_that_recommends_another_keeps_its_own_modality(text):
+    assert a.detect_modality(text) == ("MR" if "FLAIR" in text else "CT")
+
+
 def test_a_size_in_millimetres_is_no_ct_evidence():
     """Issue 24: an IU chest radiograph measuring its nodules in millimetres was taken for a CT
     (and three chest-film metrics answered "not applicable")."""
