@@ -38,9 +38,9 @@ keyboard mash) cannot be read: ``cannot read: <side> report makes no statement a
 clear.") is a report: each metric scores it by its own definition (RadSEM and SRR-BERT compare
 the normal statements themselves, CLEAR the presence of its 13 conditions), as the papers'
 reference code does. A report in which the rules reader reads no finding statement at all is
-refused as well (``NO_FINDING``): today a one-word verdict ("Unremarkable.", "Normal.",
-"Negative.", "NAD.") is such a text, since every metric would score it against its own copy
-as a disagreement.
+refused as well (``NO_FINDING``), since every metric would score it against its own copy as a
+disagreement (a one-word verdict such as "Unremarkable." is read as one normal finding, so it is
+not such a text).
 
 This is decided by the English rules reader (``radscope.engine.reader``); a report it cannot read as
 English (an LLM judge's non-English pair) is left to the judge.

@@ -140,9 +140,17 @@ _DIGIT_RE = re.compile(r"\d")
 
 
 def _names_something(sentence: str) -> bool:
-    """Whether a sentence names a site, a finding, a device or a denial the lexicons know."""
+    """Whether a sentence names a site, a finding, a device or a denial the lexicons know, or
+    is a verdict on the whole study ("Unremarkable.", "Normal.", "Stable.")."""
     f = sentence_features(sentence)
-    return bool(f.sites or f.core or f.negated)
+    return bool(f.sites or f.core or f.negated) or bool(_VERDICT_RE.fullmatch(sentence.strip()))
+
+
+# A whole-study verdict in one or two words: a statement about the patient, read as one finding.
+_VERDICT_RE = re.compile(
+    r"(?:(?:study|exam(?:ination)?|chest|radiograph|ct|mri?)\s+)?(?:is\s+)?(?:(?:entirely|essentially|completely)\s+)?"
+    r"(?:unremarkable|normal|negative|stable|unchanged|no abnormality detected|nad|clear)\.?",
+    re.IGNORECASE)
 
 
 @lru_cache(maxsize=50000)

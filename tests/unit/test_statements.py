@@ -150,14 +150,17 @@ def test_terse_reports_are_scored(scorer):
         assert all(status == "scored" for status in scores.statuses(name)), (name, scores.reasons(name))
 
 
-def test_a_one_word_verdict_is_refused_until_the_reader_reads_it_not_scored_wrong(scorer):
-    """"Unremarkable." is a report, but the rules reader reads no finding statement in it: scored,
-    it would disagree with its own copy (RadSEM 0.0), so every finding metric refuses it with
-    the reader's reason instead of a wrong number."""
-    texts = ["Unremarkable.", "Normal.", "Negative.", "NAD."]
+def test_a_one_word_verdict_is_read_as_a_finding_and_perfect_against_itself(scorer):
+    """"Unremarkable." is a report: the reader reads a whole-study verdict as one normal
+    finding, so it scores perfect against its own copy in every finding metric (SRR-BERT's
+    chest labels name none of it: not applicable, with its reason)."""
+    texts = ["Unremarkable.", "Normal.", "Negative.", "NAD.", "Stable."]
     scores = scorer.score(texts, texts)
     for name in FINDING_METRICS:
-        for reason in scores.reasons(name):
-            assert reason is not None and reason.startswith(
-                "cannot read: reference report states something, but the rules reader reads no "
-                "finding statement in it"), (name, reason)
+        for status, reason, score in zip(scores.statuses(name), scores.reasons(name),
+                                         scores.array(name), strict=True):
+            if name == "srr":
+                assert reason is not None and reason.startswith("not applicable"), reason
+                continue
+            assert status == "scored", (name, reason)
+            assert score == (0.0 if name == "crepe" else 1.0), (name, score)
