@@ -40,7 +40,7 @@ def parrot_reports(path: str) -> list[str]:
 
 
 def ssree_reports(path: str) -> list[str]:
-    out = []
+    out: list[str] = []
     with open(path, encoding="utf-8") as handle:
         for line in handle:
             if line.strip():
@@ -52,9 +52,9 @@ def ssree_reports(path: str) -> list[str]:
 def iu_xml_reports(path: str) -> list[str]:
     """FINDINGS and IMPRESSION of each XML report of the IU collection (as the MeSH benchmark
     reads them), under their headings."""
-    import xml.etree.ElementTree as ET  # noqa: N817  (the standard alias)
+    import xml.etree.ElementTree as ET
 
-    out = []
+    out: list[str] = []
     with tarfile.open(path) as tar:
         for member in tar:
             if not member.isfile() or not member.name.endswith(".xml"):
@@ -62,12 +62,13 @@ def iu_xml_reports(path: str) -> list[str]:
             handle = tar.extractfile(member)
             if handle is None:
                 continue
-            root = ET.parse(handle).getroot()  # noqa: S314 (a file the user gives, read locally)
+            root = ET.parse(handle).getroot()
             parts = []
             for label in ("FINDINGS", "IMPRESSION"):
                 for node in root.iter("AbstractText"):
-                    if node.get("Label") == label and (node.text or "").strip():
-                        parts.append(f"{label}: {node.text.strip()}")
+                    written = (node.text or "").strip()
+                    if node.get("Label") == label and written:
+                        parts.append(f"{label}: {written}")
             out.append("\n".join(parts))
     return out
 

@@ -246,8 +246,9 @@ def _bulleted(r: Report) -> str:
 
 def _british(text: str) -> str:
     for american, british in _BRITISH:
-        text = re.sub(rf"\b{american}\b", lambda m, b=british: b if b.isupper() or not m.group(0)[0].isupper()
-                      else b.capitalize(), text, flags=re.IGNORECASE)
+        def written(m: re.Match[str], b: str = british) -> str:
+            return b if b.isupper() or not m.group(0)[0].isupper() else b.capitalize()
+        text = re.sub(rf"\b{american}\b", written, text, flags=re.IGNORECASE)
     return text
 
 

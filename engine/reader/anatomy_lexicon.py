@@ -15,11 +15,6 @@ from functools import cache, lru_cache
 from radscope.engine.reader.alternation import Alternation, AlternationSet, RemovalSequence, RemovalStep
 from radscope.engine.reader.lexicon_loader import StartIndex, load, word_regex
 
-RADSEM_LEXICONS = ("cues", "radsem", "wording")
-# The RadSEM rules (atomiser, features, matcher) change apart from CLEAR's: this names their
-# version in RadSEM's signature, so results from older rules are recomputed, not reused.
-RADSEM_RULES_VERSION = "radsem-rules-v6"  # v6: size and change-over-time contradictions
-
 
 @dataclass(frozen=True, eq=False)
 class AnatomyLexicon:

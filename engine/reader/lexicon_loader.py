@@ -16,7 +16,6 @@ from pathlib import Path
 from typing import Any
 
 LEXICON_DIR = Path(__file__).resolve().parents[1] / "data" / "lexicons"
-READER_RULES_VERSION = "rules-v4"  # v4: sentences read through wording.json
 
 
 @cache

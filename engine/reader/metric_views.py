@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from radscope.engine.context import ModelInfo
-from radscope.engine.reader.reader_lexicon import READER_VERSION, reader_signature
+from radscope.engine.reader.versions import READER_VERSION, reader_signature
 
 
 def reader_details(label: str, *lexicons: str) -> dict[str, Any]:

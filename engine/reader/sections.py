@@ -167,7 +167,7 @@ def clinical_summary(reference: str, candidate: str) -> dict[str, Any]:
     """The reader's clinical errors of a pair as written (findings and impression, each error
     once), whichever metrics ran: ``clinical_errors`` (per kind), ``errors`` (the significant
     ones in words), ``repeated_errors`` and ``reader`` (which reader said so)."""
-    from radscope.engine.reader.reader_lexicon import READER_VERSION
+    from radscope.engine.reader.versions import READER_VERSION
 
     reading = read_sections(section_view(reference, PARTS), section_view(candidate, PARTS))
     counted = reading.counted

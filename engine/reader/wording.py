@@ -15,6 +15,7 @@ them, each rewritten. Model-based extractors read the text as written.
 """
 from __future__ import annotations
 
+import functools
 import re
 from functools import lru_cache
 
@@ -62,8 +63,12 @@ def normalise(sentence: str) -> str:
         text = text.lower()
         text = text[:1].upper() + text[1:]
     for pattern, american in british:
-        text = pattern.sub(lambda m, a=american: _keep_capital(m.group(0), a), text)
+        text = pattern.sub(functools.partial(_american, american), text)
     return text
+
+
+def _american(american: str, m: re.Match[str]) -> str:
+    return _keep_capital(m.group(0), american)
 
 
 @lru_cache(maxsize=8192)

@@ -18,7 +18,7 @@ from radscope.engine.metrics.clear.schema import (
     validate_presence,
 )
 from radscope.engine.metrics.clear.score import score_pair
-from radscope.engine.reader.lexicon_loader import READER_RULES_VERSION
+from radscope.engine.reader.versions import READER_RULES_VERSION
 
 
 def labels(text: str) -> dict[str, str]:

@@ -15,8 +15,7 @@ from radscope.engine.context import RuntimeContext
 from radscope.engine.io.reports import ReportPair
 from radscope.engine.metrics.clear.schema import CONDITIONS
 from radscope.engine.metrics.registry import production
-from radscope.engine.reader.reader_lexicon import READER_VERSION
-from radscope.engine.reader.lexicon_loader import READER_RULES_VERSION
+from radscope.engine.reader.versions import READER_RULES_VERSION, READER_VERSION
 from radscope.models.srr_labels import vocabulary
 
 

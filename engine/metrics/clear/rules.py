@@ -42,16 +42,15 @@ from radscope.engine.metrics.clear.schema import (
 from radscope.engine.metrics.extraction import Extracted, ExtractorKind, PairwiseExtractor
 from radscope.engine.reader.alternation import Alternation, AlternationSet
 from radscope.engine.reader.clauses import report_utterances, sentence_clauses
-from radscope.engine.reader.lexicon_loader import (
-    READER_RULES_VERSION,
-    lexicon_hash,
-    load,
-    word_regex,
-)
-from radscope.engine.reader.reader_lexicon import READER_NAME, READER_VERSION
+from radscope.engine.reader.lexicon_loader import lexicon_hash, load, word_regex
 from radscope.engine.reader.scope import NEGATIVE, POSITIVE, UNCERTAIN
+from radscope.engine.reader.versions import (
+    CLEAR_LEXICONS,
+    READER_NAME,
+    READER_RULES_VERSION,
+    READER_VERSION,
+)
 
-CLEAR_LEXICONS = ("cues", "clear_conditions", "clear_attributes", "wording")
 _SEGMENT_RE = re.compile(r",|\bwith\b|\band\b|\bas well as\b|\bwhich\b")
 
 

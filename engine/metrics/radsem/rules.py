@@ -30,7 +30,6 @@ from radscope.engine.metrics.extraction import Extracted, ExtractorKind, Pairwis
 from radscope.engine.metrics.radsem.extract import RadsemExtraction
 from radscope.engine.metrics.radsem.rules_match import match
 from radscope.engine.options.radsem_matching import DEFAULT_SIMILARITY, SIMILARITY_OPTION
-from radscope.engine.reader.anatomy_lexicon import RADSEM_LEXICONS, RADSEM_RULES_VERSION
 from radscope.engine.reader.compatibility import (
     LEXICAL_SETTINGS,
     MatchSettings,
@@ -39,8 +38,8 @@ from radscope.engine.reader.compatibility import (
 )
 from radscope.engine.reader.findings import read_report
 from radscope.engine.reader.lexicon_loader import lexicon_hash
-from radscope.engine.reader.reader_lexicon import READER_VERSION
 from radscope.engine.reader.sentence_features import SentenceFeatures
+from radscope.engine.reader.versions import RADSEM_LEXICONS, RADSEM_RULES_VERSION, READER_VERSION
 
 log = logging.getLogger(__name__)
 ENCODER_ID = "minilm-embedder"

@@ -15,8 +15,8 @@ from radscope.engine.metrics.extraction import Extracted, ExtractorKind, Pairwis
 from radscope.engine.metrics.srr.score import SrrLabels
 from radscope.engine.reader.findings import read_report
 from radscope.engine.reader.metric_views import reader_details, rules_model
-from radscope.engine.reader.reader_lexicon import SRR_LEXICONS, reader_signature
 from radscope.engine.reader.srr_labels import report_labels
+from radscope.engine.reader.versions import SRR_LEXICONS, reader_signature
 from radscope.models.srr_labels import LabelLevel
 
 LEVEL = LabelLevel.LEAVES_WITH_STATUSES

@@ -18,8 +18,8 @@ from radscope.engine.metrics.vert.schema import CATEGORIES, CategoryErrors, Judg
 from radscope.engine.metrics.vert.score import formula
 from radscope.engine.reader.errors import ReaderError
 from radscope.engine.reader.metric_views import reader_details, rules_model
-from radscope.engine.reader.reader_lexicon import reader_signature
 from radscope.engine.reader.sections import error_details, read_sections
+from radscope.engine.reader.versions import reader_signature
 
 RULES_VARIANTS = ("vert", "green", "formula")
 

@@ -1,0 +1,41 @@
+"""Everything that names a reading, in one place: the reader's versions, the lexicons each rules
+view reads, and the signature fields they give.
+
+Which version to bump for which change:
+
+| what changed | bump |
+|---|---|
+| how a sentence is read into a frame (features, atoms, pairing, conflicts, comparisons) | ``READER_VERSION`` |
+| CLEAR's or SRR's rules over the reader's clauses (mentions, cues, attributes) | ``READER_RULES_VERSION`` |
+| RadSEM's rules (atomiser, matcher, tags) | ``RADSEM_RULES_VERSION`` |
+| a lexicon file | nothing: its hash is in every signature that reads it (``*_LEXICONS``) |
+| ``grammar.json`` / ``alignment.json`` (not hashed: they were code) | ``READER_VERSION`` |
+
+A signature names the versions its result depends on, so a stored result from older rules is
+recomputed, never compared silently with a new one.
+"""
+from __future__ import annotations
+
+from radscope.engine.reader.lexicon_loader import lexicon_hash
+
+READER_NAME = "radscope-reader"
+# v5: findings as frames (sizes in mm within a tolerance, change over time), wording.json,
+# comparisons as context. v4: sections as written (RESULT(S), CONCLUSION, sub-headings), the
+# impression read apart. v3: radsem-rules-v5 atoms (level and site lists, joined continuations).
+READER_VERSION = "reader-v5"
+READER_RULES_VERSION = "rules-v4"  # v4: sentences read through wording.json
+RADSEM_RULES_VERSION = "radsem-rules-v6"  # v6: size and change-over-time contradictions
+
+# The lexicon files whose content can change each view's reading (their hash goes into its
+# signature). ``wording`` is read by every rules reader: every sentence passes through it.
+RADSEM_LEXICONS = ("cues", "radsem", "wording")
+READER_LEXICONS = tuple(dict.fromkeys((*RADSEM_LEXICONS, "clear_attributes", "reader")))
+CLEAR_LEXICONS = ("cues", "clear_conditions", "clear_attributes", "wording")
+SRR_LEXICONS = ("clear_conditions", "srr_leaves")  # read on top of READER_LEXICONS
+
+
+def reader_signature(*extra_lexicons: str) -> dict[str, str]:
+    """What identifies a reading: reader name and version, rules version, and the hash of the
+    lexicons it read (the reader's, plus ``extra_lexicons`` a view reads on top)."""
+    return {"reader": READER_NAME, "reader_version": READER_VERSION, "rules": READER_RULES_VERSION,
+            "lexicon": lexicon_hash(*READER_LEXICONS, *extra_lexicons)}
