@@ -56,7 +56,8 @@ def build_parser(registry: MetricRegistry) -> argparse.ArgumentParser:
                        "that gives real numbers under the chosen options: with the rules reader "
                        "(the default) all of them; never a demo-grade model)")
     score.add_argument("--out", required=True, help="per-pair results, JSONL (one line per pair)")
-    score.add_argument("--csv", help="also write a flat CSV of per-pair scores")
+    score.add_argument("--csv", help="also write the flat results table as CSV (the app's Batch "
+                       "download: texts, then per metric its score, error, model, signature and details)")
     score.add_argument("--summary", help="corpus summary JSON")
     score.add_argument("--run-id", help="store results under this id; re-running it skips finished pairs "
                        "(default: an id derived from the input and options, so re-running the same "
@@ -230,7 +231,7 @@ def _score_run(args: argparse.Namespace, argv: list[str], pairs: dataio.PairFile
             bar.n = done
             bar.refresh()
 
-    with dataio.ResultsWriter(args.out, args.csv, metric_names) as writer:
+    with dataio.ResultsWriter(args.out, args.csv, pairs) as writer:
         try:
             if args.engine == "ray":
                 from radscope.engine.cluster.ray_runner import run_ray, settings_from_args

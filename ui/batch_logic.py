@@ -24,13 +24,13 @@ import pandas as pd
 from radscope.engine.context import RuntimeContext
 from radscope.engine.io import dataio
 from radscope.engine.io.dataio import Columns, InputError
+from radscope.engine.io.export import write_results_csv
 from radscope.engine.io.reports import DEFAULT_MAX_CHARS, ReportPair
 from radscope.engine.metrics.base import Metric
 from radscope.engine.metrics.registry import MetricRegistry
 from radscope.engine.runs.compare import compare_systems
 from radscope.engine.runs.runner import BatchRun, input_run_id, resume_or_new_run_id, run_batch
 from radscope.engine.runs.store import Store, StoreError
-from radscope.ui.batch_export import export_frame
 from radscope.ui.runtime import ModelGate
 from radscope.ui.views.common import BAD, esc, fmt
 
@@ -515,8 +515,8 @@ def write_downloads(run_a: BatchRun, run_b: BatchRun | None, comparison: dict[st
                     out_dir: str | Path | None = None, pairs: Sequence[ReportPair] | None = None,
                     pairs_b: Sequence[ReportPair] | None = None) -> tuple[Path, Path, Path]:
     """JSONL (one line per pair, as the CLI writes; system B's results under ``metrics_b``),
-    CSV (texts, per-pair scores, errors and flat details, see ui.batch_export; B's columns
-    suffixed ``_b``) and the summary JSON."""
+    CSV (the CLI's ``--csv`` table, see radscope.engine.io.export: texts, per-pair scores,
+    errors and flat details; B's columns suffixed ``_b``) and the summary JSON."""
     out = Path(out_dir or tempfile.mkdtemp(prefix="radscope-results-"))
     out.mkdir(parents=True, exist_ok=True)
     stem = re.sub(r"[^A-Za-z0-9._-]", "_", run_a.run_id)
@@ -525,13 +525,9 @@ def write_downloads(run_a: BatchRun, run_b: BatchRun | None, comparison: dict[st
         by_id = {r["id"]: r["metrics"] for r in run_b.rows}
         rows = [{**r, "metrics_b": by_id.get(r["id"], {})} for r in run_a.rows]
     jsonl = dataio.write_jsonl(rows, out / f"{stem}.jsonl")
-    frame = export_frame(run_a.rows, pairs)
-    if run_b is not None:
-        frame_b = export_frame(run_b.rows, pairs_b).drop(
-            columns=["reference", "modality", "area"], errors="ignore")
-        frame = frame.merge(frame_b, on="id", how="left", suffixes=("", "_b"))
     csv_path = out / f"{stem}.csv"
-    dataio.write_frame_csv(frame, csv_path)
+    with csv_path.open("w", encoding="utf-8", newline="") as handle:
+        write_results_csv(handle, lambda: rows, pairs, pairs_b if run_b is not None else None)
     summary: dict[str, Any] = dict(run_a.summary)
     if run_b is not None:
         summary = {**summary, "system_b": run_b.summary, "comparison": comparison or {}}

@@ -19,12 +19,14 @@ import io
 import json
 import os
 import re
+import tempfile
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Self
 
+from radscope.engine.io.export import ExportTable, export_rows, write_csv
 from radscope.engine.io.reports import ReportPair
 
 if TYPE_CHECKING:  # pandas costs ~0.2 s to import; only the app's whole-table paths need it
@@ -657,37 +659,12 @@ def _json_default(value: Any) -> Any:
     raise TypeError(f"cannot write {type(value).__name__} as JSON")
 
 
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
-
-
-def neutralise_cell(value: Any) -> Any:
-    """A text cell that a spreadsheet would run as a formula gets a leading apostrophe
-    (OWASP's advice on CSV injection); numbers and other text are left as they are."""
-    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
-        return "'" + value
-    return value
-
-
-def write_frame_csv(frame: pd.DataFrame, path: str | Path, sep: str = ",") -> Path:
-    """Write a table as CSV (or TSV with ``sep="\\t"``) with every text cell and header
-    neutralised: ids and reports come from users and may start with ``=``, ``+``, ``@`` ..."""
-    import pandas as pd
-
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    safe = frame.rename(columns=lambda c: neutralise_cell(str(c)))
-    safe = safe.apply(lambda col: col if pd.api.types.is_numeric_dtype(col) else col.map(neutralise_cell))
-    safe.to_csv(path, index=False, sep=sep)
-    return path
-
-
-RESULT_FIELDS = ("score", "error", "model", "signature")  # per metric, in the flat CSV
-
-
 class ResultsWriter:
     """Per-pair result rows written as they arrive: one JSON line per pair and, optionally,
-    a flat CSV (``id``, then ``<metric>_score``, ``_error``, ``_model``, ``_signature`` per
-    metric), with the cells a spreadsheet would run as formulas neutralised.
+    the flat results table as CSV (``engine.io.export``: the same columns as the app's Batch
+    download, the texts from ``pairs`` when given). The CSV's columns depend on every row, so
+    it is written by ``finish`` from the JSON lines (spooled to a temporary file when no JSONL
+    path is given), with the pairs read again in step; nothing is held whole.
 
     Each file is written under a ``.partial`` name beside it and moved into place by
     ``finish``; ``close`` without ``finish`` (an interrupted run) removes the partial files,
@@ -695,15 +672,19 @@ class ResultsWriter:
     """
 
     def __init__(self, jsonl: str | Path | None, csv_path: str | Path | None,
-                 metrics: Sequence[str]):
-        self.metrics = list(metrics)
-        self._files: list[tuple[Path, Path, Any]] = []  # (final path, partial path, handle)
-        self._jsonl = self._open(jsonl) if jsonl else None
-        self._csv = None
-        if csv_path:
-            self._csv = csv.writer(self._open(csv_path), lineterminator="\n")
-            header = ["id"] + [f"{m}_{f}" for m in self.metrics for f in RESULT_FIELDS]
-            self._csv.writerow([neutralise_cell(h) for h in header])
+                 pairs: Iterable[ReportPair] | None = None):
+        self._files: list[tuple[Path | None, Path, Any]] = []  # (final path or None, partial, handle)
+        self._csv_path = Path(csv_path) if csv_path else None
+        self._pairs = pairs
+        self._table = ExportTable(with_texts=pairs is not None)
+        self._jsonl = None
+        if jsonl:
+            self._jsonl = self._open(jsonl)
+        elif csv_path:  # the CSV is built from the JSON lines: spool them
+            fd, name = tempfile.mkstemp(suffix=".jsonl", prefix="radscope-rows-")
+            self._jsonl = os.fdopen(fd, "w", encoding="utf-8")
+            self._files.append((None, Path(name), self._jsonl))
+        self._rows_path = self._files[-1][1] if self._files else None  # the JSON lines being written
         self.n_rows = 0
 
     def _open(self, path: str | Path) -> Any:
@@ -718,26 +699,34 @@ class ResultsWriter:
         for row in rows:
             if self._jsonl is not None:
                 self._jsonl.write(json.dumps(row, ensure_ascii=False, default=_json_default) + "\n")
-            if self._csv is not None:
-                self._csv.writerow(self._csv_cells(row))
+            if self._csv_path is not None:
+                self._table.add(row)
             self.n_rows += 1
 
-    def _csv_cells(self, row: Mapping[str, Any]) -> list[Any]:
-        cells: list[Any] = [neutralise_cell(row["id"])]
-        for name in self.metrics:
-            result = row["metrics"].get(name) or {}
-            score = result.get("score")
-            # As a float column prints: repr of the float, empty for None.
-            cells.append("" if score is None else repr(float(score)))
-            cells.extend(neutralise_cell(result.get(f)) if result.get(f) is not None else ""
-                         for f in RESULT_FIELDS[1:])
-        return cells
+    def _written_rows(self) -> Iterator[dict[str, Any]]:
+        """The rows written so far, read back from the JSON lines."""
+        assert self._jsonl is not None and self._rows_path is not None
+        self._jsonl.flush()
+        with self._rows_path.open(encoding="utf-8") as fh:
+            for line in fh:
+                yield json.loads(line)
+
+    def _write_csv(self) -> None:
+        assert self._csv_path is not None
+        handle = self._open(self._csv_path)
+        write_csv(handle, self._table.header, export_rows(self._written_rows(), self._pairs, None,
+                                                          self._table))
 
     def finish(self) -> None:
-        """Move every complete file into place."""
+        """Write the CSV, then move every complete file into place."""
+        if self._csv_path is not None:
+            self._write_csv()
         for final, partial, handle in self._files:
             handle.close()
-            os.replace(partial, final)
+            if final is None:
+                partial.unlink(missing_ok=True)
+            else:
+                os.replace(partial, final)
         self._files.clear()
 
     def close(self) -> None:
