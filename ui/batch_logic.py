@@ -40,6 +40,11 @@ NO_COLUMN = "(none)"
 NO_OWNER = "(no session)"  # public mode, a request without a browser session: owns nothing
 PREVIEW_ROWS = 5
 PREVIEW_CHARS = 90
+PREVIEW_COLUMNS = 50
+# An upload is held whole as a table (preview, mapping): these bound its size whatever its shape,
+# so that inspecting a file takes a bounded time (the upload itself is at most MAX_FILE_SIZE).
+MAX_UPLOAD_COLUMNS = 1_000
+MAX_UPLOAD_CELLS = 2_000_000
 # Column names (compared lower-cased, with spaces, dots and hyphens read as "_") that usually
 # hold each role, best first. A column is guessed for one role at most.
 ROLE_GUESSES: dict[str, tuple[str, ...]] = {
@@ -132,7 +137,7 @@ def mapping_status(path: str | Path, frame: pd.DataFrame, values: Sequence[str |
     """(kind, message) for the file-status box: rows and columns, then what is still missing
     or wrong in the chosen mapping (id, reference, candidate, candidate B, modality, area)."""
     cols = [str(c) for c in frame.columns]
-    head = f"{Path(path).name}: {len(frame):,} rows, columns: {', '.join(cols)}."
+    head = f"{Path(path).name}: {len(frame):,} rows, columns: {dataio.name_list(cols)}."
     chosen = dict(zip(("id", "reference", "candidate"), values[:3], strict=False))
     missing = [r for r in ("reference", "candidate")
                if (chosen.get(r) or "").strip() in ("", NO_COLUMN, NUMBER_ROWS)]
@@ -162,7 +167,7 @@ def read_upload(path: str | Path | None) -> tuple[pd.DataFrame, list[int]]:
                            f"{', '.join(UPLOAD_SUFFIXES)} (CSV or TSV with a header row, JSONL with "
                            "one JSON object per line, or JSON).")
     try:
-        return dataio.read_table(path)
+        return dataio.read_table(path, max_columns=MAX_UPLOAD_COLUMNS, max_cells=MAX_UPLOAD_CELLS)
     except InputError as exc:
         raise BatchProblem(_strip_path(str(exc), path)) from None
 
@@ -173,11 +178,15 @@ def _strip_path(message: str, path: str | Path) -> str:
 
 
 def preview_frame(frame: pd.DataFrame, n: int = PREVIEW_ROWS) -> pd.DataFrame:
-    head = frame.head(n).copy()
-    for col in head.columns:
-        head[col] = head[col].map(lambda v: "" if v is None else
-                                  (str(v) if len(str(v)) <= PREVIEW_CHARS else str(v)[:PREVIEW_CHARS] + "…"))
-    return head
+    """The first rows and columns, long cells shortened (built as lists: setting a wide
+    frame's columns one by one takes time quadratic in their number)."""
+    head = frame.iloc[:n, :PREVIEW_COLUMNS]
+
+    def short(value: Any) -> str:
+        text = "" if value is None else str(value)
+        return text if len(text) <= PREVIEW_CHARS else text[:PREVIEW_CHARS] + "…"
+    return pd.DataFrame([[short(v) for v in row] for row in head.itertuples(index=False, name=None)],
+                        columns=head.columns)
 
 
 def build_pairs(path: str | Path, mapping: ColumnMapping, max_pairs: int) -> tuple[list[ReportPair], list[ReportPair] | None]:

@@ -20,6 +20,7 @@ import json
 import os
 import re
 import tempfile
+from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -182,26 +183,38 @@ def _whole_text(path: Path) -> str:
     return decode_text(path, raw)
 
 
-def read_table(path: str | Path, fmt: str | None = None) -> tuple[pd.DataFrame, list[int]]:
+def read_table(path: str | Path, fmt: str | None = None, max_columns: int | None = None,
+               max_cells: int | None = None) -> tuple[pd.DataFrame, list[int]]:
     """Read any supported file into a DataFrame of strings, plus the source line of each row.
 
     Every cell is the text the file holds (JSON numbers keep their spelling, so an id ``2``
     stays ``"2"``), or None where the cell is null or absent. The whole file is held (the app
-    shows and maps its columns); a run reads its pairs through ``PairFile`` instead.
+    shows and maps its columns); a run reads its pairs through ``PairFile`` instead. A file
+    with more than ``max_columns`` columns, or more than ``max_cells`` rows times columns (a
+    JSONL file whose records each bring new keys), is refused as soon as reading finds it.
     """
     import pandas as pd
 
     table = _Table(Path(path), fmt)
     lines: list[int] = []
     records: list[dict[str, Any]] = []
+    keys: dict[str, None] = {}  # JSON / JSONL: every column any record has, in order of appearance
     for line, cells in table.rows():
+        if table.header is None:
+            keys.update(dict.fromkeys(cells))
+        columns = len(table.header) if table.header is not None else len(keys)
+        if max_columns is not None and columns > max_columns:
+            raise InputError(f"{path}: {columns:,} columns or more; at most {max_columns:,} are read "
+                             "here (keep the id, report and label columns you need)")
+        if max_cells is not None and (len(records) + 1) * columns > max_cells:
+            raise InputError(f"{path}: {len(records) + 1:,} rows of {columns:,} columns or more; at most "
+                             f"{max_cells:,} cells (rows times columns) are read here")
         lines.append(line)
         records.append(cells)
-    if table.header is not None:
-        return pd.DataFrame([list(r.values()) for r in records], columns=table.header,
-                            dtype=object), lines
-    frame = pd.DataFrame.from_records(records).astype(object)
-    return frame.where(frame.notna(), None), lines
+    header = table.header if table.header is not None else list(keys)
+    # One object block built from lists: per-column frame building is slow for wide files.
+    return pd.DataFrame([[r.get(k) for k in header] for r in records] or None, columns=header,
+                        dtype=object), lines
 
 
 class _Table:
@@ -237,10 +250,11 @@ class _Table:
                 if blank and (first is None or not any("".join(row).strip() for row in reader)):
                     raise InputError(f"{path}: the file is empty")
                 header = self._header(first or [""], sep)
+                id_at = _id_position(header)
                 start = reader.line_num + 1
                 for row in reader:
                     if row and any(cell.strip() for cell in row):
-                        _check_row(path, row, header, start, sep)
+                        _check_row(path, row, header, start, sep, id_at)
                         yield start, dict(zip(header, row, strict=True))
                         n += 1
                     start = reader.line_num + 1
@@ -258,7 +272,7 @@ class _Table:
                     "with commas as .csv, or with tabs as .tsv)") if other else ""
             raise InputError(f"{self.path}: line 1 holds a single column ({header[0][:60]!r}){hint}, "
                              f"so this is not a table of pairs; accepted: {_ACCEPTED}")
-        dupes = {h for h in header if header.count(h) > 1}
+        dupes = {h for h, n in Counter(header).items() if n > 1}
         if dupes:
             raise InputError(f"{self.path}: line 1: duplicate column name(s) {sorted(dupes)}")
         self.header = header
@@ -313,7 +327,7 @@ def _id_position(header: list[str]) -> int:
     return next((i for i, name in enumerate(header) if _ID_NAME.match(name.strip())), 0)
 
 
-def _check_row(path: Path, row: list[str], header: list[str], line: int, sep: str) -> None:
+def _check_row(path: Path, row: list[str], header: list[str], line: int, sep: str, id_at: int) -> None:
     if len(row) > len(header):
         raise InputError(f"{path}: line {line}, column {len(header) + 1}: expected {len(header)} "
                          f"fields (as in the header), found {len(row)}")
@@ -321,8 +335,9 @@ def _check_row(path: Path, row: list[str], header: list[str], line: int, sep: st
         raise InputError(f"{path}: line {line}, column {len(row) + 1} ({header[len(row)]!r}): "
                          f"expected {len(header)} fields (as in the header), found {len(row)}")
     offset = 0
-    id_at = _id_position(header)
     for number, cell in enumerate(row):
+        if "\n" not in cell:
+            continue
         inner = cell.split("\n")
         for k, piece in enumerate(inner[1:], start=1):
             fields = piece.split(sep)
@@ -467,6 +482,13 @@ def _cell(value: Any) -> str:
     return value if isinstance(value, str) else str(value)
 
 
+def name_list(names: Sequence[str], limit: int = 30) -> str:
+    """Column names for a message: the first ``limit``, then how many more (a file may have
+    100,000 columns)."""
+    shown = ", ".join(names[:limit])
+    return shown if len(names) <= limit else f"{shown}, … ({len(names) - limit:,} more)"
+
+
 def pairs_from_frame(frame: pd.DataFrame, columns: Columns, source: str = "input",
                      lines: Sequence[int] | None = None) -> list[ReportPair]:
     """Build pairs from a table, checking the mapped columns and the ids."""
@@ -501,7 +523,7 @@ class _PairMaker:
             hint = " (use --id-col to name another column, or --id-col none to number the rows)" \
                 if columns.id and columns.id not in available else ""
             raise InputError(f"{self.source}: column {', '.join(missing)} not found; the file has "
-                             f"columns: {', '.join(map(str, available))}{hint}")
+                             f"columns: {name_list([str(c) for c in available])}{hint}")
 
     def pair(self, cells: Mapping[str, Any], position: int, line: int) -> ReportPair:
         source, where, columns = self.source, self.where, self.columns
