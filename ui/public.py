@@ -119,6 +119,15 @@ def owner_of(session_hash: str | None) -> str | None:
     return hashlib.sha256(f"radscope-owner\x1f{session_hash}".encode()).hexdigest()[:32]
 
 
+def visitor_run_id(run_id: str, owner: str) -> str:
+    """Public mode: where a run id a visitor typed is stored, in that visitor's own namespace
+    (``v<16 hex of the owner>.<id>``). An id then tells a visitor nothing about other visitors'
+    or command-line runs (no probing), and no visitor can take an id ahead of another (no
+    squatting). An id already in the visitor's namespace (picked from their own runs) stays."""
+    prefix = f"v{owner[:16]}."
+    return run_id if run_id.startswith(prefix) else prefix + run_id
+
+
 # Public mode: how much text one request may carry. Reports have the app's own limit
 # (``max_chars``); every other string a visitor sends (modality, area, ids, column names, option
 # values, file names, anything nested in a JSON argument) has FIELD_CAP; all the strings of
