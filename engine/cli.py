@@ -21,6 +21,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from radscope.engine.cli_args import OneLineParser, count
 from radscope.engine.context import RuntimeContext
 from radscope.engine.io import dataio
 from radscope.engine.metrics.defaults import default_metrics
@@ -47,7 +48,7 @@ def _collect_options(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def build_parser(registry: MetricRegistry) -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m radscope.engine", description=__doc__.splitlines()[0])
+    parser = OneLineParser(prog="python -m radscope.engine", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
 
     score = sub.add_parser("score", help="score report pairs from a file")
@@ -56,7 +57,8 @@ def build_parser(registry: MetricRegistry) -> argparse.ArgumentParser:
                        "that gives real numbers under the chosen options: with the rules reader "
                        "(the default) all of them; never a demo-grade model)")
     score.add_argument("--out", required=True, help="per-pair results, JSONL (one line per pair)")
-    score.add_argument("--csv", help="also write a flat CSV of per-pair scores")
+    score.add_argument("--csv", help="also write the flat results table as CSV (the app's Batch "
+                       "download: texts, then per metric its score, error, model, signature and details)")
     score.add_argument("--summary", help="corpus summary JSON")
     score.add_argument("--run-id", help="store results under this id; re-running it skips finished pairs "
                        "(default: an id derived from the input and options, so re-running the same "
@@ -68,11 +70,11 @@ def build_parser(registry: MetricRegistry) -> argparse.ArgumentParser:
     score.add_argument("--candidate-col", default="candidate")
     score.add_argument("--modality-col")
     score.add_argument("--area-col")
-    score.add_argument("--max-chars", type=int, default=None,
+    score.add_argument("--max-chars", type=count(1), default=None,
                        help="longest report accepted, in characters (longer ones are marked per pair)")
-    score.add_argument("--concurrency", type=int, default=1,
+    score.add_argument("--concurrency", type=count(1), default=1,
                        help="pairs in flight at once (useful with a remote judge server)")
-    score.add_argument("--workers", type=int, default=0,
+    score.add_argument("--workers", type=count(0), default=0,
                        help="processes for the CPU-bound metrics (rules, lexical); 0: every core")
     score.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     score.add_argument("--engine", choices=("local", "ray"), default="local",
@@ -87,7 +89,7 @@ def build_parser(registry: MetricRegistry) -> argparse.ArgumentParser:
     compare.add_argument("results_a", help="results JSONL of system A (the baseline)")
     compare.add_argument("results_b", help="results JSONL of system B")
     compare.add_argument("--metric", required=True)
-    compare.add_argument("--resamples", type=int, default=None,
+    compare.add_argument("--resamples", type=count(1), default=None,
                          help="resamples of each mean's bootstrap (default: the app's, 2,000, so "
                               "that both show the same numbers)")
     compare.add_argument("--seed", type=int, default=0)
@@ -232,7 +234,7 @@ def _score_run(args: argparse.Namespace, argv: list[str], pairs: dataio.PairFile
             bar.n = done
             bar.refresh()
 
-    with dataio.ResultsWriter(args.out, args.csv, metric_names) as writer:
+    with dataio.ResultsWriter(args.out, args.csv, pairs) as writer:
         try:
             if args.engine == "ray":
                 from radscope.engine.cluster.ray_runner import run_ray, settings_from_args

@@ -12,9 +12,13 @@ A bundle is treated as hostile until proven otherwise (its hashes only prove tha
 match its own index): before anything is removed, moved, linked or written, every model id
 must be a registry id (key and receipt alike), every Hub field must have its shape (hex
 commit and ETag, the registry's repository and file, a plain revision name), every target
-path must resolve under its root, and every tar member must be a regular file whose size is
-the one its index lists. Files are then copied with a byte cap and hashed. Anything else is
-a ``BundleError`` naming what is wrong; nothing is installed.
+path must resolve under its root, and every tar member must be a regular file (not sparse)
+whose size is the one its index lists. Before any byte is written, the sizes the index declares
+are checked three ways: each model's total against a bound from the registry's ``size_mb``,
+the bundle's total against the bundle file's own size (a plain tar holds every byte it lists;
+model weights barely compress, so a compressed bundle may list at most ``MAX_RATIO`` times its
+size), and against the free disk where the files go. Files are then copied with a byte cap and
+hashed. Anything else is a ``BundleError`` naming what is wrong; nothing is installed.
 """
 from __future__ import annotations
 
@@ -39,6 +43,13 @@ INDEX = "radscope-bundle.json"
 BUNDLE_FORMAT = 1
 MAX_INDEX_BYTES = 4 << 20
 MAX_FILE_BYTES = 256 << 30
+MB = 1_000_000  # the registry's size_mb unit
+# A model's files may total at most this (registry size_mb in bytes): a judge is one GGUF file of
+# the listed size; an encoder's export holds the fp32 and int8 ONNX files and its tokenizer.
+SIZE_BOUND = {"judge": (1.1, 64 << 20), "encoder": (3.0, 256 << 20)}  # (factor, slack bytes)
+MAX_RATIO = 4  # listed bytes per byte of a compressed bundle (GGUF and ONNX weights gzip by a few %)
+DISK_MARGIN = 256 << 20  # left free after unpacking
+_COMPRESSED_MAGIC = (b"\x1f\x8b", b"BZh", b"\xfd7zXZ\x00")
 COPY_CHUNK = 1 << 20
 _SHA256_RE = re.compile(r"[0-9a-f]{64}")
 _COMMIT_RE = re.compile(r"[0-9a-f]{40}")
@@ -183,7 +194,48 @@ def _check_model(model_id: Any, model: Any, bundle: Path) -> _Model:
     else:
         _need(all(f.name.startswith(f"models/{model_id}/") and f.name.count("/") >= 2 for f in files),
               bundle, f"model {model_id}: every file must lie under models/{model_id}/")
+    bound = size_bound(entry)
+    total = sum(f.size for f in files)
+    _need(total <= bound, bundle, f"model {model_id}: its files total {total:,} bytes, more than the "
+          f"{bound:,} this version's registry allows for it ({entry.size_mb:g} MB listed)")
     return _Model(entry, files, source)
+
+
+def size_bound(entry: ModelEntry) -> int:
+    """The most bytes a bundle may hold for one model (see SIZE_BOUND)."""
+    factor, slack = SIZE_BOUND["judge" if entry.task == "judge" else "encoder"]
+    return int(entry.size_mb * MB * factor) + slack
+
+
+def _check_room(bundle: Path, models: dict[str, _Model]) -> None:
+    """The declared sizes against the bundle's own size and the free disk, before any write."""
+    listed = sum(f.size for m in models.values() for f in m.files)
+    size = bundle.stat().st_size
+    with bundle.open("rb") as fh:
+        compressed = fh.read(6).startswith(_COMPRESSED_MAGIC)
+    most = size * MAX_RATIO if compressed else size
+    _need(listed <= most, bundle,
+          f"its index lists {listed:,} bytes of files, but the bundle is {size:,} bytes"
+          + (f" (a compressed bundle may list at most {MAX_RATIO} times its size: model files barely "
+             "compress)" if compressed else " (a tar file holds every byte it lists)"))
+    hub = sum(f.size for m in models.values() if m.hub for f in m.files)
+    places = [(export_root(), listed)]
+    if hub:
+        from huggingface_hub import constants
+
+        places.append((Path(constants.HF_HUB_CACHE), hub))  # a move copies across file systems
+    for place, need in places:
+        free = _free_bytes(place)
+        _need(need + DISK_MARGIN <= free, bundle,
+              f"unpacking needs {need:,} bytes (and {DISK_MARGIN >> 20} MiB to spare) under {place}, "
+              f"which has {free:,} bytes free")
+
+
+def _free_bytes(path: Path) -> int:
+    """Free bytes on the file system that holds ``path`` (or its nearest existing ancestor)."""
+    while not path.exists() and path != path.parent:
+        path = path.parent
+    return shutil.disk_usage(path).free
 
 
 def _read_index(tar: tarfile.TarFile, bundle: Path) -> dict[str, _Model]:
@@ -217,6 +269,8 @@ def _member_kind(member: tarfile.TarInfo) -> str:
                        (member.isfifo, "a FIFO"), (member.isdir, "a directory")):
         if test():
             return kind
+    if member.issparse():
+        return "a sparse file"  # its data in the tar is shorter than its size
     return "a regular file" if member.isreg() else "a special member"
 
 
@@ -298,6 +352,7 @@ def unpack(bundle: Path) -> list[Prepared]:
     try:
         with tarfile.open(bundle) as tar:
             models = _read_index(tar, bundle)
+            _check_room(bundle, models)
             targets = {model_id: _targets(model, bundle) for model_id, model in models.items()}
             files = {f.name: f for m in models.values() for f in m.files}
             members = _check_members(tar, bundle, files)

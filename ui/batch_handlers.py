@@ -15,7 +15,7 @@ from radscope.engine.runs.runner import BatchRun
 from radscope.engine.runs.store import StoreError
 from radscope.ui import batch_logic, batch_open
 from radscope.ui.compare import InputProblem, parse_metrics
-from radscope.ui.public import for_visitor, owner_of, redact, secret_values, visitor_message
+from radscope.ui.public import for_visitor, owner_of, redact, secret_values, visitor_message, visitor_run_id
 from radscope.ui.runtime import needs_model
 from radscope.ui.views.corpus import corpus_figure, distribution_figure
 from radscope.ui.widgets import AppContext, options_from, status_box
@@ -134,10 +134,13 @@ def run_batch_ui(view: BatchView, path: str | None, id_c: str, ref_c: str, cand_
         with app.models.held(uses_models):  # building may load a model
             built = [app.cache.metric(options, n)[1] for n in selected]
         runtime = app.cache.runtime(options)
-        run_id = batch_logic.check_run_id(rid) or batch_logic.default_run_id(
-            app.store, pairs, built, config.max_chars, config.public)
-        batch_logic.claim_run_ids(app.store, [run_id] + ([f"{run_id}-b"] if pairs_b else []),
-                                  owner_for(config.public, request))
+        owner = owner_for(config.public, request)
+        typed = batch_logic.check_run_id(rid)
+        if typed and owner not in (None, batch_logic.NO_OWNER):
+            typed = visitor_run_id(typed, owner)
+        run_id = typed or batch_logic.default_run_id(app.store, pairs, built, config.max_chars,
+                                                     config.public)
+        batch_logic.claim_run_ids(app.store, [run_id] + ([f"{run_id}-b"] if pairs_b else []), owner)
     except (InputProblem, batch_logic.BatchProblem) as exc:
         yield cleared(view, status_box("error", str(exc)))
         return

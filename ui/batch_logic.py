@@ -24,6 +24,7 @@ import pandas as pd
 from radscope.engine.context import RuntimeContext
 from radscope.engine.io import dataio
 from radscope.engine.io.dataio import Columns, InputError
+from radscope.engine.io.export import write_results_csv
 from radscope.engine.io.reports import DEFAULT_MAX_CHARS, ReportPair
 from radscope.engine.metrics.base import Metric
 from radscope.engine.metrics.registry import MetricRegistry
@@ -31,7 +32,6 @@ from radscope.engine.runs.compare import compare_systems
 from radscope.engine.runs.runner import BatchRun, input_run_id, resume_or_new_run_id, run_batch
 from radscope.engine.runs.store import Store, StoreError
 from radscope.engine.runs.summary import shown_figures
-from radscope.ui.batch_export import export_frame
 from radscope.ui.runtime import ModelGate
 from radscope.ui.views.common import BAD, esc, fmt
 
@@ -41,6 +41,11 @@ NO_COLUMN = "(none)"
 NO_OWNER = "(no session)"  # public mode, a request without a browser session: owns nothing
 PREVIEW_ROWS = 5
 PREVIEW_CHARS = 90
+PREVIEW_COLUMNS = 50
+# An upload is held whole as a table (preview, mapping): these bound its size whatever its shape,
+# so that inspecting a file takes a bounded time (the upload itself is at most MAX_FILE_SIZE).
+MAX_UPLOAD_COLUMNS = 1_000
+MAX_UPLOAD_CELLS = 2_000_000
 # Column names (compared lower-cased, with spaces, dots and hyphens read as "_") that usually
 # hold each role, best first. A column is guessed for one role at most.
 ROLE_GUESSES: dict[str, tuple[str, ...]] = {
@@ -175,7 +180,7 @@ def mapping_status(path: str | Path, frame: pd.DataFrame, values: Sequence[str |
     """(kind, message) for the file-status box: rows and columns, then what is still missing
     or wrong in the chosen mapping (id, reference, candidate, candidate B, modality, area)."""
     cols = [str(c) for c in frame.columns]
-    head = f"{Path(path).name}: {len(frame):,} rows, columns: {', '.join(cols)}."
+    head = f"{Path(path).name}: {len(frame):,} rows, columns: {dataio.name_list(cols)}."
     chosen = dict(zip(("id", "reference", "candidate"), values[:3], strict=False))
     missing = [r for r in ("reference", "candidate")
                if (chosen.get(r) or "").strip() in ("", NO_COLUMN, NUMBER_ROWS)]
@@ -205,7 +210,7 @@ def read_upload(path: str | Path | None) -> tuple[pd.DataFrame, list[int]]:
                            f"{', '.join(UPLOAD_SUFFIXES)} (CSV or TSV with a header row, JSONL with "
                            "one JSON object per line, or JSON).")
     try:
-        return dataio.read_table(path)
+        return dataio.read_table(path, max_columns=MAX_UPLOAD_COLUMNS, max_cells=MAX_UPLOAD_CELLS)
     except InputError as exc:
         raise BatchProblem(_strip_path(str(exc), path)) from None
 
@@ -216,11 +221,15 @@ def _strip_path(message: str, path: str | Path) -> str:
 
 
 def preview_frame(frame: pd.DataFrame, n: int = PREVIEW_ROWS) -> pd.DataFrame:
-    head = frame.head(n).copy()
-    for col in head.columns:
-        head[col] = head[col].map(lambda v: "" if v is None else
-                                  (str(v) if len(str(v)) <= PREVIEW_CHARS else str(v)[:PREVIEW_CHARS] + "…"))
-    return head
+    """The first rows and columns, long cells shortened (built as lists: setting a wide
+    frame's columns one by one takes time quadratic in their number)."""
+    head = frame.iloc[:n, :PREVIEW_COLUMNS]
+
+    def short(value: Any) -> str:
+        text = "" if value is None else str(value)
+        return text if len(text) <= PREVIEW_CHARS else text[:PREVIEW_CHARS] + "…"
+    return pd.DataFrame([[short(v) for v in row] for row in head.itertuples(index=False, name=None)],
+                        columns=head.columns)
 
 
 def build_pairs(path: str | Path, mapping: ColumnMapping, max_pairs: int) -> tuple[list[ReportPair], list[ReportPair] | None]:
@@ -582,8 +591,8 @@ def write_downloads(run_a: BatchRun, run_b: BatchRun | None, comparison: dict[st
                     out_dir: str | Path | None = None, pairs: Sequence[ReportPair] | None = None,
                     pairs_b: Sequence[ReportPair] | None = None) -> tuple[Path, Path, Path]:
     """JSONL (one line per pair, as the CLI writes; system B's results under ``metrics_b``),
-    CSV (texts, per-pair scores, errors and flat details, see ui.batch_export; B's columns
-    suffixed ``_b``) and the summary JSON."""
+    CSV (the CLI's ``--csv`` table, see radscope.engine.io.export: texts, per-pair scores,
+    errors and flat details; B's columns suffixed ``_b``) and the summary JSON."""
     out = Path(out_dir or tempfile.mkdtemp(prefix="radscope-results-"))
     out.mkdir(parents=True, exist_ok=True)
     stem = re.sub(r"[^A-Za-z0-9._-]", "_", run_a.run_id)
@@ -592,13 +601,9 @@ def write_downloads(run_a: BatchRun, run_b: BatchRun | None, comparison: dict[st
         by_id = {r["id"]: r["metrics"] for r in run_b.rows}
         rows = [{**r, "metrics_b": by_id.get(r["id"], {})} for r in run_a.rows]
     jsonl = dataio.write_jsonl(rows, out / f"{stem}.jsonl")
-    frame = export_frame(run_a.rows, pairs)
-    if run_b is not None:
-        frame_b = export_frame(run_b.rows, pairs_b).drop(
-            columns=["reference", "modality", "area"], errors="ignore")
-        frame = frame.merge(frame_b, on="id", how="left", suffixes=("", "_b"))
     csv_path = out / f"{stem}.csv"
-    dataio.write_frame_csv(frame, csv_path)
+    with csv_path.open("w", encoding="utf-8", newline="") as handle:
+        write_results_csv(handle, lambda: rows, pairs, pairs_b if run_b is not None else None)
     summary: dict[str, Any] = dict(run_a.summary)
     if run_b is not None:
         summary = {**summary, "system_b": run_b.summary, "comparison": comparison or {}}

@@ -14,7 +14,7 @@ import hashlib
 import ipaddress
 import logging
 import os
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from radscope.engine.context import Option
@@ -119,6 +119,15 @@ def owner_of(session_hash: str | None) -> str | None:
     return hashlib.sha256(f"radscope-owner\x1f{session_hash}".encode()).hexdigest()[:32]
 
 
+def visitor_run_id(run_id: str, owner: str) -> str:
+    """Public mode: where a run id a visitor typed is stored, in that visitor's own namespace
+    (``v<16 hex of the owner>.<id>``). An id then tells a visitor nothing about other visitors'
+    or command-line runs (no probing), and no visitor can take an id ahead of another (no
+    squatting). An id already in the visitor's namespace (picked from their own runs) stays."""
+    prefix = f"v{owner[:16]}."
+    return run_id if run_id.startswith(prefix) else prefix + run_id
+
+
 # Public mode: how much text one request may carry. Reports have the app's own limit
 # (``max_chars``); every other string a visitor sends (modality, area, ids, column names, option
 # values, file names, anything nested in a JSON argument) has FIELD_CAP; all the strings of
@@ -128,15 +137,27 @@ REQUEST_CAP = 200_000
 REPORT_FIELDS = ("reference", "candidate")  # element ids of the report boxes, API parameter names
 
 
-def strings_in(value: Any) -> list[str]:
-    """Every string in a request value, however deeply nested in lists and objects (keys too)."""
-    if isinstance(value, str):
-        return [value]
-    if isinstance(value, Mapping):
-        return [s for k, v in value.items() for s in (*strings_in(k), *strings_in(v))]
-    if isinstance(value, (list, tuple)):
-        return [s for v in value for s in strings_in(v)]
-    return []
+MAX_NESTING = 32  # lists and objects inside one another in one value; real options nest 1-2 deep
+
+
+class TooDeep(ValueError):
+    """A request value nested deeper than MAX_NESTING."""
+
+
+def strings_in(value: Any) -> Iterator[str]:
+    """Every string in a request value, however it nests lists and objects (keys too), walked
+    without recursion; TooDeep past MAX_NESTING levels (a value nested 900 deep used to make
+    this check itself fail)."""
+    stack: list[tuple[Any, int]] = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, str):
+            yield item
+        elif isinstance(item, (Mapping, list, tuple)):
+            if depth >= MAX_NESTING:
+                raise TooDeep(depth)
+            children = [c for kv in item.items() for c in kv] if isinstance(item, Mapping) else item
+            stack.extend((child, depth + 1) for child in reversed(children))
 
 
 def oversize(values: list[Any], fields: list[tuple[str, bool]], max_chars: int) -> str | None:
@@ -146,11 +167,16 @@ def oversize(values: list[Any], fields: list[tuple[str, bool]], max_chars: int) 
     for i, value in enumerate(values):
         name, is_report = fields[i] if i < len(fields) else (f"input {i + 1}", False)
         cap = max_chars if is_report else FIELD_CAP
-        for text in strings_in(value):
-            total += len(text)
-            if len(text) > cap:
-                return (f"This server is public: the field “{name}” holds {len(text):,} characters; at "
-                        f"most {cap:,} are accepted. Nothing was run or stored.")
+        try:
+            for text in strings_in(value):
+                total += len(text)
+                if len(text) > cap:
+                    return (f"This server is public: the field “{name}” holds {len(text):,} characters; "
+                            f"at most {cap:,} are accepted. Nothing was run or stored.")
+        except TooDeep:
+            return (f"This server is public: the field “{name}” nests lists or objects more than "
+                    f"{MAX_NESTING} levels deep; at most {MAX_NESTING} are accepted. Nothing was run "
+                    "or stored.")
     if total > REQUEST_CAP:
         return (f"This server is public: this request carries {total:,} characters of text; at "
                 f"most {REQUEST_CAP:,} are accepted. Nothing was run or stored.")

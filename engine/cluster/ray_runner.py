@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from radscope.engine.cli_args import amount, count
 from radscope.engine.cluster.blocks import COUNTERS, RESULTS, BlockScorer, block_row, blocks_of, encode_work
 from radscope.engine.context import RuntimeContext
 from radscope.engine.io.reports import DEFAULT_MAX_CHARS
@@ -81,18 +82,18 @@ def add_ray_arguments(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("Ray (--engine ray; needs `make ray-env`, see docs/ray.md)")
     group.add_argument("--address", help="Ray cluster to join ('auto': the one this node belongs to); "
                        "default: start a local Ray on this machine")
-    group.add_argument("--ray-cpus", type=int, help="CPUs of the local Ray (default: every core)")
-    group.add_argument("--block-size", type=int, default=RaySettings.block_size,
+    group.add_argument("--ray-cpus", type=count(1), help="CPUs of the local Ray (default: every core)")
+    group.add_argument("--block-size", type=count(1), default=RaySettings.block_size,
                        help="pairs per block, the unit that is stored and not scored again on resume")
-    group.add_argument("--ray-window", type=int, default=RaySettings.window,
+    group.add_argument("--ray-window", type=count(1), default=RaySettings.window,
                        help="blocks handed to Ray at once")
-    group.add_argument("--cpu-actors", type=int, default=0,
+    group.add_argument("--cpu-actors", type=count(0), default=0,
                        help="actors for the rules and lexical metrics (0: every CPU left)")
-    group.add_argument("--model-actors", type=int, default=1,
+    group.add_argument("--model-actors", type=count(1), default=1,
                        help="actors for the encoder and judge metrics")
-    group.add_argument("--model-actor-cpus", type=float, default=RaySettings.model_cpus,
+    group.add_argument("--model-actor-cpus", type=amount(0), default=RaySettings.model_cpus,
                        help="CPUs reserved by each model actor")
-    group.add_argument("--gpus-per-actor", type=float, default=0.0,
+    group.add_argument("--gpus-per-actor", type=amount(0), default=0.0,
                        help="GPUs of each model actor (ONNX encoders, an embedded judge)")
 
 

@@ -19,12 +19,15 @@ import io
 import json
 import os
 import re
+import tempfile
+from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Self
 
+from radscope.engine.io.export import ExportTable, export_rows, write_csv
 from radscope.engine.io.reports import ReportPair
 
 if TYPE_CHECKING:  # pandas costs ~0.2 s to import; only the app's whole-table paths need it
@@ -180,26 +183,38 @@ def _whole_text(path: Path) -> str:
     return decode_text(path, raw)
 
 
-def read_table(path: str | Path, fmt: str | None = None) -> tuple[pd.DataFrame, list[int]]:
+def read_table(path: str | Path, fmt: str | None = None, max_columns: int | None = None,
+               max_cells: int | None = None) -> tuple[pd.DataFrame, list[int]]:
     """Read any supported file into a DataFrame of strings, plus the source line of each row.
 
     Every cell is the text the file holds (JSON numbers keep their spelling, so an id ``2``
     stays ``"2"``), or None where the cell is null or absent. The whole file is held (the app
-    shows and maps its columns); a run reads its pairs through ``PairFile`` instead.
+    shows and maps its columns); a run reads its pairs through ``PairFile`` instead. A file
+    with more than ``max_columns`` columns, or more than ``max_cells`` rows times columns (a
+    JSONL file whose records each bring new keys), is refused as soon as reading finds it.
     """
     import pandas as pd
 
     table = _Table(Path(path), fmt)
     lines: list[int] = []
     records: list[dict[str, Any]] = []
+    keys: dict[str, None] = {}  # JSON / JSONL: every column any record has, in order of appearance
     for line, cells in table.rows():
+        if table.header is None:
+            keys.update(dict.fromkeys(cells))
+        columns = len(table.header) if table.header is not None else len(keys)
+        if max_columns is not None and columns > max_columns:
+            raise InputError(f"{path}: {columns:,} columns or more; at most {max_columns:,} are read "
+                             "here (keep the id, report and label columns you need)")
+        if max_cells is not None and (len(records) + 1) * columns > max_cells:
+            raise InputError(f"{path}: {len(records) + 1:,} rows of {columns:,} columns or more; at most "
+                             f"{max_cells:,} cells (rows times columns) are read here")
         lines.append(line)
         records.append(cells)
-    if table.header is not None:
-        return pd.DataFrame([list(r.values()) for r in records], columns=table.header,
-                            dtype=object), lines
-    frame = pd.DataFrame.from_records(records).astype(object)
-    return frame.where(frame.notna(), None), lines
+    header = table.header if table.header is not None else list(keys)
+    # One object block built from lists: per-column frame building is slow for wide files.
+    return pd.DataFrame([[r.get(k) for k in header] for r in records] or None, columns=header,
+                        dtype=object), lines
 
 
 class _Table:
@@ -235,10 +250,11 @@ class _Table:
                 if blank and (first is None or not any("".join(row).strip() for row in reader)):
                     raise InputError(f"{path}: the file is empty")
                 header = self._header(first or [""], sep)
+                id_at = _id_position(header)
                 start = reader.line_num + 1
                 for row in reader:
                     if row and any(cell.strip() for cell in row):
-                        _check_row(path, row, header, start, sep)
+                        _check_row(path, row, header, start, sep, id_at)
                         yield start, dict(zip(header, row, strict=True))
                         n += 1
                     start = reader.line_num + 1
@@ -256,7 +272,7 @@ class _Table:
                     "with commas as .csv, or with tabs as .tsv)") if other else ""
             raise InputError(f"{self.path}: line 1 holds a single column ({header[0][:60]!r}){hint}, "
                              f"so this is not a table of pairs; accepted: {_ACCEPTED}")
-        dupes = {h for h in header if header.count(h) > 1}
+        dupes = {h for h, n in Counter(header).items() if n > 1}
         if dupes:
             raise InputError(f"{self.path}: line 1: duplicate column name(s) {sorted(dupes)}")
         self.header = header
@@ -311,7 +327,7 @@ def _id_position(header: list[str]) -> int:
     return next((i for i, name in enumerate(header) if _ID_NAME.match(name.strip())), 0)
 
 
-def _check_row(path: Path, row: list[str], header: list[str], line: int, sep: str) -> None:
+def _check_row(path: Path, row: list[str], header: list[str], line: int, sep: str, id_at: int) -> None:
     if len(row) > len(header):
         raise InputError(f"{path}: line {line}, column {len(header) + 1}: expected {len(header)} "
                          f"fields (as in the header), found {len(row)}")
@@ -319,8 +335,9 @@ def _check_row(path: Path, row: list[str], header: list[str], line: int, sep: st
         raise InputError(f"{path}: line {line}, column {len(row) + 1} ({header[len(row)]!r}): "
                          f"expected {len(header)} fields (as in the header), found {len(row)}")
     offset = 0
-    id_at = _id_position(header)
     for number, cell in enumerate(row):
+        if "\n" not in cell:
+            continue
         inner = cell.split("\n")
         for k, piece in enumerate(inner[1:], start=1):
             fields = piece.split(sep)
@@ -465,6 +482,13 @@ def _cell(value: Any) -> str:
     return value if isinstance(value, str) else str(value)
 
 
+def name_list(names: Sequence[str], limit: int = 30) -> str:
+    """Column names for a message: the first ``limit``, then how many more (a file may have
+    100,000 columns)."""
+    shown = ", ".join(names[:limit])
+    return shown if len(names) <= limit else f"{shown}, … ({len(names) - limit:,} more)"
+
+
 def pairs_from_frame(frame: pd.DataFrame, columns: Columns, source: str = "input",
                      lines: Sequence[int] | None = None) -> list[ReportPair]:
     """Build pairs from a table, checking the mapped columns and the ids."""
@@ -499,7 +523,7 @@ class _PairMaker:
             hint = " (use --id-col to name another column, or --id-col none to number the rows)" \
                 if columns.id and columns.id not in available else ""
             raise InputError(f"{self.source}: column {', '.join(missing)} not found; the file has "
-                             f"columns: {', '.join(map(str, available))}{hint}")
+                             f"columns: {name_list([str(c) for c in available])}{hint}")
 
     def pair(self, cells: Mapping[str, Any], position: int, line: int) -> ReportPair:
         source, where, columns = self.source, self.where, self.columns
@@ -657,37 +681,12 @@ def _json_default(value: Any) -> Any:
     raise TypeError(f"cannot write {type(value).__name__} as JSON")
 
 
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
-
-
-def neutralise_cell(value: Any) -> Any:
-    """A text cell that a spreadsheet would run as a formula gets a leading apostrophe
-    (OWASP's advice on CSV injection); numbers and other text are left as they are."""
-    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
-        return "'" + value
-    return value
-
-
-def write_frame_csv(frame: pd.DataFrame, path: str | Path, sep: str = ",") -> Path:
-    """Write a table as CSV (or TSV with ``sep="\\t"``) with every text cell and header
-    neutralised: ids and reports come from users and may start with ``=``, ``+``, ``@`` ..."""
-    import pandas as pd
-
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    safe = frame.rename(columns=lambda c: neutralise_cell(str(c)))
-    safe = safe.apply(lambda col: col if pd.api.types.is_numeric_dtype(col) else col.map(neutralise_cell))
-    safe.to_csv(path, index=False, sep=sep)
-    return path
-
-
-RESULT_FIELDS = ("score", "error", "model", "signature")  # per metric, in the flat CSV
-
-
 class ResultsWriter:
     """Per-pair result rows written as they arrive: one JSON line per pair and, optionally,
-    a flat CSV (``id``, then ``<metric>_score``, ``_error``, ``_model``, ``_signature`` per
-    metric), with the cells a spreadsheet would run as formulas neutralised.
+    the flat results table as CSV (``engine.io.export``: the same columns as the app's Batch
+    download, the texts from ``pairs`` when given). The CSV's columns depend on every row, so
+    it is written by ``finish`` from the JSON lines (spooled to a temporary file when no JSONL
+    path is given), with the pairs read again in step; nothing is held whole.
 
     Each file is written under a ``.partial`` name beside it and moved into place by
     ``finish``; ``close`` without ``finish`` (an interrupted run) removes the partial files,
@@ -695,15 +694,19 @@ class ResultsWriter:
     """
 
     def __init__(self, jsonl: str | Path | None, csv_path: str | Path | None,
-                 metrics: Sequence[str]):
-        self.metrics = list(metrics)
-        self._files: list[tuple[Path, Path, Any]] = []  # (final path, partial path, handle)
-        self._jsonl = self._open(jsonl) if jsonl else None
-        self._csv = None
-        if csv_path:
-            self._csv = csv.writer(self._open(csv_path), lineterminator="\n")
-            header = ["id"] + [f"{m}_{f}" for m in self.metrics for f in RESULT_FIELDS]
-            self._csv.writerow([neutralise_cell(h) for h in header])
+                 pairs: Iterable[ReportPair] | None = None):
+        self._files: list[tuple[Path | None, Path, Any]] = []  # (final path or None, partial, handle)
+        self._csv_path = Path(csv_path) if csv_path else None
+        self._pairs = pairs
+        self._table = ExportTable(with_texts=pairs is not None)
+        self._jsonl = None
+        if jsonl:
+            self._jsonl = self._open(jsonl)
+        elif csv_path:  # the CSV is built from the JSON lines: spool them
+            fd, name = tempfile.mkstemp(suffix=".jsonl", prefix="radscope-rows-")
+            self._jsonl = os.fdopen(fd, "w", encoding="utf-8")
+            self._files.append((None, Path(name), self._jsonl))
+        self._rows_path = self._files[-1][1] if self._files else None  # the JSON lines being written
         self.n_rows = 0
 
     def _open(self, path: str | Path) -> Any:
@@ -718,26 +721,34 @@ class ResultsWriter:
         for row in rows:
             if self._jsonl is not None:
                 self._jsonl.write(json.dumps(row, ensure_ascii=False, default=_json_default) + "\n")
-            if self._csv is not None:
-                self._csv.writerow(self._csv_cells(row))
+            if self._csv_path is not None:
+                self._table.add(row)
             self.n_rows += 1
 
-    def _csv_cells(self, row: Mapping[str, Any]) -> list[Any]:
-        cells: list[Any] = [neutralise_cell(row["id"])]
-        for name in self.metrics:
-            result = row["metrics"].get(name) or {}
-            score = result.get("score")
-            # As a float column prints: repr of the float, empty for None.
-            cells.append("" if score is None else repr(float(score)))
-            cells.extend(neutralise_cell(result.get(f)) if result.get(f) is not None else ""
-                         for f in RESULT_FIELDS[1:])
-        return cells
+    def _written_rows(self) -> Iterator[dict[str, Any]]:
+        """The rows written so far, read back from the JSON lines."""
+        assert self._jsonl is not None and self._rows_path is not None
+        self._jsonl.flush()
+        with self._rows_path.open(encoding="utf-8") as fh:
+            for line in fh:
+                yield json.loads(line)
+
+    def _write_csv(self) -> None:
+        assert self._csv_path is not None
+        handle = self._open(self._csv_path)
+        write_csv(handle, self._table.header, export_rows(self._written_rows(), self._pairs, None,
+                                                          self._table))
 
     def finish(self) -> None:
-        """Move every complete file into place."""
+        """Write the CSV, then move every complete file into place."""
+        if self._csv_path is not None:
+            self._write_csv()
         for final, partial, handle in self._files:
             handle.close()
-            os.replace(partial, final)
+            if final is None:
+                partial.unlink(missing_ok=True)
+            else:
+                os.replace(partial, final)
         self._files.clear()
 
     def close(self) -> None:

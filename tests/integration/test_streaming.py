@@ -11,6 +11,7 @@ from radscope.engine.context import RuntimeContext
 from radscope.engine.io import dataio
 from radscope.engine.io.dataio import Columns, PairFile
 from radscope.engine.io.examples import example_pairs
+from radscope.engine.io.export import write_results_csv
 from radscope.engine.metrics.registry import production
 from radscope.engine.runs.runner import run_batch
 from radscope.engine.runs.store import Store
@@ -42,17 +43,10 @@ def _pairs_file(path, n: int, fmt: str = "jsonl"):
     return path
 
 
-def _pandas_csv(rows, path):
-    """The flat CSV as the runner wrote it before streaming: one pandas frame of every row,
-    written with the formula-neutralising frame writer."""
-    records = []
-    for row in rows:
-        rec = {"id": row["id"]}
-        for name, result in row["metrics"].items():
-            for field in ("score", "error", "model", "signature"):
-                rec[f"{name}_{field}"] = result.get(field)
-        records.append(rec)
-    dataio.write_frame_csv(pd.DataFrame.from_records(records), path)
+def _whole_csv(rows, pairs, path):
+    """The flat CSV as the app writes its download: every row held, one call."""
+    with path.open("w", encoding="utf-8", newline="") as fh:
+        write_results_csv(fh, lambda: rows, pairs)
     return path.read_bytes()
 
 
@@ -78,9 +72,9 @@ def test_streamed_outputs_are_byte_identical_to_the_in_memory_ones(tmp_path):
     assert [r["id"] for r in run.rows][3:28:7] == ODD_IDS
     expected_jsonl = dataio.write_jsonl(run.rows, tmp_path / "whole.jsonl").read_bytes()
     assert out.read_bytes() == expected_jsonl
-    expected_csv = _pandas_csv(run.rows, tmp_path / "whole.csv")
+    expected_csv = _whole_csv(run.rows, dataio.read_pairs(pairs), tmp_path / "whole.csv")
     assert csv_out.read_bytes() == expected_csv
-    assert b"\n'=1+1," in expected_csv and b"\n'-3," in expected_csv  # neutralised in both
+    assert b"\n\"'=1+1\"," in expected_csv and b"\n\"'-3\"," in expected_csv  # neutralised in both
 
 
 def test_a_stopped_stream_resumes_chunk_by_chunk_to_the_output_of_one_run(tmp_path):
@@ -174,13 +168,13 @@ def test_pair_file_refuses_what_read_pairs_refuses_before_any_pair_is_used(tmp_p
 def test_results_writer_leaves_no_file_unless_finished(tmp_path):
     row = {"id": "=a", "metrics": {"bleu": {"score": 0.5, "error": None, "model": None,
                                             "signature": "bleu|v:1"}}}
-    with dataio.ResultsWriter(tmp_path / "o.jsonl", tmp_path / "o.csv", ["bleu"]) as writer:
+    with dataio.ResultsWriter(tmp_path / "o.jsonl", tmp_path / "o.csv") as writer:
         writer.write([row])
         assert (tmp_path / "o.jsonl.partial").exists() and not (tmp_path / "o.jsonl").exists()
     assert not list(tmp_path.iterdir())  # closed unfinished: nothing left
-    with dataio.ResultsWriter(tmp_path / "o.jsonl", tmp_path / "o.csv", ["bleu"]) as writer:
+    with dataio.ResultsWriter(tmp_path / "o.jsonl", tmp_path / "o.csv") as writer:
         writer.write([row])
         writer.finish()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["o.csv", "o.jsonl"]
-    assert (tmp_path / "o.csv").read_text() == ("id,bleu_score,bleu_error,bleu_model,bleu_signature\n"
-                                                "'=a,0.5,,,bleu|v:1\n")
+    assert (tmp_path / "o.csv").read_bytes() == (b'"id","bleu_score","bleu_error","bleu_model","bleu_signature"'
+                                                 b'\r\n"\'=a",0.5,"","","bleu|v:1"\r\n')

@@ -58,8 +58,9 @@ def valid_members() -> list[tuple[str, bytes]]:
 
 
 def write_tar(path: Path, index: Any, members: list[tuple[str, bytes]] | None = None,
-              extra: list[tarfile.TarInfo] | None = None, mode: str = "w", raw_index: bytes | None = None) -> Path:
-    with tarfile.open(path, mode) as tar:
+              extra: list[tarfile.TarInfo] | None = None, mode: str = "w", raw_index: bytes | None = None,
+              **kwargs: Any) -> Path:
+    with tarfile.open(path, mode, **kwargs) as tar:
         data = raw_index if raw_index is not None else json.dumps(index).encode()
         info = tarfile.TarInfo("radscope-bundle.json")
         info.size = len(data)
@@ -274,3 +275,96 @@ def test_malformed_bundles_are_clear_errors(world, capsys, case):
         write_tar(bundle, valid_index())
         bundle.write_bytes(bundle.read_bytes()[:2000])
     _expect_refused(world, bundle, capsys, words)
+
+
+class _Zeros(io.RawIOBase):
+    """``size`` zero bytes as a stream (a member's data, never held whole)."""
+
+    def __init__(self, size: int) -> None:
+        self.left = size
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buf):  # type: ignore[override]
+        n = min(len(buf), self.left)
+        buf[:n] = bytes(n)
+        self.left -= n
+        return n
+
+
+GIB = 1 << 30
+
+
+def _declares_a_gib(path: Path, mode: str) -> Path:
+    """A bundle whose encoder member is 1 GiB of zeros, listed (index and header) as such."""
+    name = f"models/{CREPE_ID}/model.int8.onnx"
+    index = valid_index()
+    index["models"][CREPE_ID]["files"][1] = {"name": name, "sha256": "0" * 64, "size": GIB}
+    with tarfile.open(path, mode) as tar:
+        data = json.dumps(index).encode()
+        info = tarfile.TarInfo("radscope-bundle.json")
+        info.size = len(data)
+        tar.addfile(info, io.BytesIO(data))
+        for member, blob in valid_members():
+            info = tarfile.TarInfo(member)
+            info.size = GIB if member == name else len(blob)
+            tar.addfile(info, _Zeros(GIB) if member == name else io.BytesIO(blob))
+    return path
+
+
+@pytest.mark.slow  # building the 1 GiB member's gzip takes about 15 s
+def test_a_small_gzipped_bundle_that_lists_a_gib_is_refused_at_once(world, capsys):
+    """1 GiB of zeros gzips to about 1 MB: the index and the tar header both say 1 GiB, and the
+    hash would only fail after 1 GiB was written. Refused from the sizes, before any write."""
+    bundle = _declares_a_gib(world / "bomb.tar.gz", "w:gz")
+    assert bundle.stat().st_size < 2 << 20
+    listed = GIB + len(GGUF) + len(ENCODER_FILES["manifest.json"])
+    started = time.monotonic()
+    _expect_refused(world, bundle, capsys, f"its index lists {listed:,} bytes",
+                    "at most 4 times its size")
+    assert time.monotonic() - started < 5
+
+
+def test_a_plain_bundle_must_hold_the_bytes_it_lists(world, capsys):
+    index = valid_index()
+    index["models"][CREPE_ID]["files"][1]["size"] = GIB  # the header (written from the data) says less
+    bundle = write_tar(world / "short.tar", index)
+    _expect_refused(world, bundle, capsys, "a tar file holds every byte it lists")
+
+
+def test_a_model_larger_than_the_registry_allows_is_refused(world, capsys):
+    from radscope.models.bundle import size_bound
+    from radscope.models.model_registry import load_registry
+
+    index = valid_index()
+    too_big = size_bound(load_registry()[JUDGE_ID]) + 1
+    index["models"][JUDGE_ID]["files"][0]["size"] = too_big
+    bundle = write_tar(world / "big.tar", index)
+    _expect_refused(world, bundle, capsys, f"model {JUDGE_ID}: its files total {too_big:,} bytes",
+                    "this version's registry allows")
+    assert size_bound(load_registry()[JUDGE_ID]) < 6 * GIB  # 4,680 MB listed: 1.1 times, plus 64 MiB
+
+
+def test_a_bundle_larger_than_the_free_disk_is_refused(world, capsys, monkeypatch):
+    import shutil
+    from collections import namedtuple
+
+    usage = namedtuple("usage", "total used free")
+    monkeypatch.setattr(shutil, "disk_usage", lambda path: usage(1 << 40, (1 << 40) - (100 << 20), 100 << 20))
+    bundle = write_tar(world / "ok.tar", valid_index())
+    _expect_refused(world, bundle, capsys, "unpacking needs", "bytes free")
+
+
+def test_a_sparse_member_is_refused(world, capsys):
+    """A GNU sparse member reads back as its holes (zeros) from far fewer bytes in the tar."""
+    name = f"models/{CREPE_ID}/model.int8.onnx"
+    bundle = write_tar(world / "sparse.tar", valid_index(), format=tarfile.GNU_FORMAT)
+    raw = bytearray(bundle.read_bytes())
+    with tarfile.open(bundle) as tar:
+        offset = next(m for m in tar.getmembers() if m.name == name).offset
+    raw[offset + 156:offset + 157] = tarfile.GNUTYPE_SPARSE  # the type flag; the sparse map is empty
+    checksum = sum(raw[offset:offset + 148]) + 8 * 32 + sum(raw[offset + 156:offset + 512])
+    raw[offset + 148:offset + 156] = b"%06o\0 " % checksum
+    bundle.write_bytes(bytes(raw))
+    _expect_refused(world, bundle, capsys, f"member {name} is a sparse file")

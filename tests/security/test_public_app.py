@@ -3,8 +3,8 @@
 A visitor's judge URL reaches nobody; the operator's API key (a canary) goes to the operator's
 judge server and nowhere else: not in a response, the page, the config, a download or a log
 line, even when that server echoes the key back; a second visitor sees none of the first one's
-runs and cannot read them by id; model checks on /etc/passwd and a named pipe are refused in
-the same words; and report text carrying chat turn tokens does not hand the Gemma judge a
+runs, cannot read them by id, tell an existing id from a fresh one or take an id first; model
+checks on /etc/passwd and a named pipe are refused in the same words; and report text carrying chat turn tokens does not hand the Gemma judge a
 planted answer.
 """
 from __future__ import annotations
@@ -209,15 +209,21 @@ def test_a_visitor_sees_and_reads_only_their_own_runs(public_app, tmp_path):
         runs, pick = second.predict(api_name="/list_runs")
         assert run_id not in json.dumps([runs, pick])
         assert not [row for row in runs["data"] if any(row)]
-        # Reusing the id with the same file (same pair ids) is refused, and shows nothing.
-        answer = second.predict(*batch_args(path, ["bleu"], run_id=run_id), api_name="/batch")
-        text = text_of(answer)
-        assert "is not one of this session" in answer[0]
-        assert not any(pid in text for pid in ids) and "bleu" not in answer[1]
-        # A command-line run in the same store is nobody's to read either.
-        Store(public_app.store_path).start_run("cli-run", "x.csv", ["bleu"])
-        answer = second.predict(*batch_args(path, ["bleu"], run_id="cli-run"), api_name="/batch")
-        assert "is not one of this session" in answer[0]
+        # Another visitor's typed id lives in their own namespace: the first visitor's id and a
+        # command-line run's id give them a fresh run of their own, as an id nobody used does
+        # (no probing), and nothing of the other run.
+        store = Store(public_app.store_path)
+        store.start_run("cli-run", "x.csv", ["bleu"])
+        for typed in (run_id, "cli-run", "never-used"):
+            answer = second.predict(*batch_args(path, ["bleu"], run_id=typed), api_name="/batch")
+            own = answer[0].split("run id ")[1].split("<")[0].strip()
+            assert "3/3 pairs" in answer[0] and own.endswith("." + typed) and own.startswith("v"), answer[0]
+            assert "resum" not in answer[0]
+        assert store.get_run(run_id).n_results == 3 and store.get_run("cli-run").n_results == 0
+        # No squatting: an id the second visitor used first is still free for the first one.
+        taken = second.predict(*batch_args(path, ["bleu"], run_id="shared-name"), api_name="/batch")[0]
+        mine = first.predict(*batch_args(path, ["bleu"], run_id="shared-name"), api_name="/batch")[0]
+        assert "3/3 pairs" in taken and "3/3 pairs" in mine and "is not one of" not in mine
         # The owner can still resume their own run.
         again = first.predict(*batch_args(path, ["bleu"], run_id=run_id), api_name="/batch")[0]
         assert "3/3 pairs" in again

@@ -8,8 +8,10 @@ and at the end the store holds nothing: no run, no text.
 """
 from __future__ import annotations
 
+import json
 import sqlite3
 import tempfile
+import urllib.request
 from contextlib import closing
 
 import gradio as gr
@@ -84,6 +86,30 @@ def test_text_nested_in_a_json_argument_is_capped(public_app, visitor):
     with pytest.raises(AppError, match=f"at most {REQUEST_CAP:,} are accepted"):  # many short strings
         visitor.predict(REFERENCE, CANDIDATE, "bleu", "", "", {f"k{i}": "v" * 900 for i in range(300)},
                         api_name="/compare")
+
+
+def _raw_compare(url: str, options: str) -> str:
+    """/compare called over plain HTTP (gradio_client itself recurses into a deep argument):
+    ``options`` is the argument's JSON text; the event stream's text comes back."""
+    body = ('{"data": ["%s", "%s", "bleu", "", "", %s]}' % (REFERENCE, CANDIDATE, options)).encode()
+    request = urllib.request.Request(url + "gradio_api/call/compare", data=body,
+                                     headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=60) as response:
+        event = json.loads(response.read())["event_id"]
+    with urllib.request.urlopen(f"{url}gradio_api/call/compare/{event}", timeout=60) as response:
+        return response.read().decode()
+
+
+def test_options_nested_900_deep_get_a_clear_refusal(public_app, caplog):
+    """The size check walks a value without recursion: options nested 900 deep used to make it
+    raise RecursionError (the visitor saw {"error": null}, the log a traceback)."""
+    answer = _raw_compare(public_app.url, '{"extractor": ' + "[" * 900 + '"rules"' + "]" * 900 + "}")
+    assert "event: error" in answer and "nests lists or objects more than 32 levels deep" in answer, answer
+    assert "Nothing was run or stored" in answer
+    assert "Traceback" not in caplog.text and "RecursionError" not in caplog.text
+    within = _raw_compare(public_app.url, '{"extractor": ' + "[" * 30 + '"rules"' + "]" * 30 + "}")
+    assert "levels deep" not in within  # within the cap the size check passes it on
+    assert stored(public_app) == (0, 0, 0)
 
 
 def test_a_big_modality_is_refused_and_nothing_is_stored(public_app, visitor):

@@ -94,7 +94,7 @@ def test_writers_round_trip(tmp_path):
                                               "signature": "bleu|v:1", "model": None, "direction": "higher"}}}]
     out = write_jsonl(rows, tmp_path / "r.jsonl")
     assert [json.loads(line) for line in out.read_text().splitlines()] == rows
-    with ResultsWriter(None, tmp_path / "r.csv", ["bleu"]) as writer:
+    with ResultsWriter(None, tmp_path / "r.csv") as writer:
         writer.write(rows)
         writer.finish()
     frame = pd.read_csv(tmp_path / "r.csv")

@@ -8,8 +8,10 @@ from __future__ import annotations
 import html
 import json
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
+
+from radscope.engine.io.lookup import find_section
 
 # Keys every per-pair result has (engine.runs.results.STANDARD_KEYS); repeated here as display order.
 STANDARD_KEYS = ("score", "direction", "signature", "error", "model", "demo_grade", "elapsed_ms")
@@ -63,27 +65,6 @@ def fmt_ms(ms: Any) -> str:
     if not isinstance(ms, (int, float)):
         return "n/a"
     return f"{ms:.0f} ms" if ms < 1000 else f"{ms / 1000:.1f} s"
-
-
-def find_section(obj: Any, keys: Iterable[str], depth: int = 3) -> dict[str, Any] | None:
-    """The first dict (breadth first, ``obj`` itself included) that has all ``keys``.
-
-    Metrics merge their details into the result dict, either flat or under a key of their
-    choosing; views look up the structure they draw by its shape so that either layout works.
-    """
-    wanted = set(keys)
-    level: list[Any] = [obj]
-    for _ in range(depth + 1):
-        nxt: list[Any] = []
-        for item in level:
-            if isinstance(item, Mapping):
-                if wanted <= set(item):
-                    return dict(item)
-                nxt.extend(v for v in item.values() if isinstance(v, (Mapping, list)))
-            elif isinstance(item, list):
-                nxt.extend(v for v in item[:50] if isinstance(v, (Mapping, list)))
-        level = nxt
-    return None
 
 
 def find_value(obj: Any, key: str, depth: int = 3) -> Any:
