@@ -75,11 +75,12 @@ def iu_xml_reports(path: str) -> list[str]:
 
 def shipped_reports() -> list[str]:
     """The texts the project ships: its example pairs and its layout and style corpora."""
-    from radscope.engine.bench import layouts
+    from radscope.engine.bench import layouts, styles
     from radscope.engine.io.examples import example_pairs
 
     texts = [t for ex in example_pairs() for t in (ex.pair.reference, ex.pair.candidate)]
-    texts += [t for item in layouts.corpus() for t in (item.pair.reference, item.pair.candidate)]
+    for pairs in (layouts.corpus(), styles.corpus()):
+        texts += [t for item in pairs for t in (item.pair.reference, item.pair.candidate)]
     return texts
 
 
