@@ -106,6 +106,7 @@ _PREDOMINANT_RE = re.compile(
     r"(?:the\s+)?(?P<side>left|right)(?:\s+side|-sided)?\b"
     r"|\(?\b(?P<more>left|right|[lr])\s*(?:>|greater than|more than|worse than)\s*"
     r"(?:the\s+)?(?:left|right|[lr])\b\)?", re.IGNORECASE)
+_DOMINANCE = "\x00"  # where the predominance phrase stood: each side's sentence says larger / smaller
 _BARE_SIDE_RE = re.compile(r"(left|right)(-sided|-)?", re.IGNORECASE)
 _ADJECTIVE_RE = re.compile(r"(?:al|ar|ic)$", re.IGNORECASE)
 _BOTH_SIDES_RE = re.compile(r",?\s*\b(?:on (?:both|either|each) sides?|bilaterally)\b", re.IGNORECASE)
@@ -410,7 +411,7 @@ def _expand_sides(clause: str) -> list[str]:
     for side in ("left", "right"):
         text = _write_side(clause, side)
         if dominant:  # "Right pleural effusion, larger." / "Left pleural effusion, smaller."
-            text = f"{text.rstrip(' .')}, {'larger' if side == dominant else 'smaller'}"
+            text = text.replace(_DOMINANCE, f", {'larger' if side == dominant else 'smaller'}")
         if text not in out:
             out.append(text)
     return out
@@ -424,7 +425,7 @@ def _predominance(clause: str) -> tuple[str, str | None]:
         return clause, None
     side = (m.group("side") or m.group("more")).lower()
     side = {"l": "left", "r": "right"}.get(side, side)
-    return _SPACES_RE.sub(" ", clause[:m.start()] + clause[m.end():]).strip(" ,"), side
+    return f"{clause[:m.start()].rstrip(' ,')}{_DOMINANCE}{clause[m.end():]}", side
 
 
 def _write_side(clause: str, side: str) -> str:
