@@ -23,10 +23,11 @@ from datasets import Dataset
 from tokenizers import Tokenizer
 from tokenizers.models import WordLevel
 from tokenizers.pre_tokenizers import WhitespaceSplit
-from transformers import LlamaConfig, LlamaForCausalLM, PreTrainedTokenizerFast
+from transformers import PreTrainedTokenizerFast
 from trl import GRPOConfig, GRPOTrainer
 
 from radscope.engine.rewards import trl_reward
+from tests.rl.conftest import tiny_llama
 from tests.unit.test_reward_learning import REWARD, groups
 
 N_CASES = 6
@@ -76,11 +77,7 @@ def test_grpo_learns_to_pick_the_right_report(tmp_path):
     torch.manual_seed(0)
     sets = fixed_sets()
     tokenizer = slot_tokenizer()
-    config = LlamaConfig(vocab_size=len(tokenizer), hidden_size=32, intermediate_size=64,
-                         num_hidden_layers=1, num_attention_heads=2, num_key_value_heads=2,
-                         max_position_embeddings=16, pad_token_id=tokenizer.pad_token_id,
-                         eos_token_id=tokenizer.eos_token_id, bos_token_id=tokenizer.eos_token_id)
-    model = LlamaForCausalLM(config)
+    model = tiny_llama(tokenizer, 16)
     before = right_slot_probabilities(model, tokenizer, sets)
     radscope = trl_reward(REWARD)
 
