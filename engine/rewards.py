@@ -88,11 +88,10 @@ def strings_of(value: Any, what: str) -> list[str]:
 
 def one_length(**lists: Sequence[Any]) -> int:
     """The common length of the named per-sample lists; a ValueError naming each length otherwise."""
-    lengths = {name: len(items) for name, items in lists.items()}
-    if len(set(lengths.values())) > 1:
-        raise ValueError("one item per sample in each list: got "
-                         + ", ".join(f"{n} {name}" for name, n in lengths.items()))
-    return next(iter(lengths.values()), 0)
+    counts = [f"{len(items)} {name}" for name, items in lists.items()]
+    if len({len(items) for items in lists.values()}) > 1:
+        raise ValueError(f"{', '.join(counts[:-1])} and {counts[-1]}: one of each per sample")
+    return len(next(iter(lists.values()), ()))
 
 
 def not_scored_value(value: Any, source: str = "not_scored") -> float:

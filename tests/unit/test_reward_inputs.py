@@ -53,7 +53,7 @@ def test_verl_refuses_none_as_a_ground_truth():
 
 
 def test_verl_batch_refuses_lists_of_different_lengths():
-    with pytest.raises(ValueError, match="2 solution_strs, 1 ground_truths"):
+    with pytest.raises(ValueError, match="2 solution_strs and 1 ground_truths: one of each per sample"):
         reward_file.compute_score(solution_strs=[CAND, CAND], ground_truths=[REF], metrics="bleu1")
 
 
@@ -63,7 +63,7 @@ def test_openrlhf_refuses_strings_none_and_different_lengths():
         reward_file.reward_func(query, PROMPT, REF, metrics="bleu1")
     with pytest.raises(TypeError, match=r"labels\[0\] is NoneType"):  # --data.label_key not set
         reward_file.reward_func([query], [PROMPT], [None], metrics="bleu1")
-    with pytest.raises(ValueError, match="2 queries, 1 prompts, 1 labels"):
+    with pytest.raises(ValueError, match="2 queries, 1 prompts and 1 labels"):
         OpenRLHFBatch.of([query, query], [PROMPT], [REF])
 
 
@@ -84,7 +84,7 @@ def test_the_reward_scorer_refuses_strings_none_and_different_lengths(bleu):
         bleu.rewards("No effusion.", "No effusion.")
     with pytest.raises(TypeError, match=r"candidates\[0\] is NoneType, not a string"):
         bleu.rewards([REF], [None])
-    with pytest.raises(ValueError, match="1 references, 2 candidates"):
+    with pytest.raises(ValueError, match="1 references and 2 candidates"):
         bleu.rewards([REF], [CAND, CAND])
 
 

@@ -59,7 +59,7 @@ def load_by_path(name: str | None) -> Any:
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    assert spec_name not in sys.modules  # so cloudpickle must send its functions by value
+    assert sys.modules.get(spec_name) is not module  # so cloudpickle must send its functions by value
     return module
 
 
