@@ -106,6 +106,9 @@ class Scorer:
     def __init__(self, metrics: str | Sequence[str], *, store: Any | None = None,
                  max_chars: int = DEFAULT_MAX_CHARS, workers: int = 1,
                  registry: MetricRegistry | None = None, **options: Any) -> None:
+        for name, value in (("workers", workers), ("max_chars", max_chars)):
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ValueError(f"{name} must be a whole number of at least 1, not {value!r}")
         self.registry = registry = production() if registry is None else registry
         self.metric_names = registry.parse_metric_list(metrics)
         unknown = sorted(set(options) - set(registry.all_options()))

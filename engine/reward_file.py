@@ -15,35 +15,34 @@ to the trainer:
 The metrics come from ``reward_kwargs`` (verl: ``custom_reward_function.reward_kwargs.metrics=
 "radsem:0.7,crepe:0.3"``) or from ``RADSCOPE_REWARD_METRICS`` (default ``radsem``); a sample
 that cannot be scored gets ``not_scored`` / ``RADSCOPE_REWARD_NOT_SCORED`` (default 0.0: see
-``radscope.engine.rewards`` for why). Each process builds its scorer once, on its first call, and keeps
-it: verl and OpenRLHF call from Ray workers and threads, so nothing is built at import time
-and nothing needs to be pickled.
+``radscope.engine.rewards`` for why; NaN and infinity are refused). Each process builds its scorer
+once, on its first call, and keeps it (``radscope.engine.rewards.shared_reward_scorer``).
+
+Loaded by path, this file is a module Python cannot import by name, so Ray pickles its functions
+by value (verl's ``remote`` reward manager, OpenRLHF 0.9's ``ray.remote(reward_func)``): they
+carry their code and the globals they use. Every global here is therefore a function of this
+file or a name imported from ``radscope``, which pickle refers to by name; the scorers, the lock
+guarding them and the models stay in ``radscope.engine.rewards``, built in the process that calls.
 """
 from __future__ import annotations
 
 import os
-import threading
 from collections.abc import Sequence
 from typing import Any
 
-from radscope.engine.rewards import RewardScorer, openrlhf_rewards
-
-_scorers: dict[tuple[str, tuple[tuple[str, Any], ...]], RewardScorer] = {}
-_lock = threading.Lock()
+from radscope.engine.rewards import (
+    RewardScorer,
+    not_scored_or_env,
+    one_length,
+    openrlhf_rewards,
+    shared_reward_scorer,
+    strings_of,
+)
 
 
 def reward_scorer(metrics: str | None = None, **options: Any) -> RewardScorer:
-    """This process's scorer for ``metrics`` and ``options``, built on first use."""
-    metrics = metrics or os.environ.get("RADSCOPE_REWARD_METRICS") or "radsem"
-    key = (metrics, tuple(sorted(options.items())))
-    with _lock:
-        if key not in _scorers:
-            _scorers[key] = RewardScorer(metrics, **options)
-        return _scorers[key]
-
-
-def _not_scored(value: float | None) -> float:
-    return float(value if value is not None else os.environ.get("RADSCOPE_REWARD_NOT_SCORED", "0"))
+    """This process's scorer for ``metrics`` (default ``RADSCOPE_REWARD_METRICS``, else radsem)."""
+    return shared_reward_scorer(metrics or os.environ.get("RADSCOPE_REWARD_METRICS") or "radsem", **options)
 
 
 def compute_score(data_source: Any = None, solution_str: str | None = None, ground_truth: str | None = None,
@@ -54,24 +53,27 @@ def compute_score(data_source: Any = None, solution_str: str | None = None, grou
     """verl's reward function, per sample or (``solution_strs=``) per batch; see the module
     docstring. ``data_source`` and ``extra_info`` are accepted and not used."""
     del data_source, data_sources, extra_info, extra_infos  # part of verl's call; not used
-    rewarder = reward_scorer(metrics, **options)
-    fallback = _not_scored(not_scored)
-    if solution_strs is not None:
-        if ground_truths is None or len(ground_truths) != len(solution_strs):
-            raise ValueError("compute_score(solution_strs=...) needs one ground truth per solution")
-        return rewarder.rewards([str(g) for g in ground_truths], list(solution_strs)).filled(fallback)
+    fallback = not_scored_or_env(not_scored)
+    if solution_strs is not None or ground_truths is not None:
+        solutions = strings_of(solution_strs, "solution_strs")
+        references = strings_of(ground_truths, "ground_truths")
+        one_length(solution_strs=solutions, ground_truths=references)
+        return reward_scorer(metrics, **options).rewards(references, solutions).filled(fallback)
     if solution_str is None or ground_truth is None:
         raise ValueError("compute_score needs solution_str and ground_truth (or solution_strs= and "
-                         "ground_truths= for the batch reward manager)")
-    batch = rewarder.rewards([str(ground_truth)], [solution_str])
+                         "ground_truths= for verl's batch reward manager)")
+    for name, value in (("solution_str", solution_str), ("ground_truth", ground_truth)):
+        if not isinstance(value, str):
+            raise TypeError(f"{name} is {type(value).__name__}, not a string")
+    batch = reward_scorer(metrics, **options).rewards([ground_truth], [solution_str])
     return {"score": batch.filled(fallback)[0], "scored": batch.scored()[0]}
 
 
 def reward_func(queries: Sequence[str], prompts: Sequence[str], labels: Sequence[str],
                 **kwargs: Any) -> dict[str, Any]:
     """OpenRLHF's custom reward function (queries are prompt + response)."""
-    reply = openrlhf_rewards(reward_scorer(kwargs.pop("metrics", None)), queries, prompts, labels,
-                             _not_scored(kwargs.pop("not_scored", None)))
+    fallback = not_scored_or_env(kwargs.pop("not_scored", None))
+    reply = openrlhf_rewards(reward_scorer(kwargs.pop("metrics", None)), queries, prompts, labels, fallback)
     try:
         import torch
     except ImportError:  # OpenRLHF always has torch; plain lists serve a caller without it

@@ -25,7 +25,9 @@ from __future__ import annotations
 
 import asyncio
 import math
+import os
 import re
+import threading
 from collections.abc import Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -77,6 +79,56 @@ def not_a_report(reference: str, candidate: str) -> str | None:
     return reason if reason and reason.startswith(CANNOT_READ + "candidate report") else None
 
 
+def texts_of(value: Any, what: str) -> list[Any]:
+    """``value`` as a list of per-sample items: a list or tuple (or a 1-D array). One string is
+    refused, not read as its characters, and so is anything else that is not one item per sample."""
+    if isinstance(value, (str, bytes)):
+        raise TypeError(f"{what} must be a list with one text per sample, not one {type(value).__name__} "
+                        "(it would be read as its characters)")
+    if hasattr(value, "ndim") and hasattr(value, "tolist") and value.ndim == 1:  # numpy (verl's columns)
+        value = value.tolist()
+    if not isinstance(value, (list, tuple)):
+        raise TypeError(f"{what} must be a list with one text per sample, not {type(value).__name__}")
+    return list(value)
+
+
+def strings_of(value: Any, what: str) -> list[str]:
+    """``texts_of`` whose every item is a string: None is refused, not scored as the text "None"."""
+    items = texts_of(value, what)
+    for i, item in enumerate(items):
+        if not isinstance(item, str):
+            raise TypeError(f"{what}[{i}] is {type(item).__name__}, not a string")
+    return items
+
+
+def one_length(**lists: Sequence[Any]) -> int:
+    """The common length of the named per-sample lists; a ValueError naming each length otherwise."""
+    counts = [f"{len(items)} {name}" for name, items in lists.items()]
+    if len({len(items) for items in lists.values()}) > 1:
+        raise ValueError(f"{', '.join(counts[:-1])} and {counts[-1]}: one of each per sample")
+    return len(next(iter(lists.values()), ()))
+
+
+def not_scored_value(value: Any, source: str = "not_scored") -> float:
+    """The reward a sample that cannot be scored gets: a finite number. NaN or infinity would turn
+    the trainer's group mean and every advantage of the group into NaN."""
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        raise ValueError(f"{source} must be a number, not {value!r}") from None
+    if isinstance(value, bool) or not math.isfinite(number):
+        raise ValueError(f"{source} must be a finite number (the reward of a sample that cannot be "
+                         f"scored), not {value!r}")
+    return number
+
+
+def not_scored_or_env(value: Any = None) -> float:
+    """``value``, or where it is None the environment's ``RADSCOPE_REWARD_NOT_SCORED`` (default 0.0)."""
+    if value is not None:
+        return not_scored_value(value)
+    return not_scored_value(os.environ.get("RADSCOPE_REWARD_NOT_SCORED", "0"), "RADSCOPE_REWARD_NOT_SCORED")
+
+
 def completion_failed(status: str, reason: str | None) -> bool:
     """Whether a pair went unscored because of the completion alone: the reference was read and
     the candidate could not be (empty, not English, no finding stated). That completion earns the
@@ -113,13 +165,20 @@ class RewardBatch:
 
 
 class RewardScorer:
-    """Metrics built once; ``rewards`` may be called from several threads at once."""
+    """Metrics built once; ``rewards`` may be called from several threads at once.
+
+    Ray and other process pools send it by value (pickle): what travels is the metrics, weights
+    and options, and the receiving process builds (once, ``shared_reward_scorer``) its own. One
+    built around a caller's ``scorer=`` cannot travel: that scorer's models belong to its process."""
 
     def __init__(self, metrics: str | Sequence[str] | Mapping[str, float], *,
                  scorer: Scorer | None = None, workers: int = 1, **options: Any) -> None:
         self.weights = parse_weights(metrics)
-        self.scorer = scorer if scorer is not None else Scorer(list(self.weights), workers=workers,
-                                                                **options)
+        self._spec: dict[str, Any] | None = None
+        if scorer is None:
+            self._spec = {"workers": workers, **options}
+            scorer = Scorer(list(self.weights), workers=workers, **options)
+        self.scorer = scorer
         missing = sorted(set(self.weights) - set(self.scorer.metric_names))
         if missing:
             raise ValueError(f"the scorer given does not score {', '.join(missing)}")
@@ -133,6 +192,8 @@ class RewardScorer:
         return "radscope_" + "_".join(f"{n}{w:g}" for n, w in self.weights.items())
 
     def rewards(self, references: Sequence[str], candidates: Sequence[str]) -> RewardBatch:
+        references, candidates = strings_of(references, "references"), strings_of(candidates, "candidates")
+        one_length(references=references, candidates=candidates)
         scores = self.scorer.score(references, candidates)
         n = len(scores)
         per_metric: dict[str, list[float | None]] = {}
@@ -164,23 +225,55 @@ class RewardScorer:
     def close(self) -> None:
         self.scorer.close()
 
+    def __reduce__(self) -> tuple[Callable[..., RewardScorer], tuple[dict[str, float], dict[str, Any]]]:
+        if self._spec is None:
+            raise TypeError("a RewardScorer built around a given Scorer cannot be sent to another process; "
+                            "build it from metric names (RewardScorer(metrics, **options)) and each process "
+                            "builds its own")
+        return _rebuilt, (dict(self.weights), dict(self._spec))
 
-def completion_text(completion: Any) -> str:
+
+def _rebuilt(weights: dict[str, float], spec: dict[str, Any]) -> RewardScorer:
+    """A RewardScorer unpickled: the receiving process's own, built there once."""
+    return shared_reward_scorer(weights, **spec)
+
+
+_shared: dict[tuple[Any, ...], RewardScorer] = {}
+_shared_lock = threading.Lock()
+
+
+def shared_reward_scorer(metrics: str | Sequence[str] | Mapping[str, float], **options: Any) -> RewardScorer:
+    """This process's RewardScorer for ``metrics`` and ``options``, built on first use and kept.
+
+    verl and OpenRLHF call their reward function once per sample, from threads and Ray workers:
+    the models load once per process. The cache and its lock live here, in an importable module,
+    so that a reward function Ray pickles by value refers to them by name instead of carrying them
+    (a lock cannot be pickled)."""
+    options = {"workers": 1, **options}
+    key = (tuple(parse_weights(metrics).items()), tuple(sorted(options.items())))
+    with _shared_lock:
+        if key not in _shared:
+            _shared[key] = RewardScorer(metrics, **options)
+        return _shared[key]
+
+
+def completion_text(completion: Any, what: str = "a completion") -> str:
     """A TRL completion as text: a string, or (chat datasets) the last assistant message's
-    content, itself a string or a list of ``{"type": "text", "text": ...}`` parts."""
+    content, itself a string or a list of ``{"type": "text", "text": ...}`` parts. ``what`` names
+    it in errors."""
     if isinstance(completion, str):
         return completion
     if isinstance(completion, list) and completion and all(isinstance(m, dict) for m in completion):
         replies = [m for m in completion if m.get("role", "assistant") == "assistant"]
         if not replies:
-            raise ValueError("a chat completion holds no assistant message")
+            raise ValueError(f"{what} is a chat that holds no assistant message")
         content = replies[-1].get("content")
         if isinstance(content, str):
             return content
         if isinstance(content, list):
             return "".join(part.get("text", "") for part in content
                            if isinstance(part, dict) and part.get("type", "text") == "text")
-    raise TypeError(f"a completion must be a string or a list of chat messages, not {type(completion).__name__}")
+    raise TypeError(f"{what} must be a string or a list of chat messages, not {type(completion).__name__}")
 
 
 def _references(kwargs: Mapping[str, Any], column: str, n: int) -> list[str]:
@@ -189,9 +282,10 @@ def _references(kwargs: Mapping[str, Any], column: str, n: int) -> list[str]:
                                                           "environments", "completion_ids"))
         raise KeyError(f"the reward needs the reference report in the dataset column {column!r}; "
                        f"the dataset has {columns or 'no other columns'} (set reference_column=)")
-    references = [completion_text(r) for r in kwargs[column]]
+    references = [completion_text(r, f"{column}[{i}]")
+                  for i, r in enumerate(texts_of(kwargs[column], f"the column {column!r}"))]
     if len(references) != n:
-        raise ValueError(f"{len(references)} references for {n} completions")
+        raise ValueError(f"{len(references)} references in {column!r} for {n} completions")
     return references
 
 
@@ -202,11 +296,13 @@ def trl_reward(metrics: str | Sequence[str] | Mapping[str, float], *, reference_
     completion_ids=, **dataset_columns)``, one float (or ``None``, see the module docstring)
     per completion. The reference report comes from the dataset column ``reference_column``."""
     rewarder = scorer if scorer is not None else RewardScorer(metrics, **options)
+    fill = None if not_scored is None else not_scored_value(not_scored)
 
     def reward(prompts: Any = None, completions: Sequence[Any] = (), **kwargs: Any) -> list[float | None]:
-        texts = [completion_text(c) for c in completions]
+        texts = [completion_text(c, f"completions[{i}]")
+                 for i, c in enumerate(texts_of(completions, "completions"))]
         batch = rewarder.rewards(_references(kwargs, reference_column, len(texts)), texts)
-        return batch.rewards if not_scored is None else list(batch.filled(not_scored))
+        return batch.rewards if fill is None else list(batch.filled(fill))
 
     reward.__name__ = reward.__qualname__ = rewarder.name  # TRL logs rewards/<__name__>/mean
     return reward
@@ -255,15 +351,16 @@ class OpenRLHFBatch:
 
     @classmethod
     def of(cls, queries: Sequence[str], prompts: Sequence[str], labels: Sequence[str]) -> OpenRLHFBatch:
-        if not len(queries) == len(prompts) == len(labels):
-            raise ValueError(f"{len(queries)} queries, {len(prompts)} prompts and {len(labels)} labels: "
-                             "one of each per sample")
+        queries, prompts = strings_of(queries, "queries"), strings_of(prompts, "prompts")
+        labels = strings_of(labels, "labels")
+        one_length(queries=queries, prompts=prompts, labels=labels)
         responses = [response_from_query(q, p) for q, p in zip(queries, prompts, strict=True)]
         readable = [i for i, r in enumerate(responses) if r is not None]
         return cls(len(queries), readable, [labels[i] for i in readable], [responses[i] or "" for i in readable])
 
     def reply(self, batch: RewardBatch, not_scored: float) -> dict[str, Any]:
         """OpenRLHF's reply as plain lists; a query without its prompt gets ``not_scored``."""
+        not_scored = not_scored_value(not_scored)
         rewards, scored = [not_scored] * self.size, [0.0] * self.size
         for i, value, flag in zip(self.readable, batch.filled(not_scored), batch.scored(), strict=True):
             rewards[i], scored[i] = value, flag

@@ -9,11 +9,12 @@ from datasets import Dataset
 from tokenizers import Tokenizer
 from tokenizers.models import WordLevel
 from tokenizers.pre_tokenizers import WhitespaceSplit
-from transformers import LlamaConfig, LlamaForCausalLM, PreTrainedTokenizerFast
+from transformers import PreTrainedTokenizerFast
 from trl import GRPOConfig, GRPOTrainer
 
 from radscope.engine.api import Scorer
 from radscope.engine.rewards import trl_async_reward, trl_reward
+from tests.rl.conftest import tiny_llama
 
 WORDS = ("no yes acute pleural effusion pneumothorax consolidation cardiomegaly heart size is normal "
          "enlarged mild moderate small large left right bilateral lung lungs are clear opacity edema "
@@ -41,11 +42,7 @@ def test_grpo_two_steps_logs_the_scorers_rewards(tmp_path):
 
     torch.manual_seed(0)
     tokenizer = tiny_tokenizer()
-    config = LlamaConfig(vocab_size=len(tokenizer), hidden_size=32, intermediate_size=64,
-                         num_hidden_layers=1, num_attention_heads=2, num_key_value_heads=2,
-                         max_position_embeddings=64, pad_token_id=tokenizer.pad_token_id,
-                         eos_token_id=tokenizer.eos_token_id, bos_token_id=tokenizer.eos_token_id)
-    model = LlamaForCausalLM(config)
+    model = tiny_llama(tokenizer)
     dataset = Dataset.from_dict({"prompt": list(REFERENCES) * 4,
                                  "reference": list(REFERENCES.values()) * 4})
     radsem = trl_reward("radsem")
