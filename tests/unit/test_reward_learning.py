@@ -15,10 +15,9 @@ in each of the benchmark's six layouts against each of the five others.
   reward; afterwards the right report must be the policy's most likely choice in at least 95 %
   of groups and its mean probability must have risen from 1/8 to above 0.8.
 
-Known blind spot, pinned: "displaced" against "nondisplaced" (the layout benchmark's fracture
-case) is not read as a change of severity by any metric, so those siblings tie with the right
-report. The test asserts that tie (strict xfail) so that the day a reader learns it, the case
-joins the others.
+"Displaced" against "nondisplaced" (the layout benchmark's fracture case) was a blind spot of
+every metric until the reader read the two as opposite descriptions (radsem.json's direction
+pairs); ``test_displaced_fracture_is_told_apart`` keeps it seen.
 """
 from __future__ import annotations
 
@@ -34,7 +33,6 @@ from radscope.engine.bench.layouts import CASES, ERRORS, LAYOUTS, Case, Report, 
 from radscope.engine.rewards import RewardScorer
 
 REWARD = "radsem:0.7,crepe:0.3"  # the combination docs/researchers.md documents
-BLIND = {("fracture", "severity")}  # (case, error) no metric can see yet: see the module docstring
 
 MORE_CASES: tuple[Case, ...] = (
     Case("basal-atelectasis",
@@ -153,24 +151,19 @@ def scored() -> list[tuple[Group, float, dict[str, float]]]:
     return out
 
 
-def seen(group: Group, sibling: str) -> bool:
-    return (group.case, sibling) not in BLIND
-
-
 def test_best_of_n_picks_the_right_report(scored):
-    wins = [all(right > r for e, r in siblings.items() if seen(g, e)) for g, right, siblings in scored]
+    wins = [all(right > r for r in siblings.values()) for g, right, siblings in scored]
     assert len(scored) == (len(CASES) + len(MORE_CASES)) * 30
     rate = sum(wins) / len(wins)
     missed = sorted({(g.case, e) for (g, right, siblings), won in zip(scored, wins, strict=True) if not won
-                     for e, r in siblings.items() if r >= right and seen(g, e)})
+                     for e, r in siblings.items() if r >= right})
     assert rate >= 0.95, (rate, missed)
 
 
-@pytest.mark.xfail(strict=True, reason="displaced vs nondisplaced is not read as a severity (see docstring)")
-def test_blind_spot_displaced_fracture_is_told_apart(scored):
-    blind = [(right, siblings[e]) for g, right, siblings in scored for e in siblings if not seen(g, e)]
-    assert len(blind) == 30
-    assert all(right > sibling for right, sibling in blind)
+def test_displaced_fracture_is_told_apart(scored):
+    fracture = [(right, siblings["severity"]) for g, right, siblings in scored if g.case == "fracture"]
+    assert len(fracture) == 30
+    assert all(right > sibling for right, sibling in fracture)
 
 
 def test_grpo_steps_move_the_policy_to_the_right_report(scored):
@@ -178,8 +171,7 @@ def test_grpo_steps_move_the_policy_to_the_right_report(scored):
     right report); the rewards come from the table the reward gave (a pair's reward does not
     depend on its batch, so scoring each sample again would give the same numbers)."""
     rng = np.random.default_rng(0)
-    rewards = np.array([[right, *(r for e, r in siblings.items() if seen(g, e))]
-                        for g, right, siblings in scored if all(seen(g, e) for e in siblings)])
+    rewards = np.array([[right, *siblings.values()] for g, right, siblings in scored])
     n_groups, n_cands = rewards.shape
     logits = np.zeros_like(rewards)
     start = np.full(n_groups, 1 / n_cands)
