@@ -16,12 +16,11 @@ from typing import Any, Literal
 
 from radscope.engine.io.reports import findings_and_impression, findings_text
 from radscope.engine.reader.alternation import Alternation
-from radscope.engine.reader.measures import change_over_time
 from radscope.engine.reader.anatomy_lexicon import anatomy_lexicon
 from radscope.engine.reader.atomize import atomize
+from radscope.engine.reader.measures import change_over_time
 from radscope.engine.reader.reader_lexicon import reader_lexicon
 from radscope.engine.reader.scope import NEGATIVE, UNCERTAIN, clause_scope
-from radscope.engine.reader.wording import reader_utterances
 from radscope.engine.reader.sentence_features import (
     NORMAL,
     STOPWORDS,
@@ -29,6 +28,7 @@ from radscope.engine.reader.sentence_features import (
     sentence_features,
     stem,
 )
+from radscope.engine.reader.wording import reader_utterances
 
 Polarity = Literal["present", "absent", "uncertain"]
 _WORD_RE = re.compile(r"[a-z][a-z'-]+")
