@@ -220,13 +220,13 @@ def stream(view: CompareView, ref: str, cand: str, mod: str, ar: str, chosen: li
     yield first
     results: dict[str, dict[str, Any]] = {}
     for name in selected:
-        yield {**panels[name].pending("running"), view.status: overview_html(registry, results, len(selected), name)}
+        yield {**panels[name].pending("running"), view.status: overview_html(registry, results, len(selected), name, options=options)}
         with view.app.models.held(needs_model(view.app.cache, options, [name])):
             result = score_metric(view.app.cache, options, pair, name, config.max_chars)
         results[name] = for_visitor(redact(result, secret_values(options)), config.public)
         if name != selected[-1]:
             yield {**panels[name].show(results[name]), view.results_state: dict(results),
-                   view.status: overview_html(registry, results, len(selected), name)}
+                   view.status: overview_html(registry, results, len(selected), name, options=options)}
     try:
         run_id = compare_link.save_comparison(view.app.store, pair, results, options,
                                               compare_link.owner_for(config.public, visitor_key))
