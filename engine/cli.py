@@ -26,6 +26,7 @@ from radscope.engine.context import RuntimeContext
 from radscope.engine.io import dataio
 from radscope.engine.metrics.defaults import default_metrics
 from radscope.engine.metrics.registry import MetricRegistry, production
+from radscope.engine.reader.vocabulary import ran_title
 from radscope.engine.runs import parallel
 
 
@@ -307,9 +308,13 @@ def _compare(args: argparse.Namespace, registry: MetricRegistry) -> int:
 
 
 def _list_metrics(registry: MetricRegistry) -> int:
+    """Each metric by the name it runs under with the default options (``vocabulary.ran_title``)."""
     for name in registry.names():
-        card = registry.get(name).card
+        spec = registry.get(name)
+        card = spec.card
+        title = ran_title(card.title, name, spec.extractors.choose(RuntimeContext())
+                          if spec.extractors else None)
         arrow = "higher" if card.direction == "higher" else "lower"
-        print(f"{name:<10} {card.title:<28} {arrow} is better, range {card.range_text()}, "
+        print(f"{name:<10} {title:<28} {arrow} is better, range {card.range_text()}, "
               f"for {card.intended_studies.text}")
     return 0

@@ -22,7 +22,7 @@ from radscope.ui.compare import (
     read_text_upload,
     score_metric,
 )
-from radscope.ui.differences import alignment_source, differences_html
+from radscope.ui.differences import differences_html
 from radscope.ui.panels import Panel, overview_html
 from radscope.ui.public import for_visitor, redact, secret_values
 from radscope.ui.report import comparison_record, write_report
@@ -40,8 +40,8 @@ from radscope.ui.widgets import AppContext, options_from, relevant_options, stat
 
 log = logging.getLogger(__name__)
 
-NO_DIFFERENCES = ("<div class='rs-muted'>Run a comparison with RadSEM ticked: each finding of both "
-                  "reports is then highlighted by what happened to it.</div>")
+NO_DIFFERENCES = ("<div class='rs-muted'>Run a comparison: each finding of both reports is then "
+                  "highlighted by what the clinical reader made of it.</div>")
 STALE = ("<div class='rs-warn rs-stale' role='status' data-stale='1'><b>Out of date:</b> the reports or "
          "options were changed after this run. The scores, Differences, link and downloads shown "
          "are for the previous text; press Run to score the text as it is now.</div>")
@@ -130,15 +130,9 @@ def clinical_summary(reference: str, candidate: str) -> dict[str, Any]:
 
 
 def compare_differences(reference: str, candidate: str, results: dict[str, dict[str, Any]]) -> str:
-    """The Differences view from the run's RadSEM alignment (rules reader or LLM judge)."""
-    found = alignment_source(results)
-    if found is None:
-        if any(name.split("-")[0] == "radsem" for name in results):
-            return ("<div class='rs-warn'>RadSEM gave no sentence alignment for this pair (its panel "
-                    "says why), so the differences cannot be shown in the text.</div>")
-        return NO_DIFFERENCES
-    name, result = found
-    return differences_html(reference, candidate, result, f"{name}, {result.get('model') or 'no model'}")
+    """The Differences view: the clinical reader's reading of the pair, the one the overview
+    counts (whichever metrics ran; nothing before a run)."""
+    return differences_html(reference, candidate) if results else NO_DIFFERENCES
 
 
 def on_metrics(registry: MetricRegistry, option_names: list[str], chosen: list[str]) -> list[Any]:
@@ -226,13 +220,13 @@ def stream(view: CompareView, ref: str, cand: str, mod: str, ar: str, chosen: li
     yield first
     results: dict[str, dict[str, Any]] = {}
     for name in selected:
-        yield {**panels[name].pending("running"), view.status: overview_html(registry, results, len(selected), name)}
+        yield {**panels[name].pending("running"), view.status: overview_html(registry, results, len(selected), name, options=options)}
         with view.app.models.held(needs_model(view.app.cache, options, [name])):
             result = score_metric(view.app.cache, options, pair, name, config.max_chars)
         results[name] = for_visitor(redact(result, secret_values(options)), config.public)
         if name != selected[-1]:
             yield {**panels[name].show(results[name]), view.results_state: dict(results),
-                   view.status: overview_html(registry, results, len(selected), name)}
+                   view.status: overview_html(registry, results, len(selected), name, options=options)}
     try:
         run_id = compare_link.save_comparison(view.app.store, pair, results, options,
                                               compare_link.owner_for(config.public, visitor_key))

@@ -8,7 +8,10 @@ from typing import Any
 
 import gradio as gr
 
+from radscope.engine.context import RuntimeContext
 from radscope.engine.metrics.registry import MetricRegistry, MetricSpec
+from radscope.engine.reader import vocabulary
+from radscope.engine.reader.vocabulary import error_name, kind_words
 from radscope.ui.views import PanelView, render, table_widths, view_slots
 from radscope.ui.views.common import esc, find_value, fmt, fmt_ms, panel_header, ran_title
 from radscope.ui.widgets import card_html
@@ -93,15 +96,6 @@ def build_panel(spec: MetricSpec) -> Panel:
     return Panel(name, spec.card.title, column, head, summary, body, raw, table, plot)
 
 
-# Error kinds as the overview names them, one and several (engine.reader.kinds.ERROR_KINDS).
-KIND_WORDS = {"side": ("side conflict", "side conflicts"), "site": ("location conflict", "location conflicts"),
-              "missed": ("missed finding", "missed findings"),
-              "invented": ("invented finding", "invented findings"),
-              "severity": ("severity or size difference", "severity or size differences"),
-              "comparison": ("comparison difference", "comparison differences"),
-              "impression": ("error in the impression alone", "errors in the impression alone")}
-
-
 def kinds_found(summary: Mapping[str, Any] | None) -> list[str]:
     """The error kinds the reader found in the pair ("impression" when the impressions alone show
     one), from ``radscope.engine.reader.sections.clinical_summary``."""
@@ -110,22 +104,40 @@ def kinds_found(summary: Mapping[str, Any] | None) -> list[str]:
 
 
 def clinical_html(summary: Mapping[str, Any]) -> str:
-    """The overview's first line: what the reader found, counted by kind, each error listed."""
-    counts = {k: n for k, n in (summary.get("clinical_errors") or {}).items() if n and k in KIND_WORDS}
+    """The overview's first line: what the reader found, counted by kind, then each error by
+    its name (``vocabulary.error_name``, the name Differences gives it) and in words."""
+    counts = {k: n for k, n in (summary.get("clinical_errors") or {}).items()
+              if n and k in vocabulary.KIND_WORDS}
     reader = esc(summary.get("reader") or "clinical reader")
     alone = counts.pop("impression", 0)
     if not counts:
         return (f"<div class='rs-clinical' id='clinical-summary'><b>Clinical reader</b> "
                 f"<span class='rs-muted'>({reader})</span>: no clinically significant difference "
                 "found in what it can read.</div>")
-    said = ", ".join(f"{n} {KIND_WORDS[k][n != 1]}" for k, n in counts.items())
+    said = ", ".join(f"{n} {kind_words(k, n)}" for k, n in counts.items())
     if alone:
         said += f" ({alone} of them in the impression alone)"
-    items = "".join(f"<li>{esc(e.get('text'))}</li>" for e in summary.get("errors") or []
-                    if isinstance(e, Mapping))
+    items = "".join(f"<li data-kind='{esc(e.get('kind'))}'><b class='rs-error-name'>"
+                    f"{esc(error_name(str(e.get('kind') or ''), str(e.get('category') or '')))}</b>: "
+                    f"{esc(e.get('text'))}</li>"
+                    for e in summary.get("errors") or [] if isinstance(e, Mapping))
     return (f"<div class='rs-clinical' id='clinical-summary'><b>Clinical reader found:</b> "
             f"{esc(said)} <span class='rs-muted'>({reader})</span>"
             f"<ul class='rs-list rs-compact'>{items}</ul></div>")
+
+
+def planned_title(spec: MetricSpec, options: Mapping[str, Any] | None) -> str:
+    """What will run a metric under the run's options, before it has run (the progress line):
+    the same name its row shows after (``vocabulary.ran_title``); its base title when the
+    options are not known or name no extractor it has."""
+    table = spec.extractors
+    if options is None or table is None:
+        return vocabulary.base_title(spec.card.title)
+    try:
+        kind = table.choose(RuntimeContext(options=dict(options)))
+    except ValueError:  # an extractor it lacks: the panel will say so
+        return vocabulary.base_title(spec.card.title)
+    return vocabulary.ran_title(spec.card.title, spec.name, kind)
 
 
 def blind_to(spec: MetricSpec, found: list[str], result: dict[str, Any]) -> list[str]:
@@ -145,7 +157,8 @@ def blind_to(spec: MetricSpec, found: list[str], result: dict[str, Any]) -> list
 
 def overview_html(registry: MetricRegistry, results: dict[str, dict[str, Any]], total: int,
                   running: str | None = None, run: str = "",
-                  clinical: Mapping[str, Any] | None = None) -> str:
+                  clinical: Mapping[str, Any] | None = None,
+                  options: Mapping[str, Any] | None = None) -> str:
     """The block above the panels: progress while scoring; then what the clinical reader found
     (``clinical``: ``radscope.engine.reader.sections.clinical_summary``) and every score at a glance, a
     score that cannot see those errors marked."""
@@ -157,21 +170,23 @@ def overview_html(registry: MetricRegistry, results: dict[str, dict[str, Any]], 
                  "not applicable" if res.get("not_applicable") else fmt(res.get("score")))
         if res.get("score_note"):
             value = f"{value} · {res['score_note']}"
+        value_html = f"<span class='rs-value'>{esc(value)}</span>"
         demo = " <span class='rs-badge rs-demo'>demo-grade model</span>" if res.get("demo_grade") else ""
         css = "rs-bad" if res.get("error") else "rs-demo-value" if res.get("demo_grade") else ""
         blind = blind_to(registry.get(name), found, res)
-        blind_html = (f"<span class='rs-badge rs-blind' data-blind='{esc(' '.join(blind))}'>cannot "
-                      f"see {esc(', '.join(KIND_WORDS[k][1] for k in blind))} by design</span> "
-                      if blind and not res.get("error") else "")
+        # The value first, the badge on a line of its own: they never read as one phrase.
+        blind_html = (f"<div><span class='rs-badge rs-blind' data-blind='{esc(' '.join(blind))}'>"
+                      f"Cannot see {esc(', '.join(kind_words(k, 2) for k in blind))} (by design)"
+                      "</span></div>" if blind and not res.get("error") else "")
         cells.append(f"<td><b>{esc(ran_title(registry.get(name).card.title, name, res))} {arrow}</b></td>"
-                     f"<td class='{css}'>{blind_html}{esc(value)}</td>"
+                     f"<td class='{css}'>{value_html}{blind_html}</td>"
                      f"<td class='rs-muted'>{esc(res.get('model') or '—')}{demo}</td>"
                      f"<td class='rs-muted'>{esc(fmt_ms(res.get('elapsed_ms')))}</td>")
     table = ("<table class='rs-table' id='score-overview'><tbody>"
              + "".join(f"<tr>{c}</tr>" for c in cells) + "</tbody></table>") if cells else ""
     if running:
         head = (f"<div class='rs-running'>Scoring {len(results) + 1}/{total}: "
-                f"{esc(registry.get(running).card.title)}…</div>")
+                f"{esc(planned_title(registry.get(running), options))}…</div>")
     else:
         failed = sum(1 for r in results.values() if r.get("error"))
         note = f" ({failed} failed; see their panels)" if failed else ""

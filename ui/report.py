@@ -19,7 +19,7 @@ from pandas.io.formats.style import Styler
 
 from radscope.engine import __version__
 from radscope.engine.metrics.registry import MetricRegistry
-from radscope.ui.differences import alignment_source, differences_html
+from radscope.ui.differences import differences_html
 from radscope.ui.plot_svg import figure_svg
 from radscope.ui.views import render
 from radscope.ui.views.common import esc, fmt, fmt_ms, panel_header
@@ -91,9 +91,7 @@ def report_html(record: Mapping[str, Any], registry: MetricRegistry) -> str:
     """The comparison as one HTML file with no external reference (titles and cards from
     ``registry``)."""
     pair, results = record["pair"], record["metrics"]
-    found = alignment_source(results)
-    source = f"{found[0]} ({found[1].get('model') or 'no model'})" if found else ""
-    diff = differences_html(pair["reference"], pair["candidate"], found[1] if found else None, source)
+    diff = differences_html(pair["reference"], pair["candidate"])
     context = " · ".join(f"{k} {esc(v)}" for k, v in (("modality", pair.get("modality")),
                                                         ("area", pair.get("area"))) if v)
     overview = "".join(

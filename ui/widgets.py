@@ -11,11 +11,12 @@ import gradio as gr
 
 from radscope.engine.metrics.base import MetricCard
 from radscope.engine.metrics.registry import MetricRegistry, MetricSpec
+from radscope.engine.reader.vocabulary import base_title
 from radscope.engine.runs.store import Store
 from radscope.ui.config import AppConfig
 from radscope.ui.public import is_secret
 from radscope.ui.runtime import ModelGate, RuntimeCache
-from radscope.ui.views.common import base_title, esc
+from radscope.ui.views.common import esc
 
 LLM = "llm"  # concurrency group of the events that only ever use a model (structure, unload)
 COMPARE = "compare"  # one-pair comparisons: several at once; a model is used through the gate
@@ -65,7 +66,7 @@ def card_html(card: MetricCard) -> str:
     more = [("Inputs", card.inputs), ("Paper", card.paper), ("Models", card.models),
             ("Limits", card.limits)]
     body = "".join(f"<dt>{esc(k)}</dt><dd>{esc(v)}</dd>" for k, v in more if v)
-    return (f"<div class='rs-card'><b>About {esc(card.title)}</b>"
+    return (f"<div class='rs-card'><b>About {esc(base_title(card.title))}</b>"
             f"<div>{esc(card.measures)}</div><div class='rs-muted'>{esc(arrow)}, range "
             f"{esc(card.range_text())}</div><div class='rs-scope'><b>Designed for</b> "
             f"{esc(card.intended_studies.text)}</div><details><summary>Inputs, paper, models, limits"

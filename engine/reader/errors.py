@@ -15,7 +15,7 @@ per category; the VERT / GREEN rules judge lists all of them and the matched fin
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from radscope.engine.reader.align import Link, PairReading
@@ -33,6 +33,9 @@ class ReaderError:
     # kind where the category has several ("side" or "site" for C; ``sections.error_kind``).
     about: tuple[str, ...] = field(default=(), compare=False)
     kind: str = ""
+    # Which statements it is about, for the Differences view: (reference index, candidate
+    # index) into its section's findings, or its comparisons for E / F without a kind; -1: none.
+    at: tuple[int, int] = field(default=(-1, -1), compare=False)
 
     def to_json(self) -> dict[str, Any]:
         return {"category": self.category, "significant": self.significant, "text": self.text}
@@ -44,6 +47,10 @@ def _q(finding: Finding) -> str:
 
 def link_errors(pair: PairReading, link: Link) -> list[ReaderError]:
     """The errors of one link: the ways in which two statements of one finding disagree."""
+    return [replace(e, at=(link.ref, link.cand)) for e in _link_errors(pair, link)]
+
+
+def _link_errors(pair: PairReading, link: Link) -> list[ReaderError]:
     ref, cand = pair.ref_finding(link), pair.cand_finding(link)
     both = f"reference {_q(ref)}, candidate {_q(cand)}"
     found = set(link.conflicts)
@@ -86,17 +93,18 @@ def pair_errors(pair: PairReading) -> list[ReaderError]:
         errors.extend(link_errors(pair, link))
     for i in pair.only_reference:
         f = pair.reference.findings[i]
-        errors.append(ReaderError("B", f.abnormal, f"left out: {_q(f)}", f.concepts))
+        errors.append(ReaderError("B", f.abnormal, f"left out: {_q(f)}", f.concepts, at=(i, -1)))
     for j in pair.only_candidate:
         f = pair.candidate.findings[j]
         if f.abnormal:
-            errors.append(ReaderError("A", True, f"not in the reference: {_q(f)}", f.concepts))
+            errors.append(ReaderError("A", True, f"not in the reference: {_q(f)}", f.concepts,
+                                      at=(-1, j)))
     for j in pair.comparisons_made:
         errors.append(ReaderError("E", True, "comparison not in the reference: "
-                                             f"'{pair.candidate.comparisons[j].text}'"))
+                                             f"'{pair.candidate.comparisons[j].text}'", at=(-1, j)))
     for i in pair.comparisons_dropped:
         errors.append(ReaderError("F", True, "comparison left out: "
-                                             f"'{pair.reference.comparisons[i].text}'"))
+                                             f"'{pair.reference.comparisons[i].text}'", at=(i, -1)))
     return sorted(errors, key=lambda e: CATEGORY_KEYS.index(e.category))
 
 

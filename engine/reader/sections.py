@@ -125,12 +125,12 @@ def _impression_errors(imp: PairReading, ref_all: tuple[Finding, ...],
         f = imp.reference.findings[i]
         if imp.candidate.findings or not restates(f, cand_all):
             out.append(ReaderError("B", f.abnormal, f"left out of the impression: '{f.text}'",
-                                   f.concepts))
+                                   f.concepts, at=(i, -1)))
     for j in imp.only_candidate:
         f = imp.candidate.findings[j]
         if f.abnormal and not restates(f, ref_all):
             out.append(ReaderError("A", True, f"not in the reference (impression): '{f.text}'",
-                                   f.concepts))
+                                   f.concepts, at=(-1, j)))
     return out
 
 
@@ -172,4 +172,5 @@ def clinical_summary(reference: str, candidate: str) -> dict[str, Any]:
     reading = read_sections(section_view(reference, PARTS), section_view(candidate, PARTS))
     counted = reading.counted
     return {"reader": f"rules reader ({READER_VERSION})", **error_details(counted),
-            "errors": [e.to_json() for e in counted.errors if e.significant]}
+            "errors": [{**e.to_json(), "kind": error_kind(e)} for e in counted.errors
+                       if e.significant]}

@@ -25,6 +25,7 @@ from radscope.engine.eligibility import readable
 from radscope.engine.metrics.base import Metric
 from radscope.engine.metrics.signature import parse_signature
 from radscope.engine.metrics.statistics_by_metric import statistics_for
+from radscope.engine.reader.vocabulary import ran_title
 from radscope.engine.statistics import mean_bca
 from radscope.engine.statistics import record_percentile as corpus_stats
 
@@ -107,7 +108,10 @@ class SummaryBuilder:
         metric = acc.metric
         ci = mean_bca.bootstrap_mean_ci(acc.scores)
         model = metric.model()
+        kind = getattr(getattr(metric, "extractor", None), "kind", None)
         entry: dict[str, Any] = {
+            # what ran, in the words every view uses (``vocabulary.ran_title``)
+            "title": ran_title(metric.card.title, metric.name, kind, model.id if model else None),
             "mean": ci.mean, "ci_low": ci.ci_low, "ci_high": ci.ci_high,
             "n": ci.n, "n_errors": acc.counts["errors"],
             "n_cannot_read": acc.counts["cannot_read"],
@@ -170,7 +174,8 @@ def format_summary(summary: dict[str, Any]) -> str:
         arrow = "↑" if m["direction"] == "higher" else "↓"
         demo = "  (demo-grade model)" if m.get("demo_grade") else ""
         apart = f" not applicable={m['n_not_applicable']}" if m.get("n_not_applicable") else ""
-        lines.append(f"{name:<10} {arrow} {value}  n={m['n']} errors={m['n_errors']} "
+        title = f" {m['title']}" if m.get("title") and m["title"] != name else ""
+        lines.append(f"{name:<10}{title} {arrow} {value}  n={m['n']} errors={m['n_errors']} "
                      f"cannot read={m.get('n_cannot_read', 0)}{apart}{demo}")
         if m.get("judge_failures"):
             lines.append(f"{'':<10}   judge failures: " + ", ".join(

@@ -13,7 +13,7 @@ from radscope.engine.io.examples import example_pairs
 from radscope.engine.metrics.registry import production
 from radscope.engine.runs.runner import run_batch
 from radscope.ui import batch_logic as batch
-from radscope.ui.differences import CONFLICT, MATCHED, findings, marked_html
+from radscope.ui.differences import CONFLICT, MATCHED, differences_html, findings
 from radscope.ui.report import comparison_record, report_html, write_report
 
 SWAP = next(e.pair for e in example_pairs() if e.pair.id == "effusion-laterality")
@@ -47,16 +47,16 @@ def test_batch_csv_has_texts_and_flat_details(tmp_path):
 
 
 def test_differences_mark_a_side_swap_in_both_texts():
-    result = _run(["radsem"]).rows[0]["metrics"]["radsem"]
-    found = findings(result)
+    found = findings(SWAP.reference, SWAP.candidate)
     swapped = [f for f in found if f.status == CONFLICT]
-    assert any("left vs right" in f.reason and "left pleural effusion" in f.reference.lower()
+    assert any(f.name == "finding on the wrong side" and "left pleural effusion" in f.reference.lower()
                and "right pleural effusion" in f.candidate.lower() for f in swapped)
     assert any(f.status == MATCHED and f.reference == "No pneumothorax." for f in found)
-    ref_html = marked_html(SWAP.reference, found, "reference")
-    cand_html = marked_html(SWAP.candidate, found, "candidate")
-    conflict_ref = re.findall(r"<mark class='rs-st-conflict'[^>]*>(?:<span[^>]*>[^<]*</span>)?([^<]*)</mark>", ref_html)
-    conflict_cand = re.findall(r"<mark class='rs-st-conflict'[^>]*>(?:<span[^>]*>[^<]*</span>)?([^<]*)</mark>", cand_html)
+    html = differences_html(SWAP.reference, SWAP.candidate)
+    ref_html = html.split("id='diff-reference'>", 1)[1].split("</div>", 1)[0]
+    cand_html = html.split("id='diff-candidate'>", 1)[1].split("</div>", 1)[0]
+    conflict_ref = re.findall(r"<mark class='rs-st-conflict'[^>]*>([^<]*)</mark>", ref_html)
+    conflict_cand = re.findall(r"<mark class='rs-st-conflict'[^>]*>([^<]*)</mark>", cand_html)
     assert any("Small left pleural effusion" in t for t in conflict_ref)
     assert any("Small right pleural effusion" in t for t in conflict_cand)
     assert "FINDINGS:" not in "".join(conflict_ref)  # section headers stay unmarked
@@ -77,9 +77,10 @@ def test_report_is_self_contained_and_has_every_panel(tmp_path):
     assert report_html(back, production()) == page  # the JSON holds everything the report shows
 
 
-def test_differences_say_why_when_there_is_no_alignment():
+def test_differences_need_a_run_not_radsem():
     from radscope.ui.compare_tab import NO_DIFFERENCES, compare_differences
 
-    failed = {"radsem": {"score": None, "error": "judge: no answer", "model": "x"}}
-    assert "gave no sentence alignment" in compare_differences(SWAP.reference, SWAP.candidate, failed)
-    assert compare_differences(SWAP.reference, SWAP.candidate, {"bleu": {"score": 0.5}}) == NO_DIFFERENCES
+    assert compare_differences(SWAP.reference, SWAP.candidate, {}) == NO_DIFFERENCES
+    # Whichever metrics ran (here none that aligns sentences), the reader's reading is drawn.
+    drawn = compare_differences(SWAP.reference, SWAP.candidate, {"bleu": {"score": 0.5}})
+    assert "rs-st-conflict" in drawn and "finding on the wrong side" in drawn

@@ -86,7 +86,10 @@ def test_demo_grade_score_is_greyed_in_the_header():
 def test_crepe_view_draws_six_bars_and_the_total():
     view = render("crepe", standins.result_for("crepe"))
     bar = view.figure.data[0]
-    assert list(bar.x) == ["A", "B", "C", "D", "E", "F", "Total"]
+    # Each bar by its letter and the words every view uses for the category.
+    assert [x.split("<br>")[0] for x in bar.x] == ["A", "B", "C", "D", "E", "F", "Total"]
+    assert bar.x[0] == "A<br>invented finding" and "missed finding" in bar.x[1]
+    assert "B missed finding: 0.50" in view.summary_html.replace("<b>", "").replace("</b>", "")
     assert list(bar.y) == [1.25, 0.5, 0.75, 0.0, 0.25, 0.0, 2.75]  # total = sum of the six
     assert bar.marker.color[-1] != bar.marker.color[0]  # the total stands out
     assert "lower is better" in view.figure.layout.title.text

@@ -12,6 +12,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from radscope.engine.io.lookup import find_section
+from radscope.engine.reader import vocabulary
+from radscope.engine.reader.vocabulary import base_title
 
 # Keys every per-pair result has (engine.runs.results.STANDARD_KEYS); repeated here as display order.
 STANDARD_KEYS = ("score", "direction", "signature", "error", "model", "demo_grade", "elapsed_ms")
@@ -114,42 +116,30 @@ def pretty_json(data: Any, limit: int = 20_000) -> str:
     return f"<pre class='rs-pre'>{esc(text)}</pre>"
 
 
-# What a metric family's rules view is called when it ran (the engine's rules cards say the same).
-RULES_RAN = {"vert": "rules judge", "green": "rules judge", "judge": "rules judge",
-             "crepe": "rules estimate", "srr": "rules labels"}
-_PAREN = re.compile(r"\s*\([^)]*\)\s*$")
-
-
-def base_title(title: str) -> str:
-    """A card title without what runs it: "VERT (LLM judge)" -> "VERT"."""
-    return _PAREN.sub("", title) or title
-
-
-def family(name: str) -> str:
-    return re.split(r"[-_:]", name, maxsplit=1)[0]
+def ran_kind(result: Mapping[str, Any]) -> tuple[str | None, str | None]:
+    """What produced ``result``: the extractor's kind ("rules", "llm", "encoder"; None for a
+    metric without one) and its model, from the result's ``reader`` detail or its signature."""
+    reader = find_value(result, "reader")
+    reader = reader if isinstance(reader, Mapping) else {}
+    # The signature names the extractor of every metric that has one ("...|extractor:rules|...").
+    extractor = re.search(r"\|extractor:([a-z]+)", str(result.get("signature") or ""))
+    kind = reader.get("name") or (extractor.group(1) if extractor else None)
+    model = str(result.get("model") or "")
+    if kind == "rules" or model.startswith("rules reader"):
+        return "rules", None
+    if kind == "llm":
+        return "llm", str(reader.get("judge") or model or "unknown")
+    if kind == "encoder":
+        return "encoder", str(reader.get("model") or model or "unknown")
+    return None, None
 
 
 def ran_title(title: str, name: str, result: Mapping[str, Any] | None) -> str:
-    """The title with what actually produced ``result``: "VERT (rules judge)", "VERT (LLM
-    judge: qwen2.5-7b)", "CREPE (encoder: crepe-minilm-demo)"; the card's title when the result
-    does not say (a metric that ran no reader, or one still waiting)."""
+    """The title with what actually produced ``result`` (``vocabulary.ran_title``); the card's
+    title when the result does not say (a metric that ran no reader, or one still waiting)."""
     if not result:
         return title
-    reader = find_value(result, "reader")
-    kind = reader.get("name") if isinstance(reader, Mapping) else None
-    # The signature names the extractor of every metric that has one ("...|extractor:rules|...").
-    extractor = re.search(r"\|extractor:([a-z]+)", str(result.get("signature") or ""))
-    kind = kind or (extractor.group(1) if extractor else None)
-    model = str(result.get("model") or "")
-    if kind == "rules" or model.startswith("rules reader"):
-        return f"{base_title(title)} ({RULES_RAN.get(family(name), 'rules reader')})"
-    if kind == "llm":
-        judge = (reader.get("judge") if isinstance(reader, Mapping) else None) or model or "unknown"
-        return f"{base_title(title)} (LLM judge: {judge})"
-    if kind == "encoder":
-        encoder = (reader.get("model") if isinstance(reader, Mapping) else None) or model or "unknown"
-        return f"{base_title(title)} (encoder: {encoder})"
-    return title
+    return vocabulary.ran_title(title, name, *ran_kind(result))
 
 
 def sections_html(result: Mapping[str, Any]) -> str:

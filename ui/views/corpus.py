@@ -17,6 +17,7 @@ from plotly.subplots import make_subplots
 from radscope.engine.metrics.clear.schema import CONDITIONS
 from radscope.engine.metrics.crepe.score import CATEGORIES, CATEGORY_KEYS
 from radscope.ui.views.common import find_section, themed
+from radscope.ui.views.crepe import category_tick
 
 log = logging.getLogger(__name__)
 
@@ -116,8 +117,8 @@ def crepe_totals(entry: Mapping[str, Any], rows: Sequence[Mapping[str, Any]], na
         return _crepe_two_systems(name, _crepe_category_totals(entry, rows, name),
                                   _crepe_category_totals(*system_b, name))
     totals, n = _crepe_category_totals(entry, rows, name)
-    x = [c.key for c in CATEGORIES]
-    names = [c.name for c in CATEGORIES]
+    x = [category_tick(c.key) for c in CATEGORIES]
+    names = [f"ReXVal: {c.name}" for c in CATEGORIES]
     if not any(totals.values()) and not n:
         return None
     fig = go.Figure(go.Bar(
@@ -127,9 +128,8 @@ def crepe_totals(entry: Mapping[str, Any], rows: Sequence[Mapping[str, Any]], na
         hovertemplate="<b>%{x}</b>: %{customdata}<br>total %{y:.2f}<extra></extra>"))
     top = max(totals.values()) or 1.0
     fig.update_layout(title=f"{name}: predicted errors per category, summed over {n} pairs "
-                            "(lower is better)", height=340, margin=dict(l=40, r=20, t=60, b=40),
-                      yaxis=dict(title="total predicted errors", range=[0, top * 1.2]),
-                      xaxis_title="error category")
+                            "(lower is better)", height=380, margin=dict(l=40, r=20, t=60, b=80),
+                      yaxis=dict(title="total predicted errors", range=[0, top * 1.2]))
     return fig
 
 
@@ -143,17 +143,16 @@ def _crepe_two_systems(name: str, a: tuple[dict[str, float], int],
     fig = go.Figure()
     for label, (_, n) in (("A", a), ("B", b)):
         fig.add_trace(go.Bar(
-            x=[c.key for c in CATEGORIES], y=means[label], name=f"system {label} ({n} pairs)",
-            customdata=[c.name for c in CATEGORIES], marker_color=SYSTEM_COLOURS[label],
+            x=[category_tick(c.key) for c in CATEGORIES], y=means[label], name=f"system {label} ({n} pairs)",
+            customdata=[f"ReXVal: {c.name}" for c in CATEGORIES], marker_color=SYSTEM_COLOURS[label],
             text=[f"{v:.2f}" if v is not None else "" for v in means[label]], textposition="outside",
             hovertemplate=f"<b>system {label}</b> %{{x}}: %{{customdata}}<br>"
                           "mean %{y:.3f} per pair<extra></extra>"))
     top = max([v for values in means.values() for v in values if v is not None] + [0.0]) or 1.0
     fig.update_layout(title=f"{name}: predicted errors per category, mean per pair, system A and "
                             "system B (lower is better)", barmode="group", height=360,
-                      margin=dict(l=40, r=20, t=60, b=40), legend=dict(orientation="h", y=1.1),
-                      yaxis=dict(title="mean predicted errors per pair", range=[0, top * 1.25]),
-                      xaxis_title="error category")
+                      margin=dict(l=40, r=20, t=60, b=80), legend=dict(orientation="h", y=1.1),
+                      yaxis=dict(title="mean predicted errors per pair", range=[0, top * 1.25]))
     return fig
 
 

@@ -1,12 +1,14 @@
 """CREPE panel: a bar per error category and one for the total (lower is better)."""
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Mapping
 from typing import Any
 
 import plotly.graph_objects as go
 
 from radscope.engine.metrics.crepe.score import CATEGORIES, CrepeCounts
+from radscope.engine.reader.vocabulary import CATEGORY_WORDS, category_label
 from radscope.ui.views import PanelView, register_view
 from radscope.ui.views.common import esc, find_section, find_value, fmt, html_list, status_attr, themed
 
@@ -14,19 +16,26 @@ CATEGORY_COLOUR = "#4c78a8"
 TOTAL_COLOUR = "#e45756"
 
 
+def category_tick(key: str) -> str:
+    """A category as a bar's label: its letter over its words (``vocabulary.CATEGORY_WORDS``),
+    wrapped to fit under a bar."""
+    return f"{key}<br>" + "<br>".join(textwrap.wrap(CATEGORY_WORDS[key], 16))
+
+
 def crepe_figure(counts: CrepeCounts, title: str = "Predicted errors per category") -> go.Figure:
-    """Six category bars and a total bar; hover gives each category's full name."""
-    x = [c.key for c in CATEGORIES] + ["Total"]
+    """Six category bars, named as everywhere else (``vocabulary.category_label``), and a total
+    bar; hover gives ReXVal's own name of each category."""
+    x = [category_tick(c.key) for c in CATEGORIES] + ["Total"]
     y = [counts.counts[c.key] for c in CATEGORIES] + [counts.total]
-    names = [c.name for c in CATEGORIES] + ["Sum of the six categories (the CREPE score)"]
+    names = [f"ReXVal: {c.name}" for c in CATEGORIES] + ["Sum of the six categories (the CREPE score)"]
     fig = go.Figure(go.Bar(
         x=x, y=y, text=[f"{v:.2f}" for v in y], textposition="outside",
         marker_color=[CATEGORY_COLOUR] * len(CATEGORIES) + [TOTAL_COLOUR],
         customdata=names, hovertemplate="<b>%{x}</b>: %{customdata}<br>%{y:.3f}<extra></extra>"))
     top = max(y) if max(y) > 0 else 1.0
-    fig.update_layout(title=f"{title} (lower is better)", height=340, margin=dict(l=40, r=20, t=50, b=40),
+    fig.update_layout(title=f"{title} (lower is better)", height=380, margin=dict(l=40, r=20, t=50, b=80),
                       yaxis=dict(title="predicted count", range=[0, top * 1.25]),
-                      xaxis=dict(title="error category"), showlegend=False)
+                      xaxis=dict(tickangle=0), showlegend=False)
     return themed(fig)
 
 
@@ -45,7 +54,7 @@ def crepe_view(result: Mapping[str, Any]) -> PanelView:
     if section is None:
         raise ValueError("no CREPE counts in this result")
     counts = CrepeCounts.from_json(section)
-    legend = "".join(f"<li{status_attr(c.key)}><b>{esc(c.key)}</b> {esc(c.name)}: "
+    legend = "".join(f"<li{status_attr(c.key)}><b>{esc(c.key)}</b> {esc(CATEGORY_WORDS[c.key])}: "
                      f"{esc(fmt(counts.counts[c.key], 2))}</li>"
                      for c in CATEGORIES)
     summary = (reader_line(result)
@@ -53,5 +62,7 @@ def crepe_view(result: Mapping[str, Any]) -> PanelView:
                f"<ul class='rs-list rs-compact'>{legend}</ul>")
     errors = [e for e in section.get("errors", []) if isinstance(e, Mapping)]
     if errors:
-        summary += html_list([f"{e.get('category')}: {e.get('text')}" for e in errors])
+        summary += html_list([f"{category_label(str(e.get('category')))}: {e.get('text')}"
+                              if str(e.get('category')).upper() in CATEGORY_WORDS else str(e.get('text'))
+                              for e in errors])
     return PanelView(summary_html=summary, figure=crepe_figure(counts))

@@ -14,6 +14,7 @@ from radscope.engine.metrics.vert.schema import (
     JudgeAssessment,
 )
 from radscope.engine.metrics.vert.score import JudgeScores, compute_scores
+from radscope.engine.reader.vocabulary import category_label
 from radscope.ui.views import PanelView, register_view
 from radscope.ui.views.common import (
     Raw,
@@ -37,7 +38,8 @@ def error_rows(assessment: JudgeAssessment) -> list[list[Any]]:
     for cat in CATEGORIES:
         sig = assessment.significant[cat.key] if assessment.significant else None
         ins = assessment.insignificant[cat.key] if assessment.insignificant else None
-        rows.append([Raw(f"<span{status_attr(cat.key)}>({esc(cat.key)}) {esc(cat.name)}</span>"),
+        rows.append([Raw(f"<span{status_attr(cat.letter)} title='ReXVal: {esc(cat.name)}'>"
+                         f"{esc(category_label(cat.letter))}</span>"),
                      _count_cell(sig.count if sig else None, "rs-bad"),
                      Raw(html_list(sig.errors, "—")) if sig and sig.errors else "",
                      _count_cell(ins.count if ins else None, "rs-minor"),

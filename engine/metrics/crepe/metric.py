@@ -35,6 +35,7 @@ from radscope.engine.options.onnx_encoder import ENCODER_OPTIONS
 from radscope.engine.options.sections import SECTIONS
 from radscope.engine.reader.choice import AUTO
 from radscope.engine.reader.kinds import ALL_ERROR_KINDS
+from radscope.engine.reader.vocabulary import category_label
 
 DEFAULT_MODEL = "crepe-minilm-demo"
 CREPE_MODEL = Option(
@@ -48,7 +49,7 @@ CARD = MetricCard(
     name="crepe",
     title="CREPE",
     measures="Predicted number of clinically significant errors in the candidate, per ReXVal "
-             "category: " + "; ".join(f"{c.key} {c.name.lower()}" for c in CATEGORIES),
+             "category: " + "; ".join(category_label(c.key) for c in CATEGORIES),
     inputs="reference and candidate reports, read together as one pair sequence",
     direction="lower",
     range=(0.0, None),

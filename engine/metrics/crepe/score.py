@@ -14,6 +14,8 @@ from typing import Any, Self
 import numpy as np
 import numpy.typing as npt
 
+from radscope.engine.reader.vocabulary import REXVAL_NAMES
+
 
 @dataclass(frozen=True)
 class CrepeCategory:
@@ -23,14 +25,8 @@ class CrepeCategory:
     name: str
 
 
-CATEGORIES: tuple[CrepeCategory, ...] = (
-    CrepeCategory("A", "False prediction of a finding"),
-    CrepeCategory("B", "Omission of a finding"),
-    CrepeCategory("C", "Incorrect location or position of a finding"),
-    CrepeCategory("D", "Incorrect severity of a finding"),
-    CrepeCategory("E", "Mention of a comparison absent from the reference"),
-    CrepeCategory("F", "Omission of a comparison describing a change"),
-)
+# ReXVal's names (``vocabulary.REXVAL_NAMES``); views show ``vocabulary.CATEGORY_WORDS``.
+CATEGORIES: tuple[CrepeCategory, ...] = tuple(CrepeCategory(k, n) for k, n in REXVAL_NAMES.items())
 CATEGORY_KEYS: tuple[str, ...] = tuple(c.key for c in CATEGORIES)
 N_CATEGORIES = len(CATEGORIES)
 

@@ -12,6 +12,8 @@ import copy
 from dataclasses import dataclass, field
 from typing import Any, Literal, Self
 
+from radscope.engine.reader.vocabulary import REXVAL_NAMES
+
 RawFormat = Literal["json", "sections"]
 
 
@@ -24,16 +26,10 @@ class ErrorCategory:
     name: str
 
 
-# Same six categories, same order and same names as CREPE's A-F (engine.metrics.crepe.score);
-# a unit test keeps the two lists in step.
-CATEGORIES: tuple[ErrorCategory, ...] = (
-    ErrorCategory("a", "A", "False prediction of a finding"),
-    ErrorCategory("b", "B", "Omission of a finding"),
-    ErrorCategory("c", "C", "Incorrect location or position of a finding"),
-    ErrorCategory("d", "D", "Incorrect severity of a finding"),
-    ErrorCategory("e", "E", "Mention of a comparison absent from the reference"),
-    ErrorCategory("f", "F", "Omission of a comparison describing a change"),
-)
+# The same six categories, order and names as CREPE's A-F: ReXVal's names, which the judge is
+# prompted with (``vocabulary.REXVAL_NAMES``); views show ``vocabulary.CATEGORY_WORDS``.
+CATEGORIES: tuple[ErrorCategory, ...] = tuple(
+    ErrorCategory(letter.lower(), letter, name) for letter, name in REXVAL_NAMES.items())
 CATEGORY_KEYS: tuple[str, ...] = tuple(c.key for c in CATEGORIES)
 CATEGORY_NAMES: dict[str, str] = {c.key: c.name for c in CATEGORIES}
 

@@ -1,0 +1,98 @@
+"""The words every view uses for an error and for what ran, defined once.
+
+The overview, the Differences view, the metric panels (CREPE's A-F bars, VERT's error table),
+the progress line, the card titles, the CLI and the exports import these names, so that one
+error has one name wherever it is shown ("invented finding", not also "conflict" or "A False
+prediction"). The words are a clinician's; ReXVal's own wording of the six categories is kept
+apart (``REXVAL_NAMES``) because the LLM judge is prompted with it.
+
+No imports, like ``kinds``: the cards and the CLI read it where the reader's dependencies are
+absent.
+"""
+from __future__ import annotations
+
+# Each error kind (``kinds.ERROR_KINDS``) as the views name it: one, several.
+KIND_WORDS: dict[str, tuple[str, str]] = {
+    "side": ("finding on the wrong side", "findings on the wrong side"),
+    "site": ("finding at the wrong location", "findings at the wrong location"),
+    "missed": ("missed finding", "missed findings"),
+    "invented": ("invented finding", "invented findings"),
+    "severity": ("wrong severity", "wrong severities"),
+    "size": ("wrong size", "wrong sizes"),
+    "change": ("wrong change over time", "wrong changes over time"),
+    "certainty": ("finding hedged in one report only", "findings hedged in one report only"),
+    "comparison": ("comparison with a prior study differs", "comparisons with a prior study differ"),
+    "impression": ("error in the impression alone", "errors in the impression alone"),
+}
+
+# The six ReXVal / CREPE / VERT categories in a clinician's words (bars, tables, exports).
+CATEGORY_WORDS: dict[str, str] = {
+    "A": "invented finding",
+    "B": "missed finding",
+    "C": "wrong location or side",
+    "D": "wrong severity or size",
+    "E": "comparison not in the reference",
+    "F": "comparison left out",
+}
+
+# ReXVal's wording of the same six (the paper's; the LLM judge's prompt and its answers use it).
+REXVAL_NAMES: dict[str, str] = {
+    "A": "False prediction of a finding",
+    "B": "Omission of a finding",
+    "C": "Incorrect location or position of a finding",
+    "D": "Incorrect severity of a finding",
+    "E": "Mention of a comparison absent from the reference",
+    "F": "Omission of a comparison describing a change",
+}
+
+
+def kind_words(kind: str, count: int = 1) -> str:
+    """An error kind's name, singular for one, plural otherwise ("2 missed findings")."""
+    one, several = KIND_WORDS.get(kind, (kind, kind))
+    return one if count == 1 else several
+
+
+def category_label(key: str) -> str:
+    """A category with its letter, for bars and tables: "A invented finding"."""
+    return f"{key.upper()} {CATEGORY_WORDS[key.upper()]}"
+
+
+def error_name(kind: str, category: str) -> str:
+    """The name of one error, the same in the overview's list and in Differences: its kind's
+    words, and for a comparison which way it went (the category's words: E or F)."""
+    if kind == "comparison" and category.upper() in ("E", "F"):
+        return CATEGORY_WORDS[category.upper()]
+    return kind_words(kind)
+
+
+# What ran, by extractor kind, for each metric family ("rules" depends on the family).
+_RULES_RAN = {"vert": "rules judge", "green": "rules judge", "judge": "rules judge",
+              "crepe": "rules estimate", "srr": "rules labels"}
+
+
+def family(name: str) -> str:
+    """A metric's family: "vert" for "vert", "vert-green", "vert_b"."""
+    for sep in "-_:":
+        name = name.split(sep, 1)[0]
+    return name
+
+
+def base_title(title: str) -> str:
+    """A card title without what runs it: "VERT (LLM judge)" -> "VERT"."""
+    head = title.rsplit(" (", 1)[0] if title.endswith(")") else title
+    return head.strip() or title
+
+
+def ran_title(title: str, name: str, kind: str | None, model: str | None = None) -> str:
+    """A metric's display name from what runs (or ran) it, the one function every view and the
+    CLI use: "VERT (rules judge)", "VERT (LLM judge: qwen2.5-7b)", "VERT (LLM judge)" before
+    the judge is known, "CREPE (encoder: crepe-minilm-demo)"; the title unchanged for a metric
+    with no extractor (``kind`` None)."""
+    base = base_title(title)
+    if kind == "rules":
+        return f"{base} ({_RULES_RAN.get(family(name), 'rules reader')})"
+    if kind == "llm":
+        return f"{base} (LLM judge: {model})" if model else f"{base} (LLM judge)"
+    if kind == "encoder":
+        return f"{base} (encoder: {model})" if model else f"{base} (encoder)"
+    return title
