@@ -139,12 +139,14 @@ def deadline_protocol(header_s: float, body_s: float) -> type[asyncio.Protocol]:
     return DeadlineH11Protocol
 
 
-def server_config(app: Any, host: str, port: int, limits: Limits) -> Any:
-    """The uvicorn ``Config`` the server runs under: the deadlines above (the body's 5 s after
-    the app's own 408, for bodies no endpoint reads), at most
+def server_config(app: Any, host: str, port: int) -> Any:
+    """The uvicorn ``Config`` ``app`` runs under, with the ``Limits`` it was built with
+    (``app.state.limits``): the deadlines above (the body's 5 s after the app's own 408, for
+    bodies no endpoint reads), at most
     ``limits.max_connections`` connections, idle keep-alive connections closed after 5 s."""
     import uvicorn
 
+    limits: Limits = app.state.limits
     return uvicorn.Config(app, host=host, port=port, log_level="warning",
                           http=deadline_protocol(limits.header_s, limits.body_s + 5),
                           limit_concurrency=limits.max_connections, timeout_keep_alive=5,

@@ -187,10 +187,12 @@ def build_app(rewarder: RewardScorer, *, token: str | None = None, not_scored: f
         yield
         await batcher.close()
 
-    return Starlette(routes=[Route("/get_reward", post_get_reward, methods=["POST"]),
-                             Route("/score", post_score, methods=["POST"]),
-                             Route("/health", health, methods=["GET"])],
-                     lifespan=lifespan)
+    app = Starlette(routes=[Route("/get_reward", post_get_reward, methods=["POST"]),
+                            Route("/score", post_score, methods=["POST"]),
+                            Route("/health", health, methods=["GET"])],
+                    lifespan=lifespan)
+    app.state.limits = limits  # what server_config sets uvicorn's deadlines and connection cap from
+    return app
 
 
 class _Parser(argparse.ArgumentParser):
@@ -292,7 +294,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         app = build_app(rewarder, token=token, not_scored=args.not_scored)
         with scoring_collector():  # the server's process only scores (runs.collector)
-            uvicorn.Server(server_config(app, args.host, args.port, Limits())).run()
+            uvicorn.Server(server_config(app, args.host, args.port)).run()
     finally:
         rewarder.close()
     return 0

@@ -16,7 +16,7 @@ from typing import Any
 
 import uvicorn
 
-from radscope.engine.reward_http import Limits, server_config
+from radscope.engine.reward_http import server_config
 
 
 def free_port() -> int:
@@ -26,10 +26,10 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def serving(app: Any, limits: Limits | None = None) -> Iterator[str]:
-    """``app`` served on 127.0.0.1 as the CLI serves it; yields the base URL."""
+def serving(app: Any) -> Iterator[str]:
+    """``app`` (``build_app``'s) served on 127.0.0.1 as the CLI serves it; yields the base URL."""
     port = free_port()
-    server = uvicorn.Server(server_config(app, "127.0.0.1", port, limits or Limits()))
+    server = uvicorn.Server(server_config(app, "127.0.0.1", port))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 30
