@@ -2,18 +2,22 @@
 
 Trainers such as OpenRLHF (>= 0.10) post one sample per request from many workers at once; one
 ``Scorer`` call per request would pay the per-call cost each time and leave the pairs of the
-others waiting behind it. The ``Batcher`` keeps one queue of requests and one scoring call at a
-time: when a call ends it waits a moment while requests keep arriving (``gather_s`` after the
-last arrival, ``max_gather_s`` at most), then scores up to ``max_batch_pairs`` pairs in a thread.
-A request larger than that is scored in pieces, so a client that goes away costs at most the
-piece being scored: its other pieces leave the queue. The queue is bounded in pairs: a request
-that would overflow it is refused at once (``Busy``, a 503) rather than waiting without end.
+others waiting behind it. The ``Batcher`` keeps one queue of requests and at most ``calls`` (2)
+scoring calls at once, each in a thread, each taking up to ``max_batch_pairs`` pairs from the
+head of the queue: whatever arrives while the calls run is gathered into the next one. Two calls
+rather than one keep the scorer busy while the clients of the call that just ended send their
+next samples (with one, it waits for that round trip after every call; a gathering window
+measured worse still). A request larger than ``max_batch_pairs`` is scored in pieces, so a
+client that goes away costs at most the pieces being scored: the rest leave the queue. The
+queue is bounded in pairs: a request that would overflow it is refused at once (``Busy``, a
+503) rather than waiting without end.
 """
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import logging
+import time
 from collections import deque
 from dataclasses import dataclass, field
 
@@ -35,7 +39,8 @@ class _Job:
     candidates: list[str]
     future: asyncio.Future[RewardBatch] = field(repr=False)
     taken: int = 0  # pairs handed to a scoring call so far
-    parts: list[RewardBatch] = field(default_factory=list)
+    scored: int = 0  # pairs whose rewards are back
+    parts: dict[int, RewardBatch] = field(default_factory=dict)  # by first pair: calls may end out of order
 
     @property
     def untaken(self) -> int:
@@ -47,7 +52,8 @@ def _slice(batch: RewardBatch, start: int, end: int) -> RewardBatch:
                        {name: values[start:end] for name, values in batch.per_metric.items()})
 
 
-def _join(parts: list[RewardBatch]) -> RewardBatch:
+def _join(by_start: dict[int, RewardBatch]) -> RewardBatch:
+    parts = [by_start[start] for start in sorted(by_start)]
     if len(parts) == 1:
         return parts[0]
     return RewardBatch([r for p in parts for r in p.rewards], [s for p in parts for s in p.statuses],
@@ -59,19 +65,21 @@ class Batcher:
     """Gathers the pairs of concurrent requests into one ``RewardScorer.rewards`` call at a time."""
 
     def __init__(self, rewarder: RewardScorer, *, max_batch_pairs: int = MAX_BATCH_PAIRS,
-                 max_pending_pairs: int = MAX_PENDING_PAIRS, gather_s: float = 0.002,
-                 max_gather_s: float = 0.02) -> None:
+                 max_pending_pairs: int = MAX_PENDING_PAIRS, calls: int = 2) -> None:
         self.rewarder = rewarder
         self.max_batch_pairs = max_batch_pairs
         self.max_pending_pairs = max_pending_pairs
-        self.gather_s, self.max_gather_s = gather_s, max_gather_s
         self.batches = 0  # scoring calls made
+        self.scored_pairs = 0
+        self.scoring_s = 0.0  # seconds spent in scoring calls, summed over calls (how busy it is)
         self.dropped_pairs = 0  # pairs not scored because their client went away
         self._jobs: deque[_Job] = deque()
         self._pending = 0  # pairs queued and not yet handed to a scoring call
-        self._arrivals = 0
+        self.calls = calls
         self._wake: asyncio.Event | None = None
+        self._slots: asyncio.Semaphore | None = None
         self._task: asyncio.Task[None] | None = None
+        self._running: set[asyncio.Task[None]] = set()
 
     @property
     def pending_pairs(self) -> int:
@@ -87,12 +95,11 @@ class Batcher:
             raise Busy(f"the server is busy: {self._pending} pairs are waiting and it queues at most "
                        f"{self.max_pending_pairs}; retry in a moment")
         if self._wake is None:
-            self._wake = asyncio.Event()
+            self._wake, self._slots = asyncio.Event(), asyncio.Semaphore(self.calls)
             self._task = asyncio.create_task(self._run())
         job = _Job(references, candidates, asyncio.get_running_loop().create_future())
         self._jobs.append(job)
         self._pending += n
-        self._arrivals += 1
         self._wake.set()
         try:
             return await job.future
@@ -111,26 +118,24 @@ class Batcher:
         return left
 
     async def _run(self) -> None:
-        assert self._wake is not None
+        assert self._wake is not None and self._slots is not None
         while True:
             await self._wake.wait()
-            await self._gather()
+            await self._slots.acquire()
             pieces = self._take()
             if not self._jobs:
                 self._wake.clear()
-            if pieces:
-                await self._score(pieces)
+            if not pieces:
+                self._slots.release()
+                continue
+            call = asyncio.create_task(self._score(pieces))
+            self._running.add(call)
+            call.add_done_callback(self._call_ended)
 
-    async def _gather(self) -> None:
-        """Wait while requests keep arriving (a burst of clients answered by the last call
-        sends its next requests over a few milliseconds), up to ``max_gather_s``."""
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + self.max_gather_s
-        while self._pending < self.max_batch_pairs and loop.time() < deadline:
-            seen = self._arrivals
-            await asyncio.sleep(self.gather_s)
-            if self._arrivals == seen:
-                return
+    def _call_ended(self, call: asyncio.Task[None]) -> None:
+        self._running.discard(call)
+        assert self._slots is not None
+        self._slots.release()
 
     def _take(self) -> list[tuple[_Job, int, int]]:
         """Up to ``max_batch_pairs`` pairs from the head of the queue, as (job, start, end)."""
@@ -153,6 +158,7 @@ class Batcher:
     async def _score(self, pieces: list[tuple[_Job, int, int]]) -> None:
         references = [r for job, start, end in pieces for r in job.references[start:end]]
         candidates = [c for job, start, end in pieces for c in job.candidates[start:end]]
+        started = time.perf_counter()
         try:
             batch = await asyncio.to_thread(self.rewarder.rewards, references, candidates)
         except Exception as exc:  # the requests get a 500 (logged here); the server goes on
@@ -161,19 +167,24 @@ class Batcher:
                 if not job.future.done():
                     job.future.set_exception(exc)
             return
+        finally:
+            self.scoring_s += time.perf_counter() - started
         self.batches += 1
+        self.scored_pairs += len(references)
         at = 0
         for job, start, end in pieces:
             part = _slice(batch, at, at + end - start)
             at += end - start
             if job.future.done():  # its client went away while the call ran
                 continue
-            job.parts.append(part)
-            if end == len(job.references):
+            job.parts[start] = part
+            job.scored += end - start
+            if job.scored == len(job.references):
                 job.future.set_result(_join(job.parts))
 
     async def close(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+        for task in [self._task, *self._running]:
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task

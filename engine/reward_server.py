@@ -179,7 +179,8 @@ def build_app(rewarder: RewardScorer, *, token: str | None = None, not_scored: f
         if token is None or not authorised(request):  # a caller without the token learns only that it is alive
             return JSONResponse({"status": "ok"})
         return JSONResponse({"status": "ok", "weights": rewarder.weights, "signatures": signatures,
-                             "batches": batcher.batches, "pending_pairs": batcher.pending_pairs,
+                             "batches": batcher.batches, "scored_pairs": batcher.scored_pairs,
+                             "scoring_s": round(batcher.scoring_s, 3), "pending_pairs": batcher.pending_pairs,
                              "dropped_pairs": batcher.dropped_pairs})
 
     @contextlib.asynccontextmanager

@@ -170,7 +170,7 @@ def test_idle_sockets_neither_block_good_requests_nor_stay_open(url):
 
 def test_a_full_queue_answers_503_and_the_queued_work_is_still_answered(rewarder):
     gated = Gated(rewarder)
-    batcher = Batcher(gated, max_pending_pairs=8)  # type: ignore[arg-type]
+    batcher = Batcher(gated, max_pending_pairs=8, calls=1)  # type: ignore[arg-type]
     with serving(build_app(gated, token=TOKEN, limits=SHORT, batcher=batcher)) as base:  # type: ignore[arg-type]
         pairs = {"references": PAIR["references"] * 4, "candidates": PAIR["candidates"] * 4}
         with ThreadPoolExecutor(2) as pool:
@@ -189,7 +189,7 @@ def test_a_full_queue_answers_503_and_the_queued_work_is_still_answered(rewarder
 
 def test_the_work_of_a_client_that_left_is_dropped(rewarder):
     gated = Gated(rewarder)
-    batcher = Batcher(gated, max_batch_pairs=16)  # type: ignore[arg-type]
+    batcher = Batcher(gated, max_batch_pairs=16, calls=1)  # type: ignore[arg-type]
     with serving(build_app(gated, token=TOKEN, limits=SHORT, batcher=batcher)) as base:  # type: ignore[arg-type]
         with ThreadPoolExecutor(1) as pool:
             held = pool.submit(post, base + "/score", PAIR, TOKEN)
