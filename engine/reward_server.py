@@ -33,7 +33,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import ipaddress
 import logging
 import math
 import os
@@ -43,6 +42,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from radscope.engine.hosts import is_loopback
 from radscope.engine.reward_batcher import Batcher, Busy
 from radscope.engine.reward_http import (
     BadRequest,
@@ -223,16 +223,6 @@ def _positive(text: str) -> int:
     if not text.isdigit() or int(text) < 1:
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of at least 1")
     return int(text)
-
-
-def is_loopback(host: str) -> bool:
-    """Whether binding ``host`` keeps the server on this machine."""
-    if host.lower() == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
 
 
 def build_parser() -> argparse.ArgumentParser:
