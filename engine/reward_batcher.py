@@ -25,7 +25,7 @@ from radscope.engine.rewards import RewardBatch, RewardScorer
 
 log = logging.getLogger("radscope.reward_server")
 
-MAX_BATCH_PAIRS = 1024  # per Scorer call: what a client that went away can still cost
+MAX_BATCH_PAIRS = 256  # per Scorer call: what a client that went away can still cost (per call running)
 MAX_PENDING_PAIRS = 65_536  # waiting at once, all requests together (four requests of the most pairs)
 
 

@@ -144,8 +144,8 @@ def build_app(rewarder: RewardScorer, *, token: str | None = None, not_scored: f
         finally:
             gone.cancel()
             if not rewards.done():
-                rewards.cancel()
-        if rewards.cancelled():
+                rewards.cancel()  # takes effect when the task next runs: its pairs leave the queue
+        if not rewards.done() or rewards.cancelled():
             raise ClientGone
         return rewards.result()
 
