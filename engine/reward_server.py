@@ -5,18 +5,25 @@ dependencies and the trainer's never meet. Endpoints (JSON):
 
 - ``POST /get_reward`` - OpenRLHF's shape (``--reward.remote_url http://127.0.0.1:8000/get_reward``):
   ``{"query": [...], "prompts": [...], "labels": [...]}`` -> ``{"rewards", "scores",
-  "extra_logs": {"scored"}}``; each query is prompt + response, the prompt is stripped; a
-  sample that cannot be scored gets ``--not-scored`` (0.0).
+  "extra_logs": {"scored"}}``. Each query is prompt + response: it must begin with its prompt
+  (leading padding / begin-of-text tokens and whitespace aside), else the request is refused
+  (422 naming the samples), since where the response starts is then unknown. A sample whose
+  pair cannot be scored gets ``--not-scored`` (0.0).
 - ``POST /score`` - plain batches: ``{"references": [...], "candidates": [...]}`` ->
   ``{"rewards": [float | null], "statuses", "reasons", "metrics": {name: [...]}, "signatures"}``.
-- ``GET /health`` - the metrics, weights and signatures served.
+- ``GET /health`` - ``{"status": "ok"}``; with the token also the metrics, weights, signatures
+  and counters.
 
-Binds 127.0.0.1 unless ``--host`` says otherwise. With a token (``RADSCOPE_REWARD_TOKEN`` or
-``--token-file``) every POST needs ``Authorization: Bearer <token>``; OpenRLHF's own client
-sends no header, so keep its server on loopback or behind a proxy that adds it. Requests that
-arrive while a batch is being scored are gathered into the next batch (one ``Scorer`` call);
-the scoring runs in a thread so the server keeps accepting. A bad request gets a 4xx with an
-``error`` naming what is wrong; a failure while scoring gets a 500 and the server goes on.
+Binds 127.0.0.1 unless ``--host`` says otherwise; another address needs a token
+(``RADSCOPE_REWARD_TOKEN`` or ``--token-file``) or ``--allow-no-token``, which warns loudly. With
+a token every POST needs ``Authorization: Bearer <token>`` (any case of "Bearer").
+Requests from many clients are gathered into one scoring call (``reward_batcher``), run in a
+thread; reading and parsing a large body also runs off the event loop, so ``/health`` answers
+while the server scores. Limits (``reward_http``): 64 MiB and 16,384 pairs a request (413),
+headers within 10 s and the body within 60 s (else the connection is closed, or 408), 65,536
+pairs waiting at once (else 503), 512 connections; a request whose client has gone is dropped
+from the queue. A bad request gets a 4xx with an ``error`` naming what is wrong; a failure
+while scoring gets a 500 and the server goes on.
 
 HTTP stack: Starlette on uvicorn (the ``serve`` extra; the ``app`` extra brings both through
 Gradio), the stack of TRL's, verl's and OpenRLHF's own servers.
@@ -26,208 +33,217 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import hmac
-import json
 import logging
+import math
 import os
 import sys
-from collections.abc import AsyncIterator, Sequence
-from dataclasses import dataclass, field
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from radscope.engine.hosts import is_loopback
+from radscope.engine.reward_batcher import Batcher, Busy
+from radscope.engine.reward_http import (
+    BadRequest,
+    Limits,
+    bearer_ok,
+    parse_object,
+    read_body,
+    server_config,
+    string_list,
+)
 from radscope.engine.rewards import OpenRLHFBatch, RewardBatch, RewardScorer
 from radscope.engine.runs.collector import scoring_collector
 
 if TYPE_CHECKING:
     from starlette.applications import Starlette
     from starlette.requests import Request
-    from starlette.responses import JSONResponse
+    from starlette.responses import JSONResponse, Response
+    from starlette.types import Receive
 
 log = logging.getLogger("radscope.reward_server")
 
-MAX_BODY_BYTES = 64 * 1024 * 1024
-MAX_PAIRS = 16_384  # per request
-MAX_BATCH_PAIRS = 4096  # per Scorer call when requests are gathered
+OFF_LOOP_BYTES = 64 * 1024  # bodies past this are parsed in a thread, not on the event loop
 
 
-class BadRequest(ValueError):
-    """A request the caller can fix: answered 400 with this message."""
+class ClientGone(Exception):
+    """The client closed its connection before its rewards were ready."""
 
 
 @dataclass
-class _Job:
+class Work:
+    """A parsed request: the pairs to score and how to turn their rewards into the reply."""
+
     references: list[str]
     candidates: list[str]
-    future: asyncio.Future[RewardBatch] = field(repr=False)
+    reply: Callable[[RewardBatch], dict[str, Any]]
 
 
-class Batcher:
-    """Gathers the pairs of concurrent requests into one ``rewards`` call at a time."""
-
-    def __init__(self, rewarder: RewardScorer, max_batch_pairs: int = MAX_BATCH_PAIRS) -> None:
-        self.rewarder = rewarder
-        self.max_batch_pairs = max_batch_pairs
-        self.batches = 0  # Scorer calls made (for /health and the tests)
-        self._queue: asyncio.Queue[_Job] | None = None
-        self._task: asyncio.Task[None] | None = None
-
-    async def rewards(self, references: list[str], candidates: list[str]) -> RewardBatch:
-        if self._queue is None:
-            self._queue = asyncio.Queue()
-            self._task = asyncio.create_task(self._run())
-        job = _Job(references, candidates, asyncio.get_running_loop().create_future())
-        await self._queue.put(job)
-        return await job.future
-
-    async def _run(self) -> None:
-        assert self._queue is not None
-        while True:
-            jobs = [await self._queue.get()]
-            size = len(jobs[0].references)
-            while not self._queue.empty() and size < self.max_batch_pairs:
-                job = self._queue.get_nowait()
-                jobs.append(job)
-                size += len(job.references)
-            await self._score(jobs)
-
-    async def _score(self, jobs: list[_Job]) -> None:
-        references = [r for job in jobs for r in job.references]
-        candidates = [c for job in jobs for c in job.candidates]
-        try:
-            batch = await asyncio.to_thread(self.rewarder.rewards, references, candidates)
-        except Exception as exc:  # the requests get a 500 (logged); the server goes on
-            log.exception("scoring a batch of %d pairs failed", len(references))
-            for job in jobs:
-                if not job.future.done():
-                    job.future.set_exception(exc)
-            return
-        self.batches += 1
-        start = 0
-        for job in jobs:
-            end = start + len(job.references)
-            if not job.future.done():  # the caller may have gone away
-                job.future.set_result(RewardBatch(
-                    batch.rewards[start:end], batch.statuses[start:end], batch.reasons[start:end],
-                    {name: values[start:end] for name, values in batch.per_metric.items()}))
-            start = end
-
-    async def close(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-
-
-def string_list(body: dict[str, Any], key: str) -> list[str]:
-    value = body.get(key)
-    if not isinstance(value, list):
-        raise BadRequest(f"{key!r} must be a list of strings" + ("" if key in body else " (missing)"))
-    bad = next((i for i, v in enumerate(value) if not isinstance(v, str)), None)
-    if bad is not None:
-        raise BadRequest(f"{key}[{bad}] is {type(value[bad]).__name__}, not a string")
-    if len(value) > MAX_PAIRS:
-        raise BadRequest(f"{key!r} has {len(value)} items; at most {MAX_PAIRS} per request")
-    return value
-
-
-def same_length(**lists: Sequence[Any]) -> None:
+def same_length(**lists: list[str]) -> None:
     lengths = {name: len(v) for name, v in lists.items()}
     if len(set(lengths.values())) > 1:
         raise BadRequest("one item of each per sample: " + ", ".join(f"{k} has {n}" for k, n in lengths.items()))
 
 
-def build_app(rewarder: RewardScorer, *, token: str | None = None, not_scored: float = 0.0) -> Starlette:
+def get_reward_work(raw: bytes, limits: Limits, not_scored: float) -> Work:
+    """``/get_reward``'s body -> the responses (queries less their prompts) and labels to score."""
+    body = parse_object(raw)
+    queries, prompts = string_list(body, "query", limits), string_list(body, "prompts", limits)
+    labels = string_list(body, "labels", limits)
+    same_length(query=queries, prompts=prompts, labels=labels)
+    samples = OpenRLHFBatch.of(queries, prompts, labels)
+    missing = samples.without_prompt
+    if missing:
+        shown = ", ".join(f"query[{i}]" for i in missing[:5]) + (f" and {len(missing) - 5} more" if len(missing) > 5 else "")
+        raise BadRequest(f"{shown} does not begin with its prompt (leading special tokens and whitespace "
+                         "aside), so where the response starts is unknown: send each prompt exactly as "
+                         "it begins its query (not truncated, decoded as the query was)", 422)
+    return Work(samples.references, samples.responses, lambda batch: samples.reply(batch, not_scored))
+
+
+def score_work(raw: bytes, limits: Limits, signatures: dict[str, str]) -> Work:
+    """``/score``'s body -> its pairs."""
+    body = parse_object(raw)
+    references, candidates = string_list(body, "references", limits), string_list(body, "candidates", limits)
+    same_length(references=references, candidates=candidates)
+    return Work(references, candidates, lambda batch: {
+        "rewards": batch.rewards, "statuses": batch.statuses, "reasons": batch.reasons,
+        "metrics": batch.per_metric, "signatures": signatures})
+
+
+async def _disconnected(receive: Receive) -> None:
+    """Returns when the client has closed its connection (the body was read already)."""
+    while (await receive())["type"] != "http.disconnect":
+        await asyncio.sleep(0.05)
+
+
+def build_app(rewarder: RewardScorer, *, token: str | None = None, not_scored: float = 0.0,
+              limits: Limits | None = None, batcher: Batcher | None = None) -> Starlette:
     """The ASGI app (Starlette) serving ``rewarder``."""
     from starlette.applications import Starlette
-    from starlette.responses import JSONResponse
+    from starlette.requests import ClientDisconnect
+    from starlette.responses import JSONResponse, Response
     from starlette.routing import Route
 
-    batcher = Batcher(rewarder)
+    if not math.isfinite(not_scored):
+        raise ValueError(f"the not-scored reward must be a finite number, not {not_scored}")
+    limits = limits or Limits()
+    batcher = batcher or Batcher(rewarder)
+    signatures = rewarder.scorer.signatures
 
-    async def read_json(request: Request) -> dict[str, Any]:
-        if token is not None:
-            given = request.headers.get("authorization", "")
-            if not hmac.compare_digest(given.encode(), f"Bearer {token}".encode()):
-                raise PermissionError("missing or wrong bearer token (Authorization: Bearer <token>)")
-        size = request.headers.get("content-length")
-        if size is not None and size.isdigit() and int(size) > MAX_BODY_BYTES:
-            raise OverflowError(f"request body over {MAX_BODY_BYTES // (1024 * 1024)} MiB")
-        raw = await request.body()
-        if len(raw) > MAX_BODY_BYTES:
-            raise OverflowError(f"request body over {MAX_BODY_BYTES // (1024 * 1024)} MiB")
-        try:
-            body = json.loads(raw)
-        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-            raise BadRequest(f"the body is not JSON: {exc}") from None
-        if not isinstance(body, dict):
-            raise BadRequest(f"the body must be a JSON object, not {type(body).__name__}")
-        return body
+    def authorised(request: Request) -> bool:
+        return token is None or bearer_ok(request.headers.get("authorization", ""), token)
 
-    async def answer(request: Request, handler: Any) -> JSONResponse:
+    async def scored(request: Request, work: Work) -> RewardBatch:
+        """The work's rewards, or ``ClientGone`` (its pairs leave the queue) if the client leaves first."""
+        rewards = asyncio.ensure_future(batcher.rewards(work.references, work.candidates))
+        gone = asyncio.ensure_future(_disconnected(request.receive))
         try:
-            return JSONResponse(await handler(await read_json(request)))
-        except PermissionError as exc:
-            return JSONResponse({"error": str(exc)}, status_code=401,
-                                headers={"WWW-Authenticate": "Bearer"})
-        except OverflowError as exc:
-            return JSONResponse({"error": str(exc)}, status_code=413)
+            await asyncio.wait({rewards, gone}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            gone.cancel()
+            if not rewards.done():
+                rewards.cancel()  # takes effect when the task next runs: its pairs leave the queue
+        if not rewards.done() or rewards.cancelled():
+            raise ClientGone
+        return rewards.result()
+
+    async def answer(request: Request, parse: Callable[[bytes], Work]) -> Response:
+        try:
+            if not authorised(request):
+                return JSONResponse({"error": "missing or wrong bearer token (Authorization: Bearer <token>)"},
+                                    status_code=401, headers={"WWW-Authenticate": "Bearer"})
+            raw = await read_body(request, limits)
+            work = parse(raw) if len(raw) <= OFF_LOOP_BYTES else await asyncio.to_thread(parse, raw)
+            return JSONResponse(work.reply(await scored(request, work)))
+        except (ClientDisconnect, ClientGone):
+            return Response(status_code=499)  # nobody reads it: uvicorn drops it
         except BadRequest as exc:
-            return JSONResponse({"error": str(exc)}, status_code=400)
-        except Exception as exc:  # noqa: BLE001 - a failed batch: say so, keep serving
+            if exc.status == 422:
+                log.warning("refused: %s", exc)
+            close = {"Connection": "close"} if exc.status in (408, 413) else None  # the rest is not read
+            return JSONResponse({"error": str(exc)}, status_code=exc.status, headers=close)
+        except Busy as exc:
+            return JSONResponse({"error": str(exc)}, status_code=503, headers={"Retry-After": "1"})
+        except Exception as exc:  # noqa: BLE001 - a failed batch (logged by the batcher): say so, keep serving
             return JSONResponse({"error": f"scoring failed: {type(exc).__name__}: {exc}"}, status_code=500)
 
-    async def get_reward(body: dict[str, Any]) -> dict[str, Any]:
-        queries, prompts = string_list(body, "query"), string_list(body, "prompts")
-        labels = string_list(body, "labels")
+    async def post_get_reward(request: Request) -> Response:
+        return await answer(request, lambda raw: get_reward_work(raw, limits, not_scored))
 
-        try:
-            samples = OpenRLHFBatch.of(queries, prompts, labels)
-        except ValueError as exc:
-            raise BadRequest(str(exc)) from None
-        return samples.reply(await batcher.rewards(samples.references, samples.responses), not_scored)
-
-    async def score(body: dict[str, Any]) -> dict[str, Any]:
-        references, candidates = string_list(body, "references"), string_list(body, "candidates")
-        same_length(references=references, candidates=candidates)
-        batch = await batcher.rewards(references, candidates)
-        return {"rewards": batch.rewards, "statuses": batch.statuses, "reasons": batch.reasons,
-                "metrics": batch.per_metric, "signatures": rewarder.scorer.signatures}
+    async def post_score(request: Request) -> Response:
+        return await answer(request, lambda raw: score_work(raw, limits, signatures))
 
     async def health(request: Request) -> JSONResponse:
-        return JSONResponse({"status": "ok", "weights": rewarder.weights, "signatures": rewarder.scorer.signatures,
-                             "batches": batcher.batches, "auth": token is not None})
-
-    async def post_get_reward(request: Request) -> JSONResponse:
-        return await answer(request, get_reward)
-
-    async def post_score(request: Request) -> JSONResponse:
-        return await answer(request, score)
+        if token is None or not authorised(request):  # a caller without the token learns only that it is alive
+            return JSONResponse({"status": "ok"})
+        return JSONResponse({"status": "ok", "weights": rewarder.weights, "signatures": signatures,
+                             "batches": batcher.batches, "scored_pairs": batcher.scored_pairs,
+                             "scoring_s": round(batcher.scoring_s, 3), "pending_pairs": batcher.pending_pairs,
+                             "dropped_pairs": batcher.dropped_pairs})
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         yield
         await batcher.close()
 
-    return Starlette(routes=[Route("/get_reward", post_get_reward, methods=["POST"]),
-                             Route("/score", post_score, methods=["POST"]),
-                             Route("/health", health, methods=["GET"])],
-                     lifespan=lifespan)
+    app = Starlette(routes=[Route("/get_reward", post_get_reward, methods=["POST"]),
+                            Route("/score", post_score, methods=["POST"]),
+                            Route("/health", health, methods=["GET"])],
+                    lifespan=lifespan)
+    app.state.limits = limits  # what server_config sets uvicorn's deadlines and connection cap from
+    return app
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse whose errors are one line (no usage block above them)."""
+
+    def error(self, message: str) -> Any:
+        self.exit(2, f"{self.prog}: error: {message} (--help lists the options)\n")
+
+
+def _port(text: str) -> int:
+    if not text.isdigit() or not 1 <= int(text) <= 65535:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number (1 to 65535)")
+    return int(text)
+
+
+def _finite(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a finite number")
+    return value
+
+
+def _positive(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of at least 1")
+    return int(text)
 
 
 def build_parser() -> argparse.ArgumentParser:
     from radscope.engine.cli import _add_metric_options
     from radscope.engine.metrics.registry import production
 
-    parser = argparse.ArgumentParser(prog="radscope serve-reward", description=__doc__.splitlines()[0])
+    parser = _Parser(prog="radscope serve-reward", description=__doc__.splitlines()[0])
     parser.add_argument("--metrics", default="radsem",
                         help="metrics of the reward, with optional weights: radsem:0.7,crepe:0.3")
     parser.add_argument("--host", default="127.0.0.1",
-                        help="address to bind (default 127.0.0.1: this machine only)")
-    parser.add_argument("--port", type=int, default=8000)
+                        help="address to bind (default 127.0.0.1: this machine only; any other "
+                        "needs a token or --allow-no-token)")
+    parser.add_argument("--port", type=_port, default=8000)
     parser.add_argument("--token-file", help="file holding the bearer token every POST must send "
                         "(or set RADSCOPE_REWARD_TOKEN; default: no token)")
-    parser.add_argument("--not-scored", type=float, default=0.0,
+    parser.add_argument("--allow-no-token", action="store_true",
+                        help="serve a --host other than loopback without a token (anyone who can "
+                        "reach the port can use the server and its CPU)")
+    parser.add_argument("--not-scored", type=_finite, default=0.0,
                         help="reward /get_reward gives a sample that cannot be scored (default 0.0)")
-    parser.add_argument("--workers", type=int, default=1,
+    parser.add_argument("--workers", type=_positive, default=1,
                         help="processes for the CPU-bound metrics (rules, lexical)")
     _add_metric_options(parser, production())
     return parser
@@ -240,6 +256,8 @@ def read_token(token_file: str | None) -> str | None:
     token = text.strip()
     if token_file and not token:
         raise ValueError(f"--token-file {token_file}: the file is empty")
+    if any(c.isspace() for c in token):
+        raise ValueError("the bearer token holds whitespace: it must be one word")
     return token or None
 
 
@@ -249,19 +267,25 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         token = read_token(args.token_file)
+        if token is None and not is_loopback(args.host) and not args.allow_no_token:
+            raise ValueError(f"--host {args.host} lets other machines reach the server, and it has no "
+                             "token: set RADSCOPE_REWARD_TOKEN or --token-file (or pass --allow-no-token)")
         rewarder = RewardScorer(args.metrics, workers=args.workers, **_collect_options(args))
     except (ValueError, OSError, KeyError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(f"radscope serve-reward: error: {exc}", file=sys.stderr)
         return 2
     import uvicorn
 
+    if token is None and not is_loopback(args.host):
+        print(f"WARNING: the reward server listens on {args.host} WITHOUT A TOKEN (--allow-no-token): "
+              "anyone who can reach this port can use it and its CPU", file=sys.stderr, flush=True)
     print(f"RadScope reward server: {rewarder.name} on http://{args.host}:{args.port} "
           f"(POST /get_reward, POST /score, GET /health; {'bearer token required' if token else 'no token'})",
           file=sys.stderr, flush=True)
     try:
+        app = build_app(rewarder, token=token, not_scored=args.not_scored)
         with scoring_collector():  # the server's process only scores (runs.collector)
-            uvicorn.run(build_app(rewarder, token=token, not_scored=args.not_scored), host=args.host,
-                        port=args.port, log_level="warning")
+            uvicorn.Server(server_config(app, args.host, args.port)).run()
     finally:
         rewarder.close()
     return 0

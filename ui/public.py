@@ -11,7 +11,6 @@ a server to call (request forgery), a file to read or a model context to allocat
 from __future__ import annotations
 
 import hashlib
-import ipaddress
 import logging
 import os
 from collections.abc import Iterator, Mapping
@@ -19,6 +18,7 @@ from typing import Any
 
 from radscope.engine.context import Option
 from radscope.engine.eligibility.readable import is_cannot_read
+from radscope.engine.hosts import is_loopback
 from radscope.engine.metrics.registry import MetricRegistry
 
 log = logging.getLogger(__name__)
@@ -45,17 +45,6 @@ def public_reason(host: str, public_flag: bool = False,
     if not is_loopback(host):
         return f"bound to {host}, which other machines can reach"
     return None
-
-
-def is_loopback(host: str) -> bool:
-    """127.0.0.0/8, ::1 and localhost; anything else (0.0.0.0, a LAN address, a name) is not."""
-    host = (host or "").strip().strip("[]")
-    if host.lower() == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
 
 
 def is_secret(name: str) -> bool:

@@ -1,14 +1,19 @@
 """The reward server against the in-process API, in one run on one machine.
 
 ``python -m radscope.engine.bench reward-server --metrics radsem,crepe [--data ReXRank_IUXray_test.json]``
-scores the same batches of 256 pairs with ``radscope.engine.rewards.RewardScorer`` in this process and
-through ``POST /score`` of a server started as ``python -m radscope.engine.reward_server`` in a child
-process (the same work plus HTTP and JSON), batch by batch in turn so that other load on the
-machine slows both alike, and gives pairs/s of each and their ratio; then the latency of
-one-pair requests (p50 / p99, sequential, in turn) and the throughput of 16 clients sending one
-pair each at once (gathered into batches by the server). Each side is its own process for the
-texts it scores (the reader caches by text, per process), so both read the same texts fresh;
-both get one warm-up batch first. Pairs as ``radscope.engine.bench.scale`` builds them.
+scores the same pairs with ``radscope.engine.rewards.RewardScorer`` in this process and through a
+server started as ``python -m radscope.engine.reward_server`` in a child process, round by round
+in turn so that other load on the machine slows both alike:
+
+- batches of 256 pairs: in-process against ``POST /score`` (the same work plus HTTP and JSON);
+- the way OpenRLHF (>= 0.10) calls: ``--clients`` (32) clients at once, each posting one sample
+  per request to ``POST /get_reward`` on a new connection (as ``requests.post`` does), against
+  the same pairs in-process in batches of 256; the server gathers the samples (micro-batching);
+- one-pair latency (p50 / p99, sequential, in turn).
+
+Each side is its own process for the texts it scores (the reader caches by text, per process),
+so both read the same texts fresh; both get one warm-up batch first. Pairs as
+``radscope.engine.bench.scale`` builds them.
 """
 from __future__ import annotations
 
@@ -28,9 +33,14 @@ from typing import Any
 ROOT = Path(__file__).absolute().parents[len((__package__ or "radscope.engine.bench").split("."))]
 
 
+TOKEN = "bench-" + os.urandom(8).hex()  # the server's token, so that /health gives its counters
+PROMPT = "<|im_start|>user\nWrite the findings and impression.<|im_end|>\n<|im_start|>assistant\n"
+
+
 def _post(url: str, body: dict[str, Any]) -> dict[str, Any]:
     request = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST",
-                                     headers={"Content-Type": "application/json"})
+                                     headers={"Content-Type": "application/json",
+                                              "Authorization": f"Bearer {TOKEN}"})
     with urllib.request.urlopen(request, timeout=600) as reply:
         return json.loads(reply.read())
 
@@ -44,7 +54,7 @@ def _free_port() -> int:
 def _start_server(metrics: str, port: int) -> subprocess.Popen[bytes]:
     proc = subprocess.Popen([sys.executable, "-m", "radscope.engine.reward_server", "--metrics", metrics,
                              "--port", str(port)], cwd=ROOT, stderr=subprocess.DEVNULL,
-                            env={**os.environ, "PYTHONPATH": str(ROOT)})
+                            env={**os.environ, "PYTHONPATH": str(ROOT), "RADSCOPE_REWARD_TOKEN": TOKEN})
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
         if proc.poll() is not None:
@@ -63,65 +73,113 @@ def _percentiles(ms: list[float]) -> dict[str, float]:
     return {"p50_ms": round(statistics.median(ms), 2), "p99_ms": round(cuts[98], 2), "n": len(ms)}
 
 
+def _cpu_s(pid: int) -> float:
+    """CPU seconds (user + system, all threads) a process has used, from /proc (Linux)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _health(base: str) -> dict[str, Any]:
+    request = urllib.request.Request(base + "/health", headers={"Authorization": f"Bearer {TOKEN}"})
+    with urllib.request.urlopen(request, timeout=10) as reply:
+        return dict(json.loads(reply.read()))
+
+
+def _one_sample(url: str, pair: tuple[str, str]) -> float:
+    """One OpenRLHF sample (prompt + response) posted alone; its reward."""
+    reply = _post(url, {"query": [PROMPT + pair[1] + "<|im_end|>"], "prompts": [PROMPT], "labels": [pair[0]]})
+    return float(reply["rewards"][0])
+
+
 def cmd_reward_server(args: argparse.Namespace) -> int:
     from radscope.engine.bench.cli import machine_info
     from radscope.engine.bench.scale import load_reports, synthetic_pairs
     from radscope.engine.rewards import RewardScorer
 
     reports, source = load_reports(args.data)
-    pairs = synthetic_pairs(reports, args.batch * (args.batches + 1) + args.latency_n + args.clients * 4)
-    batches = [pairs[i * args.batch:(i + 1) * args.batch] for i in range(args.batches + 1)]
-    singles = pairs[len(batches) * args.batch:]
+    need = args.batch * (1 + args.batches + args.rounds) + args.latency_n
+    pairs = synthetic_pairs(reports, need)
+    cut = [pairs[i * args.batch:(i + 1) * args.batch] for i in range(1 + args.batches + args.rounds)]
+    warm, batches, rounds = cut[0], cut[1:1 + args.batches], cut[1 + args.batches:]
+    singles = pairs[len(cut) * args.batch:]
     report: dict[str, Any] = {"benchmark": "reward-server", "machine": machine_info(), "data": source,
-                              "metrics": args.metrics, "batch": args.batch, "batches": args.batches}
+                              "metrics": args.metrics, "batch": args.batch, "batches": args.batches,
+                              "rounds": args.rounds, "clients": args.clients}
 
     rewarder = RewardScorer(args.metrics)
     port = _free_port()
-    url = f"http://127.0.0.1:{port}/score"
+    base = f"http://127.0.0.1:{port}"
     server = _start_server(args.metrics, port)
     sides = {"in_process": lambda b: rewarder.rewards([r for r, _ in b], [c for _, c in b]),
-             "server": lambda b: _post(url, {"references": [r for r, _ in b], "candidates": [c for _, c in b]})}
+             "server": lambda b: _post(base + "/score", {"references": [r for r, _ in b],
+                                                         "candidates": [c for _, c in b]})}
     try:
-        # Batch by batch in turn, so that a busy machine slows both sides alike.
-        seconds = {side: 0.0 for side in sides}
-        latency: dict[str, list[float]] = {side: [] for side in sides}
         for score in sides.values():
-            score(batches[0])  # warm-up: models loaded, worker started, first texts read
-        for batch in batches[1:]:
+            score(warm)  # warm-up: models loaded, worker started, first texts read
+        seconds = {side: 0.0 for side in sides}
+        for batch in batches:  # batch by batch in turn, so that a busy machine slows both alike
             for side, score in sides.items():
                 start = time.perf_counter()
                 score(batch)
                 seconds[side] += time.perf_counter() - start
+        gathered = {"in_process": 0.0, "clients": 0.0}
+        differences: list[float] = []
+        busy = {"batches": 0, "scoring_s": 0.0}
+        cpu = {"in_process": 0.0, "server": 0.0, "clients": 0.0}
+        with ThreadPoolExecutor(args.clients) as pool:
+            for chunk in rounds:
+                start, mine = time.perf_counter(), time.process_time()
+                want = rewarder.rewards([r for r, _ in chunk], [c for _, c in chunk]).filled(0.0)
+                gathered["in_process"] += time.perf_counter() - start
+                cpu["in_process"] += time.process_time() - mine
+                before = _health(base)
+                start, mine, theirs = time.perf_counter(), time.process_time(), _cpu_s(server.pid)
+                got = list(pool.map(lambda p: _one_sample(base + "/get_reward", p), chunk))
+                gathered["clients"] += time.perf_counter() - start
+                cpu["clients"] += time.process_time() - mine
+                cpu["server"] += _cpu_s(server.pid) - theirs
+                after = _health(base)
+                busy["batches"] += after["batches"] - before["batches"]
+                busy["scoring_s"] += after["scoring_s"] - before["scoring_s"]
+                differences += [abs(g - w) for g, w in zip(got, want, strict=True) if g != w]
+        latency: dict[str, list[float]] = {side: [] for side in sides}
         for ref, cand in singles[:args.latency_n]:
             for side, score in sides.items():
                 start = time.perf_counter()
                 score([(ref, cand)])
                 latency[side].append(1000 * (time.perf_counter() - start))
-        rest = singles[args.latency_n:]
-        with ThreadPoolExecutor(args.clients) as pool:
-            start = time.perf_counter()
-            list(pool.map(lambda p: _post(url, {"references": [p[0]], "candidates": [p[1]]}), rest))
-            concurrent = len(rest) / (time.perf_counter() - start)
-        health = json.loads(urllib.request.urlopen(url.replace("/score", "/health"), timeout=10).read())
+        health = _health(base)
     finally:
         server.terminate()
         server.wait(30)
         rewarder.close()
-    n = args.batch * args.batches
+    n, m = args.batch * args.batches, args.batch * args.rounds
     in_process, served = n / seconds["in_process"], n / seconds["server"]
-    one, latency_server = latency["in_process"], latency["server"]
+    batch_rate, client_rate = m / gathered["in_process"], m / gathered["clients"]
     report.update({
         "in_process_pairs_per_s": round(in_process, 1), "server_pairs_per_s": round(served, 1),
         "server_vs_in_process": round(served / in_process, 3),
-        "one_pair_in_process": _percentiles(one), "one_pair_server": _percentiles(latency_server),
-        "concurrent_clients": args.clients, "concurrent_one_pair_pairs_per_s": round(concurrent, 1),
+        "one_sample_clients": {"in_process_batch_pairs_per_s": round(batch_rate, 1),
+                               "clients_pairs_per_s": round(client_rate, 1),
+                               "ratio": round(client_rate / batch_rate, 3), "pairs": m,
+                               "server_batches": busy["batches"],
+                               "server_scoring_share": round(busy["scoring_s"] / gathered["clients"], 3),
+                               "cpu_ms_per_pair": {side: round(1000 * v / m, 3) for side, v in cpu.items()},
+                               "rewards_differing": len(differences),
+                               "largest_difference": max(differences, default=0.0)},
+        "one_pair_in_process": _percentiles(latency["in_process"]),
+        "one_pair_server": _percentiles(latency["server"]),
         "server_batches": health["batches"]})
-    print(f"batch {args.batch}: in-process {report['in_process_pairs_per_s']} pairs/s, server "
+    print(f"batch {args.batch}: in-process {report['in_process_pairs_per_s']} pairs/s, server /score "
           f"{report['server_pairs_per_s']} pairs/s (ratio {report['server_vs_in_process']})")
+    print(f"{args.clients} clients x one sample, /get_reward: {client_rate:.1f} pairs/s against the same pairs "
+          f"in-process in batches of {args.batch}: {batch_rate:.1f} pairs/s (ratio {client_rate / batch_rate:.3f}, "
+          f"{m} pairs in {busy['batches']} server batches, scoring {report['one_sample_clients']['server_scoring_share']:.0%} "
+          f"of the time; {len(differences)} rewards differ from the batch's, by up to {max(differences, default=0.0):.3g})")
+    print("CPU ms per pair: " + ", ".join(f"{k} {v}" for k, v in report["one_sample_clients"]["cpu_ms_per_pair"].items()))
     print(f"one pair: in-process p50 {report['one_pair_in_process']['p50_ms']} ms / p99 "
           f"{report['one_pair_in_process']['p99_ms']} ms; server p50 {report['one_pair_server']['p50_ms']} "
           f"ms / p99 {report['one_pair_server']['p99_ms']} ms")
-    print(f"{args.clients} clients, one pair each: {report['concurrent_one_pair_pairs_per_s']} pairs/s")
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     Path(args.out).write_text(json.dumps(report, indent=2))
     print(f"report written to {args.out}")
@@ -130,12 +188,13 @@ def cmd_reward_server(args: argparse.Namespace) -> int:
 
 def add_commands(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("reward-server", help="reward server vs in-process API: pairs/s at batch 256, "
-                       "one-pair latency p50 / p99")
+                       "32 one-sample clients against in-process batches, one-pair latency p50 / p99")
     p.add_argument("--data", help="ReXRank_IUXray_test.json (default: the example pairs)")
     p.add_argument("--metrics", default="radsem,crepe")
     p.add_argument("--batch", type=int, default=256)
     p.add_argument("--batches", type=int, default=4, help="timed batches (after one warm-up)")
     p.add_argument("--latency-n", type=int, default=200, help="one-pair requests timed")
-    p.add_argument("--clients", type=int, default=16, help="concurrent one-pair clients")
+    p.add_argument("--rounds", type=int, default=4, help="rounds of --batch pairs sent by the one-sample clients")
+    p.add_argument("--clients", type=int, default=32, help="concurrent one-sample clients")
     p.add_argument("--out", default="bench-results/reward_server.json")
     p.set_defaults(func=cmd_reward_server)

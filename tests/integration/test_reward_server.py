@@ -1,24 +1,23 @@
 """The reward server over real HTTP: OpenRLHF's request and reply shape (as its client sends it:
 a JSON POST, the reply's "rewards" read back), the plain batch endpoint, concurrent requests
-gathered into batches, a bearer token, and clear 4xx answers that leave the server running."""
+gathered into batches, a bearer token, and clear 4xx answers that leave the server running.
+The hostile side (sizes, deadlines, the queue, clients that leave) is in
+tests/security/test_reward_server_hostile.py."""
 import json
 import os
 import socket
 import subprocess
 import sys
-import threading
 import time
-import urllib.error
-import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
-import uvicorn
 
 from radscope.engine.api import Scorer
 from radscope.engine.reward_server import build_app
 from radscope.engine.rewards import RewardScorer
+from tests.integration.reward_server_harness import free_port, get, post, serving
 
 REFS = ["No acute cardiopulmonary process. Heart size is normal.",
         "Small left pleural effusion. Mild cardiomegaly.",
@@ -28,12 +27,7 @@ CANDS = ["Heart size is normal. No pleural effusion.",
          "MRI brain: small acute infarct in the left frontal lobe."]
 TOKEN = "s3cret-token"
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+PROMPT = "<|im_start|>user\nFindings?<|im_end|>\n<|im_start|>assistant\n"
 
 
 def listening_addresses(port: int) -> set[str]:
@@ -47,45 +41,19 @@ def listening_addresses(port: int) -> set[str]:
     return found
 
 
-def post(url: str, body, token: str | None = None, raw: bytes | None = None):
-    headers = {"Content-Type": "application/json"}
-    if token:
-        headers["Authorization"] = f"Bearer {token}"
-    data = raw if raw is not None else json.dumps(body).encode()
-    request = urllib.request.Request(url, data=data, headers=headers, method="POST")
-    try:
-        with urllib.request.urlopen(request, timeout=60) as reply:
-            return reply.status, json.loads(reply.read())
-    except urllib.error.HTTPError as exc:
-        return exc.code, json.loads(exc.read())
-
-
-def get(url: str):
-    with urllib.request.urlopen(url, timeout=10) as reply:
-        return reply.status, json.loads(reply.read())
-
-
 @pytest.fixture(scope="module")
 def server():
     rewarder = RewardScorer("radsem:0.7,crepe:0.3")
-    port = free_port()
-    app = build_app(rewarder, token=TOKEN, not_scored=-1.0)
-    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not srv.started and time.monotonic() < deadline:
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}", rewarder
-    srv.should_exit = True
-    thread.join(10)
+    with serving(build_app(rewarder, token=TOKEN, not_scored=-1.0)) as url:
+        yield url, rewarder
     rewarder.close()
 
 
 def test_openrlhf_get_reward(server):
     url, rewarder = server
-    prompts = ["<|im_start|>user\nFindings?<|im_end|>\n<|im_start|>assistant\n"] * 3
-    queries = [p + c + "<|im_end|>" for p, c in zip(prompts, CANDS, strict=True)]
+    prompts = [PROMPT] * 3
+    queries = ["<pad>" + p + c + "<|im_end|>" for p, c in zip(prompts, CANDS, strict=True)]
+    queries[1] = " " + queries[1] + "  \n<|endoftext|>  "  # a leading space: the prompt still begins it
     status, reply = post(url + "/get_reward", {"query": queries, "prompts": prompts, "labels": REFS}, TOKEN)
     assert status == 200 and set(reply) == {"rewards", "scores", "extra_logs"}
     want = rewarder.rewards(REFS, CANDS)
@@ -107,13 +75,13 @@ def test_plain_batch_endpoint(server):
 
 def test_concurrent_requests_are_gathered_into_batches(server):
     url, _ = server
-    _, before = get(url + "/health")
+    _, before = get(url + "/health", TOKEN)
     pairs = [(REFS[i % 2], f"{CANDS[i % 2]} Case {i}.") for i in range(48)]
     with ThreadPoolExecutor(16) as pool:
         replies = list(pool.map(lambda p: post(url + "/score", {"references": [p[0]], "candidates": [p[1]]},
                                                TOKEN), pairs))
     assert all(status == 200 for status, _ in replies)
-    _, after = get(url + "/health")
+    _, after = get(url + "/health", TOKEN)
     assert after["batches"] - before["batches"] < len(pairs)  # fewer Scorer calls than requests
     with Scorer("radsem") as scorer:  # each request got its own pair's result back
         want = scorer.score([p[0] for p in pairs], [p[1] for p in pairs]).array("radsem").tolist()
@@ -137,7 +105,16 @@ def test_bad_requests_get_a_clear_400(server, body, raw, status, message):
 def test_get_reward_checks_its_lists(server):
     url, _ = server
     got, reply = post(url + "/get_reward", {"query": ["q"], "prompts": ["p", "p"], "labels": ["l"]}, TOKEN)
-    assert got == 400 and "1 queries, 2 prompts and 1 labels" in reply["error"]
+    assert got == 400 and "query has 1, prompts has 2, labels has 1" in reply["error"]
+
+
+def test_a_query_that_does_not_begin_with_its_prompt_is_refused(server):
+    """Truncated by the trainer or decoded differently, the prompt no longer tells where the
+    response starts: the request is refused, naming the samples, never scored as not-scored."""
+    url, _ = server
+    queries = [PROMPT + CANDS[0], PROMPT[:20] + CANDS[1], "Findings? " + CANDS[2]]
+    got, reply = post(url + "/get_reward", {"query": queries, "prompts": [PROMPT] * 3, "labels": REFS}, TOKEN)
+    assert got == 422 and "query[1], query[2] does not begin with its prompt" in reply["error"]
 
 
 def test_token_required(server):
@@ -145,8 +122,18 @@ def test_token_required(server):
     body = {"references": REFS[:1], "candidates": CANDS[:1]}
     assert post(url + "/score", body)[0] == 401
     assert post(url + "/score", body, "wrong")[0] == 401
-    status, health = get(url + "/health")
-    assert status == 200 and health["auth"] is True and "s3cret" not in json.dumps(health)
+    assert post(url + "/score", body, headers={"Authorization": f"Bearer{TOKEN}"})[0] == 401
+    for scheme in ("bearer", "BEARER", "Bearer"):  # the scheme is case-insensitive (RFC 9110)
+        assert post(url + "/score", body, headers={"Authorization": f"{scheme} {TOKEN}"})[0] == 200
+
+
+def test_health_tells_a_caller_without_the_token_only_that_it_is_alive(server):
+    url, _ = server
+    assert get(url + "/health") == (200, {"status": "ok"})
+    assert get(url + "/health", "wrong") == (200, {"status": "ok"})
+    status, health = get(url + "/health", TOKEN)
+    assert status == 200 and health["weights"] == {"radsem": 0.7, "crepe": 0.3}
+    assert set(health["signatures"]) == {"radsem", "crepe"} and TOKEN not in json.dumps(health)
 
 
 def test_serve_reward_command(tmp_path):
@@ -162,7 +149,7 @@ def test_serve_reward_command(tmp_path):
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             try:
-                status, health = get(f"http://127.0.0.1:{port}/health")
+                status, health = get(f"http://127.0.0.1:{port}/health", TOKEN)
                 break
             except OSError:
                 assert proc.poll() is None, proc.stderr.read()

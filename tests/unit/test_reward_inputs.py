@@ -135,6 +135,8 @@ def test_max_chars_below_one_is_refused(max_chars):
 
 @pytest.mark.parametrize("workers", ["0", "-3"])
 def test_serve_reward_refuses_workers_below_one_in_one_line(workers, capsys):
-    assert serve_reward(["--metrics", "bleu1", "--workers", workers]) == 2
+    with pytest.raises(SystemExit) as stopped:
+        serve_reward(["--metrics", "bleu1", "--workers", workers])
+    assert stopped.value.code == 2
     err = capsys.readouterr().err.strip()
-    assert err.startswith("error: workers must be a whole number of at least 1") and "\n" not in err
+    assert "--workers" in err and "is not a whole number of at least 1" in err and "\n" not in err

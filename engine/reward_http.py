@@ -1,0 +1,153 @@
+"""The reward server's HTTP limits: what a connection, a request and a body may cost.
+
+uvicorn closes idle keep-alive connections but sets no deadline for a request's headers or body
+and reads a chunked body whole before the app sees it; an endpoint that reads ``request.body()``
+has no cap either. Here: a connection must send a request's headers within ``header_s`` of
+opening (or of its previous response) and the body within ``body_s`` more, else it is closed
+(``deadline_protocol``); the app reads the body in chunks and stops at ``max_body_bytes`` whatever
+the framing (``read_body``, 413), and the JSON is parsed with every failure a ``BadRequest``
+(``parse_object``: nesting past the parser's depth, a number too long to convert, bad UTF-8).
+"""
+from __future__ import annotations
+
+import asyncio
+import hmac
+import json
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from starlette.requests import Request
+
+MAX_BODY_BYTES = 64 * 1024 * 1024
+MAX_PAIRS = 16_384  # per request
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What one request or connection may cost the server (defaults are the served ones)."""
+
+    max_body_bytes: int = MAX_BODY_BYTES
+    max_pairs: int = MAX_PAIRS
+    header_s: float = 10.0  # from a connection's opening (or its last response) to a request's headers
+    body_s: float = 60.0  # from the headers to the body's last byte
+    max_connections: int = 512  # open at once; past it uvicorn answers 503
+
+
+class BadRequest(ValueError):
+    """A request the caller can fix: answered 4xx (400 unless ``status`` says) with this message."""
+
+    def __init__(self, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def too_large(limits: Limits) -> BadRequest:
+    return BadRequest(f"request body over {limits.max_body_bytes:,} bytes", 413)
+
+
+async def read_body(request: Request, limits: Limits) -> bytes:
+    """The body, read chunk by chunk: 413 as soon as it passes the cap (before reading it when
+    Content-Length says so), 408 when it has not all come within ``limits.body_s``."""
+    declared = request.headers.get("content-length", "")
+    if len(declared) > 18 or (declared.isdigit() and int(declared) > limits.max_body_bytes):
+        raise too_large(limits)
+    chunks: list[bytes] = []
+    size = 0
+    try:
+        async with asyncio.timeout(limits.body_s):
+            async for chunk in request.stream():
+                size += len(chunk)
+                if size > limits.max_body_bytes:
+                    raise too_large(limits)
+                chunks.append(chunk)
+    except TimeoutError:
+        raise BadRequest(f"the body did not arrive within {limits.body_s:g} s", 408) from None
+    return b"".join(chunks)
+
+
+def parse_object(raw: bytes) -> dict[str, Any]:
+    """The body as a JSON object; anything else a ``BadRequest`` naming what is wrong."""
+    try:
+        body = json.loads(raw)
+    except RecursionError:
+        raise BadRequest("the body is nested too deeply to be a request") from None
+    except (ValueError, UnicodeDecodeError) as exc:  # JSONDecodeError, a number past int's digit limit
+        raise BadRequest(f"the body is not JSON: {exc}") from None
+    if not isinstance(body, dict):
+        raise BadRequest(f"the body must be a JSON object, not {type(body).__name__}")
+    return body
+
+
+def string_list(body: dict[str, Any], key: str, limits: Limits) -> list[str]:
+    value = body.get(key)
+    if not isinstance(value, list):
+        raise BadRequest(f"{key!r} must be a list of strings" + ("" if key in body else " (missing)"))
+    if len(value) > limits.max_pairs:
+        raise BadRequest(f"{key!r} has {len(value)} items; at most {limits.max_pairs} per request", 413)
+    bad = next((i for i, v in enumerate(value) if not isinstance(v, str)), None)
+    if bad is not None:
+        raise BadRequest(f"{key}[{bad}] is {type(value[bad]).__name__}, not a string")
+    return value
+
+
+def bearer_ok(header: str, token: str) -> bool:
+    """Whether an Authorization header carries ``token`` (the scheme is case-insensitive)."""
+    scheme, _, credentials = header.strip().partition(" ")
+    return scheme.lower() == "bearer" and hmac.compare_digest(credentials.strip().encode(), token.encode())
+
+
+def deadline_protocol(header_s: float, body_s: float) -> type[asyncio.Protocol]:
+    """uvicorn's h11 protocol with the two deadlines it lacks: a connection that has not sent a
+    request's headers ``header_s`` after opening (or after its last response), or its body
+    ``body_s`` after the headers, is closed. Slow and idle sockets cannot pile up."""
+    import h11
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    class DeadlineH11Protocol(H11Protocol):
+        _timer: asyncio.TimerHandle | None = None
+
+        def _arm(self, seconds: float) -> None:
+            if self._timer is not None:
+                self._timer.cancel()
+            self._timer = self.loop.call_later(seconds, self._expire)
+
+        def _expire(self) -> None:
+            if self.conn.their_state in (h11.IDLE, h11.SEND_BODY) and not self.transport.is_closing():
+                self.transport.close()
+
+        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+            super().connection_made(transport)
+            self._arm(header_s)
+
+        def handle_events(self) -> None:
+            before = self.conn.their_state
+            super().handle_events()
+            if before is h11.IDLE and self.conn.their_state is h11.SEND_BODY:
+                self._arm(body_s)
+
+        def on_response_complete(self) -> None:
+            super().on_response_complete()
+            if not self.transport.is_closing():
+                self._arm(header_s)
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            if self._timer is not None:
+                self._timer.cancel()
+            super().connection_lost(exc)
+
+    return DeadlineH11Protocol
+
+
+def server_config(app: Any, host: str, port: int) -> Any:
+    """The uvicorn ``Config`` ``app`` runs under, with the ``Limits`` it was built with
+    (``app.state.limits``): the deadlines above (the body's 5 s after the app's own 408, for
+    bodies no endpoint reads), at most
+    ``limits.max_connections`` connections, idle keep-alive connections closed after 5 s."""
+    import uvicorn
+
+    limits: Limits = app.state.limits
+    return uvicorn.Config(app, host=host, port=port, log_level="warning",
+                          http=deadline_protocol(limits.header_s, limits.body_s + 5),
+                          limit_concurrency=limits.max_connections, timeout_keep_alive=5,
+                          server_header=False)
