@@ -21,6 +21,7 @@ from radscope.engine.bench.ratings import (
 from radscope.engine.io.reports import ReportPair
 
 CANDIDATES = ("radgraph", "bertscore", "s_emb", "bleu")
+INVENTED = ("Right basilar atelectasis", "Enlarged heart", "Hilar adenopathy", "Rib fracture")
 STUDIES = [
     ("50000001", "No acute cardiopulmonary process."),
     # A reference that spans two physical lines inside its quoted CSV cell.
@@ -35,7 +36,9 @@ def write_samples(directory: Path, studies=STUDIES, blank: tuple[int, str] | Non
         writer = csv.writer(handle)
         writer.writerow(["study_id", "gt_report", *CANDIDATES])
         for row, (study_id, reference) in enumerate(studies):
-            cands = [f"{name} candidate for study {row}." for name in CANDIDATES]
+            # Reports (a text that states nothing about a patient cannot be read), sharing no
+            # word with any reference; the study's number keeps every candidate distinct.
+            cands = [f"{finding} on image {row + 1}." for finding in INVENTED]
             if blank and blank[0] == row:
                 cands[CANDIDATES.index(blank[1])] = ""
             writer.writerow([study_id, reference, *cands])
@@ -87,7 +90,7 @@ def test_load_rexval_pairs_and_mean_errors(tmp_path):
     assert isinstance(second, ReportPair)
     assert second.id == "50000002:radgraph"
     assert second.reference == "Small left pleural effusion.\nNo pneumothorax."
-    assert second.candidate == "radgraph candidate for study 1."
+    assert second.candidate == "Right basilar atelectasis on image 2."
     assert second.extra["study_number"] == "1" and second.extra["candidate_type"] == "radgraph"
 
     # Study 0 / radgraph, means over the 2 raters:
