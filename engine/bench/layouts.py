@@ -284,13 +284,23 @@ def detection_table(pairs: Sequence[LayoutPair], metrics: Sequence[Any]) -> dict
             cell = table.setdefault(item.error, {}).setdefault(
                 item.layout, {"detected": 0, "n": 0,
                               "can_see": can_see(metric.card, metric.parts, item.error)})
-            cell["n"] += 1
-            cell["detected"] += detected(metric, result.score)
-        for layouts in table.values():
-            for cell in layouts.values():
-                cell["rate"] = cell["detected"] / cell["n"]
-        rates[metric.name] = table
+            count(cell, metric, result.score)
+        rates[metric.name] = with_rates(table)
     return {"rates": rates, "imperfect_identical": imperfect}
+
+
+def count(cell: dict[str, Any], metric: Any, score: float | None) -> None:
+    """One more planted-error pair in a table cell, detected or not."""
+    cell["n"] += 1
+    cell["detected"] += detected(metric, score)
+
+
+def with_rates(table: dict[str, dict[str, dict[str, Any]]]) -> dict[str, dict[str, dict[str, Any]]]:
+    """Each cell's detection rate, from its counts."""
+    for cells in table.values():
+        for cell in cells.values():
+            cell["rate"] = cell["detected"] / cell["n"]
+    return table
 
 
 def rules_metrics(names: Sequence[str] = METRICS) -> list[Any]:

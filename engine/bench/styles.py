@@ -25,7 +25,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from radscope.engine.bench.layouts import METRICS, detected, perfect, rules_metrics, swap_sides
+from radscope.engine.bench.layouts import (
+    METRICS,
+    count,
+    perfect,
+    rules_metrics,
+    swap_sides,
+    with_rates,
+)
 from radscope.engine.io.reports import ReportPair
 
 
@@ -333,12 +340,8 @@ def detection_table(pairs: Sequence[StylePair], metrics: Sequence[Any]) -> dict[
                 continue
             cell = table.setdefault(item.error, {}).setdefault(
                 item.style, {"detected": 0, "n": 0, "can_see": can_see(metric.card, item.error)})
-            cell["n"] += 1
-            cell["detected"] += detected(metric, result.score)
-        for styles in table.values():
-            for cell in styles.values():
-                cell["rate"] = cell["detected"] / cell["n"]
-        rates[metric.name] = table
+            count(cell, metric, result.score)
+        rates[metric.name] = with_rates(table)
     n_controls = sum(item.error == "other-style" for item in pairs) * len(metrics)
     return {"rates": rates, "imperfect_identical": imperfect, "other_style_moved": moved,
             "other_style_pairs": n_controls}
