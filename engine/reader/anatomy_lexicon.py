@@ -14,6 +14,7 @@ from functools import cache, lru_cache
 
 from radscope.engine.reader.alternation import Alternation, AlternationSet, RemovalSequence, RemovalStep
 from radscope.engine.reader.lexicon_loader import StartIndex, load, word_regex
+from radscope.engine.reader.wording import normalise
 
 
 @dataclass(frozen=True, eq=False)
@@ -96,8 +97,10 @@ def start_indices() -> tuple[StartIndex, StartIndex]:
 
 
 def canonical_text(text: str) -> str:
-    """Lower-case text with synonyms folded onto one spelling ("hepatic" -> "liver")."""
-    out = text.lower().replace("\u00d7", " x ")  # the multiplication sign
+    """Lower-case text with synonyms folded onto one spelling ("hepatic" -> "liver"), after the
+    words every reader reads alike (``wording.normalise``: a no-op on a sentence already read
+    through it, so any caller gets the same reading)."""
+    out = normalise(text).lower().replace("\u00d7", " x ")  # the multiplication sign
     canonical = anatomy_lexicon().canonical
     if not out.isascii():
         for pattern, word in canonical:

@@ -6,6 +6,11 @@ Three rewrites, each data in ``wording.json`` (its hash is in every rules signat
 - **abbreviations** written out ("PTX" -> "pneumothorax", "LUL" -> "left upper lobe", "b/l" ->
   "bilateral"); two-letter ones only when written in capitals ("LV", "IJ");
 - **British spellings** in their American form ("oedema", "haemorrhage", "tumour", "localised");
+- **denials written one way** ("non-dilated" -> "not enlarged", "not uniform" -> "heterogeneous",
+  "not well visualized" -> "not clearly visible"): the cue rules then read the same denial for
+  every metric (these were RadSEM's canonical rewrites, unseen by CLEAR and SRR-BERT). One such
+  rewrite stays in ``radsem.json``: "shows no enhancement" -> "nonenhancement" swallows its verb,
+  which the matcher's tokens need and a sentence shown to a person must not lose;
 - **ALL CAPS** read as text: a sentence without a lower-case letter is lower-cased (after its
   abbreviations are written out), so "NO MIDLINE SHIFT" reads as "No midline shift".
 
@@ -29,6 +34,8 @@ _WORDS_RE = re.compile(r"[A-Za-z]{2,}")
 @lru_cache(maxsize=1)
 def _patterns() -> tuple[re.Pattern[str], dict[str, str], re.Pattern[str], dict[str, str],
                          tuple[tuple[re.Pattern[str], str], ...]]:
+    """Abbreviations (any case, capitals only) and the word rewrites: British spellings, then the
+    phrases whose wording decides a denial."""
     data = load("wording")
     any_case: dict[str, str] = data["abbreviations"]["any_case"]
     upper: dict[str, str] = data["abbreviations"]["upper_only"]
@@ -39,7 +46,10 @@ def _patterns() -> tuple[re.Pattern[str], dict[str, str], re.Pattern[str], dict[
 
     british = tuple((re.compile(rf"\b{fragment}", re.IGNORECASE), american)
                     for fragment, american in data["british"])
-    return tokens(list(any_case), re.IGNORECASE), any_case, tokens(list(upper), 0), upper, british
+    negation = tuple((re.compile(rf"\b(?:{phrase})\b", re.IGNORECASE), written)
+                     for phrase, written in data["negation"])
+    return (tokens(list(any_case), re.IGNORECASE), any_case, tokens(list(upper), 0), upper,
+            british + negation)
 
 
 def _keep_capital(written: str, replacement: str) -> str:

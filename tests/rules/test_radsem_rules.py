@@ -428,7 +428,9 @@ def test_radsem_reads_the_clinical_readers_statements(radsem_rules):
 
 
 def test_an_unusable_encoder_is_named_not_hidden(monkeypatch, caplog):
-    from radscope import models
+    import radscope.engine.runtimes.onnx_encoder  # noqa: F401 - bound to the real resolver first
+    import radscope.models.artifacts
+    from radscope import engine, models
     from radscope.engine.metrics.radsem.rules import build_extractor
     from radscope.models.resolve import ModelNotAvailable
 
