@@ -62,7 +62,7 @@ def main(argv: list[str] | None = None) -> int:
     from radscope.engine.runs.store import StoreError
 
     try:
-        demo = queue(build_demo(config))
+        demo = queue(build_demo(config, warm=True))
     except StoreError as exc:  # a damaged or locked run store: say which file, not a traceback
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -15,6 +15,7 @@ def test_structure_report_without_a_judge_gives_the_rules_rewrite(real_page):  #
     page = real_page
     candidate = next(e for e in example_pairs() if e.pair.id == "effusion-laterality").pair.candidate
     page.locator("#candidate textarea").fill(candidate)
+    page.locator("#structure-section").get_by_text("Rewrite a report in the structured format").click()
     page.locator("#structure").click()
     out = page.locator("#structure-output")
     out.locator(".rs-structured").wait_for(timeout=60_000)
