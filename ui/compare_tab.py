@@ -12,6 +12,7 @@ from radscope.ui import compare_handlers as handlers
 from radscope.ui.compare import InputProblem, compare_pair, parse_metrics
 from radscope.ui.compare_handlers import NO_DIFFERENCES, CompareView, compare_differences
 from radscope.ui.handlers import bind
+from radscope.ui.judge_build import runtime_box
 from radscope.ui.panels import build_panel
 from radscope.ui.public import for_visitor, redact, secret_values
 from radscope.ui.runtime import needs_model
@@ -68,6 +69,7 @@ def compare_tab(app: AppContext, names: list[str], default_metrics: list[str],
             with gr.Accordion("Metric options", open=False, elem_id="compare-options"):
                 gr.Markdown("Only the options of the ticked metrics are shown. Blank text uses "
                             "the configured value or the default.")
+                runtime_box(config.public, "compare-judge-runtime", quiet_when_ready=True)
                 controls = option_controls(config, "compare",
                                           relevant_options(registry, default_metrics), option_names)
     stale = gr.HTML(elem_id="stale-notice")

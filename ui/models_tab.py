@@ -14,6 +14,7 @@ from radscope.ui import model_status
 from radscope.ui import models_handlers as handlers
 from radscope.ui.get_models import get_section
 from radscope.ui.handlers import bind, holding
+from radscope.ui.judge_build import runtime_box
 from radscope.ui.models_handlers import judge_not_here as _not_here  # noqa: F401 - tests/hub import it here
 from radscope.ui.widgets import LLM, AppContext, status_box
 
@@ -33,6 +34,7 @@ def models_tab(app: AppContext, tab: gr.Tab, compare_parts: dict[str, Any],
     if public:
         gr.Markdown("### Judge\nThis is a public server: the operator chose the judge and the "
                     "models (config file or environment); they cannot be switched from the page.")
+        runtime_box(public, "judge-runtime")
     else:
         judge_switch(app.registry, compare_parts, batch_parts)
     check_text = ("Status is checked on this machine only (bundled files, installed packages, the "
@@ -73,6 +75,7 @@ def judge_switch(registry: MetricRegistry, compare_parts: dict[str, Any],
     if not judge_options:
         gr.HTML(status_box("warn", "No registered metric uses an LLM judge in this build, so there is "
                                    "no judge option to set."))
+    runtime_box(False, "judge-runtime")  # llama.cpp may still be compiling (make run)
     with gr.Row():
         source = gr.Radio(list(model_status.JUDGE_SOURCES), value=model_status.JUDGE_FROM_REGISTRY,
                           label="Where the judge comes from", elem_id="judge-source")
