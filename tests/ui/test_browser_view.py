@@ -105,3 +105,52 @@ def test_run_and_then_the_overview_are_in_view(browser, app_server, width, heigh
     assert overview["t"] < panel["t"], times  # the overview first, the panels after it
     # The overview waits for no metric: within the engine's time for the pair plus a constant.
     assert overview["t"] / 1000 <= api_s + 3.0, figures
+
+
+# Every visible text's computed size (icons drawn by CSS at size 0 aside), and the prose's.
+TEXT_SIZES = """() => {
+  const small = [];
+  const root = document.querySelector('.gradio-container');
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+  for (let node; (node = walker.nextNode());) {
+    const el = node.parentElement;
+    if (!node.textContent.trim() || !el || el.closest('footer')) continue;
+    const box = el.getBoundingClientRect();
+    const style = getComputedStyle(el);
+    const size = parseFloat(style.fontSize);
+    if (!box.width || !box.height || style.visibility === 'hidden' || size === 0) continue;
+    if (size < 14) small.push(`${size}px ${el.tagName} ${node.textContent.trim().slice(0, 40)}`);
+  }
+  return small;
+}"""
+PROSE = [".rs-intro", "#reference textarea", "#metrics label", "#clinical-summary", ".rs-report",
+         ".rs-card", ".rs-head", "[id^=table-] [role=gridcell]"]
+
+
+def test_text_is_room_sized_and_headers_whole(browser, app_server):
+    """At 1280 x 720: no text under 14 px anywhere (tables, plots, badges, buttons), the body
+    text at 16 px, and no table header cut."""
+    from tests.ui.test_accessibility import _clipped
+
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    page = context.new_page()
+    page.set_default_timeout(120_000)
+    try:
+        page.goto(app_server.url)
+        page.wait_for_selector("#run")
+        _fill(page, PAIR)
+        page.locator("#run").click()
+        page.wait_for_selector("#compare-status [data-done]")
+        page.wait_for_selector("#plot-radsem .js-plotly-plot text")
+        page.wait_for_timeout(500)
+        assert page.evaluate(TEXT_SIZES) == []
+        for selector in PROSE:
+            sizes = page.eval_on_selector_all(selector, "els => els.map(e => parseFloat(getComputedStyle(e).fontSize))")
+            assert sizes and min(sizes) >= 16, (selector, sizes)
+        plot_text = page.eval_on_selector_all(".js-plotly-plot text", "ts => ts.filter(t => t.textContent.trim())"
+                                              ".map(t => parseFloat(getComputedStyle(t).fontSize))")
+        assert plot_text and min(plot_text) >= 14, plot_text
+        assert _clipped(page, "[id^=table-] th, [id^=table-] [role=gridcell]") == []
+    finally:
+        page.screenshot(path=str(artifacts_dir() / "view-text-1280x720.png"), full_page=True)
+        context.close()
