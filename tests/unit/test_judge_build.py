@@ -47,3 +47,12 @@ def test_without_a_build_log_the_installed_package_decides(tmp_path, monkeypatch
     assert judge_runtime(installed=True).state == "ready"
     assert judge_runtime(installed=False).state == "missing"
     assert judge_runtime(tmp_path / "absent.log", installed=False).state == "missing"
+
+
+def test_a_judge_that_cannot_start_without_llama_says_what_to_do(tmp_path, monkeypatch):
+    from radscope.ui.compare import _no_llama
+
+    monkeypatch.setenv("RADSCOPE_JUDGE_BUILD_LOG", str(_log(tmp_path, NINJA)))
+    said = _no_llama(RuntimeError("judge failed to start: ModuleNotFoundError: No module named 'llama_cpp'"))
+    assert "still compiling in the background" in said and "rules reader or a judge server" in said
+    assert _no_llama(RuntimeError("out of memory")) == ""
