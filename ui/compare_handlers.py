@@ -165,7 +165,8 @@ def check(registry: MetricRegistry, max_chars: int, ref: str, cand: str, chosen:
 
 
 def start(view: CompareView, ref: str, cand: str, chosen: list[str]) -> dict[Any, Any]:
-    """Before scoring: show the chosen metrics' panels (or say what is wrong)."""
+    """Before scoring: the clinical overview, and the chosen metrics' panels shown (or what is
+    wrong)."""
     try:
         selected = check(view.app.registry, view.app.config.max_chars, ref, cand, chosen)
     except InputProblem as exc:
@@ -174,7 +175,9 @@ def start(view: CompareView, ref: str, cand: str, chosen: list[str]) -> dict[Any
             out.update(p.visibility(False))
         return out
     buttons = downloads(False)
-    out = {view.status: overview_html(view.app.registry, {}, len(selected), selected[0]),
+    # The reader's answer goes out with this first, quick response (milliseconds, no queue).
+    out = {view.status: overview_html(view.app.registry, {}, len(selected), selected[0],
+                                      clinical=clinical_summary(ref, cand)),
            view.dl_html: buttons["html"], view.dl_json: buttons["json"], view.stale: "",
            view.diff_stale: "", view.shown_inputs: None}
     for name, p in view.panels.items():

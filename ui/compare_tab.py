@@ -22,13 +22,17 @@ from radscope.ui.widgets import COMPARE, COMPARE_LIMIT, LLM, AppContext, option_
 
 __all__ = ["NO_DIFFERENCES", "compare_api", "compare_differences", "compare_tab"]
 VISITOR_KEY = "radscope-visitor"  # local-storage key of a public visitor's secret key
-# Scroll so that the overview (#compare-status) starts near the top of the window, unless it
-# already sits in the upper part of it (then nothing moves).
+# On Run, at once: scroll so that the overview (#compare-status) starts near the top of the
+# window, unless it already sits in the upper part of it (then nothing moves). The page is made
+# tall enough first: the panels that fill it are not shown yet.
 SHOW_OVERVIEW = """() => {
   const el = document.querySelector('#compare-status');
   if (!el) return;
   const top = el.getBoundingClientRect().top;
-  if (top < 0 || top > window.innerHeight * 0.4) window.scrollBy({top: top - 12, behavior: 'instant'});
+  if (top >= 0 && top <= window.innerHeight * 0.4) return;
+  const page = document.querySelector('.gradio-container');
+  if (page) page.style.minHeight = `${window.scrollY + top + window.innerHeight}px`;
+  window.scrollBy({top: top - 12, behavior: 'instant'});
 }"""
 
 
@@ -119,12 +123,12 @@ def compare_tab(app: AppContext, names: list[str], default_metrics: list[str],
     inputs = [reference, candidate, modality, area, metrics, visitor, *control_list]
     edited: list[Any] = [reference, candidate, modality, area, metrics, *control_list]
     fresh = [stale, diff_stale, dl_html, dl_json]
-    # Once the panels are shown (the page is tall enough), the browser brings the overview
-    # (the reader's answer, progress, then the scores) into view, before any scoring.
+    # In the browser, at once: the overview's place (the reader's answer, progress, then the
+    # scores) comes into view before anything is scored.
+    run.click(None, js=SHOW_OVERVIEW, api_visibility="private", queue=False)
     run.click(bind(handlers.start, view), [reference, candidate, metrics],
               [status, *fresh, view.shown_inputs, *view.columns_and_slots],
               api_name="compare_start", api_visibility="undocumented", queue=False) \
-        .then(None, js=SHOW_OVERVIEW, api_visibility="private", queue=False) \
         .then(bind(handlers.stream, view), inputs, view.streamed, api_name="compare_panels",
               concurrency_id=COMPARE, concurrency_limit=COMPARE_LIMIT,
               show_progress="hidden") \
