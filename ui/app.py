@@ -45,10 +45,10 @@ PUBLIC_NOTE = ("This is a shared public server: the operator chose its models; y
 MAX_FILE_SIZE = "20mb"
 
 
-def build_demo(config: AppConfig, store: Store | None = None, warm: bool = False) -> gr.Blocks:
+def build_demo(config: AppConfig, store: Store | None = None) -> gr.Blocks:
     """Build the whole app (not launched) offering the metrics of ``config.registry``.
-    ``store`` defaults to $RADSCOPE_HOME's database; ``warm`` loads the default metrics in the
-    background (``warm_up``)."""
+    ``store`` defaults to $RADSCOPE_HOME's database; ``config.warm`` loads the default metrics
+    in the background (``warm_up``)."""
     registry = config.registry
     app = AppContext(config=config, cache=RuntimeCache(registry, config.max_contexts),
                      store=store or Store())
@@ -79,7 +79,7 @@ def build_demo(config: AppConfig, store: Store | None = None, warm: bool = False
                concurrency_limit=COMPARE_LIMIT)
     if config.public:
         cap_request_text(demo, config.max_chars)
-    if warm:
+    if config.warm:
         warm_up(app, default_metrics)
     return demo
 
