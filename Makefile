@@ -16,13 +16,29 @@ endif
 .PHONY: run test test-fast lint bench setup dev system-deps constraints clean help
 
 help:
-	@echo "make run    - set up the environment and start the app on http://127.0.0.1:7860"
+	@echo "make run    - set up the environment and start the app on http://127.0.0.1:7860 (the local"
+	@echo "              LLM judge's llama.cpp compiles in the background meanwhile)"
 	@echo "make test   - set up the environment (and Debian chromium) and run the whole test suite"
 	@echo "make bench  - run the benchmarks (real data from DATA=$(DATA) when present)"
 
-$(BIN)/.runtime: requirements.txt constraints.txt
+# The environment comes in two steps. `.base` is requirements.txt without llama-cpp-python: wheels
+# only, a minute or two, and all the app needs to serve the default metrics (rules readers,
+# encoders, lexical baselines, judge servers). `.runtime` adds llama-cpp-python, which ships as
+# source and compiles llama.cpp (about 7 minutes on 2 cores): `make run` builds it in the
+# background while the app already serves, `make setup` / `make test` wait for it.
+# requirements.txt stays the one complete list (pip and Hugging Face Spaces install from it).
+LLAMA_PIN = $(shell grep -m1 '^llama-cpp-python==' requirements.txt)
+LLAMA_LOG := $(VENV)/llama-build.log
+
+$(BIN)/.base: requirements.txt constraints.txt
 	$(PYTHON) -m venv $(VENV)
-	$(PIP) -r requirements.txt -c constraints.txt
+	grep -v '^llama-cpp-python==' requirements.txt > $(VENV)/requirements-base.txt
+	$(PIP) -r $(VENV)/requirements-base.txt -c constraints.txt
+	touch $@
+
+# LLAMA_PIP_VERBOSE=-vv (the background build) logs the compiler's [step/steps] lines.
+$(BIN)/.runtime: $(BIN)/.base
+	$(PIP) $(LLAMA_PIP_VERBOSE) "$(LLAMA_PIN)" -c constraints.txt
 	touch $@
 
 $(BIN)/.dev: $(BIN)/.runtime requirements-dev.txt
@@ -39,8 +55,19 @@ system-deps:
 	  echo "installing Debian chromium for the browser tests"; \
 	  $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq chromium >/dev/null; }
 
-run: $(BIN)/.runtime
-	$(BIN)/python app.py
+# Serve at once; llama.cpp (the embedded LLM judge) compiles meanwhile, logged to $(LLAMA_LOG),
+# which the app's Models tab reads to show the build's progress. One build at a time (flock);
+# it goes on if the app is stopped, and the next `make run` finds it running or done.
+run: $(BIN)/.base
+	@if ! $(MAKE) --no-print-directory -q $(LLAMA_STAMP) 2>/dev/null; then \
+	  if flock -n $(VENV)/.llama-build.lock true; then \
+	    echo "compiling llama.cpp for the local LLM judge in the background (about 7 minutes on 2 cores;"; \
+	    echo "log: $(LLAMA_LOG)); the app serves the default metrics meanwhile"; \
+	    setsid nohup flock -n $(VENV)/.llama-build.lock bash -c '{ echo RADSCOPE-BUILD-START $$(date +%s); $(MAKE) --no-print-directory \
+	      LLAMA_PIP_VERBOSE=-vv $(LLAMA_STAMP) && echo RADSCOPE-BUILD-DONE || echo RADSCOPE-BUILD-FAILED; } \
+	      > $(LLAMA_LOG) 2>&1' < /dev/null > /dev/null 2>&1 & \
+	  else echo "llama.cpp is still compiling in the background (log: $(LLAMA_LOG))"; fi; fi
+	RADSCOPE_JUDGE_BUILD_LOG=$(abspath $(LLAMA_LOG)) $(BIN)/python app.py
 
 test: dev lint
 	$(BIN)/python -m pytest

@@ -57,6 +57,7 @@ def main(argv: list[str] | None = None) -> int:
 
     reason = public_reason(args.host, args.public)
     config.public = reason is not None
+    config.warm = True  # the first Run then takes the engine's time, not its start-up
     print(f"RadScope: {'public mode (' + reason + ')' if reason else 'local mode (one user)'}",
           file=sys.stderr)
     from radscope.engine.runs.store import StoreError

@@ -224,16 +224,14 @@ def _score_run(args: argparse.Namespace, argv: list[str], pairs: dataio.PairFile
     print(f"run id: {run_id}{resuming}", file=sys.stderr, flush=True)
     metric_names = [m.name for m in built]
     bar = None
-    if not args.no_progress:
-        from tqdm import tqdm
+    if not args.no_progress:  # a bar on a terminal, a line per 10 % or 30 s in a log
+        from radscope.engine.io.progress import progress as progress_bar
 
-        bar = tqdm(total=len(pairs) * len(metric_names), unit="result", file=sys.stderr)
+        bar = progress_bar(len(pairs) * len(metric_names), unit="result")
 
     def progress(done: int, total: int) -> None:
         if bar is not None:
-            bar.total = total
-            bar.n = done
-            bar.refresh()
+            bar.update(done, total)
 
     with dataio.ResultsWriter(args.out, args.csv, pairs) as writer:
         try:

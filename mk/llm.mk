@@ -13,7 +13,8 @@ $(LLAMA_STAMP): $(BIN)/.runtime
 	  rm -f $(BIN)/.llama-cpu-*; fi
 	touch $@
 
-run test bench-llm: $(LLAMA_STAMP)
+# (`make run` builds it in the background: see the Makefile's run target.)
+test bench-llm: $(LLAMA_STAMP)
 
 # LLM-judge benchmark (CLEAR, VERT, RadSEM with the offline Gemma demo judge unless JUDGE is set):
 # model calls, tokens and ms/pair, cold and cached, and CLEAR fast vs faithful.

@@ -16,24 +16,29 @@ the group ``"llm"``; cheap events (previews, visibility toggles) run beside them
 """
 from __future__ import annotations
 
+import logging
+import threading
 from pathlib import Path
 from typing import Any
 
 import gradio as gr
 
+from radscope.engine.io.examples import example_pairs
 from radscope.engine.runs.store import Store
 from radscope.ui import batch_open, compare_handlers
 from radscope.ui.batch_tab import batch_tab
+from radscope.ui.compare import score_metric
 from radscope.ui.compare_tab import compare_api, compare_tab
 from radscope.ui.config import AppConfig
 from radscope.ui.handlers import bind
 from radscope.ui.models_tab import models_tab
 from radscope.ui.page_script import HEAD
 from radscope.ui.public import REPORT_FIELDS, oversize, visitor_options
-from radscope.ui.runtime import RuntimeCache
+from radscope.ui.runtime import RuntimeCache, needs_model
 from radscope.ui.theme import THEME
 from radscope.ui.widgets import COMPARE, COMPARE_LIMIT, AppContext, metric_label
 
+log = logging.getLogger(__name__)
 CSS_PATH = Path(__file__).with_name("style.css")
 PUBLIC_NOTE = ("This is a shared public server: the operator chose its models; your batch runs "
                "are visible to this browser session only. Do not upload patient data.")
@@ -42,7 +47,8 @@ MAX_FILE_SIZE = "20mb"
 
 def build_demo(config: AppConfig, store: Store | None = None) -> gr.Blocks:
     """Build the whole app (not launched) offering the metrics of ``config.registry``.
-    ``store`` defaults to $RADSCOPE_HOME's database."""
+    ``store`` defaults to $RADSCOPE_HOME's database; ``config.warm`` loads the default metrics
+    in the background (``warm_up``)."""
     registry = config.registry
     app = AppContext(config=config, cache=RuntimeCache(registry, config.max_contexts),
                      store=store or Store())
@@ -73,7 +79,29 @@ def build_demo(config: AppConfig, store: Store | None = None) -> gr.Blocks:
                concurrency_limit=COMPARE_LIMIT)
     if config.public:
         cap_request_text(demo, config.max_chars)
+    if config.warm:
+        warm_up(app, default_metrics)
     return demo
+
+
+def warm_up(app: AppContext, names: list[str]) -> threading.Thread:
+    """Load and run once, in the background, the default metrics that need no model and the
+    clinical reader: the first Run then takes the engine's time, not its start-up (imports,
+    lexicons: seconds). Metrics that would load a judge or an encoder are left alone."""
+    def work() -> None:
+        try:
+            options = app.config.request_options({})
+            pair = example_pairs()[0].pair
+            for name in names:
+                if not needs_model(app.cache, options, [name]):
+                    score_metric(app.cache, options, pair, name, app.config.max_chars)
+            compare_handlers.clinical_summary(pair.reference, pair.candidate)
+        except Exception:  # the first Run then pays the start-up, and its panels say what fails
+            log.warning("warming up the default metrics failed", exc_info=True)
+
+    thread = threading.Thread(target=work, name="radscope-warm-up", daemon=True)
+    thread.start()
+    return thread
 
 
 def request_fields(block_fn: Any) -> list[tuple[str, bool]]:

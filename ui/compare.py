@@ -104,7 +104,7 @@ def score_metric(cache: RuntimeCache, options: dict[str, Any], pair: ReportPair,
     try:
         runtime, metric = cache.metric(options, name)
     except Exception as exc:  # noqa: BLE001 - model missing, bad option: shown in its panel
-        return failed_result(cache.registry, name, f"could not load {name}: {exc}",
+        return failed_result(cache.registry, name, f"could not load {name}: {exc}{_no_llama(exc)}",
                              intended_model(cache.registry, name, options or {}))
     try:
         run = run_batch([pair], [name], runtime.ctx, registry=cache.registry, metrics=[metric],
@@ -114,6 +114,18 @@ def score_metric(cache: RuntimeCache, options: dict[str, Any], pair: ReportPair,
         model = metric.model()
         return failed_result(cache.registry, name, f"{type(exc).__name__}: {exc}",
                              model.id if model else None)
+
+
+def _no_llama(exc: BaseException) -> str:
+    """What to do when the embedded judge failed because llama.cpp is not installed (yet)."""
+    if "No module named 'llama_cpp'" not in str(exc):
+        return ""
+    from radscope.ui.judge_build import judge_runtime
+
+    when = ("it is still compiling in the background (the Models tab shows how far)"
+            if judge_runtime().state == "building" else "`make setup` compiles it")
+    return (f". Judges on this machine need llama.cpp: {when}. Meanwhile the rules reader or a "
+            "judge server can score.")
 
 
 def make_pair(reference: str, candidate: str, modality: str | None = None,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -47,6 +48,7 @@ STALE = ("<div class='rs-warn rs-stale' role='status' data-stale='1'><b>Out of d
          "are for the previous text; press Run to score the text as it is now.</div>")
 DL_HTML, DL_JSON = "Download this comparison (HTML report)", "Download this comparison (JSON)"
 DL_STALE = " (previous run: out of date)"
+STREAM_EVERY_S = 1.0
 
 
 @dataclass
@@ -159,7 +161,8 @@ def check(registry: MetricRegistry, max_chars: int, ref: str, cand: str, chosen:
 
 
 def start(view: CompareView, ref: str, cand: str, chosen: list[str]) -> dict[Any, Any]:
-    """Before scoring: show the chosen metrics' panels (or say what is wrong)."""
+    """Before scoring: the clinical overview, and the chosen metrics' panels shown (or what is
+    wrong)."""
     try:
         selected = check(view.app.registry, view.app.config.max_chars, ref, cand, chosen)
     except InputProblem as exc:
@@ -168,7 +171,9 @@ def start(view: CompareView, ref: str, cand: str, chosen: list[str]) -> dict[Any
             out.update(p.visibility(False))
         return out
     buttons = downloads(False)
-    out = {view.status: overview_html(view.app.registry, {}, len(selected), selected[0]),
+    # The reader's answer goes out with this first, quick response (milliseconds, no queue).
+    out = {view.status: overview_html(view.app.registry, {}, len(selected), selected[0],
+                                      clinical=clinical_summary(ref, cand)),
            view.dl_html: buttons["html"], view.dl_json: buttons["json"], view.stale: "",
            view.diff_stale: "", view.shown_inputs: None}
     for name, p in view.panels.items():
@@ -215,18 +220,30 @@ def stream(view: CompareView, ref: str, cand: str, mod: str, ar: str, chosen: li
     if config.public and not visitor_key:  # this browser's first comparison
         visitor_key = compare_link.new_visitor_key()
         first[view.visitor] = visitor_key
+    # The clinical overview first (the reader answers in milliseconds), the panels after it.
+    clinical = clinical_summary(ref, cand)
+    first[view.status] = overview_html(registry, {}, len(selected), selected[0], clinical=clinical,
+                                       options=options)
     for name in selected:
         first.update(panels[name].pending("waiting"))
     yield first
     results: dict[str, dict[str, Any]] = {}
-    for name in selected:
-        yield {**panels[name].pending("running"), view.status: overview_html(registry, results, len(selected), name, options=options)}
-        with view.app.models.held(needs_model(view.app.cache, options, [name])):
+    # Panels go to the browser together, at most one message each STREAM_EVERY_S and before a
+    # metric that loads a model (seconds): every message costs the page far more than the rules
+    # metrics' milliseconds (17 messages made a run in the page several times the engine's time).
+    shown: dict[Any, Any] = {}
+    sent = time.monotonic()
+    for i, name in enumerate(selected):
+        slow = needs_model(view.app.cache, options, [name])
+        if i and (slow or time.monotonic() - sent >= STREAM_EVERY_S):
+            yield {**shown, **panels[name].pending("running"), view.results_state: dict(results),
+                   view.status: overview_html(registry, results, len(selected), name,
+                                              clinical=clinical, options=options)}
+            shown, sent = {}, time.monotonic()
+        with view.app.models.held(slow):
             result = score_metric(view.app.cache, options, pair, name, config.max_chars)
         results[name] = for_visitor(redact(result, secret_values(options)), config.public)
-        if name != selected[-1]:
-            yield {**panels[name].show(results[name]), view.results_state: dict(results),
-                   view.status: overview_html(registry, results, len(selected), name, options=options)}
+        shown.update(panels[name].show(results[name]))
     try:
         run_id = compare_link.save_comparison(view.app.store, pair, results, options,
                                               compare_link.owner_for(config.public, visitor_key))
@@ -235,12 +252,11 @@ def stream(view: CompareView, ref: str, cand: str, mod: str, ar: str, chosen: li
     except (StoreError, compare_link.NotOpenable) as exc:
         run_id, link = "", None
         link_box = status_box("warn", f"This comparison could not be stored, so it has no link: {exc}")
-    last = selected[-1]
     record = comparison_record(ref, cand, results, mod, ar, link=link, run_id=run_id or None)
     html_path, json_path = write_report(record, registry)
-    yield {**panels[last].show(results[last]), view.results_state: dict(results),
+    yield {**shown, view.results_state: dict(results),
            view.status: overview_html(registry, results, len(selected), None, run_id or "unstored",
-                                      clinical_summary(ref, cand)),
+                                      clinical),
            view.differences: compare_differences(ref, cand, results), view.dl_html: str(html_path),
            view.dl_json: str(json_path), view.link_box: link_box,
            view.shown_inputs: fingerprint(ref, cand, mod, ar, chosen, values)}
@@ -254,7 +270,7 @@ def finish(view: CompareView, results: dict[str, dict[str, Any]], shown: dict[st
                                   *values)
     for name, result in (results or {}).items():
         if name in view.panels:
-            out.update(view.panels[name].visibility(True, result))
+            out.update(view.panels[name].hide_empty(result))
     return out
 
 

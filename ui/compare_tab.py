@@ -12,6 +12,7 @@ from radscope.ui import compare_handlers as handlers
 from radscope.ui.compare import InputProblem, compare_pair, parse_metrics
 from radscope.ui.compare_handlers import NO_DIFFERENCES, CompareView, compare_differences
 from radscope.ui.handlers import bind
+from radscope.ui.judge_build import runtime_box
 from radscope.ui.panels import build_panel
 from radscope.ui.public import for_visitor, redact, secret_values
 from radscope.ui.runtime import needs_model
@@ -21,50 +22,60 @@ from radscope.ui.widgets import COMPARE, COMPARE_LIMIT, LLM, AppContext, option_
 
 __all__ = ["NO_DIFFERENCES", "compare_api", "compare_differences", "compare_tab"]
 VISITOR_KEY = "radscope-visitor"  # local-storage key of a public visitor's secret key
+# On Run, at once: scroll so that the overview (#compare-status) starts near the top of the
+# window, unless it already sits in the upper part of it (then nothing moves). The page is made
+# tall enough first: the panels that fill it are not shown yet.
+SHOW_OVERVIEW = """() => {
+  const el = document.querySelector('#compare-status');
+  if (!el) return;
+  const top = el.getBoundingClientRect().top;
+  if (top >= 0 && top <= window.innerHeight * 0.4) return;
+  const page = document.querySelector('.gradio-container');
+  if (page) page.style.minHeight = `${window.scrollY + top + window.innerHeight}px`;
+  window.scrollBy({top: top - 12, behavior: 'instant'});
+}"""
 
 
 def compare_tab(app: AppContext, names: list[str], default_metrics: list[str],
                  choices: list[tuple[str, str]], option_names: list[str]) -> dict[str, Any]:
     config, registry = app.config, app.registry
-    with gr.Row():
-        with gr.Column():
-            reference = gr.Textbox(label="Reference report", lines=9, elem_id="reference",
-                                   placeholder="Paste the reference (ground-truth) report…")
-            ref_upload = gr.UploadButton("Load reference from a .txt file", file_types=[".txt"],
-                                        size="sm", elem_id="reference-upload")
-        with gr.Column():
-            candidate = gr.Textbox(label="Candidate report", lines=9, elem_id="candidate",
-                                   placeholder="Paste the candidate (generated) report…")
-            cand_upload = gr.UploadButton("Load candidate from a .txt file", file_types=[".txt"],
-                                         size="sm", elem_id="candidate-upload")
-    with gr.Row():
-        modality = gr.Textbox(label="Modality (optional)", placeholder="CR, CT, MR…", max_lines=1,
-                              elem_id="modality")
-        area = gr.Textbox(label="Body area (optional)", placeholder="Chest, abdomen…", max_lines=1,
-                          elem_id="area")
-    examples = example_pairs()
-    gr.Examples(examples=[[e.pair.reference, e.pair.candidate, e.pair.modality or "", e.pair.area or ""]
-                          for e in examples],
-                inputs=[reference, candidate, modality, area], example_labels=[e.title for e in examples],
-                label="Example pairs (written by the project; fictional)", elem_id="examples",
-                cache_examples=False)
-    metrics = gr.CheckboxGroup(choices=choices, value=default_metrics, label="Metrics",
-                               elem_id="metrics")
-    with gr.Accordion("Metric options", open=False, elem_id="compare-options"):
-        gr.Markdown("Only the options of the ticked metrics are shown. Blank text uses the configured value "
-                    "or the default.")
-        controls = option_controls(config, "compare", relevant_options(registry, default_metrics),
-                                  option_names)
-    with gr.Row():
-        run = gr.Button("Run", variant="primary", elem_id="run", scale=2)
-        side = gr.Radio(["Reference", "Candidate"], value="Candidate", label="Structure which report",
-                        scale=1, elem_id="structure-side")
-        writer = gr.Radio(list(WRITER_CHOICES), value=DEFAULT_WRITER, label="Written by",
-                          scale=1, elem_id="structure-writer")
-        structure_btn = gr.Button("Structure report", elem_id="structure", scale=1,
-                                  interactive=structure_available())
-        structure_cancel = gr.Button("Cancel", elem_id="structure-cancel", scale=1,
-                                     visible=False, variant="stop")
+    # Inputs on the left, Run and what it runs on the right: Run stays in the first screen at
+    # 1280 x 720, whatever the options accordion holds; the overview comes right below.
+    with gr.Row(elem_id="compare-inputs"):
+        with gr.Column(scale=3, min_width=460):
+            with gr.Row():
+                with gr.Column(min_width=220):
+                    reference = gr.Textbox(label="Reference report", lines=6, elem_id="reference",
+                                           placeholder="Paste the reference (ground-truth) report…")
+                    ref_upload = gr.UploadButton("Load reference (.txt)", file_types=[".txt"],
+                                                size="sm", elem_id="reference-upload")
+                with gr.Column(min_width=220):
+                    candidate = gr.Textbox(label="Candidate report", lines=6, elem_id="candidate",
+                                           placeholder="Paste the candidate (generated) report…")
+                    cand_upload = gr.UploadButton("Load candidate (.txt)", file_types=[".txt"],
+                                                 size="sm", elem_id="candidate-upload")
+            with gr.Row():
+                modality = gr.Textbox(label="Modality (optional)", placeholder="CR, CT, MR…",
+                                      max_lines=1, elem_id="modality", min_width=160)
+                area = gr.Textbox(label="Body area (optional)", placeholder="Chest, abdomen…",
+                                  max_lines=1, elem_id="area", min_width=160)
+            examples = example_pairs()
+            gr.Examples(examples=[[e.pair.reference, e.pair.candidate, e.pair.modality or "",
+                                   e.pair.area or ""] for e in examples],
+                        inputs=[reference, candidate, modality, area],
+                        example_labels=[e.title for e in examples],
+                        label="Example pairs (written by the project; fictional)", elem_id="examples",
+                        cache_examples=False)
+        with gr.Column(scale=1, min_width=280, elem_id="compare-actions"):
+            run = gr.Button("Run", variant="primary", elem_id="run", size="lg")
+            metrics = gr.CheckboxGroup(choices=choices, value=default_metrics, label="Metrics",
+                                       elem_id="metrics")
+            with gr.Accordion("Metric options", open=False, elem_id="compare-options"):
+                gr.Markdown("Only the options of the ticked metrics are shown. Blank text uses "
+                            "the configured value or the default.")
+                runtime_box(config.public, "compare-judge-runtime", quiet_when_ready=True)
+                controls = option_controls(config, "compare",
+                                          relevant_options(registry, default_metrics), option_names)
     stale = gr.HTML(elem_id="stale-notice")
     status = gr.HTML(elem_id="compare-status")
     with gr.Column(elem_id="differences-panel", elem_classes=["rs-panel"]):
@@ -77,11 +88,24 @@ def compare_tab(app: AppContext, names: list[str], default_metrics: list[str],
             dl_json = gr.DownloadButton(handlers.DL_JSON, value=None, elem_id="dl-report-json",
                                         size="sm", interactive=False)
         link_box = gr.HTML(elem_id="compare-link")
-    with gr.Accordion("Structured report", open=True, visible=False) as structure_box:
-        structure_out = gr.HTML(elem_id="structure-output")
     # Metrics with a dedicated view first (their panels carry tables and plots), the rest after.
     ordered = [n for n in names if has_view(n)] + [n for n in names if not has_view(n)]
     panels = {name: build_panel(registry.get(name)) for name in ordered}
+    # A separate action, after the results (it never sits between Run and the answer).
+    with gr.Accordion("Rewrite a report in the structured format", open=False,
+                      elem_id="structure-section"):
+        with gr.Row():
+            side = gr.Radio(["Reference", "Candidate"], value="Candidate", label="Which report",
+                            elem_id="structure-side")
+            writer = gr.Radio(list(WRITER_CHOICES), value=DEFAULT_WRITER, label="Written by",
+                              elem_id="structure-writer")
+        with gr.Row():
+            structure_btn = gr.Button("Structure report", elem_id="structure",
+                                      interactive=structure_available())
+            structure_cancel = gr.Button("Cancel", elem_id="structure-cancel", visible=False,
+                                         variant="stop")
+        with gr.Column(visible=False) as structure_box:
+            structure_out = gr.HTML(elem_id="structure-output")
     visitor = gr.BrowserState(None, storage_key=VISITOR_KEY)
     view = CompareView(app=app, option_names=option_names, panels=panels, reference=reference,
                        candidate=candidate, modality=modality, area=area, status=status,
@@ -99,11 +123,15 @@ def compare_tab(app: AppContext, names: list[str], default_metrics: list[str],
     inputs = [reference, candidate, modality, area, metrics, visitor, *control_list]
     edited: list[Any] = [reference, candidate, modality, area, metrics, *control_list]
     fresh = [stale, diff_stale, dl_html, dl_json]
+    # In the browser, at once: the overview's place (the reader's answer, progress, then the
+    # scores) comes into view before anything is scored.
+    run.click(None, js=SHOW_OVERVIEW, api_visibility="private", queue=False)
     run.click(bind(handlers.start, view), [reference, candidate, metrics],
               [status, *fresh, view.shown_inputs, *view.columns_and_slots],
               api_name="compare_start", api_visibility="undocumented", queue=False) \
         .then(bind(handlers.stream, view), inputs, view.streamed, api_name="compare_panels",
-              concurrency_id=COMPARE, concurrency_limit=COMPARE_LIMIT) \
+              concurrency_id=COMPARE, concurrency_limit=COMPARE_LIMIT,
+              show_progress="hidden") \
         .then(bind(handlers.finish, view), [view.results_state, view.shown_inputs, *edited],
               [*fresh, *view.columns_and_slots],
               api_name="compare_finish", api_visibility="undocumented", queue=False)

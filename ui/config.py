@@ -51,6 +51,7 @@ class AppConfig:
     max_contexts: int = 2             # settings combinations kept loaded
     prepare: list[str] = field(default_factory=list)  # registry ids fetched before serving
     public: bool = False              # see ui.public (set by app.py, never by the file)
+    warm: bool = False                # load the default metrics at start (set by app.py)
 
     def effective_options(self) -> dict[str, Any]:
         """The configured options, plus one app default: an option that offers a "rules"

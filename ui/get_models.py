@@ -20,7 +20,8 @@ from radscope.models import model_registry
 from radscope.models.fetch import FetchFailed, fetch
 from radscope.models.model_registry import ModelEntry
 from radscope.models.progress import Cancelled, Progress
-from radscope.models.receipts import Prepared, load_receipt
+from radscope.models.receipts import Prepared
+from radscope.ui import model_status
 from radscope.ui.handlers import bind
 from radscope.ui.widgets import status_box
 
@@ -33,12 +34,15 @@ def slug(model_id: str) -> str:
     return re.sub(r"[^a-z0-9-]", "-", model_id.lower())
 
 
-def row_html(entry: ModelEntry) -> str:
-    ready = load_receipt(entry.id) is not None or entry.source == "bundled"
-    state = "ready" if ready else "not fetched"
+def row_html(entry: ModelEntry, state: str | None = None) -> str:
+    """One model's line: id, what it is for, size, its status (``model_status.model_state``,
+    the same as the table's), title and licence."""
+    state = state or model_status.model_state(entry)
     demo = " · demo-grade" if entry.demo_grade else ""
-    return (f"<div class='rs-kv' data-model='{html.escape(entry.id)}'><b>{html.escape(entry.id)}</b> "
-            f"<span class='rs-muted'>{html.escape(entry.task)} · {entry.size_mb:g} MB · {state}{demo}</span>"
+    task = model_status.TASK_WORDS.get(entry.task, entry.task)
+    return (f"<div class='rs-kv' data-model='{html.escape(entry.id)}' data-state='{html.escape(state)}'>"
+            f"<b>{html.escape(entry.id)}</b> <span class='rs-muted'>{html.escape(task)} · "
+            f"{entry.size_mb:g} MB{demo}</span> · <b>{html.escape(state)}</b>"
             f"<br>{html.escape(entry.title)}<br><span class='rs-muted'>licence: "
             f"{html.escape(entry.licence_text())}</span></div>")
 
@@ -90,17 +94,21 @@ def _run(model_id: str, cancel: threading.Event) -> Iterator[tuple[str, Prepared
         yield ready_html(outcome["ok"]), outcome["ok"]
 
 
-def on_get(cancel: threading.Event, entry: ModelEntry) -> Iterator[tuple[Any, Any, Any, Any]]:
-    """Get one model: progress in the status box, then "Use it" for the model made ready."""
+def on_get(cancel: threading.Event, entry: ModelEntry) -> Iterator[tuple[Any, ...]]:
+    """Get one model: progress in the status box (Cancel shown meanwhile), then "Use it" for
+    the model made ready, whose row loses its Get button."""
     cancel.clear()
-    yield status_box("muted", f"Starting {entry.id}…"), gr.update(visible=False), None, gr.update()
+    running, hidden, keep = gr.update(visible=True), gr.update(visible=False), gr.update()
+    yield status_box("muted", f"Starting {entry.id}…"), hidden, None, keep, running, keep
     for text, prepared in _run(entry.id, cancel):
         if prepared is None:
-            yield text, gr.update(), gr.update(), gr.update()
+            yield text, keep, keep, keep, keep, keep
         else:
             option = prepared.option
             label = f"Use {entry.id} for {TASK_LABEL.get(prepared.task, prepared.task)}"
-            yield text, gr.update(visible=option is not None, value=label), option, row_html(entry)
+            yield (text, gr.update(visible=option is not None, value=label), option,
+                   row_html(entry, model_status.READY), hidden, hidden)
+    yield keep, keep, keep, keep, hidden, keep  # Cancel goes in every case; after a failure Get stays
 
 
 def on_cancel(cancel: threading.Event) -> None:
@@ -122,21 +130,26 @@ def on_use(names: tuple[str, ...], option: tuple[str, str] | None) -> list[Any]:
 def get_section(compare_parts: dict[str, Any], batch_parts: dict[str, Any]) -> None:
     """Build the rows and wire Get, Cancel and Use it."""
     gr.Markdown("### Get a model\nDownloads, checks and prepares a model on this machine (encoders "
-                "are converted to ONNX once; judges run one test generation). Read the licence "
-                "first: some models state none. A cancelled or failed Get resumes where it stopped.")
+                "are converted to ONNX once; judges run one test generation). Models that are "
+                "ready have no Get button. Read the licence first: some models state none. A "
+                "cancelled or failed Get resumes where it stopped.")
     status = gr.HTML(elem_id="get-status")
-    with gr.Row():
-        use = gr.Button("Use it", variant="primary", visible=False, elem_id="get-use")
-        cancel_button = gr.Button("Cancel", elem_id="get-cancel")
+    with gr.Row():  # shown when there is something to do: a model to use, a Get to stop
+        use = gr.Button("Use it", variant="primary", visible=False, elem_id="get-use", scale=0,
+                        min_width=200)
+        cancel_button = gr.Button("Cancel", elem_id="get-cancel", visible=False, size="sm",
+                                  variant="stop", scale=0, min_width=120)
     chosen = gr.State(None)  # (option name, model id) of the model last made ready
     cancel = threading.Event()
 
     for entry in model_registry.load_registry().values():
+        state = model_status.model_state(entry)
         with gr.Row(equal_height=True):
-            row = gr.HTML(row_html(entry), elem_id=f"get-row-{slug(entry.id)}")
-            button = gr.Button("Get", size="sm", scale=0, min_width=90, elem_id=f"get-{slug(entry.id)}")
-        button.click(bind(on_get, cancel, entry), None, [status, use, chosen, row], concurrency_id="download",
-                     concurrency_limit=1, api_visibility="undocumented")
+            row = gr.HTML(row_html(entry, state), elem_id=f"get-row-{slug(entry.id)}")
+            button = gr.Button(f"Get ({entry.size_mb:g} MB)", size="sm", scale=0, min_width=140,
+                               elem_id=f"get-{slug(entry.id)}", visible=state != model_status.READY)
+        button.click(bind(on_get, cancel, entry), None, [status, use, chosen, row, cancel_button, button],
+                     concurrency_id="download", concurrency_limit=1, api_visibility="undocumented")
 
     cancel_button.click(bind(on_cancel, cancel), None, None, queue=False, api_visibility="undocumented")
 

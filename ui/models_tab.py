@@ -14,8 +14,15 @@ from radscope.ui import model_status
 from radscope.ui import models_handlers as handlers
 from radscope.ui.get_models import get_section
 from radscope.ui.handlers import bind, holding
+from radscope.ui.judge_build import runtime_box
 from radscope.ui.models_handlers import judge_not_here as _not_here  # noqa: F401 - tests/hub import it here
 from radscope.ui.widgets import LLM, AppContext, status_box
+
+DEMO_GRADE = ("**Demo-grade** models ship with RadScope (or install with it) so that every pipeline "
+              "runs offline, at once: a 270M-parameter judge and three tiny encoders. They show "
+              "the app working; their numbers mean nothing, so the page greys them out and never "
+              "picks them by default. For real scores, use the rules reader (the default) or get "
+              "a model marked “no” under demo-grade below.")
 
 
 def models_tab(app: AppContext, tab: gr.Tab, compare_parts: dict[str, Any],
@@ -23,9 +30,12 @@ def models_tab(app: AppContext, tab: gr.Tab, compare_parts: dict[str, Any],
     """Build the tab; ``compare_parts`` / ``batch_parts`` hold the option controls that
     "Use this judge" fills in."""
     public = app.config.public
-    gr.Markdown("### Loaded now\nModels stay loaded between requests, one set per combination of "
-                "options (the least recently used set is unloaded when a new one is needed).")
-    loaded = gr.Dataframe(interactive=False, wrap=True, elem_id="models-loaded")
+    gr.Markdown(DEMO_GRADE, elem_id="models-intro")
+    gr.Markdown("### Loaded now\nWhat each metric runs on at the moment. Models stay loaded "
+                "between requests, one set per combination of options (the least recently used "
+                "set is unloaded when a new one is needed).")
+    loaded = gr.Dataframe(interactive=False, wrap=True, elem_id="models-loaded",
+                          column_widths=["8%", "17%", "15%", "7%", "7%", "8%", "10%", "28%"])
     with gr.Row():
         refresh = gr.Button("Refresh", elem_id="models-refresh")
         unload = None if public else gr.Button("Unload all models", elem_id="models-unload")
@@ -33,14 +43,16 @@ def models_tab(app: AppContext, tab: gr.Tab, compare_parts: dict[str, Any],
     if public:
         gr.Markdown("### Judge\nThis is a public server: the operator chose the judge and the "
                     "models (config file or environment); they cannot be switched from the page.")
+        runtime_box(public, "judge-runtime")
     else:
         judge_switch(app.registry, compare_parts, batch_parts)
-    check_text = ("Status is checked on this machine only (bundled files, installed packages, the "
-                  "Hugging Face cache)" + (". " if public else "; nothing is downloaded until you ask. "))
-    gr.Markdown(f"### Model registry\n{check_text}★ marks recommended judges.")
+    check_text = ("The status is checked on this machine only (bundled files, installed packages, "
+                  "the Hugging Face cache)" + (". " if public else "; nothing is downloaded until "
+                                               "you ask (under “Get a model”). "))
+    gr.Markdown(f"### Every model RadScope knows\n{check_text}★ marks recommended judges.")
     table = gr.Dataframe(interactive=False, wrap=True, elem_id="models-registry")
     with gr.Row():
-        any_model = gr.Dropdown(list(model_registry.load_registry()),
+        any_model = gr.Dropdown(list(model_registry.load_registry()), value=None,
                                 label="Check any registry model (encoders too)" if public else
                                 "Check or download any registry model (encoders too)",
                                 allow_custom_value=not public, elem_id="model-pick", scale=3)
@@ -62,23 +74,32 @@ def models_tab(app: AppContext, tab: gr.Tab, compare_parts: dict[str, Any],
                  api_name="unload_models", concurrency_id=LLM, concurrency_limit=1)
 
 
+def judge_label(entry: model_registry.ModelEntry) -> str:
+    """How a registry judge is offered: its id, ★ when recommended, its size, and a warning
+    for a demo-grade one."""
+    if entry.demo_grade:
+        return f"{entry.id} (demo-grade: shows the pipeline only)"
+    return f"{entry.id}{' ★' if entry.recommended else ''} ({entry.size_mb / 1000:.1f} GB)"
+
+
 def judge_switch(registry: MetricRegistry, compare_parts: dict[str, Any],
                  batch_parts: dict[str, Any]) -> None:
     """Local mode: choose the judge (registry, Hugging Face file, local GGUF, server) and fill
     the judge options of the Compare and Batch tabs."""
-    judges = [e.id for e in model_registry.for_task("judge")]
+    judges = [(judge_label(e), e.id) for e in model_registry.for_task("judge")]
     judge_options = model_status.judge_option_names(registry)
     gr.Markdown("### Switch the judge\nThe choice fills the judge options of the Compare and Batch "
                 "tabs; the judge loads on its first use.")
     if not judge_options:
         gr.HTML(status_box("warn", "No registered metric uses an LLM judge in this build, so there is "
                                    "no judge option to set."))
+    runtime_box(False, "judge-runtime")  # llama.cpp may still be compiling (make run)
     with gr.Row():
         source = gr.Radio(list(model_status.JUDGE_SOURCES), value=model_status.JUDGE_FROM_REGISTRY,
                           label="Where the judge comes from", elem_id="judge-source")
     with gr.Row():
-        reg_id = gr.Dropdown(judges, value=judges[0] if judges else None, label="Registry judge",
-                             elem_id="judge-registry")
+        reg_id = gr.Dropdown(judges, value=None, label="Registry judge", elem_id="judge-registry",
+                             info="★ recommended; nothing is chosen until you choose")
         hf_repo = gr.Textbox(label="HF repository (owner/name)", visible=False, max_lines=1)
         hf_file = gr.Textbox(label="GGUF file", visible=False, max_lines=1)
         hf_rev = gr.Textbox(label="Revision (optional)", visible=False, max_lines=1)

@@ -61,6 +61,17 @@ class Panel:
             out[self.plot] = view.figure
         return out
 
+    def hide_empty(self, result: dict[str, Any]) -> dict[Any, Any]:
+        """After a run (the slots were shown before it): hide the table or plot the result does
+        not fill, and send nothing for the others (each update redraws in the browser)."""
+        view = render(self.name, result)
+        out: dict[Any, Any] = {}
+        if self.table is not None and view.table is None:
+            out[self.table] = gr.update(visible=False)
+        if self.plot is not None and view.figure is None:
+            out[self.plot] = gr.update(visible=False)
+        return out
+
     def visibility(self, shown: bool, result: dict[str, Any] | None = None) -> dict[Any, Any]:
         """Show or hide the panel; with a result, show only the slots it fills."""
         view = render(self.name, result) if result is not None else None
@@ -159,9 +170,10 @@ def overview_html(registry: MetricRegistry, results: dict[str, dict[str, Any]], 
                   running: str | None = None, run: str = "",
                   clinical: Mapping[str, Any] | None = None,
                   options: Mapping[str, Any] | None = None) -> str:
-    """The block above the panels: progress while scoring; then what the clinical reader found
-    (``clinical``: ``radscope.engine.reader.sections.clinical_summary``) and every score at a glance, a
-    score that cannot see those errors marked."""
+    """The block above the panels: what the clinical reader found (``clinical``:
+    ``radscope.engine.reader.sections.clinical_summary``), then progress while scoring (naming what
+    the run's ``options`` will run), and every score at a glance, a score that cannot see those
+    errors marked."""
     found = kinds_found(clinical)
     cells = []
     for name, res in results.items():
@@ -185,13 +197,14 @@ def overview_html(registry: MetricRegistry, results: dict[str, dict[str, Any]], 
     table = ("<table class='rs-table' id='score-overview'><tbody>"
              + "".join(f"<tr>{c}</tr>" for c in cells) + "</tbody></table>") if cells else ""
     if running:
-        head = (f"<div class='rs-running'>Scoring {len(results) + 1}/{total}: "
-                f"{esc(planned_title(registry.get(running), options))}…</div>")
+        head = (f"<div class='rs-running' role='status'>Scoring {len(results) + 1}/{total}: "
+                f"{esc(planned_title(registry.get(running), options))}… <progress "
+                f"aria-label='metrics scored' max='{total}' value='{len(results)}'></progress></div>")
     else:
         failed = sum(1 for r in results.values() if r.get("error"))
         note = f" ({failed} failed; see their panels)" if failed else ""
         head = (f"<div class='rs-ok' data-done='1' data-run='{esc(run)}'>Scored {len(results)} "
                 f"metric(s){esc(note)}.</div>")
-        if clinical is not None:
-            head = clinical_html(clinical) + head
+    if clinical is not None:  # the reader's answer leads, from the first moment of a run
+        head = clinical_html(clinical) + head
     return head + table

@@ -7,6 +7,7 @@ import gradio as gr
 
 THEME = gr.themes.Soft(
     primary_hue="blue",
+    text_size=gr.themes.sizes.text_lg,  # 16 px body, 14 px small text: readable across a room
     font=["system-ui", "Segoe UI", "Roboto", "Helvetica", "Arial", "sans-serif"],
     font_mono=["ui-monospace", "SFMono-Regular", "Consolas", "monospace"],
 ).set(

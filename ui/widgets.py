@@ -14,6 +14,7 @@ from radscope.engine.metrics.registry import MetricRegistry, MetricSpec
 from radscope.engine.reader.vocabulary import base_title
 from radscope.engine.runs.store import Store
 from radscope.ui.config import AppConfig
+from radscope.ui.option_words import choices_of, info_of, label_of
 from radscope.ui.public import is_secret
 from radscope.ui.runtime import ModelGate, RuntimeCache
 from radscope.ui.views.common import esc
@@ -125,16 +126,18 @@ def _controls(config: AppConfig, prefix: str, shown: set[str],
     for name in names:
         opt = config.registry.all_options()[name]
         value = config.option_value(name)
-        info = opt.help
+        if name not in config.options and is_demo_model(value):
+            value = ""  # a demo-grade model is never preset: blank means the default, said in words
+        info = info_of(name, opt.help)
         if is_secret(name) and config.effective_options().get(name):
             info += " (blank: the key the operator configured, which is never shown)"
-        common: dict[str, Any] = dict(label=name.replace("_", " "), info=info, visible=name in shown,
+        common: dict[str, Any] = dict(label=label_of(name), info=info, visible=name in shown,
                                       elem_id=f"{prefix}-opt-{name}")
         control: gr.components.Component
         if opt.type is bool:
             control = gr.Checkbox(value=bool(value), **common)
         elif opt.choices:
-            control = gr.Dropdown(choices=list(opt.choices), value=value, **common)
+            control = gr.Dropdown(choices=choices_of(name, tuple(opt.choices)), value=value, **common)
         elif opt.type in (int, float):
             control = gr.Number(value=value, precision=0 if opt.type is int else None, **common)
         else:
@@ -142,6 +145,14 @@ def _controls(config: AppConfig, prefix: str, shown: set[str],
                                  type="password" if is_secret(name) else "text", **common)
         controls[name] = control
     return controls
+
+
+def is_demo_model(value: Any) -> bool:
+    """Whether ``value`` names a demo-grade model of the registry."""
+    from radscope.models import model_registry
+
+    entry = model_registry.load_registry().get(value) if isinstance(value, str) else None
+    return entry is not None and entry.demo_grade
 
 
 def options_from(names: Sequence[str], values: Sequence[Any]) -> dict[str, Any]:

@@ -103,13 +103,12 @@ def _ssree_line(name: str, f: dict[str, Any]) -> str:
 def _bar(total: int, desc: str, quiet: bool):
     if quiet:
         return None
-    from tqdm import tqdm
+    from radscope.engine.io.progress import progress
 
-    bar = tqdm(total=total, desc=desc, file=sys.stderr, leave=False)
+    bar = progress(total, desc, unit="it", leave=False)
 
     def update(done: int, _total: int) -> None:
-        bar.n = done
-        bar.refresh()
+        bar.update(done)
         if done >= total:
             bar.close()
     return update

@@ -4,7 +4,7 @@
   the light and the dark theme, at 1440 and 800 px, after a Compare run and after a Batch run.
   The one exception: axe cannot work out the background of plotly's text (plotly stacks SVG
   layers over it), so those nodes are checked here instead, against the panel's background;
-- the layout holds at 800, 1280 and 1920 px: CLEAR headers never break inside a word, wide tables
+- the layout holds at 800, 1024, 1280 and 1920 px: CLEAR headers never break inside a word, wide tables
   fit (or scroll sideways inside their panel at 800 px, never cut), no panel is wider than the
   page's room for it, no RadSEM graph label is cut, the metric card never covers its table;
 - a heading per panel, Ctrl+Enter runs Compare, no console errors;
@@ -237,7 +237,7 @@ def _overlap(a: dict, b: dict) -> bool:
     return a["left"] < b["right"] and b["left"] < a["right"] and a["top"] < b["bottom"] and b["top"] < a["bottom"]
 
 
-@pytest.mark.parametrize("width", [800, 1280, 1920])
+@pytest.mark.parametrize("width", [800, 1024, 1280, 1920])
 def test_layout_holds(open_page, width):
     app = open_page(width)
     page = app.page

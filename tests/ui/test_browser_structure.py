@@ -22,6 +22,8 @@ CXR1015_SHAPED = (
 
 def _structure(page, text: str):
     page.locator("#candidate textarea").fill(text)
+    # The structured rewrite sits in a closed section below the results.
+    page.locator("#structure-section").get_by_text("Rewrite a report in the structured format").click()
     page.locator("#structure").click()
     out = page.locator("#structure-output")
     out.locator(".rs-structured").wait_for(timeout=60_000)

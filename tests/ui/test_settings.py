@@ -191,9 +191,26 @@ def test_registry_table_lists_every_model_with_its_status():
     from radscope.models import model_registry
 
     frame = model_status.registry_frame()
-    assert [i.rstrip(" ★") for i in frame["id"]] == list(model_registry.load_registry())
-    hf_rows = frame[frame["source"].str.startswith("HF ")]
-    assert set(hf_rows["status"]) <= {"in the Hugging Face cache", "not downloaded"}
+    assert [i.rstrip(" ★") for i in frame["model"]] == list(model_registry.load_registry())
+    hf_rows = frame[frame["source"].str.startswith("Hugging Face ")]
+    assert set(hf_rows["status"]) <= {model_status.READY, model_status.NOT_HERE,
+                                      "downloaded, not prepared yet"}
+    shipped = frame[frame["source"] == "ships with RadScope"]
+    assert set(shipped["status"]) == {model_status.READY}
+
+
+def test_one_status_per_model_in_the_table_and_its_get_row():
+    from radscope.models import model_registry
+    from radscope.ui.get_models import row_html
+
+    frame = model_status.registry_frame()
+    for entry, status in zip(model_registry.load_registry().values(), frame["status"], strict=True):
+        assert f"data-state='{status}'" in row_html(entry), entry.id
+
+
+def test_loaded_models_read_as_words_not_json():
+    assert model_status.readable_detail({"reader": "radscope-reader", "lexicon": "2c1e19424608aa" * 4,
+                                         "empty": ""}) == "reader: radscope-reader; lexicon: 2c1e19424608…"
 
 
 def test_structured_report_layout_is_escaped_and_flags_demo_models():

@@ -92,7 +92,7 @@ def _summary(score: ClearPairScore) -> str:
 
 
 @register_view("clear", slots=("table",),
-               table_widths=("190px", "95px", "110px", "85px", "85px", "260px", "200px"))
+               table_widths=("205px", "130px", "130px", "100px", "105px", "215px", "190px"))
 def clear_view(result: Mapping[str, Any]) -> PanelView:
     section = find_section(result, PAIR_KEYS)
     if section is None:

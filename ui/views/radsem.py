@@ -19,7 +19,7 @@ from plotly.colors import sample_colorscale
 from radscope.engine.metrics.radsem.extract import RadsemExtraction
 from radscope.engine.metrics.radsem.score import ABNORMAL, NORMAL, RadsemScore
 from radscope.ui.views import PanelView, register_view
-from radscope.ui.views.common import esc, find_section, fmt, html_list, html_table, themed
+from radscope.ui.views.common import PLOT_TEXT_PX, esc, find_section, fmt, html_list, html_table, themed
 
 SCORE_KEYS = ("abnormal", "normal", "pairs")
 EXTRACTION_KEYS = ("ref_sentences", "gen_sentences", "tags")
@@ -183,7 +183,7 @@ def _add_nodes(fig: go.Figure, graph: nx.Graph, pos: dict[Any, tuple[float, floa
                                                       for m in graph if m[0] == "Ref"),
                 text=[_plot_text(n.sentence) for n in nodes],
                 textposition="middle left" if side == "Ref" else "middle right",
-                textfont=dict(size=11),  # the theme's text colour (ui/style.css)
+                textfont=dict(size=PLOT_TEXT_PX),  # the theme's text colour (ui/style.css)
                 hovertext=[f"<b>{side} {n.index + 1}</b> ({status}"
                            + (f", {n.normality}" if n.normality else "") + ")<br>"
                            + _plot_text(n.sentence, 60, 8) for n in nodes],
