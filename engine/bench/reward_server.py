@@ -25,7 +25,9 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).absolute().parents[len((__package__ or "radscope.engine.bench").split("."))]
+from radscope.layout import repository_root
+
+ROOT = repository_root()
 
 
 def _post(url: str, body: dict[str, Any]) -> dict[str, Any]:
