@@ -15,7 +15,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 # Quick tests that need the whole tree: the package map, the rules readers' recorded outputs of
 # the shipped examples, the CLI on a file.
-SUBSET = ["tests/unit/test_layout.py", "tests/rules/test_recorded_outputs.py", "tests/unit/test_cli.py"]
+SUBSET = ["tests/unit/test_layout.py", "tests/rules/test_recorded_outputs.py", "tests/integration/test_cli_score.py"]
 
 pytestmark = pytest.mark.slow
 
