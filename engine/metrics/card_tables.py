@@ -48,9 +48,10 @@ def render(page: str, registry: MetricRegistry) -> str:
     """``page`` with every marked table rewritten from ``registry``'s cards."""
     for name, table in TABLES.items():
         pattern = re.compile(rf"(<!-- cards:{name} [^\n]*-->\n)(?:.*?\n)?(<!-- /cards:{name} -->)", re.S)
-        if not pattern.search(page):
+        found = pattern.search(page)
+        if found is None:
             raise ValueError(f"docs/metrics.md has no <!-- cards:{name} --> ... <!-- /cards:{name} --> block")
-        page = pattern.sub(lambda m, t=table: m.group(1) + t(registry) + "\n" + m.group(2), page)
+        page = page[:found.start()] + found.group(1) + table(registry) + "\n" + found.group(2) + page[found.end():]
     return page
 
 
