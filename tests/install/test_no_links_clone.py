@@ -13,9 +13,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-# Quick tests that need the whole tree: the package map, the rules readers' recorded outputs of
-# the shipped examples, the CLI on a file.
-SUBSET = ["tests/unit/test_layout.py", "tests/rules/test_recorded_outputs.py", "tests/integration/test_cli_score.py"]
+# Quick tests that need the whole tree: the package map, the docs' card tables, the CLI on a file.
+SUBSET = ["tests/unit/test_layout.py", "tests/unit/test_card_tables.py", "tests/integration/test_cli_score.py"]
 
 pytestmark = pytest.mark.slow
 
