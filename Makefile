@@ -75,12 +75,14 @@ test: dev lint
 # Gates that keep the tree honest, each at zero findings: ruff (bugbear, pyupgrade, simplify and
 # ruff's rules) and mypy, both set up in pyproject.toml; no dead code (vulture); the contracts of
 # .importlinter (layers, runtimes below the metrics, no import cycles inside a package). The tools
-# run as `python -m` where they can, so a moved or copied venv (stale script shebangs) still lints.
+# run as `python -m` where they can, so a moved or copied venv (stale script shebangs) still lints;
+# mypy and import-linter through mk/package_lint.py, which gives them the package map (engine/ is
+# radscope.engine: radscope/layout.py).
 lint: $(BIN)/.dev
-	$(BIN)/python -m ruff check engine ui models app.py radscope/__init__.py radscope/__main__.py radscope/cli.py
-	$(BIN)/python -m mypy
-	$(BIN)/python -m vulture engine ui models app.py --min-confidence 80
-	PYTHONPATH=. $(BIN)/lint-imports --config .importlinter
+	$(BIN)/python -m ruff check engine ui models app.py radscope mk/package_lint.py
+	$(BIN)/python mk/package_lint.py types
+	$(BIN)/python -m vulture engine ui models app.py radscope --min-confidence 80
+	$(BIN)/python mk/package_lint.py imports
 
 # The inner loop: everything that loads no model and starts no browser, app or judge.
 test-fast: $(BIN)/.dev

@@ -16,9 +16,9 @@ import threading
 import time
 from pathlib import Path
 
+from radscope.layout import import_root, repository_root
 from radscope.models.progress import Progress, Reporter, check_cancel
 
-ROOT = Path(__file__).resolve().parents[1]
 MARKER = ".export"  # the file `make export-env` touches when the environment is complete
 CPU_TORCH_INDEX = "https://download.pytorch.org/whl/cpu"
 
@@ -28,7 +28,7 @@ class ChildFailed(RuntimeError):
 
 
 def export_venv() -> Path:
-    return Path(os.environ.get("RADSCOPE_EXPORT_VENV") or ROOT / ".venv-export")
+    return Path(os.environ.get("RADSCOPE_EXPORT_VENV") or repository_root() / ".venv-export")
 
 
 def export_python() -> Path:
@@ -44,7 +44,8 @@ def run_child(command: list[str], progress: Progress, report: Reporter,
               env: dict[str, str] | None = None, timeout_s: float = 3600) -> list[str]:
     """Run ``command``, reporting its output lines; ``count`` lines starting with that text
     advance ``progress.done``. Cancelling terminates the child. Returns the output lines."""
-    proc = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.PIPE,
+    # The children import radscope: they start in the folder that holds it.
+    proc = subprocess.Popen(command, cwd=import_root(), env=env, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, text=True, bufsize=1)
     lines: list[str] = []
     deadline = time.monotonic() + timeout_s
@@ -95,8 +96,8 @@ def ensure(progress: Progress, report: Reporter, cancel: threading.Event | None 
     # pip does not say beforehand how many packages it will collect: count them as they come
     progress.total, progress.done, progress.unit = None, 0, "packages collected"
     run_child([str(export_python()), "-m", "pip", "install", "--disable-pip-version-check",
-               "--progress-bar", "off", *source, "-r", str(ROOT / "requirements-export.txt"),
-               "-c", str(ROOT / "constraints-export.txt")],
+               "--progress-bar", "off", *source, "-r", str(repository_root() / "requirements-export.txt"),
+               "-c", str(repository_root() / "constraints-export.txt")],
               progress, report, cancel, count="Collecting")
     (venv / "bin" / MARKER).touch()
     return export_python()

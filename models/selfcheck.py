@@ -15,7 +15,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from radscope.models.export_env import ROOT
+from radscope.layout import import_root
 
 PROMPT = "Chest radiograph findings:"
 MAX_TOKENS = 4
@@ -33,7 +33,7 @@ def run_self_check(path: Path, timeout_s: float = 600) -> SelfCheck:
     """Load the GGUF with llama.cpp in a child process and generate a few tokens."""
     started = time.monotonic()
     try:
-        proc = subprocess.run([sys.executable, "-m", "radscope.models.selfcheck", str(path)], cwd=ROOT,
+        proc = subprocess.run([sys.executable, "-m", "radscope.models.selfcheck", str(path)], cwd=import_root(),
                               capture_output=True, text=True, timeout=timeout_s)
     except subprocess.TimeoutExpired:
         return SelfCheck(False, time.monotonic() - started, error=f"no answer within {timeout_s:.0f} s")

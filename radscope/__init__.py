@@ -9,15 +9,22 @@ ours apart. The shortcuts here load nothing until used::
     summary = radscope.summarize(references, candidates, metrics="radsem")  # the CLI's summary
 
 Both build a ``Scorer`` for one call; build ``radscope.Scorer`` yourself to score many times.
+
+In a checkout the subpackages live at the repository's top level (``engine/``, ``models/``,
+``ui/``); ``radscope.layout`` maps them here, without symbolic links.
 """
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from radscope.layout import install_finder
+
 if TYPE_CHECKING:
     from radscope.engine.api import CorpusResult, Scorer, Scores
 
 __all__ = ["CorpusResult", "Scorer", "Scores", "score", "summarize"]
+
+install_finder()
 
 
 def __getattr__(name: str) -> Any:

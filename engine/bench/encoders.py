@@ -31,8 +31,9 @@ from radscope.engine.io.reports import ReportPair
 from radscope.engine.metrics.base import Metric
 from radscope.engine.metrics.encoder import EncoderExtractor
 from radscope.engine.metrics.extraction import ExtractorMetric
+from radscope.layout import repository_root
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = repository_root()
 CHECKPOINTS = ROOT / "build" / "models"
 DEFAULTS = {"crepe_model": "crepe-minilm-demo", "srr_model": "srr-minilm-demo",
             "srr_view": "all", "encoder_device": "cpu", "encoder_precision": "auto",

@@ -23,8 +23,9 @@ from pathlib import Path
 from typing import Any
 
 from radscope.engine.io.reports import ReportPair
+from radscope.layout import repository_root
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = repository_root()
 FIXTURE = ROOT / "tests" / "fixtures" / "rules" / "examples_outputs.jsonl"
 IU_PAIRS = 2000
 

@@ -30,7 +30,9 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).absolute().parents[len((__package__ or "radscope.engine.bench").split("."))]
+from radscope.layout import repository_root
+
+ROOT = repository_root()
 
 
 TOKEN = "bench-" + os.urandom(8).hex()  # the server's token, so that /health gives its counters

@@ -34,8 +34,9 @@ from radscope.engine.io.reports import ReportPair
 from radscope.engine.metrics.clear.schema import CONDITIONS, TOP5, top5_conditions
 from radscope.engine.metrics.registry import MetricRegistry
 from radscope.engine.reader.versions import READER_RULES_VERSION
+from radscope.layout import folder
 
-MESH_MAP_PATH = Path(__file__).resolve().parents[1] / "data" / "mesh_map.json"
+MESH_MAP_PATH = folder("engine") / "data" / "mesh_map.json"
 SRR_MAP_PATH = MESH_MAP_PATH.with_name("srr_to_clear.json")
 
 

@@ -31,7 +31,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[2]
+from radscope.layout import repository_root
+
+ROOT = repository_root()
 SAMPLE_S = 0.1  # how often the process tree's memory is read
 
 

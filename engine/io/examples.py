@@ -4,11 +4,11 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from functools import lru_cache
-from pathlib import Path
 
 from radscope.engine.io.reports import ReportPair
+from radscope.layout import folder
 
-EXAMPLES_PATH = Path(__file__).resolve().parents[2] / "assets" / "examples.json"
+EXAMPLES_PATH = folder("assets") / "examples.json"
 
 
 @dataclass(frozen=True)

@@ -12,10 +12,11 @@ import json
 import re
 from collections.abc import Iterable, Sequence
 from functools import cache
-from pathlib import Path
 from typing import Any
 
-LEXICON_DIR = Path(__file__).resolve().parents[1] / "data" / "lexicons"
+from radscope.layout import folder
+
+LEXICON_DIR = folder("engine") / "data" / "lexicons"
 
 
 @cache

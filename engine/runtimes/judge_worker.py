@@ -48,13 +48,13 @@ from radscope.engine.runtimes.judge import (
     Message,
     TransientJudgeError,
 )
+from radscope.layout import import_root
 
 log = logging.getLogger(__name__)
 
 # The folder holding our top-level package (the checkout, or site-packages when installed), which
-# the worker needs on its path; counted from this package's depth, and without resolving links
-# (in the checkout radscope/engine is a link to engine/).
-PROJECT_ROOT = Path(__file__).absolute().parents[len((__package__ or "radscope.engine.runtimes").split("."))]
+# the worker needs on its path.
+PROJECT_ROOT = import_root()
 SELF_CHECK: list[Message] = [{"role": "user", "content": "Reply with the word ready."}]
 SELF_CHECK_TOKENS = 2
 CLOSE_GRACE_S = 5.0

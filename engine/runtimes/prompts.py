@@ -23,7 +23,9 @@ from functools import cache
 from pathlib import Path
 from string import Template
 
-PROMPTS_DIR = Path(__file__).resolve().parents[2] / "prompts"
+from radscope.layout import folder
+
+PROMPTS_DIR = folder("prompts")
 _HEADER_LINE_RE = re.compile(r"^(?P<key>[a-z_]+):\s*(?P<value>.*?)\s*$")
 _ID_RE = re.compile(r"^[a-z0-9_]+(?:\.[a-z0-9_]+)*$")
 

@@ -21,11 +21,12 @@ import numpy as np
 import torch
 from tokenizers import Encoding, Tokenizer
 
+from radscope.layout import folder
 from radscope.models.export import drop_fp32, export_model
 from radscope.models.padding import pad_batch
 from radscope.models.training.cards import write_card
 
-BUNDLED_DIR = Path(__file__).resolve().parents[1] / "bundled"
+BUNDLED_DIR = folder("models") / "bundled"
 
 
 def backbone_dir() -> Path:

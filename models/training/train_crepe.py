@@ -21,6 +21,7 @@ import numpy as np
 import torch
 from scipy.stats import kendalltau
 
+from radscope.layout import repository_root
 from radscope.models.architectures import CrepeRegressor
 from radscope.models.training import synth
 from radscope.models.training.common import (
@@ -38,7 +39,7 @@ from radscope.models.training.common import (
 from radscope.models.training.onnx_eval import int8_outputs
 
 MODEL_ID = "crepe-minilm-demo"
-WORK_DIR = Path(__file__).resolve().parents[2] / "build" / "models" / MODEL_ID
+WORK_DIR = repository_root() / "build" / "models" / MODEL_ID
 
 
 def crepe_loss(counts: torch.Tensor, presence: torch.Tensor, target: torch.Tensor) -> torch.Tensor:

@@ -20,6 +20,7 @@ import numpy as np
 import torch
 from transformers import BertForSequenceClassification
 
+from radscope.layout import repository_root
 from radscope.models.architectures import _load_into, bert_config, load_state_dict, read_config
 from radscope.models.srr_labels import LabelLevel, labels_for
 from radscope.models.training import synth
@@ -38,7 +39,7 @@ from radscope.models.training.common import (
 from radscope.models.training.onnx_eval import int8_outputs
 
 MODEL_ID = "srr-minilm-demo"
-WORK_DIR = Path(__file__).resolve().parents[2] / "build" / "models" / MODEL_ID
+WORK_DIR = repository_root() / "build" / "models" / MODEL_ID
 LEVEL = LabelLevel.LEAVES_WITH_STATUSES
 
 
