@@ -54,6 +54,27 @@ def _export(args: argparse.Namespace) -> int:
     return 0
 
 
+def _per_row(args: argparse.Namespace) -> int:
+    try:
+        from radscope.models.row_quant import NotDynamicInt8, per_row_artifact
+        import onnx  # noqa: F401
+    except ImportError as exc:
+        print(f"error: per-row needs the export environment ({exc.name} is missing); run "
+              "`make export-env` and use .venv-export/bin/python -m radscope.models per-row ...",
+              file=sys.stderr)
+        return 2
+    status = 0
+    for directory in args.dirs:
+        try:
+            done = per_row_artifact(Path(directory))
+        except (NotDynamicInt8, ValueError, FileNotFoundError) as exc:
+            print(f"error: {directory}: {exc}", file=sys.stderr)
+            status = 2
+            continue
+        print(f"{directory}: {'per-row activation scales written' if done else 'already per-row'}")
+    return status
+
+
 def _fetch(args: argparse.Namespace) -> int:
     from radscope.models.fetch import FetchFailed, fetch
     from radscope.models.progress import Cancelled
@@ -117,6 +138,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--id", help="model id written into the manifest (default: registry id or "
                                 "directory name)")
     p.set_defaults(func=_export)
+    p = sub.add_parser("per-row", help="give an exported int8 encoder per-row activation scales "
+                                       "(batch-independent results; export environment)")
+    p.add_argument("dirs", nargs="+", help="artifact directories (e.g. models/bundled/...)")
+    p.set_defaults(func=_per_row)
     p = sub.add_parser("fetch", help="download, verify and prepare registry models (resumable)")
     p.add_argument("ids", nargs="+", help="registry ids (python -m radscope.models list)")
     p.add_argument("--force", action="store_true", help="redo every step even if the model is ready")
