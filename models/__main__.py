@@ -1,8 +1,8 @@
 """``python -m radscope.models``: list the registry, fetch models, export encoders, pack and unpack.
 
 ``list``, ``fetch``, ``pack`` and ``unpack`` work in the runtime environment (``fetch`` builds
-the export environment when an encoder needs it); ``export`` needs the export environment
-(``make export-env``; torch and transformers are imported only by that command).
+the export environment when an encoder needs it); ``export`` and ``per-row`` need the export
+environment (``make export-env``; torch, transformers and onnx are imported only by those).
 """
 from __future__ import annotations
 
@@ -32,14 +32,18 @@ def _list(_: argparse.Namespace) -> int:
     return 0
 
 
+def _needs_export_env(command: str, exc: ImportError) -> int:
+    print(f"error: {command} needs the export environment ({exc.name} is missing); run "
+          f"`make export-env` and use .venv-export/bin/python -m radscope.models {command} ...",
+          file=sys.stderr)
+    return 2
+
+
 def _export(args: argparse.Namespace) -> int:
     try:
         from radscope.models.export import drop_fp32, export_model
     except ImportError as exc:
-        print(f"error: export needs the export environment ({exc.name} is missing); run "
-              "`make export-env` and use .venv-export/bin/python -m radscope.models export ...",
-              file=sys.stderr)
-        return 2
+        return _needs_export_env("export", exc)
     from radscope.models.resolve import ModelNotAvailable
 
     try:
@@ -56,13 +60,11 @@ def _export(args: argparse.Namespace) -> int:
 
 def _per_row(args: argparse.Namespace) -> int:
     try:
-        from radscope.models.row_quant import NotDynamicInt8, per_row_artifact
         import onnx  # noqa: F401
+
+        from radscope.models.row_quant import NotDynamicInt8, per_row_artifact
     except ImportError as exc:
-        print(f"error: per-row needs the export environment ({exc.name} is missing); run "
-              "`make export-env` and use .venv-export/bin/python -m radscope.models per-row ...",
-              file=sys.stderr)
-        return 2
+        return _needs_export_env("per-row", exc)
     status = 0
     for directory in args.dirs:
         try:
