@@ -81,10 +81,15 @@ def test_crepe_layout_round_trip(checkpoint_dir, tmp_path, with_pooler, softplus
     reloaded = CrepeRegressor.from_checkpoint(ckpt)
     encoder = CrepeEncoder(art, precision="fp32", threads=1)
     expected = _torch_one_by_one(lambda *a: reloaded(*a)[0], encoder, PAIRS)
+    assert encoder.plan.batch_invariant
+    alone = np.stack([encoder.raw_counts([p])[0] for p in PAIRS])
     for batch_size in (1, 2, 5):
         got = encoder.raw_counts(PAIRS, batch_size=batch_size)
         assert got.shape == (5, 6)
         np.testing.assert_allclose(got, expected, atol=TOL, rtol=0)
+        np.testing.assert_array_equal(got, alone)  # fp32 on CPU: the same bits in any call
+    twice = encoder.raw_counts(PAIRS + PAIRS[::-1], batch_size=5)  # each next to its copy
+    np.testing.assert_array_equal(twice, np.concatenate([alone, alone[::-1]]))
     int8_encoder = CrepeEncoder(art, precision="int8", threads=1)
     int8 = int8_encoder.raw_counts(PAIRS)
     assert int8.shape == (5, 6) and np.all(np.isfinite(int8))
