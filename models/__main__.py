@@ -1,8 +1,8 @@
 """``python -m radscope.models``: list the registry, fetch models, export encoders, pack and unpack.
 
 ``list``, ``fetch``, ``pack`` and ``unpack`` work in the runtime environment (``fetch`` builds
-the export environment when an encoder needs it); ``export`` needs the export environment
-(``make export-env``; torch and transformers are imported only by that command).
+the export environment when an encoder needs it); ``export`` and ``per-row`` need the export
+environment (``make export-env``; torch, transformers and onnx are imported only by those).
 """
 from __future__ import annotations
 
@@ -32,14 +32,18 @@ def _list(_: argparse.Namespace) -> int:
     return 0
 
 
+def _needs_export_env(command: str, exc: ImportError) -> int:
+    print(f"error: {command} needs the export environment ({exc.name} is missing); run "
+          f"`make export-env` and use .venv-export/bin/python -m radscope.models {command} ...",
+          file=sys.stderr)
+    return 2
+
+
 def _export(args: argparse.Namespace) -> int:
     try:
         from radscope.models.export import drop_fp32, export_model
     except ImportError as exc:
-        print(f"error: export needs the export environment ({exc.name} is missing); run "
-              "`make export-env` and use .venv-export/bin/python -m radscope.models export ...",
-              file=sys.stderr)
-        return 2
+        return _needs_export_env("export", exc)
     from radscope.models.resolve import ModelNotAvailable
 
     try:
@@ -52,6 +56,25 @@ def _export(args: argparse.Namespace) -> int:
         drop_fp32(out)
     print(f"exported {args.source} -> {out}")
     return 0
+
+
+def _per_row(args: argparse.Namespace) -> int:
+    try:
+        import onnx  # noqa: F401
+
+        from radscope.models.row_quant import NotDynamicInt8, per_row_artifact
+    except ImportError as exc:
+        return _needs_export_env("per-row", exc)
+    status = 0
+    for directory in args.dirs:
+        try:
+            done = per_row_artifact(Path(directory))
+        except (NotDynamicInt8, ValueError, FileNotFoundError) as exc:
+            print(f"error: {directory}: {exc}", file=sys.stderr)
+            status = 2
+            continue
+        print(f"{directory}: {'per-row activation scales written' if done else 'already per-row'}")
+    return status
 
 
 def _fetch(args: argparse.Namespace) -> int:
@@ -117,6 +140,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--id", help="model id written into the manifest (default: registry id or "
                                 "directory name)")
     p.set_defaults(func=_export)
+    p = sub.add_parser("per-row", help="give an exported int8 encoder per-row activation scales "
+                                       "(batch-independent results; export environment)")
+    p.add_argument("dirs", nargs="+", help="artifact directories (e.g. models/bundled/...)")
+    p.set_defaults(func=_per_row)
     p = sub.add_parser("fetch", help="download, verify and prepare registry models (resumable)")
     p.add_argument("ids", nargs="+", help="registry ids (python -m radscope.models list)")
     p.add_argument("--force", action="store_true", help="redo every step even if the model is ready")

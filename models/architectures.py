@@ -170,7 +170,11 @@ class MeanPoolEmbedder(nn.Module):
         states = self.bert(input_ids=input_ids, attention_mask=attention_mask,
                            token_type_ids=token_type_ids).last_hidden_state
         mask = attention_mask.unsqueeze(-1).to(states.dtype)
-        mean = (states * mask).sum(dim=1) / mask.sum(dim=1).clamp(min=1e-9)
+        # The masked sum as one [1, T] x [T, H] product per sequence, not a sum over axis 1:
+        # onnxruntime reduces a middle axis by a different route for one sequence than for
+        # several, which moved embeddings by ~5e-8 with the batch; a batched MatMul does not.
+        summed = torch.bmm(mask.transpose(1, 2), states).squeeze(1)
+        mean = summed / mask.sum(dim=1).clamp(min=1e-9)
         return torch.nn.functional.normalize(mean, p=2.0, dim=-1)
 
     @classmethod

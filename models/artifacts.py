@@ -31,6 +31,7 @@ FP32_FILE = "model.onnx"
 INT8_FILE = "model.int8.onnx"
 MANIFEST_FORMAT = 1
 FP32_TOLERANCE = 1e-4  # largest |torch - ONNX fp32| an export may show
+PER_ROW = "per-row"  # Manifest.int8_activations of a model rewritten by models/row_quant.py
 EncoderTask = Literal["crepe", "srr", "embedder"]
 Precision = Literal["auto", "int8", "fp32"]
 
@@ -73,6 +74,10 @@ class Manifest:
     checksum: str = ""  # sha256 of the preferred model file (int8 when present)
     exporter: dict[str, Any] = field(default_factory=dict)
     checks: dict[str, Any] = field(default_factory=dict)
+    # How the int8 model quantises activations: "per-row" (``models/row_quant.py``: a row's
+    # result depends on that row alone) or None (one scale per batch: older exports, which the
+    # runtime therefore runs one sequence per call).
+    int8_activations: str | None = None
     format: int = MANIFEST_FORMAT
 
     def to_json(self) -> dict[str, Any]:

@@ -30,9 +30,18 @@ from radscope.models.architectures import (
     load_sequence_classifier,
     read_config,
 )
-from radscope.models.artifacts import FP32_FILE, FP32_TOLERANCE, INT8_FILE, TOKENIZER, Manifest, export_dir
+from radscope.models.artifacts import (
+    FP32_FILE,
+    FP32_TOLERANCE,
+    INT8_FILE,
+    PER_ROW,
+    TOKENIZER,
+    Manifest,
+    export_dir,
+)
 from radscope.models.model_registry import ModelEntry
 from radscope.models.resolve import file_sha256, hf_fetch, pypi_model_path, resolve
+from radscope.models.row_quant import rewrite_file
 
 INPUT_NAMES = ["input_ids", "attention_mask", "token_type_ids"]
 OUTPUT_NAMES = {"crepe": ["counts"], "srr": ["logits"], "embedder": ["embeddings"]}
@@ -170,6 +179,8 @@ def quantize_int8(fp32_path: Path, int8_path: Path) -> None:
 
     Per-channel weight scales: on the MiniLM sentence embedder they keep int8 vectors at a mean
     cosine of 0.992 to fp32, against 0.957 with one scale per tensor, for the same file size.
+    Activations then get one scale per row (``row_quant``), so that a sequence's outputs never
+    depend on the other sequences of its batch.
     """
     import onnx
     from onnxruntime.quantization import QuantType, quantize_dynamic
@@ -179,8 +190,10 @@ def quantize_int8(fp32_path: Path, int8_path: Path) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         cleaned = Path(tmp) / "clean.onnx"
         onnx.save(model, str(cleaned))
-        quantize_dynamic(str(cleaned), str(int8_path), weight_type=QuantType.QInt8,
+        dynamic = Path(tmp) / "dynamic.onnx"
+        quantize_dynamic(str(cleaned), str(dynamic), weight_type=QuantType.QInt8,
                          per_channel=True)
+        rewrite_file(dynamic, int8_path)
 
 
 def compare_with_torch(module: torch.nn.Module, onnx_path: Path, vocab_size: int,
@@ -225,6 +238,7 @@ def export_model(name: str, out: Path | None = None, *, int8: bool = False,
         quantize_int8(fp32, out / INT8_FILE)
         checks["int8_max_abs_diff"] = compare_with_torch(module, out / INT8_FILE, vocab_size)
         files["int8"] = {"name": INT8_FILE, "sha256": file_sha256(out / INT8_FILE)}
+        facts["int8_activations"] = PER_ROW
     write_tokenizer(located.tokenizer_dir, out)
     import onnx
     import transformers

@@ -21,7 +21,8 @@ ENCODER_THREADS = Option(
 
 ENCODER_BATCH = Option(
     "encoder_batch", 0,
-    "sequences per onnxruntime call (0: 1 for int8, so that a pair's score never depends on "
-    "the other pairs in the batch; 16 for fp32, where padding is masked exactly)", type=int)
+    "most sequences of one token length per onnxruntime call (0: 32), where batching cannot "
+    "change a result (per-row int8 or fp32 on CPU); other models run one sequence per call, so "
+    "a pair's score never depends on the other pairs", type=int)
 
 ENCODER_OPTIONS = (ENCODER_DEVICE, ENCODER_PRECISION, ENCODER_THREADS, ENCODER_BATCH)

@@ -16,14 +16,18 @@ Public API:
 * ``load_encoder(name, task, ctx=None)`` - resolve a registry id or artifact directory and
   build (or, with a RuntimeContext, share) the encoder.
 
-Throughput: inputs are tokenised once, sorted by length, cut into batches and padded only to
-each batch's longest member; results are put back in input order. Batch size: dynamic int8
-models quantise activations with one scale per input tensor, i.e. per batch, so a sequence's
-output would shift slightly (about 1e-2 here) with its batch neighbours; int8 therefore runs
-one sequence per call by default (on CPU it costs little: no padding at all), and fp32, where
-padding is masked exactly, runs 16 per call. The CUDA provider is used
-when onnxruntime-gpu is installed and sees a GPU (``device="auto"``); otherwise the CPU
-provider. ``providers`` says what the session really got.
+One pair, one number: a sequence's outputs never depend on the other sequences of its call.
+Inputs are tokenised once and grouped by exact token length; a call holds sequences of one
+length only (up to ``batch_size``, and up to ``TOKENS_PER_CALL`` tokens), so nothing is ever
+padded, and results are put back in input order. Batching so is allowed only where the model
+computes each row on its own (``SessionPlan.batch_invariant``): int8 models whose activations
+have one scale per row (``Manifest.int8_activations == "per-row"``, models/row_quant.py; all
+bundled models) and fp32, on the CPU provider, where the tests check bit-identical outputs for
+every batch composition and thread count. Older int8 exports quantise activations with one
+scale per call (a neighbour moved a CREPE raw count by up to 0.18), and GPU kernels are not
+checked, so there every sequence runs alone. The CUDA provider is used when onnxruntime-gpu is
+installed and sees a GPU (``device="auto"``); otherwise the CPU provider. ``providers`` says
+what the session really got.
 """
 from __future__ import annotations
 
@@ -45,13 +49,18 @@ from radscope.engine.options.onnx_encoder import (
     ENCODER_PRECISION,
     ENCODER_THREADS,
 )
-from radscope.models.artifacts import OnnxArtifact, Precision, resolve_artifact
-from radscope.models.padding import pad_batch
+from radscope.models.artifacts import PER_ROW, OnnxArtifact, Precision, resolve_artifact
+from radscope.models.padding import length_groups, pad_batch
 
 Item = str | tuple[str, str]
 log = logging.getLogger(__name__)
 CUDA = "CUDAExecutionProvider"
 CPU = "CPUExecutionProvider"
+DEFAULT_BATCH = 32  # sequences of one length per call where batching cannot change results
+# ... and at most this many tokens: sequences over 256 tokens run alone, since batching long
+# ones was slower here (CREPE on 448-token report pairs: 17.0 pairs per CPU-second with a
+# 512-token cap, 12.9 with 1024, 12.4 with 4096; docs/models.md)
+TOKENS_PER_CALL = 512
 
 
 def default_threads() -> int:
@@ -82,6 +91,7 @@ class SessionPlan:
     providers: list[Any]
     batch_size: int
     threads: int
+    batch_invariant: bool
 
     @property
     def provider_names(self) -> list[str]:
@@ -91,7 +101,8 @@ class SessionPlan:
         m = self.artifact.manifest
         return {"path": str(self.artifact.path), "file": self.model_file.name,
                 "precision": self.precision, "providers": providers or self.provider_names,
-                "batch_size": self.batch_size, "threads": self.threads,
+                "batch_size": self.batch_size, "batch_invariant": self.batch_invariant,
+                "threads": self.threads,
                 "max_length": m.max_length, "checksum": m.files[self.precision]["sha256"]}
 
     def device_text(self, providers: list[str] | None = None) -> str:
@@ -112,8 +123,27 @@ def plan_session(artifact: OnnxArtifact, *, device: str = "auto", precision: Pre
         if precision == "int8" and "int8" not in files:
             precision = "fp32"
     model_file, chosen = artifact.model_path(precision)
-    return SessionPlan(artifact, model_file, chosen, providers,
-                       batch_size or (1 if chosen == "int8" else 16), threads or default_threads())
+    invariant = batch_invariant(artifact, chosen, providers)
+    if batch_size > 1 and not invariant:
+        log.warning("encoder %s (%s, %s): one sequence per call whatever encoder_batch says, "
+                    "since batching would change its results", artifact.id, chosen,
+                    _name(providers[0]))
+    batch = (batch_size or DEFAULT_BATCH) if invariant else 1
+    return SessionPlan(artifact, model_file, chosen, providers, batch,
+                       threads or default_threads(), invariant)
+
+
+def _name(provider: Any) -> str:
+    return str(provider[0] if isinstance(provider, tuple) else provider)
+
+
+def batch_invariant(artifact: OnnxArtifact, precision: str, providers: list[Any]) -> bool:
+    """Whether a sequence's outputs stay bit-identical whatever else shares its call (sequences
+    of one length, no padding): fp32 and per-row int8 on the CPU provider, as the tests check;
+    not one-scale-per-call int8, and not GPU kernels, which nothing here has checked."""
+    if _name(providers[0]) != CPU:
+        return False
+    return precision == "fp32" or artifact.manifest.int8_activations == PER_ROW
 
 
 class OnnxEncoder:
@@ -162,16 +192,14 @@ class OnnxEncoder:
 
     def run(self, items: Sequence[Item], batch_size: int | None = None) -> np.ndarray:
         """The model's first output for each item, in input order ([n, ...])."""
-        batch_size = batch_size or self.batch_size
+        batch_size = max(1, batch_size or self.batch_size) if self.plan.batch_invariant else 1
         if not items:
             return np.zeros((0, self.output_width()), dtype=np.float32)
         if self.session is None:
             raise RuntimeError(f"encoder {self.artifact.id} was closed")
         encodings = self.tokenize(items)
-        order = sorted(range(len(encodings)), key=lambda i: len(encodings[i].ids))
         results: list[np.ndarray | None] = [None] * len(encodings)
-        for start in range(0, len(order), max(1, batch_size)):
-            idx = order[start:start + batch_size]
+        for idx in length_groups([len(e.ids) for e in encodings], batch_size, TOKENS_PER_CALL):
             out = self.session.run(None, self._feed([encodings[i] for i in idx]))[0]
             for row, i in enumerate(idx):
                 results[i] = out[row]

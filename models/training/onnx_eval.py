@@ -1,8 +1,9 @@
 """The shipped int8 ONNX file run on held-out items, for the model card's figures.
 
 The card describes what users run, so the figures come from the exported file through
-onnxruntime and the shipped tokenizer.json, batched and padded by the same ``pad_batch`` as the
-app's encoder sessions; no torch here, so this module imports nothing of the training loop.
+onnxruntime and the shipped tokenizer.json, cut into calls of one token length by the same
+``length_groups`` as the app's encoder sessions; no torch here, so this module imports nothing
+of the training loop.
 """
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from radscope.models.artifacts import Manifest
-from radscope.models.padding import pad_batch
+from radscope.models.padding import length_groups, pad_batch
 
 
 def int8_outputs(directory: Path, items: Sequence[Any], batch_size: int = 32) -> tuple[Manifest, np.ndarray]:
@@ -28,10 +29,9 @@ def int8_outputs(directory: Path, items: Sequence[Any], batch_size: int = 32) ->
     tokenizer.enable_truncation(max_length=manifest.max_length, strategy="longest_first")
     tokenizer.no_padding()
     encodings = tokenizer.encode_batch(list(items))
-    order = sorted(range(len(encodings)), key=lambda i: len(encodings[i].ids))  # less padding
     outputs: dict[int, np.ndarray] = {}
-    for start in range(0, len(order), batch_size):
-        batch = order[start:start + batch_size]
+    # Calls of one token length, as the runtime makes them (no padding).
+    for batch in length_groups([len(e.ids) for e in encodings], batch_size, 512):
         result = session.run(None, pad_batch([encodings[i] for i in batch]))[0]
         for row, i in enumerate(batch):
             outputs[i] = result[row]

@@ -34,7 +34,7 @@ def test_signature_and_model_info_need_no_session_and_match_a_loaded_one(name):
         # The planned signature and card are the ones the loaded session gives.
         assert metric.signature() == before
         assert metric.model() == info_before
-        assert "|precision:int8|" in before and "|batch:1|" in before
+        assert "|precision:int8|" in before and "|batch:32|" in before
     finally:
         ctx.close()
 

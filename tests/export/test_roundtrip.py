@@ -81,12 +81,59 @@ def test_crepe_layout_round_trip(checkpoint_dir, tmp_path, with_pooler, softplus
     reloaded = CrepeRegressor.from_checkpoint(ckpt)
     encoder = CrepeEncoder(art, precision="fp32", threads=1)
     expected = _torch_one_by_one(lambda *a: reloaded(*a)[0], encoder, PAIRS)
+    assert encoder.plan.batch_invariant
+    alone = np.stack([encoder.raw_counts([p])[0] for p in PAIRS])
     for batch_size in (1, 2, 5):
         got = encoder.raw_counts(PAIRS, batch_size=batch_size)
         assert got.shape == (5, 6)
         np.testing.assert_allclose(got, expected, atol=TOL, rtol=0)
-    int8 = CrepeEncoder(art, precision="int8", threads=1).raw_counts(PAIRS)
+        np.testing.assert_array_equal(got, alone)  # fp32 on CPU: the same bits in any call
+    twice = encoder.raw_counts(PAIRS + PAIRS[::-1], batch_size=5)  # each next to its copy
+    np.testing.assert_array_equal(twice, np.concatenate([alone, alone[::-1]]))
+    int8_encoder = CrepeEncoder(art, precision="int8", threads=1)
+    int8 = int8_encoder.raw_counts(PAIRS)
     assert int8.shape == (5, 6) and np.all(np.isfinite(int8))
+    # Per-row activation scales: each pair's counts are the same bits alone and with others.
+    assert m.int8_activations == "per-row" and int8_encoder.plan.batch_invariant
+    alone = np.stack([int8_encoder.raw_counts([p])[0] for p in PAIRS])
+    np.testing.assert_array_equal(int8, alone)
+    np.testing.assert_array_equal(int8_encoder.raw_counts(PAIRS + PAIRS, batch_size=3)[:5], alone)
+
+
+def test_per_row_rewrites_an_older_int8_export_in_place(checkpoint_dir, tmp_path):
+    """An int8 file with one activation scale per batch (as exported before per-row scales)
+    gets per-row scales and a manifest that says so, without its checkpoint."""
+    from onnxruntime.quantization import QuantType, quantize_dynamic
+
+    from radscope.models.artifacts import Manifest
+    from radscope.models.row_quant import per_row_artifact
+
+    torch.manual_seed(3)
+    ckpt = checkpoint_dir("crepe-old")
+    CrepeRegressor(tiny_config(), with_pooler=True, softplus=False).eval().save_checkpoint(ckpt)
+    out = export_model(str(ckpt), tmp_path / "old", int8=True, max_length=64)
+    import onnx
+
+    plain = onnx.load(str(out / "model.onnx"))
+    del plain.graph.value_info[:]
+    onnx.save(plain, str(tmp_path / "clean.onnx"))
+    quantize_dynamic(str(tmp_path / "clean.onnx"), str(out / "model.int8.onnx"),
+                     weight_type=QuantType.QInt8, per_channel=True)
+    old = Manifest.load(out)
+    old.int8_activations = None
+    old.files["int8"]["sha256"] = old.checksum = file_sha256(out / "model.int8.onnx")
+    old.save(out)
+    before = CrepeEncoder(resolve_artifact(str(out), "crepe"), precision="int8", threads=1)
+    assert not before.plan.batch_invariant and before.batch_size == 1
+
+    assert per_row_artifact(out) is True and per_row_artifact(out) is False
+    m = Manifest.load(out)
+    assert m.int8_activations == "per-row" and m.checksum == file_sha256(out / "model.int8.onnx")
+    after = CrepeEncoder(resolve_artifact(str(out), "crepe"), precision="int8", threads=1)
+    fp32 = CrepeEncoder(resolve_artifact(str(out), "crepe"), precision="fp32", threads=1)
+    alone = np.stack([after.raw_counts([p])[0] for p in PAIRS])
+    np.testing.assert_array_equal(after.raw_counts(PAIRS, batch_size=5), alone)
+    np.testing.assert_allclose(alone, fp32.raw_counts(PAIRS), atol=0.1)
 
 
 def test_srr_sequence_classifier_163_labels_round_trip(checkpoint_dir, tmp_path):
@@ -131,6 +178,7 @@ def test_sentence_embedder_round_trip(checkpoint_dir, tmp_path):
     expected = _torch_one_by_one(module, embedder, texts)
     got = embedder.embed(texts, batch_size=2)
     np.testing.assert_allclose(got, expected, atol=TOL, rtol=0)
+    np.testing.assert_array_equal(got, np.stack([embedder.embed([t])[0] for t in texts]))
     np.testing.assert_allclose(np.linalg.norm(got, axis=1), 1.0, atol=1e-5)
 
 
