@@ -36,8 +36,9 @@ def test_ray_rows_and_summary_equal_one_worker(local_ray, corpus, one_worker, tm
     assert comparable_summary(tmp_path / "summary.json") == one_worker["summary"]
     engine = json.loads((tmp_path / "summary.json").read_text())["engine"]
     assert engine["blocks"] == engine["blocks_scored"] == N_PAIRS // BLOCK
+    # The CSV is the app's export table (every cell quoted): the pair's texts, then each metric.
     header = (tmp_path / "out.csv").read_text().splitlines()[0]
-    assert header.startswith("id,bleu_score,bleu_error")
+    assert header.startswith('"id","reference","candidate"') and '"bleu_score","bleu_error"' in header
 
 
 def stored_results(db: Path) -> int:
