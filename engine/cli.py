@@ -25,7 +25,7 @@ from radscope.engine.cli_args import OneLineParser, count
 from radscope.engine.context import RuntimeContext
 from radscope.engine.io import dataio
 from radscope.engine.metrics.defaults import default_metrics
-from radscope.engine.metrics.registry import MetricRegistry, production
+from radscope.engine.metrics.registry import MetricRegistry, export_columns_of, production
 from radscope.engine.reader.vocabulary import ran_title
 from radscope.engine.runs import parallel
 
@@ -235,7 +235,7 @@ def _score_run(args: argparse.Namespace, argv: list[str], pairs: dataio.PairFile
             bar.n = done
             bar.refresh()
 
-    with dataio.ResultsWriter(args.out, args.csv, pairs) as writer:
+    with dataio.ResultsWriter(args.out, args.csv, pairs, columns_of=export_columns_of) as writer:
         try:
             if args.engine == "ray":
                 from radscope.engine.cluster.ray_runner import run_ray, settings_from_args

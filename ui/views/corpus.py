@@ -16,6 +16,7 @@ from plotly.subplots import make_subplots
 
 from radscope.engine.metrics.clear.schema import CONDITIONS
 from radscope.engine.metrics.crepe.score import CATEGORIES, CATEGORY_KEYS
+from radscope.engine.metrics.registry import family_of
 from radscope.ui.views.common import find_section, themed
 from radscope.ui.views.crepe import category_tick
 
@@ -38,12 +39,8 @@ def register_corpus_view(*names: str) -> Callable[[CorpusView], CorpusView]:
 
 
 def corpus_view_for(name: str) -> CorpusView | None:
-    if name in _CORPUS_VIEWS:
-        return _CORPUS_VIEWS[name]
-    for sep in ("-", "_", ":"):
-        if name.split(sep, 1)[0] in _CORPUS_VIEWS:
-            return _CORPUS_VIEWS[name.split(sep, 1)[0]]
-    return None
+    """The corpus view registered for ``name``, else for the family its spec declares."""
+    return _CORPUS_VIEWS.get(name) or _CORPUS_VIEWS.get(family_of(name))
 
 
 def corpus_figure(name: str, entry: Mapping[str, Any], rows: Sequence[Mapping[str, Any]],

@@ -12,11 +12,12 @@ so corpus means are recomputed from stored results alone.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from radscope.engine.context import Option, RuntimeContext
 from radscope.engine.eligibility.applicability import CHEST_RADIOGRAPH
+from radscope.engine.io.lookup import find_section
 from radscope.engine.io.reports import ReportPair
 from radscope.engine.metrics.base import MetricCard, PairScore
 from radscope.engine.metrics.crepe.score import CATEGORIES, CrepeCounts, aggregate_batch
@@ -132,3 +133,9 @@ def build(ctx: RuntimeContext) -> ExtractorMetric[CrepeCounts]:
 
 
 OPTIONS = (CREPE_MODEL, EXTRACTOR, *ENCODER_OPTIONS, FORCE_APPLICABILITY, SECTIONS)
+
+
+def export_columns(result: Mapping[str, Any]) -> dict[str, Any]:
+    """Export columns: the count of each error category."""
+    counts = (find_section(result, ("counts",)) or {}).get("counts") or {}
+    return {f"count_{k}": v for k, v in counts.items()} if isinstance(counts, Mapping) else {}
