@@ -312,7 +312,7 @@ def _list_metrics(registry: MetricRegistry) -> int:
     for name in registry.names():
         spec = registry.get(name)
         card = spec.card
-        title = ran_title(card.title, name, spec.extractors.choose(RuntimeContext())
+        title = ran_title(card.title, card.rules_reader, spec.extractors.choose(RuntimeContext())
                           if spec.extractors else None)
         arrow = "higher" if card.direction == "higher" else "lower"
         print(f"{name:<10} {title:<28} {arrow} is better, range {card.range_text()}, "

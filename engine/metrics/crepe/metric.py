@@ -49,6 +49,7 @@ CREPE_MODEL = Option(
 CARD = MetricCard(
     name="crepe",
     title="CREPE",
+    rules_reader="rules estimate",
     measures="Predicted number of clinically significant errors in the candidate, per ReXVal "
              "category: " + "; ".join(category_label(c.key) for c in CATEGORIES),
     inputs="reference and candidate reports, read together as one pair sequence",

@@ -56,6 +56,7 @@ SRR_VIEW = Option(
 CARD = MetricCard(
     name="srr",
     title="F1-SRR-BERT",
+    rules_reader="rules labels",
     measures="Agreement of the finding labels (with Present / Uncertain / Absent status) that an "
              "SRR-BERT utterance classifier assigns to the two reports; per pair the true F1 of "
              "the two label sets, leaf level (upper level alongside)",
