@@ -44,6 +44,8 @@ REXVAL_NAMES: dict[str, str] = {
     "E": "Mention of a comparison absent from the reference",
     "F": "Omission of a comparison describing a change",
 }
+# The six categories' letters, in ReXVal's order: CREPE's count keys, the reader's error categories.
+CATEGORY_LETTERS: tuple[str, ...] = tuple(REXVAL_NAMES)
 
 
 def kind_words(kind: str, count: int = 1) -> str:

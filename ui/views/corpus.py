@@ -15,8 +15,9 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from radscope.engine.metrics.clear.schema import CONDITIONS
-from radscope.engine.metrics.crepe.score import CATEGORIES, CATEGORY_KEYS
+from radscope.engine.metrics.crepe.score import CATEGORY_KEYS
 from radscope.engine.metrics.registry import family_of
+from radscope.engine.reader.vocabulary import REXVAL_NAMES
 from radscope.ui.views.common import find_section, themed
 from radscope.ui.views.crepe import category_tick
 
@@ -114,8 +115,8 @@ def crepe_totals(entry: Mapping[str, Any], rows: Sequence[Mapping[str, Any]], na
         return _crepe_two_systems(name, _crepe_category_totals(entry, rows, name),
                                   _crepe_category_totals(*system_b, name))
     totals, n = _crepe_category_totals(entry, rows, name)
-    x = [category_tick(c.key) for c in CATEGORIES]
-    names = [f"ReXVal: {c.name}" for c in CATEGORIES]
+    x = [category_tick(k) for k in CATEGORY_KEYS]
+    names = [f"ReXVal: {REXVAL_NAMES[k]}" for k in CATEGORY_KEYS]
     if not any(totals.values()) and not n:
         return None
     fig = go.Figure(go.Bar(
@@ -140,8 +141,8 @@ def _crepe_two_systems(name: str, a: tuple[dict[str, float], int],
     fig = go.Figure()
     for label, (_, n) in (("A", a), ("B", b)):
         fig.add_trace(go.Bar(
-            x=[category_tick(c.key) for c in CATEGORIES], y=means[label], name=f"system {label} ({n} pairs)",
-            customdata=[f"ReXVal: {c.name}" for c in CATEGORIES], marker_color=SYSTEM_COLOURS[label],
+            x=[category_tick(k) for k in CATEGORY_KEYS], y=means[label], name=f"system {label} ({n} pairs)",
+            customdata=[f"ReXVal: {REXVAL_NAMES[k]}" for k in CATEGORY_KEYS], marker_color=SYSTEM_COLOURS[label],
             text=[f"{v:.2f}" if v is not None else "" for v in means[label]], textposition="outside",
             hovertemplate=f"<b>system {label}</b> %{{x}}: %{{customdata}}<br>"
                           "mean %{y:.3f} per pair<extra></extra>"))

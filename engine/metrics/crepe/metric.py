@@ -20,7 +20,7 @@ from radscope.engine.eligibility.applicability import CHEST_RADIOGRAPH
 from radscope.engine.io.lookup import find_section
 from radscope.engine.io.reports import ReportPair
 from radscope.engine.metrics.base import MetricCard, PairScore
-from radscope.engine.metrics.crepe.score import CATEGORIES, CrepeCounts, aggregate_batch
+from radscope.engine.metrics.crepe.score import CATEGORY_KEYS, CrepeCounts, aggregate_batch
 from radscope.engine.metrics.crepe.stats import CrepeStats
 from radscope.engine.metrics.encoder import EncoderExtractor, rules_or_encoder
 from radscope.engine.metrics.extraction import (
@@ -51,7 +51,7 @@ CARD = MetricCard(
     title="CREPE",
     rules_reader="rules estimate",
     measures="Predicted number of clinically significant errors in the candidate, per ReXVal "
-             "category: " + "; ".join(category_label(c.key) for c in CATEGORIES),
+             "category: " + "; ".join(category_label(k) for k in CATEGORY_KEYS),
     inputs="reference and candidate reports, read together as one pair sequence",
     direction="lower",
     range=(0.0, None),
