@@ -133,5 +133,14 @@ def render(name: str, result: Mapping[str, Any]) -> PanelView:
         return fallback
 
 
-# Import the metric views so that they register (kept at the end: they import this module).
-from radscope.ui.views import clear, crepe, radsem, srr, vert  # noqa: E402,F401
+def _import_views() -> None:
+    """Import every module of this package so that its views register: a metric's panel is a
+    module here (``ui/views/<family>.py``) and needs no line anywhere else."""
+    import importlib
+    import pkgutil
+
+    for info in pkgutil.iter_modules(__path__):
+        importlib.import_module(f"{__name__}.{info.name}")
+
+
+_import_views()  # at the end: the view modules import this one
