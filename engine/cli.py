@@ -25,7 +25,7 @@ from radscope.engine.cli_args import OneLineParser, count
 from radscope.engine.context import RuntimeContext
 from radscope.engine.io import dataio
 from radscope.engine.metrics.defaults import default_metrics
-from radscope.engine.metrics.registry import MetricRegistry, production
+from radscope.engine.metrics.registry import MetricRegistry, export_columns_of, production
 from radscope.engine.reader.vocabulary import ran_title
 from radscope.engine.runs import parallel
 
@@ -233,7 +233,7 @@ def _score_run(args: argparse.Namespace, argv: list[str], pairs: dataio.PairFile
         if bar is not None:
             bar.update(done, total)
 
-    with dataio.ResultsWriter(args.out, args.csv, pairs) as writer:
+    with dataio.ResultsWriter(args.out, args.csv, pairs, columns_of=export_columns_of) as writer:
         try:
             if args.engine == "ray":
                 from radscope.engine.cluster.ray_runner import run_ray, settings_from_args
@@ -310,7 +310,7 @@ def _list_metrics(registry: MetricRegistry) -> int:
     for name in registry.names():
         spec = registry.get(name)
         card = spec.card
-        title = ran_title(card.title, name, spec.extractors.choose(RuntimeContext())
+        title = ran_title(card.title, card.rules_reader, spec.extractors.choose(RuntimeContext())
                           if spec.extractors else None)
         arrow = "higher" if card.direction == "higher" else "lower"
         print(f"{name:<10} {title:<28} {arrow} is better, range {card.range_text()}, "

@@ -27,7 +27,7 @@ from radscope.engine.io.dataio import Columns, InputError
 from radscope.engine.io.export import write_results_csv
 from radscope.engine.io.reports import DEFAULT_MAX_CHARS, ReportPair
 from radscope.engine.metrics.base import Metric
-from radscope.engine.metrics.registry import MetricRegistry
+from radscope.engine.metrics.registry import MetricRegistry, export_columns_of
 from radscope.engine.runs.compare import compare_systems
 from radscope.engine.runs.runner import BatchRun, input_run_id, resume_or_new_run_id, run_batch
 from radscope.engine.runs.store import Store, StoreError
@@ -603,7 +603,8 @@ def write_downloads(run_a: BatchRun, run_b: BatchRun | None, comparison: dict[st
     jsonl = dataio.write_jsonl(rows, out / f"{stem}.jsonl")
     csv_path = out / f"{stem}.csv"
     with csv_path.open("w", encoding="utf-8", newline="") as handle:
-        write_results_csv(handle, lambda: rows, pairs, pairs_b if run_b is not None else None)
+        write_results_csv(handle, lambda: rows, export_columns_of, pairs,
+                          pairs_b if run_b is not None else None)
     summary: dict[str, Any] = dict(run_a.summary)
     if run_b is not None:
         summary = {**summary, "system_b": run_b.summary, "comparison": comparison or {}}

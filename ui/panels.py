@@ -148,7 +148,7 @@ def planned_title(spec: MetricSpec, options: Mapping[str, Any] | None) -> str:
         kind = table.choose(RuntimeContext(options=dict(options)))
     except ValueError:  # an extractor it lacks: the panel will say so
         return vocabulary.base_title(spec.card.title)
-    return vocabulary.ran_title(spec.card.title, spec.name, kind)
+    return vocabulary.ran_title(spec.card.title, spec.card.rules_reader, kind)
 
 
 def blind_to(spec: MetricSpec, found: list[str], result: dict[str, Any]) -> list[str]:

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Self
 
-from radscope.engine.io.export import ExportTable, export_rows, write_csv
+from radscope.engine.io.export import ColumnsOf, ExportTable, export_rows, write_csv
 from radscope.engine.io.reports import ReportPair
 
 if TYPE_CHECKING:  # pandas costs ~0.2 s to import; only the app's whole-table paths need it
@@ -694,11 +694,11 @@ class ResultsWriter:
     """
 
     def __init__(self, jsonl: str | Path | None, csv_path: str | Path | None,
-                 pairs: Iterable[ReportPair] | None = None):
+                 pairs: Iterable[ReportPair] | None = None, *, columns_of: ColumnsOf):
         self._files: list[tuple[Path | None, Path, Any]] = []  # (final path or None, partial, handle)
         self._csv_path = Path(csv_path) if csv_path else None
         self._pairs = pairs
-        self._table = ExportTable(with_texts=pairs is not None)
+        self._table = ExportTable(with_texts=pairs is not None, columns_of=columns_of)
         self._jsonl = None
         if jsonl:
             self._jsonl = self._open(jsonl)

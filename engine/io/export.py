@@ -2,8 +2,8 @@
 
 The CLI's ``--csv`` and the app's Batch download are the same table (``ExportTable``): the id,
 the texts (when the pairs are known), then per metric its score, error, model and signature and
-the details a spreadsheet user wants in flat columns (CLEAR presence per condition, CREPE
-category counts, SRR-BERT label sets, RadSEM matched / unmatched counts); a second system's
+the details a spreadsheet user wants in flat columns (each metric's spec declares them:
+``MetricSpec.export_columns``, e.g. CLEAR presence per condition, CREPE category counts); a second system's
 columns follow with ``_b`` appended.
 
 Report text and ids come from users, so ``write_csv`` quotes every text cell and
@@ -21,7 +21,6 @@ import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import IO, Any
 
-from radscope.engine.io.lookup import find_section
 from radscope.engine.io.reports import ReportPair
 
 FORMULA_LEADERS = ("=", "+", "-", "@", "\t", "\r")
@@ -77,59 +76,16 @@ TEXT_COLUMNS = ("reference", "candidate", "modality", "area")
 SYSTEMS = (("metrics", ""), ("metrics_b", "_b"))  # the row key of each system, its column suffix
 
 
-def _clear(result: Mapping[str, Any]) -> Flat:
-    section = find_section(result, ("reference_presence", "candidate_presence", "pos_f1", "neg_f1"))
-    if section is None:
-        return {}
-    out: Flat = {"pos_f1": section["pos_f1"], "neg_f1": section["neg_f1"]}
-    for side, key in (("ref", "reference_presence"), ("cand", "candidate_presence")):
-        for condition, label in (section[key] or {}).items():
-            out[f"{side}_{condition.lower().replace(' ', '_')}"] = label
-    return out
+# Metric name -> the flat columns of its details (``MetricSpec.export_columns``, looked up by
+# ``radscope.engine.metrics.registry.export_columns_of``; passed in because engine.io sits below
+# the metrics), None for a metric that declares none.
+ColumnsOf = Callable[[str], Callable[[Mapping[str, Any]], Flat] | None]
 
 
-def _crepe(result: Mapping[str, Any]) -> Flat:
-    counts = (find_section(result, ("counts",)) or {}).get("counts") or {}
-    return {f"count_{k}": v for k, v in counts.items()} if isinstance(counts, Mapping) else {}
-
-
-def _srr(result: Mapping[str, Any]) -> Flat:
-    section = find_section(result, ("reference_labels", "candidate_labels"))
-    if section is None:
-        return {}
-    out: Flat = {"reference_labels": "; ".join(map(str, section["reference_labels"] or [])),
-                 "candidate_labels": "; ".join(map(str, section["candidate_labels"] or []))}
-    for level in ("leaf", "upper"):
-        if isinstance(section.get(level), Mapping):
-            out[f"{level}_f1"] = section[level].get("f1")
-    return out
-
-
-def _radsem(result: Mapping[str, Any]) -> Flat:
-    out: Flat = {}
-    for cls in ("abnormal", "normal"):
-        stats = find_section(result, (cls,))
-        part = (stats or {}).get(cls)
-        if isinstance(part, Mapping):
-            for key in ("matched", "unmatched_ref", "unmatched_gen", "f1"):
-                out[f"{cls}_{key}"] = part.get(key)
-    return out
-
-
-FLATTENERS: dict[str, Callable[[Mapping[str, Any]], Flat]] = {
-    "clear": _clear, "crepe": _crepe, "srr": _srr, "radsem": _radsem}
-
-
-def _family(name: str) -> str:
-    for sep in ("-", "_", ":"):
-        name = name.split(sep, 1)[0]
-    return name
-
-
-def metric_columns(name: str, result: Mapping[str, Any]) -> Flat:
+def metric_columns(name: str, result: Mapping[str, Any], columns_of: ColumnsOf) -> Flat:
     """``<name>_score`` ... plus the metric's flat details, every column prefixed by its name."""
     out: Flat = {f"{name}_{k}": result.get(k) for k in RESULT_FIELDS}
-    flatten = FLATTENERS.get(_family(name))
+    flatten = columns_of(name)
     if flatten is not None and result.get("error") is None:
         out.update({f"{name}_{k}": v for k, v in flatten(result).items()})
     return out
@@ -139,16 +95,18 @@ class ExportTable:
     """The columns of a results table, learnt from its rows (``add``, a first pass over them),
     then every row as cells in those columns (``cells``). A row is an output line: ``id``,
     ``metrics`` and, for a second system, ``metrics_b``; the pairs (when given) add the texts,
-    and a second system's pairs its ``candidate_b``."""
+    and a second system's pairs its ``candidate_b``. ``columns_of`` gives each metric's detail
+    columns (``registry.export_columns_of``)."""
 
-    def __init__(self, with_texts: bool) -> None:
+    def __init__(self, with_texts: bool, columns_of: ColumnsOf) -> None:
         self.with_texts = with_texts
+        self.columns_of = columns_of
         self._columns: dict[str, dict[str, None]] = {suffix: {} for _, suffix in SYSTEMS}
 
     def add(self, row: Mapping[str, Any]) -> None:
         for key, suffix in SYSTEMS:
             for name, result in (row.get(key) or {}).items():
-                self._columns[suffix].update(dict.fromkeys(metric_columns(name, result or {})))
+                self._columns[suffix].update(dict.fromkeys(metric_columns(name, result or {}, self.columns_of)))
 
     @property
     def header(self) -> list[str]:
@@ -169,7 +127,7 @@ class ExportTable:
             values["candidate_b"] = pair_b.candidate
         for key, suffix in SYSTEMS:
             for name, result in (row.get(key) or {}).items():
-                values.update({f"{c}{suffix}": v for c, v in metric_columns(name, result or {}).items()})
+                values.update({f"{c}{suffix}": v for c, v in metric_columns(name, result or {}, self.columns_of).items()})
         return [values.get(c) for c in self.header]
 
 
@@ -192,11 +150,11 @@ def _next_pair(pairs: Iterator[ReportPair], pair_id: Any) -> ReportPair:
 
 
 def write_results_csv(handle: IO[str], rows: Callable[[], Iterable[Mapping[str, Any]]],
-                      pairs: Iterable[ReportPair] | None = None,
+                      columns_of: ColumnsOf, pairs: Iterable[ReportPair] | None = None,
                       pairs_b: Iterable[ReportPair] | None = None, sep: str = ",") -> int:
     """The results table as CSV (or TSV): ``rows()`` is called twice (the columns, then the
     cells), so a caller may read its rows from a file instead of holding them."""
-    table = ExportTable(with_texts=pairs is not None)
+    table = ExportTable(with_texts=pairs is not None, columns_of=columns_of)
     for row in rows():
         table.add(row)
     return write_csv(handle, table.header, export_rows(rows(), pairs, pairs_b, table), sep)

@@ -17,6 +17,7 @@ from radscope.engine.context import ModelInfo
 from radscope.engine.eligibility.applicability import ANY, IntendedStudies
 from radscope.engine.eligibility.readable import ReaderLanguages
 from radscope.engine.io.reports import ReportPair
+from radscope.engine.reader.vocabulary import RULES_READER
 
 Direction = Literal["higher", "lower"]
 
@@ -42,6 +43,8 @@ class MetricCard:
     # The error kinds (``radscope.engine.reader.kinds.ERROR_KINDS``) its score can see by design: CLEAR's and SRR-BERT's
     # presence labels cannot see a side swap, whatever the reader.
     sees: frozenset[str] = frozenset()
+    # What its titles call its rules extractor ("VERT (rules judge)"; ``vocabulary.ran_title``).
+    rules_reader: str = RULES_READER
 
     def range_text(self) -> str:
         low, high = self.range

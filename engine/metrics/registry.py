@@ -1,7 +1,11 @@
 """The metric registry: names to specs, options and builders, as an instance passed around.
 
 The CLI builds its flags from the options the specs declare, and the UI builds its
-checkboxes from the names, so a new metric plugs in by declaring a spec and nothing else.
+checkboxes from the names, so a new metric plugs in by declaring a spec and nothing else: the
+spec also says which family's panel and corpus plot draw it (``family``), which statistics
+record summarises it (``statistics``) and which flat columns the exports give it
+(``export_columns``). Code that meets a metric only by the name on a result asks ``spec_for`` /
+``family_of`` here, never splits the name (docs/adding-a-metric.md).
 Metric modules live directly under ``radscope.engine.metrics`` (module or package) and expose a
 module-level ``METRICS`` list of ``MetricSpec``; ``production()`` collects them once.
 
@@ -17,7 +21,7 @@ import functools
 import importlib
 import pickle
 import pkgutil
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -27,8 +31,11 @@ from radscope.engine.metrics.extraction import ExtractorTable
 
 if TYPE_CHECKING:
     from radscope.engine.metrics.encoder import EncoderExtractor
+    from radscope.engine.statistics.record_percentile import CorpusStatistics
 
 MetricKind = Literal["lexical", "llm", "encoder", "rules"]
+# A result's details as the flat columns a spreadsheet user wants (engine.io.export)
+ExportColumns = Callable[[Mapping[str, Any]], dict[str, Any]]
 
 
 @dataclass(frozen=True)
@@ -45,6 +52,19 @@ class MetricSpec:
     # An encoder metric's encoder extractor: its ``model_option`` and the ``default_model`` that
     # ``auto`` stands for, read without loading any model (engine.metrics.defaults)
     encoder: type[EncoderExtractor] | None = None
+    # The family it belongs to: the app draws it with that family's panel and corpus plot, and
+    # what it does not declare below it takes from that family's spec ("" = its own name).
+    family: str = ""
+    # Its per-pair statistics record and corpus figures (``<package>.stats.SPEC``); None: the
+    # family's, else the mean of its per-pair score.
+    statistics: CorpusStatistics | None = None
+    # Its details as flat export columns (prefixed with its name by the export); None: the
+    # family's, else the score, error, model and signature only.
+    export_columns: ExportColumns | None = None
+
+    def __post_init__(self) -> None:
+        if not self.family:
+            object.__setattr__(self, "family", self.name)
 
 
 def _specs_of(modules: Iterable[str]) -> list[MetricSpec]:
@@ -62,6 +82,7 @@ class MetricRegistry:
             if spec.name in self._specs and self._specs[spec.name] is not spec:
                 raise ValueError(f"metric {spec.name!r} is registered twice")
             self._specs[spec.name] = spec
+            _SEEN[spec.name] = spec
         self._options: dict[str, Option] = {}
         for spec in self._specs.values():
             for opt in spec.options:
@@ -137,3 +158,41 @@ def metric_modules() -> list[str]:
 def production() -> MetricRegistry:
     """The project's metrics, collected once per process (the entry points' default)."""
     return MetricRegistry.from_modules(metric_modules())
+
+
+# Every spec a registry of this process was built with, by name: results, summaries and stored
+# runs name their metric only, and a test's stand-in lives in its own registry, not production's.
+_SEEN: dict[str, MetricSpec] = {}
+
+
+def spec_for(name: str) -> MetricSpec | None:
+    """The spec of the metric called ``name`` (a registry built in this process, else the
+    project's); None for a name no registry declares (a stored run of a metric since removed)."""
+    return _SEEN.get(name) or (production().get(name) if name in production() else None)
+
+
+def family_of(name: str) -> str:
+    """The family ``name`` declares (its own name when it declares none or is unknown)."""
+    spec = spec_for(name)
+    return spec.family if spec is not None else name
+
+
+def statistics_of(name: str) -> CorpusStatistics | None:
+    """The statistics record ``name`` declares, else its family's (None: none declared)."""
+    return _declared(name, "statistics")
+
+
+def export_columns_of(name: str) -> ExportColumns | None:
+    """The export columns ``name`` declares, else its family's (None: none declared)."""
+    return _declared(name, "export_columns")
+
+
+def _declared(name: str, field: str) -> Any:
+    spec = spec_for(name)
+    if spec is None:
+        return None
+    own = getattr(spec, field)
+    if own is not None or spec.family == spec.name:
+        return own
+    family = spec_for(spec.family)
+    return None if family is None else getattr(family, field)

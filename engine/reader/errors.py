@@ -20,8 +20,9 @@ from typing import Any
 
 from radscope.engine.reader.align import Link, PairReading
 from radscope.engine.reader.findings import Finding
+from radscope.engine.reader.vocabulary import CATEGORY_LETTERS
 
-CATEGORY_KEYS = ("A", "B", "C", "D", "E", "F")
+CATEGORY_KEYS = CATEGORY_LETTERS  # ReXVal's A-F (``vocabulary.REXVAL_NAMES``)
 
 
 @dataclass(frozen=True)

@@ -44,6 +44,8 @@ REXVAL_NAMES: dict[str, str] = {
     "E": "Mention of a comparison absent from the reference",
     "F": "Omission of a comparison describing a change",
 }
+# The six categories' letters, in ReXVal's order: CREPE's count keys, the reader's error categories.
+CATEGORY_LETTERS: tuple[str, ...] = tuple(REXVAL_NAMES)
 
 
 def kind_words(kind: str, count: int = 1) -> str:
@@ -65,16 +67,8 @@ def error_name(kind: str, category: str) -> str:
     return kind_words(kind)
 
 
-# What ran, by extractor kind, for each metric family ("rules" depends on the family).
-_RULES_RAN = {"vert": "rules judge", "green": "rules judge", "judge": "rules judge",
-              "crepe": "rules estimate", "srr": "rules labels"}
-
-
-def family(name: str) -> str:
-    """A metric's family: "vert" for "vert", "vert-green", "vert_b"."""
-    for sep in "-_:":
-        name = name.split(sep, 1)[0]
-    return name
+# What a title calls a rules extractor unless the metric's card names it (``MetricCard.rules_reader``).
+RULES_READER = "rules reader"
 
 
 def base_title(title: str) -> str:
@@ -83,14 +77,15 @@ def base_title(title: str) -> str:
     return head.strip() or title
 
 
-def ran_title(title: str, name: str, kind: str | None, model: str | None = None) -> str:
+def ran_title(title: str, rules_reader: str, kind: str | None, model: str | None = None) -> str:
     """A metric's display name from what runs (or ran) it, the one function every view and the
     CLI use: "VERT (rules judge)", "VERT (LLM judge: qwen2.5-7b)", "VERT (LLM judge)" before
     the judge is known, "CREPE (encoder: crepe-minilm-demo)"; the title unchanged for a metric
-    with no extractor (``kind`` None)."""
+    with no extractor (``kind`` None). ``rules_reader`` is the card's word for its rules
+    extractor (``MetricCard.rules_reader``)."""
     base = base_title(title)
     if kind == "rules":
-        return f"{base} ({_RULES_RAN.get(family(name), 'rules reader')})"
+        return f"{base} ({rules_reader})"
     if kind == "llm":
         return f"{base} (LLM judge: {model})" if model else f"{base} (LLM judge)"
     if kind == "encoder":

@@ -111,7 +111,7 @@ class SummaryBuilder:
         kind = getattr(getattr(metric, "extractor", None), "kind", None)
         entry: dict[str, Any] = {
             # what ran, in the words every view uses (``vocabulary.ran_title``)
-            "title": ran_title(metric.card.title, metric.name, kind, model.id if model else None),
+            "title": ran_title(metric.card.title, metric.card.rules_reader, kind, model.id if model else None),
             "mean": ci.mean, "ci_low": ci.ci_low, "ci_high": ci.ci_high,
             "n": ci.n, "n_errors": acc.counts["errors"],
             "n_cannot_read": acc.counts["cannot_read"],

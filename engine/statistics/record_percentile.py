@@ -2,7 +2,7 @@
 F1@13, F1-SRR-BERT micro / macro, RadSEM class F1, ...) with its interval and paired tests.
 
 It serves the figures that are not means of one per-pair score (``mean_bca`` serves those);
-which record each metric keeps is ``radscope.engine.metrics.statistics_by_metric``.
+which record each metric keeps is declared on its spec (``MetricSpec.statistics``).
 
 sacreBLEU's pattern: each metric turns one pair's result into a small frozen record of numbers
 (``<metric>/stats.py``), and every corpus figure is a pure function of those records. Here the
@@ -62,7 +62,7 @@ class StatsRecord(Protocol):
 
 @dataclass(frozen=True)
 class CorpusStatistics:
-    """What a metric's ``stats`` module declares (``radscope.engine.metrics.statistics_by_metric`` looks it up by
+    """What a metric's ``stats`` module declares (its ``MetricSpec.statistics``; looked up by
     metric name): its record type, the record's additive
     features, and the figures computed from summed features.
 

@@ -12,7 +12,7 @@ from radscope.engine.io import dataio
 from radscope.engine.io.dataio import Columns, PairFile
 from radscope.engine.io.examples import example_pairs
 from radscope.engine.io.export import write_results_csv
-from radscope.engine.metrics.registry import production
+from radscope.engine.metrics.registry import export_columns_of, production
 from radscope.engine.runs.runner import run_batch
 from radscope.engine.runs.store import Store
 from radscope.engine.statistics import mean_bca
@@ -46,7 +46,7 @@ def _pairs_file(path, n: int, fmt: str = "jsonl"):
 def _whole_csv(rows, pairs, path):
     """The flat CSV as the app writes its download: every row held, one call."""
     with path.open("w", encoding="utf-8", newline="") as fh:
-        write_results_csv(fh, lambda: rows, pairs)
+        write_results_csv(fh, lambda: rows, export_columns_of, pairs)
     return path.read_bytes()
 
 
@@ -168,11 +168,11 @@ def test_pair_file_refuses_what_read_pairs_refuses_before_any_pair_is_used(tmp_p
 def test_results_writer_leaves_no_file_unless_finished(tmp_path):
     row = {"id": "=a", "metrics": {"bleu": {"score": 0.5, "error": None, "model": None,
                                             "signature": "bleu|v:1"}}}
-    with dataio.ResultsWriter(tmp_path / "o.jsonl", tmp_path / "o.csv") as writer:
+    with dataio.ResultsWriter(tmp_path / "o.jsonl", tmp_path / "o.csv", columns_of=export_columns_of) as writer:
         writer.write([row])
         assert (tmp_path / "o.jsonl.partial").exists() and not (tmp_path / "o.jsonl").exists()
     assert not list(tmp_path.iterdir())  # closed unfinished: nothing left
-    with dataio.ResultsWriter(tmp_path / "o.jsonl", tmp_path / "o.csv") as writer:
+    with dataio.ResultsWriter(tmp_path / "o.jsonl", tmp_path / "o.csv", columns_of=export_columns_of) as writer:
         writer.write([row])
         writer.finish()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["o.csv", "o.jsonl"]

@@ -21,7 +21,7 @@ from radscope.engine.context import RuntimeContext
 from radscope.engine.io import dataio
 from radscope.engine.io.export import FORMULA_LEADERS, safe_cell, write_csv
 from radscope.engine.io.reports import ReportPair
-from radscope.engine.metrics.registry import production
+from radscope.engine.metrics.registry import export_columns_of, production
 from radscope.engine.runs.runner import run_batch
 from radscope.ui import batch_logic
 from tests.conftest import run_cli
@@ -176,7 +176,7 @@ def test_results_writer_without_jsonl_spools_and_leaves_nothing_behind(tmp_path,
     monkeypatch.setattr(tempfile, "tempdir", str(spool))
     row = {"id": "=a", "metrics": {"bleu": {"score": 0.5, "error": None, "model": None,
                                             "signature": "bleu|v:1"}}}
-    with dataio.ResultsWriter(None, tmp_path / "o.csv") as writer:
+    with dataio.ResultsWriter(None, tmp_path / "o.csv", columns_of=export_columns_of) as writer:
         writer.write([row])
         writer.finish()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["o.csv", "spool"]

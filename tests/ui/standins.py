@@ -2,7 +2,8 @@
 
 The details are built with the metrics' own pure dataclasses and scorers (no model), so the
 views are tested on exactly the JSON shapes the real metrics store. Stand-in metrics are named
-``<family>-standin`` (e.g. ``clear-standin``): the view registry draws them with their family's
+``<family>-standin`` (e.g. ``clear-standin``) and declare that family (``MetricSpec.family``):
+the view registry draws them with their family's
 view, and the names never clash with real metrics. They live only in the registry that
 ``standin_registry()`` builds (the project's metrics plus this module's ``METRICS``), which the
 tests that want them pass to the app; the project's own registry never holds them.
@@ -182,7 +183,8 @@ def standin_specs() -> list[MetricSpec]:
                           range=(0.0, None if family == "crepe" else 1.0), paper="-", models="-",
                           limits="returns fixed, hand-built details")
         specs.append(MetricSpec(name=name, card=card, kind="rules", options=(STANDIN_OPTION,),
-                                build=lambda ctx, f=family, c=card: StandInMetric(f, c)))
+                                build=lambda ctx, f=family, c=card: StandInMetric(f, c),
+                                family=family))
     slow = MetricCard(name="slow-standin", title="Slow stand-in", measures="test data only",
                       inputs="ignored", direction="higher", range=(0.0, 1.0), paper="-", models="-",
                       limits="sleeps 0.1 s per pair")

@@ -8,7 +8,6 @@ import numpy as np
 import pytest
 
 from radscope.engine.metrics.crepe.score import (
-    CATEGORIES,
     CATEGORY_KEYS,
     CrepeCounts,
     aggregate,
@@ -16,13 +15,14 @@ from radscope.engine.metrics.crepe.score import (
     clip_counts,
     softplus,
 )
+from radscope.engine.reader.vocabulary import REXVAL_NAMES
 from tests.reference.crepe import CrepeSummary, summarize
 
 
 def test_categories_are_the_six_rexval_ones():
     assert CATEGORY_KEYS == ("A", "B", "C", "D", "E", "F")
-    assert CATEGORIES[0].name == "False prediction of a finding"
-    assert CATEGORIES[5].name == "Omission of a comparison describing a change"
+    assert REXVAL_NAMES[CATEGORY_KEYS[0]] == "False prediction of a finding"
+    assert REXVAL_NAMES[CATEGORY_KEYS[5]] == "Omission of a comparison describing a change"
 
 
 def test_negative_outputs_are_clipped_and_summed():

@@ -5,6 +5,7 @@ import pandas as pd
 import pytest
 
 from radscope.engine.io.dataio import Columns, InputError, ResultsWriter, read_pairs, write_jsonl
+from radscope.engine.metrics.registry import export_columns_of
 
 
 def _write(tmp_path, name, text, mode="w"):
@@ -94,7 +95,7 @@ def test_writers_round_trip(tmp_path):
                                               "signature": "bleu|v:1", "model": None, "direction": "higher"}}}]
     out = write_jsonl(rows, tmp_path / "r.jsonl")
     assert [json.loads(line) for line in out.read_text().splitlines()] == rows
-    with ResultsWriter(None, tmp_path / "r.csv") as writer:
+    with ResultsWriter(None, tmp_path / "r.csv", columns_of=export_columns_of) as writer:
         writer.write(rows)
         writer.finish()
     frame = pd.read_csv(tmp_path / "r.csv")

@@ -22,6 +22,7 @@ from radscope.engine.metrics.vert.schema import (
     JudgeAssessment,
     judge_schema,
 )
+from radscope.engine.reader.vocabulary import REXVAL_NAMES
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "judge"
 
@@ -107,8 +108,8 @@ def test_llama_cpp_builds_a_grammar_sampler_from_the_schema(with_score):
 
 def test_categories_match_crepe():
     assert [c.key for c in CATEGORIES] == ["a", "b", "c", "d", "e", "f"]
-    assert [c.letter for c in CATEGORIES] == [c.key for c in crepe_score.CATEGORIES]
-    assert [c.name for c in CATEGORIES] == [c.name for c in crepe_score.CATEGORIES]
+    assert [c.letter for c in CATEGORIES] == list(crepe_score.CATEGORY_KEYS)
+    assert [c.name for c in CATEGORIES] == [REXVAL_NAMES[k] for k in crepe_score.CATEGORY_KEYS]
 
 
 # --------------------------------------------------------------------------- small readers

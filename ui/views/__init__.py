@@ -3,7 +3,8 @@ panel shows. Metrics without a view get the generic one (the score plus the JSON
 newly registered metric shows up in the app without any change here.
 
 The runner and the metric registry know nothing about views; this is the only place where a
-metric's name meets the way it is drawn.
+metric's name meets the way it is drawn. A view is registered under a family's name, and a
+metric is drawn by the view of the family its spec declares (``MetricSpec.family``).
 """
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ import pandas as pd
 import plotly.graph_objects as go
 from pandas.io.formats.style import Styler
 
+from radscope.engine.metrics.registry import family_of
 from radscope.ui.views.common import details_of, esc, pretty_json, sections_html
 
 
@@ -55,13 +57,11 @@ def register_view(*names: str, slots: tuple[Slot, ...] = (),
 
 
 def _registered_as(name: str) -> str | None:
-    """The name ``name``'s view is registered under: itself, else its family."""
-    if name in _VIEWS:
-        return name
-    for sep in ("-", "_", ":"):
-        family = name.split(sep, 1)[0]
-        if family in _VIEWS:
-            return family
+    """The name ``name``'s view is registered under: itself, else the family its spec declares
+    (``MetricSpec.family``)."""
+    for key in (name, family_of(name)):
+        if key in _VIEWS:
+            return key
     return None
 
 
@@ -71,8 +71,8 @@ def _lookup(name: str) -> tuple[ViewBuilder, tuple[Slot, ...]] | None:
 
 
 def view_for(name: str) -> ViewBuilder:
-    """The view registered for ``name``; variants such as ``clear-fast`` fall back to the view of
-    their family (the part before the first ``-``, ``_`` or ``:``); anything else is generic."""
+    """The view registered for ``name``; a variant (a spec with ``family="clear"``) falls back to
+    the view of its family; anything else is generic."""
     found = _lookup(name)
     return found[0] if found else generic_view
 
@@ -133,5 +133,14 @@ def render(name: str, result: Mapping[str, Any]) -> PanelView:
         return fallback
 
 
-# Import the metric views so that they register (kept at the end: they import this module).
-from radscope.ui.views import clear, crepe, radsem, srr, vert  # noqa: E402,F401
+def _import_views() -> None:
+    """Import every module of this package so that its views register: a metric's panel is a
+    module here (``ui/views/<family>.py``) and needs no line anywhere else."""
+    import importlib
+    import pkgutil
+
+    for info in pkgutil.iter_modules(__path__):
+        importlib.import_module(f"{__name__}.{info.name}")
+
+
+_import_views()  # at the end: the view modules import this one

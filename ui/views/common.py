@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from radscope.engine.io.lookup import find_section
+from radscope.engine.metrics.registry import spec_for
 from radscope.engine.reader import vocabulary
 from radscope.engine.reader.vocabulary import base_title
 
@@ -144,7 +145,9 @@ def ran_title(title: str, name: str, result: Mapping[str, Any] | None) -> str:
     title when the result does not say (a metric that ran no reader, or one still waiting)."""
     if not result:
         return title
-    return vocabulary.ran_title(title, name, *ran_kind(result))
+    spec = spec_for(name)
+    rules_reader = spec.card.rules_reader if spec is not None else vocabulary.RULES_READER
+    return vocabulary.ran_title(title, rules_reader, *ran_kind(result))
 
 
 def sections_html(result: Mapping[str, Any]) -> str:

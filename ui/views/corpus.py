@@ -15,7 +15,9 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from radscope.engine.metrics.clear.schema import CONDITIONS
-from radscope.engine.metrics.crepe.score import CATEGORIES, CATEGORY_KEYS
+from radscope.engine.metrics.crepe.score import CATEGORY_KEYS
+from radscope.engine.metrics.registry import family_of
+from radscope.engine.reader.vocabulary import REXVAL_NAMES
 from radscope.ui.views.common import find_section, themed
 from radscope.ui.views.crepe import category_tick
 
@@ -38,12 +40,8 @@ def register_corpus_view(*names: str) -> Callable[[CorpusView], CorpusView]:
 
 
 def corpus_view_for(name: str) -> CorpusView | None:
-    if name in _CORPUS_VIEWS:
-        return _CORPUS_VIEWS[name]
-    for sep in ("-", "_", ":"):
-        if name.split(sep, 1)[0] in _CORPUS_VIEWS:
-            return _CORPUS_VIEWS[name.split(sep, 1)[0]]
-    return None
+    """The corpus view registered for ``name``, else for the family its spec declares."""
+    return _CORPUS_VIEWS.get(name) or _CORPUS_VIEWS.get(family_of(name))
 
 
 def corpus_figure(name: str, entry: Mapping[str, Any], rows: Sequence[Mapping[str, Any]],
@@ -117,8 +115,8 @@ def crepe_totals(entry: Mapping[str, Any], rows: Sequence[Mapping[str, Any]], na
         return _crepe_two_systems(name, _crepe_category_totals(entry, rows, name),
                                   _crepe_category_totals(*system_b, name))
     totals, n = _crepe_category_totals(entry, rows, name)
-    x = [category_tick(c.key) for c in CATEGORIES]
-    names = [f"ReXVal: {c.name}" for c in CATEGORIES]
+    x = [category_tick(k) for k in CATEGORY_KEYS]
+    names = [f"ReXVal: {REXVAL_NAMES[k]}" for k in CATEGORY_KEYS]
     if not any(totals.values()) and not n:
         return None
     fig = go.Figure(go.Bar(
@@ -143,8 +141,8 @@ def _crepe_two_systems(name: str, a: tuple[dict[str, float], int],
     fig = go.Figure()
     for label, (_, n) in (("A", a), ("B", b)):
         fig.add_trace(go.Bar(
-            x=[category_tick(c.key) for c in CATEGORIES], y=means[label], name=f"system {label} ({n} pairs)",
-            customdata=[f"ReXVal: {c.name}" for c in CATEGORIES], marker_color=SYSTEM_COLOURS[label],
+            x=[category_tick(k) for k in CATEGORY_KEYS], y=means[label], name=f"system {label} ({n} pairs)",
+            customdata=[f"ReXVal: {REXVAL_NAMES[k]}" for k in CATEGORY_KEYS], marker_color=SYSTEM_COLOURS[label],
             text=[f"{v:.2f}" if v is not None else "" for v in means[label]], textposition="outside",
             hovertemplate=f"<b>system {label}</b> %{{x}}: %{{customdata}}<br>"
                           "mean %{y:.3f} per pair<extra></extra>"))

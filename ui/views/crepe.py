@@ -7,8 +7,8 @@ from typing import Any
 
 import plotly.graph_objects as go
 
-from radscope.engine.metrics.crepe.score import CATEGORIES, CrepeCounts
-from radscope.engine.reader.vocabulary import CATEGORY_WORDS, category_label
+from radscope.engine.metrics.crepe.score import CATEGORY_KEYS, CrepeCounts
+from radscope.engine.reader.vocabulary import CATEGORY_WORDS, REXVAL_NAMES, category_label
 from radscope.ui.views import PanelView, register_view
 from radscope.ui.views.common import esc, find_section, find_value, fmt, html_list, status_attr, themed
 
@@ -25,12 +25,12 @@ def category_tick(key: str) -> str:
 def crepe_figure(counts: CrepeCounts, title: str = "Predicted errors per category") -> go.Figure:
     """Six category bars, named as everywhere else (``vocabulary.category_label``), and a total
     bar; hover gives ReXVal's own name of each category."""
-    x = [category_tick(c.key) for c in CATEGORIES] + ["Total"]
-    y = [counts.counts[c.key] for c in CATEGORIES] + [counts.total]
-    names = [f"ReXVal: {c.name}" for c in CATEGORIES] + ["Sum of the six categories (the CREPE score)"]
+    x = [category_tick(k) for k in CATEGORY_KEYS] + ["Total"]
+    y = [counts.counts[k] for k in CATEGORY_KEYS] + [counts.total]
+    names = [f"ReXVal: {REXVAL_NAMES[k]}" for k in CATEGORY_KEYS] + ["Sum of the six categories (the CREPE score)"]
     fig = go.Figure(go.Bar(
         x=x, y=y, text=[f"{v:.2f}" for v in y], textposition="outside",
-        marker_color=[CATEGORY_COLOUR] * len(CATEGORIES) + [TOTAL_COLOUR],
+        marker_color=[CATEGORY_COLOUR] * len(CATEGORY_KEYS) + [TOTAL_COLOUR],
         customdata=names, hovertemplate="<b>%{x}</b>: %{customdata}<br>%{y:.3f}<extra></extra>"))
     top = max(y) if max(y) > 0 else 1.0
     fig.update_layout(title=f"{title} (lower is better)", height=380, margin=dict(l=40, r=20, t=50, b=80),
@@ -54,9 +54,9 @@ def crepe_view(result: Mapping[str, Any]) -> PanelView:
     if section is None:
         raise ValueError("no CREPE counts in this result")
     counts = CrepeCounts.from_json(section)
-    legend = "".join(f"<li{status_attr(c.key)}><b>{esc(c.key)}</b> {esc(CATEGORY_WORDS[c.key])}: "
-                     f"{esc(fmt(counts.counts[c.key], 2))}</li>"
-                     for c in CATEGORIES)
+    legend = "".join(f"<li{status_attr(k)}><b>{esc(k)}</b> {esc(CATEGORY_WORDS[k])}: "
+                     f"{esc(fmt(counts.counts[k], 2))}</li>"
+                     for k in CATEGORY_KEYS)
     summary = (reader_line(result)
                + f"<div class='rs-kv'><b>Total predicted errors</b> {esc(fmt(counts.total, 2))}</div>"
                f"<ul class='rs-list rs-compact'>{legend}</ul>")

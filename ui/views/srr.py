@@ -63,7 +63,7 @@ def _scores(comparison: SetComparison, title: str) -> str:
             f"{esc(fmt(comparison.jaccard))}</div>")
 
 
-@register_view("srr", "srr_bert", "srr-bert", slots=("table",))
+@register_view("srr", slots=("table",))
 def srr_view(result: Mapping[str, Any]) -> PanelView:
     section = find_section(result, PAIR_KEYS)
     if section is None:

@@ -58,7 +58,7 @@ def _rules_judge(result: Mapping[str, Any]) -> bool:
     return isinstance(reader, Mapping) and reader.get("name") == "rules"
 
 
-@register_view("vert", "green", "judge")
+@register_view("vert")
 def vert_view(result: Mapping[str, Any]) -> PanelView:
     section = find_section(result, ASSESSMENT_KEYS)
     if section is None:

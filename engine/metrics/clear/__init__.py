@@ -8,8 +8,9 @@ scores can be recomputed from stored extractions without a model.
 """
 # The registered metric. Importing it stays cheap: llama_cpp and openai are imported only
 # when a judge is built.
+from radscope.engine.metrics.clear import stats
 from radscope.engine.metrics.clear.llm import CLEAR_LLM_SIMILARITY, CLEAR_MODE
-from radscope.engine.metrics.clear.metric import CARD, CLEAR_TOP5, EXTRACTORS, build
+from radscope.engine.metrics.clear.metric import CARD, CLEAR_TOP5, EXTRACTORS, build, export_columns
 from radscope.engine.metrics.judging import JUDGE_OPTIONS
 from radscope.engine.metrics.registry import MetricSpec
 from radscope.engine.options.extractor import EXTRACTOR
@@ -18,4 +19,5 @@ from radscope.engine.options.sections import SECTIONS
 
 METRICS = [MetricSpec(name="clear", card=CARD, build=build, kind="llm",
                       options=(EXTRACTOR, CLEAR_MODE, CLEAR_LLM_SIMILARITY, CLEAR_TOP5,
-                               FORCE_APPLICABILITY, SECTIONS, *JUDGE_OPTIONS), extractors=EXTRACTORS)]
+                               FORCE_APPLICABILITY, SECTIONS, *JUDGE_OPTIONS), extractors=EXTRACTORS,
+                      statistics=stats.SPEC, export_columns=export_columns)]

@@ -9,10 +9,12 @@ aggregate from stored results and the UI can draw the table without running anyt
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from radscope.engine.context import Option, RuntimeContext
 from radscope.engine.eligibility.applicability import CHEST_RADIOGRAPH
+from radscope.engine.io.lookup import find_section
 from radscope.engine.metrics.base import MetricCard, PairScore
 from radscope.engine.metrics.clear.agreement import attribute_agreement
 from radscope.engine.metrics.clear.schema import TOP5, TOP5_DEFAULT, ClearPairExtraction
@@ -91,3 +93,15 @@ EXTRACTORS = ExtractorTable("clear", {"rules": _rules, "llm": _llm})
 def build(ctx: RuntimeContext) -> ExtractorMetric[ClearPairExtraction]:
     top5 = str(ctx.option(CLEAR_TOP5))
     return EXTRACTORS.build_metric(ctx, ClearScoring(top5), lambda kind: CARD)
+
+
+def export_columns(result: Mapping[str, Any]) -> dict[str, Any]:
+    """Export columns: the F1s and each condition's label in either report."""
+    section = find_section(result, ("reference_presence", "candidate_presence", "pos_f1", "neg_f1"))
+    if section is None:
+        return {}
+    out: dict[str, Any] = {"pos_f1": section["pos_f1"], "neg_f1": section["neg_f1"]}
+    for side, key in (("ref", "reference_presence"), ("cand", "candidate_presence")):
+        for condition, label in (section[key] or {}).items():
+            out[f"{side}_{condition.lower().replace(' ', '_')}"] = label
+    return out

@@ -3,8 +3,17 @@
 ``score`` holds the pure part (clipping, optional softplus, totals, corpus means) so that it is
 tested without the encoder; ``metric`` runs the ONNX encoder and registers ``crepe``.
 """
-from radscope.engine.metrics.crepe.metric import CARD, EXTRACTORS, OPTIONS, CrepeEncoderExtractor, build
+from radscope.engine.metrics.crepe import stats
+from radscope.engine.metrics.crepe.metric import (
+                      CARD,
+                      EXTRACTORS,
+                      OPTIONS,
+                      CrepeEncoderExtractor,
+                      build,
+                      export_columns,
+)
 from radscope.engine.metrics.registry import MetricSpec
 
 METRICS = [MetricSpec(name="crepe", card=CARD, build=build, kind="encoder", options=OPTIONS,
-                      extractors=EXTRACTORS, encoder=CrepeEncoderExtractor)]
+                      extractors=EXTRACTORS, encoder=CrepeEncoderExtractor,
+                      statistics=stats.SPEC, export_columns=export_columns)]

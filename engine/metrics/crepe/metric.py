@@ -12,14 +12,15 @@ so corpus means are recomputed from stored results alone.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from radscope.engine.context import Option, RuntimeContext
 from radscope.engine.eligibility.applicability import CHEST_RADIOGRAPH
+from radscope.engine.io.lookup import find_section
 from radscope.engine.io.reports import ReportPair
 from radscope.engine.metrics.base import MetricCard, PairScore
-from radscope.engine.metrics.crepe.score import CATEGORIES, CrepeCounts, aggregate_batch
+from radscope.engine.metrics.crepe.score import CATEGORY_KEYS, CrepeCounts, aggregate_batch
 from radscope.engine.metrics.crepe.stats import CrepeStats
 from radscope.engine.metrics.encoder import EncoderExtractor, rules_or_encoder
 from radscope.engine.metrics.extraction import (
@@ -48,8 +49,9 @@ CREPE_MODEL = Option(
 CARD = MetricCard(
     name="crepe",
     title="CREPE",
+    rules_reader="rules estimate",
     measures="Predicted number of clinically significant errors in the candidate, per ReXVal "
-             "category: " + "; ".join(category_label(c.key) for c in CATEGORIES),
+             "category: " + "; ".join(category_label(k) for k in CATEGORY_KEYS),
     inputs="reference and candidate reports, read together as one pair sequence",
     direction="lower",
     range=(0.0, None),
@@ -132,3 +134,9 @@ def build(ctx: RuntimeContext) -> ExtractorMetric[CrepeCounts]:
 
 
 OPTIONS = (CREPE_MODEL, EXTRACTOR, *ENCODER_OPTIONS, FORCE_APPLICABILITY, SECTIONS)
+
+
+def export_columns(result: Mapping[str, Any]) -> dict[str, Any]:
+    """Export columns: the count of each error category."""
+    counts = (find_section(result, ("counts",)) or {}).get("counts") or {}
+    return {f"count_{k}": v for k, v in counts.items()} if isinstance(counts, Mapping) else {}

@@ -14,21 +14,12 @@ from typing import Any, Self
 import numpy as np
 import numpy.typing as npt
 
-from radscope.engine.reader.vocabulary import REXVAL_NAMES
+from radscope.engine.reader.vocabulary import CATEGORY_LETTERS
 
-
-@dataclass(frozen=True)
-class CrepeCategory:
-    """One ReXVal error category; the same six as the judge's (a)-(f), in the same order."""
-
-    key: str
-    name: str
-
-
-# ReXVal's names (``vocabulary.REXVAL_NAMES``); views show ``vocabulary.CATEGORY_WORDS``.
-CATEGORIES: tuple[CrepeCategory, ...] = tuple(CrepeCategory(k, n) for k, n in REXVAL_NAMES.items())
-CATEGORY_KEYS: tuple[str, ...] = tuple(c.key for c in CATEGORIES)
-N_CATEGORIES = len(CATEGORIES)
+# ReXVal's six categories A-F, the same as the judge's (a)-(f) in the same order; their names
+# are ``vocabulary.REXVAL_NAMES`` (ReXVal's) and ``vocabulary.CATEGORY_WORDS`` (the views').
+CATEGORY_KEYS: tuple[str, ...] = CATEGORY_LETTERS
+N_CATEGORIES = len(CATEGORY_KEYS)
 
 ArrayLike = Sequence[float] | npt.NDArray[np.floating[Any]]
 

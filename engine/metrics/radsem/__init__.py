@@ -6,7 +6,8 @@
 # The registered metric. Importing it stays cheap: llama_cpp and openai are imported only
 # when a judge is built.
 from radscope.engine.metrics.judging import JUDGE_OPTIONS
-from radscope.engine.metrics.radsem.metric import CARD, EXTRACTORS, build
+from radscope.engine.metrics.radsem import stats
+from radscope.engine.metrics.radsem.metric import CARD, EXTRACTORS, build, export_columns
 from radscope.engine.metrics.registry import MetricSpec
 from radscope.engine.options.extractor import EXTRACTOR
 from radscope.engine.options.radsem_matching import SIMILARITY_OPTION
@@ -14,4 +15,5 @@ from radscope.engine.options.sections import SECTIONS
 
 METRICS = [MetricSpec(name="radsem", card=CARD, build=build, kind="llm",
                       options=(EXTRACTOR, SIMILARITY_OPTION, SECTIONS, *JUDGE_OPTIONS),
-                      extractors=EXTRACTORS)]
+                      extractors=EXTRACTORS,
+                      statistics=stats.SPEC, export_columns=export_columns)]

@@ -8,10 +8,12 @@ the corpus statistics rebuilt from stored results. The two extractors are declar
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from radscope.engine.context import RuntimeContext
 from radscope.engine.eligibility.applicability import ANY
+from radscope.engine.io.lookup import find_section
 from radscope.engine.metrics.base import MetricCard, PairScore
 from radscope.engine.metrics.extraction import Extractor, ExtractorMetric, ExtractorTable, Scoring
 from radscope.engine.metrics.radsem.extract import RadsemExtraction
@@ -89,3 +91,14 @@ EXTRACTORS = ExtractorTable("radsem", {"rules": _rules, "llm": _llm})
 
 def build(ctx: RuntimeContext) -> ExtractorMetric[RadsemExtraction]:
     return EXTRACTORS.build_metric(ctx, RadsemScoring(), lambda kind: CARD)
+
+
+def export_columns(result: Mapping[str, Any]) -> dict[str, Any]:
+    """Export columns: matched and unmatched counts and F1 of abnormal and normal findings."""
+    out: dict[str, Any] = {}
+    for cls in ("abnormal", "normal"):
+        part = (find_section(result, (cls,)) or {}).get(cls)
+        if isinstance(part, Mapping):
+            for key in ("matched", "unmatched_ref", "unmatched_gen", "f1"):
+                out[f"{cls}_{key}"] = part.get(key)
+    return out

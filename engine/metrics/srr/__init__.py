@@ -5,7 +5,16 @@ label sets of a reference and a candidate (per pair) and aggregates stored label
 corpus. Both are pure; ``metric`` runs the ONNX utterance classifier and registers ``srr``.
 """
 from radscope.engine.metrics.registry import MetricSpec
-from radscope.engine.metrics.srr.metric import CARD, EXTRACTORS, OPTIONS, SrrEncoderExtractor, build
+from radscope.engine.metrics.srr import stats
+from radscope.engine.metrics.srr.metric import (
+                      CARD,
+                      EXTRACTORS,
+                      OPTIONS,
+                      SrrEncoderExtractor,
+                      build,
+                      export_columns,
+)
 
 METRICS = [MetricSpec(name="srr", card=CARD, build=build, kind="encoder", options=OPTIONS,
-                      extractors=EXTRACTORS, encoder=SrrEncoderExtractor)]
+                      extractors=EXTRACTORS, encoder=SrrEncoderExtractor,
+                      statistics=stats.SPEC, export_columns=export_columns)]

@@ -14,11 +14,12 @@ each utterance, so every corpus average can be recomputed from stored results.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from radscope.engine.context import Option, RuntimeContext
 from radscope.engine.eligibility.applicability import CHEST_RADIOGRAPH
+from radscope.engine.io.lookup import find_section
 from radscope.engine.io.reports import ReportPair, split_utterances
 from radscope.engine.metrics.base import MetricCard, PairScore
 from radscope.engine.metrics.encoder import EncoderExtractor, rules_or_encoder
@@ -55,6 +56,7 @@ SRR_VIEW = Option(
 CARD = MetricCard(
     name="srr",
     title="F1-SRR-BERT",
+    rules_reader="rules labels",
     measures="Agreement of the finding labels (with Present / Uncertain / Absent status) that an "
              "SRR-BERT utterance classifier assigns to the two reports; per pair the true F1 of "
              "the two label sets, leaf level (upper level alongside)",
@@ -163,3 +165,16 @@ def build(ctx: RuntimeContext) -> ExtractorMetric[SrrLabels]:
 
 
 OPTIONS = (SRR_MODEL, SRR_VIEW, EXTRACTOR, *ENCODER_OPTIONS, FORCE_APPLICABILITY, SECTIONS)
+
+
+def export_columns(result: Mapping[str, Any]) -> dict[str, Any]:
+    """Export columns: both label sets and the F1 at each level."""
+    section = find_section(result, ("reference_labels", "candidate_labels"))
+    if section is None:
+        return {}
+    out: dict[str, Any] = {"reference_labels": "; ".join(map(str, section["reference_labels"] or [])),
+                           "candidate_labels": "; ".join(map(str, section["candidate_labels"] or []))}
+    for level in ("leaf", "upper"):
+        if isinstance(section.get(level), Mapping):
+            out[f"{level}_f1"] = section[level].get("f1")
+    return out

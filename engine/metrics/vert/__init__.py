@@ -9,10 +9,12 @@ three are pure so they can be tested on recorded answers without a model.
 # when a judge is built.
 from radscope.engine.metrics.judging import JUDGE_OPTIONS
 from radscope.engine.metrics.registry import MetricSpec
+from radscope.engine.metrics.vert import stats
 from radscope.engine.metrics.vert.metric import CARD, EXTRACTORS, VERT_FEWSHOT, VERT_VARIANT, build
 from radscope.engine.options.extractor import EXTRACTOR
 from radscope.engine.options.sections import SECTIONS
 
 METRICS = [MetricSpec(name="vert", card=CARD, build=build, kind="llm",
                       options=(VERT_VARIANT, VERT_FEWSHOT, EXTRACTOR, SECTIONS, *JUDGE_OPTIONS),
-                      extractors=EXTRACTORS)]
+                      extractors=EXTRACTORS,
+                      statistics=stats.SPEC)]

@@ -62,6 +62,7 @@ _TEXT_CHARS, _ITEMS, _MAX_COUNT, _MAX_TOKENS = 200, 4, 20, 1400
 CARD = MetricCard(
     name="vert",
     title="VERT (LLM judge)",
+    rules_reader="rules judge",
     measures="An LLM judge's assessment of the candidate against the reference: clinically "
              "significant and insignificant errors in six categories (false finding, omission, "
              "location, severity, extra comparison, missing comparison), matched findings and, "
