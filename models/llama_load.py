@@ -42,6 +42,26 @@ def weight_repacking_allowed(info: str | None = None) -> bool:
     return re.search(r"\bAMX_INT8 = 1\b", info) is None
 
 
+def _without_extra_bufts(original: Any) -> Any:
+    def params() -> Any:
+        loaded = original()
+        loaded.use_extra_bufts = False
+        return loaded
+    return params
+
+
+def no_repacking_in_this_process() -> bool:
+    """Where repacking is not allowed (``weight_repacking_allowed``), every model this process
+    loads from now on skips the extra buffer types: for ``llama_cpp.server``, which builds its
+    ``Llama`` itself. Returns whether repacking was turned off."""
+    if weight_repacking_allowed():
+        return False
+    import llama_cpp.llama_cpp as low
+
+    low.llama_model_default_params = _without_extra_bufts(low.llama_model_default_params)
+    return True
+
+
 def load_llama(path: Path, *, n_ctx: int, layers: int, threads: int, repack: bool) -> Any:
     """A ``Llama`` on ``path``; with ``repack=False`` loaded with ``use_extra_bufts = False``.
 
@@ -52,14 +72,8 @@ def load_llama(path: Path, *, n_ctx: int, layers: int, threads: int, repack: boo
     import llama_cpp.llama_cpp as low
 
     original = low.llama_model_default_params
-
-    def without_extra_bufts() -> Any:
-        params = original()
-        params.use_extra_bufts = False
-        return params
-
     if not repack:
-        low.llama_model_default_params = without_extra_bufts
+        low.llama_model_default_params = _without_extra_bufts(original)
     try:
         return llama_cpp.Llama(model_path=str(path), n_ctx=n_ctx, n_gpu_layers=layers,
                                n_threads=threads, n_threads_batch=threads, seed=0, verbose=False)

@@ -64,6 +64,13 @@ _LIMITED_RE = re.compile(r"obscur|(?:not|incompletely|poorly) (?:well )?(?:seen|
 
 
 # Device words that are everyday English too: they count only beside a site.
+# An everyday device word made medical by the word before it ("endotracheal tube 4 cm above the
+# carina" names no site the reader knows, yet is a statement about the patient).
+_MEDICAL_DEVICE_RE = re.compile(
+    r"\b(?:endotracheal|tracheostomy|nasogastric|orogastric|gastrostomy|feeding|enteric|chest|"
+    r"drainage|pleural|thoracostomy|biliary|nephrostomy|central|venous|arterial|dialysis|picc|surgical|"
+    r"sternotomy|pacemaker|pacing|defibrillator)\s+(?:tubes?|lines?|catheters?|drains?|wires?|"
+    r"clips?|leads?|ports?)\b")
 _EVERYDAY_DEVICES = frozenset("""tube tubes line lines port ports filter metal plate plates rod rods
 leads mesh device devices artificial replacement fixation cement clip clips screw screws wire wires
 coil coils implant implants implanted drain drains""".split())
@@ -93,8 +100,9 @@ def _names_a_state(sentence: str) -> bool:
     lex, canon = anatomy_lexicon(), canonical_text(sentence)
     if lex.abnormal.search(canon) or _VERDICT_RE.search(canon):
         return True
-    if any(m.group(0) not in _EVERYDAY_DEVICES for m in lex.devices.finditer(canon)):
-        return True  # "sternotomy", "PICC", "pacemaker"
+    if any(m.group(0) not in _EVERYDAY_DEVICES for m in lex.devices.finditer(canon)) \
+            or _MEDICAL_DEVICE_RE.search(canon):
+        return True  # "sternotomy", "PICC", "pacemaker", "endotracheal tube", "chest tube"
     qualities = (lex.normal, lex.neutral, lex.devices, *(p for _, p in reader_lexicon().change))
     if not (_LIMITED_RE.search(canon) or any(p.search(canon) for p in qualities)):
         return False

@@ -49,7 +49,7 @@ def models_page(app_url, request):
 def test_get_crepe_in_the_browser_then_compare_names_it(models_page, hub):
     page = models_page
     row = page.locator(f"#get-row-{CREPE_ID}")
-    assert "licence: not stated" in row.inner_text() and "not fetched" in row.inner_text()
+    assert "licence: not stated" in row.inner_text() and "not on this machine" in row.inner_text()
     page.click(f"#get-{CREPE_ID}")
     page.wait_for_selector("#get-progress[data-step]")  # live progress while it works
     steps_seen = set()

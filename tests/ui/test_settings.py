@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-import app as app_module
+from radscope import app as app_module
 from radscope.engine.metrics.registry import production
 from radscope.ui import model_status
 from radscope.ui.app import launch_kwargs

@@ -72,7 +72,7 @@ REPORTS = [
     # findings, devices, limits
     "Cardiomegaly.", "Small left pleural effusion.", "Endotracheal tube in good position.",
     "No pneumothorax or effusion.", "Mild cardiomegaly, no edema.", "Right lower lobe pneumonia.",
-    "Status post CABG.", "Sternotomy wires.", "Right PICC line tip in the SVC.",
+    "Status post CABG.", "Sternotomy wires.", "Endotracheal tube 4 cm above the carina.", "Chest tube in place.", "Right PICC line tip in the SVC.",
     "Degenerative changes of the spine.", "Pneumothorax cannot be excluded.",
     "The left costophrenic angle cannot be evaluated.", "Right basilar airspace disease.",
     "Hyperinflated lungs, air trapping versus inspiratory XXXX.",
