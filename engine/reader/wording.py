@@ -52,6 +52,14 @@ def _patterns() -> tuple[re.Pattern[str], dict[str, str], re.Pattern[str], dict[
             british + negation)
 
 
+@lru_cache(maxsize=1)
+def _any_rewrite() -> re.Pattern[str]:
+    """One search for every word rewrite at once: most sentences hold none, and then the
+    rewrites (one pattern each, applied in order) need not run."""
+    return re.compile("|".join(f"(?:{pattern.pattern})" for pattern, _ in _patterns()[4]),
+                      re.IGNORECASE)
+
+
 def _keep_capital(written: str, replacement: str) -> str:
     return replacement[:1].upper() + replacement[1:] if written[:1].isupper() else replacement
 
@@ -72,8 +80,9 @@ def normalise(sentence: str) -> str:
     if shouting:
         text = text.lower()
         text = text[:1].upper() + text[1:]
-    for pattern, american in british:
-        text = pattern.sub(functools.partial(_american, american), text)
+    if _any_rewrite().search(text):
+        for pattern, american in british:
+            text = pattern.sub(functools.partial(_american, american), text)
     return text
 
 
