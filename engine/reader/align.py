@@ -32,6 +32,7 @@ from radscope.engine.reader.findings import Comparison, Finding, ReportReading, 
 from radscope.engine.reader.lexicon_loader import load
 from radscope.engine.reader.measures import changes_differ, sizes_differ
 from radscope.engine.reader.pairing import extra_pairs, one_to_one, pairable
+from radscope.engine.reader.scope import POSITIVE, UNCERTAIN
 from radscope.engine.reader.sentence_features import NORMAL, SentenceFeatures
 
 Conflict = Literal["laterality", "site", "severity", "size", "change", "certainty", "polarity",
@@ -257,7 +258,7 @@ def _change_differs(ref: Finding, cand: Finding, _: set[str]) -> bool:
 
 
 def _certainty_differs(ref: Finding, cand: Finding, _: set[str]) -> bool:
-    return {ref.polarity, cand.polarity} == {"present", "uncertain"}
+    return {ref.polarity, cand.polarity} == {POSITIVE, UNCERTAIN}
 
 
 def _character_differs(_ref: Finding, _cand: Finding, opposite: set[str]) -> bool:

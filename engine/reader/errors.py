@@ -20,7 +20,11 @@ from typing import Any
 
 from radscope.engine.reader.align import Link, PairReading
 from radscope.engine.reader.findings import Finding
+from radscope.engine.reader.scope import NEGATIVE, POSITIVE, UNCERTAIN
 from radscope.engine.reader.vocabulary import CATEGORY_LETTERS
+
+# How a certainty difference is worded for a reader of the report.
+_CERTAINTY = {POSITIVE: "stated", UNCERTAIN: "hedged", NEGATIVE: "denied"}
 
 CATEGORY_KEYS = CATEGORY_LETTERS  # ReXVal's A-F (``vocabulary.REXVAL_NAMES``)
 
@@ -57,7 +61,7 @@ def _link_errors(pair: PairReading, link: Link) -> list[ReaderError]:
     found = set(link.conflicts)
     about = tuple(sorted({*ref.concepts, *ref.denied, *cand.concepts, *cand.denied}))
     if "polarity" in found:
-        if ref.abnormal and ref.polarity != "absent" and (cand.normal or cand.polarity == "absent"):
+        if ref.abnormal and ref.polarity != NEGATIVE and (cand.normal or cand.polarity == NEGATIVE):
             return [ReaderError("B", True, f"finding denied or called normal: {both}", about)]
         return [ReaderError("A", True, f"finding asserted against the reference: {both}", about)]
     out = []
@@ -82,8 +86,8 @@ def _link_errors(pair: PairReading, link: Link) -> list[ReaderError]:
     if "character" in found:
         out.append(ReaderError("A", True, f"opposite description of the finding: {both}", about))
     if "certainty" in found and not out:
-        out.append(ReaderError("D", False, f"certainty differs ({ref.polarity} vs "
-                                           f"{cand.polarity}): {both}", about, "certainty"))
+        out.append(ReaderError("D", False, f"certainty differs ({_CERTAINTY[ref.polarity]} vs "
+                                           f"{_CERTAINTY[cand.polarity]}): {both}", about, "certainty"))
     return out
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, Literal
+from typing import Any
 
 from radscope.engine.io.reports import findings_and_impression, findings_text
 from radscope.engine.reader.alternation import Alternation
@@ -20,7 +20,7 @@ from radscope.engine.reader.anatomy_lexicon import anatomy_lexicon
 from radscope.engine.reader.atomize import atomize
 from radscope.engine.reader.measures import change_over_time
 from radscope.engine.reader.reader_lexicon import reader_lexicon
-from radscope.engine.reader.scope import NEGATIVE, UNCERTAIN, clause_scope
+from radscope.engine.reader.scope import NEGATIVE, POSITIVE, UNCERTAIN, Status, clause_scope
 from radscope.engine.reader.sentence_features import (
     NORMAL,
     STOPWORDS,
@@ -30,7 +30,6 @@ from radscope.engine.reader.sentence_features import (
 )
 from radscope.engine.reader.wording import reader_utterances
 
-Polarity = Literal["present", "absent", "uncertain"]
 _WORD_RE = re.compile(r"[a-z][a-z'-]+")
 _SEVERITY_RANK = {"mild": 1, "moderate": 2, "severe": 3}
 _NO_PRIOR_RE = re.compile(r"\b(?:no|without) (?:prior|previous|earlier|comparison)\b")
@@ -42,13 +41,13 @@ class Finding:
     """One atomic statement of a report.
 
     ``normal`` statements describe normal anatomy or deny an abnormality ("no effusion");
-    ``polarity`` is "absent" for a denial, "uncertain" for a hedge ("possible nodule"),
-    "present" otherwise. ``concepts`` are the stemmed finding words it asserts (what it is
+    ``polarity`` is the reader's one three-state ``Status``: "negative" for a denial,
+    "uncertain" for a hedge ("possible nodule"), "positive" otherwise. ``concepts`` are the stemmed finding words it asserts (what it is
     about, without site or side), ``denied`` the ones it negates.
     """
 
     text: str
-    polarity: Polarity
+    polarity: Status
     laterality: tuple[str, ...]
     sites: tuple[str, ...]
     severity: str | None  # mild | moderate | severe (CLEAR's classes)
@@ -173,11 +172,11 @@ def read_finding(sentence: str) -> Finding:
         scope.status(*m.span()) == UNCERTAIN for m in _WORD_RE.finditer(canon)
         if stem(m.group(0)) in feats.asserted))
     if feats.normality == NORMAL and feats.negated:
-        polarity: Polarity = "absent"
+        polarity: Status = NEGATIVE
     elif hedged:
-        polarity = "uncertain"
+        polarity = UNCERTAIN
     else:
-        polarity = "present"
+        polarity = POSITIVE
     return Finding(
         text=sentence, polarity=polarity, laterality=tuple(sorted(feats.sides)),
         sites=tuple(sorted(feats.sites)), severity=severity,

@@ -25,6 +25,10 @@ from typing import Final, Literal
 from radscope.engine.reader.alternation import Alternation
 from radscope.engine.reader.lexicon_loader import load, word_regex
 
+# The reader's one three-state type: what a mention, a clause and a finding (``Finding.polarity``)
+# say about presence. Metrics name it in their own label sets at one place each: CLEAR's table
+# writes "uncertain" as its paper's "unclear" (``clear.rules._presence``), SRR-BERT's statuses
+# are its label names (``srr_labels``).
 Status = Literal["positive", "negative", "uncertain"]
 POSITIVE: Final = "positive"
 NEGATIVE: Final = "negative"

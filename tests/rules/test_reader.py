@@ -67,7 +67,7 @@ def test_the_reader_reads_each_attribute():
     nodule, effusion = findings
     assert nodule.polarity == "uncertain" and nodule.laterality == ("right",)
     assert nodule.severity == "mild" and nodule.size == ("5 mm",) and not nodule.normal
-    assert effusion.polarity == "absent" and effusion.normal
+    assert effusion.polarity == "negative" and effusion.normal
 
 
 def test_a_pair_is_read_once_however_many_views_use_it():
