@@ -4,11 +4,12 @@ Each group is one reference chest radiograph and its candidates, all written in 
 than the reference (so no candidate wins by copying its wording): the clinically right report
 and siblings that each plant one error (``CANDIDATE_ERRORS``: the side swapped, the key finding
 missed, a finding invented, its severity changed, it or a negative finding negated, and the two
-impression-only errors of the layout benchmark). The references are the layout benchmark's
+impression-only errors of the layout benchmark), plus the one canned normal report a policy
+could write for every study. The references are the layout benchmark's
 cases (``radscope.engine.bench.layouts.CASES``) and eight more written here, every case rendered
 in each of the benchmark's six layouts against each of the five others.
 
-- Best-of-n: the reward (the combination docs/researchers.md documents) must rank the right
+- Best-of-n: the reward (each combination docs/researchers.md documents) must rank the right
   report strictly above every sibling in at least 95 % of groups. A tie is a miss.
 - GRPO: a softmax policy over each group's candidates, starting uniform, takes 40 steps of
   group-normalised policy gradient (8 samples a step, advantage (r - mean) / std) with that
@@ -29,10 +30,13 @@ from dataclasses import dataclass
 import numpy as np
 import pytest
 
+from radscope.engine.bench.gaming import RECOMMENDED
+from radscope.engine.bench.gaming_gallery import CANNED_NORMAL
 from radscope.engine.bench.layouts import CASES, ERRORS, LAYOUTS, Case, Report, reference
 from radscope.engine.rewards import RewardScorer
 
-REWARD = "radsem:0.7,crepe:0.3"  # the combination docs/researchers.md documents
+# The combinations docs/researchers.md documents: its first example and the one it recommends.
+REWARDS = ("radsem:0.7,crepe:0.3", RECOMMENDED)
 
 MORE_CASES: tuple[Case, ...] = (
     Case("basal-atelectasis",
@@ -129,19 +133,21 @@ def groups() -> list[Group]:
         for ref_layout, cand_layout in itertools.permutations(LAYOUTS, 2):
             render = LAYOUTS[cand_layout]
             right = render(reference(case))
-            siblings = {e: render(r) for e, r in plants.items()}
+            # The image-blind guess that beats another patient's report (docs/researchers.md,
+            # "Reward hacking") must still lose to the right report inside the study's group.
+            siblings = {**{e: render(r) for e, r in plants.items()}, "canned normal": CANNED_NORMAL}
             assert right not in siblings.values(), (case.name, "a planted error changed nothing")
             out.append(Group(case.name, LAYOUTS[ref_layout](reference(case)), right, siblings))
     return out
 
 
-@pytest.fixture(scope="module")
-def scored() -> list[tuple[Group, float, dict[str, float]]]:
+@pytest.fixture(scope="module", params=REWARDS)
+def scored(request) -> list[tuple[Group, float, dict[str, float]]]:
     """Each group with the reward of its right report and of each sibling (one batch)."""
     all_groups = groups()
     refs = [g.reference for g in all_groups for _ in range(1 + len(g.siblings))]
     cands = [c for g in all_groups for c in (g.right, *g.siblings.values())]
-    rewards = RewardScorer(REWARD).rewards(refs, cands).rewards
+    rewards = RewardScorer(request.param).rewards(refs, cands).rewards
     assert all(r is not None for r in rewards)  # chest radiographs: every metric applies
     out, at = [], 0
     for g in all_groups:
