@@ -3,8 +3,9 @@
 Trainers such as OpenRLHF (>= 0.10) post one sample per request from many workers at once; one
 ``Scorer`` call per request would pay the per-call cost each time and leave the pairs of the
 others waiting behind it. The ``Batcher`` keeps one queue of requests and at most ``calls`` (2)
-scoring calls at once, each in a thread, each taking up to ``max_batch_pairs`` pairs from the
-head of the queue: whatever arrives while the calls run is gathered into the next one. Two calls
+scoring calls at once, each taking up to ``max_batch_pairs`` pairs from the
+head of the queue: whatever arrives while the calls run is gathered into the next one (the
+server runs them in a scoring process of its own, ``reward_process``). Two calls
 rather than one keep the scorer busy while the clients of the call that just ended send their
 next samples (with one, it waits for that round trip after every call; a gathering window
 measured worse still). A request larger than ``max_batch_pairs`` is scored in pieces, so a
@@ -19,6 +20,7 @@ import contextlib
 import logging
 import time
 from collections import deque
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
 from radscope.engine.rewards import RewardBatch, RewardScorer
@@ -27,6 +29,9 @@ log = logging.getLogger("radscope.reward_server")
 
 MAX_BATCH_PAIRS = 256  # per Scorer call: what a client that went away can still cost (per call running)
 MAX_PENDING_PAIRS = 65_536  # waiting at once, all requests together (four requests of the most pairs)
+
+# How one scoring call runs: (references, candidates) -> their rewards.
+Scoring = Callable[[list[str], list[str]], Awaitable[RewardBatch]]
 
 
 class Busy(RuntimeError):
@@ -65,8 +70,12 @@ class Batcher:
     """Gathers the pairs of concurrent requests into one ``RewardScorer.rewards`` call at a time."""
 
     def __init__(self, rewarder: RewardScorer, *, max_batch_pairs: int = MAX_BATCH_PAIRS,
-                 max_pending_pairs: int = MAX_PENDING_PAIRS, calls: int = 2) -> None:
+                 max_pending_pairs: int = MAX_PENDING_PAIRS, calls: int = 2,
+                 scoring: Scoring | None = None) -> None:
+        """``scoring`` runs one call: by default ``rewarder.rewards`` in a thread of this process;
+        the server passes a ``reward_process.ScoringProcess`` (scoring apart from HTTP)."""
         self.rewarder = rewarder
+        self._scoring = scoring or self._in_thread
         self.max_batch_pairs = max_batch_pairs
         self.max_pending_pairs = max_pending_pairs
         self.batches = 0  # scoring calls made
@@ -80,6 +89,9 @@ class Batcher:
         self._slots: asyncio.Semaphore | None = None
         self._task: asyncio.Task[None] | None = None
         self._running: set[asyncio.Task[None]] = set()
+
+    async def _in_thread(self, references: list[str], candidates: list[str]) -> RewardBatch:
+        return await asyncio.to_thread(self.rewarder.rewards, references, candidates)
 
     @property
     def pending_pairs(self) -> int:
@@ -160,7 +172,7 @@ class Batcher:
         candidates = [c for job, start, end in pieces for c in job.candidates[start:end]]
         started = time.perf_counter()
         try:
-            batch = await asyncio.to_thread(self.rewarder.rewards, references, candidates)
+            batch = await self._scoring(references, candidates)
         except Exception as exc:  # the requests get a 500 (logged here); the server goes on
             log.exception("scoring a batch of %d pairs failed", len(references))
             for job, _, _ in pieces:

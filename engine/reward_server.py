@@ -53,6 +53,7 @@ from radscope.engine.reward_http import (
     server_config,
     string_list,
 )
+from radscope.engine.reward_process import ScoringProcess
 from radscope.engine.rewards import OpenRLHFBatch, RewardBatch, RewardScorer
 from radscope.engine.runs.collector import scoring_collector
 
@@ -282,11 +283,16 @@ def main(argv: list[str] | None = None) -> int:
     print(f"RadScope reward server: {rewarder.name} on http://{args.host}:{args.port} "
           f"(POST /get_reward, POST /score, GET /health; {'bearer token required' if token else 'no token'})",
           file=sys.stderr, flush=True)
+    # HTTP and JSON here, scoring in a process of its own (reward_process: no shared interpreter lock).
+    scoring = ScoringProcess(rewarder)
     try:
-        app = build_app(rewarder, token=token, not_scored=args.not_scored)
-        with scoring_collector():  # the server's process only scores (runs.collector)
+        scoring.warm_up()
+        app = build_app(rewarder, token=token, not_scored=args.not_scored,
+                        batcher=Batcher(rewarder, scoring=scoring))
+        with scoring_collector():  # the server's process allocates no reference cycles (runs.collector)
             uvicorn.Server(server_config(app, args.host, args.port)).run()
     finally:
+        scoring.close()
         rewarder.close()
     return 0
 

@@ -76,9 +76,13 @@ def _percentiles(ms: list[float]) -> dict[str, float]:
 
 
 def _cpu_s(pid: int) -> float:
-    """CPU seconds (user + system, all threads) a process has used, from /proc (Linux)."""
+    """CPU seconds (user + system, all threads) a process and its living children have used,
+    from /proc (Linux): the server's HTTP process and its scoring process (``reward_process``)."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    own = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    children = {int(c) for task in Path(f"/proc/{pid}/task").iterdir()
+                for c in (task / "children").read_text().split()}
+    return own + sum(_cpu_s(c) for c in children)
 
 
 def _health(base: str) -> dict[str, Any]:
