@@ -10,7 +10,8 @@ to the trainer:
   ground_truths=, extra_infos=, **reward_kwargs)`` -> one float per sample).
 - OpenRLHF: ``--reward.remote_url <that path>`` (``--remote_rm_url`` before v0.10.2);
   ``reward_func(queries, prompts, labels)`` strips each prompt from its query and returns
-  ``{"rewards", "scores", "extra_logs"}`` as tensors (lists where torch is absent).
+  ``{"rewards", "scores", "extra_logs"}`` as tensors (lists where torch is absent); a query that
+  does not begin with its prompt is a ``ValueError`` naming it (the server's 422).
 
 The metrics come from ``reward_kwargs`` (verl: ``custom_reward_function.reward_kwargs.metrics=
 "radsem:0.7,crepe:0.3"``) or from ``RADSCOPE_REWARD_METRICS`` (default ``radsem``); a sample

@@ -56,22 +56,32 @@ def _rewards(references: list[str], candidates: list[str]) -> RewardBatch:
 
 
 class ScoringProcess:
-    """``await scoring(references, candidates)``: ``rewarder.rewards`` run in the child process."""
+    """``await scoring(references, candidates)``: ``rewarder.rewards`` run in a child process.
 
-    def __init__(self, rewarder: RewardScorer) -> None:
+    ``processes`` children score calls side by side (``radscope serve-reward --workers``); each
+    builds the rewarder with one process of its own (``workers=1``: a pool inside a pool's
+    worker can hang at exit), so give the batcher ``processes + 1`` calls to keep them busy."""
+
+    def __init__(self, rewarder: RewardScorer, processes: int = 1) -> None:
+        if processes < 1:
+            raise ValueError(f"processes must be at least 1, not {processes}")
         self.rewarder = rewarder
+        self.processes = processes
         self._pool: ProcessPoolExecutor | None = None
         self.restarts = 0  # children started after one died
 
     def _started(self) -> ProcessPoolExecutor:
         if self._pool is None:
-            self._pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"),
+            self._pool = ProcessPoolExecutor(max_workers=self.processes, mp_context=multiprocessing.get_context("spawn"),
                                              initializer=_start, initargs=(self.rewarder,))
         return self._pool
 
     def warm_up(self) -> None:
-        """Start the child and build its scorer now, so the first request does not wait for it."""
-        self._started().submit(_rewards, ["Lungs are clear."], ["Lungs are clear."]).result()
+        """Start the children and build their scorers now, so the first requests do not wait."""
+        pool = self._started()
+        for started in [pool.submit(_rewards, ["Lungs are clear."], ["Lungs are clear."])
+                        for _ in range(self.processes)]:
+            started.result()
 
     async def __call__(self, references: list[str], candidates: list[str]) -> RewardBatch:
         pool = self._started()

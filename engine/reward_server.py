@@ -94,12 +94,9 @@ def get_reward_work(raw: bytes, limits: Limits, not_scored: float) -> Work:
     labels = string_list(body, "labels", limits)
     same_length(query=queries, prompts=prompts, labels=labels)
     samples = OpenRLHFBatch.of(queries, prompts, labels)
-    missing = samples.without_prompt
-    if missing:
-        shown = ", ".join(f"query[{i}]" for i in missing[:5]) + (f" and {len(missing) - 5} more" if len(missing) > 5 else "")
-        raise BadRequest(f"{shown} does not begin with its prompt (leading special tokens and whitespace "
-                         "aside), so where the response starts is unknown: send each prompt exactly as "
-                         "it begins its query (not truncated, decoded as the query was)", 422)
+    refusal = samples.refusal()
+    if refusal:
+        raise BadRequest(refusal, 422)
     return Work(samples.references, samples.responses, lambda batch: samples.reply(batch, not_scored))
 
 
@@ -245,7 +242,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--not-scored", type=_finite, default=0.0,
                         help="reward /get_reward gives a sample that cannot be scored (default 0.0)")
     parser.add_argument("--workers", type=_positive, default=1,
-                        help="processes for the CPU-bound metrics (rules, lexical)")
+                        help="scoring processes, each scoring one batch of pairs at a time (default 1)")
     _add_metric_options(parser, production())
     return parser
 
@@ -271,7 +268,8 @@ def main(argv: list[str] | None = None) -> int:
         if token is None and not is_loopback(args.host) and not args.allow_no_token:
             raise ValueError(f"--host {args.host} lets other machines reach the server, and it has no "
                              "token: set RADSCOPE_REWARD_TOKEN or --token-file (or pass --allow-no-token)")
-        rewarder = RewardScorer(args.metrics, workers=args.workers, **_collect_options(args))
+        # One process per scoring process (reward_process): --workers of them score side by side.
+        rewarder = RewardScorer(args.metrics, workers=1, **_collect_options(args))
     except (ValueError, OSError, KeyError) as exc:
         print(f"radscope serve-reward: error: {exc}", file=sys.stderr)
         return 2
@@ -284,11 +282,11 @@ def main(argv: list[str] | None = None) -> int:
           f"(POST /get_reward, POST /score, GET /health; {'bearer token required' if token else 'no token'})",
           file=sys.stderr, flush=True)
     # HTTP and JSON here, scoring in a process of its own (reward_process: no shared interpreter lock).
-    scoring = ScoringProcess(rewarder)
+    scoring = ScoringProcess(rewarder, processes=args.workers)
     try:
         scoring.warm_up()
         app = build_app(rewarder, token=token, not_scored=args.not_scored,
-                        batcher=Batcher(rewarder, scoring=scoring))
+                        batcher=Batcher(rewarder, scoring=scoring, calls=args.workers + 1))
         with scoring_collector():  # the server's process allocates no reference cycles (runs.collector)
             uvicorn.Server(server_config(app, args.host, args.port)).run()
     finally:

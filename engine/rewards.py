@@ -387,9 +387,21 @@ class OpenRLHFBatch:
         readable = set(self.readable)
         return [i for i in range(self.size) if i not in readable]
 
+    def refusal(self) -> str | None:
+        """Why these samples cannot be scored, or None: a query that does not begin with its
+        prompt leaves unknown where its response starts. Scoring the prompt's words as a report
+        gives a wrong number, and a silent floor would hide a configuration error that repeats
+        at every step, so the in-process ``reward_func`` raises this and the server answers 422."""
+        missing = self.without_prompt
+        if not missing:
+            return None
+        shown = ", ".join(f"query[{i}]" for i in missing[:5]) + (f" and {len(missing) - 5} more" if len(missing) > 5 else "")
+        return (f"{shown} does not begin with its prompt (leading special tokens and whitespace aside), so "
+                "where the response starts is unknown: send each prompt exactly as it begins its query "
+                "(not truncated, decoded as the query was)")
+
     def reply(self, batch: RewardBatch, not_scored: float) -> dict[str, Any]:
-        """OpenRLHF's reply as plain lists; a query that does not begin with its prompt gets
-        ``not_scored`` (the in-process ``reward_func``; the server refuses such a request)."""
+        """OpenRLHF's reply as plain lists (for samples whose queries all begin with their prompt)."""
         not_scored = not_scored_value(not_scored)
         rewards, scored = [not_scored] * self.size, [0.0] * self.size
         for i, value, flag in zip(self.readable, batch.filled(not_scored), batch.scored(), strict=True):
@@ -401,4 +413,7 @@ def openrlhf_rewards(rewarder: RewardScorer, queries: Sequence[str], prompts: Se
                      labels: Sequence[str], not_scored: float = 0.0) -> dict[str, Any]:
     """OpenRLHF's {"rewards", "scores", "extra_logs"} for queries (prompt + response) as lists."""
     samples = OpenRLHFBatch.of(queries, prompts, labels)
+    refusal = samples.refusal()
+    if refusal:
+        raise ValueError(refusal)
     return samples.reply(rewarder.rewards(samples.references, samples.responses), not_scored)

@@ -163,13 +163,22 @@ def test_openrlhf_reward_func_strips_the_prompt():
     module = load_by_path("reward_func")
     prompts = ["<|im_start|>user\nWrite the findings.<|im_end|>\n<|im_start|>assistant\n"] * 2
     queries = ["<pad><pad>" + prompts[0] + CANDS[0] + "<|im_end|><|endoftext|>",
-               "a query that lost its prompt"]
+               "<pad>" + prompts[1] + CANDS[1] + "<|im_end|>"]
     assert response_from_query(queries[0], prompts[0]) == CANDS[0]
     out = module.reward_func(queries, prompts, REFS[:2], metrics="radsem")
     with Scorer("radsem") as scorer:
-        want = scorer.score(REFS[:1], CANDS[:1]).array("radsem")[0]
+        want = list(scorer.score(REFS[:2], CANDS[:2]).array("radsem"))
     rewards = [float(x) for x in out["rewards"]]  # tensors under OpenRLHF, lists without torch
-    assert rewards == pytest.approx([want, 0.0])
+    assert rewards == pytest.approx(want)
     assert [float(x) for x in out["scores"]] == rewards
-    assert [float(x) for x in out["extra_logs"]["scored"]] == [1.0, 0.0]
+    assert [float(x) for x in out["extra_logs"]["scored"]] == [1.0, 1.0]
+
+
+def test_openrlhf_reward_func_refuses_a_query_without_its_prompt_as_the_server_does():
+    """The server answers 422 with this message (tests/integration/test_reward_server.py)."""
+    module = load_by_path("reward_func")
+    prompt = "<|im_start|>user\nWrite the findings.<|im_end|>\n<|im_start|>assistant\n"
+    with pytest.raises(ValueError, match=r"query\[1\] does not begin with its prompt"):
+        module.reward_func([prompt + CANDS[0], "a query that lost its prompt"], [prompt] * 2, REFS[:2],
+                           metrics="radsem")
 
