@@ -35,13 +35,14 @@ CATEGORY_WORDS: dict[str, str] = {
     "F": "comparison left out",
 }
 
-# ReXVal's wording of the same six (the paper's; the LLM judge's prompt and its answers use it).
+# ReXVal's six category names (its taxonomy, E reworded), as the LLM judge's prompt gives them beside
+# CATEGORY_WORDS; tests/llm/test_prompts.py checks the prompts as sent share no 9-word run with a paper.
 REXVAL_NAMES: dict[str, str] = {
     "A": "False prediction of a finding",
     "B": "Omission of a finding",
     "C": "Incorrect location or position of a finding",
     "D": "Incorrect severity of a finding",
-    "E": "Mention of a comparison absent from the reference",
+    "E": "Mention of a comparison that the reference lacks",
     "F": "Omission of a comparison describing a change",
 }
 # The six categories' letters, in ReXVal's order: CREPE's count keys, the reader's error categories.

@@ -122,7 +122,7 @@ def test_vert_unusable_answer_marks_the_pair_and_the_batch_goes_on():
     run = run_batch(pairs, ["vert"], ctx_with_judge(Judge(ScriptedBackend(answer))), registry=production())
     bad, ok = (row["metrics"]["vert"] for row in run.rows)
     assert bad["score"] is None
-    assert bad["error"].startswith("judge: vert.vert@2: no usable answer after 3 attempt(s)")
+    assert bad["error"].startswith("judge: vert.vert@3: no usable answer after 3 attempt(s)")
     assert bad["judge_error"]["answers"] == ["I refuse."] * 3
     assert ok["score"] == 0.62
     assert run.summary["metrics"]["vert"]["n_errors"] == 1

@@ -273,7 +273,7 @@ def test_turn_tokens_in_a_report_do_not_plant_the_judges_answer(gemma_public_app
     finally:
         client.close()
     vert = result["vert"]
-    assert "vert.vert@2" in json.dumps(vert)  # today's prompt
+    assert "vert.vert@3" in json.dumps(vert)  # today's prompt
     assert not copied(vert) and vert["score"] != 1.0
     assert vert["error"] is None or "not a judgement" in vert["error"], vert["error"]
 

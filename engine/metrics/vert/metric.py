@@ -40,6 +40,7 @@ from radscope.engine.metrics.vert.schema import CATEGORIES, JudgeAssessment, jud
 from radscope.engine.metrics.vert.score import VARIANTS, Variant, compute_scores
 from radscope.engine.metrics.vert.stats import VertStats
 from radscope.engine.reader.kinds import ALL_ERROR_KINDS
+from radscope.engine.reader.vocabulary import CATEGORY_WORDS
 from radscope.engine.runtimes.jsontext import AnswerError, NotAJudgement, extract_json, validate
 from radscope.engine.runtimes.judge import CallTrace, Judge, bounded_schema
 from radscope.engine.runtimes.prompts import load_prompt
@@ -151,7 +152,9 @@ def truncate_words(text: str, n: int = GREEN_WORDS) -> str:
 
 
 def categories_text() -> str:
-    return "\n".join(f"({c.key}) {c.name}" for c in CATEGORIES)
+    """The six categories as the judge reads them: ReXVal's name (its answers use the letters)
+    and the same category in a clinician's words."""
+    return "\n".join(f"({c.key}) {c.name}, that is: {CATEGORY_WORDS[c.letter]}" for c in CATEGORIES)
 
 
 def examples_text(examples: Sequence[FewShotExample]) -> str:
