@@ -133,6 +133,7 @@ def other_script(text: str) -> str | None:
     return f"{100 * (1 - ascii_share):.0f}% of its letters are not in the Latin alphabet (e.g. {sample!r})"
 
 
+@lru_cache(maxsize=4096)  # per text: every finding metric of a run asks it of the same texts
 def guess_language(text: str) -> LanguageGuess:
     """English or not, by the rules in the module docstring."""
     script = other_script(text)
