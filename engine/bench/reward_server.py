@@ -56,7 +56,8 @@ def _free_port() -> int:
 def _start_server(metrics: str, port: int) -> subprocess.Popen[bytes]:
     proc = subprocess.Popen([sys.executable, "-m", "radscope.engine.reward_server", "--metrics", metrics,
                              "--port", str(port)], cwd=ROOT, stderr=subprocess.DEVNULL,
-                            env={**os.environ, "PYTHONPATH": str(ROOT), "RADSCOPE_REWARD_TOKEN": TOKEN})
+                            env={**os.environ, "RADSCOPE_REWARD_TOKEN": TOKEN,  # the caller's path kept after ours
+                                 "PYTHONPATH": os.pathsep.join(filter(None, (str(ROOT), os.environ.get("PYTHONPATH"))))})
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
         if proc.poll() is not None:
