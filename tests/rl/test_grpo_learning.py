@@ -3,16 +3,16 @@ for each reference, one of a fixed set of candidate reports, and after training 
 clinically right one.
 
 The candidates are those of ``tests/unit/test_reward_learning.py``: for each reference, the right
-report and seven siblings with one planted error each, all in another layout than the reference.
-The model's completion is one token, ``C0`` ... ``C7``, naming a candidate; the reward function
+report, seven siblings with one planted error each, all in another layout than the reference, and
+the canned normal report. The model's completion is one token, ``C0`` ... ``C8``, naming a candidate; the reward function
 turns it into that candidate's text and hands it to ``trl_reward`` (any other token is scored as
 the text it is, which no reader can read: the floor). The right candidate sits at a different
 slot for each reference (the siblings in a seeded random order around it), so the model must
 learn which slot each prompt wants, not one slot for all.
 
-Sixty steps (about 1.5 minutes on 2 cores) raise every prompt's probability of its right slot and
-the mean from about 1/16 to about 0.4. A learning rate twice as high makes the policy settle on a
-sibling for most prompts instead: the impression-only errors earn 0.85 against the right report's
+Sixty steps (seconds on 2 cores) raise every prompt's probability of its right slot and
+the mean from about 0.05 to about 0.8 (0.77 on 2026-11-28). A learning rate twice as high made
+the policy settle on a sibling for most prompts instead (measured with 8 candidates): the impression-only errors earn 0.85 against the right report's
 1.0 with radsem:0.7,crepe:0.3, and once a group's samples all agree GRPO has no signal left.
 """
 import random
@@ -28,10 +28,12 @@ from trl import GRPOConfig, GRPOTrainer
 
 from radscope.engine.rewards import trl_reward
 from tests.rl.conftest import tiny_llama
-from tests.unit.test_reward_learning import REWARD, groups
+from tests.unit.test_reward_learning import REWARDS, groups
+
+REWARD = REWARDS[0]  # radsem:0.7,crepe:0.3, the documented example
 
 N_CASES = 6
-SLOTS = [f"C{i}" for i in range(8)]
+SLOTS = [f"C{i}" for i in range(9)]
 
 
 def fixed_sets() -> list[dict]:
@@ -39,7 +41,7 @@ def fixed_sets() -> list[dict]:
     rng = random.Random(0)
     chosen, seen_cases = [], set()
     for group in groups():
-        if group.case in seen_cases or group.case == "fracture":  # the pinned blind spot
+        if group.case in seen_cases or group.case == "fracture":  # left out as when it was a blind spot
             continue
         seen_cases.add(group.case)
         siblings = list(group.siblings.values())
@@ -82,7 +84,7 @@ def test_grpo_learns_to_pick_the_right_report(tmp_path):
     radscope = trl_reward(REWARD)
 
     def chosen_report(prompts, completions, candidates, **columns):
-        """The candidate each completion names (C0 ... C7); any other text is scored as it is."""
+        """The candidate each completion names (C0 ... C8); any other text is scored as it is."""
         texts = [cands[SLOTS.index(c.strip())] if c.strip() in SLOTS else c
                  for c, cands in zip(completions, candidates, strict=True)]
         return radscope(prompts=prompts, completions=texts, **columns)
