@@ -6,8 +6,9 @@ server started as ``python -m radscope.engine.reward_server`` in a child process
 in turn so that other load on the machine slows both alike:
 
 - batches of 256 pairs: in-process against ``POST /score`` (the same work plus HTTP and JSON);
-- the way OpenRLHF (>= 0.10) calls: ``--clients`` (32) clients at once, each posting one sample
-  per request to ``POST /get_reward`` on a new connection (as ``requests.post`` does), against
+- the way OpenRLHF (>= 0.10) calls: ``--clients`` (32) clients at once, in ``--client-processes``
+  (4) processes as from several actors, each posting one sample per request to
+  ``POST /get_reward`` on a new connection (as ``requests.post`` does), against
   the same pairs in-process in batches of 256; the server gathers the samples (micro-batching);
 - one-pair latency (p50 / p99, sequential, in turn).
 
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
 import os
 import socket
 import statistics
@@ -26,7 +28,7 @@ import subprocess
 import sys
 import time
 import urllib.request
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -39,10 +41,10 @@ TOKEN = "bench-" + os.urandom(8).hex()  # the server's token, so that /health gi
 PROMPT = "<|im_start|>user\nWrite the findings and impression.<|im_end|>\n<|im_start|>assistant\n"
 
 
-def _post(url: str, body: dict[str, Any]) -> dict[str, Any]:
+def _post(url: str, body: dict[str, Any], token: str = TOKEN) -> dict[str, Any]:
     request = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST",
                                      headers={"Content-Type": "application/json",
-                                              "Authorization": f"Bearer {TOKEN}"})
+                                              "Authorization": f"Bearer {token}"})
     with urllib.request.urlopen(request, timeout=600) as reply:
         return json.loads(reply.read())
 
@@ -92,10 +94,20 @@ def _health(base: str) -> dict[str, Any]:
         return dict(json.loads(reply.read()))
 
 
-def _one_sample(url: str, pair: tuple[str, str]) -> float:
+def _one_sample(url: str, pair: tuple[str, str], token: str = TOKEN) -> float:
     """One OpenRLHF sample (prompt + response) posted alone; its reward."""
-    reply = _post(url, {"query": [PROMPT + pair[1] + "<|im_end|>"], "prompts": [PROMPT], "labels": [pair[0]]})
+    reply = _post(url, {"query": [PROMPT + pair[1] + "<|im_end|>"], "prompts": [PROMPT], "labels": [pair[0]]},
+                  token)
     return float(reply["rewards"][0])
+
+
+def _client_process(url: str, token: str, pairs: list[tuple[str, str]], threads: int) -> tuple[list[float], float]:
+    """One client process's share of a round: ``threads`` clients posting one sample each at a
+    time; the rewards in order and the CPU seconds this process spent."""
+    start = time.process_time()
+    with ThreadPoolExecutor(threads) as pool:
+        rewards = list(pool.map(lambda p: _one_sample(url, p, token), pairs))
+    return rewards, time.process_time() - start
 
 
 def cmd_reward_server(args: argparse.Namespace) -> int:
@@ -111,7 +123,8 @@ def cmd_reward_server(args: argparse.Namespace) -> int:
     singles = pairs[len(cut) * args.batch:]
     report: dict[str, Any] = {"benchmark": "reward-server", "machine": machine_info(), "data": source,
                               "metrics": args.metrics, "batch": args.batch, "batches": args.batches,
-                              "rounds": args.rounds, "clients": args.clients}
+                              "rounds": args.rounds, "clients": args.clients,
+                              "client_processes": args.client_processes}
 
     rewarder = RewardScorer(args.metrics)
     port = _free_port()
@@ -133,17 +146,27 @@ def cmd_reward_server(args: argparse.Namespace) -> int:
         differences: list[float] = []
         busy = {"batches": 0, "scoring_s": 0.0}
         cpu = {"in_process": 0.0, "server": 0.0, "clients": 0.0}
-        with ThreadPoolExecutor(args.clients) as pool:
+        # The clients run in --client-processes processes (OpenRLHF posts from several actors):
+        # 32 client threads in one interpreter could not send fast enough for a server on its own cores.
+        per = max(1, args.clients // args.client_processes)
+        with ProcessPoolExecutor(args.client_processes, mp_context=multiprocessing.get_context("spawn")) as pool:
+            list(pool.map(_client_process, [base + "/get_reward"] * args.client_processes,
+                          [TOKEN] * args.client_processes, [warm[:per]] * args.client_processes,
+                          [per] * args.client_processes))  # start the processes and their imports
             for chunk in rounds:
                 start, mine = time.perf_counter(), time.process_time()
                 want = rewarder.rewards([r for r, _ in chunk], [c for _, c in chunk]).filled(0.0)
                 gathered["in_process"] += time.perf_counter() - start
                 cpu["in_process"] += time.process_time() - mine
                 before = _health(base)
-                start, mine, theirs = time.perf_counter(), time.process_time(), _cpu_s(server.pid)
-                got = list(pool.map(lambda p: _one_sample(base + "/get_reward", p), chunk))
+                start, theirs = time.perf_counter(), _cpu_s(server.pid)
+                size = -(-len(chunk) // args.client_processes)
+                slices = [chunk[i:i + size] for i in range(0, len(chunk), size)]
+                answers = list(pool.map(_client_process, [base + "/get_reward"] * len(slices),
+                                        [TOKEN] * len(slices), slices, [per] * len(slices)))
                 gathered["clients"] += time.perf_counter() - start
-                cpu["clients"] += time.process_time() - mine
+                got = [r for rewards, _ in answers for r in rewards]
+                cpu["clients"] += sum(spent for _, spent in answers)
                 cpu["server"] += _cpu_s(server.pid) - theirs
                 after = _health(base)
                 busy["batches"] += after["batches"] - before["batches"]
@@ -179,7 +202,7 @@ def cmd_reward_server(args: argparse.Namespace) -> int:
         "server_batches": health["batches"]})
     print(f"batch {args.batch}: in-process {report['in_process_pairs_per_s']} pairs/s, server /score "
           f"{report['server_pairs_per_s']} pairs/s (ratio {report['server_vs_in_process']})")
-    print(f"{args.clients} clients x one sample, /get_reward: {client_rate:.1f} pairs/s against the same pairs "
+    print(f"{args.clients} clients in {args.client_processes} processes x one sample, /get_reward: {client_rate:.1f} pairs/s against the same pairs "
           f"in-process in batches of {args.batch}: {batch_rate:.1f} pairs/s (ratio {client_rate / batch_rate:.3f}, "
           f"{m} pairs in {busy['batches']} server batches, scoring {report['one_sample_clients']['server_scoring_share']:.0%} "
           f"of the time; {len(differences)} rewards differ from the batch's, by up to {max(differences, default=0.0):.3g})")
@@ -203,5 +226,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--latency-n", type=int, default=200, help="one-pair requests timed")
     p.add_argument("--rounds", type=int, default=4, help="rounds of --batch pairs sent by the one-sample clients")
     p.add_argument("--clients", type=int, default=32, help="concurrent one-sample clients")
+    p.add_argument("--client-processes", type=int, default=4,
+                   help="processes the clients are spread over (default 4, each with clients / 4 threads)")
     p.add_argument("--out", default="bench-results/reward_server.json")
     p.set_defaults(func=cmd_reward_server)
