@@ -117,10 +117,16 @@ HOSTILE = ["deep_nesting", "huge_number", "not_json", "too_many_pairs", "wrong_t
 
 
 def _proc(pid: int) -> tuple[int, int]:
-    """Resident memory (KiB) and open descriptors of a process."""
+    """Resident memory (KiB) and open descriptors of a process and its children (the server's
+    HTTP process and its scoring process, ``reward_process``)."""
     rss = next(int(line.split()[1]) for line in Path(f"/proc/{pid}/status").read_text().splitlines()
                if line.startswith("VmRSS:"))
-    return rss, len(os.listdir(f"/proc/{pid}/fd"))
+    fds = len(os.listdir(f"/proc/{pid}/fd"))
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        for child in (task / "children").read_text().split():
+            child_rss, child_fds = _proc(int(child))
+            rss, fds = rss + child_rss, fds + child_fds
+    return rss, fds
 
 
 def _established(port: int) -> int:
