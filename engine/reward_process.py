@@ -5,9 +5,10 @@ In one process the two share one interpreter lock, so with many one-sample clien
 >= 0.10 posts one sample per request) the server scores at about the speed of HTTP plus scoring
 on one core, about half of what the same pairs get in-process in batches
 (docs/researchers.md, "Speed: server against in-process"). ``ScoringProcess`` runs the
-``RewardScorer`` in one child process (``spawn``, like ``runs.parallel``): the server's process
-keeps HTTP, JSON and the batching, and the child only scores. A child that dies fails the calls
-it held (their requests get a 500) and the next call starts a new one; a child whose server
+``RewardScorer`` in child processes (``spawn``, like ``runs.parallel``; one unless
+``serve-reward --workers`` says more): the server's process keeps HTTP, JSON and the batching,
+and the children only score. A child that dies fails the calls in flight (their requests get a
+500) and the next call starts new children; a child whose server
 has gone (uvicorn ends its process by the signal it caught, before any ``finally`` runs) exits
 within a second.
 """
