@@ -3,8 +3,8 @@
 The overview, the Differences view, the metric panels (CREPE's A-F bars, VERT's error table),
 the progress line, the card titles, the CLI and the exports import these names, so that one
 error has one name wherever it is shown ("invented finding", not also "conflict" or "A False
-prediction"). The words are a clinician's; ReXVal's own wording of the six categories is kept
-apart (``REXVAL_NAMES``) because the LLM judge is prompted with it.
+prediction"). The words are a clinician's; ReXVal's six categories are also defined in a longer
+form (``REXVAL_NAMES``) that the LLM judge is prompted with.
 
 No imports, like ``kinds``: the cards and the CLI read it where the reader's dependencies are
 absent.
@@ -35,15 +35,16 @@ CATEGORY_WORDS: dict[str, str] = {
     "F": "comparison left out",
 }
 
-# ReXVal's six category names (its taxonomy, E reworded), as the LLM judge's prompt gives them beside
-# CATEGORY_WORDS; tests/llm/test_prompts.py checks the prompts as sent share no 9-word run with a paper.
+# ReXVal's six categories defined in our words (the papers' own names are not copied), as the LLM
+# judge's prompt gives them beside CATEGORY_WORDS; tests/llm/test_prompts.py checks that the
+# prompts as sent share no 9-word run with a paper.
 REXVAL_NAMES: dict[str, str] = {
-    "A": "False prediction of a finding",
-    "B": "Omission of a finding",
-    "C": "Incorrect location or position of a finding",
-    "D": "Incorrect severity of a finding",
-    "E": "Mention of a comparison that the reference lacks",
-    "F": "Omission of a comparison describing a change",
+    "A": "Finding stated that the reference does not contain",
+    "B": "Reference finding left out",
+    "C": "Finding put at the wrong location or position",
+    "D": "Finding given the wrong severity",
+    "E": "Comparison with a prior study that the reference does not make",
+    "F": "Change since a prior study that is left unsaid",
 }
 # The six categories' letters, in ReXVal's order: CREPE's count keys, the reader's error categories.
 CATEGORY_LETTERS: tuple[str, ...] = tuple(REXVAL_NAMES)

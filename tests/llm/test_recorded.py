@@ -92,7 +92,7 @@ def test_vert_variants_on_recorded_answers(variant, headline):
         assert r["scores"][key] == (pytest.approx(value) if value is not None else None), key
     assert r["variant"] == variant and f"variant:{variant}" in r["signature"]
     prompt = backend.requests[0]["messages"][0]["content"]
-    assert "(a) False prediction of a finding" in prompt
+    assert "(a) Finding stated that the reference does not contain" in prompt
     corpus = run.summary["metrics"]["vert"]["corpus"]
     assert corpus["green"] == {"mean": pytest.approx(0.6), "n": 1}
 

@@ -14,6 +14,7 @@ from radscope.engine.context import RuntimeContext
 from radscope.engine.io.examples import example_pairs
 from radscope.engine.io.reports import ReportPair
 from radscope.engine.metrics.registry import production
+from radscope.engine.reader.vocabulary import REXVAL_NAMES
 from radscope.engine.runs.runner import run_batch
 from radscope.ui.compare_handlers import clinical_summary, fingerprint, is_stale
 from radscope.ui.differences import CAND_ONLY, REF_ONLY, SYMBOLS, differences_html, findings, place
@@ -268,4 +269,5 @@ def test_one_error_has_one_name_in_every_view():
     assert "A invented finding:" in crepe.summary_html
     vert = render("vert", run.rows[0]["metrics"]["vert"])
     assert "A invented finding</span>" in vert.body_html and "B missed finding</span>" in vert.body_html
-    assert "False prediction" not in crepe.summary_html + vert.body_html.replace("ReXVal: False", "")
+    rexval_a = REXVAL_NAMES["A"]  # ReXVal's longer definition: in hover text only, never as the name
+    assert rexval_a not in crepe.summary_html + vert.body_html.replace(f"ReXVal: {rexval_a}", "")

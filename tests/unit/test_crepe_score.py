@@ -21,8 +21,8 @@ from tests.reference.crepe import CrepeSummary, summarize
 
 def test_categories_are_the_six_rexval_ones():
     assert CATEGORY_KEYS == ("A", "B", "C", "D", "E", "F")
-    assert REXVAL_NAMES[CATEGORY_KEYS[0]] == "False prediction of a finding"
-    assert REXVAL_NAMES[CATEGORY_KEYS[5]] == "Omission of a comparison describing a change"
+    assert REXVAL_NAMES[CATEGORY_KEYS[0]] == "Finding stated that the reference does not contain"
+    assert REXVAL_NAMES[CATEGORY_KEYS[5]] == "Change since a prior study that is left unsaid"
 
 
 def test_negative_outputs_are_clipped_and_summed():

@@ -26,8 +26,8 @@ class ErrorCategory:
     name: str
 
 
-# The same six categories, order and names as CREPE's A-F: ReXVal's names, which the judge is
-# prompted with (``vocabulary.REXVAL_NAMES``); views show ``vocabulary.CATEGORY_WORDS``.
+# The same six categories, in the order of CREPE's A-F: ReXVal's, defined in our words, which the
+# judge is prompted with (``vocabulary.REXVAL_NAMES``); views show ``vocabulary.CATEGORY_WORDS``.
 CATEGORIES: tuple[ErrorCategory, ...] = tuple(
     ErrorCategory(letter.lower(), letter, name) for letter, name in REXVAL_NAMES.items())
 CATEGORY_KEYS: tuple[str, ...] = tuple(c.key for c in CATEGORIES)
