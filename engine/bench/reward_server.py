@@ -78,14 +78,21 @@ def _percentiles(ms: list[float]) -> dict[str, float]:
     return {"p50_ms": round(statistics.median(ms), 2), "p99_ms": round(cuts[98], 2), "n": len(ms)}
 
 
+def process_tree(pid: int) -> list[int]:
+    """A process and its living descendants, from /proc (Linux): the server's HTTP process and
+    its scoring processes (``reward_process``)."""
+    children = [int(c) for task in Path(f"/proc/{pid}/task").iterdir()
+                for c in (task / "children").read_text().split()]
+    return [pid, *(p for child in children for p in process_tree(child))]
+
+
 def _cpu_s(pid: int) -> float:
-    """CPU seconds (user + system, all threads) a process and its living children have used,
-    from /proc (Linux): the server's HTTP process and its scoring process (``reward_process``)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    own = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-    children = {int(c) for task in Path(f"/proc/{pid}/task").iterdir()
-                for c in (task / "children").read_text().split()}
-    return own + sum(_cpu_s(c) for c in children)
+    """CPU seconds (user + system, all threads) a process and its living descendants have used."""
+    total = 0
+    for member in process_tree(pid):
+        fields = Path(f"/proc/{member}/stat").read_text().rsplit(")", 1)[1].split()
+        total += int(fields[11]) + int(fields[12])
+    return total / os.sysconf("SC_CLK_TCK")
 
 
 def _health(base: str) -> dict[str, Any]:

@@ -34,7 +34,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from radscope.engine.bench.reward_server import PROMPT, TOKEN, _free_port, _start_server
+from radscope.engine.bench.reward_server import PROMPT, TOKEN, _free_port, _start_server, process_tree
 
 REFS = ["Small left pleural effusion. Mild cardiomegaly.", "No acute cardiopulmonary process.",
         "Right lower lobe opacity concerning for pneumonia.", "Stable mild cardiomegaly. No pneumothorax."]
@@ -117,15 +117,13 @@ HOSTILE = ["deep_nesting", "huge_number", "not_json", "too_many_pairs", "wrong_t
 
 
 def _proc(pid: int) -> tuple[int, int]:
-    """Resident memory (KiB) and open descriptors of a process and its children (the server's
+    """Resident memory (KiB) and open descriptors of a process and its descendants (the server's
     HTTP process and its scoring process, ``reward_process``)."""
-    rss = next(int(line.split()[1]) for line in Path(f"/proc/{pid}/status").read_text().splitlines()
-               if line.startswith("VmRSS:"))
-    fds = len(os.listdir(f"/proc/{pid}/fd"))
-    for task in Path(f"/proc/{pid}/task").iterdir():
-        for child in (task / "children").read_text().split():
-            child_rss, child_fds = _proc(int(child))
-            rss, fds = rss + child_rss, fds + child_fds
+    rss = fds = 0
+    for member in process_tree(pid):
+        rss += next(int(line.split()[1]) for line in Path(f"/proc/{member}/status").read_text().splitlines()
+                    if line.startswith("VmRSS:"))
+        fds += len(os.listdir(f"/proc/{member}/fd"))
     return rss, fds
 
 
