@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import functools
 import re
-from functools import lru_cache
 
 from radscope.engine.io.reports import split_utterances
 from radscope.engine.reader.lexicon_loader import load
@@ -31,7 +30,7 @@ _LOWER_RE = re.compile(r"[a-z]")
 _WORDS_RE = re.compile(r"[A-Za-z]{2,}")
 
 
-@lru_cache(maxsize=1)
+@functools.lru_cache(maxsize=1)
 def _patterns() -> tuple[re.Pattern[str], dict[str, str], re.Pattern[str], dict[str, str],
                          tuple[tuple[re.Pattern[str], str], ...]]:
     """Abbreviations (any case, capitals only) and the word rewrites: British spellings, then the
@@ -52,7 +51,7 @@ def _patterns() -> tuple[re.Pattern[str], dict[str, str], re.Pattern[str], dict[
             british + negation)
 
 
-@lru_cache(maxsize=1)
+@functools.lru_cache(maxsize=1)
 def _any_rewrite() -> re.Pattern[str]:
     """One search for every word rewrite at once: most sentences hold none, and then the
     rewrites (one pattern each, applied in order) need not run."""
@@ -60,37 +59,37 @@ def _any_rewrite() -> re.Pattern[str]:
                       re.IGNORECASE)
 
 
-def _keep_capital(written: str, replacement: str) -> str:
-    return replacement[:1].upper() + replacement[1:] if written[:1].isupper() else replacement
+def _capitalised(text: str) -> str:
+    return text[:1].upper() + text[1:]
 
 
 def _at_start(m: re.Match[str], expansion: str) -> str:
-    return expansion[:1].upper() + expansion[1:] if m.start() == 0 else expansion
+    return _capitalised(expansion) if m.start() == 0 else expansion
 
 
-@lru_cache(maxsize=50000)  # per sentence: reports repeat theirs
+@functools.lru_cache(maxsize=50000)  # per sentence: reports repeat theirs
 def normalise(sentence: str) -> str:
     """One sentence in the words the lexicons read (see the module docstring)."""
-    any_case, any_map, upper, upper_map, british = _patterns()
+    any_case, any_map, upper, upper_map, rewrites = _patterns()
     shouting = not _LOWER_RE.search(sentence) and len(_WORDS_RE.findall(sentence)) >= 2
     # An abbreviation is written in capitals wherever it stands: only at the sentence's start
     # does its expansion take one ("PTX is seen" -> "Pneumothorax is seen").
     text = upper.sub(lambda m: _at_start(m, upper_map[m.group(0)]), sentence)
     text = any_case.sub(lambda m: _at_start(m, any_map[m.group(0).lower()]), text)
     if shouting:
-        text = text.lower()
-        text = text[:1].upper() + text[1:]
+        text = _capitalised(text.lower())
     if _any_rewrite().search(text):
-        for pattern, american in british:
-            text = pattern.sub(functools.partial(_american, american), text)
+        for pattern, written in rewrites:
+            text = pattern.sub(functools.partial(_as_written, written), text)
     return text
 
 
-def _american(american: str, m: re.Match[str]) -> str:
-    return _keep_capital(m.group(0), american)
+def _as_written(replacement: str, m: re.Match[str]) -> str:
+    """The replacement, with a capital where the words it replaces had one."""
+    return _capitalised(replacement) if m.group(0)[:1].isupper() else replacement
 
 
-@lru_cache(maxsize=8192)
+@functools.lru_cache(maxsize=8192)
 def reader_utterances(text: str) -> tuple[str, ...]:
     """The sentences of ``text`` (``split_utterances``), each ``normalise``d."""
     return tuple(normalise(u) for u in split_utterances(text))
