@@ -18,7 +18,7 @@ from radscope.engine.io.reports import findings_and_impression, findings_text
 from radscope.engine.reader.alternation import Alternation
 from radscope.engine.reader.anatomy_lexicon import anatomy_lexicon
 from radscope.engine.reader.atomize import atomize
-from radscope.engine.reader.measures import change_over_time
+from radscope.engine.reader.measures import change_over_time, size_spans
 from radscope.engine.reader.reader_lexicon import reader_lexicon
 from radscope.engine.reader.scope import NEGATIVE, POSITIVE, UNCERTAIN, Status, clause_scope
 from radscope.engine.reader.sentence_features import (
@@ -180,7 +180,7 @@ def read_finding(sentence: str) -> Finding:
     return Finding(
         text=sentence, polarity=polarity, laterality=tuple(sorted(feats.sides)),
         sites=tuple(sorted(feats.sites)), severity=severity,
-        size=tuple(m.group(0) for m in lex.size.finditer(canon)),
+        size=tuple(canon[start:end] for start, end in size_spans(canon)),
         change=feats.change,
         device=bool(anatomy_lexicon().devices.search(canon)),
         concepts=tuple(sorted(feats.asserted)), denied=tuple(sorted(feats.negated)),

@@ -6,7 +6,6 @@ conflict never disagree about what "mild" means. Everything is compiled once.
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -23,7 +22,6 @@ class ReaderLexicon:
     change: tuple[tuple[str, Alternation], ...]
     temporal: Alternation
     severity: tuple[tuple[str, Alternation], ...]
-    size: re.Pattern[str]
 
 
 @lru_cache(maxsize=1)
@@ -35,6 +33,5 @@ def reader_lexicon() -> ReaderLexicon:
         change=tuple((k, Alternation(v)) for k, v in data["change"].items()),
         temporal=Alternation(data["temporal_only"]),
         severity=tuple((k, Alternation(v)) for k, v in severity.items()),
-        size=re.compile(data["size"], re.IGNORECASE),
     )
 
