@@ -53,12 +53,18 @@ def cmd_ssree(args: argparse.Namespace) -> int:
     registry: MetricRegistry = args.registry
     metric_names = registry.parse_metric_list(args.metrics)
     reports = ssree.load_ssree(args.data, args.limit)
+    folds = {fold: [ssree.fold_of(r.name) == fold for r in reports] for fold in ssree.FOLDS}
+    if args.fold != "all":
+        reports = [r for r, inside in zip(reports, folds[args.fold], strict=True) if inside]
+        folds = {}
     pairs = ssree.ssree_pairs(reports)
     # SSREE mixes CT, MR and radiographs; the published figures score every metric on all of
     # them, so chest-radiograph metrics are forced here (the report says so).
     options = {"force_applicability": True, **_collect_options(args)}
     ctx = RuntimeContext(options=options)
     report: dict[str, Any] = {"benchmark": "ssree", "data": str(args.data), "n_reports": len(reports),
+                              "fold": args.fold, "fold_seed": ssree.FOLD_SEED,
+                              "fold_sizes": {fold: sum(inside) for fold, inside in folds.items()},
                               "force_applicability": options["force_applicability"],
                               "machine": machine_info(), "metrics": {},
                               "units": {"kendall_tau_b": "mean coefficient", "all_pairs": "%",
@@ -72,15 +78,20 @@ def cmd_ssree(args: argparse.Namespace) -> int:
             scores = {row["id"]: row["metrics"][name] for row in run.rows}
             per_report = [[scores[f"{r.name}:{lvl}"]["score"] if scores[f"{r.name}:{lvl}"]["error"] is None
                            else None for lvl in ssree.LEVELS] for r in reports]
-            direction = registry.get(name).card.direction
-            figures = ssree.monotonicity(per_report, higher_is_better=direction == "higher")
-            figures["mean_by_level"] = ssree.level_means(per_report)
+            higher = registry.get(name).card.direction == "higher"
+            figures = ssree.figures(per_report, higher_is_better=higher)
             figures["ms_per_pair"] = round(wall * 1000 / max(1, len(pairs)), 3)
             figures["n_pair_errors"] = sum(1 for v in scores.values() if v["error"] is not None)
             figures["signature"] = run.summary["metrics"][name]["signature"]
             figures["model"] = run.summary["metrics"][name]["model"]
+            if folds:
+                figures["folds"] = {
+                    fold: ssree.figures([s for s, inside in zip(per_report, members, strict=True) if inside],
+                                        higher_is_better=higher)
+                    for fold, members in folds.items()}
+                figures["fold_gap"] = ssree.fold_gap(*(figures["folds"][fold] for fold in ssree.FOLDS))
             report["metrics"][name] = figures
-            print(_ssree_line(name, figures))
+            print(_ssree_lines(name, figures, args.fold))
     finally:
         ctx.close()
     if args.out:
@@ -89,15 +100,32 @@ def cmd_ssree(args: argparse.Namespace) -> int:
     return 0
 
 
-def _ssree_line(name: str, f: dict[str, Any]) -> str:
+def _ssree_lines(name: str, f: dict[str, Any], fold: str) -> str:
+    """Fold a, fold b, all and the gap between the folds; or the one fold asked for."""
+    from radscope.engine.bench import ssree
+
+    if fold != "all":
+        return _ssree_line(f"{name} {fold}", f)
+    lines = [_ssree_line(f"{name} {part}", f["folds"][part]) for part in ssree.FOLDS]
+    lines.append(_ssree_line(f"{name} all", f))
+    gap = f["fold_gap"]
+    shown = "  ".join(f"{label} {'n/a' if gap[key] is None else f'{gap[key]:.4f}'}"
+                      for key, label in (("kendall_tau_b", "tau-b"), ("L1_mean", "L1 mean")))
+    flag = f"  GAP > {ssree.FOLD_GAP_LIMIT}: a rule may fit reports, not language" if gap["over_limit"] else ""
+    lines.append(f"{name + ' gap':<12} fold a vs b: {shown}{flag}")
+    return "\n".join(lines)
+
+
+def _ssree_line(label: str, f: dict[str, Any]) -> str:
     if not f.get("n_reports"):
-        return f"{name:<10} no scorable report ({f.get('n_excluded', 0)} excluded)"
+        return f"{label:<12} no scorable report ({f.get('n_excluded', 0)} excluded)"
     lv = " ".join(f"{v:.1f}" for v in f["adjacent_by_level"].values())
     means = " ".join(f"{level} {'n/a' if v is None else f'{v:.3f}'}"
                      for level, v in f.get("mean_by_level", {}).items())
-    return (f"{name:<10} tau-b {f['kendall_tau_b']:.3f}  all-pairs {f['all_pairs']:.1f}%  "
+    speed = f"  {f['ms_per_pair']:.2f} ms/pair" if "ms_per_pair" in f else ""
+    return (f"{label:<12} tau-b {f['kendall_tau_b']:.3f}  all-pairs {f['all_pairs']:.1f}%  "
             f"adjacent {f['adjacent']:.1f}% ({lv})  chain {f['perfect_chain']:.1f}%  "
-            f"n={f['n_reports']}  {f['ms_per_pair']:.2f} ms/pair\n{'':<10} mean score {means}")
+            f"n={f['n_reports']}{speed}\n{'':<12} mean score {means}")
 
 
 def _bar(total: int, desc: str, quiet: bool):
@@ -213,6 +241,8 @@ def build_parser(registry: MetricRegistry) -> argparse.ArgumentParser:
     p.add_argument("--metrics", required=True)
     p.add_argument("--out", help="JSON report path")
     p.add_argument("--limit", type=int, help="only the first N reports")
+    p.add_argument("--fold", choices=("a", "b", "all"), default="all",
+                   help="score one fixed fold of the reports (split by name; default: both and all)")
     p.add_argument("--quiet", action="store_true")
     _add_metric_options(p, registry)
     p.set_defaults(func=cmd_ssree)

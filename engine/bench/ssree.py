@@ -4,9 +4,15 @@ Each SSREE report comes with five rewrites L1..L5 of growing clinical corruption
 that tracks clinical meaning scores L1 > L2 > L3 > L4 > L5 against the reference. Per report
 we measure Kendall tau-b against that intended order, all-pairs concordance (ties count half),
 strict adjacent accuracy and whether the strict five-level chain holds; then average.
+
+Two fixed folds (``fold_of``): each report goes to fold ``a`` or ``b`` by a SHA-256 hash of
+``FOLD_SEED`` and its ``name``, so the split is the same on every machine and Python run (no
+reliance on ``hash()`` or PYTHONHASHSEED) and a report never changes fold when others are added.
+Rules are developed on one fold; the other shows whether they fit reports or language.
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 from collections.abc import Sequence
@@ -20,6 +26,11 @@ from scipy.stats import kendalltau
 from radscope.engine.io.reports import ReportPair
 
 LEVELS = ("L1", "L2", "L3", "L4", "L5")
+FOLDS = ("a", "b")
+# Changing the seed reshuffles the folds and voids every per-fold figure recorded before.
+FOLD_SEED = "radscope-ssree-folds-v1"
+# Folds further apart than this on L1 mean or tau-b suggest rules that fit reports, not language.
+FOLD_GAP_LIMIT = 0.01
 
 # Published figures on the full 2,448-report set (same protocol), for context in the report.
 PUBLISHED = {
@@ -59,6 +70,30 @@ def load_ssree(path: str | Path, limit: int | None = None) -> list[SsreeReport]:
     return reports
 
 
+def fold_of(name: str, seed: str = FOLD_SEED) -> str:
+    """The fold ("a" or "b") of the report called ``name``: the parity of a SHA-256 digest."""
+    digest = hashlib.sha256(f"{seed}\x00{name}".encode()).digest()
+    return FOLDS[digest[0] & 1]
+
+
+def split_folds(reports: Sequence[SsreeReport], seed: str = FOLD_SEED) -> dict[str, list[SsreeReport]]:
+    """The reports of each fold, in file order."""
+    folds: dict[str, list[SsreeReport]] = {fold: [] for fold in FOLDS}
+    for report in reports:
+        folds[fold_of(report.name, seed)].append(report)
+    return folds
+
+
+def fold_gap(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
+    """How far fold a's figures are from fold b's on tau-b and the L1 mean (absolute), and
+    whether either passes ``FOLD_GAP_LIMIT``; None where a fold has no figure."""
+    def gap(x: float | None, y: float | None) -> float | None:
+        return None if x is None or y is None else round(abs(x - y), 4)
+    gaps = {"kendall_tau_b": gap(a.get("kendall_tau_b"), b.get("kendall_tau_b")),
+            "L1_mean": gap(a.get("mean_by_level", {}).get("L1"), b.get("mean_by_level", {}).get("L1"))}
+    return {**gaps, "over_limit": any(v is not None and v > FOLD_GAP_LIMIT for v in gaps.values())}
+
+
 def ssree_pairs(reports: Sequence[SsreeReport]) -> list[ReportPair]:
     """Five pairs per report: id ``<name>:L<k>``, the reference against level k."""
     return [ReportPair(id=f"{r.name}:{level}", reference=r.reference, candidate=text,
@@ -94,6 +129,12 @@ def level_means(per_report_scores: Sequence[Sequence[float | None]]) -> dict[str
                   if (v := s[i]) is not None and not (isinstance(v, float) and math.isnan(v))]
         out[level] = round(float(np.mean(values)), 4) if values else None
     return out
+
+
+def figures(per_report_scores: Sequence[Sequence[float | None]], higher_is_better: bool) -> dict[str, Any]:
+    """The ordering figures and the mean score at each level of a set of reports."""
+    return {**monotonicity(per_report_scores, higher_is_better),
+            "mean_by_level": level_means(per_report_scores)}
 
 
 def monotonicity(per_report_scores: Sequence[Sequence[float | None]], higher_is_better: bool) -> dict[str, Any]:
