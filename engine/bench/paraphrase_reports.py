@@ -1,0 +1,1226 @@
+"""The paraphrase corpus's reports: CT, MRI, ultrasound and radiographs outside the chest, each
+with faithful rewrites and planted errors, written for this benchmark from textbook radiology
+(not from the project's lexicons, not from any benchmark's reports).
+
+A ``Source`` is one reference report; ``rewrites`` holds the same findings written another way,
+by hand, in each faithful kind (``FAITHFUL_KINDS``); ``errors`` holds, per error kind, the edits
+that plant one error in the reference: (text in the reference, its replacement), all applied at
+once, and ``END`` as the text appends the replacement to the report (a new impression item).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+END = ""
+FAITHFUL_KINDS = ("synonyms", "bullets", "per-site", "reordered")
+MODALITIES = ("CT", "MRI", "US", "XR")
+
+Edits = tuple[tuple[str, str], ...]
+
+
+@dataclass(frozen=True)
+class Source:
+    name: str
+    modality: str
+    reference: str
+    rewrites: dict[str, str]
+    errors: dict[str, Edits]
+
+
+# --- CT ---------------------------------------------------------------------------------------
+
+CT_HEAD = Source(
+    "ct-head", "CT",
+    """CT HEAD WITHOUT CONTRAST
+
+FINDINGS:
+There is a new acute left subdural hematoma along the frontoparietal convexity, measuring 8 mm in maximal thickness. There is mild mass effect on the left lateral ventricle with 4 mm of rightward midline shift. A small hypodense focus in the right caudate nucleus is consistent with a chronic lacunar infarct. The basal cisterns are patent. No skull fracture is seen. The paranasal sinuses and mastoid air cells are clear.
+
+IMPRESSION:
+1. New acute left frontoparietal subdural hematoma, 8 mm thick, with mild mass effect and 4 mm rightward midline shift.
+2. Chronic lacunar infarct in the right caudate nucleus.""",
+    {
+        "synonyms": """NON-CONTRAST CT BRAIN
+
+FINDINGS:
+A new acute subdural haemorrhage overlies the left frontoparietal convexity, with a maximal thickness of 0.8 cm. It exerts mild mass effect upon the left lateral ventricle, and the midline is displaced 4 mm to the right. A small low-attenuation focus in the right caudate nucleus is in keeping with an old lacunar infarct. The basal cisterns are preserved. There is no calvarial fracture. The paranasal sinuses and mastoid air cells are well aerated.
+
+IMPRESSION:
+1. New acute left frontoparietal subdural haemorrhage, 0.8 cm in thickness, with mild mass effect and midline shift of 4 mm to the right.
+2. Old lacunar infarct, right caudate nucleus.""",
+        "bullets": """CT HEAD WITHOUT CONTRAST
+
+Findings:
+- New acute left subdural hematoma along the frontoparietal convexity, 8 mm in maximal thickness.
+- Mild mass effect on the left lateral ventricle; 4 mm rightward midline shift.
+- Small hypodense focus in the right caudate nucleus, consistent with a chronic lacunar infarct.
+- Basal cisterns patent.
+- No skull fracture.
+- Paranasal sinuses and mastoid air cells clear.
+
+Impression:
+1. New acute left frontoparietal subdural hematoma (8 mm) with mild mass effect and 4 mm rightward midline shift.
+2. Chronic right caudate lacunar infarct.""",
+        "per-site": """CT HEAD WITHOUT CONTRAST
+
+FINDINGS:
+There is a new acute left subdural hematoma along the frontoparietal convexity, measuring 8 mm in maximal thickness. There is mild mass effect on the left lateral ventricle with 4 mm of rightward midline shift. A small hypodense focus in the right caudate nucleus is consistent with a chronic lacunar infarct. The basal cisterns are patent. No skull fracture is seen.
+Paranasal sinuses: clear.
+Mastoid air cells: clear.
+
+IMPRESSION:
+1. New acute left frontoparietal subdural hematoma, 8 mm thick, with mild mass effect and 4 mm rightward midline shift.
+2. Chronic lacunar infarct in the right caudate nucleus.""",
+        "reordered": """CT HEAD WITHOUT CONTRAST
+
+FINDINGS:
+No skull fracture is seen. The paranasal sinuses and mastoid air cells are clear. A small hypodense focus in the right caudate nucleus is consistent with a chronic lacunar infarct. There is a new acute left subdural hematoma along the frontoparietal convexity, measuring 8 mm in maximal thickness. The basal cisterns are patent. There is mild mass effect on the left lateral ventricle with 4 mm of rightward midline shift.
+
+IMPRESSION:
+1. Chronic lacunar infarct in the right caudate nucleus.
+2. New acute left frontoparietal subdural hematoma, 8 mm thick, with mild mass effect and 4 mm rightward midline shift.""",
+    },
+    {
+        "side": (("right caudate nucleus", "left caudate nucleus"),),
+        "site": (("right caudate nucleus", "right thalamus"),),
+        "missed": (("A small hypodense focus in the right caudate nucleus is consistent with a chronic lacunar infarct. ", ""),
+                   ("\n2. Chronic lacunar infarct in the right caudate nucleus.", "")),
+        "invented": (("The basal cisterns are patent.", "There is a small amount of subarachnoid hemorrhage in the right sylvian fissure. The basal cisterns are patent."),
+                     (END, "\n3. Small right sylvian subarachnoid hemorrhage.")),
+        "severity": (("mild mass effect", "severe mass effect"),),
+        "size": (("8 mm", "14 mm"),),
+        "change": (("a new acute", "an unchanged acute"), ("1. New acute", "1. Unchanged acute")),
+        "certainty": (("is consistent with a chronic lacunar infarct", "may represent a chronic lacunar infarct"),
+                      ("2. Chronic lacunar", "2. Possible chronic lacunar")),
+        "negation": (("A small hypodense focus in the right caudate nucleus is consistent with a chronic lacunar infarct.", "No infarct is seen in the right caudate nucleus."),
+                     ("2. Chronic lacunar infarct in the right caudate nucleus.", "2. No infarct in the right caudate nucleus.")),
+    },
+)
+
+CT_CHEST = Source(
+    "ct-chest", "CT",
+    """CT CHEST WITH CONTRAST
+
+FINDINGS:
+There is a 14 mm solid nodule in the right lower lobe, which has increased in size since the prior study. Mild centrilobular emphysema is present in both upper lobes. There is a small left pleural effusion. No pulmonary embolism. The mediastinal and hilar lymph nodes are not enlarged. The heart is normal in size, and there is no pericardial effusion. No suspicious osseous lesion.
+
+IMPRESSION:
+1. 14 mm right lower lobe nodule, increased in size.
+2. Small left pleural effusion.
+3. Mild centrilobular emphysema in both upper lobes.""",
+    {
+        "synonyms": """CONTRAST-ENHANCED CT THORAX
+
+FINDINGS:
+A solid 1.4 cm nodule in the RLL has grown since the previous examination. There is mild centrilobular emphysema in the upper lobes bilaterally. A small pleural effusion is present on the left. No filling defect in the pulmonary arteries to suggest embolism. No mediastinal or hilar lymphadenopathy. Normal heart size; no pericardial effusion. No aggressive bone lesion.
+
+IMPRESSION:
+1. 1.4 cm RLL nodule, larger than before.
+2. Small left-sided pleural effusion.
+3. Mild centrilobular emphysema, both upper lobes.""",
+        "bullets": """CT CHEST WITH CONTRAST
+
+Findings:
+1. Solid 14 mm nodule in the right lower lobe, increased in size since the prior study.
+2. Mild centrilobular emphysema in both upper lobes.
+3. Small left pleural effusion.
+4. No pulmonary embolism.
+5. Mediastinal and hilar lymph nodes not enlarged.
+6. Heart normal in size; no pericardial effusion.
+7. No suspicious osseous lesion.
+
+Impression:
+1. 14 mm right lower lobe nodule, increased in size.
+2. Small left pleural effusion.
+3. Mild centrilobular emphysema in both upper lobes.""",
+        "per-site": """CT CHEST WITH CONTRAST
+
+FINDINGS:
+There is a 14 mm solid nodule in the right lower lobe, which has increased in size since the prior study.
+Right upper lobe: mild centrilobular emphysema.
+Left upper lobe: mild centrilobular emphysema.
+There is a small left pleural effusion. No pulmonary embolism. The mediastinal lymph nodes are not enlarged. The hilar lymph nodes are not enlarged. The heart is normal in size, and there is no pericardial effusion. No suspicious osseous lesion.
+
+IMPRESSION:
+1. 14 mm right lower lobe nodule, increased in size.
+2. Small left pleural effusion.
+3. Mild centrilobular emphysema in both upper lobes.""",
+        "reordered": """CT CHEST WITH CONTRAST
+
+FINDINGS:
+No pulmonary embolism. The heart is normal in size, and there is no pericardial effusion. The mediastinal and hilar lymph nodes are not enlarged. There is a small left pleural effusion. Mild centrilobular emphysema is present in both upper lobes. There is a 14 mm solid nodule in the right lower lobe, which has increased in size since the prior study. No suspicious osseous lesion.
+
+IMPRESSION:
+1. Small left pleural effusion.
+2. 14 mm right lower lobe nodule, increased in size.
+3. Mild centrilobular emphysema in both upper lobes.""",
+    },
+    {
+        "side": (("small left pleural effusion", "small right pleural effusion"),
+                 ("Small left pleural effusion", "Small right pleural effusion")),
+        "site": (("right lower lobe", "right middle lobe"),),
+        "missed": (("There is a small left pleural effusion. ", ""),
+                   ("2. Small left pleural effusion.\n3.", "2.")),
+        "invented": (("No pulmonary embolism.", "There is a filling defect in a segmental artery of the left lower lobe, consistent with pulmonary embolism."),
+                     (END, "\n4. Segmental pulmonary embolism in the left lower lobe.")),
+        "severity": (("Mild centrilobular", "Severe centrilobular"),),
+        "size": (("14 mm", "19 mm"),),
+        "change": (("which has increased in size since", "which is unchanged in size since"),
+                   ("nodule, increased in size", "nodule, unchanged in size")),
+        "certainty": (("There is a small left pleural effusion.", "There is possibly a small left pleural effusion."),
+                      ("2. Small left pleural effusion.", "2. Possible small left pleural effusion.")),
+        "negation": (("There is a small left pleural effusion.", "There is no pleural effusion."),
+                     ("2. Small left pleural effusion.", "2. No pleural effusion.")),
+    },
+)
+
+CT_ABDOMEN = Source(
+    "ct-abdomen", "CT",
+    """CT ABDOMEN AND PELVIS WITH CONTRAST
+
+FINDINGS:
+There is acute appendicitis with a dilated appendix measuring 11 mm and moderate periappendiceal fat stranding. A 32 mm hypodense lesion in segment 7 of the liver is consistent with a simple cyst, unchanged from the prior CT. A 5 mm nonobstructing calculus is present in the lower pole of the left kidney. The gallbladder, pancreas and spleen are unremarkable. There is no hydronephrosis. There is no free air. The abdominal aorta is normal in caliber.
+
+IMPRESSION:
+1. Acute appendicitis with moderate periappendiceal fat stranding.
+2. 5 mm nonobstructing calculus in the lower pole of the left kidney.
+3. Simple hepatic cyst in segment 7, unchanged.""",
+    {
+        "synonyms": """CONTRAST-ENHANCED CT OF THE ABDOMEN AND PELVIS
+
+FINDINGS:
+The appendix is distended to 1.1 cm with moderate inflammatory stranding of the surrounding fat, in keeping with acute appendicitis. A 3.2 cm low-attenuation lesion in hepatic segment VII has the appearance of a simple cyst and is stable compared with the previous CT. A nonobstructing 5 mm stone lies in the inferior pole of the left kidney. Unremarkable gallbladder, pancreas and spleen. No hydronephrosis. No pneumoperitoneum. Normal calibre of the abdominal aorta.
+
+IMPRESSION:
+1. Acute appendicitis, moderate periappendiceal inflammatory stranding.
+2. Nonobstructing 5 mm stone, inferior pole of the left kidney.
+3. Stable simple cyst in liver segment VII.""",
+        "bullets": """CT ABDOMEN AND PELVIS WITH CONTRAST
+
+FINDINGS:
+- Acute appendicitis: appendix dilated to 11 mm, moderate periappendiceal fat stranding.
+- Liver: 32 mm hypodense lesion in segment 7, consistent with a simple cyst, unchanged from the prior CT.
+- Left kidney: 5 mm nonobstructing calculus in the lower pole.
+- Gallbladder, pancreas and spleen: unremarkable.
+- No hydronephrosis.
+- No free air.
+- Abdominal aorta normal in caliber.
+
+IMPRESSION:
+- Acute appendicitis with moderate periappendiceal fat stranding.
+- 5 mm nonobstructing calculus in the lower pole of the left kidney.
+- Simple hepatic cyst in segment 7, unchanged.""",
+        "per-site": """CT ABDOMEN AND PELVIS WITH CONTRAST
+
+FINDINGS:
+There is acute appendicitis with a dilated appendix measuring 11 mm and moderate periappendiceal fat stranding. A 32 mm hypodense lesion in segment 7 of the liver is consistent with a simple cyst, unchanged from the prior CT. A 5 mm nonobstructing calculus is present in the lower pole of the left kidney.
+Gallbladder: unremarkable.
+Pancreas: unremarkable.
+Spleen: unremarkable.
+Right kidney: no hydronephrosis.
+Left kidney: no hydronephrosis.
+There is no free air. The abdominal aorta is normal in caliber.
+
+IMPRESSION:
+1. Acute appendicitis with moderate periappendiceal fat stranding.
+2. 5 mm nonobstructing calculus in the lower pole of the left kidney.
+3. Simple hepatic cyst in segment 7, unchanged.""",
+        "reordered": """CT ABDOMEN AND PELVIS WITH CONTRAST
+
+FINDINGS:
+A 32 mm hypodense lesion in segment 7 of the liver is consistent with a simple cyst, unchanged from the prior CT. The gallbladder, pancreas and spleen are unremarkable. A 5 mm nonobstructing calculus is present in the lower pole of the left kidney. There is no hydronephrosis. The abdominal aorta is normal in caliber. There is acute appendicitis with a dilated appendix measuring 11 mm and moderate periappendiceal fat stranding. There is no free air.
+
+IMPRESSION:
+1. Acute appendicitis with moderate periappendiceal fat stranding.
+2. Simple hepatic cyst in segment 7, unchanged.
+3. 5 mm nonobstructing calculus in the lower pole of the left kidney.""",
+    },
+    {
+        "side": (("left kidney", "right kidney"),),
+        "site": (("segment 7", "segment 3"),),
+        "missed": (("A 5 mm nonobstructing calculus is present in the lower pole of the left kidney. ", ""),
+                   ("2. 5 mm nonobstructing calculus in the lower pole of the left kidney.\n3.", "2.")),
+        "invented": (("There is no free air.", "There is a small amount of free fluid in the pelvis. There is no free air."),
+                     (END, "\n4. Small amount of free fluid in the pelvis.")),
+        "severity": (("moderate periappendiceal", "mild periappendiceal"),),
+        "size": (("5 mm", "9 mm"),),
+        "change": (("unchanged from the prior CT", "new since the prior CT"),
+                   ("segment 7, unchanged.", "segment 7, new.")),
+        "certainty": (("There is acute appendicitis", "There is possible acute appendicitis"),
+                      ("1. Acute appendicitis", "1. Possible acute appendicitis")),
+        "negation": (("There is acute appendicitis with a dilated appendix measuring 11 mm and moderate periappendiceal fat stranding.", "The appendix is normal, with no appendicitis."),
+                     ("1. Acute appendicitis with moderate periappendiceal fat stranding.", "1. No appendicitis.")),
+    },
+)
+
+CT_SPINE = Source(
+    "ct-lumbar-spine", "CT",
+    """CT LUMBAR SPINE WITHOUT CONTRAST
+
+FINDINGS:
+There is an acute compression fracture of the L1 vertebral body with mild loss of height, new since the prior study. There is no retropulsion into the spinal canal. At L4-5, a 6 mm central disc protrusion causes moderate narrowing of the spinal canal. Mild facet arthropathy is present at L5-S1 on the left. The remaining vertebral body heights are preserved. Alignment is normal. The paraspinal soft tissues are unremarkable.
+
+IMPRESSION:
+1. Acute L1 compression fracture with mild loss of height, new since the prior study, without retropulsion.
+2. 6 mm central disc protrusion at L4-5 with moderate spinal canal stenosis.
+3. Mild left L5-S1 facet arthropathy.""",
+    {
+        "synonyms": """NON-CONTRAST CT OF THE LUMBAR SPINE
+
+FINDINGS:
+An acute compression fracture of the L1 vertebra with mild height loss has appeared since the previous examination. No retropulsed fragment narrows the canal. At L4/L5, a central disc protrusion of 6 mm results in moderate central canal stenosis. Mild left-sided facet joint arthrosis is seen at L5/S1. Vertebral body heights are otherwise maintained. Normal alignment. Unremarkable paravertebral soft tissues.
+
+IMPRESSION:
+1. New acute compression fracture of L1 with mild height loss and no retropulsion.
+2. L4/L5 central disc protrusion (6 mm) causing moderate central canal stenosis.
+3. Mild facet joint arthrosis on the left at L5/S1.""",
+        "bullets": """CT LUMBAR SPINE WITHOUT CONTRAST
+
+Findings:
+- L1: acute compression fracture with mild loss of height, new since the prior study; no retropulsion into the spinal canal.
+- L4-5: 6 mm central disc protrusion with moderate narrowing of the spinal canal.
+- L5-S1: mild left facet arthropathy.
+- Other vertebral body heights preserved.
+- Normal alignment.
+- Paraspinal soft tissues unremarkable.
+
+Impression:
+- Acute L1 compression fracture with mild loss of height, new since the prior study, without retropulsion.
+- 6 mm central disc protrusion at L4-5 with moderate spinal canal stenosis.
+- Mild left L5-S1 facet arthropathy.""",
+        "per-site": """CT LUMBAR SPINE WITHOUT CONTRAST
+
+FINDINGS:
+There is an acute compression fracture of the L1 vertebral body with mild loss of height, new since the prior study. There is no retropulsion into the spinal canal. At L4-5, a 6 mm central disc protrusion causes moderate narrowing of the spinal canal. Mild facet arthropathy is present at L5-S1 on the left.
+T12: vertebral body height preserved.
+L2: vertebral body height preserved.
+L3: vertebral body height preserved.
+L4: vertebral body height preserved.
+L5: vertebral body height preserved.
+Alignment is normal. The paraspinal soft tissues are unremarkable.
+
+IMPRESSION:
+1. Acute L1 compression fracture with mild loss of height, new since the prior study, without retropulsion.
+2. 6 mm central disc protrusion at L4-5 with moderate spinal canal stenosis.
+3. Mild left L5-S1 facet arthropathy.""",
+        "reordered": """CT LUMBAR SPINE WITHOUT CONTRAST
+
+FINDINGS:
+Alignment is normal. At L4-5, a 6 mm central disc protrusion causes moderate narrowing of the spinal canal. There is an acute compression fracture of the L1 vertebral body with mild loss of height, new since the prior study. There is no retropulsion into the spinal canal. The remaining vertebral body heights are preserved. The paraspinal soft tissues are unremarkable. Mild facet arthropathy is present at L5-S1 on the left.
+
+IMPRESSION:
+1. Acute L1 compression fracture with mild loss of height, new since the prior study, without retropulsion.
+2. Mild left L5-S1 facet arthropathy.
+3. 6 mm central disc protrusion at L4-5 with moderate spinal canal stenosis.""",
+    },
+    {
+        "side": (("on the left", "on the right"), ("Mild left L5-S1", "Mild right L5-S1")),
+        "site": (("L4-5", "L2-3"),),
+        "missed": (("Mild facet arthropathy is present at L5-S1 on the left. ", ""),
+                   ("\n3. Mild left L5-S1 facet arthropathy.", "")),
+        "invented": (("Alignment is normal.", "There is a nondisplaced fracture of the left L3 transverse process. Alignment is normal."),
+                     (END, "\n4. Nondisplaced left L3 transverse process fracture.")),
+        "severity": (("moderate narrowing", "severe narrowing"), ("moderate spinal canal stenosis", "severe spinal canal stenosis")),
+        "size": (("6 mm", "10 mm"),),
+        "change": (("new since the prior study", "unchanged since the prior study"),),
+        "certainty": (("There is an acute compression fracture", "There is a probable acute compression fracture"),
+                      ("1. Acute L1", "1. Probable acute L1")),
+        "negation": (("Mild facet arthropathy is present at L5-S1 on the left.", "There is no facet arthropathy at L5-S1."),
+                     ("3. Mild left L5-S1 facet arthropathy.", "3. No facet arthropathy at L5-S1.")),
+    },
+)
+
+# --- MRI --------------------------------------------------------------------------------------
+
+MRI_BRAIN = Source(
+    "mri-brain", "MRI",
+    """MRI BRAIN WITH AND WITHOUT CONTRAST
+
+FINDINGS:
+There is a new 22 mm mass in the right temporal lobe that is low signal on T1WI and high signal on T2WI and FLAIR, with ring enhancement after gadolinium. The mass shows restricted diffusion. There is moderate surrounding vasogenic edema. Several small T2 and FLAIR hyperintense foci in the periventricular white matter of both cerebral hemispheres are consistent with mild chronic small vessel ischemic change. There is no hemorrhage on SWI. The ventricles are normal in size and there is no midline shift.
+
+IMPRESSION:
+1. New 22 mm ring-enhancing right temporal lobe mass with restricted diffusion and moderate vasogenic edema.
+2. Mild chronic small vessel ischemic change.""",
+    {
+        "synonyms": """MR BRAIN PRE AND POST GADOLINIUM
+
+FINDINGS:
+A new 2.2 cm right temporal lobe mass is hypointense on T1-weighted images and hyperintense on T2-weighted and FLAIR images, with peripheral rim enhancement after contrast. It is bright on DWI with low ADC values. Moderate perilesional vasogenic oedema surrounds it. Scattered small foci of T2/FLAIR high signal in the bilateral periventricular white matter are in keeping with mild chronic microvascular ischaemic change. No susceptibility artefact to suggest haemorrhage. Ventricular size is normal and the midline structures are centred.
+
+IMPRESSION:
+1. New 2.2 cm rim-enhancing right temporal mass with restricted diffusion and moderate vasogenic oedema.
+2. Mild chronic microvascular ischaemic change.""",
+        "bullets": """MRI BRAIN WITH AND WITHOUT CONTRAST
+
+Findings:
+- New 22 mm right temporal lobe mass: low T1 signal, high T2 and FLAIR signal, ring enhancement after gadolinium, restricted diffusion.
+- Moderate surrounding vasogenic edema.
+- Several small T2/FLAIR hyperintense foci in the periventricular white matter of both hemispheres, consistent with mild chronic small vessel ischemic change.
+- No hemorrhage on SWI.
+- Ventricles normal in size; no midline shift.
+
+Impression:
+1. New 22 mm ring-enhancing right temporal lobe mass with restricted diffusion and moderate vasogenic edema.
+2. Mild chronic small vessel ischemic change.""",
+        "per-site": """MRI BRAIN WITH AND WITHOUT CONTRAST
+
+FINDINGS:
+There is a new 22 mm mass in the right temporal lobe:
+T1WI: low signal.
+T2WI: high signal.
+FLAIR: high signal.
+Post-gadolinium: ring enhancement.
+DWI and ADC: restricted diffusion.
+There is moderate surrounding vasogenic edema. Several small T2 and FLAIR hyperintense foci are present in the periventricular white matter of the right cerebral hemisphere and in the periventricular white matter of the left cerebral hemisphere, consistent with mild chronic small vessel ischemic change. There is no hemorrhage on SWI. The ventricles are normal in size and there is no midline shift.
+
+IMPRESSION:
+1. New 22 mm ring-enhancing right temporal lobe mass with restricted diffusion and moderate vasogenic edema.
+2. Mild chronic small vessel ischemic change.""",
+        "reordered": """MRI BRAIN WITH AND WITHOUT CONTRAST
+
+FINDINGS:
+The ventricles are normal in size and there is no midline shift. Several small T2 and FLAIR hyperintense foci in the periventricular white matter of both cerebral hemispheres are consistent with mild chronic small vessel ischemic change. There is no hemorrhage on SWI. There is a new 22 mm mass in the right temporal lobe that is low signal on T1WI and high signal on T2WI and FLAIR, with ring enhancement after gadolinium. There is moderate surrounding vasogenic edema. The mass shows restricted diffusion.
+
+IMPRESSION:
+1. Mild chronic small vessel ischemic change.
+2. New 22 mm ring-enhancing right temporal lobe mass with restricted diffusion and moderate vasogenic edema.""",
+    },
+    {
+        "side": (("right temporal", "left temporal"),),
+        "site": (("right temporal", "right parietal"),),
+        "missed": (("Several small T2 and FLAIR hyperintense foci in the periventricular white matter of both cerebral hemispheres are consistent with mild chronic small vessel ischemic change. ", ""),
+                   ("\n2. Mild chronic small vessel ischemic change.", "")),
+        "invented": (("There is no hemorrhage on SWI.", "A 6 mm enhancing extra-axial lesion along the left frontal convexity is consistent with a meningioma. There is no hemorrhage on SWI."),
+                     (END, "\n3. 6 mm left frontal convexity meningioma.")),
+        "severity": (("moderate surrounding vasogenic edema", "mild surrounding vasogenic edema"),
+                     ("moderate vasogenic edema", "mild vasogenic edema")),
+        "size": (("22 mm", "30 mm"),),
+        "change": (("a new 22 mm", "an unchanged 22 mm"), ("1. New 22 mm", "1. Unchanged 22 mm")),
+        "certainty": (("are consistent with mild chronic", "may represent mild chronic"),
+                      ("2. Mild chronic", "2. Possible mild chronic")),
+        "negation": (("There is moderate surrounding vasogenic edema.", "There is no surrounding vasogenic edema."),
+                     ("and moderate vasogenic edema", "and no vasogenic edema")),
+    },
+)
+
+MRI_SPINE = Source(
+    "mri-lumbar-spine", "MRI",
+    """MRI LUMBAR SPINE WITHOUT CONTRAST
+
+FINDINGS:
+At L4-5, there is a new 7 mm left paracentral disc extrusion compressing the traversing left L5 nerve root, with moderate narrowing of the left lateral recess. At L5-S1, there is a mild disc bulge without nerve root compression. The L4-5 and L5-S1 intervertebral discs are desiccated, with low signal on T2WI. There are Modic type 1 endplate changes at L4-5, low signal on T1WI and high signal on T2WI. The conus medullaris terminates at L1 and is normal in signal. Vertebral body heights and alignment are preserved.
+
+IMPRESSION:
+1. New 7 mm left paracentral disc extrusion at L4-5 compressing the left L5 nerve root.
+2. Mild disc bulge at L5-S1 without nerve root compression.
+3. Degenerative disc disease at L4-5 and L5-S1 with Modic type 1 endplate changes at L4-5.""",
+    {
+        "synonyms": """MR LUMBAR SPINE, NON-CONTRAST
+
+FINDINGS:
+L4/L5: a new left paracentral disc extrusion measuring 0.7 cm compresses the traversing left L5 nerve root and moderately narrows the left subarticular recess. L5/S1: mild disc bulge; no nerve root compression. The L4/L5 and L5/S1 discs are dehydrated and hypointense on T2-weighted images. Modic 1 endplate signal change at L4/L5, hypointense on T1-weighted and hyperintense on T2-weighted images. The conus ends at the L1 level with normal signal. Preserved vertebral body height and alignment.
+
+IMPRESSION:
+1. New 0.7 cm left paracentral extrusion at L4/L5 compressing the left L5 root.
+2. Mild L5/S1 disc bulge without root compression.
+3. L4/L5 and L5/S1 disc degeneration, with Modic type 1 endplate change at L4/L5.""",
+        "bullets": """MRI LUMBAR SPINE WITHOUT CONTRAST
+
+Findings:
+- L4-5: new 7 mm left paracentral disc extrusion compressing the traversing left L5 nerve root; moderate narrowing of the left lateral recess; Modic type 1 endplate changes (low signal on T1WI, high signal on T2WI).
+- L5-S1: mild disc bulge without nerve root compression.
+- L4-5 and L5-S1 discs desiccated, low signal on T2WI.
+- Conus medullaris terminates at L1, normal signal.
+- Vertebral body heights and alignment preserved.
+
+Impression:
+1. New 7 mm left paracentral disc extrusion at L4-5 compressing the left L5 nerve root.
+2. Mild disc bulge at L5-S1 without nerve root compression.
+3. Degenerative disc disease at L4-5 and L5-S1 with Modic type 1 endplate changes at L4-5.""",
+        "per-site": """MRI LUMBAR SPINE WITHOUT CONTRAST
+
+FINDINGS:
+At L4-5, there is a new 7 mm left paracentral disc extrusion compressing the traversing left L5 nerve root, with moderate narrowing of the left lateral recess. At L5-S1, there is a mild disc bulge without nerve root compression. The L4-5 intervertebral disc is desiccated, with low signal on T2WI. The L5-S1 intervertebral disc is desiccated, with low signal on T2WI. There are Modic type 1 endplate changes at L4-5:
+T1WI: low signal.
+T2WI: high signal.
+The conus medullaris terminates at L1 and is normal in signal. Vertebral body heights are preserved. Alignment is preserved.
+
+IMPRESSION:
+1. New 7 mm left paracentral disc extrusion at L4-5 compressing the left L5 nerve root.
+2. Mild disc bulge at L5-S1 without nerve root compression.
+3. Degenerative disc disease at L4-5 and L5-S1 with Modic type 1 endplate changes at L4-5.""",
+        "reordered": """MRI LUMBAR SPINE WITHOUT CONTRAST
+
+FINDINGS:
+Vertebral body heights and alignment are preserved. The conus medullaris terminates at L1 and is normal in signal. The L4-5 and L5-S1 intervertebral discs are desiccated, with low signal on T2WI. There are Modic type 1 endplate changes at L4-5, low signal on T1WI and high signal on T2WI. At L5-S1, there is a mild disc bulge without nerve root compression. At L4-5, there is a new 7 mm left paracentral disc extrusion compressing the traversing left L5 nerve root, with moderate narrowing of the left lateral recess.
+
+IMPRESSION:
+1. New 7 mm left paracentral disc extrusion at L4-5 compressing the left L5 nerve root.
+2. Degenerative disc disease at L4-5 and L5-S1 with Modic type 1 endplate changes at L4-5.
+3. Mild disc bulge at L5-S1 without nerve root compression.""",
+    },
+    {
+        "side": (("left paracentral", "right paracentral"), ("left L5", "right L5"), ("left lateral recess", "right lateral recess")),
+        "site": (("At L4-5, there is a new", "At L3-4, there is a new"), ("extrusion at L4-5", "extrusion at L3-4")),
+        "missed": (("At L5-S1, there is a mild disc bulge without nerve root compression. ", ""),
+                   ("2. Mild disc bulge at L5-S1 without nerve root compression.\n3.", "2.")),
+        "invented": (("Vertebral body heights", "There is a 12 mm hemangioma in the L2 vertebral body. Vertebral body heights"),
+                     (END, "\n4. 12 mm L2 vertebral hemangioma.")),
+        "severity": (("moderate narrowing", "severe narrowing"),),
+        "size": (("7 mm", "12 mm"),),
+        "change": (("a new 7 mm", "an unchanged 7 mm"), ("1. New 7 mm", "1. Unchanged 7 mm")),
+        "certainty": (("At L5-S1, there is a mild disc bulge", "At L5-S1, there is possibly a mild disc bulge"),
+                      ("2. Mild disc bulge", "2. Possible mild disc bulge")),
+        "negation": (("At L5-S1, there is a mild disc bulge without nerve root compression.", "At L5-S1, there is no disc bulge or nerve root compression."),
+                     ("2. Mild disc bulge at L5-S1 without nerve root compression.", "2. No disc bulge at L5-S1.")),
+    },
+)
+
+MRI_KNEE = Source(
+    "mri-knee", "MRI",
+    """MRI RIGHT KNEE WITHOUT CONTRAST
+
+FINDINGS:
+There is a complete tear of the anterior cruciate ligament. There is a horizontal tear of the posterior horn of the medial meniscus extending to the inferior articular surface. A 15 mm bone marrow contusion in the lateral femoral condyle is low signal on T1WI and high signal on proton density fat-saturated images. There is a moderate joint effusion, increased since the prior MRI. The posterior cruciate ligament, medial collateral ligament and lateral collateral ligament are intact. The lateral meniscus is intact. The patellofemoral cartilage is preserved.
+
+IMPRESSION:
+1. Complete anterior cruciate ligament tear.
+2. Horizontal tear of the posterior horn of the medial meniscus.
+3. 15 mm lateral femoral condyle bone contusion and moderate joint effusion, increased.""",
+    {
+        "synonyms": """MR RIGHT KNEE, NON-CONTRAST
+
+FINDINGS:
+The ACL is completely torn. A horizontally oriented tear of the medial meniscal posterior horn reaches the inferior articular surface. A 1.5 cm bone bruise in the lateral femoral condyle is hypointense on T1-weighted and hyperintense on PD fat-suppressed images. Moderate knee joint effusion, larger than on the previous MRI. The PCL, MCL and LCL are intact. Intact lateral meniscus. The cartilage of the patella and trochlea is preserved.
+
+IMPRESSION:
+1. Complete ACL tear.
+2. Horizontal tear, posterior horn of the medial meniscus.
+3. 1.5 cm lateral femoral condyle bone bruise and moderate knee joint effusion, increased.""",
+        "bullets": """MRI RIGHT KNEE WITHOUT CONTRAST
+
+Findings:
+- Anterior cruciate ligament: complete tear.
+- Medial meniscus: horizontal tear of the posterior horn extending to the inferior articular surface.
+- Lateral femoral condyle: 15 mm bone marrow contusion, low signal on T1WI, high signal on proton density fat-saturated images.
+- Moderate joint effusion, increased since the prior MRI.
+- Posterior cruciate, medial collateral and lateral collateral ligaments intact.
+- Lateral meniscus intact.
+- Patellofemoral cartilage preserved.
+
+Impression:
+1. Complete anterior cruciate ligament tear.
+2. Horizontal tear of the posterior horn of the medial meniscus.
+3. 15 mm lateral femoral condyle bone contusion and moderate joint effusion, increased.""",
+        "per-site": """MRI RIGHT KNEE WITHOUT CONTRAST
+
+FINDINGS:
+There is a complete tear of the anterior cruciate ligament. There is a horizontal tear of the posterior horn of the medial meniscus extending to the inferior articular surface. A 15 mm bone marrow contusion in the lateral femoral condyle is low signal on T1WI and high signal on proton density fat-saturated images. There is a moderate joint effusion, increased since the prior MRI.
+Posterior cruciate ligament: intact.
+Medial collateral ligament: intact.
+Lateral collateral ligament: intact.
+Lateral meniscus: intact.
+The patellofemoral cartilage is preserved.
+
+IMPRESSION:
+1. Complete anterior cruciate ligament tear.
+2. Horizontal tear of the posterior horn of the medial meniscus.
+3. 15 mm lateral femoral condyle bone contusion and moderate joint effusion, increased.""",
+        "reordered": """MRI RIGHT KNEE WITHOUT CONTRAST
+
+FINDINGS:
+There is a moderate joint effusion, increased since the prior MRI. The posterior cruciate ligament, medial collateral ligament and lateral collateral ligament are intact. There is a complete tear of the anterior cruciate ligament. The lateral meniscus is intact. There is a horizontal tear of the posterior horn of the medial meniscus extending to the inferior articular surface. The patellofemoral cartilage is preserved. A 15 mm bone marrow contusion in the lateral femoral condyle is low signal on T1WI and high signal on proton density fat-saturated images.
+
+IMPRESSION:
+1. Horizontal tear of the posterior horn of the medial meniscus.
+2. Complete anterior cruciate ligament tear.
+3. 15 mm lateral femoral condyle bone contusion and moderate joint effusion, increased.""",
+    },
+    {
+        "site": (("posterior horn of the medial meniscus", "anterior horn of the medial meniscus"),),
+        "missed": (("A 15 mm bone marrow contusion in the lateral femoral condyle is low signal on T1WI and high signal on proton density fat-saturated images. ", ""),
+                   ("3. 15 mm lateral femoral condyle bone contusion and moderate", "3. Moderate")),
+        "invented": (("The patellofemoral cartilage is preserved.", "The patellofemoral cartilage is preserved. There is a 25 mm Baker cyst."),
+                     (END, "\n4. 25 mm Baker cyst.")),
+        "severity": (("moderate joint effusion", "small joint effusion"),),
+        "size": (("15 mm", "25 mm"),),
+        "change": (("increased since the prior MRI", "decreased since the prior MRI"), ("effusion, increased.", "effusion, decreased.")),
+        "certainty": (("There is a horizontal tear", "There is a possible horizontal tear"), ("2. Horizontal tear", "2. Possible horizontal tear")),
+        "negation": (("There is a complete tear of the anterior cruciate ligament.", "The anterior cruciate ligament is intact."),
+                     ("1. Complete anterior cruciate ligament tear.", "1. Intact anterior cruciate ligament.")),
+    },
+)
+
+MRI_LIVER = Source(
+    "mri-liver", "MRI",
+    """MRI ABDOMEN (LIVER) WITH CONTRAST
+
+FINDINGS:
+There is a 24 mm lesion in segment 6 of the liver, new since the prior study, with arterial phase hyperenhancement, washout on the portal venous phase and an enhancing capsule. It is mildly hyperintense on T2WI and shows restricted diffusion. The liver has a nodular contour consistent with cirrhosis. There is mild splenomegaly. A 12 mm cyst in the upper pole of the left kidney is high signal on T2WI and does not enhance. There is no ascites. The portal vein is patent.
+
+IMPRESSION:
+1. 24 mm segment 6 lesion, new since the prior study, with arterial hyperenhancement, washout and a capsule, consistent with hepatocellular carcinoma.
+2. Cirrhosis with mild splenomegaly.
+3. 12 mm simple cyst in the left kidney.""",
+    {
+        "synonyms": """MR LIVER, PRE AND POST GADOLINIUM
+
+FINDINGS:
+A new 2.4 cm lesion in hepatic segment VI is hypervascular in the arterial phase, washes out in the portal venous phase and has an enhancing capsule. The lesion is slightly T2 hyperintense and bright on DWI with low ADC. Nodular liver surface, in keeping with cirrhosis. The spleen is mildly enlarged. A 1.2 cm non-enhancing, T2-hyperintense cyst lies in the upper pole of the left kidney. No free intraperitoneal fluid. Patent portal vein.
+
+IMPRESSION:
+1. New 2.4 cm segment VI lesion with arterial phase hyperenhancement, washout and capsule, in keeping with hepatocellular carcinoma.
+2. Cirrhotic liver; mild splenomegaly.
+3. 1.2 cm simple left renal cyst.""",
+        "bullets": """MRI ABDOMEN (LIVER) WITH CONTRAST
+
+Findings:
+- Segment 6: 24 mm lesion, new since the prior study; arterial phase hyperenhancement, portal venous washout, enhancing capsule; mildly hyperintense on T2WI; restricted diffusion.
+- Nodular liver contour, consistent with cirrhosis.
+- Mild splenomegaly.
+- Left kidney: 12 mm cyst in the upper pole, high signal on T2WI, no enhancement.
+- No ascites.
+- Portal vein patent.
+
+Impression:
+- 24 mm segment 6 lesion, new since the prior study, with arterial hyperenhancement, washout and a capsule, consistent with hepatocellular carcinoma.
+- Cirrhosis with mild splenomegaly.
+- 12 mm simple cyst in the left kidney.""",
+        "per-site": """MRI ABDOMEN (LIVER) WITH CONTRAST
+
+FINDINGS:
+There is a 24 mm lesion in segment 6 of the liver, new since the prior study:
+Arterial phase: hyperenhancement.
+Portal venous phase: washout, with an enhancing capsule.
+T2WI: mildly hyperintense.
+DWI: restricted diffusion.
+The liver has a nodular contour consistent with cirrhosis. There is mild splenomegaly. A 12 mm cyst in the upper pole of the left kidney is high signal on T2WI and does not enhance. There is no ascites. The portal vein is patent.
+
+IMPRESSION:
+1. 24 mm segment 6 lesion, new since the prior study, with arterial hyperenhancement, washout and a capsule, consistent with hepatocellular carcinoma.
+2. Cirrhosis with mild splenomegaly.
+3. 12 mm simple cyst in the left kidney.""",
+        "reordered": """MRI ABDOMEN (LIVER) WITH CONTRAST
+
+FINDINGS:
+The liver has a nodular contour consistent with cirrhosis. There is a 24 mm lesion in segment 6 of the liver, new since the prior study, with arterial phase hyperenhancement, washout on the portal venous phase and an enhancing capsule. It is mildly hyperintense on T2WI and shows restricted diffusion. The portal vein is patent. There is no ascites. A 12 mm cyst in the upper pole of the left kidney is high signal on T2WI and does not enhance. There is mild splenomegaly.
+
+IMPRESSION:
+1. 24 mm segment 6 lesion, new since the prior study, with arterial hyperenhancement, washout and a capsule, consistent with hepatocellular carcinoma.
+2. 12 mm simple cyst in the left kidney.
+3. Cirrhosis with mild splenomegaly.""",
+    },
+    {
+        "side": (("left kidney", "right kidney"),),
+        "site": (("segment 6", "segment 4"),),
+        "missed": (("A 12 mm cyst in the upper pole of the left kidney is high signal on T2WI and does not enhance. ", ""),
+                   ("\n3. 12 mm simple cyst in the left kidney.", "")),
+        "invented": (("There is no ascites.", "Varices are present at the gastroesophageal junction. There is no ascites."),
+                     (END, "\n4. Gastroesophageal varices.")),
+        "severity": (("mild splenomegaly", "marked splenomegaly"),),
+        "size": (("24 mm", "34 mm"),),
+        "change": (("new since the prior study", "unchanged since the prior study"),),
+        "certainty": (("consistent with hepatocellular carcinoma", "possibly hepatocellular carcinoma"),),
+        "negation": (("The liver has a nodular contour consistent with cirrhosis.", "The liver contour is smooth, with no sign of cirrhosis."),
+                     ("2. Cirrhosis with mild splenomegaly.", "2. No cirrhosis; mild splenomegaly.")),
+    },
+)
+
+# --- ultrasound -------------------------------------------------------------------------------
+
+US_GALLBLADDER = Source(
+    "us-abdomen", "US",
+    """ULTRASOUND ABDOMEN
+
+FINDINGS:
+The gallbladder contains multiple mobile echogenic stones with posterior acoustic shadowing, the largest measuring 18 mm. The gallbladder wall is thickened, with pericholecystic fluid and a positive sonographic Murphy sign, consistent with acute cholecystitis. The common bile duct is not dilated. The liver is diffusely echogenic, consistent with mild hepatic steatosis, unchanged from the prior examination. A 14 mm anechoic cyst is present in the upper pole of the right kidney. The spleen and pancreas are unremarkable. There is no ascites.
+
+IMPRESSION:
+1. Cholelithiasis with acute cholecystitis.
+2. Mild hepatic steatosis, unchanged.
+3. 14 mm simple cyst in the upper pole of the right kidney.""",
+    {
+        "synonyms": """ABDOMINAL ULTRASOUND
+
+FINDINGS:
+Multiple mobile, shadowing, hyperechoic calculi lie within the gallbladder, the largest 1.8 cm. There is gallbladder wall thickening with fluid around the gallbladder and a positive sonographic Murphy's sign, in keeping with acute cholecystitis. Normal calibre common duct. The liver is diffusely bright, in keeping with mild fatty infiltration, stable since the previous study. The upper pole of the right kidney contains a 1.4 cm cyst with no internal echoes. Unremarkable spleen and pancreas. No free fluid.
+
+IMPRESSION:
+1. Gallstones with acute cholecystitis.
+2. Mild fatty liver, stable.
+3. 1.4 cm simple cyst, upper pole of the right kidney.""",
+        "bullets": """ULTRASOUND ABDOMEN
+
+Findings:
+- Gallbladder: multiple mobile echogenic stones with posterior acoustic shadowing, largest 18 mm; wall thickening, pericholecystic fluid and positive sonographic Murphy sign, consistent with acute cholecystitis.
+- Common bile duct: not dilated.
+- Liver: diffusely echogenic, consistent with mild hepatic steatosis, unchanged from the prior examination.
+- Right kidney: 14 mm anechoic cyst in the upper pole.
+- Spleen and pancreas: unremarkable.
+- No ascites.
+
+Impression:
+1. Cholelithiasis with acute cholecystitis.
+2. Mild hepatic steatosis, unchanged.
+3. 14 mm simple cyst in the upper pole of the right kidney.""",
+        "per-site": """ULTRASOUND ABDOMEN
+
+FINDINGS:
+The gallbladder contains multiple mobile echogenic stones with posterior acoustic shadowing, the largest measuring 18 mm. The gallbladder wall is thickened, with pericholecystic fluid and a positive sonographic Murphy sign, consistent with acute cholecystitis. The common bile duct is not dilated. The liver is diffusely echogenic, consistent with mild hepatic steatosis, unchanged from the prior examination. A 14 mm anechoic cyst is present in the upper pole of the right kidney.
+Spleen: unremarkable.
+Pancreas: unremarkable.
+There is no ascites.
+
+IMPRESSION:
+1. Cholelithiasis with acute cholecystitis.
+2. Mild hepatic steatosis, unchanged.
+3. 14 mm simple cyst in the upper pole of the right kidney.""",
+        "reordered": """ULTRASOUND ABDOMEN
+
+FINDINGS:
+The liver is diffusely echogenic, consistent with mild hepatic steatosis, unchanged from the prior examination. The gallbladder contains multiple mobile echogenic stones with posterior acoustic shadowing, the largest measuring 18 mm. The common bile duct is not dilated. The gallbladder wall is thickened, with pericholecystic fluid and a positive sonographic Murphy sign, consistent with acute cholecystitis. There is no ascites. The spleen and pancreas are unremarkable. A 14 mm anechoic cyst is present in the upper pole of the right kidney.
+
+IMPRESSION:
+1. Cholelithiasis with acute cholecystitis.
+2. 14 mm simple cyst in the upper pole of the right kidney.
+3. Mild hepatic steatosis, unchanged.""",
+    },
+    {
+        "side": (("right kidney", "left kidney"),),
+        "site": (("upper pole", "lower pole"),),
+        "missed": (("A 14 mm anechoic cyst is present in the upper pole of the right kidney. ", ""),
+                   ("\n3. 14 mm simple cyst in the upper pole of the right kidney.", "")),
+        "invented": (("The spleen and pancreas", "A 20 mm hypoechoic lesion is present in the right lobe of the liver. The spleen and pancreas"),
+                     (END, "\n4. 20 mm hypoechoic lesion in the right lobe of the liver.")),
+        "severity": (("mild hepatic steatosis", "severe hepatic steatosis"), ("Mild hepatic steatosis", "Severe hepatic steatosis")),
+        "size": (("18 mm", "28 mm"),),
+        "change": (("unchanged from the prior examination", "new since the prior examination"), ("steatosis, unchanged.", "steatosis, new.")),
+        "certainty": (("consistent with acute cholecystitis", "suspicious for acute cholecystitis"),
+                      ("1. Cholelithiasis with acute cholecystitis.", "1. Cholelithiasis with possible acute cholecystitis.")),
+        "negation": (("The gallbladder wall is thickened, with pericholecystic fluid and a positive sonographic Murphy sign, consistent with acute cholecystitis.",
+                      "The gallbladder wall is not thickened, there is no pericholecystic fluid and the sonographic Murphy sign is negative; there is no cholecystitis."),
+                     ("1. Cholelithiasis with acute cholecystitis.", "1. Cholelithiasis without cholecystitis.")),
+    },
+)
+
+US_THYROID = Source(
+    "us-thyroid", "US",
+    """ULTRASOUND THYROID
+
+FINDINGS:
+The thyroid gland is mildly enlarged, with homogeneous background echotexture. A 16 mm solid hypoechoic nodule with irregular margins and punctate echogenic foci is present in the lower pole of the right lobe, new since the prior examination. A 9 mm spongiform nodule in the left lobe is unchanged. The isthmus is normal in thickness. There is no cervical lymphadenopathy on either side.
+
+IMPRESSION:
+1. New 16 mm solid hypoechoic nodule in the lower pole of the right lobe with irregular margins and punctate echogenic foci, suspicious for papillary carcinoma. Fine-needle aspiration is recommended.
+2. Unchanged 9 mm spongiform nodule in the left lobe, benign in appearance.
+3. Mild thyroid enlargement.""",
+    {
+        "synonyms": """THYROID ULTRASOUND
+
+FINDINGS:
+Mild enlargement of the thyroid; the background parenchyma is homogeneous. A new 1.6 cm solid, low-echo nodule with irregular borders and microcalcifications lies in the inferior pole of the right lobe. A 0.9 cm spongiform nodule of the left lobe is stable. Normal isthmic thickness. No enlarged cervical lymph nodes bilaterally.
+
+IMPRESSION:
+1. New 1.6 cm solid hypoechoic nodule, inferior pole of the right lobe, with irregular borders and microcalcifications, suspicious for papillary carcinoma; FNA recommended.
+2. Stable 0.9 cm spongiform left lobe nodule, benign-appearing.
+3. Mildly enlarged thyroid.""",
+        "bullets": """ULTRASOUND THYROID
+
+Findings:
+- Gland mildly enlarged; background echotexture homogeneous.
+- Right lobe, lower pole: 16 mm solid hypoechoic nodule with irregular margins and punctate echogenic foci, new since the prior examination.
+- Left lobe: 9 mm spongiform nodule, unchanged.
+- Isthmus normal in thickness.
+- No cervical lymphadenopathy on either side.
+
+Impression:
+1. New 16 mm solid hypoechoic nodule in the lower pole of the right lobe with irregular margins and punctate echogenic foci, suspicious for papillary carcinoma. Fine-needle aspiration is recommended.
+2. Unchanged 9 mm spongiform nodule in the left lobe, benign in appearance.
+3. Mild thyroid enlargement.""",
+        "per-site": """ULTRASOUND THYROID
+
+FINDINGS:
+The thyroid gland is mildly enlarged, with homogeneous background echotexture. A 16 mm solid hypoechoic nodule with irregular margins and punctate echogenic foci is present in the lower pole of the right lobe, new since the prior examination. A 9 mm spongiform nodule in the left lobe is unchanged. The isthmus is normal in thickness.
+Right neck: no cervical lymphadenopathy.
+Left neck: no cervical lymphadenopathy.
+
+IMPRESSION:
+1. New 16 mm solid hypoechoic nodule in the lower pole of the right lobe with irregular margins and punctate echogenic foci, suspicious for papillary carcinoma. Fine-needle aspiration is recommended.
+2. Unchanged 9 mm spongiform nodule in the left lobe, benign in appearance.
+3. Mild thyroid enlargement.""",
+        "reordered": """ULTRASOUND THYROID
+
+FINDINGS:
+There is no cervical lymphadenopathy on either side. The isthmus is normal in thickness. A 9 mm spongiform nodule in the left lobe is unchanged. The thyroid gland is mildly enlarged, with homogeneous background echotexture. A 16 mm solid hypoechoic nodule with irregular margins and punctate echogenic foci is present in the lower pole of the right lobe, new since the prior examination.
+
+IMPRESSION:
+1. New 16 mm solid hypoechoic nodule in the lower pole of the right lobe with irregular margins and punctate echogenic foci, suspicious for papillary carcinoma. Fine-needle aspiration is recommended.
+2. Mild thyroid enlargement.
+3. Unchanged 9 mm spongiform nodule in the left lobe, benign in appearance.""",
+    },
+    {
+        "side": (("lower pole of the right lobe", "lower pole of the left lobe"),),
+        "site": (("lower pole of the right lobe", "upper pole of the right lobe"),),
+        "missed": (("A 9 mm spongiform nodule in the left lobe is unchanged. ", ""),
+                   ("2. Unchanged 9 mm spongiform nodule in the left lobe, benign in appearance.\n3.", "2.")),
+        "invented": (("The isthmus is normal in thickness.", "The isthmus is normal in thickness. A 5 mm colloid cyst with comet-tail artifact is present in the isthmus."),
+                     (END, "\n4. 5 mm colloid cyst in the isthmus.")),
+        "severity": (("mildly enlarged", "markedly enlarged"), ("3. Mild thyroid enlargement", "3. Marked thyroid enlargement")),
+        "size": (("16 mm", "24 mm"),),
+        "change": (("new since the prior examination", "unchanged since the prior examination"), ("1. New 16 mm", "1. Unchanged 16 mm")),
+        "certainty": (("suspicious for papillary carcinoma", "consistent with papillary carcinoma"),),
+        "negation": (("A 9 mm spongiform nodule in the left lobe is unchanged.", "No nodule is seen in the left lobe."),
+                     ("2. Unchanged 9 mm spongiform nodule in the left lobe, benign in appearance.", "2. No left lobe nodule.")),
+    },
+)
+
+US_RENAL = Source(
+    "us-renal", "US",
+    """ULTRASOUND KIDNEYS AND BLADDER
+
+FINDINGS:
+There is moderate hydronephrosis of the left kidney with a dilated proximal ureter, increased since the prior examination. A 7 mm echogenic shadowing calculus is present at the left ureterovesical junction. A 22 mm echogenic lesion in the upper pole of the right kidney is consistent with an angiomyolipoma. There is no hydronephrosis on the right. Renal cortical thickness and echogenicity are normal bilaterally. The bladder is adequately distended with a smooth wall.
+
+IMPRESSION:
+1. Moderate left hydronephrosis and hydroureter, increased, due to a 7 mm calculus at the left ureterovesical junction.
+2. 22 mm echogenic lesion in the upper pole of the right kidney, consistent with an angiomyolipoma.""",
+    {
+        "synonyms": """RENAL AND BLADDER ULTRASOUND
+
+FINDINGS:
+Moderate left-sided pelvicalyceal dilatation with a dilated proximal ureter, worse than on the previous study. A 0.7 cm hyperechoic shadowing stone lies at the left vesicoureteric junction. A 2.2 cm hyperechoic lesion in the superior pole of the right kidney is in keeping with an angiomyolipoma. The right collecting system is not dilated. Normal cortical thickness and echogenicity of both kidneys. The urinary bladder is well distended and smooth-walled.
+
+IMPRESSION:
+1. Moderate left hydroureteronephrosis, worse, secondary to a 0.7 cm stone at the left vesicoureteric junction.
+2. 2.2 cm hyperechoic lesion, superior pole of the right kidney, in keeping with an angiomyolipoma.""",
+        "bullets": """ULTRASOUND KIDNEYS AND BLADDER
+
+Findings:
+- Left kidney: moderate hydronephrosis with a dilated proximal ureter, increased since the prior examination.
+- Left ureterovesical junction: 7 mm echogenic shadowing calculus.
+- Right kidney: 22 mm echogenic lesion in the upper pole, consistent with an angiomyolipoma; no hydronephrosis.
+- Renal cortical thickness and echogenicity normal bilaterally.
+- Bladder adequately distended, smooth wall.
+
+Impression:
+- Moderate left hydronephrosis and hydroureter, increased, due to a 7 mm calculus at the left ureterovesical junction.
+- 22 mm echogenic lesion in the upper pole of the right kidney, consistent with an angiomyolipoma.""",
+        "per-site": """ULTRASOUND KIDNEYS AND BLADDER
+
+FINDINGS:
+There is moderate hydronephrosis of the left kidney with a dilated proximal ureter, increased since the prior examination. A 7 mm echogenic shadowing calculus is present at the left ureterovesical junction. A 22 mm echogenic lesion in the upper pole of the right kidney is consistent with an angiomyolipoma. There is no hydronephrosis on the right.
+Right kidney: normal cortical thickness and echogenicity.
+Left kidney: normal cortical thickness and echogenicity.
+The bladder is adequately distended with a smooth wall.
+
+IMPRESSION:
+1. Moderate left hydronephrosis and hydroureter, increased, due to a 7 mm calculus at the left ureterovesical junction.
+2. 22 mm echogenic lesion in the upper pole of the right kidney, consistent with an angiomyolipoma.""",
+        "reordered": """ULTRASOUND KIDNEYS AND BLADDER
+
+FINDINGS:
+Renal cortical thickness and echogenicity are normal bilaterally. A 22 mm echogenic lesion in the upper pole of the right kidney is consistent with an angiomyolipoma. There is no hydronephrosis on the right. The bladder is adequately distended with a smooth wall. A 7 mm echogenic shadowing calculus is present at the left ureterovesical junction. There is moderate hydronephrosis of the left kidney with a dilated proximal ureter, increased since the prior examination.
+
+IMPRESSION:
+1. 22 mm echogenic lesion in the upper pole of the right kidney, consistent with an angiomyolipoma.
+2. Moderate left hydronephrosis and hydroureter, increased, due to a 7 mm calculus at the left ureterovesical junction.""",
+    },
+    {
+        "side": (("upper pole of the right kidney", "upper pole of the left kidney"),),
+        "site": (("ureterovesical junction", "ureteropelvic junction"),),
+        "missed": (("A 22 mm echogenic lesion in the upper pole of the right kidney is consistent with an angiomyolipoma. ", ""),
+                   ("\n2. 22 mm echogenic lesion in the upper pole of the right kidney, consistent with an angiomyolipoma.", "")),
+        "invented": (("The bladder is", "There is a 25 mm simple cyst in the lower pole of the right kidney. The bladder is"),
+                     (END, "\n3. 25 mm simple cyst in the lower pole of the right kidney.")),
+        "severity": (("moderate hydronephrosis", "mild hydronephrosis"), ("Moderate left hydronephrosis", "Mild left hydronephrosis")),
+        "size": (("7 mm", "12 mm"),),
+        "change": (("increased since the prior examination", "decreased since the prior examination"), ("hydroureter, increased,", "hydroureter, decreased,")),
+        "certainty": (("consistent with an angiomyolipoma", "possibly an angiomyolipoma"),),
+        "negation": (("A 7 mm echogenic shadowing calculus is present at the left ureterovesical junction.", "No calculus is seen at the left ureterovesical junction."),
+                     (", due to a 7 mm calculus at the left ureterovesical junction", ", with no calculus at the left ureterovesical junction")),
+    },
+)
+
+US_PELVIS = Source(
+    "us-pelvis", "US",
+    """ULTRASOUND PELVIS, TRANSABDOMINAL AND TRANSVAGINAL
+
+FINDINGS:
+The uterus is anteverted and mildly enlarged. There is a 34 mm intramural fibroid in the posterior wall of the uterine body, unchanged from the prior study. The endometrium is normal in thickness. A 42 mm simple cyst is present in the left ovary, probably a functional cyst. The right ovary is normal, with several small follicles. There is a small amount of free fluid in the pouch of Douglas.
+
+IMPRESSION:
+1. 34 mm posterior intramural fibroid, unchanged.
+2. 42 mm simple cyst in the left ovary, probably a functional cyst.
+3. Small amount of free fluid in the pouch of Douglas.""",
+    {
+        "synonyms": """PELVIC ULTRASOUND, TRANSABDOMINAL AND ENDOVAGINAL
+
+FINDINGS:
+Anteverted, mildly bulky uterus. A 3.4 cm intramural leiomyoma of the posterior uterine wall is stable compared with the previous study. Normal endometrial thickness. The left ovary contains a 4.2 cm unilocular anechoic cyst, likely functional. Normal right ovary containing several small follicles. Small volume of free fluid in the rectouterine pouch.
+
+IMPRESSION:
+1. Stable 3.4 cm posterior intramural leiomyoma.
+2. 4.2 cm simple left ovarian cyst, likely functional.
+3. Small volume of free fluid in the rectouterine pouch.""",
+        "bullets": """ULTRASOUND PELVIS, TRANSABDOMINAL AND TRANSVAGINAL
+
+Findings:
+- Uterus: anteverted, mildly enlarged; 34 mm intramural fibroid in the posterior wall of the body, unchanged from the prior study.
+- Endometrium: normal thickness.
+- Left ovary: 42 mm simple cyst, probably a functional cyst.
+- Right ovary: normal, several small follicles.
+- Small amount of free fluid in the pouch of Douglas.
+
+Impression:
+- 34 mm posterior intramural fibroid, unchanged.
+- 42 mm simple cyst in the left ovary, probably a functional cyst.
+- Small amount of free fluid in the pouch of Douglas.""",
+        "per-site": """ULTRASOUND PELVIS, TRANSABDOMINAL AND TRANSVAGINAL
+
+FINDINGS:
+Uterus: anteverted and mildly enlarged, with a 34 mm intramural fibroid in the posterior wall of the body, unchanged from the prior study.
+Endometrium: normal in thickness.
+Left ovary: 42 mm simple cyst, probably a functional cyst.
+Right ovary: normal, with several small follicles.
+Pouch of Douglas: small amount of free fluid.
+
+IMPRESSION:
+1. 34 mm posterior intramural fibroid, unchanged.
+2. 42 mm simple cyst in the left ovary, probably a functional cyst.
+3. Small amount of free fluid in the pouch of Douglas.""",
+        "reordered": """ULTRASOUND PELVIS, TRANSABDOMINAL AND TRANSVAGINAL
+
+FINDINGS:
+The right ovary is normal, with several small follicles. A 42 mm simple cyst is present in the left ovary, probably a functional cyst. There is a small amount of free fluid in the pouch of Douglas. The uterus is anteverted and mildly enlarged. The endometrium is normal in thickness. There is a 34 mm intramural fibroid in the posterior wall of the uterine body, unchanged from the prior study.
+
+IMPRESSION:
+1. 42 mm simple cyst in the left ovary, probably a functional cyst.
+2. 34 mm posterior intramural fibroid, unchanged.
+3. Small amount of free fluid in the pouch of Douglas.""",
+    },
+    {
+        "side": (("left ovary", "right ovary"), ("The right ovary is normal", "The left ovary is normal")),
+        "site": (("posterior wall", "anterior wall"), ("posterior intramural", "anterior intramural")),
+        "missed": (("There is a small amount of free fluid in the pouch of Douglas.", ""),
+                   ("\n3. Small amount of free fluid in the pouch of Douglas.", "")),
+        "invented": (("The endometrium is normal in thickness.", "The endometrium is normal in thickness. There is a 20 mm subserosal fibroid at the fundus."),
+                     (END, "\n4. 20 mm subserosal fundal fibroid.")),
+        "severity": (("mildly enlarged", "markedly enlarged"),),
+        "size": (("42 mm", "62 mm"),),
+        "change": (("unchanged from the prior study", "increased since the prior study"), ("fibroid, unchanged.", "fibroid, increased.")),
+        "certainty": (("probably a functional cyst", "consistent with a functional cyst"),),
+        "negation": (("There is a small amount of free fluid in the pouch of Douglas.", "There is no free fluid in the pouch of Douglas."),
+                     ("3. Small amount of free fluid in the pouch of Douglas.", "3. No free fluid in the pouch of Douglas.")),
+    },
+)
+
+# --- radiographs outside the chest ------------------------------------------------------------
+
+XR_WRIST = Source(
+    "xr-wrist", "XR",
+    """WRIST RADIOGRAPHS, THREE VIEWS
+
+FINDINGS:
+There is a healing fracture of the right distal radius fixed with a volar plate and screws. The hardware is in good position, with no loosening or breakage. The fracture is in anatomic alignment, with moderate callus formation, increased since the prior radiograph. There is an ununited fracture of the ulnar styloid, displaced by 4 mm. There is mild periarticular osteopenia. The distal radioulnar joint is congruent and the carpal alignment is normal.
+
+IMPRESSION:
+1. Healing right distal radius fracture after volar plate fixation, in anatomic alignment, with moderate callus, increased since the prior radiograph. Hardware intact without loosening.
+2. Ununited ulnar styloid fracture, displaced by 4 mm.
+3. Mild periarticular osteopenia.""",
+    {
+        "synonyms": """RADIOGRAPHS OF THE WRIST, 3 VIEWS
+
+FINDINGS:
+Healing right distal radial fracture after open reduction and internal fixation with a volar locking plate and screws. The fixation hardware is satisfactorily positioned and intact, without loosening. Anatomic alignment of the fracture, with moderate bridging callus, more than on the previous film. The ulnar styloid fracture has not united; the fragment is displaced 4 mm. Mild juxta-articular osteopenia. Congruent distal radioulnar joint; normal carpal alignment.
+
+IMPRESSION:
+1. Healing right distal radial fracture after volar plate ORIF, anatomically aligned, with moderate callus, increased since the previous film. Intact hardware, no loosening.
+2. Non-united ulnar styloid fracture with 4 mm displacement.
+3. Mild juxta-articular osteopenia.""",
+        "bullets": """WRIST RADIOGRAPHS, THREE VIEWS
+
+Findings:
+- Right distal radius: healing fracture, volar plate and screw fixation.
+- Hardware: good position; no loosening or breakage.
+- Alignment: anatomic; moderate callus formation, increased since the prior radiograph.
+- Ulnar styloid: ununited fracture, displaced by 4 mm.
+- Mild periarticular osteopenia.
+- Distal radioulnar joint congruent; carpal alignment normal.
+
+Impression:
+1. Healing right distal radius fracture after volar plate fixation, in anatomic alignment, with moderate callus, increased since the prior radiograph. Hardware intact without loosening.
+2. Ununited ulnar styloid fracture, displaced by 4 mm.
+3. Mild periarticular osteopenia.""",
+        "per-site": """WRIST RADIOGRAPHS, THREE VIEWS
+
+FINDINGS:
+There is a healing fracture of the right distal radius fixed with a volar plate and screws.
+Plate: good position, no breakage.
+Screws: good position, no loosening or breakage.
+The fracture is in anatomic alignment, with moderate callus formation, increased since the prior radiograph. There is an ununited fracture of the ulnar styloid, displaced by 4 mm. There is mild periarticular osteopenia.
+Distal radioulnar joint: congruent.
+Carpus: normal alignment.
+
+IMPRESSION:
+1. Healing right distal radius fracture after volar plate fixation, in anatomic alignment, with moderate callus, increased since the prior radiograph. Hardware intact without loosening.
+2. Ununited ulnar styloid fracture, displaced by 4 mm.
+3. Mild periarticular osteopenia.""",
+        "reordered": """WRIST RADIOGRAPHS, THREE VIEWS
+
+FINDINGS:
+The distal radioulnar joint is congruent and the carpal alignment is normal. There is mild periarticular osteopenia. There is a healing fracture of the right distal radius fixed with a volar plate and screws. The fracture is in anatomic alignment, with moderate callus formation, increased since the prior radiograph. The hardware is in good position, with no loosening or breakage. There is an ununited fracture of the ulnar styloid, displaced by 4 mm.
+
+IMPRESSION:
+1. Healing right distal radius fracture after volar plate fixation, in anatomic alignment, with moderate callus, increased since the prior radiograph. Hardware intact without loosening.
+2. Mild periarticular osteopenia.
+3. Ununited ulnar styloid fracture, displaced by 4 mm.""",
+    },
+    {
+        "side": (("right distal radius", "left distal radius"),),
+        "site": (("ulnar styloid", "radial styloid"),),
+        "missed": (("There is an ununited fracture of the ulnar styloid, displaced by 4 mm. ", ""),
+                   ("2. Ununited ulnar styloid fracture, displaced by 4 mm.\n3.", "2.")),
+        "invented": (("There is mild periarticular osteopenia.", "There is a nondisplaced fracture of the scaphoid waist. There is mild periarticular osteopenia."),
+                     (END, "\n4. Nondisplaced scaphoid waist fracture.")),
+        "severity": (("mild periarticular osteopenia", "severe periarticular osteopenia"), ("Mild periarticular osteopenia", "Severe periarticular osteopenia")),
+        "size": (("4 mm", "9 mm"),),
+        "change": (("increased since the prior radiograph", "unchanged since the prior radiograph"),),
+        "certainty": (("There is an ununited fracture", "There is a probable ununited fracture"), ("2. Ununited", "2. Probable ununited")),
+        "negation": (("There is mild periarticular osteopenia.", "There is no osteopenia."), ("3. Mild periarticular osteopenia.", "3. No osteopenia.")),
+    },
+)
+
+XR_ANKLE = Source(
+    "xr-ankle", "XR",
+    """ANKLE RADIOGRAPHS, THREE VIEWS
+
+FINDINGS:
+There is an oblique fracture of the left lateral malleolus at the level of the syndesmosis, displaced by 3 mm, unchanged in position since the prior radiograph. The medial clear space is widened, suggesting deltoid ligament injury. There is moderate lateral soft tissue swelling. The medial and posterior malleoli are intact. The talar dome is intact. There is a small plantar calcaneal spur.
+
+IMPRESSION:
+1. Oblique fracture of the left lateral malleolus at the level of the syndesmosis (Weber B), displaced by 3 mm, unchanged in position.
+2. Widened medial clear space, suggesting deltoid ligament injury.
+3. Moderate lateral soft tissue swelling.""",
+    {
+        "synonyms": """RADIOGRAPHS OF THE ANKLE, AP, MORTISE AND LATERAL
+
+FINDINGS:
+Oblique fracture of the left distal fibula (lateral malleolus) at the level of the tibiofibular syndesmosis, with 3 mm displacement, in unchanged position compared with the previous radiograph. Widening of the medial clear space raises the possibility of a deltoid ligament injury. Moderate soft tissue swelling over the lateral malleolus. No fracture of the medial or posterior malleolus. The talar dome is intact. Small inferior calcaneal enthesophyte.
+
+IMPRESSION:
+1. Weber B oblique fracture of the left lateral malleolus, 3 mm displacement, position unchanged.
+2. Medial clear space widening, suggesting deltoid ligament injury.
+3. Moderate lateral soft tissue swelling.""",
+        "bullets": """ANKLE RADIOGRAPHS, THREE VIEWS
+
+Findings:
+- Left lateral malleolus: oblique fracture at the level of the syndesmosis, displaced by 3 mm, unchanged in position since the prior radiograph.
+- Medial clear space widened, suggesting deltoid ligament injury.
+- Moderate lateral soft tissue swelling.
+- Medial and posterior malleoli intact.
+- Talar dome intact.
+- Small plantar calcaneal spur.
+
+Impression:
+1. Oblique fracture of the left lateral malleolus at the level of the syndesmosis (Weber B), displaced by 3 mm, unchanged in position.
+2. Widened medial clear space, suggesting deltoid ligament injury.
+3. Moderate lateral soft tissue swelling.""",
+        "per-site": """ANKLE RADIOGRAPHS, THREE VIEWS
+
+FINDINGS:
+There is an oblique fracture of the left lateral malleolus at the level of the syndesmosis, displaced by 3 mm, unchanged in position since the prior radiograph. The medial clear space is widened, suggesting deltoid ligament injury. There is moderate lateral soft tissue swelling.
+Medial malleolus: intact.
+Posterior malleolus: intact.
+Talar dome: intact.
+There is a small plantar calcaneal spur.
+
+IMPRESSION:
+1. Oblique fracture of the left lateral malleolus at the level of the syndesmosis (Weber B), displaced by 3 mm, unchanged in position.
+2. Widened medial clear space, suggesting deltoid ligament injury.
+3. Moderate lateral soft tissue swelling.""",
+        "reordered": """ANKLE RADIOGRAPHS, THREE VIEWS
+
+FINDINGS:
+There is moderate lateral soft tissue swelling. The talar dome is intact. There is an oblique fracture of the left lateral malleolus at the level of the syndesmosis, displaced by 3 mm, unchanged in position since the prior radiograph. The medial and posterior malleoli are intact. There is a small plantar calcaneal spur. The medial clear space is widened, suggesting deltoid ligament injury.
+
+IMPRESSION:
+1. Oblique fracture of the left lateral malleolus at the level of the syndesmosis (Weber B), displaced by 3 mm, unchanged in position.
+2. Moderate lateral soft tissue swelling.
+3. Widened medial clear space, suggesting deltoid ligament injury.""",
+    },
+    {
+        "side": (("left lateral malleolus", "right lateral malleolus"),),
+        "site": (("left lateral malleolus", "left posterior malleolus"), ("The medial and posterior malleoli", "The medial and lateral malleoli")),
+        "missed": (("There is moderate lateral soft tissue swelling. ", ""), ("\n3. Moderate lateral soft tissue swelling.", "")),
+        "invented": (("There is a small plantar calcaneal spur.", "There is a small plantar calcaneal spur. There is a nondisplaced fracture of the base of the fifth metatarsal."),
+                     (END, "\n4. Nondisplaced fracture of the base of the fifth metatarsal.")),
+        "severity": (("moderate lateral soft tissue swelling", "mild lateral soft tissue swelling"),
+                     ("Moderate lateral soft tissue swelling", "Mild lateral soft tissue swelling")),
+        "size": (("3 mm", "8 mm"),),
+        "change": (("unchanged in position", "increased in displacement"),),
+        "certainty": (("suggesting deltoid ligament injury", "consistent with deltoid ligament injury"),),
+        "negation": (("The medial clear space is widened, suggesting deltoid ligament injury.", "The medial clear space is normal."),
+                     ("2. Widened medial clear space, suggesting deltoid ligament injury.", "2. Normal medial clear space.")),
+    },
+)
+
+XR_SPINE = Source(
+    "xr-lumbar-spine", "XR",
+    """LUMBAR SPINE RADIOGRAPHS, AP AND LATERAL
+
+FINDINGS:
+There is a new compression fracture of the T12 vertebral body with mild loss of anterior height. There is grade 1 anterolisthesis of L4 on L5, measuring 4 mm. Moderate disc space narrowing is present at L5-S1 with small anterior osteophytes. There is a mild scoliosis of the lumbar spine, convex to the right. The remaining vertebral body heights are maintained. The pedicles are intact. The sacroiliac joints are unremarkable.
+
+IMPRESSION:
+1. New T12 compression fracture with mild loss of anterior height.
+2. Grade 1 anterolisthesis of L4 on L5, 4 mm.
+3. Moderate degenerative disc space narrowing at L5-S1.
+4. Mild lumbar scoliosis, convex to the right.""",
+    {
+        "synonyms": """RADIOGRAPHS LUMBAR SPINE, 2 VIEWS
+
+FINDINGS:
+New T12 vertebral compression fracture with mild anterior height loss. Grade I anterolisthesis of L4 on L5 (4 mm). Moderate loss of L5/S1 disc height with small anterior osteophytes. Mild dextroconvex lumbar scoliosis. Vertebral body heights are otherwise preserved. Pedicles intact. Normal sacroiliac joints.
+
+IMPRESSION:
+1. New compression fracture of T12, mild anterior height loss.
+2. Grade I L4 on L5 anterolisthesis measuring 4 mm.
+3. Moderate degenerative narrowing of the L5/S1 disc space.
+4. Mild dextroconvex lumbar scoliosis.""",
+        "bullets": """LUMBAR SPINE RADIOGRAPHS, AP AND LATERAL
+
+Findings:
+1. T12: new compression fracture, mild loss of anterior height.
+2. L4 on L5: grade 1 anterolisthesis, 4 mm.
+3. L5-S1: moderate disc space narrowing, small anterior osteophytes.
+4. Mild lumbar scoliosis, convex to the right.
+5. Other vertebral body heights maintained.
+6. Pedicles intact.
+7. Sacroiliac joints unremarkable.
+
+Impression:
+1. New T12 compression fracture with mild loss of anterior height.
+2. Grade 1 anterolisthesis of L4 on L5, 4 mm.
+3. Moderate degenerative disc space narrowing at L5-S1.
+4. Mild lumbar scoliosis, convex to the right.""",
+        "per-site": """LUMBAR SPINE RADIOGRAPHS, AP AND LATERAL
+
+FINDINGS:
+There is a new compression fracture of the T12 vertebral body with mild loss of anterior height. There is grade 1 anterolisthesis of L4 on L5, measuring 4 mm. Moderate disc space narrowing is present at L5-S1 with small anterior osteophytes. There is a mild scoliosis of the lumbar spine, convex to the right. The remaining vertebral body heights are maintained. The pedicles are intact.
+Right sacroiliac joint: unremarkable.
+Left sacroiliac joint: unremarkable.
+
+IMPRESSION:
+1. New T12 compression fracture with mild loss of anterior height.
+2. Grade 1 anterolisthesis of L4 on L5, 4 mm.
+3. Moderate degenerative disc space narrowing at L5-S1.
+4. Mild lumbar scoliosis, convex to the right.""",
+        "reordered": """LUMBAR SPINE RADIOGRAPHS, AP AND LATERAL
+
+FINDINGS:
+There is a mild scoliosis of the lumbar spine, convex to the right. The sacroiliac joints are unremarkable. Moderate disc space narrowing is present at L5-S1 with small anterior osteophytes. There is grade 1 anterolisthesis of L4 on L5, measuring 4 mm. The pedicles are intact. There is a new compression fracture of the T12 vertebral body with mild loss of anterior height. The remaining vertebral body heights are maintained.
+
+IMPRESSION:
+1. New T12 compression fracture with mild loss of anterior height.
+2. Moderate degenerative disc space narrowing at L5-S1.
+3. Grade 1 anterolisthesis of L4 on L5, 4 mm.
+4. Mild lumbar scoliosis, convex to the right.""",
+    },
+    {
+        "side": (("convex to the right", "convex to the left"),),
+        "site": (("T12", "L2"),),
+        "missed": (("There is grade 1 anterolisthesis of L4 on L5, measuring 4 mm. ", ""),
+                   ("2. Grade 1 anterolisthesis of L4 on L5, 4 mm.\n3. Moderate degenerative disc space narrowing at L5-S1.\n4.",
+                    "2. Moderate degenerative disc space narrowing at L5-S1.\n3.")),
+        "invented": (("The pedicles are intact.", "There is a pars interarticularis defect at L5 on the left. The pedicles are intact."),
+                     (END, "\n5. Left L5 pars interarticularis defect.")),
+        "severity": (("Moderate disc space narrowing", "Severe disc space narrowing"), ("3. Moderate degenerative", "3. Severe degenerative")),
+        "size": (("4 mm", "9 mm"),),
+        "change": (("There is a new compression", "There is an unchanged compression"), ("1. New T12", "1. Unchanged T12")),
+        "certainty": (("There is a new compression", "There is a probable new compression"), ("1. New T12", "1. Probable new T12")),
+        "negation": (("There is grade 1 anterolisthesis of L4 on L5, measuring 4 mm.", "There is no anterolisthesis."),
+                     ("2. Grade 1 anterolisthesis of L4 on L5, 4 mm.", "2. No anterolisthesis.")),
+    },
+)
+
+XR_HIP = Source(
+    "xr-hip-arthroplasty", "XR",
+    """PELVIS AND HIP RADIOGRAPHS
+
+FINDINGS:
+There is a left total hip arthroplasty. The acetabular component is in satisfactory position, without loosening. There is a new 3 mm lucency at the bone-cement interface around the proximal femoral stem, suspicious for early loosening. Mild heterotopic ossification is present lateral to the left hip. There is moderate osteoarthritis of the right hip with joint space narrowing and osteophytes. The sacroiliac joints and pubic symphysis are unremarkable. No acute fracture is seen.
+
+IMPRESSION:
+1. Left total hip arthroplasty with a new 3 mm lucency around the proximal femoral stem, suspicious for early loosening.
+2. Moderate osteoarthritis of the right hip.
+3. Mild heterotopic ossification lateral to the left hip.""",
+    {
+        "synonyms": """RADIOGRAPHS OF THE PELVIS AND HIPS
+
+FINDINGS:
+Left total hip replacement. The acetabular cup is well positioned with no sign of loosening. A new 3 mm radiolucent line at the cement-bone interface surrounds the proximal femoral component, raising concern for early loosening. Mild heterotopic bone formation lateral to the left hip. Moderate degenerative change of the right hip with loss of joint space and osteophyte formation. Normal sacroiliac joints and symphysis pubis. No acute fracture.
+
+IMPRESSION:
+1. Left total hip replacement with a new 3 mm radiolucent line around the proximal femoral component, concerning for early loosening.
+2. Moderate right hip osteoarthritis.
+3. Mild heterotopic ossification lateral to the left hip.""",
+        "bullets": """PELVIS AND HIP RADIOGRAPHS
+
+Findings:
+- Left total hip arthroplasty.
+- Acetabular component: satisfactory position, no loosening.
+- Femoral stem: new 3 mm lucency at the bone-cement interface around the proximal stem, suspicious for early loosening.
+- Mild heterotopic ossification lateral to the left hip.
+- Right hip: moderate osteoarthritis with joint space narrowing and osteophytes.
+- Sacroiliac joints and pubic symphysis unremarkable.
+- No acute fracture.
+
+Impression:
+- Left total hip arthroplasty with a new 3 mm lucency around the proximal femoral stem, suspicious for early loosening.
+- Moderate osteoarthritis of the right hip.
+- Mild heterotopic ossification lateral to the left hip.""",
+        "per-site": """PELVIS AND HIP RADIOGRAPHS
+
+FINDINGS:
+There is a left total hip arthroplasty. The acetabular component is in satisfactory position, without loosening. There is a new 3 mm lucency at the bone-cement interface around the proximal femoral stem, suspicious for early loosening. Mild heterotopic ossification is present lateral to the left hip. There is moderate osteoarthritis of the right hip with joint space narrowing and osteophytes.
+Right sacroiliac joint: unremarkable.
+Left sacroiliac joint: unremarkable.
+Pubic symphysis: unremarkable.
+No acute fracture is seen.
+
+IMPRESSION:
+1. Left total hip arthroplasty with a new 3 mm lucency around the proximal femoral stem, suspicious for early loosening.
+2. Moderate osteoarthritis of the right hip.
+3. Mild heterotopic ossification lateral to the left hip.""",
+        "reordered": """PELVIS AND HIP RADIOGRAPHS
+
+FINDINGS:
+No acute fracture is seen. There is moderate osteoarthritis of the right hip with joint space narrowing and osteophytes. There is a left total hip arthroplasty. There is a new 3 mm lucency at the bone-cement interface around the proximal femoral stem, suspicious for early loosening. The acetabular component is in satisfactory position, without loosening. The sacroiliac joints and pubic symphysis are unremarkable. Mild heterotopic ossification is present lateral to the left hip.
+
+IMPRESSION:
+1. Left total hip arthroplasty with a new 3 mm lucency around the proximal femoral stem, suspicious for early loosening.
+2. Mild heterotopic ossification lateral to the left hip.
+3. Moderate osteoarthritis of the right hip.""",
+    },
+    {
+        "side": (("osteoarthritis of the right hip", "osteoarthritis of the left hip"),),
+        "site": (("proximal femoral stem", "distal femoral stem"),),
+        "missed": (("Mild heterotopic ossification is present lateral to the left hip. ", ""),
+                   ("\n3. Mild heterotopic ossification lateral to the left hip.", "")),
+        "invented": (("No acute fracture is seen.", "There is a 15 mm bone island in the right iliac bone. No acute fracture is seen."),
+                     (END, "\n4. 15 mm bone island in the right iliac bone.")),
+        "severity": (("moderate osteoarthritis", "severe osteoarthritis"), ("Moderate osteoarthritis", "Severe osteoarthritis")),
+        "size": (("3 mm", "6 mm"),),
+        "change": (("a new 3 mm", "an unchanged 3 mm"),),
+        "certainty": (("suspicious for early loosening", "consistent with early loosening"),),
+        "negation": (("There is a new 3 mm lucency at the bone-cement interface around the proximal femoral stem, suspicious for early loosening.",
+                      "There is no lucency around the femoral stem to suggest loosening."),
+                     ("with a new 3 mm lucency around the proximal femoral stem, suspicious for early loosening",
+                      "without lucency around the femoral stem or loosening")),
+    },
+)
+
+SOURCES: tuple[Source, ...] = (CT_HEAD, CT_CHEST, CT_ABDOMEN, CT_SPINE, MRI_BRAIN, MRI_SPINE, MRI_KNEE,
+                               MRI_LIVER, US_GALLBLADDER, US_THYROID, US_RENAL, US_PELVIS, XR_WRIST,
+                               XR_ANKLE, XR_SPINE, XR_HIP)
