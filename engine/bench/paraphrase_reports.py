@@ -932,10 +932,10 @@ IMPRESSION:
         "synonyms": """RADIOGRAPHS OF THE WRIST, 3 VIEWS
 
 FINDINGS:
-Healing right distal radial fracture after open reduction and internal fixation with a volar locking plate and screws. The fixation hardware is satisfactorily positioned and intact, without loosening. Anatomic alignment of the fracture, with moderate bridging callus, more than on the previous film. The ulnar styloid fracture has not united; the fragment is displaced 4 mm. Mild juxta-articular osteopenia. Congruent distal radioulnar joint; normal carpal alignment.
+Healing right distal radial fracture after internal fixation with a volar plate and screws. The fixation hardware is satisfactorily positioned and intact, without loosening. Anatomic alignment of the fracture, with moderate callus, more than on the previous film. The ulnar styloid fracture has not united; the fragment is displaced 4 mm. Mild juxta-articular osteopenia. Congruent distal radioulnar joint; normal carpal alignment.
 
 IMPRESSION:
-1. Healing right distal radial fracture after volar plate ORIF, anatomically aligned, with moderate callus, increased since the previous film. Intact hardware, no loosening.
+1. Healing right distal radial fracture after volar plate internal fixation, anatomically aligned, with moderate callus, increased since the previous film. Intact hardware, no loosening.
 2. Non-united ulnar styloid fracture with 4 mm displacement.
 3. Mild juxta-articular osteopenia.""",
         "bullets": """WRIST RADIOGRAPHS, THREE VIEWS
