@@ -110,6 +110,7 @@ def _ssree_lines(name: str, f: dict[str, Any], fold: str) -> str:
     lines.append(_ssree_line(f"{name} all", f))
     gap = f["fold_gap"]
     shown = "  ".join(f"{label} {'n/a' if gap[key] is None else f'{gap[key]:.4f}'}"
+                      + ("" if gap["noise"][key] is None else f" (chance alone: ±{gap['noise'][key]:.4f})")
                       for key, label in (("kendall_tau_b", "tau-b"), ("L1_mean", "L1 mean")))
     flag = f"  GAP > {ssree.FOLD_GAP_LIMIT}: a rule may fit reports, not language" if gap["over_limit"] else ""
     lines.append(f"{name + ' gap':<12} fold a vs b: {shown}{flag}")

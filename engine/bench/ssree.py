@@ -18,7 +18,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 import numpy as np
 from scipy.stats import kendalltau
@@ -91,7 +91,18 @@ def fold_gap(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
         return None if x is None or y is None else round(abs(x - y), 4)
     gaps = {"kendall_tau_b": gap(a.get("kendall_tau_b"), b.get("kendall_tau_b")),
             "L1_mean": gap(a.get("mean_by_level", {}).get("L1"), b.get("mean_by_level", {}).get("L1"))}
-    return {**gaps, "over_limit": any(v is not None and v > FOLD_GAP_LIMIT for v in gaps.values())}
+    return {**gaps, "over_limit": any(v is not None and v > FOLD_GAP_LIMIT for v in gaps.values()),
+            "noise": {key: _combined(a.get(f"{key}_se"), b.get(f"{key}_se")) for key in gaps}}
+
+
+def _combined(x: float | None, y: float | None) -> float | None:
+    """The standard error of a difference of two independent means: how large a gap chance
+    alone makes between folds of this size."""
+    return None if x is None or y is None else round(math.hypot(x, y), 4)
+
+
+def _standard_error(values: Sequence[float]) -> float | None:
+    return round(float(np.std(values, ddof=1)) / math.sqrt(len(values)), 4) if len(values) > 1 else None
 
 
 def ssree_pairs(reports: Sequence[SsreeReport]) -> list[ReportPair]:
@@ -126,15 +137,22 @@ def level_means(per_report_scores: Sequence[Sequence[float | None]]) -> dict[str
     out: dict[str, float | None] = {}
     for i, level in enumerate(LEVELS):
         values = [float(v) for s in per_report_scores
-                  if (v := s[i]) is not None and not (isinstance(v, float) and math.isnan(v))]
+                  if _scored(v := s[i])]
         out[level] = round(float(np.mean(values)), 4) if values else None
     return out
 
 
 def figures(per_report_scores: Sequence[Sequence[float | None]], higher_is_better: bool) -> dict[str, Any]:
-    """The ordering figures and the mean score at each level of a set of reports."""
+    """The ordering figures and the mean score at each level of a set of reports, with the
+    standard error of the L1 mean (``monotonicity`` gives tau-b's)."""
+    first = [float(v) for s in per_report_scores if _scored(v := s[0])]
     return {**monotonicity(per_report_scores, higher_is_better),
-            "mean_by_level": level_means(per_report_scores)}
+            "mean_by_level": level_means(per_report_scores), "L1_mean_se": _standard_error(first)}
+
+
+def _scored(value: float | None) -> TypeGuard[float]:
+    """A level that has a score (not failed, not NaN)."""
+    return value is not None and not (isinstance(value, float) and math.isnan(value))
 
 
 def monotonicity(per_report_scores: Sequence[Sequence[float | None]], higher_is_better: bool) -> dict[str, Any]:
@@ -147,7 +165,7 @@ def monotonicity(per_report_scores: Sequence[Sequence[float | None]], higher_is_
     stats = []
     excluded = 0
     for scores in per_report_scores:
-        if any(v is None or (isinstance(v, float) and math.isnan(v)) for v in scores):
+        if not all(_scored(v) for v in scores):
             excluded += 1
             continue
         stats.append(report_ordering([sign * float(v) for v in scores]))  # type: ignore[arg-type]
@@ -156,6 +174,7 @@ def monotonicity(per_report_scores: Sequence[Sequence[float | None]], higher_is_
     by_level = np.mean([s["adjacent"] for s in stats], axis=0) * 100
     return {
         "kendall_tau_b": round(float(np.mean([s["kendall_tau_b"] for s in stats])), 4),
+        "kendall_tau_b_se": _standard_error([s["kendall_tau_b"] for s in stats]),
         "all_pairs": round(float(np.mean([s["all_pairs"] for s in stats])) * 100, 2),
         "adjacent": round(float(np.mean(by_level)), 2),
         "adjacent_by_level": {f"L{i + 1}>L{i + 2}": round(float(v), 2) for i, v in enumerate(by_level)},

@@ -3,13 +3,16 @@ and the bench's figures for each fold beside all reports."""
 from __future__ import annotations
 
 import json
+import math
 import os
+import statistics
 import subprocess
 import sys
 
 import pytest
+from scipy.stats import kendalltau
 
-from radscope.engine.bench.ssree import FOLDS, SsreeReport, fold_gap, fold_of, split_folds
+from radscope.engine.bench.ssree import FOLDS, SsreeReport, figures, fold_gap, fold_of, split_folds
 from tests.conftest import ROOT, run_bench
 
 NAMES = [f"report-{i:04d}" for i in range(1000)]
@@ -42,13 +45,23 @@ def test_the_split_does_not_depend_on_python_s_hash_seed():
     assert runs == {"".join(fold_of(n) for n in NAMES[:200])}
 
 
-def test_the_gap_is_flagged_past_a_hundredth():
+def test_the_gap_is_flagged_past_a_hundredth_beside_what_chance_alone_makes():
     close = fold_gap({"kendall_tau_b": 0.90, "mean_by_level": {"L1": 0.80}},
                      {"kendall_tau_b": 0.905, "mean_by_level": {"L1": 0.795}})
-    assert close == {"kendall_tau_b": 0.005, "L1_mean": 0.005, "over_limit": False}
-    far = fold_gap({"kendall_tau_b": 0.90, "mean_by_level": {"L1": 0.80}},
-                   {"kendall_tau_b": 0.90, "mean_by_level": {"L1": 0.78}})
+    assert close == {"kendall_tau_b": 0.005, "L1_mean": 0.005, "over_limit": False,
+                     "noise": {"kendall_tau_b": None, "L1_mean": None}}
+    far = fold_gap({"kendall_tau_b": 0.90, "kendall_tau_b_se": 0.03, "mean_by_level": {"L1": 0.80}},
+                   {"kendall_tau_b": 0.90, "kendall_tau_b_se": 0.04, "mean_by_level": {"L1": 0.78}})
     assert far["over_limit"] and far["L1_mean"] == pytest.approx(0.02)
+    assert far["noise"]["kendall_tau_b"] == pytest.approx(0.05)  # independent: sqrt(0.03² + 0.04²)
+
+
+def test_a_fold_s_standard_errors_are_those_of_its_reports():
+    per_report = [[1.0, 0.8, 0.6, 0.4, 0.2], [0.9, 0.95, 0.5, 0.3, 0.1], [0.7, 0.6, 0.65, 0.2, 0.0]]
+    f = figures(per_report, higher_is_better=True)
+    taus = [kendalltau(s, [5, 4, 3, 2, 1]).statistic for s in per_report]
+    assert f["kendall_tau_b_se"] == pytest.approx(statistics.stdev(taus) / math.sqrt(3), abs=1e-4)
+    assert f["L1_mean_se"] == pytest.approx(statistics.stdev([1.0, 0.9, 0.7]) / math.sqrt(3), abs=1e-4)
 
 
 REFERENCE = "The liver is normal. A 2 cm cyst is seen in the right kidney. No ascites."
@@ -95,5 +108,5 @@ def test_the_bench_scores_each_fold_and_all(data, tmp_path):
     assert figures["mean_by_level"]["L1"] == pytest.approx(
         sum(l1[f] * len(members[f]) for f in FOLDS) / len(rows), abs=1e-3)
     assert figures["fold_gap"]["L1_mean"] == pytest.approx(abs(l1["a"] - l1["b"]), abs=1e-4)
-    for label in ("bleu1 a ", "bleu1 b ", "bleu1 all ", "bleu1 gap "):
+    for label in ("bleu1 a ", "bleu1 b ", "bleu1 all ", "bleu1 gap ", "chance alone"):
         assert label in stdout
