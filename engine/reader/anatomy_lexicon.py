@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 
 from radscope.engine.reader.alternation import Alternation, AlternationSet, RemovalSequence, RemovalStep
+from radscope.engine.reader.equivalents import read_equivalents
 from radscope.engine.reader.lexicon_loader import StartIndex, load, word_regex
 from radscope.engine.reader.wording import normalise
 
@@ -99,8 +100,9 @@ def start_indices() -> tuple[StartIndex, StartIndex]:
 def canonical_text(text: str) -> str:
     """Lower-case text with synonyms folded onto one spelling ("hepatic" -> "liver"), after the
     words every reader reads alike (``wording.normalise``: a no-op on a sentence already read
-    through it, so any caller gets the same reading)."""
-    out = normalise(text).lower().replace("\u00d7", " x ")  # the multiplication sign
+    through it, so any caller gets the same reading) and each modality's equivalent forms
+    (``equivalents``: "low signal on T1WI" and "T1 hypointense" are one reading)."""
+    out = read_equivalents(normalise(text).lower().replace("\u00d7", " x "))  # "\u00d7": the multiplication sign
     canonical = anatomy_lexicon().canonical
     if not out.isascii():
         for pattern, word in canonical:

@@ -19,16 +19,18 @@ from __future__ import annotations
 from radscope.engine.reader.lexicon_loader import lexicon_hash
 
 READER_NAME = "radscope-reader"
-# v5: findings as frames (sizes in mm within a tolerance, change over time), wording.json,
+# v6: each modality's equivalent forms read as one (equivalents.json), a finding's appearance
+# kept with it (", with low signal on T1WI"; a lead-in's lines), one statement per MR sequence,
+# opposite places and liver segments, telegraphic labels kept. v5: findings as frames (sizes in mm within a tolerance, change over time), wording.json,
 # comparisons as context. v4: sections as written (RESULT(S), CONCLUSION, sub-headings), the
 # impression read apart. v3: radsem-rules-v5 atoms (level and site lists, joined continuations).
-READER_VERSION = "reader-v5"
-READER_RULES_VERSION = "rules-v4"  # v4: sentences read through wording.json
-RADSEM_RULES_VERSION = "radsem-rules-v6"  # v6: size and change-over-time contradictions
+READER_VERSION = "reader-v6"
+READER_RULES_VERSION = "rules-v5"  # v5: telegraphic labels kept; v4: sentences read through wording.json
+RADSEM_RULES_VERSION = "radsem-rules-v7"  # v7: per-sequence atoms, places; v6: size and change-over-time contradictions
 
 # The lexicon files whose content can change each view's reading (their hash goes into its
 # signature). ``wording`` is read by every rules reader: every sentence passes through it.
-RADSEM_LEXICONS = ("cues", "radsem", "wording")
+RADSEM_LEXICONS = ("cues", "radsem", "wording", "equivalents")
 READER_LEXICONS = tuple(dict.fromkeys((*RADSEM_LEXICONS, "clear_attributes", "reader")))
 CLEAR_LEXICONS = ("cues", "clear_conditions", "clear_attributes", "wording")
 SRR_LEXICONS = ("clear_conditions", "srr_leaves")  # read on top of READER_LEXICONS

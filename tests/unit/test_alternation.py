@@ -16,6 +16,7 @@ from radscope.engine.io.examples import example_pairs
 from radscope.engine.metrics.clear.rules import _condition_lexicons
 from radscope.engine.reader.alternation import Alternation, AlternationSet
 from radscope.engine.reader.anatomy_lexicon import anatomy_lexicon, canonical_text, site_mentions
+from radscope.engine.reader.equivalents import read_equivalents
 from radscope.engine.reader.lexicon_loader import alternative_literals, literal_starts, load, required_literal
 from radscope.engine.reader.reader_lexicon import reader_lexicon
 from radscope.engine.reader.scope import scope_rules
@@ -123,7 +124,8 @@ def test_canonical_text_and_site_look_up_skip_only_what_cannot_match() -> None:
     site pattern that matches is among those looked up."""
     lex = anatomy_lexicon()
     for text in _texts():
-        slow = normalise(text).lower().replace("\u00d7", " x ")  # the words every reader reads
+        # the words every reader reads, then each modality's equivalent forms
+        slow = read_equivalents(normalise(text).lower().replace("\u00d7", " x "))
         for pattern, word in lex.canonical:
             slow = pattern.sub(word, slow)
         canon = canonical_text(text)
