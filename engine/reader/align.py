@@ -25,7 +25,9 @@ from radscope.engine.reader.compatibility import (
     LEXICAL_SETTINGS,
     anatomical_relationship,
     incompatibility_reason,
+    levels_differ,
     lexical_similarity,
+    places_differ,
     polarity_clash,
 )
 from radscope.engine.reader.findings import Comparison, Finding, ReportReading, read_report
@@ -240,8 +242,8 @@ def _laterality_differs(ref: Finding, cand: Finding, _: set[str]) -> bool:
 
 def _site_differs(ref: Finding, cand: Finding, _: set[str]) -> bool:
     a, b = ref.features, cand.features
-    return anatomical_relationship(a, b) is None or bool(
-        a.levels and b.levels and not a.levels & b.levels)
+    return anatomical_relationship(a, b) is None or levels_differ(a.levels, b.levels) \
+        or places_differ(a, b)
 
 
 def _severity_differs(ref: Finding, cand: Finding, opposite: set[str]) -> bool:

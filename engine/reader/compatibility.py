@@ -73,13 +73,34 @@ def incompatibility_reason(a: SentenceFeatures, b: SentenceFeatures) -> str | No
         return "different size"
     if changes_differ(a.change, b.change):
         return "different change over time"
-    if a.levels and b.levels and not (a.levels & b.levels):
+    if levels_differ(a.levels, b.levels):
         return "different spinal level"
+    if places_differ(a, b):
+        return "different place in the organ"
     if a.sequences and b.sequences and not (a.sequences & b.sequences):
         return "different MRI sequence"
     if anatomical_relationship(a, b) is None:
         return "unrelated sites"
     return None
+
+
+def levels_differ(a: frozenset[str], b: frozenset[str]) -> bool:
+    """Two statements name other spinal levels: disc levels ("l4-l5") compared with disc levels
+    and single levels ("l5", a vertebra or a nerve root) with single ones, so that "the L4-5
+    disc ... the L5 root" and "the L3-4 disc ... the L5 root" differ."""
+    spans_a, spans_b = {x for x in a if "-" in x}, {x for x in b if "-" in x}
+    singles_a, singles_b = a - spans_a, b - spans_b
+    if (spans_a and spans_b) or (singles_a and singles_b):
+        return bool((spans_a and spans_b and not spans_a & spans_b)
+                    or (singles_a and singles_b and not singles_a & singles_b))
+    return bool(a and b and not a & b)
+
+
+def places_differ(a: SentenceFeatures, b: SentenceFeatures) -> bool:
+    """Opposite places within one organ (the anterior vs the posterior horn, the upper vs the
+    lower pole) or other liver segments."""
+    return bool(a.segments and b.segments and not a.segments & b.segments) \
+        or _opposite_directions(a.positions, b.positions)
 
 
 def polarity_clash(a: SentenceFeatures, b: SentenceFeatures) -> bool:

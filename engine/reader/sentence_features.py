@@ -14,6 +14,7 @@ from typing import Any
 
 from radscope.engine.reader.alternation import Alternation
 from radscope.engine.reader.anatomy_lexicon import anatomy_lexicon, canonical_text, site_mentions
+from radscope.engine.reader.equivalents import position_pairs
 from radscope.engine.reader.lexicon_loader import load
 from radscope.engine.reader.measures import Measurement, change_over_time, measurements, size_spans
 from radscope.engine.reader.scope import NEGATIVE, ClauseScope, clause_scope
@@ -22,10 +23,11 @@ NORMAL, ABNORMAL = "normal", "abnormal"
 _TOKEN_RE = re.compile(r"[a-z0-9]+(?:[-'][a-z0-9]+)*")
 # a number, with its unit written on or apart ("25mm", "25 mm")
 _NUMBER_RE = re.compile(r"\b\d+(?:\.\d+)?(?=(?:mm|cm|ml|m)?\b)")
-_LEVEL_RE = re.compile(r"\b([ctls])(\d{1,2})(?:\s*[-/\u2013\u2014]\s*([ctls])?(\d{1,2}))?\b(?!\s*(?:w|-?weighted|wi\b|flair))")
+_LEVEL_RE = re.compile(r"\b([ctls])(\d{1,2})(?:\s*[-/\u2013\u2014]\s*([ctls])?(\d{1,2}))?\b(?!w\b|wi\b|\s*-?weighted|\s*flair)")
 # A date ("2023-6-2", "2025.05.21", "in 2024") dates a comparison; it is no detail of a finding.
 _DATE_RE = re.compile(r"\b(?:19|20)\d{2}(?:[-./]\d{1,2}(?:[-./]\d{1,2})?)?\b")
 _SEQUENCE_RE = re.compile(r"\b(t1|t2|flair|dwi|adc|swi|stir)\b")
+_SEGMENT_RE = re.compile(r"\bsegment s([1-8])\b")  # a liver segment, as equivalents.json writes it
 _SIDES = ("left", "right")
 _BLANKET = re.compile(r"abnormal\w*")
 STOPWORDS = frozenset(load("grammar")["stopwords"]["words"])  # not content words
@@ -61,6 +63,9 @@ class SentenceFeatures:
     details: frozenset[str]
     sizes: tuple[Measurement, ...] = ()  # in millimetres (``measures``)
     change: str | None = None  # change over time of an abnormal statement (``measures``)
+    # per opposite pair of places (``equivalents.position_pairs``): 0 none, 1 first, 2 second, 3 both
+    positions: tuple[int, ...] = ()
+    segments: frozenset[str] = frozenset()  # liver segments ("s7")
 
 
 def _sites(canon: str) -> tuple[frozenset[str], list[tuple[int, int]]]:
@@ -153,7 +158,9 @@ def sentence_features(text: str) -> SentenceFeatures:
         normality=normality, asserted=frozenset(asserted), negated=frozenset(negated),
         core=frozenset(abn_pos + dev_pos + neutral_pos), directions=_directions(canon, scope),
         details=frozenset(details), sizes=measurements(canon),
-        change=change_over_time(canon) if normality == ABNORMAL else None)
+        change=change_over_time(canon) if normality == ABNORMAL else None,
+        positions=_positions(canon, scope),
+        segments=frozenset(f"s{m.group(1)}" for m in _SEGMENT_RE.finditer(canon)))
 
 
 def _words(canon: str, scope: ClauseScope,
@@ -200,6 +207,17 @@ def _normality(abn_neg: list[str], neutral_pos: list[str], norm_pos: list[str],
         # ("the morphology and signal of the spleen show no abnormality")
         return ABNORMAL
     return NORMAL if abn_neg or negated or norm_pos else ABNORMAL
+
+
+def _positions(canon: str, scope: ClauseScope) -> tuple[int, ...]:
+    """Per opposite pair of places (anterior / posterior, upper / lower, ...): 0 neither named
+    (outside negation), 1 the first, 2 the second, 3 both."""
+    return tuple(int(_named(first, canon, scope)) + 2 * int(_named(second, canon, scope))
+                 for first, second in position_pairs())
+
+
+def _named(pattern: re.Pattern[str], canon: str, scope: ClauseScope) -> bool:
+    return any(scope.status(*m.span()) != NEGATIVE for m in pattern.finditer(canon))
 
 
 def _directions(canon: str, scope: ClauseScope) -> tuple[int, ...]:
