@@ -271,6 +271,9 @@ _BULLET_RE = re.compile(
     r"^\s*(?:[-*\u2022\u2023\u25e6\u2043\u2219]+|\(?\d{1,2}[.)](?!\d)|\(?[a-hA-H][.)])\s+")
 _INLINE_HEADER_RE = re.compile(r"^\s*[A-Z][A-Za-z /,&-]{1,60}:\s*")
 _SIDE_RE = re.compile(r"\b(?:left|right|bilateral)\b", re.IGNORECASE)
+# What follows a label in a telegraphic list ("Hardware: good position", "Alignment: anatomic"):
+# words in lower case, no sentence of its own.
+_TELEGRAPHIC_RE = re.compile(r"[a-z0-9]")
 # A sub-heading alone on its line that names a side ("Right Ear:", "LEFT BREAST:").
 _SIDE_HEADING_RE = re.compile(
     r"^(?=[^:]*\b(?:left|right)\b)([A-Z][A-Za-z /,&-]{1,40}?)\s*:$", re.IGNORECASE)
@@ -335,6 +338,8 @@ def _clean_utterance(sentence: str) -> str:
         if m and _SIDE_RE.search(m.group(0)) and len(s) > m.end() and \
                 not _SIDE_RE.search(s[m.end():]):
             break  # "Right kidney: simple cyst": only the sub-heading says the finding's side
+        if m and _TELEGRAPHIC_RE.match(s, m.end()):
+            break  # "Hardware: good position": the label is the subject of what follows
         if m and len(s) > m.end():
             s = s[m.end():].strip()
         elif m:

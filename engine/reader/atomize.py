@@ -16,6 +16,7 @@ from functools import lru_cache
 
 from radscope.engine.io.reports import findings_text
 from radscope.engine.reader.anatomy_lexicon import anatomy_lexicon, canonical_text, site_mentions
+from radscope.engine.reader.equivalents import appearance_words
 from radscope.engine.reader.lexicon_loader import load
 from radscope.engine.reader.wording import reader_utterances
 
@@ -120,6 +121,30 @@ _SPACE_BEFORE_PUNCTUATION_RE = re.compile(r"\s+([,.;])")
 _LEADING_CONNECTIVE_RE = re.compile(
     r"^(?:and|but|with|while|also|additionally|in addition|furthermore)\b[,\s]*", re.IGNORECASE)
 _WORD_OF_TWO_LETTERS_RE = re.compile(r"[A-Za-z]{2,}")
+# An MR sequence as written, and a signal reading of one: "low signal on T1WI", "T2WI/FLAIR
+# hyperintense", "long T1", "high T2 signal" (the sequences of equivalents.json's MR family).
+_SEQUENCE = (r"(?:T[12](?:WI|W)?(?:[- ]weighted(?:\s+(?:imaging|images?|sequences?))?)?|(?:T2[- ])?FLAIR|DWI|ADC|SWI|STIR"
+             r"|diffusion[- ]weighted(?:\s+(?:imaging|images?))?)(?![\w-])")
+_INTENSITY = (r"(?:(?:slightly|mildly|markedly|mixed)\s+)?(?:(?:iso(?:intense)?-?\s*to\s+)?(?:hypo|hyper|iso)-?\s*intens(?:e|ity|ities)"
+              r"|(?:iso-?\s*to\s+)?(?:low|high|iso|equal|increased|decreased|reduced|elevated)(?:\s+mixed)?(?:\s+signals?)?"
+              r"(?:\s+intensity)?)")
+_SEQUENCE_LIST = rf"{_SEQUENCE}(?:\s*(?:/|,|,?\s*and)\s*(?:on\s+|in\s+)?(?:the\s+)?{_SEQUENCE})*"
+_SEQUENCE_READING_RE = re.compile(
+    rf"{_INTENSITY}(?:\s+signals?)?(?:\s+intensity)?\s+(?:on|in)\s+(?:the\s+)?{_SEQUENCE_LIST}"
+    rf"|{_SEQUENCE_LIST}[\s-]+(?:signals?\s+)?(?:(?:is|are)\s+)?{_INTENSITY}(?:\s+signals?)?"
+    rf"|(?:on|in)\s+(?:the\s+)?{_SEQUENCE_LIST},?\s+(?:it|they|the lesions?)?\s*(?:shows?|demonstrates?|is|are)\s+"
+    rf"{_INTENSITY}(?:\s+signals?)?(?:\s+intensity)?"
+    rf"|(?:long|short)\s+{_SEQUENCE}(?:\s+signals?)?|{_INTENSITY}\s+{_SEQUENCE}(?:\s+signals?)?", re.IGNORECASE)
+_ONE_SEQUENCE_RE = re.compile(_SEQUENCE, re.IGNORECASE)
+# what may stand between two readings of one run: "and", a comma, "is" / "shows" and the like
+_SEQUENCE_GAP_RE = re.compile(
+    r"\s*,?\s*(?:and\s+)?(?:(?:is|are|was|were|shows?|showing|demonstrates?|demonstrating|displays?|"
+    r"displaying|exhibits?|exhibiting)\s+)?(?:with\s+)?", re.IGNORECASE)
+_APPEARANCE_TOKEN_RE = re.compile(r"[a-z0-9]+(?:[-'][a-z0-9]+)*")
+# appearance words that say nothing on their own ("is seen with no ...")
+_APPEARANCE_GRAMMAR = frozenset("a an the of on in and or with without no is are was were its their about "
+                                "approximately around seen noted observed shows show showing "
+                                "demonstrates demonstrating exhibits exhibiting".split())
 # What is left of "These were not present on the prior study" once the prior study is removed:
 # a change against a prior (read by ``findings``' comparisons), no finding; kept, it would read
 # as a denial ("This was not present.") that matches nothing, not even its own copy.
@@ -152,14 +177,32 @@ def _atomize_cached(report: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
 def _join_continuations(utterances: list[str]) -> list[str]:
     """Join a sentence that continues the previous one's finding to it, as one report rewritten
     sentence by sentence would say it ("..., the largest measures 8 mm"): on its own it names
-    neither the finding nor its site, and nothing can pair with it."""
+    neither the finding nor its site, and nothing can pair with it. A finding that ends in a
+    colon and lists how it looks line by line ("A mass in the right temporal lobe:" / "T1WI: low
+    signal." / "T2WI: high signal.") gives each line its finding, as one sentence would."""
     out: list[str] = []
+    lead, listed = "", False
     for utterance in utterances:
+        if lead and _describes_only(utterance):
+            if not listed:
+                out.pop()  # the lead-in says nothing its lines do not say again
+            out.append(f"{lead}, {_continued(utterance)}")
+            listed = True
+            continue
+        lead, listed = "", False
         if out and _CONTINUATION_RE.match(utterance) and not _is_site(utterance):
-            out[-1] = f"{out[-1].rstrip(' .;')}, {utterance[:1].lower()}{utterance[1:]}"
-        else:
-            out.append(utterance)
+            out[-1] = f"{out[-1].rstrip(' .;')}, {_continued(utterance)}"
+            continue
+        out.append(utterance)
+        if utterance.endswith(":"):
+            lead = utterance[:-1].rstrip()
     return out
+
+
+def _continued(sentence: str) -> str:
+    """A sentence going on another: its first letter in lower case, unless it starts an
+    abbreviation ("T1WI", "DWI")."""
+    return sentence[:1].lower() + sentence[1:] if sentence[1:2].islower() else sentence
 
 
 def atomize_sentence(sentence: str, notes: list[str] | None = None) -> list[str]:
@@ -189,7 +232,8 @@ def _atomize_sentence_cached(sentence: str) -> tuple[str, ...] | None:
         for item in _expand_subject_list(clause):
             for negated in _expand_negated_list(item):
                 for located in _expand_site_list(negated):
-                    out.extend(_expand_sides(located))
+                    for sequence in _expand_sequences(located):
+                        out.extend(_expand_sides(sequence))
     return tuple(_tidy(s) for s in out if _has_content(s) and not _UNSEEN_BEFORE_RE.match(s))
 
 
@@ -264,6 +308,8 @@ def _split_attached_findings(clause: str) -> list[str]:
         denial = right.lower().startswith(("no ", "without "))
         if _LEVEL_RE.match(right.split(maxsplit=1)[0].rstrip(",")):
             continue  # ", and C6/7": the last item of a list of levels, not a second finding
+        if _describes_only(right):
+            continue  # ", with low signal on T1WI": how the finding looks, not a second finding
         if (lex.abnormal.search(said) or lex.neutral.search(said)) \
                 and (_is_finding(left) or _is_normal(left)) and not denial:
             return [left, *_split_attached_findings(right)]
@@ -284,6 +330,48 @@ def _expand_predicates(clause: str) -> list[str]:
     if len(parts) < 2:
         return [clause]
     return [f"{subject} {_ALSO_RE.sub('', part.strip())}" for part in parts]
+
+
+def _expand_sequences(clause: str) -> list[str]:
+    """One statement per MR sequence: "a lesion with low signal on T1WI and high signal on T2WI
+    and DWI" -> "a lesion with low signal on T1WI", "... high signal on T2WI", "... high signal on
+    DWI", as a report written one line per sequence says it. Only a run of sequence readings
+    joined by "and", commas or a verb is cut; the words before and after it go with each one."""
+    run: list[re.Match[str]] = []
+    for unit in _SEQUENCE_READING_RE.finditer(clause):
+        if run and not _SEQUENCE_GAP_RE.fullmatch(clause[run[-1].end():unit.start()]):
+            if _sequence_count(run) > 1:
+                break
+            run = []
+        run.append(unit)
+    if _sequence_count(run) < 2:
+        return [clause]
+    head, tail = clause[:run[0].start()], clause[run[-1].end():]
+    return [f"{head}{reading}{tail}" for unit in run for reading in _one_per_sequence(unit.group(0))]
+
+
+def _sequence_count(run: list[re.Match[str]]) -> int:
+    return sum(len(_ONE_SEQUENCE_RE.findall(unit.group(0))) for unit in run)
+
+
+def _one_per_sequence(reading: str) -> list[str]:
+    """"high signal on T2WI and DWI" -> "high signal on T2WI", "high signal on DWI"."""
+    mentions = list(_ONE_SEQUENCE_RE.finditer(reading))
+    if len(mentions) < 2:
+        return [reading]
+    first, last = mentions[0], mentions[-1]
+    before, after = reading[:first.start()], reading[last.end():]
+    return [f"{before}{m.group(0)}{after}" for m in mentions]
+
+
+def _describes_only(text: str) -> bool:
+    """Whether ``text`` only says how a finding looks or was imaged ("Low signal on T1WI and
+    high signal on T2WI, clear margins.", "no enhancement after contrast"): every word is one of
+    the vocabulary's appearance words, and one at least says more than grammar does."""
+    words = [w for w in _APPEARANCE_TOKEN_RE.findall(canonical_text(text)) if not w.isdigit()]
+    vocabulary = appearance_words()
+    return bool(words) and all(w in vocabulary for w in words) \
+        and any(w not in _APPEARANCE_GRAMMAR for w in words)
 
 
 def _is_site(phrase: str) -> bool:
