@@ -11,6 +11,10 @@ Three rewrites, each data in ``wording.json`` (its hash is in every rules signat
   every metric (these were RadSEM's canonical rewrites, unseen by CLEAR and SRR-BERT). One such
   rewrite stays in ``radsem.json``: "shows no enhancement" -> "nonenhancement" swallows its verb,
   which the matcher's tokens need and a sentence shown to a person must not lose;
+- **changes told against the prior study** written as the change they are ("increased since
+  the prior study" -> "has increased since the prior study", "smaller than on the previous
+  exam" -> "has decreased ..."): the prior study is context and is removed later, the change
+  must stay readable;
 - **ALL CAPS** read as text: a sentence without a lower-case letter is lower-cased (after its
   abbreviations are written out), so "NO MIDLINE SHIFT" reads as "No midline shift".
 
@@ -34,7 +38,7 @@ _WORDS_RE = re.compile(r"[A-Za-z]{2,}")
 def _patterns() -> tuple[re.Pattern[str], dict[str, str], re.Pattern[str], dict[str, str],
                          tuple[tuple[re.Pattern[str], str], ...]]:
     """Abbreviations (any case, capitals only) and the word rewrites: British spellings, then the
-    phrases whose wording decides a denial."""
+    phrases whose wording decides a denial, then changes told against the prior study."""
     data = load("wording")
     any_case: dict[str, str] = data["abbreviations"]["any_case"]
     upper: dict[str, str] = data["abbreviations"]["upper_only"]
@@ -45,10 +49,10 @@ def _patterns() -> tuple[re.Pattern[str], dict[str, str], re.Pattern[str], dict[
 
     british = tuple((re.compile(rf"\b{fragment}", re.IGNORECASE), american)
                     for fragment, american in data["british"])
-    negation = tuple((re.compile(rf"\b(?:{phrase})\b", re.IGNORECASE), written)
-                     for phrase, written in data["negation"])
+    phrases = tuple((re.compile(rf"\b(?:{phrase})\b", re.IGNORECASE), written)
+                    for phrase, written in [*data["negation"], *data["change"]])
     return (tokens(list(any_case), re.IGNORECASE), any_case, tokens(list(upper), 0), upper,
-            british + negation)
+            british + phrases)
 
 
 @functools.lru_cache(maxsize=1)
@@ -85,8 +89,9 @@ def normalise(sentence: str) -> str:
 
 
 def _as_written(replacement: str, m: re.Match[str]) -> str:
-    """The replacement, with a capital where the words it replaces had one."""
-    return _capitalised(replacement) if m.group(0)[:1].isupper() else replacement
+    """The replacement (its groups filled in), with a capital where the words it replaces had one."""
+    written = m.expand(replacement)
+    return _capitalised(written) if m.group(0)[:1].isupper() else written
 
 
 @functools.lru_cache(maxsize=8192)
