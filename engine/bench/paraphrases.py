@@ -28,7 +28,7 @@ from radscope.engine.bench.layouts import METRICS, count, perfect, rules_metrics
 from radscope.engine.bench.paraphrase_reports import END, FAITHFUL_KINDS, MODALITIES, SOURCES, Edits, Source
 from radscope.engine.bench.styles import ERROR_KINDS as STYLE_ERROR_KINDS
 from radscope.engine.io import dataio
-from radscope.engine.io.reports import ReportPair
+from radscope.engine.io.reports import ReportPair, section_view
 
 ERRORS = ("side", "site", "missed", "invented", "severity", "size", "change", "certainty", "negation")
 # The kind (``reader.kinds.ERROR_KINDS``) a card must name to see each planted error: the style
@@ -83,6 +83,7 @@ def score_table(pairs: Sequence[ParaphrasePair], metrics: Sequence[Any]) -> dict
     rates: dict[str, Any] = {}
     imperfect: list[dict[str, Any]] = []
     not_applicable: dict[str, dict[str, int]] = {}
+    outside: dict[str, dict[str, int]] = {}
     per_pair: dict[str, dict[str, float | None]] = {}
     for metric in metrics:
         scores: dict[str, dict[str, list[float | None]]] = {}
@@ -102,6 +103,11 @@ def score_table(pairs: Sequence[ParaphrasePair], metrics: Sequence[Any]) -> dict
                 for column in (item.modality, ALL):
                     scores.setdefault(item.kind, {}).setdefault(column, []).append(result.score)
                 per_pair.setdefault(item.pair.id, {})[metric.name] = result.score
+            elif _outside_read_sections(metric, item.pair):
+                # The error is only in a section the metric does not read (RadSEM reads the
+                # findings alone): invisible by definition, neither a miss nor a detection.
+                unread = outside.setdefault(metric.name, {})
+                unread[item.kind] = unread.get(item.kind, 0) + 1
             else:
                 for column in (item.modality, ALL):
                     cell = table.setdefault(item.kind, {}).setdefault(
@@ -111,8 +117,14 @@ def score_table(pairs: Sequence[ParaphrasePair], metrics: Sequence[Any]) -> dict
                                  for kind, columns in scores.items()}
         rates[metric.name] = with_rates(table)
     return {"faithful": faithful, "rates": rates, "imperfect_identical": imperfect,
-            "not_applicable": not_applicable, "faithful_pairs": per_pair,
+            "not_applicable": not_applicable, "outside_read_sections": outside, "faithful_pairs": per_pair,
             "directions": {m.name: m.direction for m in metrics}}
+
+
+def _outside_read_sections(metric: Any, pair: ReportPair) -> bool:
+    """The two reports read the same in every section the metric reads."""
+    parts = tuple(metric.parts)
+    return section_view(pair.reference, parts) == section_view(pair.candidate, parts)
 
 
 def _mean(values: Sequence[float | None]) -> dict[str, Any]:
@@ -177,6 +189,9 @@ def cmd_paraphrases(args: argparse.Namespace) -> int:
     print(f"identical pairs not perfect: {len(table['imperfect_identical'])}")
     for item in table["imperfect_identical"]:
         print(f"  {item}")
+    for metric, kinds in table["outside_read_sections"].items():
+        print(f"{metric}: error only in a section it does not read (left out above): "
+              + ", ".join(f"{kind} {n}" for kind, n in kinds.items()))
     for metric, kinds in table["not_applicable"].items():
         print(f"{metric}: 'not applicable' (left out above): "
               + ", ".join(f"{kind} {n}" for kind, n in kinds.items()))
