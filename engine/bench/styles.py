@@ -3,7 +3,8 @@ every attribute a finding has, and which metrics catch each error in each style.
 
 The reports are the project's own texts (``CASES``, chest studies written for this benchmark).
 Each reference is written in every style of ``STYLES`` (plain FINDINGS / IMPRESSION; an organ
-template LUNGS: / PLEURA: / HEART AND MEDIASTINUM: / BONES:; numbered; bulleted; ALL CAPS; British
+template LUNGS: / PLEURA: / HEART AND MEDIASTINUM: / BONES:; numbered; bulleted; ALL CAPS; ALL-CAPS
+dictation shorthand under organ labels ("LUNGS: NEW SMALL 8 MM NODULE ..."); British
 spelling with the usual abbreviations; prose that opens with a comparison; CT style with series /
 image references and sizes in cm), and each candidate is the reference with one error planted
 in its key finding (``ERRORS``): side, missed, invented, severity, negation, size, change over
@@ -251,6 +252,22 @@ def _bulleted(r: Report) -> str:
     return f"Findings:\n{items([s for _, s in r.findings])}\n\nImpression:\n{items(r.impression)}"
 
 
+_THERE_IS_RE = re.compile(r"^There (?:is|are) (?:an? )?", re.IGNORECASE)
+_IS_SEEN_RE = re.compile(r" (?:is|are) (?:seen|noted|present|identified)(?=\.$)", re.IGNORECASE)
+
+
+def _telegraphic(r: Report) -> str:
+    """Dictation shorthand in capitals: organ labels, no "there is", no "is seen"."""
+    def short(sentence: str) -> str:
+        text = _IS_SEEN_RE.sub("", _THERE_IS_RE.sub("", sentence))
+        return text[:1].upper() + text[1:]
+    groups: dict[str, list[str]] = {}
+    for organ, sentence in r.findings:
+        groups.setdefault(_ORGAN_HEADINGS[organ], []).append(short(sentence))
+    body = "\n".join(f"{heading}: {' '.join(s)}" for heading, s in groups.items())
+    return f"FINDINGS:\n{body}\n\nIMPRESSION:\n{' '.join(short(s) for s in r.impression)}".upper()
+
+
 def _british(text: str) -> str:
     for american, british in _BRITISH:
         def written(m: re.Match[str], b: str = british) -> str:
@@ -283,6 +300,7 @@ STYLES: dict[str, Callable[[Report], str]] = {
     "numbered": _numbered,
     "bulleted": _bulleted,
     "all-caps": lambda r: _plain(r).upper(),
+    "telegraphic-caps": _telegraphic,
     "british-abbreviations": lambda r: _british(_plain(r)).replace("IMPRESSION:", "CONCLUSION:"),
     "comparison-prose": _prior_prose,
     "ct-cm": _ct,

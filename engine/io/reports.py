@@ -274,6 +274,9 @@ _SIDE_RE = re.compile(r"\b(?:left|right|bilateral)\b", re.IGNORECASE)
 # What follows a label in a telegraphic list ("Hardware: good position", "Alignment: anatomic"):
 # words in lower case, no sentence of its own.
 _TELEGRAPHIC_RE = re.compile(r"[a-z0-9]")
+_LOWER_RE = re.compile(r"[a-z]")
+# In capitals, what follows a label is a sentence of its own when it opens like one.
+_CAPS_SENTENCE_RE = re.compile(r"(?:THE|THERE|THIS|THESE|A|AN)\b")
 # A sub-heading alone on its line that names a side ("Right Ear:", "LEFT BREAST:").
 _SIDE_HEADING_RE = re.compile(
     r"^(?=[^:]*\b(?:left|right)\b)([A-Z][A-Za-z /,&-]{1,40}?)\s*:$", re.IGNORECASE)
@@ -338,8 +341,9 @@ def _clean_utterance(sentence: str) -> str:
         if m and _SIDE_RE.search(m.group(0)) and len(s) > m.end() and \
                 not _SIDE_RE.search(s[m.end():]):
             break  # "Right kidney: simple cyst": only the sub-heading says the finding's side
-        if m and _TELEGRAPHIC_RE.match(s, m.end()):
-            break  # "Hardware: good position": the label is the subject of what follows
+        if m and (_TELEGRAPHIC_RE.match(s, m.end()) or (
+                not _LOWER_RE.search(s) and not _CAPS_SENTENCE_RE.match(s, m.end()))):
+            break  # "Hardware: good position", "LUNGS: CLEAR.": the label is the subject
         if m and len(s) > m.end():
             s = s[m.end():].strip()
         elif m:

@@ -171,6 +171,9 @@ def read_finding(sentence: str) -> Finding:
         for m in anatomy_lexicon().abnormal.finditer(canon)) or any(
         scope.status(*m.span()) == UNCERTAIN for m in _WORD_RE.finditer(canon)
         if stem(m.group(0)) in feats.asserted))
+    # "probable pneumonia": hedged for the reader's certainty, though a presence label reads it
+    # as present (reader.json "hedges")
+    hedged = hedged or (feats.normality != NORMAL and bool(live(lex.hedges)))
     if feats.normality == NORMAL and feats.negated:
         polarity: Status = NEGATIVE
     elif hedged:

@@ -22,6 +22,7 @@ class ReaderLexicon:
     change: tuple[tuple[str, Alternation], ...]
     temporal: Alternation
     severity: tuple[tuple[str, Alternation], ...]
+    hedges: Alternation  # a finding's statement hedged for the reader, not for presence labels
 
 
 @lru_cache(maxsize=1)
@@ -33,5 +34,6 @@ def reader_lexicon() -> ReaderLexicon:
         change=tuple((k, Alternation(v)) for k, v in data["change"].items()),
         temporal=Alternation(data["temporal_only"]),
         severity=tuple((k, Alternation(v)) for k, v in severity.items()),
+        hedges=Alternation(data["hedges"]),
     )
 

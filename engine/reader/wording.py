@@ -15,6 +15,7 @@ Three rewrites, each data in ``wording.json`` (its hash is in every rules signat
   the prior study" -> "has increased since the prior study", "smaller than on the previous
   exam" -> "has decreased ..."): the prior study is context and is removed later, the change
   must stay readable;
+- **telegraphic labels** read as the subject ("Lungs: clear." -> "Lungs clear.");
 - **ALL CAPS** read as text: a sentence without a lower-case letter is lower-cased (after its
   abbreviations are written out), so "NO MIDLINE SHIFT" reads as "No midline shift".
 
@@ -38,7 +39,8 @@ _WORDS_RE = re.compile(r"[A-Za-z]{2,}")
 def _patterns() -> tuple[re.Pattern[str], dict[str, str], re.Pattern[str], dict[str, str],
                          tuple[tuple[re.Pattern[str], str], ...]]:
     """Abbreviations (any case, capitals only) and the word rewrites: British spellings, then the
-    phrases whose wording decides a denial, then changes told against the prior study."""
+    phrases whose wording decides a denial, then changes told against the prior study, then
+    telegraphic labels."""
     data = load("wording")
     any_case: dict[str, str] = data["abbreviations"]["any_case"]
     upper: dict[str, str] = data["abbreviations"]["upper_only"]
@@ -50,7 +52,7 @@ def _patterns() -> tuple[re.Pattern[str], dict[str, str], re.Pattern[str], dict[
     british = tuple((re.compile(rf"\b{fragment}", re.IGNORECASE), american)
                     for fragment, american in data["british"])
     phrases = tuple((re.compile(rf"\b(?:{phrase})\b", re.IGNORECASE), written)
-                    for phrase, written in [*data["negation"], *data["change"]])
+                    for phrase, written in [*data["negation"], *data["change"], *data["labels"]])
     return (tokens(list(any_case), re.IGNORECASE), any_case, tokens(list(upper), 0), upper,
             british + phrases)
 
