@@ -1,6 +1,6 @@
 """The ``radscope`` command (and ``python -m radscope``).
 
-``score``, ``compare``, ``metrics`` and ``structure`` are the engine's command line
+``score``, ``compare``, ``metrics``, ``structure`` and ``runs`` are the engine's command line
 (``radscope.engine.cli``); ``app`` starts the web app (``app.py``, needs the ``app`` extra);
 ``serve-reward`` starts the reward server (``radscope.engine.reward_server``, needs ``serve``).
 """
@@ -9,7 +9,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 
-ENGINE_COMMANDS = ("score", "compare", "metrics", "structure")
+ENGINE_COMMANDS = ("score", "compare", "metrics", "structure", "runs")
 USAGE = """usage: radscope <command> [options]
 
 commands:
@@ -17,6 +17,7 @@ commands:
   compare       paired comparison of two systems' results files
   metrics       list the metrics
   structure     rewrite a free-text report as a structured one (LLM judge)
+  runs          the stored runs: list, show, export, remove, compact
   app           start the web app on http://127.0.0.1:7860 (extra: radscope[app])
   serve-reward  serve a reward for RL trainers over HTTP (extra: radscope[serve])
 

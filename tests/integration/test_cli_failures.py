@@ -80,7 +80,8 @@ def test_ctrl_c_prints_the_resume_command_and_a_rerun_resumes(tmp_path):
         # Read-only: opening a Store takes the write lock for its schema, and a poller queued
         # behind the run's chunk transactions could see the first results only once it ended.
         with contextlib.closing(sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=5)) as conn:
-            stored = conn.execute("SELECT COUNT(*) FROM results WHERE run_id = ?", (run_id,)).fetchone()[0]
+            stored = conn.execute("SELECT COUNT(*) FROM scores s JOIN run_keys k ON k.run_no = s.run_no"
+                                  " WHERE k.run_id = ?", (run_id,)).fetchone()[0]
         if stored >= 50:
             break
     proc.send_signal(signal.SIGINT)

@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from radscope.engine.metrics.judging import JudgeUnavailable, judge_for
+from radscope.engine.runs.store import Store
 from radscope.engine.runtimes.callcache import CACHE_FILE
 from radscope.engine.runtimes.judge_worker import (
     IsolatedLlamaBackend,
@@ -147,10 +148,8 @@ def _write_pairs(path: Path) -> None:
 
 
 def _stored(db: Path, run_id: str) -> dict[str, dict]:
-    with sqlite3.connect(db) as conn:
-        rows = conn.execute("SELECT pair_id, payload FROM results WHERE run_id = ?",
-                            (run_id,)).fetchall()
-    return {pid: json.loads(payload) for pid, payload in rows}
+    with Store(db) as store:
+        return {row.pair_id: row.payload for row in store.results(run_id)}
 
 
 @pytest.mark.slow

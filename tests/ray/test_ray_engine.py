@@ -47,7 +47,7 @@ def stored_results(db: Path) -> int:
         return 0
     try:
         with sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=1) as conn:
-            return conn.execute("SELECT COUNT(*) FROM results").fetchone()[0]
+            return conn.execute("SELECT COUNT(*) FROM scores").fetchone()[0]
     except sqlite3.OperationalError:  # the schema is not written yet
         return 0
 

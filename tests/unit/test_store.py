@@ -187,7 +187,7 @@ def test_four_threads_writing_at_once(tmp_path):
     store.close()
     # Everything was committed: a plain connection sees all rows.
     with sqlite3.connect(path) as conn:
-        assert conn.execute("SELECT COUNT(*) FROM results").fetchone()[0] == 400
+        assert conn.execute("SELECT COUNT(*) FROM scores").fetchone()[0] == 400
 
 
 def test_list_runs_and_finish(tmp_path):
