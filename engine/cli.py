@@ -1,4 +1,4 @@
-"""Command line: ``python -m radscope.engine <command>``.
+"""Command line: ``radscope <command>`` (``python -m radscope`` in a checkout).
 
 ``score`` runs metrics over a file of pairs; ``compare`` tests two systems' stored per-pair
 results against each other; ``metrics`` lists what is registered. Metric options (judge,
@@ -49,7 +49,7 @@ def _collect_options(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def build_parser(registry: MetricRegistry) -> argparse.ArgumentParser:
-    parser = OneLineParser(prog="python -m radscope.engine", description=__doc__.splitlines()[0])
+    parser = OneLineParser(prog="radscope", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
 
     score = sub.add_parser("score", help="score report pairs from a file")
@@ -175,7 +175,7 @@ def _resume_command(argv: list[str], run_id: str) -> str:
     args = list(argv)
     if "--run-id" not in args and not any(a.startswith("--run-id=") for a in args):
         args += ["--run-id", run_id]
-    return shlex.join([sys.executable, "-m", "radscope.engine", *args])
+    return shlex.join([sys.executable, "-m", "radscope", *args])
 
 
 _DISK_ERRORS = (errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EIO)

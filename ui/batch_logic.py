@@ -250,7 +250,7 @@ def build_pairs(path: str | Path, mapping: ColumnMapping, max_pairs: int) -> tup
     if len(pairs) > max_pairs:
         raise BatchProblem(f"{source}: {len(pairs):,} pairs; this app scores at most {max_pairs:,} "
                            "per upload. Split the file, or use the command line "
-                           "(python -m radscope.engine score) for large runs.")
+                           "(radscope score) for large runs.")
     return pairs, pairs_b
 
 

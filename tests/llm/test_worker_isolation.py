@@ -159,7 +159,7 @@ def test_a_segfault_in_the_judge_costs_only_the_pair_in_flight(tmp_path):
     pairs, db = tmp_path / "pairs.jsonl", tmp_path / "store.sqlite"
     _write_pairs(pairs)
     env = {**os.environ, "RADSCOPE_HOME": str(tmp_path / "home"), "PYTHONUNBUFFERED": "1"}
-    command = [sys.executable, "-m", "radscope.engine", "score", "--input", str(pairs), "--metrics", "vert",
+    command = [sys.executable, "-m", "radscope", "score", "--input", str(pairs), "--metrics", "vert",
                "--extractor", "llm", "--judge", "gemma3-270m-demo", "--judge-threads",
                str(THREADS), "--db", str(db),
                "--run-id", "crash-run", "--no-progress"]
