@@ -153,13 +153,21 @@ def run_batch(
     n_pairs = len(pairs)
     was_finished = _finished(store, run_id)
     reuse, resumed = _open_run(store, run_id, input_label, metric_names, pairs, signatures)
+    # An identical finished run: nothing to score, and its kept summary is this run's.
+    answer = _stored_answer(store, run_id, resumed, n_pairs * len(built), n_pairs,
+                            ctx.counters - counters_before) if was_finished else None
+    if answer is not None and on_rows is None and not keep_rows:  # nobody wants the rows either
+        if progress:
+            progress(n_pairs * len(built), n_pairs * len(built))
+        answer["elapsed_s"] = round(time.perf_counter() - started, 3)
+        return BatchRun(run_id=run_id, rows=[], summary=answer, metrics=metric_names)
     chunk_results = _ChunkResults(signatures, progress, n_pairs * len(built), resumed["reused"])
     if was_finished:  # stored again only if something must be scored (a retried judge failure)
         chunk_results.before_write = lambda: _open_run(store, run_id, input_label, metric_names,
                                                        [], signatures, reopen=True)
     elif store is not None and not reuse and reuse_earlier:
         chunk_results.earlier = earlier_run_of(store, run_id, input_label, metric_names, signatures)
-    builder = SummaryBuilder(built, signatures)
+    builder = SummaryBuilder(built, signatures) if answer is None else None
     kept: list[dict[str, Any]] = []
     scoring = _Scoring(max_chars, bool(ctx.option(FORCE_APPLICABILITY)),
                        ThreadPoolExecutor(max_workers=max(1, concurrency)) if concurrency > 1 else None,
@@ -182,16 +190,38 @@ def run_batch(
             chunk_results.save(store, run_id)
         scoring.close()
     answered = was_finished and chunk_results.stored == 0
-    if store is not None and not answered:
-        store.finish_run(run_id)
+    if builder is None:  # an identical finished run's rows were read back for the caller
+        assert answer is not None and answered
+        answer["elapsed_s"] = round(time.perf_counter() - started, 3)
+        return BatchRun(run_id=run_id, rows=kept, summary=answer, metrics=metric_names)
     resumed["copied"] = chunk_results.copied
     summary = run_summary(builder, ctx.counters - counters_before, run_id, n_pairs, resumed)
     summary["answered_from_store"] = answered
     if chunk_results.copied:
         summary["earlier_run"] = chunk_results.earlier
     summary["stored"] = chunk_results.stored
+    if store is not None and not answered:
+        store.finish_run(run_id, summary=summary)
     summary["elapsed_s"] = round(time.perf_counter() - started, 3)
     return BatchRun(run_id=run_id, rows=kept, summary=summary, metrics=metric_names)
+
+
+def _stored_answer(store: Any, run_id: str, resumed: Counter, units: int, n_pairs: int,
+                   counters: Counter) -> dict[str, Any] | None:
+    """The summary a finished run kept, as this identical rerun's, when every one of its
+    results holds (the registration pass counted them all reused); None otherwise."""
+    if resumed["reused"] != units or resumed["recomputed"] or resumed["retried"]:
+        return None
+    kept = store.run_summary(run_id)
+    if kept is None:
+        return None
+    answer = {**kept, "run_id": run_id, "n_pairs": n_pairs, "answered_from_store": True, "stored": 0,
+              "resumed": {"reused": units, "recomputed": 0, "retried": 0}}
+    for key in ("model_calls", "encoder_batches", "cache_hits"):
+        answer[key] = int(counters.get(key, 0))
+    for key in ("prompt_tokens", "completion_tokens", "earlier_run"):
+        answer.pop(key, None)
+    return answer
 
 
 def _finished(store: Any | None, run_id: str) -> bool:
@@ -318,13 +348,15 @@ class _Scoring:
             self.procs.close()
 
 
-def deliver_rows(rows: list[dict[str, Any]], builder: SummaryBuilder, on_rows: RowsFn | None,
+def deliver_rows(rows: list[dict[str, Any]], builder: SummaryBuilder | None, on_rows: RowsFn | None,
                  kept: list[dict[str, Any]] | None) -> None:
-    """A chunk's rows, in input order, to the caller, the summary and (when kept) the run."""
+    """A chunk's rows, in input order, to the caller, the summary (unless it is kept already)
+    and (when kept) the run."""
     if on_rows:
         on_rows(rows)
-    for row in rows:
-        builder.add_row(row["metrics"], pair_id=row["id"])
+    if builder is not None:
+        for row in rows:
+            builder.add_row(row["metrics"], pair_id=row["id"])
     if kept is not None:
         kept.extend(rows)
 

@@ -81,7 +81,8 @@ CREATE TABLE IF NOT EXISTS runs (
     metrics     TEXT NOT NULL,            -- JSON list of metric names, in display order
     options     TEXT NOT NULL,            -- JSON object
     status      TEXT NOT NULL,            -- 'running' | 'finished' | caller-defined
-    finished_at TEXT
+    finished_at TEXT,
+    summary     TEXT                      -- JSON: the corpus summary of a finished run
 );
 CREATE TABLE IF NOT EXISTS pairs (
     run_id   TEXT NOT NULL REFERENCES runs(run_id) ON DELETE CASCADE,
@@ -363,6 +364,8 @@ class Store:
         """A schema 1 or 2 store keeps its ``results`` table as it is (read as before). Version
         1 stores have no ``content_hash``: the column is added empty, so their results are
         never reused for a resumed run (they are recomputed, and counted)."""
+        if "summary" not in {r[1] for r in conn.execute("PRAGMA table_info(runs)")}:
+            conn.execute("ALTER TABLE runs ADD COLUMN summary TEXT")
         if conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'results'").fetchone():
             columns = {r[1] for r in conn.execute("PRAGMA table_info(results)")}
             if "content_hash" not in columns:
@@ -515,14 +518,22 @@ class Store:
         if conn.execute("SELECT 1 FROM runs WHERE run_id = ?", (run_id,)).fetchone() is None:
             raise UnknownRunError(f"no run {run_id!r} in this store; call start_run first")
 
-    def finish_run(self, run_id: str, status: str = "finished") -> None:
-        """Mark a run finished (or another final status such as 'cancelled' or 'failed'), and
-        checkpoint the store so its main file holds every result."""
+    def finish_run(self, run_id: str, status: str = "finished",
+                   summary: Mapping[str, Any] | None = None) -> None:
+        """Mark a run finished (or another final status such as 'cancelled' or 'failed'), keep
+        its corpus ``summary`` (an identical rerun answers with it), and checkpoint the store
+        so its main file holds every result."""
         with self._write() as conn:
             self._require_run(conn, run_id)
-            conn.execute("UPDATE runs SET status = ?, finished_at = ? WHERE run_id = ?",
-                         (status, _now(), run_id))
+            conn.execute("UPDATE runs SET status = ?, finished_at = ?, summary = ? WHERE run_id = ?",
+                         (status, _now(), None if summary is None else _dumps(summary), run_id))
         self.checkpoint()
+
+    def run_summary(self, run_id: str) -> dict[str, Any] | None:
+        """The summary kept when the run finished (None: none kept, or the run is not finished)."""
+        row = self._conn().execute("SELECT summary FROM runs WHERE run_id = ? AND status = 'finished'",
+                                   (run_id,)).fetchone()
+        return None if row is None or row[0] is None else dict(json.loads(row[0]))
 
     def get_run(self, run_id: str) -> RunInfo | None:
         rows = self._run_rows("WHERE r.run_id = ?", (run_id,))

@@ -62,6 +62,19 @@ def test_an_identical_rerun_answers_from_the_finished_run_and_stores_nothing(tmp
     store.close()
 
 
+def test_a_rerun_that_wants_no_rows_answers_with_the_summary_the_run_kept(tmp_path):
+    store = Store(tmp_path / "db.sqlite")
+    first = _run(store, _pairs())
+    ctx, registry = RuntimeContext(), production()
+    again = run_batch(_pairs(), METRICS, ctx, registry=registry, store=store, run_id=first.run_id,
+                      input_label=LABEL, keep_rows=False)
+    ctx.close()
+    assert again.answered_from_store and again.rows == [] and again.summary["stored"] == 0
+    assert again.summary["metrics"] == first.summary["metrics"]
+    assert again.summary["resumed"] == {"reused": 12, "recomputed": 0, "retried": 0}
+    store.close()
+
+
 def test_one_edited_pair_is_the_only_one_scored_again(tmp_path):
     store = Store(tmp_path / "db.sqlite")
     first = _run(store, _pairs())
