@@ -619,7 +619,7 @@ def runs_frame(store: Store, limit: int = 50, owner: str | None = None) -> pd.Da
 
     try:
         runs = store.list_runs(owner)[:limit]
-        sizes = store.run_sizes()
+        sizes = store.run_sizes([r.run_id for r in runs])
     except StoreError as exc:  # pragma: no cover - a broken store file
         return pd.DataFrame({"error": [str(exc)]})
     records = []

@@ -76,8 +76,8 @@ def run_cli(args: argparse.Namespace) -> int:
 
 
 def _list(store: Store) -> int:
-    sizes = store.run_sizes()
     runs = store.list_runs()
+    sizes = store.run_sizes([r.run_id for r in runs])
     print(f"{'run id':<24} {'started':<19} {'status':<11} {'pairs':>7} {'size':>9}  metrics")
     for info in runs:
         print(f"{info.run_id:<24} {info.created_at[:19].replace('T', ' '):<19} {info.status:<11} "
@@ -95,7 +95,7 @@ def _run(store: Store, run_id: str) -> Any:
 
 def _show(store: Store, run_id: str) -> int:
     info = _run(store, run_id)
-    shown = {**info.to_json(), "size_bytes": store.run_sizes().get(run_id, 0)}
+    shown = {**info.to_json(), "size_bytes": store.run_sizes([run_id]).get(run_id, 0)}
     print(json.dumps(shown, indent=2, ensure_ascii=False))
     return 0
 

@@ -606,19 +606,26 @@ class Store:
         self._conn().execute("VACUUM")
         self.checkpoint()
 
-    def run_sizes(self) -> dict[str, int]:
+    def run_sizes(self, run_ids: Sequence[str] | None = None) -> dict[str, int]:
         """run id -> about how many bytes its results take: the compressed details it holds
-        (a blob shared with another run counts for both) and its rows."""
-        sizes = {r[0]: int(r[1] or 0) + 48 * int(r[2]) for r in self._conn().execute(
-            """SELECT k.run_id,
-                      (SELECT SUM(length(d.data)) FROM details d WHERE d.id IN
-                          (SELECT DISTINCT s.details FROM scores s WHERE s.run_no = k.run_no)),
-                      (SELECT COUNT(*) FROM scores s WHERE s.run_no = k.run_no)
-               FROM run_keys k""")}
-        if self._legacy:
-            for run_id, size in self._conn().execute(
-                    "SELECT run_id, SUM(length(payload) + 100) FROM results GROUP BY run_id"):
-                sizes[run_id] = sizes.get(run_id, 0) + int(size)
+        (a blob shared with another run counts for both) and its rows; of ``run_ids`` only,
+        when given (each run's rows are read: a listing asks for the runs it shows)."""
+        conn = self._conn()
+        wanted = list(run_ids) if run_ids is not None else [r[0] for r in conn.execute(
+            "SELECT run_id FROM runs")]
+        sizes: dict[str, int] = {}
+        for run_id in wanted:
+            row = conn.execute(
+                """SELECT (SELECT SUM(length(d.data)) FROM details d WHERE d.id IN
+                              (SELECT DISTINCT s.details FROM scores s WHERE s.run_no = k.run_no)),
+                          (SELECT COUNT(*) FROM scores s WHERE s.run_no = k.run_no)
+                   FROM run_keys k WHERE k.run_id = ?""", (run_id,)).fetchone()
+            if row is not None:
+                sizes[run_id] = int(row[0] or 0) + 48 * int(row[1])
+            if self._legacy_run(run_id):
+                legacy = conn.execute("SELECT SUM(length(payload) + 100) FROM results WHERE run_id = ?",
+                                      (run_id,)).fetchone()[0]
+                sizes[run_id] = sizes.get(run_id, 0) + int(legacy or 0)
         return sizes
 
     # --- results -------------------------------------------------------------------------------

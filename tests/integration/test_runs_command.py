@@ -84,6 +84,9 @@ def test_compact_rewrites_an_older_store_and_keeps_its_results(tmp_path, capsys)
                                "error": None, "elapsed_ms": 1.0, "details": {"n": i}}, f"{i:032x}")
             for i in range(5)]
     write_schema_2_store(tmp_path / "db.sqlite", "old-run", ["bleu"], {"signatures": {"bleu": "bleu|v:1"}}, rows)
+    assert _runs(tmp_path, "list") == 0  # listed as it is, with its size
+    listed = capsys.readouterr().out.splitlines()
+    assert listed[1].startswith("old-run") and " 5 " in listed[1] and " 0 B " not in listed[1]
     assert _runs(tmp_path, "compact") == 0
     with Store(tmp_path / "db.sqlite") as store:
         assert store._conn().execute("SELECT COUNT(*) FROM results").fetchone() == (0,)
