@@ -128,7 +128,7 @@ def run_batch(
     on_rows: RowsFn | None = None,
     keep_rows: bool = True,
     chunk_guard: Callable[[], AbstractContextManager[Any]] | None = None,
-    reuse_earlier: bool = True,
+    reuse_earlier: bool = False,
 ) -> BatchRun:
     """Score every pair with every metric, storing each chunk's results as it finishes.
 
@@ -140,9 +140,11 @@ def run_batch(
     chunk's output rows go to ``on_rows`` as soon as it is scored; ``keep_rows`` (the app,
     the API) also returns them all in ``BatchRun.rows``, which a large run should not ask for.
     ``chunk_guard`` is entered around each chunk's scoring (the app's model gate: other
-    requests get the models between two chunks). A new run of an input that an earlier
-    finished run scored under the same signatures (``earlier_run_of``) takes that run's
-    results for its unchanged pairs, unless ``reuse_earlier`` is False (a fresh run).
+    requests get the models between two chunks). With ``reuse_earlier`` (the command line,
+    whose store is one user's), a new run of an input that an earlier finished run scored
+    under the same signatures (``earlier_run_of``) takes that run's results for its unchanged
+    pairs. Off by default: in the public app another visitor's run of a file of the same name
+    must never answer for, or reveal anything to, this one.
     """
     started = time.perf_counter()
     counters_before = Counter(ctx.counters)  # the context may serve several runs

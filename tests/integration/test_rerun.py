@@ -123,3 +123,17 @@ def test_fresh_scores_an_identical_input_again_as_a_new_run(tmp_path):
     assert fresh.run_id == f"{first.run_id}-2" and not fresh.answered_from_store
     assert fresh.summary["stored"] == 12
     store.close()
+
+
+def test_only_a_caller_that_asks_takes_results_from_an_earlier_run(tmp_path):
+    # The app (and the API) do not ask: in the public app another visitor's run of a file with
+    # the same name must neither answer for this one nor reveal that it exists.
+    store = Store(tmp_path / "db.sqlite")
+    first = _run(store, _pairs())
+    edited = _pairs(edited="FINDINGS: Heart size normal. IMPRESSION: No effusion.")
+    ctx = RuntimeContext()
+    run = run_batch(edited, METRICS, ctx, registry=production(), store=store, input_label=LABEL)
+    ctx.close()
+    assert run.run_id != first.run_id and "from_earlier_run" not in run.summary["resumed"]
+    assert "earlier_run" not in run.summary and run.summary["stored"] == 12
+    store.close()
