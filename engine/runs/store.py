@@ -100,12 +100,13 @@ CREATE TABLE IF NOT EXISTS signatures (
     text TEXT NOT NULL UNIQUE
 );
 CREATE TABLE IF NOT EXISTS dictionaries ( -- zlib preset dictionaries, made from a metric's results
-    id     INTEGER PRIMARY KEY,
+    id     INTEGER PRIMARY KEY AUTOINCREMENT, -- never reused: readers keep them by id
     metric TEXT NOT NULL,
     data   BLOB NOT NULL
 );
 CREATE TABLE IF NOT EXISTS details (      -- results' whole dicts, one metric's batch compressed together
-    id         INTEGER PRIMARY KEY,
+    id         INTEGER PRIMARY KEY AUTOINCREMENT, -- never reused (after compact): readers in other
+                                          -- processes keep decompressed blobs by id
     dictionary INTEGER,                   -- dictionaries.id, or NULL when compressed without one
     data       BLOB NOT NULL              -- engine.runs.details.compress of JSON lines
 );
