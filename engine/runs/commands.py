@@ -42,19 +42,22 @@ def store_line(store: Store, summary: dict[str, Any]) -> str:
 def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     runs = sub.add_parser("runs", help="list, show, export, remove and compact the stored runs")
     runs.add_argument("--db", help="SQLite store path (default: $RADSCOPE_HOME/radscope.sqlite)")
+    # --db after the action works too (SUPPRESS: an action that is not given it keeps the one before).
+    db = argparse.ArgumentParser(add_help=False)
+    db.add_argument("--db", default=argparse.SUPPRESS, help="SQLite store path")
     actions = runs.add_subparsers(dest="runs_command", required=True)
-    actions.add_parser("list", help="every run: id, date, status, pairs, metrics, size")
-    show = actions.add_parser("show", help="one run's settings and counts")
+    actions.add_parser("list", parents=[db], help="every run: id, date, status, pairs, metrics, size")
+    show = actions.add_parser("show", parents=[db], help="one run's settings and counts")
     show.add_argument("run_id")
-    export = actions.add_parser("export", help="write a run's results again, as `score` wrote them")
+    export = actions.add_parser("export", parents=[db], help="write a run's results again, as `score` wrote them")
     export.add_argument("run_id")
     export.add_argument("--out", required=True, help="per-pair results, JSONL")
     export.add_argument("--csv", help="also the flat results table as CSV")
     export.add_argument("--input", help="the run's input file, for the texts in the CSV (read with "
                         "the default column names: id, reference, candidate)")
-    remove = actions.add_parser("remove", help="delete runs (then `compact` shrinks the file)")
+    remove = actions.add_parser("remove", parents=[db], help="delete runs (then `compact` shrinks the file)")
     remove.add_argument("run_ids", nargs="+")
-    actions.add_parser("compact", help="rewrite older runs compactly and VACUUM: the file shrinks")
+    actions.add_parser("compact", parents=[db], help="rewrite older runs compactly and VACUUM: the file shrinks")
     return runs
 
 

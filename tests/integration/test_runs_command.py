@@ -61,6 +61,8 @@ def test_list_show_remove_and_compact_free_the_space(tmp_path, capsys):
     assert all(any(line.startswith(run_id) and " 300 " in line and "bleu,rouge,clear" in line
                    for line in listed) for run_id in ids)
     assert listed[-1].startswith("2 runs; store ")
+    assert main(["runs", "show", ids[1], "--db", str(tmp_path / "db.sqlite")]) == 0  # --db after works too
+    assert json.loads(capsys.readouterr().out)["run_id"] == ids[1]
     assert _runs(tmp_path, "show", ids[1]) == 0
     shown = json.loads(capsys.readouterr().out)
     assert shown["run_id"] == ids[1] and shown["n_results"] == 900 and shown["size_bytes"] > 0
