@@ -13,13 +13,14 @@ ifeq ($(LLAMA_CUDA),1)
 export CMAKE_ARGS := -DGGML_CUDA=on
 endif
 
-.PHONY: run test test-fast lint bench setup dev system-deps constraints clean help
+.PHONY: run test test-fast lint bench bench-store setup dev system-deps constraints clean help
 
 help:
 	@echo "make run    - set up the environment and start the app on http://127.0.0.1:7860 (the local"
 	@echo "              LLM judge's llama.cpp compiles in the background meanwhile)"
 	@echo "make test   - set up the environment (and Debian chromium) and run the whole test suite"
 	@echo "make bench  - run the benchmarks (real data from DATA=$(DATA) when present)"
+	@echo "make bench-store - 100,000 pairs into a fresh store: bytes per pair, peak memory, an identical rerun"
 
 # The environment comes in two steps. `.base` is requirements.txt without llama-cpp-python: wheels
 # only, a minute or two, and all the app needs to serve the default metrics (rules readers,
@@ -98,6 +99,12 @@ bench: $(BIN)/.runtime
 	  --limit 150 --out $(OUT)/iu_pairs.jsonl
 	$(BIN)/python -m radscope.engine.bench speed --metrics radsem,clear,crepe,srr,bleu,rouge --extractor rules \
 	  --n 300 $$([ -f $(OUT)/iu_pairs.jsonl ] && echo --data $(OUT)/iu_pairs.jsonl) --out $(OUT)/speed.json
+
+# The store at scale: 100,000 pairs with the default metrics (size per pair, peak memory), then
+# the same run again, which answers from the store (nothing stored; its time beside the first's).
+bench-store: $(BIN)/.runtime
+	@mkdir -p $(OUT)
+	nice $(BIN)/python -m radscope.engine.bench store --n 100000 --out $(OUT)/store.json
 
 # Re-pin every installed package after changing requirements*.txt.
 constraints: $(BIN)/.dev

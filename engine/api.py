@@ -12,7 +12,7 @@ Build a ``Scorer`` once (it loads the models), then call ``score`` as often as n
 Options are the CLI's metric flags as keyword arguments (``--crepe-model`` -> ``crepe_model``);
 ``registry`` (default: the project's metrics, ``radscope.engine.metrics.registry.production``) says
 which metrics the names refer to.
-Records and signatures are exactly those ``python -m radscope.engine score`` writes. Models and the
+Records and signatures are exactly those ``radscope score`` writes. Models and the
 worker processes (``workers`` > 1) are reused between calls; ``score`` may be called from
 several threads at once. Nothing is stored unless a store is given (then a run id resumes).
 A call that only runs the rules readers and lexical metrics pauses automatic garbage collection
@@ -86,7 +86,7 @@ class Scores:
 @dataclass
 class CorpusResult:
     """A corpus scored in one call: the per-pair ``scores`` and the CLI's ``summary`` (what
-    ``python -m radscope.engine score --summary`` writes: per metric the mean with its bootstrap CI, the
+    ``radscope score --summary`` writes: per metric the mean with its bootstrap CI, the
     corpus figures with 95 % CIs, the signature and the counts of errors, cannot-read and
     not-applicable pairs; the model-call counters)."""
 

@@ -1,4 +1,4 @@
-"""Command line: ``python -m radscope.engine <command>``.
+"""Command line: ``radscope <command>`` (``python -m radscope`` in a checkout).
 
 ``score`` runs metrics over a file of pairs; ``compare`` tests two systems' stored per-pair
 results against each other; ``metrics`` lists what is registered. Metric options (judge,
@@ -49,7 +49,7 @@ def _collect_options(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def build_parser(registry: MetricRegistry) -> argparse.ArgumentParser:
-    parser = OneLineParser(prog="python -m radscope.engine", description=__doc__.splitlines()[0])
+    parser = OneLineParser(prog="radscope", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
 
     score = sub.add_parser("score", help="score report pairs from a file")
@@ -63,7 +63,11 @@ def build_parser(registry: MetricRegistry) -> argparse.ArgumentParser:
     score.add_argument("--summary", help="corpus summary JSON")
     score.add_argument("--run-id", help="store results under this id; re-running it skips finished pairs "
                        "(default: an id derived from the input and options, so re-running the same "
-                       "command resumes its unfinished run)")
+                       "command resumes its unfinished run, or answers from its finished one without "
+                       "storing anything again)")
+    score.add_argument("--fresh", action="store_true",
+                       help="score the input again as a new run even when an identical finished run "
+                       "is stored (its pairs are scored and stored again)")
     score.add_argument("--db", help="SQLite store path (default: $RADSCOPE_HOME/radscope.sqlite)")
     score.add_argument("--format", choices=dataio.FORMATS, help="input format (default: from extension)")
     score.add_argument("--id-col", default="id", help="id column ('none' to number rows)")
@@ -99,6 +103,10 @@ def build_parser(registry: MetricRegistry) -> argparse.ArgumentParser:
 
     sub.add_parser("metrics", help="list the registered metrics")
 
+    from radscope.engine.runs import commands as runs_commands
+
+    runs_commands.add_parser(sub)
+
     from radscope.engine import structured_report
 
     _add_metric_options(structured_report.add_parser(sub), registry)
@@ -118,6 +126,10 @@ def main(argv: list[str] | None = None, registry: MetricRegistry | None = None) 
             return _score(args, argv, registry)
         if args.command == "compare":
             return _compare(args, registry)
+        if args.command == "runs":
+            from radscope.engine.runs import commands as runs_commands
+
+            return runs_commands.run_cli(args)
         if args.command == "structure":
             from radscope.engine import structured_report
 
@@ -163,7 +175,7 @@ def _resume_command(argv: list[str], run_id: str) -> str:
     args = list(argv)
     if "--run-id" not in args and not any(a.startswith("--run-id=") for a in args):
         args += ["--run-id", run_id]
-    return shlex.join([sys.executable, "-m", "radscope.engine", *args])
+    return shlex.join([sys.executable, "-m", "radscope", *args])
 
 
 _DISK_ERRORS = (errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EIO)
@@ -195,7 +207,10 @@ def _score(args: argparse.Namespace, argv: list[str], registry: MetricRegistry) 
     try:
         with scoring_collector():  # this command's process only scores (runs.collector)
             built = registry.build(metric_names, ctx)
-            run_id = args.run_id or resume_or_new_run_id(store, input_run_id(pairs, built, max_chars))
+            if args.fresh and args.run_id:
+                raise dataio.InputError("--fresh starts a new run with an id of its own; leave out --run-id")
+            run_id = args.run_id or resume_or_new_run_id(store, input_run_id(pairs, built, max_chars),
+                                                         fresh=args.fresh)
             return _score_run(args, argv, pairs, built, registry, ctx, store, run_id, max_chars)
     except sqlite3.DatabaseError as exc:
         raise store.damaged(exc) from None
@@ -221,6 +236,8 @@ def _score_run(args: argparse.Namespace, argv: list[str], pairs: dataio.PairFile
 
     info = store.get_run(run_id)
     resuming = f" (resuming: {info.n_results} results stored)" if info else ""
+    if info and info.status == "finished":
+        resuming = f" (finished before: reading its {info.n_results} stored results)"
     print(f"run id: {run_id}{resuming}", file=sys.stderr, flush=True)
     metric_names = [m.name for m in built]
     bar = None
@@ -247,7 +264,7 @@ def _score_run(args: argparse.Namespace, argv: list[str], pairs: dataio.PairFile
                                 input_label=str(args.input), max_chars=max_chars,
                                 concurrency=args.concurrency, progress=progress, metrics=built,
                                 workers=args.workers or parallel.default_workers(),
-                                on_rows=writer.write, keep_rows=False)
+                                on_rows=writer.write, keep_rows=False, reuse_earlier=not args.fresh)
         except KeyboardInterrupt:
             if bar is not None:
                 bar.close()
@@ -268,6 +285,9 @@ def _score_run(args: argparse.Namespace, argv: list[str], pairs: dataio.PairFile
         dataio.write_json(run.summary, args.summary)
     print(format_summary(run.summary))
     print(f"run id: {run.run_id}  ({writer.n_rows} pairs written to {args.out})")
+    from radscope.engine.runs.commands import store_line
+
+    print(store_line(store, run.summary))
     return 0
 
 

@@ -18,7 +18,7 @@ its writer:
   that drops, repeats or invents a finding is refused with its reasons (``StructureRefused``),
   never shown as the structured report.
 
-Command line: ``python -m radscope.engine structure --input report.txt [--by rules|llm] [--judge ...]``.
+Command line: ``radscope structure --input report.txt [--by rules|llm] [--judge ...]``.
 """
 from __future__ import annotations
 

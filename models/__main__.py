@@ -1,4 +1,4 @@
-"""``python -m radscope.models``: list the registry, fetch models, export encoders, pack and unpack.
+"""``radscope models``: list the registry, fetch models, export encoders, pack and unpack.
 
 ``list``, ``fetch``, ``pack`` and ``unpack`` work in the runtime environment (``fetch`` builds
 the export environment when an encoder needs it); ``export`` and ``per-row`` need the export
@@ -124,7 +124,7 @@ def _unpack(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m radscope.models", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="radscope models", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("list", help="registered models and whether encoders are ready").set_defaults(
         func=_list)
@@ -163,4 +163,6 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
+    print(f"note: `python -m {__package__}` is now `radscope models` (`python -m radscope models` in a "
+          "checkout); this spelling goes in the next version", file=sys.stderr)
     raise SystemExit(main())

@@ -1,7 +1,7 @@
 """ONNX encoder artifacts: the manifest format and where an encoder id is found on disk.
 
 An artifact is a directory with ``manifest.json``, ``tokenizer.json`` and ``model.onnx``
-and/or ``model.int8.onnx``. It is written by ``python -m radscope.models export`` (export
+and/or ``model.int8.onnx``. It is written by ``radscope models export`` (export
 environment) and read by ``radscope.engine.runtimes.onnx_encoder`` (runtime environment), so this
 module imports neither torch nor onnxruntime.
 
@@ -46,8 +46,8 @@ def export_dir(model_id: str) -> Path:
 
 
 def export_command(model_id: str) -> str:
-    return (f"`python -m radscope.models fetch {model_id}` (downloads the checkpoint and exports it; by hand: "
-            f"`make export-env`, then `.venv-export/bin/python -m radscope.models export {model_id} --int8`)")
+    return (f"`radscope models fetch {model_id}` (downloads the checkpoint and exports it; by hand: "
+            f"`make export-env`, then `.venv-export/bin/python -m radscope models export {model_id} --int8`)")
 
 
 @dataclass
@@ -163,7 +163,7 @@ def resolve_artifact(name: str, task: str | None = None) -> OnnxArtifact:
         if not (local / MANIFEST).exists():
             raise ModelNotAvailable(
                 f"{local} has no {MANIFEST}: it is not an exported ONNX encoder. If it is a "
-                f"checkpoint, export it first: python -m radscope.models export {local} --out DIR --int8")
+                f"checkpoint, export it first: radscope models export {local} --out DIR --int8")
         return _from_dir(name, local, "local", None, task)
     entries = model_registry.load_registry()
     entry = entries.get(name)

@@ -242,7 +242,7 @@ def _read_index(tar: tarfile.TarFile, bundle: Path) -> dict[str, _Model]:
     """The first member, the index, checked field by field (see the module doc)."""
     first = tar.next()
     _need(first is not None and first.name == INDEX, bundle,
-          f"the first member is not {INDEX}: it was not written by `python -m radscope.models pack`")
+          f"the first member is not {INDEX}: it was not written by `radscope models pack`")
     assert first is not None
     _need(first.isreg() and first.size <= MAX_INDEX_BYTES, bundle,
           f"{INDEX} is not a regular file of at most {MAX_INDEX_BYTES} bytes")

@@ -1,7 +1,7 @@
 """The export environment (torch, transformers, the ONNX tool chain), built on demand.
 
 The app's environment never gets torch; exporting a published encoder runs
-``<export venv>/bin/python -m radscope.models export ...`` in a child process instead. The environment
+``<export venv>/bin/python -m radscope models export ...`` in a child process instead. The environment
 is the one ``make export-env`` builds (``.venv-export``, or ``$RADSCOPE_EXPORT_VENV``), made
 from the pinned ``requirements-export.txt`` + ``constraints-export.txt``. torch comes from a
 local wheel folder when there is one (``$TORCH_WHEELS``, default ``/opt/wheels``), else from

@@ -50,13 +50,13 @@ class FetchFailed(RuntimeError):
 
 
 def fetch_command(model_id: str) -> str:
-    return f"python -m radscope.models fetch {model_id}"
+    return f"radscope models fetch {model_id}"
 
 
 def offline_advice(model_id: str) -> str:
     return (f"on a connected machine run `{fetch_command(model_id)}`; to move it to this machine, "
-            f"`python -m radscope.models pack {model_id} --out bundle.tar` there and "
-            "`python -m radscope.models unpack bundle.tar` here (or unset HF_HUB_OFFLINE)")
+            f"`radscope models pack {model_id} --out bundle.tar` there and "
+            "`radscope models unpack bundle.tar` here (or unset HF_HUB_OFFLINE)")
 
 
 class _Steps:
@@ -96,7 +96,7 @@ def fetch(model_id: str, report: Reporter = quiet, cancel: threading.Event | Non
         entry = model_registry.get(model_id)
     except KeyError as exc:
         raise FetchFailed(model_id, "look up", str(exc.args[0]),
-                          "choose an id from `python -m radscope.models list`") from None
+                          "choose an id from `radscope models list`") from None
     if not force:
         ready = load_receipt(model_id)
         if ready is not None:
@@ -266,7 +266,7 @@ def _encoder(entry: ModelEntry, steps: _Steps) -> Prepared:
                     " (the download is kept)") as progress:
         shutil.rmtree(staging, ignore_errors=True)
         env = {**os.environ, "HF_HUB_OFFLINE": "1"}  # everything it needs is in the cache now
-        export_env.run_child([str(python), "-m", "radscope.models", "export", entry.id, "--int8",
+        export_env.run_child([str(python), "-m", "radscope", "models", "export", entry.id, "--int8",
                               "--out", str(staging)], progress, steps.report, steps.cancel, env=env)
     with steps.step("verify", f"export again with `{fetch_command(entry.id)} --force`; if it fails "
                     "again, report the exporter versions in the manifest") as progress:

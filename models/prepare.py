@@ -46,7 +46,7 @@ def parse_ids(value: str | list[str] | None) -> list[str]:
     unknown = [i for i in ids if i not in model_registry.load_registry()]
     if unknown:
         raise ValueError(f"unknown model id(s) to prepare: {', '.join(unknown)}; "
-                         f"see `python -m radscope.models list`")
+                         f"see `radscope models list`")
     return ids
 
 

@@ -1,7 +1,7 @@
 """Progress of a long step (download, environment build, export) as plain numbers and a line.
 
 The fetcher reports through a callback so the same steps drive a terminal bar
-(``python -m radscope.models fetch``), a Gradio progress bar (the Models tab) and start-up logs
+(``radscope models fetch``), a Gradio progress bar (the Models tab) and start-up logs
 (``RADSCOPE_PREPARE``). Cancelling is a ``threading.Event`` checked between chunks.
 """
 from __future__ import annotations

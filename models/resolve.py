@@ -106,7 +106,7 @@ def _resolve_entry(entry: ModelEntry) -> ResolvedModel:
     try:
         path, source = hf_fetch(entry.repo or "", entry.file, entry.revision)
     except ModelNotAvailable as exc:
-        raise ModelNotAvailable(f"{exc}; for this registry model `python -m radscope.models fetch {entry.id}` "
+        raise ModelNotAvailable(f"{exc}; for this registry model `radscope models fetch {entry.id}` "
                                 "also verifies it") from None
     return ResolvedModel(entry.id, path, source, entry, revision=entry.revision)
 

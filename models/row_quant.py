@@ -16,7 +16,7 @@ onnxruntime only, so an onnxruntime contrib op is fine here.
 
 ``per_row_activations`` works on any ``quantize_dynamic`` output, so it serves new exports
 (``export.quantize_int8``) and artifacts exported before it existed
-(``python -m radscope.models per-row DIR``), without the checkpoint.
+(``radscope models per-row DIR``), without the checkpoint.
 """
 from __future__ import annotations
 
@@ -170,7 +170,7 @@ def per_row_artifact(directory: Path) -> bool:
     receipt = load_receipt(manifest.id)
     if receipt is not None and Path(receipt.path).resolve() == directory.resolve():
         raise ValueError(f"{manifest.id} was fetched (its receipt lists its hashes): run "
-                         f"`python -m radscope.models fetch --force {manifest.id}` instead")
+                         f"`radscope models fetch --force {manifest.id}` instead")
     path = directory / manifest.files["int8"]["name"]
     partial = path.with_name(path.name + ".partial")
     rewrite_file(path, partial)

@@ -2,7 +2,7 @@
 
 A file with the right hash can still fail on this machine (an architecture llama.cpp does not
 know, too little memory), and a crash of llama.cpp must not take the app with it, so the check
-runs in a child process: ``python -m radscope.models.selfcheck PATH``. ``run_self_check`` is the one
+runs in a child process: ``radscope models.selfcheck PATH``. ``run_self_check`` is the one
 entry point callers use, so the generation can later be routed through the app's judge worker.
 """
 from __future__ import annotations

@@ -1,7 +1,8 @@
 """The ``radscope`` command (and ``python -m radscope``).
 
-``score``, ``compare``, ``metrics`` and ``structure`` are the engine's command line
+``score``, ``compare``, ``metrics``, ``structure`` and ``runs`` are the engine's command line
 (``radscope.engine.cli``); ``app`` starts the web app (``app.py``, needs the ``app`` extra);
+``models`` lists, fetches, packs and unpacks the models (``radscope.models``);
 ``serve-reward`` starts the reward server (``radscope.engine.reward_server``, needs ``serve``).
 """
 from __future__ import annotations
@@ -9,7 +10,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 
-ENGINE_COMMANDS = ("score", "compare", "metrics", "structure")
+ENGINE_COMMANDS = ("score", "compare", "metrics", "structure", "runs")
 USAGE = """usage: radscope <command> [options]
 
 commands:
@@ -17,6 +18,8 @@ commands:
   compare       paired comparison of two systems' results files
   metrics       list the metrics
   structure     rewrite a free-text report as a structured one (LLM judge)
+  runs          the stored runs: list, show, export, remove, compact
+  models        the models: list, fetch, pack, unpack, export
   app           start the web app on http://127.0.0.1:7860 (extra: radscope[app])
   serve-reward  serve a reward for RL trainers over HTTP (extra: radscope[serve])
 
@@ -30,6 +33,10 @@ def main(argv: list[str] | None = None) -> int:
         from radscope.engine.cli import main as engine_main
 
         return engine_main(args)
+    if command == "models":
+        from importlib import import_module
+
+        return int(import_module("radscope.models.__main__").main(args[1:]))
     if command == "app":
         return _needs("app", "gradio", lambda: _app(args[1:]))
     if command == "serve-reward":

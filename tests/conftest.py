@@ -19,10 +19,10 @@ def radscope_home(tmp_path, monkeypatch):
 
 
 def run_cli(*args: str, cwd: Path = ROOT):
-    """Run ``python -m radscope.engine ...`` in a subprocess (the way users call it)."""
+    """Run ``python -m radscope ...`` in a subprocess (the way users call it)."""
     import subprocess
 
-    return subprocess.run([sys.executable, "-m", "radscope.engine", *args], cwd=cwd, capture_output=True,
+    return subprocess.run([sys.executable, "-m", "radscope", *args], cwd=cwd, capture_output=True,
                           text=True, timeout=600)
 
 

@@ -250,7 +250,7 @@ def build_pairs(path: str | Path, mapping: ColumnMapping, max_pairs: int) -> tup
     if len(pairs) > max_pairs:
         raise BatchProblem(f"{source}: {len(pairs):,} pairs; this app scores at most {max_pairs:,} "
                            "per upload. Split the file, or use the command line "
-                           "(python -m radscope.engine score) for large runs.")
+                           "(radscope score) for large runs.")
     return pairs, pairs_b
 
 
@@ -614,9 +614,12 @@ def write_downloads(run_a: BatchRun, run_b: BatchRun | None, comparison: dict[st
 
 def runs_frame(store: Store, limit: int = 50, owner: str | None = None) -> pd.DataFrame:
     """Earlier runs in the store (``owner``'s only, when given), newest first, with how far
-    each got."""
+    each got and their size: the runs ``radscope runs list`` shows."""
+    from radscope.engine.runs.commands import human_bytes
+
     try:
         runs = store.list_runs(owner)[:limit]
+        sizes = store.run_sizes([r.run_id for r in runs])
     except StoreError as exc:  # pragma: no cover - a broken store file
         return pd.DataFrame({"error": [str(exc)]})
     records = []
@@ -624,10 +627,11 @@ def runs_frame(store: Store, limit: int = 50, owner: str | None = None) -> pd.Da
         expected = r.n_pairs * max(1, len(r.metrics))
         records.append({"run id": r.run_id, "started": r.created_at[:19].replace("T", " "),
                         "input": Path(r.input.split(" [")[0]).name if r.input else "",
-                        "metrics": ", ".join(r.metrics), "status": r.status,
-                        "results": f"{r.n_results}/{expected}", "errors": r.n_errors})
+                        "metrics": ", ".join(r.metrics), "status": r.status, "pairs": r.n_pairs,
+                        "results": f"{r.n_results}/{expected}", "errors": r.n_errors,
+                        "size": human_bytes(sizes.get(r.run_id, 0))})
     return pd.DataFrame.from_records(records, columns=["run id", "started", "input", "metrics",
-                                                       "status", "results", "errors"])
+                                                       "status", "pairs", "results", "errors", "size"])
 
 
 def resumable_runs(store: Store, owner: str | None = None) -> list[str]:

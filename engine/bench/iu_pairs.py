@@ -1,7 +1,7 @@
 """Sanity pairs from the IU X-ray test split: each report against itself and against another study.
 
 ``python -m radscope.engine.bench iu-pairs --data ReXRank_IUXray_test.json --out pairs.jsonl`` writes a
-pairs file for ``python -m radscope.engine score``: identical pairs must score perfectly on every
+pairs file for ``radscope score``: identical pairs must score perfectly on every
 similarity metric, and mismatched pairs (a report against the next study's report) must not.
 """
 from __future__ import annotations

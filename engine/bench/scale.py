@@ -147,7 +147,7 @@ def score_run(pairs: Path, metrics: str, cwd: Path, workers: int | None) -> dict
 
 
 def startup_seconds(cwd: Path, runs: int = 3) -> dict[str, float]:
-    """Median wall and CPU time of ``python -m radscope.engine score --metrics bleu`` on 3 pairs."""
+    """Median wall and CPU time of ``radscope score --metrics bleu`` on 3 pairs."""
     with tempfile.TemporaryDirectory(prefix="radscope-startup-") as tmp:
         work = Path(tmp)
         pairs = work / "pairs.jsonl"

@@ -1,4 +1,4 @@
-"""Scoring a corpus on Ray (``python -m radscope.engine score --engine ray``): same rows, same summary.
+"""Scoring a corpus on Ray (``radscope score --engine ray``): same rows, same summary.
 
 The driver (the process that runs this) reads and checks the input as the local runner does,
 cuts it into blocks (``radscope.engine.cluster.blocks``) and hands them to Ray Data as a dataset, a

@@ -72,15 +72,20 @@ _BOMS = ((codecs.BOM_UTF32_LE, "utf-32-le", "UTF-32"), (codecs.BOM_UTF32_BE, "ut
          (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16"))
 
 
+_MARK = "\ufeff"  # a byte-order mark, as decoded text
+
+
 def decode_text(path: Path | str, raw: bytes) -> str:
     """Text of a file in UTF-8 (with or without a BOM) or UTF-16/32 (by its BOM, or UTF-16
     without one when every other byte is NUL, as in English text); anything else is refused
-    with the encoding named, because a wrong guess would silently change the reports."""
+    with the encoding named, because a wrong guess would silently change the reports. A
+    byte-order mark at the start of a later line (files joined with ``cat``) is dropped too,
+    so that the id after it is the id written (``_without_marks``)."""
     codec, skip, name = _codec_of(path, raw[:_HEAD_BYTES])
     if name:
-        return _strict_decode(path, raw[skip:], codec, name)
+        return _strict_decode(path, raw[skip:], codec, name).replace("\n" + _MARK, "\n")
     try:
-        return raw.decode("utf-8")
+        return raw.decode("utf-8").replace("\n" + _MARK, "\n")
     except UnicodeDecodeError as exc:
         line = raw[: exc.start].count(b"\n") + 1
         column = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
@@ -158,11 +163,18 @@ def _text_lines(path: Path, newline: str) -> Iterator[Iterator[str]]:
         raw.seek(skip)
         text = io.TextIOWrapper(raw, encoding=codec, errors="strict", newline=newline)
         try:
-            yield _without_nul(path, text, name) if name else iter(text)
+            yield _without_marks(_without_nul(path, text, name) if name else text)
         except UnicodeDecodeError:
             decode_text(path, path.read_bytes())  # raises, naming the line and column
             raise InputError(f"{path}: not valid {name or 'UTF-8'} text; save the file as "
                              "UTF-8") from None
+
+
+def _without_marks(lines: Iterable[str]) -> Iterator[str]:
+    """The lines without a byte-order mark at their start: the mark of a second file joined to
+    the first, which would otherwise stay in the next id (an invisible character)."""
+    for line in lines:
+        yield line[1:] if line.startswith(_MARK) else line
 
 
 def _without_nul(path: Path, lines: Iterable[str], name: str) -> Iterator[str]:
@@ -539,7 +551,7 @@ class _PairMaker:
                 raise InputError(f"{source}: {where} {line}: column {col!r} (the {role} column) holds "
                                  f"{size:,} characters; {label} is at most {LABEL_CELL_MAX:,}")
         if columns.id:
-            pid = _cell(cells.get(columns.id)).strip()
+            pid = _cell(cells.get(columns.id)).strip().strip(_MARK).strip()
             if not pid:
                 raise InputError(f"{source}: {where} {line}: column {columns.id!r} is empty; every "
                                  "pair needs an id")

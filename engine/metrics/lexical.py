@@ -3,7 +3,9 @@
 BLEU is nltk's ``sentence_bleu`` (one reference, uniform weights, smoothing method 1 or 4),
 re-implemented here line for line because importing nltk costs about a second (it pulls in
 scipy.stats and scikit-learn), more than scoring a small batch; a test checks that both give
-the same float on thousands of inputs, so the signature still names nltk's definition.
+the same float on thousands of inputs, so the signature still names nltk's definition. Each
+pair also keeps its n-gram counts, from which the corpus figure is corpus BLEU as sacreBLEU
+computes it (``engine.metrics.bleu_stats``), beside the mean of the sentence scores.
 ROUGE-L is Google's rouge-score package (``RougeScorer(["rougeL"], use_stemmer=True)``),
 re-implemented step for step for speed (``token_rouge_l``; a test checks the floats agree).
 Both see the same tokens: lower-cased, punctuation deleted, split on white space (the convention of CLEAR's reference code, so that
@@ -20,6 +22,7 @@ from typing import Any
 
 from radscope.engine.context import ModelInfo, RuntimeContext
 from radscope.engine.io.reports import ReportPair
+from radscope.engine.metrics import bleu_stats
 from radscope.engine.metrics.base import MetricCard, PairScore
 from radscope.engine.metrics.extraction import (
     Extracted,
@@ -60,6 +63,17 @@ def _ngrams(tokens: list[str], n: int) -> Counter:
     return Counter(zip(*(tokens[i:] for i in range(n)), strict=False)) if len(tokens) >= n else Counter()
 
 
+def ngram_counts(reference: list[str], hypothesis: list[str], n: int = 4) -> tuple[list[int], list[int]]:
+    """Per order 1..n: the hypothesis's n-grams clipped by the reference's counts (matches),
+    and all its n-grams (totals), the counts corpus BLEU pools over pairs."""
+    matches, totals = [], []
+    for order in range(1, n + 1):
+        counts, ref_counts = _ngrams(hypothesis, order), _ngrams(reference, order)
+        matches.append(sum(min(count, ref_counts[gram]) for gram, count in counts.items()))
+        totals.append(sum(counts.values()))
+    return matches, totals
+
+
 def sentence_bleu(reference: list[str], hypothesis: list[str], n: int = 4,
                   smoothing: str = "method1") -> float:
     """nltk 3.10's ``sentence_bleu([reference], hypothesis, (1/n,) * n, method1|method4)``.
@@ -70,11 +84,8 @@ def sentence_bleu(reference: list[str], hypothesis: list[str], n: int = 4,
     """
     if smoothing not in ("method1", "method4"):
         raise ValueError(f"unsupported BLEU smoothing {smoothing!r}; use method1 or method4")
-    ratios = []
-    for order in range(1, n + 1):
-        counts, ref_counts = _ngrams(hypothesis, order), _ngrams(reference, order)
-        matched = sum(min(count, ref_counts[gram]) for gram, count in counts.items())
-        ratios.append((matched, max(1, sum(counts.values()))))
+    matches, totals = ngram_counts(reference, hypothesis, n)
+    ratios = [(matched, max(1, total)) for matched, total in zip(matches, totals, strict=True)]
     if ratios[0][0] == 0:
         return 0.0
     hyp_len, ref_len = len(hypothesis), len(reference)
@@ -179,6 +190,8 @@ class Tokenizer(PairwiseExtractor[Tokens]):
 
 
 class BleuScoring(Scoring[Tokens]):
+    stats_version = bleu_stats.STATS_VERSION
+
     def __init__(self, n: int) -> None:
         self.n = n
 
@@ -186,7 +199,11 @@ class BleuScoring(Scoring[Tokens]):
         return {"n": self.n, **extractor_fields, "smooth": "nltk-method1", "lib": "nltk"}
 
     def score(self, value: Tokens, details: dict[str, Any]) -> PairScore:
-        return PairScore(token_bleu(*value, n=self.n))
+        ref, cand = value
+        matches, totals = ngram_counts(ref, cand, self.n)
+        return PairScore(token_bleu(ref, cand, n=self.n),
+                         details={"ngram_matches": matches, "ngram_totals": totals,
+                                  "candidate_length": len(cand), "reference_length": len(ref)})
 
 
 class RougeLScoring(Scoring[Tokens]):
@@ -201,13 +218,14 @@ def _tokenizer(ctx: RuntimeContext) -> Extractor[Tokens]:
     return Tokenizer()
 
 
-def _lexical_metric(card: MetricCard, scoring: Scoring[Tokens]) -> MetricSpec:
+def _lexical_metric(card: MetricCard, scoring: Scoring[Tokens], statistics: Any = None) -> MetricSpec:
     table = ExtractorTable(card.name, {"lexical": _tokenizer}, lambda ctx: "lexical")
 
     def build(ctx: RuntimeContext) -> ExtractorMetric[Tokens]:
         return table.build_metric(ctx, scoring, lambda kind: card)
 
-    return MetricSpec(name=card.name, card=card, build=build, kind="lexical", extractors=table)
+    return MetricSpec(name=card.name, card=card, build=build, kind="lexical", extractors=table,
+                      statistics=statistics)
 
 
 def _bleu_card(n: int) -> MetricCard:
@@ -215,8 +233,10 @@ def _bleu_card(n: int) -> MetricCard:
         name="bleu" if n == 4 else f"bleu{n}", title=f"BLEU-{n}", direction="higher",
         range=(0.0, 1.0),
         measures=f"Modified {n}-gram precision with brevity penalty between the two whole "
-                 "reports (lexical baseline). The corpus value is the mean of per-pair "
-                 "sentence BLEU, not corpus BLEU.",
+                 "reports (lexical baseline). Two corpus figures: corpus BLEU as sacreBLEU "
+                 "computes it (n-gram counts pooled over the pairs, one brevity penalty: "
+                 "'corpus_bleu', the figure papers quote) and the mean of per-pair sentence BLEU "
+                 "('mean', what each pair's score averages to).",
         inputs="whole reports", paper="Papineni et al. 2002, BLEU",
         models="none (nltk sentence_bleu, smoothing method 1)",
         limits="Counts shared words only: negation, laterality and severity flips barely move it.")
@@ -233,6 +253,6 @@ ROUGE_CARD = MetricCard(
     limits="Rewards word order overlap; a report with a flipped finding can score higher "
            "than a faithful paraphrase.")
 
-METRICS = [_lexical_metric(_BLEU_CARDS[4], BleuScoring(4)),
-           _lexical_metric(_BLEU_CARDS[1], BleuScoring(1)),
+METRICS = [_lexical_metric(_BLEU_CARDS[4], BleuScoring(4), bleu_stats.statistics("bleu", 4)),
+           _lexical_metric(_BLEU_CARDS[1], BleuScoring(1), bleu_stats.statistics("bleu1", 1)),
            _lexical_metric(ROUGE_CARD, RougeLScoring())]

@@ -1,5 +1,5 @@
 """Two systems' results on the same references, compared metric by metric: one answer for the
-CLI (``python -m radscope.engine compare``) and the app.
+CLI (``radscope compare``) and the app.
 
 Per metric: the mean per-pair score of both systems with bootstrap intervals, B - A with its
 paired bootstrap interval and p-value (``radscope.engine.statistics.mean_bca.paired_comparison``), and every corpus

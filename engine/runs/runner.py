@@ -65,20 +65,36 @@ def input_run_id(pairs: Iterable[ReportPair], metrics: Sequence[Metric] | Mappin
     return f"run-{digest.hexdigest()[:12]}"
 
 
-def resume_or_new_run_id(store: Any | None, base: str) -> str:
-    """The newest unfinished run of this input (``base`` or ``base-N``) to resume; otherwise
-    ``base``, or ``base-N`` with the next free N once earlier runs of it have finished."""
+def resume_or_new_run_id(store: Any | None, base: str, fresh: bool = False) -> str:
+    """The newest run of this input (``base`` or ``base-N``): an unfinished one is resumed and
+    a finished one answers again from what it stored (the id names the same pairs, texts and
+    signatures, so nothing needs scoring). ``base`` when there is none; with ``fresh``, a new
+    run on purpose: ``base-N`` with the next free N."""
     if store is None:
         return base
     family = [r for r in store.list_runs()
               if r.run_id == base or (r.run_id.startswith(f"{base}-") and r.run_id[len(base) + 1:].isdigit())]
-    unfinished = [r for r in family if r.status != "finished"]
-    if unfinished:
-        return unfinished[0].run_id  # list_runs is newest first
     if not family:
         return base
+    if not fresh:
+        return family[0].run_id  # list_runs is newest first
     numbers = [int(r.run_id[len(base) + 1:]) for r in family if r.run_id != base]
     return f"{base}-{max(numbers, default=1) + 1}"
+
+
+def earlier_run_of(store: Any, run_id: str, input_label: str, metric_names: Sequence[str],
+                   signatures: Mapping[str, str]) -> str | None:
+    """The newest finished run, other than ``run_id``, of the same input (its label: the file
+    as given) with the same metrics and signatures: an edited input takes the results of its
+    unchanged pairs from it instead of scoring and storing them again."""
+    if not input_label:
+        return None
+    for info in store.list_runs():
+        if (info.run_id != run_id and info.status == "finished" and info.input == input_label
+                and sorted(info.metrics) == sorted(metric_names)
+                and info.options == {"signatures": dict(signatures)}):
+            return str(info.run_id)
+    return None
 
 
 @dataclass
@@ -87,6 +103,11 @@ class BatchRun:
     rows: list[dict[str, Any]]  # empty unless run_batch was asked to keep them
     summary: dict[str, Any]
     metrics: list[str] = field(default_factory=list)
+
+    @property
+    def answered_from_store(self) -> bool:
+        """Whether this was an identical rerun of a finished run: every result read back, nothing stored."""
+        return bool(self.summary.get("answered_from_store"))
 
 
 def run_batch(
@@ -107,6 +128,7 @@ def run_batch(
     on_rows: RowsFn | None = None,
     keep_rows: bool = True,
     chunk_guard: Callable[[], AbstractContextManager[Any]] | None = None,
+    reuse_earlier: bool = False,
 ) -> BatchRun:
     """Score every pair with every metric, storing each chunk's results as it finishes.
 
@@ -118,7 +140,11 @@ def run_batch(
     chunk's output rows go to ``on_rows`` as soon as it is scored; ``keep_rows`` (the app,
     the API) also returns them all in ``BatchRun.rows``, which a large run should not ask for.
     ``chunk_guard`` is entered around each chunk's scoring (the app's model gate: other
-    requests get the models between two chunks).
+    requests get the models between two chunks). With ``reuse_earlier`` (the command line,
+    whose store is one user's), a new run of an input that an earlier finished run scored
+    under the same signatures (``earlier_run_of``) takes that run's results for its unchanged
+    pairs. Off by default: in the public app another visitor's run of a file of the same name
+    must never answer for, or reveal anything to, this one.
     """
     started = time.perf_counter()
     counters_before = Counter(ctx.counters)  # the context may serve several runs
@@ -127,9 +153,23 @@ def run_batch(
     signatures = {m.name: m.signature() for m in built}
     run_id = run_id or resume_or_new_run_id(store, input_run_id(pairs, signatures, max_chars))
     n_pairs = len(pairs)
+    was_finished = _finished(store, run_id)
     reuse, resumed = _open_run(store, run_id, input_label, metric_names, pairs, signatures)
+    # An identical finished run: nothing to score, and its kept summary is this run's.
+    answer = _stored_answer(store, run_id, resumed, n_pairs * len(built), n_pairs,
+                            ctx.counters - counters_before) if was_finished else None
+    if answer is not None and on_rows is None and not keep_rows:  # nobody wants the rows either
+        if progress:
+            progress(n_pairs * len(built), n_pairs * len(built))
+        answer["elapsed_s"] = round(time.perf_counter() - started, 3)
+        return BatchRun(run_id=run_id, rows=[], summary=answer, metrics=metric_names)
     chunk_results = _ChunkResults(signatures, progress, n_pairs * len(built), resumed["reused"])
-    builder = SummaryBuilder(built, signatures)
+    if was_finished:  # stored again only if something must be scored (a retried judge failure)
+        chunk_results.before_write = lambda: _open_run(store, run_id, input_label, metric_names,
+                                                       [], signatures, reopen=True)
+    elif store is not None and not reuse and reuse_earlier:
+        chunk_results.earlier = earlier_run_of(store, run_id, input_label, metric_names, signatures)
+    builder = SummaryBuilder(built, signatures) if answer is None else None
     kept: list[dict[str, Any]] = []
     scoring = _Scoring(max_chars, bool(ctx.option(FORCE_APPLICABILITY)),
                        ThreadPoolExecutor(max_workers=max(1, concurrency)) if concurrency > 1 else None,
@@ -140,29 +180,71 @@ def run_batch(
             chunk_results.start(chunk)
             if reuse and store is not None:
                 chunk_results.reuse(store, run_id)
+            if chunk_results.earlier:
+                chunk_results.reuse_earlier(store)
             with chunk_guard() if chunk_guard else nullcontext():
                 for metric in built:
                     scoring.score(metric, chunk_results.todo(metric, chunk), chunk_results.record)
                     chunk_results.save(store, run_id)
             deliver_rows(chunk_results.rows(chunk, built), builder, on_rows, kept if keep_rows else None)
     finally:
-        if chunk_results.unsaved:  # stopped inside a chunk (cancelled, interrupted): keep what did finish
+        if chunk_results.pending:  # stopped inside a chunk (cancelled, interrupted): keep what did finish
             chunk_results.save(store, run_id)
         scoring.close()
-    if store is not None:
-        store.finish_run(run_id)
+    answered = was_finished and chunk_results.stored == 0
+    if builder is None:  # an identical finished run's rows were read back for the caller
+        assert answer is not None and answered
+        answer["elapsed_s"] = round(time.perf_counter() - started, 3)
+        return BatchRun(run_id=run_id, rows=kept, summary=answer, metrics=metric_names)
+    resumed["copied"] = chunk_results.copied
     summary = run_summary(builder, ctx.counters - counters_before, run_id, n_pairs, resumed)
+    summary["answered_from_store"] = answered
+    if chunk_results.copied:
+        summary["earlier_run"] = chunk_results.earlier
+    summary["stored"] = chunk_results.stored
+    if store is not None and not answered:
+        store.finish_run(run_id, summary=summary)
     summary["elapsed_s"] = round(time.perf_counter() - started, 3)
     return BatchRun(run_id=run_id, rows=kept, summary=summary, metrics=metric_names)
 
 
+def _stored_answer(store: Any, run_id: str, resumed: Counter, units: int, n_pairs: int,
+                   counters: Counter) -> dict[str, Any] | None:
+    """The summary a finished run kept, as this identical rerun's, when every one of its
+    results holds (the registration pass counted them all reused); None otherwise."""
+    if resumed["reused"] != units or resumed["recomputed"] or resumed["retried"]:
+        return None
+    kept = store.run_summary(run_id)
+    if kept is None:
+        return None
+    answer = {**kept, "run_id": run_id, "n_pairs": n_pairs, "answered_from_store": True, "stored": 0,
+              "resumed": {"reused": units, "recomputed": 0, "retried": 0}}
+    for key in ("model_calls", "encoder_batches", "cache_hits"):
+        answer[key] = int(counters.get(key, 0))
+    for key in ("prompt_tokens", "completion_tokens", "earlier_run"):
+        answer.pop(key, None)
+    return answer
+
+
+def _finished(store: Any | None, run_id: str) -> bool:
+    info = store.get_run(run_id) if store is not None else None
+    return info is not None and info.status == "finished"
+
+
 def _open_run(store: Any | None, run_id: str, input_label: str, metric_names: list[str],
-              pairs: PairSource, signatures: dict[str, str]) -> tuple[bool, Counter]:
+              pairs: PairSource | list[ReportPair], signatures: dict[str, str],
+              reopen: bool = False) -> tuple[bool, Counter]:
     """Start (or resume) the run in the store and register its pairs: whether it has stored
-    results to look up, and what a resume reuses (``_register_pairs``)."""
+    results to look up, and what a resume reuses (``_register_pairs``). A finished run is
+    only checked (same metrics and options), not reopened, until something must be stored
+    (``reopen``)."""
     if store is None:
         return False, Counter()
-    info = store.start_run(run_id, input_label, metric_names, {"signatures": signatures})
+    options = {"signatures": signatures}
+    if _finished(store, run_id) and not reopen:
+        info = store.check_run(run_id, metric_names, options)
+    else:
+        info = store.start_run(run_id, input_label, metric_names, options)
     reuse = info.n_results > 0
     return reuse, _register_pairs(store, run_id, pairs, signatures if reuse else None)
 
@@ -177,6 +259,11 @@ class _ChunkResults:
         self.hashes: dict[str, str] = {}  # the chunk's pairs' content hashes
         self.results: dict[str, dict[str, dict[str, Any]]] = {}
         self.unsaved: list[tuple[str, str, dict[str, Any], str]] = []
+        self.copies: list[tuple[str, str, dict[str, Any], str]] = []  # read from ``earlier``
+        self.stored = 0  # results written to the store by this run
+        self.copied = 0  # of which taken from an earlier run of the same input
+        self.earlier: str | None = None  # that run (see ``earlier_run_of``)
+        self.before_write: Callable[[], Any] | None = None  # reopens a finished run once
         if progress:
             progress(done, total)
 
@@ -189,6 +276,23 @@ class _ChunkResults:
         _reuse_stored(store.results_for(run_id, list(self.results)), self.results, self.hashes,
                       self.signatures)
 
+    def reuse_earlier(self, store: Any) -> None:
+        """Take the results of the chunk's unchanged pairs from the earlier run of the same
+        input; they are stored in this run too (their details are shared, not written again)."""
+        assert self.earlier is not None
+        missing = [pid for pid, got in self.results.items() if len(got) < len(self.signatures)]
+        if not missing:
+            return
+        before = {pid: set(self.results[pid]) for pid in missing}
+        _reuse_stored(store.results_for(self.earlier, missing), self.results, self.hashes, self.signatures)
+        for pid in missing:
+            for name in set(self.results[pid]) - before[pid]:
+                self.copies.append((pid, name, self.results[pid][name], self.hashes[pid]))
+                self.copied += 1
+                self.done += 1
+        if self.progress:
+            self.progress(self.done, self.total)
+
     def todo(self, metric: Metric, chunk: list[ReportPair]) -> list[ReportPair]:
         return [p for p in chunk if metric.name not in self.results[p.id]]
 
@@ -200,10 +304,22 @@ class _ChunkResults:
         if self.progress:
             self.progress(self.done, self.total)
 
+    @property
+    def pending(self) -> bool:
+        return bool(self.unsaved or self.copies)
+
     def save(self, store: Any | None, run_id: str) -> None:
-        if store is not None:
+        if store is not None and self.pending:
+            if self.before_write is not None:
+                self.before_write()
+                self.before_write = None
+            if self.copies:
+                assert self.earlier is not None
+                store.copy_results(run_id, self.earlier, self.copies)
             store.put_results(run_id, self.unsaved)
+            self.stored += len(self.unsaved) + len(self.copies)
         self.unsaved.clear()
+        self.copies.clear()
 
     def rows(self, chunk: list[ReportPair], built: Sequence[Metric]) -> list[dict[str, Any]]:
         """The chunk's output rows, in input order."""
@@ -234,13 +350,15 @@ class _Scoring:
             self.procs.close()
 
 
-def deliver_rows(rows: list[dict[str, Any]], builder: SummaryBuilder, on_rows: RowsFn | None,
+def deliver_rows(rows: list[dict[str, Any]], builder: SummaryBuilder | None, on_rows: RowsFn | None,
                  kept: list[dict[str, Any]] | None) -> None:
-    """A chunk's rows, in input order, to the caller, the summary and (when kept) the run."""
+    """A chunk's rows, in input order, to the caller, the summary (unless it is kept already)
+    and (when kept) the run."""
     if on_rows:
         on_rows(rows)
-    for row in rows:
-        builder.add_row(row["metrics"], pair_id=row["id"])
+    if builder is not None:
+        for row in rows:
+            builder.add_row(row["metrics"], pair_id=row["id"])
     if kept is not None:
         kept.extend(rows)
 
@@ -253,6 +371,8 @@ def run_summary(builder: SummaryBuilder, counters: Counter, run_id: str, n_pairs
     summary["n_pairs"] = n_pairs
     summary["resumed"] = {"reused": resumed["reused"], "recomputed": resumed["recomputed"],
                           "retried": resumed["retried"]}
+    if resumed["copied"]:
+        summary["resumed"]["from_earlier_run"] = resumed["copied"]
     return summary
 
 
@@ -279,7 +399,7 @@ def _register_pairs(store: Any, run_id: str, pairs: Iterable[ReportPair],
         store.put_pairs(run_id, ids)
         if signatures is not None:
             results: dict[str, dict[str, dict[str, Any]]] = {p.id: {} for p in chunk}
-            counts += _reuse_stored(store.results_for(run_id, ids), results,
+            counts += _reuse_stored(store.results_for(run_id, ids, details=False), results,
                                     {p.id: p.content_hash() for p in chunk}, signatures)
             counts["complete"] += sum(len(r) == len(signatures) for r in results.values())
     return counts

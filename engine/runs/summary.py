@@ -196,4 +196,7 @@ def format_summary(summary: dict[str, Any]) -> str:
         lines.append(f"resumed: {resumed['reused']} stored results reused, {resumed['recomputed']} "
                      "recomputed because the pair's text or the metric's signature changed, "
                      f"{resumed.get('retried', 0)} retried after the judge process failed")
+    if resumed.get("from_earlier_run"):
+        lines.append(f"unchanged pairs: {resumed['from_earlier_run']} results taken from the earlier run "
+                     f"{summary.get('earlier_run')} of this input (same pair, text and signature), not scored again")
     return "\n".join(lines)

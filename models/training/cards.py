@@ -15,7 +15,7 @@ LIMITS = ("Demonstration model trained on synthetic data; not the published CREP
           "It has only seen short chest-radiograph sentences composed from a small vocabulary "
           "(see models/training/lexicon.py); on real reports, other modalities or unseen "
           "wording its outputs are unreliable. Use it to exercise the pipeline offline; for "
-          "real evaluations export the published weights (`python -m radscope.models export <id>`).")
+          "real evaluations export the published weights (`radscope models export <id>`).")
 
 
 def _table(figures: dict[str, Any]) -> str:

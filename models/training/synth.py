@@ -15,7 +15,7 @@ Two products, both from the vocabulary in ``lexicon``:
 The same seed always gives the same data: only ``random.Random(seed)`` is used, and no set is
 ever iterated (string hashing differs between processes).
 
-Run ``python -m radscope.models.training.synth crepe|srr --n N --seed S --out FILE.jsonl``.
+Run ``radscope models.training.synth crepe|srr --n N --seed S --out FILE.jsonl``.
 """
 from __future__ import annotations
 
@@ -476,7 +476,7 @@ def write_jsonl(items: list[Any], path: str | Path) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m radscope.models.training.synth",
+    parser = argparse.ArgumentParser(prog="radscope models.training.synth",
                                      description="write synthetic CREPE pairs or SRR utterances")
     parser.add_argument("kind", choices=("crepe", "srr"))
     parser.add_argument("--n", type=int, required=True)

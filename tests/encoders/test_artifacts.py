@@ -45,7 +45,7 @@ def test_exported_directory_is_used_when_no_bundled_copy(tmp_path, monkeypatch):
 
 def test_missing_export_names_the_command(tmp_path, monkeypatch):
     monkeypatch.setenv("RADSCOPE_MODELS", str(tmp_path))
-    with pytest.raises(ModelNotAvailable, match=r"python -m radscope.models export srr-bert-leaves"):
+    with pytest.raises(ModelNotAvailable, match=r"radscope models export srr-bert-leaves"):
         resolve_artifact("srr-bert-leaves", "srr")
 
 
@@ -54,7 +54,7 @@ def test_task_mismatch_and_unknown_names_are_errors(tmp_path):
         resolve_artifact("crepe-minilm-demo", "srr")
     with pytest.raises(ModelNotAvailable, match="neither an artifact directory nor a registry id"):
         resolve_artifact("no-such-encoder")
-    with pytest.raises(ModelNotAvailable, match="python -m radscope.models export"):
+    with pytest.raises(ModelNotAvailable, match="radscope models export"):
         resolve_artifact(str(tmp_path))  # a directory without manifest.json
 
 

@@ -71,6 +71,6 @@ def test_unexported_model_fails_per_pair_with_the_command(tmp_path, monkeypatch)
     for row in run.rows:
         result = row["metrics"]["crepe"]
         assert result["score"] is None
-        assert "python -m radscope.models export crepe-biomedbert" in result["error"]
+        assert "radscope models export crepe-biomedbert" in result["error"]
     assert run.summary["metrics"]["crepe"]["n_errors"] == 2
     assert "sha:unavailable" in run.summary["metrics"]["crepe"]["signature"]

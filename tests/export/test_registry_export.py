@@ -40,7 +40,7 @@ def test_srr_export_from_the_hub_cache_by_registry_id(tmp_path):
         shutil.copyfile(backbone_dir() / name, tok_dir / name)
     out = tmp_path / "export"
     env = {**os.environ, "HF_HUB_CACHE": str(cache), "HF_HUB_OFFLINE": "1"}
-    proc = subprocess.run([sys.executable, "-m", "radscope.models", "export", "srr-bert-leaves",
+    proc = subprocess.run([sys.executable, "-m", "radscope", "models", "export", "srr-bert-leaves",
                            "--out", str(out), "--max-length", "64"],
                           cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr[-3000:]

@@ -1,4 +1,4 @@
-"""Time `python -m radscope.models fetch crepe-biomedbert` at the published size, without a network.
+"""Time `radscope models fetch crepe-biomedbert` at the published size, without a network.
 
 A random-weight CREPE checkpoint with BERT-base dimensions (768 hidden, 12 layers: 438 MB,
 the size of the published one) is served by the fake Hub on 127.0.0.1 and fetched end to end
@@ -38,7 +38,7 @@ def main(argv: list[str] | None = None) -> int:
         with tempfile.TemporaryDirectory() as tmp:
             env = hub_env(Path(tmp), hub.url)
             started = time.monotonic()
-            proc = subprocess.run([sys.executable, "-m", "radscope.models", "fetch", CREPE_ID], cwd=ROOT, env=env,
+            proc = subprocess.run([sys.executable, "-m", "radscope", "models", "fetch", CREPE_ID], cwd=ROOT, env=env,
                                   capture_output=True, text=True)
             wall = time.monotonic() - started
             if proc.returncode != 0:

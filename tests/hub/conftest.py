@@ -74,15 +74,15 @@ def env(tmp_path, hub):
 
 
 def run_models(env: dict[str, str], *args: str, timeout: float = 900) -> tuple[subprocess.CompletedProcess, float]:
-    """``python -m radscope.models ...`` the way a user runs it; returns the process and its wall time."""
+    """``radscope models ...`` the way a user runs it; returns the process and its wall time."""
     started = time.monotonic()
-    proc = subprocess.run([sys.executable, "-m", "radscope.models", *args], cwd=ROOT, env=env,
+    proc = subprocess.run([sys.executable, "-m", "radscope", "models", *args], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=timeout)
     return proc, time.monotonic() - started
 
 
 def run_engine(env: dict[str, str], *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "radscope.engine", *args], cwd=ROOT, env=env,
+    return subprocess.run([sys.executable, "-m", "radscope", *args], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=600)
 
 

@@ -72,5 +72,5 @@ def test_damaged_bundle_installs_nothing(env, tmp_path):
 
 def test_pack_refuses_a_model_that_was_not_fetched(env, tmp_path):
     proc, _ = run_models(env, "pack", CREPE_ID, "--out", str(tmp_path / "b.tar"))
-    assert proc.returncode == 2 and f"python -m radscope.models fetch {CREPE_ID}" in proc.stderr
+    assert proc.returncode == 2 and f"radscope models fetch {CREPE_ID}" in proc.stderr
     assert not Path(tmp_path / "b.tar").exists()

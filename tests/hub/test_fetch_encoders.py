@@ -1,4 +1,4 @@
-"""`python -m radscope.models fetch` for the published encoders against the fake Hub: checkpoint
+"""`radscope models fetch` for the published encoders against the fake Hub: checkpoint
 download, export to int8 ONNX in the export environment, verification against torch,
 registration; then CREPE and SRR-BERT score pairs with the fetched models, offline."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""`python -m radscope.models fetch` for a GGUF judge against the fake Hub: download with progress,
+"""`radscope models fetch` for a GGUF judge against the fake Hub: download with progress,
 verify, self-check, then scoring with it offline; a dropped connection, a cancelled download,
 a wrong checksum and an unreachable Hub."""
 from __future__ import annotations
@@ -109,7 +109,7 @@ def test_offline_fails_fast_with_the_command_to_run(tmp_path, hub):
         proc, seconds = run_models(env, "fetch", JUDGE_ID)
         assert proc.returncode == 2, (label, proc.stderr)
         assert seconds < 5, (label, seconds)
-        assert f"python -m radscope.models fetch {JUDGE_ID}" in proc.stderr, (label, proc.stderr)
+        assert f"radscope models fetch {JUDGE_ID}" in proc.stderr, (label, proc.stderr)
         assert "step 'download' failed" in proc.stderr
 
 

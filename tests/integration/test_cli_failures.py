@@ -1,4 +1,4 @@
-"""``python -m radscope.engine score`` as a user meets it: bad input, bad output paths and a damaged store
+"""``radscope score`` as a user meets it: bad input, bad output paths and a damaged store
 are one-line messages; the run id is printed at the start; Ctrl-C stops cleanly and prints the
 command that resumes; running the same command again resumes the unfinished run."""
 import contextlib
@@ -68,7 +68,7 @@ def test_ctrl_c_prints_the_resume_command_and_a_rerun_resumes(tmp_path):
     # As typed in a terminal: Ctrl+C raises KeyboardInterrupt even when this test process was
     # itself started in the background (`make test &`), whose children inherit SIGINT ignored.
     as_in_a_terminal = ("import runpy, signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
-                        "sys.argv = ['engine', *sys.argv[1:]]; runpy.run_module('engine', run_name='__main__')")
+                        "sys.argv = ['radscope', *sys.argv[1:]]; runpy.run_module('radscope', run_name='__main__')")
     proc = subprocess.Popen([sys.executable, "-c", as_in_a_terminal, *args], cwd=ROOT,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     first_line = proc.stderr.readline()  # printed when the run starts, before any scoring
@@ -80,14 +80,15 @@ def test_ctrl_c_prints_the_resume_command_and_a_rerun_resumes(tmp_path):
         # Read-only: opening a Store takes the write lock for its schema, and a poller queued
         # behind the run's chunk transactions could see the first results only once it ended.
         with contextlib.closing(sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=5)) as conn:
-            stored = conn.execute("SELECT COUNT(*) FROM results WHERE run_id = ?", (run_id,)).fetchone()[0]
+            stored = conn.execute("SELECT COUNT(*) FROM scores s JOIN run_keys k ON k.run_no = s.run_no"
+                                  " WHERE k.run_id = ?", (run_id,)).fetchone()[0]
         if stored >= 50:
             break
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=120)
     assert proc.returncode == 130, err
     assert "Traceback" not in err and f"interrupted: run {run_id} stopped with" in err
-    assert f"-m radscope.engine score --input {pairs}" in err and f"--run-id {run_id}" in err
+    assert f"-m radscope score --input {pairs}" in err and f"--run-id {run_id}" in err
     with Store(db) as store:
         info = store.get_run(run_id)
     assert info.status == "interrupted" and 0 < info.n_results < 8000

@@ -1,4 +1,4 @@
-"""``python -m radscope.engine score`` end to end on the lexical metrics, through a subprocess."""
+"""``radscope score`` end to end on the lexical metrics, through a subprocess."""
 import json
 
 import pandas as pd

@@ -32,13 +32,13 @@ def test_a_missing_judge_fails_in_seconds_with_the_fetch_command(tmp_path, setti
     if setting == "offline":
         env["HF_HUB_OFFLINE"] = "1"
     started = time.monotonic()
-    proc = subprocess.run([sys.executable, "-m", "radscope.engine", "score", "--input", str(pairs),
+    proc = subprocess.run([sys.executable, "-m", "radscope", "score", "--input", str(pairs),
                            "--metrics", "vert", "--extractor", "llm", "--judge",
                            "qwen2.5-7b-instruct", "--out", str(tmp_path / "o.jsonl"),
                            "--no-progress"], cwd=ROOT, env=env, capture_output=True, text=True,
                           timeout=120)
     seconds = time.monotonic() - started
     assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
-    assert "python -m radscope.models fetch qwen2.5-7b-instruct" in proc.stderr
+    assert "radscope models fetch qwen2.5-7b-instruct" in proc.stderr
     assert ("cannot be reached" if setting == "unreachable" else "HF_HUB_OFFLINE") in proc.stderr
     assert seconds < 5, f"took {seconds:.1f} s"

@@ -96,9 +96,9 @@ def test_a_stopped_stream_resumes_chunk_by_chunk_to_the_output_of_one_run(tmp_pa
     lookups: list[int] = []
     real = store.results_for
 
-    def counting(run_id, ids):
+    def counting(run_id, ids, **how):
         lookups.append(len(ids))
-        return real(run_id, ids)
+        return real(run_id, ids, **how)
 
     store.results_for = counting
     streamed: list[dict] = []

@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from radscope.engine.metrics.judging import JudgeUnavailable, judge_for
+from radscope.engine.runs.store import Store
 from radscope.engine.runtimes.callcache import CACHE_FILE
 from radscope.engine.runtimes.judge_worker import (
     IsolatedLlamaBackend,
@@ -147,10 +148,8 @@ def _write_pairs(path: Path) -> None:
 
 
 def _stored(db: Path, run_id: str) -> dict[str, dict]:
-    with sqlite3.connect(db) as conn:
-        rows = conn.execute("SELECT pair_id, payload FROM results WHERE run_id = ?",
-                            (run_id,)).fetchall()
-    return {pid: json.loads(payload) for pid, payload in rows}
+    with Store(db) as store:
+        return {row.pair_id: row.payload for row in store.results(run_id)}
 
 
 @pytest.mark.slow
@@ -160,7 +159,7 @@ def test_a_segfault_in_the_judge_costs_only_the_pair_in_flight(tmp_path):
     pairs, db = tmp_path / "pairs.jsonl", tmp_path / "store.sqlite"
     _write_pairs(pairs)
     env = {**os.environ, "RADSCOPE_HOME": str(tmp_path / "home"), "PYTHONUNBUFFERED": "1"}
-    command = [sys.executable, "-m", "radscope.engine", "score", "--input", str(pairs), "--metrics", "vert",
+    command = [sys.executable, "-m", "radscope", "score", "--input", str(pairs), "--metrics", "vert",
                "--extractor", "llm", "--judge", "gemma3-270m-demo", "--judge-threads",
                str(THREADS), "--db", str(db),
                "--run-id", "crash-run", "--no-progress"]

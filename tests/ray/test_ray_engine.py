@@ -47,7 +47,7 @@ def stored_results(db: Path) -> int:
         return 0
     try:
         with sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=1) as conn:
-            return conn.execute("SELECT COUNT(*) FROM results").fetchone()[0]
+            return conn.execute("SELECT COUNT(*) FROM scores").fetchone()[0]
     except sqlite3.OperationalError:  # the schema is not written yet
         return 0
 
@@ -55,7 +55,7 @@ def stored_results(db: Path) -> int:
 def test_killed_job_resumes_with_only_the_missing_blocks(corpus, one_worker, tmp_path):
     per_block = BLOCK * len(METRICS.split(","))
     # One actor scores the blocks one after the other, so the job is killed with part stored.
-    job = subprocess.Popen([sys.executable, "-m", "radscope.engine", *score_args(
+    job = subprocess.Popen([sys.executable, "-m", "radscope", *score_args(
         corpus, tmp_path, "--ray-cpus", "2", "--cpu-actors", "1")], cwd=ROOT,
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     deadline = time.monotonic() + 300
@@ -71,7 +71,7 @@ def test_killed_job_resumes_with_only_the_missing_blocks(corpus, one_worker, tmp
     assert 3 <= stored_blocks < N_PAIRS // BLOCK
     assert not (tmp_path / "out.jsonl").exists()
 
-    rerun = subprocess.run([sys.executable, "-m", "radscope.engine", *score_args(corpus, tmp_path, "--ray-cpus", "2")],
+    rerun = subprocess.run([sys.executable, "-m", "radscope", *score_args(corpus, tmp_path, "--ray-cpus", "2")],
                            cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert rerun.returncode == 0, rerun.stderr[-3000:]
     assert "resuming" in rerun.stderr

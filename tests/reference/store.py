@@ -25,8 +25,7 @@ def results_frame(store: Store, run_id: str) -> pd.DataFrame:
     conn = store._conn()
     pair_ids = [r[0] for r in conn.execute(
         "SELECT pair_id FROM pairs WHERE run_id = ? ORDER BY position", (run_id,))]
-    stored = conn.execute("SELECT pair_id, metric, score, error FROM results WHERE run_id = ?",
-                          (run_id,)).fetchall()
+    stored = [(r.pair_id, r.metric, r.score, r.error) for r in store.results(run_id)]
     metrics = list(info.metrics)
     metrics += sorted({r[1] for r in stored} - set(metrics))
     found = pd.DataFrame(stored, columns=["pair_id", "metric", "score", "error"])
@@ -37,3 +36,44 @@ def results_frame(store: Store, run_id: str) -> pd.DataFrame:
         errors = frame["pair_id"].map(mine["error"]).astype("object")
         frame[f"{metric}_error"] = errors.where(errors.notna(), None)
     return frame
+
+
+# The tables of a schema 2 store (RadScope before the compact store), as that version wrote them.
+_SCHEMA_2 = """
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE runs (run_id TEXT PRIMARY KEY, created_at TEXT NOT NULL, input TEXT NOT NULL,
+                   metrics TEXT NOT NULL, options TEXT NOT NULL, status TEXT NOT NULL, finished_at TEXT);
+CREATE TABLE pairs (run_id TEXT NOT NULL REFERENCES runs(run_id) ON DELETE CASCADE,
+                    pair_id TEXT NOT NULL, position INTEGER NOT NULL, PRIMARY KEY (run_id, pair_id));
+CREATE INDEX pairs_by_position ON pairs (run_id, position);
+CREATE TABLE results (run_id TEXT NOT NULL REFERENCES runs(run_id) ON DELETE CASCADE,
+                      pair_id TEXT NOT NULL, metric TEXT NOT NULL, score REAL, error TEXT,
+                      signature TEXT NOT NULL DEFAULT '', payload TEXT NOT NULL, elapsed_ms REAL,
+                      created_at TEXT NOT NULL, content_hash TEXT,
+                      PRIMARY KEY (run_id, pair_id, metric));
+CREATE TABLE run_owners (run_id TEXT PRIMARY KEY, owner TEXT NOT NULL);
+INSERT INTO meta VALUES ('schema_version', '2');
+"""
+
+
+def write_schema_2_store(path: Any, run_id: str, metrics: list[str], options: dict[str, Any],
+                         rows: list[tuple[str, str, dict[str, Any], str | None]],
+                         input_label: str = "pairs.jsonl") -> None:
+    """A finished run written as a schema 2 store holds it: every result's dict as JSON text."""
+    import json
+    import sqlite3
+
+    with sqlite3.connect(path) as conn:
+        conn.executescript(_SCHEMA_2)
+        conn.execute("INSERT INTO runs VALUES (?, '2026-01-01T00:00:00.000+00:00', ?, ?, ?, 'finished',"
+                     " '2026-01-01T00:01:00.000+00:00')",
+                     (run_id, input_label, json.dumps(metrics), json.dumps(options, sort_keys=True)))
+        order: list[str] = []
+        for pair_id, metric, payload, content_hash in rows:
+            if pair_id not in order:
+                order.append(pair_id)
+                conn.execute("INSERT INTO pairs VALUES (?, ?, ?)", (run_id, pair_id, len(order) - 1))
+            conn.execute("INSERT INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?, '2026-01-01T00:00:30.000+00:00', ?)",
+                         (run_id, pair_id, metric, payload.get("score"), payload.get("error"),
+                          payload.get("signature") or "", json.dumps(payload), payload.get("elapsed_ms"),
+                          content_hash))

@@ -1,4 +1,4 @@
-"""`python -m radscope.models unpack` on hostile bundles: every case ends in one clear error (exit 2, a
+"""`radscope models unpack` on hostile bundles: every case ends in one clear error (exit 2, a
 message naming what is wrong, no traceback) and a snapshot of everything around the targets
 (the models directory, the Hugging Face cache, a sibling "victim" directory that absolute and
 ``../`` names point at) is identical before and after, down to the byte and the mtime.

@@ -157,7 +157,7 @@ def test_ctrl_c_with_workers_prints_one_message(tmp_path):
     pairs = pairs_file(tmp_path / "pairs.jsonl", 6000)
     db = tmp_path / "db.sqlite"
     as_in_a_terminal = ("import runpy, signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
-                        "sys.argv = ['engine', *sys.argv[1:]]; runpy.run_module('engine', run_name='__main__')")
+                        "sys.argv = ['radscope', *sys.argv[1:]]; runpy.run_module('radscope', run_name='__main__')")
     proc = subprocess.Popen([sys.executable, "-c", as_in_a_terminal, "score", "--input", str(pairs),
                              "--metrics", "bleu,rouge", "--out", str(tmp_path / "o.jsonl"), "--db", str(db),
                              "--no-progress", "--workers", "2"],

@@ -416,3 +416,19 @@ def test_one_mean_has_one_interval_and_figures_read_as_words(metric, score_figur
     terminal = format_summary(summary)
     assert score_figure + " " not in terminal and terminal.count(
         f"[{entry['ci_low']:.4f}, {entry['ci_high']:.4f}]") == 1
+
+
+def test_the_runs_table_lists_the_stored_runs_with_their_pairs_and_size(tmp_path):
+    from radscope.engine.io.reports import ReportPair
+    from radscope.engine.runs.store import Store
+
+    store = Store(tmp_path / "db.sqlite")
+    pairs = [ReportPair(f"p{i}", "No pleural effusion.", f"Small effusion {i}.") for i in range(8)]
+    run = run_batch(pairs, ["bleu", "rouge"], RuntimeContext(), registry=production(), store=store,
+                    run_id="r1", input_label="pairs.csv")
+    frame = batch.runs_frame(store)
+    assert list(frame["run id"]) == [r.run_id for r in store.list_runs()] == [run.run_id]
+    row = frame.iloc[0]
+    assert (row["pairs"], row["results"], row["status"]) == (8, "16/16", "finished")
+    assert row["size"].endswith(("B", "KB")) and row["size"] != "0 B"
+    store.close()

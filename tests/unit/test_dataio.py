@@ -4,7 +4,7 @@ import json
 import pandas as pd
 import pytest
 
-from radscope.engine.io.dataio import Columns, InputError, ResultsWriter, read_pairs, write_jsonl
+from radscope.engine.io.dataio import Columns, InputError, PairFile, ResultsWriter, read_pairs, write_jsonl
 from radscope.engine.metrics.registry import export_columns_of
 
 
@@ -157,6 +157,22 @@ def test_utf8_bom_and_utf16_are_decoded(tmp_path, codec):
     text = "id,reference,candidate\n1,Épanchement pleural,C\n"
     pairs = read_pairs(_write(tmp_path, "p.csv", text.encode(codec), mode="wb"))
     assert pairs[0].id == "1" and pairs[0].reference == "Épanchement pleural"
+
+
+@pytest.mark.parametrize("name, first, second", [
+    ("p.csv", "id,reference,candidate\np1,No effusion.,No effusion.\n", "p2,Heart normal.,Heart normal.\n"),
+    ("p.tsv", "id\treference\tcandidate\np1\tNo effusion.\tNo effusion.\n", "p2\tHeart normal.\tHeart normal.\n"),
+    ("p.jsonl", '{"id": "p1", "reference": "No effusion.", "candidate": "No effusion."}\n',
+     '{"id": "p2", "reference": "Heart normal.", "candidate": "Heart normal."}\n'),
+])
+def test_a_byte_order_mark_inside_the_file_stays_out_of_the_next_id(tmp_path, name, first, second):
+    # Two files joined with `cat`, the second saved with a UTF-8 byte-order mark; CRLF too.
+    for newline in ("\n", "\r\n"):
+        raw = (first + "\ufeff" + second).replace("\n", newline).encode("utf-8")
+        path = _write(tmp_path, name, raw, mode="wb")
+        for pairs in (read_pairs(path), list(PairFile(path, Columns()))):
+            assert [p.id for p in pairs] == ["p1", "p2"]
+            assert all("\ufeff" not in p.reference + p.candidate for p in pairs)
 
 
 def test_legacy_encoding_is_refused_by_name(tmp_path):

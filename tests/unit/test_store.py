@@ -187,7 +187,7 @@ def test_four_threads_writing_at_once(tmp_path):
     store.close()
     # Everything was committed: a plain connection sees all rows.
     with sqlite3.connect(path) as conn:
-        assert conn.execute("SELECT COUNT(*) FROM results").fetchone()[0] == 400
+        assert conn.execute("SELECT COUNT(*) FROM scores").fetchone()[0] == 400
 
 
 def test_list_runs_and_finish(tmp_path):
@@ -220,3 +220,21 @@ def test_store_path_type(tmp_path):
     store = Store(str(tmp_path / "s.sqlite"))
     assert isinstance(store.path, Path)
     store.close()
+
+
+def test_a_details_blob_id_is_never_given_again_after_compaction(tmp_path):
+    """Another process keeps decompressed details by id: an id freed by compact must never
+    name other results later, or that reader would show the old ones."""
+    path = tmp_path / "db.sqlite"
+    reader, writer = Store(path), Store(path)
+    writer.start_run("a", "x", ["clear"], {}, pair_ids=["p"])
+    put_result(writer, "a", "p", "clear", result(0.25))
+    assert next(reader.results("a")).score == 0.25  # the reader now holds that blob
+    writer.remove_run("a")
+    writer.compact()
+    writer.start_run("b", "x", ["clear"], {}, pair_ids=["p"])
+    put_result(writer, "b", "p", "clear", result(0.75, note="new"))
+    row = next(reader.results("b"))
+    assert row.score == 0.75 and row.payload["score"] == 0.75 and row.payload["details"] == {"note": "new"}
+    reader.close()
+    writer.close()
