@@ -16,6 +16,8 @@ import json
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from radscope.engine.descriptors import RefusalLog, connection_cap, quiet_accept_failures
+
 if TYPE_CHECKING:
     from starlette.requests import Request
 
@@ -97,10 +99,19 @@ def bearer_ok(header: str, token: str) -> bool:
     return scheme.lower() == "bearer" and hmac.compare_digest(credentials.strip().encode(), token.encode())
 
 
-def deadline_protocol(header_s: float, body_s: float) -> type[asyncio.Protocol]:
+# What a connection past the cap is told before it is closed.
+BUSY = (b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: text/plain; charset=utf-8\r\n"
+        b"retry-after: 1\r\nconnection: close\r\ncontent-length: 32\r\n\r\n"
+        b"too many connections; try again\n")
+
+
+def deadline_protocol(header_s: float, body_s: float, cap: int | None = None,
+                      refusals: RefusalLog | None = None) -> type[asyncio.Protocol]:
     """uvicorn's h11 protocol with the two deadlines it lacks: a connection that has not sent a
     request's headers ``header_s`` after opening (or after its last response), or its body
-    ``body_s`` after the headers, is closed. Slow and idle sockets cannot pile up."""
+    ``body_s`` after the headers, is closed. Slow and idle sockets cannot pile up. With ``cap``,
+    a connection opened while ``cap`` others are open is answered 503 and closed at once (counted
+    in ``refusals``, which logs once per interval): the process keeps descriptors to serve with."""
     import h11
     from uvicorn.protocols.http.h11_impl import H11Protocol
 
@@ -118,6 +129,12 @@ def deadline_protocol(header_s: float, body_s: float) -> type[asyncio.Protocol]:
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
+            if cap is not None and len(self.connections) > cap:
+                transport.write(BUSY)
+                transport.close()
+                if refusals is not None:
+                    refusals.add()
+                return
             self._arm(header_s)
 
         def handle_events(self) -> None:
@@ -142,12 +159,39 @@ def deadline_protocol(header_s: float, body_s: float) -> type[asyncio.Protocol]:
 def server_config(app: Any, host: str, port: int) -> Any:
     """The uvicorn ``Config`` ``app`` runs under, with the ``Limits`` it was built with
     (``app.state.limits``): the deadlines above (the body's 5 s after the app's own 408, for
-    bodies no endpoint reads), at most
-    ``limits.max_connections`` connections, idle keep-alive connections closed after 5 s."""
+    bodies no endpoint reads), at most ``limits.max_connections`` connections and never more than
+    the descriptor limit leaves room for (``descriptors.connection_cap``: past it a connection is
+    answered 503 and closed at once, logged once per 10 s), idle keep-alive connections closed
+    after 5 s, and asyncio's accept failures one counted line instead of a traceback each."""
     import uvicorn
 
     limits: Limits = app.state.limits
+    cap = connection_cap(limits.max_connections)
+    quiet_accept_failures()
+    refusals = RefusalLog(f"connections refused past the cap of {cap} open at once")
     return uvicorn.Config(app, host=host, port=port, log_level="warning",
-                          http=deadline_protocol(limits.header_s, limits.body_s + 5),
-                          limit_concurrency=limits.max_connections, timeout_keep_alive=5,
-                          server_header=False)
+                          http=deadline_protocol(limits.header_s, limits.body_s + 5, cap, refusals),
+                          limit_concurrency=cap, timeout_keep_alive=5, server_header=False)
+
+
+# The protocol ``cap_uvicorn_connections`` serves with, importable by name as uvicorn asks for it.
+CappedProtocol: type[asyncio.Protocol] | None = None
+
+
+def cap_uvicorn_connections(header_s: float = 60.0, body_s: float = 600.0) -> int:
+    """Serve every uvicorn server this process starts afterwards (the public app's: Gradio builds
+    its own ``Config``) with ``deadline_protocol``, capped at ``descriptors.connection_cap``, and
+    asyncio's accept failures quietened: the reward server's defences for a server whose
+    ``Config`` is not ours to build. The deadlines are long, since an app's page stays open;
+    returns the cap."""
+    import uvicorn.config
+
+    cap = connection_cap()
+    quiet_accept_failures()
+    protocol = deadline_protocol(header_s, body_s, cap,
+                                 RefusalLog(f"connections refused past the cap of {cap} open at once"))
+    global CappedProtocol
+    CappedProtocol = protocol
+    target = f"{__name__}:CappedProtocol"
+    uvicorn.config.HTTP_PROTOCOLS.update({"auto": target, "h11": target})
+    return cap
