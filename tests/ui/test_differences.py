@@ -273,7 +273,7 @@ def test_one_error_has_one_name_in_every_view():
     assert rexval_a not in crepe.summary_html + vert.body_html.replace(f"ReXVal: {rexval_a}", "")
 
 
-MRI_SIDE = ("FINDINGS: There is an acute infarct in the left frontal lobe, hyperintense on DWI. The "
+MRI_SIDE = ("MRI BRAIN WITHOUT CONTRAST\nFINDINGS: There is an acute infarct in the left frontal lobe, hyperintense on DWI. The "
             "ventricles are normal in size.\nIMPRESSION: Acute left frontal lobe infarct.")
 
 
