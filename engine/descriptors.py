@@ -22,7 +22,7 @@ log = logging.getLogger(__name__)
 # asyncio accepts up to this many connections per wake-up before a server sees any of them
 ACCEPT_BURST = 100
 # descriptors never given to connections: the store, models, logs, pipes to scoring processes
-RESERVED = 28
+RESERVED = 64
 
 
 def connection_cap(most: int | None = None) -> int:

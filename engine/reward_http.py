@@ -16,7 +16,7 @@ import json
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from radscope.engine.descriptors import RefusalLog, connection_cap, quiet_accept_failures
+from radscope.engine.descriptors import ACCEPT_BURST, RefusalLog, connection_cap, quiet_accept_failures
 
 if TYPE_CHECKING:
     from starlette.requests import Request
@@ -109,32 +109,53 @@ def deadline_protocol(header_s: float, body_s: float, cap: int | None = None,
                       refusals: RefusalLog | None = None) -> type[asyncio.Protocol]:
     """uvicorn's h11 protocol with the two deadlines it lacks: a connection that has not sent a
     request's headers ``header_s`` after opening (or after its last response), or its body
-    ``body_s`` after the headers, is closed. Slow and idle sockets cannot pile up. With ``cap``,
-    a connection opened while ``cap`` others are open is answered 503 and closed at once (counted
-    in ``refusals``, which logs once per interval): the process keeps descriptors to serve with."""
+    ``body_s`` after the headers, is closed. Slow and idle sockets cannot pile up.
+
+    With ``cap``, at most ``cap`` connections stay open, so that the process keeps descriptors
+    to serve with: a connection opened past it closes the oldest connection still waiting for a
+    request's headers (an idle keep-alive, or a socket that sent half a header), so a client
+    with a request gets in however many idle sockets another holds; when every open connection
+    is busy with a request, the new one is answered 503 and closed. Each is counted in
+    ``refusals``, which logs once per interval."""
     import h11
     from uvicorn.protocols.http.h11_impl import H11Protocol
 
     class DeadlineH11Protocol(H11Protocol):
         _timer: asyncio.TimerHandle | None = None
+        _opened = 0.0
 
         def _arm(self, seconds: float) -> None:
             if self._timer is not None:
                 self._timer.cancel()
             self._timer = self.loop.call_later(seconds, self._expire)
 
+        def _waiting(self) -> bool:
+            """Open, and no request under way: nothing is lost by closing it."""
+            return self.conn.their_state is h11.IDLE and not self.transport.is_closing()
+
         def _expire(self) -> None:
             if self.conn.their_state in (h11.IDLE, h11.SEND_BODY) and not self.transport.is_closing():
                 self.transport.close()
 
+        def _make_room(self) -> bool:
+            """Close the oldest waiting connection; False when every other one is busy."""
+            waiting = [c for c in self.connections
+                       if c is not self and isinstance(c, DeadlineH11Protocol) and c._waiting()]
+            if not waiting:
+                return False
+            min(waiting, key=lambda c: c._opened).transport.close()
+            return True
+
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
-            if cap is not None and len(self.connections) > cap:
-                transport.write(BUSY)
-                transport.close()
+            self._opened = self.loop.time()
+            if cap is not None and sum(not c.transport.is_closing() for c in self.connections) > cap:
                 if refusals is not None:
                     refusals.add()
-                return
+                if not self._make_room():
+                    transport.write(BUSY)
+                    transport.close()
+                    return
             self._arm(header_s)
 
         def handle_events(self) -> None:
@@ -160,18 +181,23 @@ def server_config(app: Any, host: str, port: int) -> Any:
     """The uvicorn ``Config`` ``app`` runs under, with the ``Limits`` it was built with
     (``app.state.limits``): the deadlines above (the body's 5 s after the app's own 408, for
     bodies no endpoint reads), at most ``limits.max_connections`` connections and never more than
-    the descriptor limit leaves room for (``descriptors.connection_cap``: past it a connection is
-    answered 503 and closed at once, logged once per 10 s), idle keep-alive connections closed
+    the descriptor limit leaves room for (``descriptors.connection_cap``: past it the oldest
+    idle connection is closed, or the new one answered 503, logged once per 10 s), idle keep-alive
+    connections closed
     after 5 s, and asyncio's accept failures one counted line instead of a traceback each."""
     import uvicorn
 
     limits: Limits = app.state.limits
     cap = connection_cap(limits.max_connections)
     quiet_accept_failures()
-    refusals = RefusalLog(f"connections refused past the cap of {cap} open at once")
+    refusals = RefusalLog(f"connections past the cap of {cap} open at once (the oldest idle one "
+                          "closed, or the new one answered 503)")
     return uvicorn.Config(app, host=host, port=port, log_level="warning",
                           http=deadline_protocol(limits.header_s, limits.body_s + 5, cap, refusals),
-                          limit_concurrency=cap, timeout_keep_alive=5, server_header=False)
+                          # uvicorn's own check counts idle connections too: ours decides which
+                          # to keep, uvicorn's only bounds the requests in flight
+                          limit_concurrency=cap + ACCEPT_BURST, timeout_keep_alive=5,
+                          server_header=False)
 
 
 # The protocol ``cap_uvicorn_connections`` serves with, importable by name as uvicorn asks for it.
@@ -189,7 +215,7 @@ def cap_uvicorn_connections(header_s: float = 60.0, body_s: float = 600.0) -> in
     cap = connection_cap()
     quiet_accept_failures()
     protocol = deadline_protocol(header_s, body_s, cap,
-                                 RefusalLog(f"connections refused past the cap of {cap} open at once"))
+                                 RefusalLog(f"connections past the cap of {cap} open at once"))
     global CappedProtocol
     CappedProtocol = protocol
     target = f"{__name__}:CappedProtocol"

@@ -88,7 +88,7 @@ def _type_check(parameters: list[inspect.Parameter], hints: dict[str, Any]) -> C
             if value is None and optional:
                 continue
             wrong = (not isinstance(value, types) or (bool not in types and isinstance(value, bool))
-                     or (words == "a list of strings" and not all(isinstance(v, str) for v in value)))
+                     or (isinstance(value, list) and not all(isinstance(v, str) for v in value)))
             if wrong:
                 raise gr.Error(f"input {name!r} must be {words}, not {type(value).__name__}")
     return check

@@ -1,7 +1,7 @@
 """Issue 46: descriptor exhaustion. The real ``radscope serve-reward`` runs with ``ulimit -n 300``
-while 320 idle sockets send half a header; the server keeps answering at once (503 past its
-connection cap, never a stall), its log stays a few lines, and a good request is scored within a
-second once the idle sockets are gone. Traffic only to 127.0.0.1, bounded in count and time."""
+while 320 idle sockets send half a header; the server never runs out of descriptors (past its
+connection cap the oldest idle socket is closed), a good request is scored within a second all
+the while, and its log stays a few lines. Traffic only to 127.0.0.1, bounded in count and time."""
 from __future__ import annotations
 
 import json
@@ -73,7 +73,7 @@ def connection_cap_of_server() -> int:
 
 
 def _wait_for_refusals(sockets: list[socket.socket], wanted: int, seconds: float = 20.0) -> int:
-    """How many of ``sockets`` the server answered 503 and closed, waiting up to ``seconds``."""
+    """How many of ``sockets`` the server closed (or answered 503), waiting up to ``seconds``."""
     refused: set[int] = set()
     deadline = time.monotonic() + seconds
     while len(refused) < wanted and time.monotonic() < deadline:
@@ -93,13 +93,13 @@ def test_idle_sockets_past_the_descriptor_limit_cost_neither_service_nor_disk(se
             sock = socket.create_connection(("127.0.0.1", port), timeout=5)
             sock.sendall(b"POST /score HTTP/1.1\r\nHost: 127.0.0.1\r\n")  # half a header
             idle.append(sock)
-        # Once the server has refused those past its cap (503, closed), every good request is
-        # answered at once while the rest stay open: scored, or 503 past the cap.
-        refused = _wait_for_refusals(idle, IDLE - connection_cap_of_server())
-        assert refused >= IDLE - connection_cap_of_server()
+        # Past its cap the server closed the oldest idle sockets, so that it never ran out...
+        closed = _wait_for_refusals(idle, IDLE - connection_cap_of_server())
+        assert closed >= IDLE - connection_cap_of_server()
+        # ... and a good request is scored at once while the rest stay open.
         for _ in range(5):
             started = time.monotonic()
-            assert _score(port, 1.0) in (200, 503)
+            assert _score(port, 1.0) == 200
             assert time.monotonic() - started < 1.0
             time.sleep(1.0)
     finally:
