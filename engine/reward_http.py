@@ -16,6 +16,8 @@ import json
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from radscope.engine.descriptors import ACCEPT_BURST, RefusalLog, connection_cap, quiet_accept_failures
+
 if TYPE_CHECKING:
     from starlette.requests import Request
 
@@ -97,27 +99,63 @@ def bearer_ok(header: str, token: str) -> bool:
     return scheme.lower() == "bearer" and hmac.compare_digest(credentials.strip().encode(), token.encode())
 
 
-def deadline_protocol(header_s: float, body_s: float) -> type[asyncio.Protocol]:
+# What a connection past the cap is told before it is closed.
+BUSY = (b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: text/plain; charset=utf-8\r\n"
+        b"retry-after: 1\r\nconnection: close\r\ncontent-length: 32\r\n\r\n"
+        b"too many connections; try again\n")
+
+
+def deadline_protocol(header_s: float, body_s: float, cap: int | None = None,
+                      refusals: RefusalLog | None = None) -> type[asyncio.Protocol]:
     """uvicorn's h11 protocol with the two deadlines it lacks: a connection that has not sent a
     request's headers ``header_s`` after opening (or after its last response), or its body
-    ``body_s`` after the headers, is closed. Slow and idle sockets cannot pile up."""
+    ``body_s`` after the headers, is closed. Slow and idle sockets cannot pile up.
+
+    With ``cap``, at most ``cap`` connections stay open, so that the process keeps descriptors
+    to serve with: a connection opened past it closes the oldest connection still waiting for a
+    request's headers (an idle keep-alive, or a socket that sent half a header), so a client
+    with a request gets in however many idle sockets another holds; when every open connection
+    is busy with a request, the new one is answered 503 and closed. Each is counted in
+    ``refusals``, which logs once per interval."""
     import h11
     from uvicorn.protocols.http.h11_impl import H11Protocol
 
     class DeadlineH11Protocol(H11Protocol):
         _timer: asyncio.TimerHandle | None = None
+        _opened = 0.0
 
         def _arm(self, seconds: float) -> None:
             if self._timer is not None:
                 self._timer.cancel()
             self._timer = self.loop.call_later(seconds, self._expire)
 
+        def _waiting(self) -> bool:
+            """Open, and no request under way: nothing is lost by closing it."""
+            return self.conn.their_state is h11.IDLE and not self.transport.is_closing()
+
         def _expire(self) -> None:
             if self.conn.their_state in (h11.IDLE, h11.SEND_BODY) and not self.transport.is_closing():
                 self.transport.close()
 
+        def _make_room(self) -> bool:
+            """Close the oldest waiting connection; False when every other one is busy."""
+            waiting = [c for c in self.connections
+                       if c is not self and isinstance(c, DeadlineH11Protocol) and c._waiting()]
+            if not waiting:
+                return False
+            min(waiting, key=lambda c: c._opened).transport.close()
+            return True
+
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
+            self._opened = self.loop.time()
+            if cap is not None and sum(not c.transport.is_closing() for c in self.connections) > cap:
+                if refusals is not None:
+                    refusals.add()
+                if not self._make_room():
+                    transport.write(BUSY)
+                    transport.close()
+                    return
             self._arm(header_s)
 
         def handle_events(self) -> None:
@@ -142,12 +180,44 @@ def deadline_protocol(header_s: float, body_s: float) -> type[asyncio.Protocol]:
 def server_config(app: Any, host: str, port: int) -> Any:
     """The uvicorn ``Config`` ``app`` runs under, with the ``Limits`` it was built with
     (``app.state.limits``): the deadlines above (the body's 5 s after the app's own 408, for
-    bodies no endpoint reads), at most
-    ``limits.max_connections`` connections, idle keep-alive connections closed after 5 s."""
+    bodies no endpoint reads), at most ``limits.max_connections`` connections and never more than
+    the descriptor limit leaves room for (``descriptors.connection_cap``: past it the oldest
+    idle connection is closed, or the new one answered 503, logged once per 10 s), idle keep-alive
+    connections closed
+    after 5 s, and asyncio's accept failures one counted line instead of a traceback each."""
     import uvicorn
 
     limits: Limits = app.state.limits
+    cap = connection_cap(limits.max_connections)
+    quiet_accept_failures()
+    refusals = RefusalLog(f"connections past the cap of {cap} open at once (the oldest idle one "
+                          "closed, or the new one answered 503)")
     return uvicorn.Config(app, host=host, port=port, log_level="warning",
-                          http=deadline_protocol(limits.header_s, limits.body_s + 5),
-                          limit_concurrency=limits.max_connections, timeout_keep_alive=5,
+                          http=deadline_protocol(limits.header_s, limits.body_s + 5, cap, refusals),
+                          # uvicorn's own check counts idle connections too: ours decides which
+                          # to keep, uvicorn's only bounds the requests in flight
+                          limit_concurrency=cap + ACCEPT_BURST, timeout_keep_alive=5,
                           server_header=False)
+
+
+# The protocol ``cap_uvicorn_connections`` serves with, importable by name as uvicorn asks for it.
+CappedProtocol: type[asyncio.Protocol] | None = None
+
+
+def cap_uvicorn_connections(header_s: float = 60.0, body_s: float = 600.0) -> int:
+    """Serve every uvicorn server this process starts afterwards (the public app's: Gradio builds
+    its own ``Config``) with ``deadline_protocol``, capped at ``descriptors.connection_cap``, and
+    asyncio's accept failures quietened: the reward server's defences for a server whose
+    ``Config`` is not ours to build. The deadlines are long, since an app's page stays open;
+    returns the cap."""
+    import uvicorn.config
+
+    cap = connection_cap()
+    quiet_accept_failures()
+    protocol = deadline_protocol(header_s, body_s, cap,
+                                 RefusalLog(f"connections past the cap of {cap} open at once"))
+    global CappedProtocol
+    CappedProtocol = protocol
+    target = f"{__name__}:CappedProtocol"
+    uvicorn.config.HTTP_PROTOCOLS.update({"auto": target, "h11": target})
+    return cap

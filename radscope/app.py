@@ -61,6 +61,11 @@ def main(argv: list[str] | None = None) -> int:
     config.warm = True  # the first Run then takes the engine's time, not its start-up
     print(f"RadScope: {'public mode (' + reason + ')' if reason else 'local mode (one user)'}",
           file=sys.stderr)
+    if reason:  # a public page may meet clients that hold sockets open until descriptors run out
+        from radscope.engine.reward_http import cap_uvicorn_connections
+
+        print(f"RadScope: at most {cap_uvicorn_connections()} connections open at once",
+              file=sys.stderr)
     from radscope.engine.runs.store import StoreError
 
     try:

@@ -171,6 +171,7 @@ def run_batch_ui(view: BatchView, path: str | None, id_c: str, ref_c: str, cand_
         if job.alive():  # the page went away: stop the worker between two results
             job.cancel.set()
             job.join(timeout=60)
+        app.release_cancel(session, job.cancel)  # "Stopping…" only while a batch runs
     if isinstance(job.error, batch_logic.Cancelled):
         note = (f"Stopped. Finished results are stored in run {run_id}; to resume, run the same "
                 "file, columns and metrics again (with this run id, or with none: it is found "

@@ -162,6 +162,12 @@ def compare_api(app: AppContext, default_metrics: list[str]) -> Any:
         choices, such as {"extractor": "llm"}). Returns metric name -> result, as the CLI's
         "metrics" field."""
         try:
+            for name, value in (("reference", reference), ("candidate", candidate),
+                                ("metrics", metrics), ("modality", modality), ("area", area)):
+                if not isinstance(value, str):
+                    raise InputProblem(f"input {name!r} must be a string, not {type(value).__name__}")
+            if options is not None and not isinstance(options, dict):
+                raise InputProblem(f"input 'options' must be an object, not {type(options).__name__}")
             chosen = parse_metrics(app.registry, metrics, default_metrics)
             known = app.registry.all_options()
             unknown = [k for k in (options or {}) if k not in known]

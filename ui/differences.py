@@ -64,11 +64,15 @@ class Finding:
     name: str = MATCHED
     kind: str = ""  # the error's kind (``ERROR_KINDS``); "" when it is no error
     significant: bool = False
+    # False for an impression error that repeats the findings' (same kind, same finding): shown
+    # in both sections, counted once, as the overview, the export and the API count it
+    counted: bool = True
 
     def to_json(self) -> dict[str, Any]:
         return {"key": self.key, "status": self.status, "name": self.name, "kind": self.kind,
                 "significant": self.significant, "reference": self.reference,
-                "candidate": self.candidate, "reason": self.reason, "section": self.section}
+                "candidate": self.candidate, "reason": self.reason, "section": self.section,
+                "counted": self.counted}
 
 
 @dataclass
@@ -114,7 +118,8 @@ def _error_finding(pair: PairReading, error: ReaderError, section: str, repeated
     reason = _why(error) + (" (not clinically significant)" if not significant else "")
     if repeated:
         reason += "; the same error as in the findings, counted once"
-    return Finding("", _status(kind, ref, cand), ref, cand, reason, section, name, kind, significant)
+    return Finding("", _status(kind, ref, cand), ref, cand, reason, section, name, kind, significant,
+                   counted=not repeated)
 
 
 def _section_findings(pair: PairReading, section: str, errors: Sequence[ReaderError],
@@ -371,7 +376,8 @@ def differences_html(reference: str, candidate: str) -> str:
             for side, text in (("reference", reference), ("candidate", candidate))}
     counts: dict[str, int] = {}
     for f in sorted(found, key=lambda f: PRIORITY.index(f.status)):
-        counts[f.name] = counts.get(f.name, 0) + 1
+        if f.counted:  # an error stated in both sections is one error, as the overview says
+            counts[f.name] = counts.get(f.name, 0) + 1
     summary = " · ".join(f"{n} × {name}" for name, n in counts.items())
     origin = (f" <span class='rs-muted'>(read by the clinical reader, {esc(READER_VERSION)}: "
               "the reading the overview counts)</span>")

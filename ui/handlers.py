@@ -25,12 +25,16 @@ def bind(fn: Callable[..., Any], *context: Any) -> Callable[..., Any]:
     hints = {k: v for k, v in typing.get_type_hints(fn).items()
              if k in {p.name for p in rest} or k == "return"}
 
+    check = _type_check(rest, hints)
+
     if inspect.isgeneratorfunction(fn):
         def stream(*args: Any, **kwargs: Any) -> Iterator[Any]:
+            check(args)
             yield from fn(*context, *args, **kwargs)
         bound: Callable[..., Any] = stream
     else:
         def call(*args: Any, **kwargs: Any) -> Any:
+            check(args)
             return fn(*context, *args, **kwargs)
         bound = call
     functools.update_wrapper(bound, fn)
@@ -38,6 +42,56 @@ def bind(fn: Callable[..., Any], *context: Any) -> Callable[..., Any]:
     bound.__signature__ = signature.replace(parameters=rest)  # type: ignore[attr-defined]
     bound.__annotations__ = hints
     return bound
+
+
+# What an input of each plain type may be, as the API receives it (a checkbox: true or false, not
+# an object that happens to be truthy); other annotations (gr.Request, data frames, Any) are
+# Gradio's to check.
+_PLAIN: dict[Any, tuple[tuple[type, ...], str]] = {
+    bool: ((bool,), "true or false"), str: ((str,), "a string"),
+    int: ((int,), "a whole number"), float: ((int, float), "a number"),
+}
+
+
+def _expected(annotation: Any) -> tuple[tuple[type, ...], str, bool] | None:
+    """The types a parameter accepts, their name in words, and whether None is allowed; None for
+    an annotation this check leaves alone."""
+    args = typing.get_args(annotation)
+    optional = type(None) in args
+    if optional:
+        rest = [a for a in args if a is not type(None)]
+        if len(rest) != 1:
+            return None
+        annotation = rest[0]
+    if annotation in _PLAIN:
+        types, words = _PLAIN[annotation]
+        return types, words, optional
+    if typing.get_origin(annotation) is list and typing.get_args(annotation) == (str,):
+        return (list,), "a list of strings", optional
+    return None
+
+
+def _type_check(parameters: list[inspect.Parameter], hints: dict[str, Any]) -> Callable[[tuple[Any, ...]], None]:
+    """A check of the positional arguments Gradio passes a handler against its plain type hints:
+    a value of another type (a dict for a checkbox) is refused with a message naming the input."""
+    import gradio as gr
+
+    checks = [(i, p.name, expected) for i, p in enumerate(parameters)
+              if p.kind is not inspect.Parameter.VAR_POSITIONAL
+              and (expected := _expected(hints.get(p.name))) is not None]
+
+    def check(args: tuple[Any, ...]) -> None:
+        for i, name, (types, words, optional) in checks:
+            if i >= len(args):
+                continue
+            value = args[i]
+            if value is None and optional:
+                continue
+            wrong = (not isinstance(value, types) or (bool not in types and isinstance(value, bool))
+                     or (isinstance(value, list) and not all(isinstance(v, str) for v in value)))
+            if wrong:
+                raise gr.Error(f"input {name!r} must be {words}, not {type(value).__name__}")
+    return check
 
 
 def holding(gate: ModelGate, fn: Callable[..., Any]) -> Callable[..., Any]:

@@ -186,10 +186,16 @@ def overview_html(registry: MetricRegistry, results: dict[str, dict[str, Any]], 
         demo = " <span class='rs-badge rs-demo'>demo-grade model</span>" if res.get("demo_grade") else ""
         css = "rs-bad" if res.get("error") else "rs-demo-value" if res.get("demo_grade") else ""
         blind = blind_to(registry.get(name), found, res)
-        # The value first, the badge on a line of its own: they never read as one phrase.
-        blind_html = (f"<div><span class='rs-badge rs-blind' data-blind='{esc(' '.join(blind))}'>"
-                      f"Cannot see {esc(', '.join(kind_words(k, 2) for k in blind))} (by design)"
-                      "</span></div>" if blind and not res.get("error") else "")
+        # The value first, the badge on a line of its own: they never read as one phrase. A
+        # metric that gave no number says only why (what it cannot see matters to a number).
+        if res.get("not_applicable"):
+            blind_html = f"<div class='rs-muted rs-na-reason'>{esc(str(res['not_applicable']))}</div>"
+        elif blind and not res.get("error"):
+            blind_html = (f"<div><span class='rs-badge rs-blind' data-blind='{esc(' '.join(blind))}'>"
+                          f"Cannot see {esc(', '.join(kind_words(k, 2) for k in blind))} (by design)"
+                          "</span></div>")
+        else:
+            blind_html = ""
         cells.append(f"<td><b>{esc(ran_title(registry.get(name).card.title, name, res))} {arrow}</b></td>"
                      f"<td class='{css}'>{value_html}{blind_html}</td>"
                      f"<td class='rs-muted'>{esc(res.get('model') or '—')}{demo}</td>"

@@ -47,6 +47,13 @@ class AppContext:
             self.cancels[session] = event
             return event
 
+    def release_cancel(self, session: str, event: threading.Event) -> None:
+        """The batch that ``event`` stops has ended: Stop no longer has anything to stop (unless
+        the session has started another batch since, with an event of its own)."""
+        with self.lock:
+            if self.cancels.get(session) is event:
+                del self.cancels[session]
+
 
 def metric_label(spec: MetricSpec) -> str:
     """Checkbox label of a metric: its name and what may run it (the panel then says what did)."""

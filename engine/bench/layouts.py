@@ -316,7 +316,8 @@ def rules_metrics(names: Sequence[str] = METRICS) -> list[Any]:
 
 def parrot_pairs(path: str) -> list[LayoutPair]:
     """PARROT's English translations with the same kinds of error planted where the report
-    allows: sides swapped in the whole report, a normal impression, a finding invented."""
+    allows: sides swapped in the whole report, an abnormal impression made normal, a finding
+    invented."""
     import csv
 
     from radscope.engine.io.reports import read_layout
@@ -335,10 +336,18 @@ def parrot_pairs(path: str) -> list[LayoutPair]:
             out.append(LayoutPair(pid, "parrot", "invented", ReportPair(
                 pid, text, text.replace(layout.findings, f"{layout.findings}\nA 4 cm mass is "
                                         "present in the right lobe of the liver.", 1))))
-            if layout.impression:
+            if _states_abnormal(layout.impression):  # only an abnormal impression can be made normal
                 out.append(LayoutPair(pid, "parrot", "impression-normal", ReportPair(
                     pid, text, text.replace(layout.impression, "No significant abnormality.", 1))))
     return out
+
+
+def _states_abnormal(impression: str) -> bool:
+    """Whether an impression states an abnormal finding, as the reader reads it: "No
+    hemorrhage." or "Normal renal ultrasound." made "No significant abnormality." is no error."""
+    from radscope.engine.reader.findings import read_report
+
+    return bool(impression) and any(f.abnormal for f in read_report(impression).findings)
 
 
 def _swap_section(text: str, section: str) -> str:

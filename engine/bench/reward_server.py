@@ -22,6 +22,7 @@ import argparse
 import json
 import multiprocessing
 import os
+import resource
 import socket
 import statistics
 import subprocess
@@ -30,7 +31,7 @@ import time
 import urllib.request
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from radscope.layout import repository_root
 
@@ -55,9 +56,17 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def _start_server(metrics: str, port: int) -> subprocess.Popen[bytes]:
+def _start_server(metrics: str, port: int, log: IO[bytes] | None = None,
+                  descriptor_limit: int | None = None) -> subprocess.Popen[bytes]:
+    """The real reward server on ``port``: its log to ``log`` (else discarded), its descriptors
+    limited to ``descriptor_limit`` (``ulimit -n``) when given."""
+    def limit() -> None:
+        if descriptor_limit is not None:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (descriptor_limit, descriptor_limit))
+
     proc = subprocess.Popen([sys.executable, "-m", "radscope.engine.reward_server", "--metrics", metrics,
-                             "--port", str(port)], cwd=ROOT, stderr=subprocess.DEVNULL,
+                             "--port", str(port)], cwd=ROOT, stderr=log or subprocess.DEVNULL,
+                            preexec_fn=limit,
                             env={**os.environ, "RADSCOPE_REWARD_TOKEN": TOKEN,  # the caller's path kept after ours
                                  "PYTHONPATH": os.pathsep.join(filter(None, (str(ROOT), os.environ.get("PYTHONPATH"))))})
     deadline = time.monotonic() + 120

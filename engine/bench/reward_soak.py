@@ -26,6 +26,7 @@ import os
 import random
 import socket
 import statistics
+import tempfile
 import threading
 import time
 import urllib.error
@@ -137,15 +138,20 @@ def _established(port: int) -> int:
 
 
 def soak(metrics: str, seconds: float, good: int = 4, hostiles: int = 6, slow: int = 40, big_every: float = 60.0,
-         big_bytes: int = 70 * 1024 * 1024, sample_s: float = 5.0) -> dict[str, Any]:
-    """Run the soak; the figures (see the module docstring)."""
+         big_bytes: int = 70 * 1024 * 1024, sample_s: float = 5.0, descriptor_limit: int | None = None,
+         exhaust_every: float | None = None) -> dict[str, Any]:
+    """Run the soak; the figures (see the module docstring). With ``descriptor_limit`` the
+    server runs under that ``ulimit -n``; with ``exhaust_every`` too, every that many seconds a
+    client opens 20 more half-header sockets than the limit and holds them until the next round."""
     port = _free_port()
     base = f"http://127.0.0.1:{port}"
-    server = _start_server(metrics, port)
+    log_file = tempfile.NamedTemporaryFile(prefix="reward-soak-", suffix=".log", delete=False)  # noqa: SIM115
+    server = _start_server(metrics, port, log=log_file, descriptor_limit=descriptor_limit)
     stop = threading.Event()
     lock = threading.Lock()
     goods: Counter[str] = Counter()
-    hostile: dict[str, Counter[int]] = {kind: Counter() for kind in [*HOSTILE, "abandoned", "big"]}
+    hostile: dict[str, Counter[int]] = {kind: Counter() for kind in [*HOSTILE, "abandoned", "big",
+                                                                     "exhausting_sockets"]}
     slow_held: list[float] = []
 
     def good_client(seed: int) -> None:
@@ -206,11 +212,33 @@ def soak(metrics: str, seconds: float, good: int = 4, hostiles: int = 6, slow: i
             with lock:
                 hostile["big"][status] += 1
 
+    def exhausting_client() -> None:
+        assert descriptor_limit is not None and exhaust_every is not None
+        held: list[socket.socket] = []
+        while not stop.is_set():
+            for sock in held:
+                sock.close()
+            held = []
+            for _ in range(descriptor_limit + 20):
+                try:
+                    sock = socket.create_connection(("127.0.0.1", port), timeout=5)
+                    sock.sendall(b"POST /score HTTP/1.1\r\nHost: x\r\n")  # half a header
+                    held.append(sock)
+                except OSError:
+                    break
+            with lock:
+                hostile["exhausting_sockets"][len(held)] += 1
+            stop.wait(exhaust_every)
+        for sock in held:
+            sock.close()
+
     threads = [threading.Thread(target=good_client, args=(s,), daemon=True) for s in range(good)]
     threads += [threading.Thread(target=hostile_client, args=(100 + s,), daemon=True) for s in range(hostiles)]
     threads += [threading.Thread(target=abandoning_client, daemon=True),
                 threading.Thread(target=big_client, daemon=True)]
     threads += [threading.Thread(target=slow_client, daemon=True) for _ in range(slow)]
+    if descriptor_limit is not None and exhaust_every is not None:
+        threads.append(threading.Thread(target=exhausting_client, daemon=True))
     samples: list[dict[str, Any]] = []
     started = time.monotonic()
     try:
@@ -235,7 +263,10 @@ def soak(metrics: str, seconds: float, good: int = 4, hostiles: int = 6, slow: i
         stop.set()
         server.terminate()
         server.wait(30)
-    return _summary(seconds, goods, hostile, slow_held, samples, after)
+        log_file.close()
+    log_bytes = Path(log_file.name).stat().st_size
+    return {**_summary(seconds, goods, hostile, slow_held, samples, after), "log_bytes": log_bytes,
+            "log": log_file.name, "descriptor_limit": descriptor_limit, "exhaust_every_s": exhaust_every}
 
 
 def _summary(seconds: float, goods: Counter[str], hostile: dict[str, Counter[int]], slow_held: list[float],
@@ -264,7 +295,8 @@ def cmd_reward_soak(args: argparse.Namespace) -> int:
     from radscope.engine.bench.cli import machine_info
 
     report = {"machine": machine_info(), "metrics": args.metrics,
-              **soak(args.metrics, args.minutes * 60, good=args.good, slow=args.slow, big_every=args.big_every)}
+              **soak(args.metrics, args.minutes * 60, good=args.good, slow=args.slow, big_every=args.big_every,
+                     descriptor_limit=args.descriptor_limit, exhaust_every=args.exhaust_every)}
     good, figures = report["good"], report["figures"]
     print(f"{args.minutes:g} min: {good.get('sent', 0)} good requests, {good.get('answered', 0)} answered "
           f"({'all' if report['every_good_answered'] else 'NOT all'})")
@@ -275,6 +307,7 @@ def cmd_reward_soak(args: argparse.Namespace) -> int:
     for key, values in figures.items():
         print(f"  {key}: first minute {values['first_minute']}, last minute {values['last_minute']}, max {values['max']}")
     print(f"  after the load stopped: {report['after_stop']}; flat: {report['flat']}")
+    print(f"  the server's log: {report['log_bytes']:,} bytes ({report['log']})")
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     Path(args.out).write_text(json.dumps(report, indent=2))
     print(f"report written to {args.out}")
@@ -289,5 +322,10 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--good", type=int, default=4, help="good clients at once")
     p.add_argument("--slow", type=int, default=40, help="slow connections held at once")
     p.add_argument("--big-every", type=float, default=60.0, help="seconds between chunked uploads past 64 MiB")
+    p.add_argument("--descriptor-limit", type=int, default=None,
+                   help="run the server under this 'ulimit -n' (e.g. 300)")
+    p.add_argument("--exhaust-every", type=float, default=None,
+                   help="with --descriptor-limit: every this many seconds, open 20 more half-header "
+                   "sockets than the limit and hold them (descriptor exhaustion)")
     p.add_argument("--out", default="bench-results/reward_soak.json")
     p.set_defaults(func=cmd_reward_soak)

@@ -206,3 +206,16 @@ def test_the_clinical_summary_leads_with_the_errors_found():
     assert summary["clinical_errors"]["impression"] == 0 and len(summary["repeated_errors"]) == 1
     assert summary["reader"].startswith("rules reader") and len(summary["errors"]) == 1
     assert sum(clinical_summary(CHEST_FILM, CHEST_FILM)["clinical_errors"].values()) == 0
+
+
+def test_only_an_abnormal_impression_is_made_normal():
+    """PARROT's planted "impression made normal" needs an impression that states an abnormal
+    finding: a normal one replaced by "No significant abnormality." is no error to detect."""
+    from radscope.engine.bench.layouts import _states_abnormal
+
+    assert _states_abnormal("Acute left frontal infarct. No hemorrhage.")
+    assert _states_abnormal("Moderate right pleural effusion.")
+    assert not _states_abnormal("No evidence of recent hemorrhagic or ischemic lesions. "
+                                "No arterial occlusion on the circle of Willis.")
+    assert not _states_abnormal("Normal renal ultrasound.")
+    assert not _states_abnormal("")

@@ -414,3 +414,29 @@ def test_an_edit_after_a_run_marks_the_results_out_of_date(open_page):
     page.wait_for_selector("#compare-status [data-done]")
     page.wait_for_selector("#stale-notice [data-stale]", state="detached")
     assert app.problems() == []
+
+
+def test_an_mri_side_swap_is_counted_alike_in_the_overview_and_differences(open_page):
+    """Issue 46: a brain MRI whose candidate puts the infarct on the other side in the findings
+    and the impression: one error in the overview and in Differences, and CLEAR and F1-SRR-BERT,
+    not applicable to a brain MRI, show only that, with no "cannot see" badge."""
+    from tests.ui.test_differences import MRI_SIDE
+
+    app = open_page(1440)
+    page = app.page
+    page.locator("#reference textarea").fill(MRI_SIDE)
+    page.locator("#candidate textarea").fill(MRI_SIDE.replace("left", "right"))
+    page.click("#run")
+    page.wait_for_selector("#compare-status [data-done]")
+    page.wait_for_selector("#differences mark")
+    overview = page.locator("#compare-status").inner_text()
+    assert "1 finding on the wrong side" in overview, overview
+    summary = page.locator("#differences .rs-kv").first.inner_text()
+    assert "1 × finding on the wrong side" in summary, summary
+    # Marked where each section states it all the same (the findings and the impression).
+    assert page.locator("#diff-candidate mark[data-status=conflict]").count() >= 2
+    rows = page.locator("#score-overview tr", has_text="not applicable")
+    assert rows.count() >= 2
+    for i in range(rows.count()):
+        assert "Cannot see" not in rows.nth(i).inner_text()
+    assert app.problems() == []

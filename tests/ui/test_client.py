@@ -334,3 +334,15 @@ def test_two_systems_from_an_ab_export_are_guessed_and_plotted_side_by_side(clie
     summary = json.loads(files_of(result)["summary"].read_text(encoding="utf-8"))
     scored_b = summary["system_b"]["metrics"]["crepe"]["n"]  # pairs in CREPE's scope
     assert crepe_b["name"] == f"system B ({scored_b} pairs)" and all(y == 0 for y in crepe_b["y"])
+
+
+def test_every_input_of_the_wrong_type_is_refused_with_its_name(client, tmp_path):
+    """Issue 46: a checkbox given an object (truthy, so it used to be taken as "on"), a text
+    given a list or a number: refused, naming the input, never coerced."""
+    path = write_pairs(tmp_path / "pairs.csv", 2)
+    with pytest.raises(AppError, match="'include_demo' must be true or false, not dict"):
+        client.predict(*batch_args(path, ["bleu"]), {"on": True}, api_name="/batch")
+    with pytest.raises(AppError, match="'reference' must be a string, not list"):
+        client.predict(["a"], "b", metrics="bleu", api_name="/compare")
+    with pytest.raises(AppError, match="'options' must be an object, not str"):
+        client.predict("a", "b", metrics="bleu", options="extractor=llm", api_name="/compare")

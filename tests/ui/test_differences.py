@@ -271,3 +271,43 @@ def test_one_error_has_one_name_in_every_view():
     assert "A invented finding</span>" in vert.body_html and "B missed finding</span>" in vert.body_html
     rexval_a = REXVAL_NAMES["A"]  # ReXVal's longer definition: in hover text only, never as the name
     assert rexval_a not in crepe.summary_html + vert.body_html.replace(f"ReXVal: {rexval_a}", "")
+
+
+MRI_SIDE = ("MRI BRAIN WITHOUT CONTRAST\nFINDINGS: There is an acute infarct in the left frontal lobe, hyperintense on DWI. The "
+            "ventricles are normal in size.\nIMPRESSION: Acute left frontal lobe infarct.")
+
+
+def _differences_count(reference: str, candidate: str, name: str) -> int:
+    summary = differences_html(reference, candidate).split("</div>", 1)[0]
+    found = re.search(rf"(\d+) × {re.escape(name)}", html_lib.unescape(summary))
+    return int(found.group(1)) if found else 0
+
+
+def _overview_count(reference: str, candidate: str, name: str) -> int:
+    head = clinical_html(clinical_summary(reference, candidate))
+    found = re.search(rf"(\d+) {re.escape(name)}", html_lib.unescape(head))
+    return int(found.group(1)) if found else 0
+
+
+def test_one_error_stated_in_both_sections_is_one_error_in_every_view():
+    both = MRI_SIDE.replace("left", "right")
+    findings_only = MRI_SIDE.replace("in the left", "in the right")
+    for candidate, expected in ((both, 1), (findings_only, 1)):
+        summary = clinical_summary(MRI_SIDE, candidate)
+        assert summary["clinical_errors"]["side"] == expected, summary
+        assert _overview_count(MRI_SIDE, candidate, "finding on the wrong side") == expected
+        assert _differences_count(MRI_SIDE, candidate, "finding on the wrong side") == expected
+    # Stated in both sections, the error is still marked in both (shown twice, counted once).
+    rows = [f for f in findings(MRI_SIDE, both) if f.kind == "side"]
+    assert {f.section for f in rows} == {"findings", "impression"}
+    assert [f.counted for f in rows].count(True) == 1
+
+
+def test_not_applicable_shows_only_that_with_its_reason():
+    summary = clinical_summary(MRI_SIDE, MRI_SIDE.replace("left", "right"))
+    reason = "not applicable: designed for chest radiographs; this study is modality MR"
+    results = {"clear": {"score": None, "direction": "higher", "error": None, "not_applicable": reason},
+               "vert": {"score": 0.5, "direction": "higher", "error": None}}
+    rows = overview_html(production(), results, 2, None, "r4", summary).split("<tr>")[1:]
+    assert "not applicable" in rows[0] and html_lib.escape(reason) in rows[0]
+    assert "Cannot see" not in rows[0]
