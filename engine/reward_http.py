@@ -99,6 +99,8 @@ def bearer_ok(header: str, token: str) -> bool:
     return scheme.lower() == "bearer" and hmac.compare_digest(credentials.strip().encode(), token.encode())
 
 
+# A connection that has sent nothing for this long may be closed to make room past the cap.
+PATIENCE_S = 1.0
 # What a connection past the cap is told before it is closed.
 BUSY = (b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: text/plain; charset=utf-8\r\n"
         b"retry-after: 1\r\nconnection: close\r\ncontent-length: 32\r\n\r\n"
@@ -112,11 +114,11 @@ def deadline_protocol(header_s: float, body_s: float, cap: int | None = None,
     ``body_s`` after the headers, is closed. Slow and idle sockets cannot pile up.
 
     With ``cap``, at most ``cap`` connections stay open, so that the process keeps descriptors
-    to serve with: a connection opened past it closes the oldest connection still waiting for a
-    request's headers (an idle keep-alive, or a socket that sent half a header), so a client
-    with a request gets in however many idle sockets another holds; when every open connection
-    is busy with a request, the new one is answered 503 and closed. Each is counted in
-    ``refusals``, which logs once per interval."""
+    to serve with: a connection opened past it closes one still waiting for a request's headers
+    (``_make_room``: one that sent half a header and stopped, else one silent for a second), so
+    a client with a request gets in however many idle sockets another holds; when none may go,
+    the new one is answered 503 and closed. Each is counted in ``refusals``, which logs once per
+    interval."""
     import h11
     from uvicorn.protocols.http.h11_impl import H11Protocol
 
@@ -138,13 +140,20 @@ def deadline_protocol(header_s: float, body_s: float, cap: int | None = None,
                 self.transport.close()
 
         def _make_room(self) -> bool:
-            """Close the oldest waiting connection; False when every other one is busy."""
+            """Close one waiting connection, False when none may go: first the oldest that sent
+            part of a request's headers and stopped (a slow or idle client holding a socket),
+            then the oldest that has sent nothing for ``PATIENCE_S`` (a connection just accepted
+            has its request on the way and is left alone)."""
+            now = self.loop.time()
             waiting = [c for c in self.connections
                        if c is not self and isinstance(c, DeadlineH11Protocol) and c._waiting()]
-            if not waiting:
-                return False
-            min(waiting, key=lambda c: c._opened).transport.close()
-            return True
+            stalled = [c for c in waiting if c.conn.trailing_data[0]]
+            silent = [c for c in waiting if not c.conn.trailing_data[0] and now - c._opened >= PATIENCE_S]
+            for group in (stalled, silent):
+                if group:
+                    min(group, key=lambda c: c._opened).transport.close()
+                    return True
+            return False
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
@@ -190,14 +199,16 @@ def server_config(app: Any, host: str, port: int) -> Any:
     limits: Limits = app.state.limits
     cap = connection_cap(limits.max_connections)
     quiet_accept_failures()
-    refusals = RefusalLog(f"connections past the cap of {cap} open at once (the oldest idle one "
+    refusals = RefusalLog(f"connections past the cap of {cap} open at once (a waiting one "
                           "closed, or the new one answered 503)")
     return uvicorn.Config(app, host=host, port=port, log_level="warning",
                           http=deadline_protocol(limits.header_s, limits.body_s + 5, cap, refusals),
                           # uvicorn's own check counts idle connections too: ours decides which
                           # to keep, uvicorn's only bounds the requests in flight
                           limit_concurrency=cap + ACCEPT_BURST, timeout_keep_alive=5,
-                          server_header=False)
+                          # accepted at most this many at a time: room for them is kept below
+                          # the descriptor limit (connection_cap), so accept never fails
+                          backlog=ACCEPT_BURST, server_header=False)
 
 
 # The protocol ``cap_uvicorn_connections`` serves with, importable by name as uvicorn asks for it.
