@@ -44,7 +44,7 @@ CREPE_MODEL = Option(
     "CREPE reader: auto (the rules estimate under --extractor rules, the bundled "
     "crepe-minilm-demo encoder under --extractor llm), rules, or an encoder: registry id "
     "(crepe-minilm-demo bundled; crepe-biomedbert once exported with "
-    "`python -m radscope.models export crepe-biomedbert --int8`) or an exported artifact directory")
+    "`radscope models export crepe-biomedbert --int8`) or an exported artifact directory")
 
 CARD = MetricCard(
     name="crepe",

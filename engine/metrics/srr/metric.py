@@ -46,7 +46,7 @@ SRR_MODEL = Option(
     "SRR labeller: auto (SRR labels from rules under --extractor rules, the bundled "
     "srr-minilm-demo encoder under --extractor llm), rules, or an encoder: registry id "
     "(srr-minilm-demo bundled; srr-bert-leaves-with-statuses and the other SRR-BERT variants "
-    "once exported with `python -m radscope.models export <id> --int8`) or an exported artifact directory")
+    "once exported with `radscope models export <id> --int8`) or an exported artifact directory")
 SRR_VIEW = Option(
     "srr_view", StatusView.ALL.value,
     "which labels F1-SRR-BERT compares for with-statuses models: all (as predicted), present "
