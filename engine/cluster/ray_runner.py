@@ -182,6 +182,9 @@ def run_ray(
     summary["engine"] = {"name": "ray", "block_size": settings.block_size, "blocks": blocks["total"],
                          "blocks_scored": blocks["scored"], "blocks_stored_before": blocks["reused"],
                          "actors": {", ".join(s.metrics): s.actors for s in job.stages}}
+    # what the local runner's summary says of the store too (``runs.commands.store_line``)
+    summary["answered_from_store"] = False
+    summary["stored"] = len(pairs) * len(built) - resumed["reused"]
     summary["elapsed_s"] = round(time.perf_counter() - started, 3)
     return BatchRun(run_id=run_id, rows=kept, summary=summary, metrics=metric_names)
 

@@ -49,7 +49,7 @@ def read_rows(path: Path) -> list[dict]:
 def comparable_summary(path: Path) -> dict:
     """A summary without what says how the run went rather than what it found."""
     summary = json.loads(path.read_text(encoding="utf-8"))
-    for key in ("elapsed_s", "engine", "resumed"):
+    for key in ("elapsed_s", "engine", "resumed", "stored", "answered_from_store"):
         summary.pop(key, None)
     return summary
 
