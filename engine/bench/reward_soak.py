@@ -43,6 +43,17 @@ CANDS = ["No pleural effusion. Heart size is normal.", "Lungs are clear. No acut
          "Right basilar pneumonia.", "Mild cardiomegaly, unchanged. No pneumothorax."]
 
 
+def _good_request(base: str, path: str, body: bytes) -> tuple[int, Any, bool]:
+    """A trainer's request: sent again once after the server's ``Retry-After`` when it answers
+    503 (every connection of its cap busy, as under descriptor exhaustion); whether it was."""
+    status, reply = _request(base, path, body)
+    if status != 503:
+        return status, reply, False
+    time.sleep(1.0)
+    status, reply = _request(base, path, body)
+    return status, reply, True
+
+
 def _request(base: str, path: str, body: bytes, token: str | None = TOKEN,
              timeout: float = 120) -> tuple[int, Any]:
     headers = {"Content-Type": "application/json"}
@@ -161,17 +172,18 @@ def soak(metrics: str, seconds: float, good: int = 4, hostiles: int = 6, slow: i
             if rng.random() < 0.5:
                 body = {"query": [PROMPT + f"{CANDS[i % 4]} Case {i}.<|im_end|>"], "prompts": [PROMPT],
                         "labels": [REFS[i % 4]]}
-                status, reply = _request(base, "/get_reward", json.dumps(body).encode())
+                status, reply, retried = _good_request(base, "/get_reward", json.dumps(body).encode())
                 ok = status == 200 and reply is not None and len(reply["rewards"]) == 1
             else:
                 n = rng.randint(1, 32)
                 body = {"references": [REFS[(i + k) % 4] for k in range(n)],
                         "candidates": [f"{CANDS[(i + k) % 4]} Case {i}-{k}." for k in range(n)]}
-                status, reply = _request(base, "/score", json.dumps(body).encode())
+                status, reply, retried = _good_request(base, "/score", json.dumps(body).encode())
                 ok = status == 200 and reply is not None and len(reply["rewards"]) == n
             with lock:
                 goods["sent"] += 1
                 goods["answered" if ok else f"failed_{status}"] += 1
+                goods["retried_after_503"] += retried
 
     def hostile_client(seed: int) -> None:
         rng = random.Random(seed)
