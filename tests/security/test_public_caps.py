@@ -42,10 +42,10 @@ def visitor(public_app):
 
 
 def stored(public_app) -> tuple[int, int, int]:
-    """Runs, texts and results in the app's store."""
+    """Runs, texts and results in the app's store (a result is a row of ``scores``)."""
     with closing(sqlite3.connect(f"file:{public_app.store_path}?mode=ro", uri=True)) as conn:
         return tuple(conn.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0]  # type: ignore[return-value]
-                     for table in ("runs", "pair_texts", "results"))
+                     for table in ("runs", "pair_texts", "scores"))
 
 
 def events(public_app) -> list[tuple[int, object]]:
