@@ -18,6 +18,7 @@ from radscope.engine.io.reports import findings_text
 from radscope.engine.reader.anatomy_lexicon import anatomy_lexicon, canonical_text, site_mentions
 from radscope.engine.reader.equivalents import appearance_words
 from radscope.engine.reader.lexicon_loader import load
+from radscope.engine.reader.sentence_features import TOKEN_RE
 from radscope.engine.reader.wording import reader_utterances
 
 # --- words (engine/data/lexicons/grammar.json) ----------------------------------------------------
@@ -140,7 +141,6 @@ _ONE_SEQUENCE_RE = re.compile(_SEQUENCE, re.IGNORECASE)
 _SEQUENCE_GAP_RE = re.compile(
     r"\s*,?\s*(?:and\s+)?(?:(?:is|are|was|were|shows?|showing|demonstrates?|demonstrating|displays?|"
     r"displaying|exhibits?|exhibiting)\s+)?(?:with\s+)?", re.IGNORECASE)
-_APPEARANCE_TOKEN_RE = re.compile(r"[a-z0-9]+(?:[-'][a-z0-9]+)*")
 # appearance words that say nothing on their own ("is seen with no ...")
 _APPEARANCE_GRAMMAR = frozenset("a an the of on in and or with without no is are was were its their about "
                                 "approximately around seen noted observed shows show showing "
@@ -183,7 +183,7 @@ def _join_continuations(utterances: list[str]) -> list[str]:
     out: list[str] = []
     lead, listed = "", False
     for utterance in utterances:
-        if lead and _describes_only(utterance):
+        if lead and _describes_only(canonical_text(utterance)):
             if not listed:
                 out.pop()  # the lead-in says nothing its lines do not say again
             out.append(f"{lead}, {_continued(utterance)}")
@@ -308,7 +308,7 @@ def _split_attached_findings(clause: str) -> list[str]:
         denial = right.lower().startswith(("no ", "without "))
         if _LEVEL_RE.match(right.split(maxsplit=1)[0].rstrip(",")):
             continue  # ", and C6/7": the last item of a list of levels, not a second finding
-        if _describes_only(right):
+        if _describes_only(said):
             continue  # ", with low signal on T1WI": how the finding looks, not a second finding
         if (lex.abnormal.search(said) or lex.neutral.search(said)) \
                 and (_is_finding(left) or _is_normal(left)) and not denial:
@@ -364,11 +364,12 @@ def _one_per_sequence(reading: str) -> list[str]:
     return [f"{before}{m.group(0)}{after}" for m in mentions]
 
 
-def _describes_only(text: str) -> bool:
-    """Whether ``text`` only says how a finding looks or was imaged ("Low signal on T1WI and
-    high signal on T2WI, clear margins.", "no enhancement after contrast"): every word is one of
-    the vocabulary's appearance words, and one at least says more than grammar does."""
-    words = [w for w in _APPEARANCE_TOKEN_RE.findall(canonical_text(text)) if not w.isdigit()]
+def _describes_only(canon: str) -> bool:
+    """Whether a text (its ``canonical_text``) only says how a finding looks or was imaged ("Low
+    signal on T1WI and high signal on T2WI, clear margins.", "no enhancement after contrast"):
+    every word is one of the vocabulary's appearance words, and one at least says more than
+    grammar does."""
+    words = [w for w in TOKEN_RE.findall(canon) if not w.isdigit()]
     vocabulary = appearance_words()
     return bool(words) and all(w in vocabulary for w in words) \
         and any(w not in _APPEARANCE_GRAMMAR for w in words)

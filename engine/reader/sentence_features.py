@@ -20,7 +20,7 @@ from radscope.engine.reader.measures import Measurement, change_over_time, measu
 from radscope.engine.reader.scope import NEGATIVE, ClauseScope, clause_scope
 
 NORMAL, ABNORMAL = "normal", "abnormal"
-_TOKEN_RE = re.compile(r"[a-z0-9]+(?:[-'][a-z0-9]+)*")
+TOKEN_RE = re.compile(r"[a-z0-9]+(?:[-'][a-z0-9]+)*")  # a content word of canonical text
 # a number, with its unit written on or apart ("25mm", "25 mm")
 _NUMBER_RE = re.compile(r"\b\d+(?:\.\d+)?(?=(?:mm|cm|ml|m)?\b)")
 _LEVEL_RE = re.compile(r"\b([ctls])(\d{1,2})(?:\s*[-/\u2013\u2014]\s*([ctls])?(\d{1,2}))?\b(?!w\b|wi\b|\s*-?weighted|\s*flair)")
@@ -170,7 +170,7 @@ def _words(canon: str, scope: ClauseScope,
     tokens: set[str] = set()
     asserted: set[str] = set()
     negated: set[str] = set()
-    for m in _TOKEN_RE.finditer(canon):
+    for m in TOKEN_RE.finditer(canon):
         word = m.group(0)
         if word in STOPWORDS or word.isdigit():
             continue
@@ -216,7 +216,8 @@ def _positions(canon: str, scope: ClauseScope) -> tuple[int, ...]:
                  for first, second in position_pairs())
 
 
-def _named(pattern: re.Pattern[str], canon: str, scope: ClauseScope) -> bool:
+def _named(pattern: re.Pattern[str] | Alternation, canon: str, scope: ClauseScope) -> bool:
+    """Whether ``pattern`` names something in ``canon`` outside negation."""
     return any(scope.status(*m.span()) != NEGATIVE for m in pattern.finditer(canon))
 
 
@@ -227,8 +228,7 @@ def _directions(canon: str, scope: ClauseScope) -> tuple[int, ...]:
     possible = lex.direction_sides.possible(canon)  # only these sides can match at all
     directions = []
     for k, (first, second) in enumerate(lex.directions):
-        a = 2 * k in possible and any(scope.status(*m.span()) != NEGATIVE for m in first.finditer(canon))
-        b = 2 * k + 1 in possible and any(scope.status(*m.span()) != NEGATIVE
-                                          for m in second.finditer(canon))
+        a = 2 * k in possible and _named(first, canon, scope)
+        b = 2 * k + 1 in possible and _named(second, canon, scope)
         directions.append(int(a) + 2 * int(b))
     return tuple(directions)
