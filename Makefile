@@ -31,19 +31,19 @@ help:
 LLAMA_PIN = $(shell grep -m1 '^llama-cpp-python==' requirements.txt)
 LLAMA_LOG := $(VENV)/llama-build.log
 
-$(BIN)/.base: requirements.txt constraints.txt
+$(BIN)/.base: requirements.txt requirements/constraints.txt
 	$(PYTHON) -m venv $(VENV)
 	grep -v '^llama-cpp-python==' requirements.txt > $(VENV)/requirements-base.txt
-	$(PIP) -r $(VENV)/requirements-base.txt -c constraints.txt
+	$(PIP) -r $(VENV)/requirements-base.txt -c requirements/constraints.txt
 	touch $@
 
 # LLAMA_PIP_VERBOSE=-vv (the background build) logs the compiler's [step/steps] lines.
 $(BIN)/.runtime: $(BIN)/.base
-	$(PIP) $(LLAMA_PIP_VERBOSE) "$(LLAMA_PIN)" -c constraints.txt
+	$(PIP) $(LLAMA_PIP_VERBOSE) "$(LLAMA_PIN)" -c requirements/constraints.txt
 	touch $@
 
-$(BIN)/.dev: $(BIN)/.runtime requirements-dev.txt
-	$(PIP) -r requirements-dev.txt -c constraints.txt
+$(BIN)/.dev: $(BIN)/.runtime requirements/dev.txt
+	$(PIP) -r requirements/dev.txt -c requirements/constraints.txt
 	touch $@
 
 setup: $(BIN)/.runtime
@@ -80,9 +80,9 @@ test: dev lint
 # mypy and import-linter through mk/package_lint.py, which gives them the package map (engine/ is
 # radscope.engine: radscope/layout.py).
 lint: $(BIN)/.dev
-	$(BIN)/python -m ruff check engine ui models app.py radscope mk/package_lint.py
+	$(BIN)/python -m ruff check engine ui models bench training app.py radscope mk/package_lint.py
 	$(BIN)/python mk/package_lint.py types
-	$(BIN)/python -m vulture engine ui models app.py radscope --min-confidence 80
+	$(BIN)/python -m vulture engine ui models bench training app.py radscope --min-confidence 80
 	$(BIN)/python mk/package_lint.py imports
 
 # The inner loop: everything that loads no model and starts no browser, app or judge.
@@ -93,24 +93,24 @@ test-fast: $(BIN)/.dev
 # triplets, MeSH agreement and ONNX-vs-torch timings come from the mk/ fragments).
 bench: $(BIN)/.runtime
 	@mkdir -p $(OUT)
-	$(BIN)/python -m radscope.engine.bench ssree --data $(DATA)/ssree_dev/ssree_dev.jsonl \
+	$(BIN)/python -m bench ssree --data $(DATA)/ssree_dev/ssree_dev.jsonl \
 	  --metrics radsem,clear,crepe,srr,bleu,bleu1,rouge --extractor rules --out $(OUT)/ssree.json --quiet
-	$(BIN)/python -m radscope.engine.bench iu-pairs --data $(DATA)/iu_xray/ReXRank_IUXray_test.json \
+	$(BIN)/python -m bench iu-pairs --data $(DATA)/iu_xray/ReXRank_IUXray_test.json \
 	  --limit 150 --out $(OUT)/iu_pairs.jsonl
-	$(BIN)/python -m radscope.engine.bench speed --metrics radsem,clear,crepe,srr,bleu,rouge --extractor rules \
+	$(BIN)/python -m bench speed --metrics radsem,clear,crepe,srr,bleu,rouge --extractor rules \
 	  --n 300 $$([ -f $(OUT)/iu_pairs.jsonl ] && echo --data $(OUT)/iu_pairs.jsonl) --out $(OUT)/speed.json
 
 # The store at scale: 100,000 pairs with the default metrics (size per pair, peak memory), then
 # the same run again, which answers from the store (nothing stored; its time beside the first's).
 bench-store: $(BIN)/.runtime
 	@mkdir -p $(OUT)
-	nice $(BIN)/python -m radscope.engine.bench store --n 100000 --out $(OUT)/store.json
+	nice $(BIN)/python -m bench store --n 100000 --out $(OUT)/store.json
 
 # Re-pin every installed package after changing requirements*.txt.
 constraints: $(BIN)/.dev
 	{ echo "# Full pins of every package in the runtime + dev environment (pip freeze), used with -c so that"; \
 	  echo "# a fresh machine installs exactly what was tested. Regenerate with: make constraints"; \
-	  $(BIN)/python -m pip freeze --exclude-editable; } > constraints.txt
+	  $(BIN)/python -m pip freeze --exclude-editable; } > requirements/constraints.txt
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache $(OUT)

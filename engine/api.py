@@ -10,7 +10,7 @@ Build a ``Scorer`` once (it loads the models), then call ``score`` as often as n
     scores.records[0]["metrics"]["clear"]    # the CLI's per-pair dict: score, signature, details
 
 Options are the CLI's metric flags as keyword arguments (``--crepe-model`` -> ``crepe_model``);
-``registry`` (default: the project's metrics, ``radscope.engine.metrics.registry.production``) says
+``registry`` (default: the project's metrics, ``radscope.engine.metrics.framework.registry.production``) says
 which metrics the names refer to.
 Records and signatures are exactly those ``radscope score`` writes. Models and the
 worker processes (``workers`` > 1) are reused between calls; ``score`` may be called from
@@ -34,8 +34,8 @@ import numpy as np
 from radscope.engine.context import RuntimeContext
 from radscope.engine.eligibility import readable
 from radscope.engine.io.reports import DEFAULT_MAX_CHARS, ReportPair
-from radscope.engine.metrics.base import Metric, PairScore
-from radscope.engine.metrics.registry import MetricRegistry, production
+from radscope.engine.metrics.framework.base import Metric, PairScore
+from radscope.engine.metrics.framework.registry import MetricRegistry, production
 from radscope.engine.options.intended_studies import FORCE_APPLICABILITY
 from radscope.engine.runs import parallel
 from radscope.engine.runs.collector import paused_collector

@@ -24,9 +24,9 @@ from typing import Any
 from radscope.engine.cli_args import OneLineParser, count
 from radscope.engine.context import RuntimeContext
 from radscope.engine.io import dataio
-from radscope.engine.metrics.defaults import default_metrics
-from radscope.engine.metrics.registry import MetricRegistry, export_columns_of, production
-from radscope.engine.reader.vocabulary import ran_title
+from radscope.engine.metrics.framework.defaults import default_metrics
+from radscope.engine.metrics.framework.registry import MetricRegistry, export_columns_of, production
+from radscope.engine.reader.error_words import ran_title
 from radscope.engine.runs import parallel
 
 
@@ -107,8 +107,7 @@ def build_parser(registry: MetricRegistry) -> argparse.ArgumentParser:
 
     runs_commands.add_parser(sub)
 
-    from radscope.engine import structured_report
-
+    from radscope.engine.structured import rewrite as structured_report
     _add_metric_options(structured_report.add_parser(sub), registry)
     return parser
 
@@ -131,8 +130,7 @@ def main(argv: list[str] | None = None, registry: MetricRegistry | None = None) 
 
             return runs_commands.run_cli(args)
         if args.command == "structure":
-            from radscope.engine import structured_report
-
+            from radscope.engine.structured import rewrite as structured_report
             return structured_report.run_cli(args, _collect_options(args))
         return _list_metrics(registry)
     except (dataio.InputError, StoreError, ValueError, KeyError, FileNotFoundError) as exc:

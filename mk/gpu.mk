@@ -4,7 +4,7 @@
 .PHONY: gpu
 gpu: $(BIN)/.runtime
 	$(BIN)/python -m pip uninstall -y onnxruntime
-	$(PIP) -r requirements-gpu.txt
+	$(PIP) -r requirements/gpu.txt
 	CMAKE_ARGS="-DGGML_CUDA=on" $(PIP) --force-reinstall --no-deps --no-binary llama-cpp-python \
 	  llama-cpp-python==0.3.36
 
@@ -32,7 +32,7 @@ gpu-carry: $(BIN)/.runtime
 	  llama_cpp_python-$(LLAMA_CPP_VERSION)
 	rm -rf $(GPU_CARRY)/sdist
 	for pkg in diskcache PyYAML; do $(BIN)/python -m pip download --quiet --no-deps \
-	  --only-binary :all: -d $(GPU_CARRY) "$$pkg==$$(grep -m1 "^$$pkg==" constraints.txt | cut -d= -f3)"; done
+	  --only-binary :all: -d $(GPU_CARRY) "$$pkg==$$(grep -m1 "^$$pkg==" requirements/constraints.txt | cut -d= -f3)"; done
 	@du -sh $(GPU_CARRY)
 
 gpu-check:

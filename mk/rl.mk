@@ -7,9 +7,9 @@ TRL_PIP := $(TRL_BIN)/python -m pip install --quiet --disable-pip-version-check
 
 .PHONY: trl-env test-rl bench-reward-server bench-reward-soak
 
-$(TRL_BIN)/.trl: requirements-trl.txt constraints-trl.txt
+$(TRL_BIN)/.trl: requirements/trl.txt requirements/constraints-trl.txt
 	$(PYTHON) -m venv $(TRL_VENV)
-	$(TRL_PIP) $(TORCH_FIND_LINKS) -r requirements-trl.txt -c constraints-trl.txt
+	$(TRL_PIP) $(TORCH_FIND_LINKS) -r requirements/trl.txt -c requirements/constraints-trl.txt
 	touch $@
 
 trl-env: $(TRL_BIN)/.trl
@@ -27,7 +27,7 @@ bench: bench-reward-server
 
 bench-reward-server: $(BIN)/.runtime
 	@mkdir -p $(OUT)
-	$(BIN)/python -m radscope.engine.bench reward-server --metrics radsem,crepe \
+	$(BIN)/python -m bench reward-server --metrics radsem,crepe \
 	  $(if $(wildcard $(DATA)/iu_xray/ReXRank_IUXray_test.json),--data $(DATA)/iu_xray/ReXRank_IUXray_test.json,) \
 	  --out $(OUT)/reward_server.json
 
@@ -35,4 +35,4 @@ bench-reward-server: $(BIN)/.runtime
 # requests at once on 127.0.0.1; every good request answered, memory and descriptors flat.
 bench-reward-soak: $(BIN)/.runtime
 	@mkdir -p $(OUT)
-	$(BIN)/python -m radscope.engine.bench reward-soak --minutes 10 --out $(OUT)/reward_soak.json
+	$(BIN)/python -m bench reward-soak --minutes 10 --out $(OUT)/reward_soak.json

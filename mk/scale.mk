@@ -17,22 +17,22 @@ bench: bench-scale-small bench-reward
 
 bench-scale-small: $(BIN)/.runtime
 	@mkdir -p $(OUT)
-	$(BIN)/python -m radscope.engine.bench scale --data $(DATA)/iu_xray/ReXRank_IUXray_test.json \
+	$(BIN)/python -m bench scale --data $(DATA)/iu_xray/ReXRank_IUXray_test.json \
 	  --sizes 1000,10000 --metrics $(SCALE_METRICS) --baseline-rev $(BASE_REV) \
 	  --out $(OUT)/scale_small.json
 
 bench-scale: $(BIN)/.runtime
 	@mkdir -p $(OUT)
-	$(BIN)/python -m radscope.engine.bench scale --data $(DATA)/iu_xray/ReXRank_IUXray_test.json \
+	$(BIN)/python -m bench scale --data $(DATA)/iu_xray/ReXRank_IUXray_test.json \
 	  --sizes $(SCALE_SIZES) --metrics $(SCALE_METRICS) --baseline-rev $(BASE_REV) \
 	  --out $(OUT)/scale.json
 
 bench-scale-million: $(BIN)/.runtime
 	@mkdir -p $(OUT)
-	$(BIN)/python -m radscope.engine.bench scale --data $(DATA)/iu_xray/ReXRank_IUXray_test.json \
+	$(BIN)/python -m bench scale --data $(DATA)/iu_xray/ReXRank_IUXray_test.json \
 	  --sizes 1000000 --metrics $(SCALE_METRICS) --no-startup --out $(OUT)/scale_million.json
 
 bench-reward: $(BIN)/.dev
 	@mkdir -p $(OUT)
-	$(BIN)/python -m radscope.engine.bench reward --data $(DATA)/iu_xray/ReXRank_IUXray_test.json \
+	$(BIN)/python -m bench reward --data $(DATA)/iu_xray/ReXRank_IUXray_test.json \
 	  $(if $(REWARD_BASE_REV),--baseline-rev $(REWARD_BASE_REV)) --out $(OUT)/reward.json

@@ -9,9 +9,9 @@ VERL_VERSION ?= 0.9.1
 
 .PHONY: verl-env test-verl
 
-$(VERL_BIN)/.verl: requirements-verl.txt constraints-verl.txt
+$(VERL_BIN)/.verl: requirements/verl.txt requirements/constraints-verl.txt
 	$(PYTHON) -m venv $(VERL_VENV)
-	$(VERL_PIP) $(TORCH_FIND_LINKS) -r requirements-verl.txt -c constraints-verl.txt
+	$(VERL_PIP) $(TORCH_FIND_LINKS) -r requirements/verl.txt -c requirements/constraints-verl.txt
 	$(VERL_PIP) --no-deps verl==$(VERL_VERSION)
 	touch $@
 

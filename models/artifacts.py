@@ -2,7 +2,7 @@
 
 An artifact is a directory with ``manifest.json``, ``tokenizer.json`` and ``model.onnx``
 and/or ``model.int8.onnx``. It is written by ``radscope models export`` (export
-environment) and read by ``radscope.engine.runtimes.onnx_encoder`` (runtime environment), so this
+environment) and read by ``radscope.engine.runtimes.encoder_session`` (runtime environment), so this
 module imports neither torch nor onnxruntime.
 
 Resolution of an encoder name, first hit wins:

@@ -3,7 +3,7 @@
 The app's environment never gets torch; exporting a published encoder runs
 ``<export venv>/bin/python -m radscope models export ...`` in a child process instead. The environment
 is the one ``make export-env`` builds (``.venv-export``, or ``$RADSCOPE_EXPORT_VENV``), made
-from the pinned ``requirements-export.txt`` + ``constraints-export.txt``. torch comes from a
+from the pinned ``requirements/export.txt`` + ``requirements/constraints-export.txt``. torch comes from a
 local wheel folder when there is one (``$TORCH_WHEELS``, default ``/opt/wheels``), else from
 the CPU-only index, so pip never pulls the multi-gigabyte CUDA build.
 """
@@ -96,8 +96,8 @@ def ensure(progress: Progress, report: Reporter, cancel: threading.Event | None 
     # pip does not say beforehand how many packages it will collect: count them as they come
     progress.total, progress.done, progress.unit = None, 0, "packages collected"
     run_child([str(export_python()), "-m", "pip", "install", "--disable-pip-version-check",
-               "--progress-bar", "off", *source, "-r", str(repository_root() / "requirements-export.txt"),
-               "-c", str(repository_root() / "constraints-export.txt")],
+               "--progress-bar", "off", *source, "-r", str(repository_root() / "requirements/export.txt"),
+               "-c", str(repository_root() / "requirements/constraints-export.txt")],
               progress, report, cancel, count="Collecting")
     (venv / "bin" / MARKER).touch()
     return export_python()

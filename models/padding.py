@@ -1,7 +1,7 @@
 """Padding a batch of tokenized texts into BERT inputs.
 
-One routine for the runtime (``radscope.engine.runtimes.onnx_encoder``) and for training
-(``radscope.models.training``), so both sides feed a model identically; kept here, free of the engine,
+One routine for the runtime (``radscope.engine.runtimes.encoder_session``) and for training
+(``training``), so both sides feed a model identically; kept here, free of the engine,
 because ``models`` never imports ``engine``.
 """
 from __future__ import annotations

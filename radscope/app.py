@@ -43,7 +43,7 @@ def _env_port() -> int:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    from radscope.engine.metrics.registry import production
+    from radscope.engine.metrics.framework.registry import production
     from radscope.ui.config import ConfigError, load_config
 
     try:
@@ -53,7 +53,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     if not prepare_models(config):
         return 2
-    from radscope.ui.app import build_demo, launch_kwargs, queue
+    from radscope.ui.page import build_demo, launch_kwargs, queue
     from radscope.ui.public import public_reason
 
     reason = public_reason(args.host, args.public)
@@ -62,7 +62,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"RadScope: {'public mode (' + reason + ')' if reason else 'local mode (one user)'}",
           file=sys.stderr)
     if reason:  # a public page may meet clients that hold sockets open until descriptors run out
-        from radscope.engine.reward_http import cap_uvicorn_connections
+        from radscope.engine.rewards.http_limits import cap_uvicorn_connections
 
         print(f"RadScope: at most {cap_uvicorn_connections()} connections open at once",
               file=sys.stderr)

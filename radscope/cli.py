@@ -3,7 +3,7 @@
 ``score``, ``compare``, ``metrics``, ``structure`` and ``runs`` are the engine's command line
 (``radscope.engine.cli``); ``app`` starts the web app (``app.py``, needs the ``app`` extra);
 ``models`` lists, fetches, packs and unpacks the models (``radscope.models``);
-``serve-reward`` starts the reward server (``radscope.engine.reward_server``, needs ``serve``).
+``serve-reward`` starts the reward server (``radscope.engine.rewards.server``, needs ``serve``).
 """
 from __future__ import annotations
 
@@ -57,7 +57,7 @@ def _app(argv: list[str]) -> int:
 
 
 def _serve(argv: list[str]) -> int:
-    from radscope.engine.reward_server import main as serve_main
+    from radscope.engine.rewards.server import main as serve_main
 
     return serve_main(argv)
 

@@ -27,10 +27,10 @@ def run_cli(*args: str, cwd: Path = ROOT):
 
 
 def run_bench(*args: str, cwd: Path = ROOT):
-    """Run ``python -m radscope.engine.bench ...`` in a subprocess."""
+    """Run ``python -m bench ...`` in a subprocess."""
     import subprocess
 
-    return subprocess.run([sys.executable, "-m", "radscope.engine.bench", *args], cwd=cwd, capture_output=True,
+    return subprocess.run([sys.executable, "-m", "bench", *args], cwd=cwd, capture_output=True,
                           text=True, timeout=600)
 
 

@@ -25,8 +25,8 @@ from pathlib import Path
 from typing import Any
 
 from radscope.engine.io.reports import DEFAULT_MAX_CHARS
-from radscope.engine.metrics.defaults import default_metrics
-from radscope.engine.metrics.registry import MetricRegistry
+from radscope.engine.metrics.framework.defaults import default_metrics
+from radscope.engine.metrics.framework.registry import MetricRegistry
 from radscope.models.prepare import parse_ids
 from radscope.ui.public import is_secret, refuse_operator_options
 from radscope.ui.runtime import coerce_option

@@ -1,10 +1,10 @@
 """The Differences view: both reports as written, each statement highlighted by what the clinical
 reader made of it, with the same name the overview gives its error.
 
-It draws the reading the overview counts (``radscope.engine.reader.sections``: the findings
+It draws the reading the overview counts (``radscope.engine.reader.by_section``: the findings
 aligned with the findings, the impression with the impression, each error counted once), so
 the pairing that produced an error is the one highlighted, in the impression as in the
-findings, and an error is named by ``radscope.engine.reader.vocabulary.error_name`` here and in
+findings, and an error is named by ``radscope.engine.reader.error_words.error_name`` here and in
 the overview alike. Each statement is placed back onto the sentence of the report that says it
 (by word overlap; a finding written over two sentences is marked on both), and the table quotes
 that sentence as the radiologist wrote it, not the reader's atomic rewrite (which reads badly
@@ -23,11 +23,11 @@ from typing import Any
 
 from radscope.engine.io.reports import PARTS, read_layout, section_view
 from radscope.engine.metrics.clear.rules import read_report
-from radscope.engine.reader.align import PairReading
+from radscope.engine.reader.by_section import error_kind, read_sections
+from radscope.engine.reader.error_words import error_name
 from radscope.engine.reader.errors import ReaderError
-from radscope.engine.reader.sections import error_kind, read_sections
+from radscope.engine.reader.pair.align import PairReading
 from radscope.engine.reader.versions import READER_VERSION
-from radscope.engine.reader.vocabulary import error_name
 from radscope.ui.views.common import esc
 
 MATCHED, DETAIL, CONFLICT, REF_ONLY, CAND_ONLY = "matched", "detail", "conflict", "ref-only", "cand-only"

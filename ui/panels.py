@@ -9,9 +9,9 @@ from typing import Any
 import gradio as gr
 
 from radscope.engine.context import RuntimeContext
-from radscope.engine.metrics.registry import MetricRegistry, MetricSpec
-from radscope.engine.reader import vocabulary
-from radscope.engine.reader.vocabulary import error_name, kind_words
+from radscope.engine.metrics.framework.registry import MetricRegistry, MetricSpec
+from radscope.engine.reader import error_words as vocabulary
+from radscope.engine.reader.error_words import error_name, kind_words
 from radscope.ui.views import PanelView, render, table_widths, view_slots
 from radscope.ui.views.common import esc, find_value, fmt, fmt_ms, panel_header, ran_title
 from radscope.ui.widgets import card_html
@@ -109,7 +109,7 @@ def build_panel(spec: MetricSpec) -> Panel:
 
 def kinds_found(summary: Mapping[str, Any] | None) -> list[str]:
     """The error kinds the reader found in the pair ("impression" when the impressions alone show
-    one), from ``radscope.engine.reader.sections.clinical_summary``."""
+    one), from ``radscope.engine.reader.by_section.clinical_summary``."""
     counts = (summary or {}).get("clinical_errors") or {}
     return [k for k, n in counts.items() if n]
 
@@ -171,7 +171,7 @@ def overview_html(registry: MetricRegistry, results: dict[str, dict[str, Any]], 
                   clinical: Mapping[str, Any] | None = None,
                   options: Mapping[str, Any] | None = None) -> str:
     """The block above the panels: what the clinical reader found (``clinical``:
-    ``radscope.engine.reader.sections.clinical_summary``), then progress while scoring (naming what
+    ``radscope.engine.reader.by_section.clinical_summary``), then progress while scoring (naming what
     the run's ``options`` will run), and every score at a glance, a score that cannot see those
     errors marked."""
     found = kinds_found(clinical)

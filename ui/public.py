@@ -19,7 +19,7 @@ from typing import Any
 from radscope.engine.context import Option
 from radscope.engine.eligibility.readable import is_cannot_read
 from radscope.engine.hosts import is_loopback
-from radscope.engine.metrics.registry import MetricRegistry
+from radscope.engine.metrics.framework.registry import MetricRegistry
 
 log = logging.getLogger(__name__)
 

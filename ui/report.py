@@ -18,7 +18,7 @@ from typing import Any
 from pandas.io.formats.style import Styler
 
 from radscope.engine import __version__
-from radscope.engine.metrics.registry import MetricRegistry
+from radscope.engine.metrics.framework.registry import MetricRegistry
 from radscope.ui.differences import differences_html
 from radscope.ui.plot_svg import figure_svg
 from radscope.ui.views import render

@@ -23,8 +23,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from radscope.engine.context import Option, RuntimeContext
-from radscope.engine.metrics.base import Metric
-from radscope.engine.metrics.registry import MetricRegistry
+from radscope.engine.metrics.framework.base import Metric
+from radscope.engine.metrics.framework.registry import MetricRegistry
 
 log = logging.getLogger(__name__)
 

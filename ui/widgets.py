@@ -9,9 +9,9 @@ from typing import Any
 
 import gradio as gr
 
-from radscope.engine.metrics.base import MetricCard
-from radscope.engine.metrics.registry import MetricRegistry, MetricSpec
-from radscope.engine.reader.vocabulary import base_title
+from radscope.engine.metrics.framework.base import MetricCard
+from radscope.engine.metrics.framework.registry import MetricRegistry, MetricSpec
+from radscope.engine.reader.error_words import base_title
 from radscope.engine.runs.store import Store
 from radscope.ui.config import AppConfig
 from radscope.ui.option_words import choices_of, info_of, label_of

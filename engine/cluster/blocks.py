@@ -23,8 +23,8 @@ import numpy as np
 
 from radscope.engine.context import RuntimeContext
 from radscope.engine.io.reports import ReportPair
-from radscope.engine.metrics.base import Metric, PairScore
-from radscope.engine.metrics.registry import MetricRegistry
+from radscope.engine.metrics.framework.base import Metric, PairScore
+from radscope.engine.metrics.framework.registry import MetricRegistry
 from radscope.engine.options.intended_studies import FORCE_APPLICABILITY
 from radscope.engine.runs.collector import tune_for_scoring
 from radscope.engine.runs.results import result_dict

@@ -37,8 +37,8 @@ from radscope.engine.cli_args import amount, count
 from radscope.engine.cluster.blocks import COUNTERS, RESULTS, BlockScorer, block_row, blocks_of, encode_work
 from radscope.engine.context import RuntimeContext
 from radscope.engine.io.reports import DEFAULT_MAX_CHARS
-from radscope.engine.metrics.base import Metric
-from radscope.engine.metrics.registry import MetricRegistry
+from radscope.engine.metrics.framework.base import Metric
+from radscope.engine.metrics.framework.registry import MetricRegistry
 from radscope.engine.runs.runner import (
     REGISTER_CHUNK,
     BatchRun,
@@ -296,7 +296,7 @@ def score_on_ray(metrics: str | Sequence[str], references: Sequence[str], candid
     a known ``run_id`` resumes."""
     from radscope.engine.api import Scores
     from radscope.engine.api import _pairs as api_pairs
-    from radscope.engine.metrics.registry import production
+    from radscope.engine.metrics.framework.registry import production
     from radscope.engine.runs.store import Store
 
     registry = production() if registry is None else registry

@@ -20,7 +20,7 @@ impression restating a finding is no second piece of evidence). A
 body area needs two anatomy words (or is the only one named). Only evidence excludes: a
 chest report of unknown modality (short chest-film reports rarely name the technique) and a
 report with no recognisable area ("No active disease.") stay in scope; a detected CT or MR,
-or a brain or abdomen without chest, do not. ``python -m radscope.engine.bench applicability``
+or a brain or abdomen without chest, do not. ``python -m bench applicability``
 measures the detector against labelled modality and area.
 """
 from __future__ import annotations
@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
 
-from radscope.engine.reader.lexicon_loader import alternative_literals
+from radscope.engine.reader.vocabulary.loader import alternative_literals
 
 # Canonical modality codes (DICOM-like) and the spellings that map to them.
 RADIOGRAPH = "XR"

@@ -6,7 +6,7 @@ on two Chinese reports: both "mention nothing"; BLEU 0.18 on two identical ones)
 gets the error ``cannot read: <reason>`` instead, counted apart from other errors in summaries.
 
 Each metric's reader knows some languages, which the metric declares (``Metric.reader_languages``;
-for an extractor metric, by its extractor's kind: ``radscope.engine.metrics.extraction.READER_LANGUAGES``):
+for an extractor metric, by its extractor's kind: ``radscope.engine.metrics.framework.extraction.READER_LANGUAGES``):
 
 - ``english``: rules extractors (English lexicons) and encoder models (the project's demo
   models and the published CREPE / SRR-BERT weights, all trained on English reports);
@@ -25,7 +25,7 @@ How the language is told (no model, no dependency): a report is *not English* wh
 
 Short or telegraphic English ("Lungs clear. Heart normal.") carries enough English words;
 unknown words count for neither side, so a report of only drug names or abbreviations is given
-the benefit of the doubt. ``python -m radscope.engine.bench language`` measures how often this is wrong.
+the benefit of the doubt. ``python -m bench language`` measures how often this is wrong.
 
 The not-a-report rule (docs/security.md, "Pairs without findings"), the same for every metric
 that reads findings (CLEAR, CREPE, VERT, SRR-BERT, RadSEM: reader languages ``english`` and

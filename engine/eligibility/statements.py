@@ -93,9 +93,9 @@ def _names_a_state(sentence: str) -> bool:
     "not seen" word or an everyday device word only beside a site ("the lungs are clear", "tube in the trachea"): alone, such words
     are everyday English ("good", "fine", "clear", "lines", "new", "better")."""
     # the reader loads its lexicons on first use: imported only when a text is checked
-    from radscope.engine.reader.anatomy_lexicon import anatomy_lexicon, canonical_text
-    from radscope.engine.reader.reader_lexicon import reader_lexicon
-    from radscope.engine.reader.sentence_features import sentence_features
+    from radscope.engine.reader.attributes.place import sentence_features
+    from radscope.engine.reader.text.anatomy import anatomy_lexicon, canonical_text
+    from radscope.engine.reader.vocabulary.reader_words import reader_lexicon
 
     lex, canon = anatomy_lexicon(), canonical_text(sentence)
     if lex.abnormal.search(canon) or _VERDICT_RE.search(canon):

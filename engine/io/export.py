@@ -77,7 +77,7 @@ SYSTEMS = (("metrics", ""), ("metrics_b", "_b"))  # the row key of each system, 
 
 
 # Metric name -> the flat columns of its details (``MetricSpec.export_columns``, looked up by
-# ``radscope.engine.metrics.registry.export_columns_of``; passed in because engine.io sits below
+# ``radscope.engine.metrics.framework.registry.export_columns_of``; passed in because engine.io sits below
 # the metrics), None for a metric that declares none.
 ColumnsOf = Callable[[str], Callable[[Mapping[str, Any]], Flat] | None]
 

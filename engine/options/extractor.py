@@ -1,6 +1,6 @@
 """The option that chooses how every metric reads reports: the rules reader or a model.
 
-Kept apart from the judge options (``radscope.engine.metrics.judging``) because the encoder metrics
+Kept apart from the judge options (``radscope.engine.metrics.framework.judging``) because the encoder metrics
 declare it too, and they must register where the judge's dependencies are absent.
 """
 from __future__ import annotations

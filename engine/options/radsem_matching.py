@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from radscope.engine.context import Option
 
-# Token overlap measured best on SSREE dev (engine.bench.rules; figures in the lexicon README),
+# Token overlap measured best on SSREE dev (bench.quality.rules; figures in the lexicon README),
 # so it is the default; "encoder" and "hybrid" stay selectable and are benchmarked beside it.
 DEFAULT_SIMILARITY = "lexical"
 SIMILARITY_OPTION = Option(

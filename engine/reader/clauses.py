@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
 from radscope.engine.io.reports import findings_and_impression
-from radscope.engine.reader.scope import ClauseScope, Status, clause_spans
-from radscope.engine.reader.wording import reader_utterances
+from radscope.engine.reader.attributes.certainty import ClauseScope, Status, clause_spans
+from radscope.engine.reader.text.wording import reader_utterances
 
 
 @dataclass(frozen=True)

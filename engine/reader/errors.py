@@ -18,10 +18,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from radscope.engine.reader.align import Link, PairReading
+from radscope.engine.reader.attributes.certainty import NEGATIVE, POSITIVE, UNCERTAIN
+from radscope.engine.reader.error_words import CATEGORY_LETTERS
 from radscope.engine.reader.findings import Finding
-from radscope.engine.reader.scope import NEGATIVE, POSITIVE, UNCERTAIN
-from radscope.engine.reader.vocabulary import CATEGORY_LETTERS
+from radscope.engine.reader.pair.align import Link, PairReading
 
 # How a certainty difference is worded for a reader of the report.
 _CERTAINTY = {POSITIVE: "stated", UNCERTAIN: "hedged", NEGATIVE: "denied"}

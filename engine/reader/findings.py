@@ -15,20 +15,20 @@ from functools import lru_cache
 from typing import Any
 
 from radscope.engine.io.reports import findings_and_impression, findings_text
-from radscope.engine.reader.alternation import Alternation
-from radscope.engine.reader.anatomy_lexicon import anatomy_lexicon
-from radscope.engine.reader.atomize import atomize
-from radscope.engine.reader.measures import change_over_time, size_spans
-from radscope.engine.reader.reader_lexicon import reader_lexicon
-from radscope.engine.reader.scope import NEGATIVE, POSITIVE, UNCERTAIN, Status, clause_scope
-from radscope.engine.reader.sentence_features import (
+from radscope.engine.reader.attributes.certainty import NEGATIVE, POSITIVE, UNCERTAIN, Status, clause_scope
+from radscope.engine.reader.attributes.measures import change_over_time, size_spans
+from radscope.engine.reader.attributes.place import (
     NORMAL,
     STOPWORDS,
     SentenceFeatures,
     sentence_features,
     stem,
 )
-from radscope.engine.reader.wording import reader_utterances
+from radscope.engine.reader.text.anatomy import anatomy_lexicon
+from radscope.engine.reader.text.atoms import atomize
+from radscope.engine.reader.text.wording import reader_utterances
+from radscope.engine.reader.vocabulary.alternation import Alternation
+from radscope.engine.reader.vocabulary.reader_words import reader_lexicon
 
 _WORD_RE = re.compile(r"[a-z][a-z'-]+")
 _SEVERITY_RANK = {"mild": 1, "moderate": 2, "severe": 3}

@@ -16,7 +16,7 @@ recomputed, never compared silently with a new one.
 """
 from __future__ import annotations
 
-from radscope.engine.reader.lexicon_loader import lexicon_hash
+from radscope.engine.reader.vocabulary.loader import lexicon_hash
 
 READER_NAME = "radscope-reader"
 # v6: each modality's equivalent forms read as one (equivalents.json), a finding's appearance

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from radscope.engine.io import dataio
-from radscope.engine.metrics.registry import export_columns_of
+from radscope.engine.metrics.framework.registry import export_columns_of
 from radscope.engine.runs.store import Store, UnknownRunError, default_db_path
 
 

@@ -19,8 +19,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from radscope.engine.metrics.signature import parse_signature, signature_differences
-from radscope.engine.metrics.statistics_by_metric import statistics_for
+from radscope.engine.metrics.framework.signature import parse_signature, signature_differences
+from radscope.engine.metrics.framework.statistics_by_metric import statistics_for
 from radscope.engine.statistics import mean_bca as stats
 from radscope.engine.statistics import record_percentile as corpus_stats
 

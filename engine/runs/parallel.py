@@ -29,8 +29,8 @@ from contextlib import contextmanager
 from typing import Any
 
 from radscope.engine.io.reports import ReportPair
-from radscope.engine.metrics.base import Metric, PairScore, score_marking_failures
-from radscope.engine.metrics.registry import MetricRegistry
+from radscope.engine.metrics.framework.base import Metric, PairScore, score_marking_failures
+from radscope.engine.metrics.framework.registry import MetricRegistry
 
 # Fewer pending pairs than this are scored in-process: starting workers (each imports the
 # engine) costs more than it saves.

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from radscope.engine.metrics.base import Metric, PairScore
+from radscope.engine.metrics.framework.base import Metric, PairScore
 
 # Keys every per-pair metric result has; everything else in the dict is the metric's details.
 STANDARD_KEYS = ("score", "direction", "signature", "error", "model", "demo_grade", "elapsed_ms")

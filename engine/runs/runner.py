@@ -30,8 +30,8 @@ from typing import Any, Protocol
 from radscope.engine.context import RuntimeContext
 from radscope.engine.eligibility import applicability, readable
 from radscope.engine.io.reports import DEFAULT_MAX_CHARS, ReportPair
-from radscope.engine.metrics.base import Metric, PairScore, score_marking_failures
-from radscope.engine.metrics.registry import MetricRegistry
+from radscope.engine.metrics.framework.base import Metric, PairScore, score_marking_failures
+from radscope.engine.metrics.framework.registry import MetricRegistry
 from radscope.engine.options.intended_studies import FORCE_APPLICABILITY
 from radscope.engine.runs import parallel
 from radscope.engine.runs.results import is_transient_failure, result_dict

@@ -22,10 +22,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from radscope.engine.eligibility import readable
-from radscope.engine.metrics.base import Metric
-from radscope.engine.metrics.signature import parse_signature
-from radscope.engine.metrics.statistics_by_metric import statistics_for
-from radscope.engine.reader.vocabulary import ran_title
+from radscope.engine.metrics.framework.base import Metric
+from radscope.engine.metrics.framework.signature import parse_signature
+from radscope.engine.metrics.framework.statistics_by_metric import statistics_for
+from radscope.engine.reader.error_words import ran_title
 from radscope.engine.statistics import mean_bca
 from radscope.engine.statistics import record_percentile as corpus_stats
 

@@ -4,7 +4,7 @@ These tests run in the runtime environment (.venv), where torch is not installed
 """
 import pytest
 
-from radscope.engine.runtimes.onnx_encoder import load_encoder
+from radscope.engine.runtimes.encoder_session import load_encoder
 
 
 @pytest.fixture(scope="session")
@@ -19,6 +19,6 @@ def srr_encoder():
 
 @pytest.fixture(scope="session")
 def embedder():
-    from radscope.engine.runtimes.onnx_encoder import SentenceEmbedder
+    from radscope.engine.runtimes.encoder_session import SentenceEmbedder
 
     return SentenceEmbedder(threads=2)

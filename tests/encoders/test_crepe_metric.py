@@ -7,7 +7,7 @@ import pytest
 from radscope.engine.context import RuntimeContext
 from radscope.engine.io.reports import ReportPair
 from radscope.engine.metrics.crepe.score import CrepeCounts
-from radscope.engine.metrics.registry import production
+from radscope.engine.metrics.framework.registry import production
 from radscope.engine.runs.results import result_dict
 from radscope.engine.runs.runner import run_batch
 from tests.reference.summary import stored_corpus

@@ -40,9 +40,9 @@ def test_cli_scores_crepe_and_srr_without_torch(tmp_path):
 
 
 def test_importing_the_encoder_runtime_loads_no_torch():
-    code = ("import sys; import radscope.engine.runtimes.onnx_encoder as m; "
+    code = ("import sys; import radscope.engine.runtimes.encoder_session as m; "
             "e = m.SentenceEmbedder(threads=1); e.embed(['No pneumothorax.']); "
-            "from radscope.engine.metrics.registry import production; production(); "
+            "from radscope.engine.metrics.framework.registry import production; production(); "
             "print('torch' in sys.modules, 'transformers' in sys.modules)")
     proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
                           timeout=300)

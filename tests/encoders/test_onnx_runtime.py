@@ -8,7 +8,7 @@ import onnxruntime as ort
 import pytest
 
 from radscope.engine.context import RuntimeContext
-from radscope.engine.runtimes.onnx_encoder import (
+from radscope.engine.runtimes.encoder_session import (
     CPU,
     CUDA,
     DEFAULT_BATCH,

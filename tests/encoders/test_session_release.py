@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from radscope.engine.io.reports import ReportPair
-from radscope.engine.metrics.registry import production
-from radscope.engine.runtimes.onnx_encoder import OnnxEncoder
+from radscope.engine.metrics.framework.registry import production
+from radscope.engine.runtimes.encoder_session import OnnxEncoder
 from radscope.ui.runtime import RuntimeCache
 
 PAIR = ReportPair("p", "Small left pleural effusion.", "Small right pleural effusion.")

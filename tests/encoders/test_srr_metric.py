@@ -5,7 +5,7 @@ import pytest
 
 from radscope.engine.context import RuntimeContext
 from radscope.engine.io.reports import ReportPair
-from radscope.engine.metrics.registry import production
+from radscope.engine.metrics.framework.registry import production
 from radscope.engine.runs.results import result_dict
 from radscope.models.srr_labels import split_status
 from tests.reference.summary import stored_corpus

@@ -6,12 +6,12 @@ import subprocess
 import sys
 
 from radscope.models.srr_labels import LabelLevel, check_labels
-from radscope.models.training.synth import CATEGORY_KEYS, CrepePair, crepe_dataset, srr_dataset
+from training.synth import CATEGORY_KEYS, CrepePair, crepe_dataset, srr_dataset
 from tests.conftest import ROOT
 
 
 def test_same_seed_same_data_even_with_another_hash_seed():
-    code = ("import json; from radscope.models.training.synth import crepe_dataset, srr_dataset; "
+    code = ("import json; from training.synth import crepe_dataset, srr_dataset; "
             "print(json.dumps([p.to_json() for p in crepe_dataset(40, 5)] + "
             "[u.to_json() for u in srr_dataset(40, 5)]))")
     outputs = []

@@ -11,7 +11,7 @@ import torch
 from transformers import BertConfig, BertForSequenceClassification
 
 from radscope.models.srr_labels import labels_for
-from radscope.models.training.common import backbone_dir
+from training.common import backbone_dir
 
 ROOT = Path(__file__).resolve().parents[2]
 COMMIT = "0123456789abcdef0123456789abcdef01234567"

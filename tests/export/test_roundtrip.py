@@ -7,7 +7,7 @@ import pytest
 import torch
 from transformers import BertConfig, BertForSequenceClassification
 
-from radscope.engine.runtimes.onnx_encoder import CrepeEncoder, SentenceEmbedder, SrrEncoder
+from radscope.engine.runtimes.encoder_session import CrepeEncoder, SentenceEmbedder, SrrEncoder
 from radscope.models.__main__ import main as models_cli
 from radscope.models.architectures import CrepeRegressor, MeanPoolEmbedder
 from radscope.models.artifacts import resolve_artifact

@@ -7,7 +7,7 @@ import pytest
 from tokenizers import Tokenizer
 
 from radscope.models.export import write_tokenizer
-from radscope.models.training.common import backbone_dir
+from training.common import backbone_dir
 
 
 def test_vocab_only_checkpoint_gets_an_equivalent_tokenizer_json(tmp_path):

@@ -8,10 +8,10 @@ import json
 
 import pytest
 
-from radscope.engine.runtimes.onnx_encoder import CrepeEncoder, SrrEncoder
+from radscope.engine.runtimes.encoder_session import CrepeEncoder, SrrEncoder
 from radscope.models.artifacts import resolve_artifact
-from radscope.models.training import train_crepe, train_srr
-
+from training import train_crepe
+from training import train_srr
 TINY = ["--n-train", "24", "--n-dev", "8", "--n-test", "8", "--epochs", "1", "--max-steps", "3",
         "--threads", "2"]
 

@@ -4,7 +4,7 @@ import json
 
 import huggingface_hub.constants
 
-from radscope.ui.models_tab import _not_here
+from radscope.ui.tabs.models.tab import _not_here
 
 
 def test_registry_judge_not_on_this_machine_is_flagged(tmp_path, monkeypatch):

@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from radscope.engine.metrics.registry import production
+from radscope.engine.metrics.framework.registry import production
 from radscope.ui.config import ConfigError, config_from_dict
 from tests.hub.conftest import CREPE_ID, ROOT, needs_export_env, served_app
 

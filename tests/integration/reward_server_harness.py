@@ -16,7 +16,7 @@ from typing import Any
 
 import uvicorn
 
-from radscope.engine.reward_http import server_config
+from radscope.engine.rewards.http_limits import server_config
 
 
 def free_port() -> int:

@@ -1,7 +1,7 @@
-"""``python -m radscope.engine.bench agreement`` on a small ReXVal-format folder written by the test."""
+"""``python -m bench agreement`` on a small ReXVal-format folder written by the test."""
 import json
 
-from radscope.engine.bench.agreement import agreement, category_counts
+from bench.quality.agreement import agreement, category_counts
 from tests.conftest import run_bench
 from tests.unit.test_ratings import ERRORS, write_ratings, write_samples
 

@@ -6,7 +6,7 @@ import json
 
 from radscope.engine.context import RuntimeContext
 from radscope.engine.io.examples import example_pairs
-from radscope.engine.metrics.registry import production
+from radscope.engine.metrics.framework.registry import production
 from radscope.engine.runs.runner import run_batch
 from radscope.engine.runs.summary import format_summary
 from tests.conftest import run_cli

@@ -4,7 +4,7 @@ import os
 
 import pytest
 
-from radscope.engine.bench.scale import _tree_rss_kb, synthetic_pairs
+from bench.speed.scale import _tree_rss_kb, synthetic_pairs
 from tests.conftest import run_bench
 
 

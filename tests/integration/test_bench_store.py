@@ -1,7 +1,7 @@
 """The store benchmark runs end to end on pairs built from the example reports (no data needed)."""
 import json
 
-from radscope.engine.bench.store import synthetic_rows
+from bench.speed.store import synthetic_rows
 from tests.conftest import run_bench
 
 

@@ -8,10 +8,10 @@ import json
 
 from radscope.engine.context import RuntimeContext
 from radscope.engine.io.examples import example_pairs
-from radscope.engine.metrics.defaults import default_metrics
-from radscope.engine.metrics.registry import production
+from radscope.engine.metrics.framework.defaults import default_metrics
+from radscope.engine.metrics.framework.registry import production
 from radscope.engine.runs.runner import run_batch
-from radscope.ui import batch_logic
+from radscope.ui.tabs.batch import logic as batch_logic
 from tests.conftest import run_cli
 
 

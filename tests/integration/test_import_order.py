@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def _engine_modules() -> list[str]:
     return sorted(info.name for info in pkgutil.walk_packages(engine.__path__, "radscope.engine.")
-                  if not info.name.startswith("radscope.engine.bench") and not info.name.endswith("__main__"))
+                  if not info.name.startswith("bench") and not info.name.endswith("__main__"))
 
 
 def _import_alone(module: str) -> tuple[str, str]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from radscope.engine.context import RuntimeContext
 from radscope.engine.io.reports import ReportPair
-from radscope.engine.metrics.registry import production
+from radscope.engine.metrics.framework.registry import production
 from radscope.engine.runs.runner import input_run_id, resume_or_new_run_id, run_batch
 from radscope.engine.runs.store import Store
 

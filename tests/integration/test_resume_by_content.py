@@ -8,7 +8,7 @@ import pytest
 
 from radscope.engine.context import RuntimeContext
 from radscope.engine.io.reports import ReportPair
-from radscope.engine.metrics.registry import production
+from radscope.engine.metrics.framework.registry import production
 from radscope.engine.runs.runner import input_run_id, resume_or_new_run_id, run_batch
 from radscope.engine.runs.store import DamagedStoreError, Store
 from tests.reference.store import write_schema_2_store

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from radscope.engine.api import Scorer
-from radscope.engine.reward_server import build_app
-from radscope.engine.rewards import RewardScorer
+from radscope.engine.rewards.server import build_app
+from radscope.engine.rewards.scorer import RewardScorer
 from tests.integration.reward_server_harness import free_port, get, post, serving
 
 REFS = ["No acute cardiopulmonary process. Heart size is normal.",

@@ -12,7 +12,7 @@ from radscope.engine.io import dataio
 from radscope.engine.io.dataio import Columns, PairFile
 from radscope.engine.io.examples import example_pairs
 from radscope.engine.io.export import write_results_csv
-from radscope.engine.metrics.registry import export_columns_of, production
+from radscope.engine.metrics.framework.registry import export_columns_of, production
 from radscope.engine.runs.runner import run_batch
 from radscope.engine.runs.store import Store
 from radscope.engine.statistics import mean_bca

@@ -2,7 +2,7 @@
 through the real rules readers, the bundled SRR-BERT encoder and BLEU."""
 from radscope.engine.context import RuntimeContext
 from radscope.engine.io.reports import ReportPair
-from radscope.engine.metrics.registry import production
+from radscope.engine.metrics.framework.registry import production
 from radscope.engine.runs.runner import run_batch
 from radscope.engine.runs.summary import format_summary
 

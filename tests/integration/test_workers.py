@@ -5,7 +5,7 @@ import json
 import pytest
 
 from radscope.engine.io.examples import example_pairs
-from radscope.engine.metrics.registry import production
+from radscope.engine.metrics.framework.registry import production
 from radscope.engine.runs import parallel
 from tests.conftest import run_cli
 

@@ -1,5 +1,5 @@
 """The fast-vs-faithful agreement figure of the LLM benchmark, on hand-made result rows."""
-from radscope.engine.bench.llm import attribute_agreement
+from bench.quality.llm import attribute_agreement
 
 
 def _row(attributes):

@@ -9,7 +9,7 @@ import json
 import pytest
 
 from radscope.engine.io.reports import ReportPair
-from radscope.engine.metrics.registry import production
+from radscope.engine.metrics.framework.registry import production
 from radscope.engine.runs.runner import run_batch
 from radscope.engine.runtimes.judge import (
     FAILURE_CAUSES,

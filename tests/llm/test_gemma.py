@@ -6,7 +6,7 @@ answers flow through every stage into well-formed, signed, demo-labelled results
 import pytest
 
 from radscope.engine.io.reports import ReportPair
-from radscope.engine.metrics.registry import production
+from radscope.engine.metrics.framework.registry import production
 from radscope.engine.runs.runner import run_batch
 from tests.llm.test_pipelines_tiny import (
     INJECTION,

@@ -32,7 +32,7 @@ from radscope.engine.runtimes.judge import (
     schema_nodes,
 )
 from radscope.engine.runtimes.openai_compat import response_format
-from radscope.engine.structured_report import STRUCTURE_SCHEMA
+from radscope.engine.structured.rewrite import STRUCTURE_SCHEMA
 
 N_CTX = 8192  # the demo judge's context (models/registry.toml)
 # Findings lengths from one word to a report that fills the context (about 4 characters a token).

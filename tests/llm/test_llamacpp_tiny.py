@@ -11,7 +11,7 @@ from radscope.engine.metrics.clear.schema import (
     attribute_answer_schema,
     presence_schema,
 )
-from radscope.engine.metrics.judging import judge_for
+from radscope.engine.metrics.framework.judging import judge_for
 from radscope.engine.runtimes.jsontext import extract_json, schema_problems
 from radscope.engine.runtimes.judge import Judge, JudgeError
 from radscope.engine.runtimes.llamacpp import (
@@ -159,7 +159,7 @@ def test_judge_for_shares_one_judge_per_run_and_names_it(ctx_factory, tiny_gguf)
 
 
 def test_unknown_judge_is_a_readable_error(ctx_factory):
-    from radscope.engine.metrics.judging import JudgeUnavailable
+    from radscope.engine.metrics.framework.judging import JudgeUnavailable
 
     with pytest.raises(JudgeUnavailable, match="neither an existing path, a registry id"):
         judge_for(ctx_factory("./no-such-model.gguf"))

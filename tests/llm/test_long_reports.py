@@ -13,7 +13,7 @@ from __future__ import annotations
 import pytest
 
 from radscope.engine.io.reports import ReportPair
-from radscope.engine.metrics.registry import production
+from radscope.engine.metrics.framework.registry import production
 from radscope.engine.runs.runner import run_batch
 
 pytestmark = pytest.mark.slow

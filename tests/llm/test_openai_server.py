@@ -9,10 +9,10 @@ import sys
 
 import pytest
 
-from radscope.engine.bench.llm_mechanics import llama_server
+from bench.speed.llm_mechanics import llama_server
 from radscope.engine.io.reports import ReportPair
 from radscope.engine.metrics.clear.schema import attribute_answer_schema
-from radscope.engine.metrics.registry import production
+from radscope.engine.metrics.framework.registry import production
 from radscope.engine.runs.runner import run_batch
 from radscope.engine.runtimes.judge import Judge
 from radscope.engine.runtimes.openai_compat import OpenAICompatBackend

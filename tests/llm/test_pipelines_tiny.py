@@ -7,8 +7,8 @@ import pytest
 
 from radscope.engine.io.reports import ReportPair
 from radscope.engine.metrics.clear.schema import ATTRIBUTES, CONDITIONS, PRESENCE_VALUES, attributes_for
-from radscope.engine.metrics.extraction import JudgeUnavailable
-from radscope.engine.metrics.registry import production
+from radscope.engine.metrics.framework.extraction import JudgeUnavailable
+from radscope.engine.metrics.framework.registry import production
 from radscope.engine.metrics.vert.metric import truncate_words
 from radscope.engine.runs.runner import run_batch
 from tests.conftest import run_cli

@@ -92,6 +92,6 @@ def test_prompts_share_no_nine_word_run_with_the_papers():
     for paper in SEEDS.glob("*.txt"):
         seen |= _shingles(paper.read_text(errors="ignore"))
     for path in sorted(PROMPTS_DIR.glob("*.txt")):
-        # VERT's prompts as sent: with the six category names filled in (engine/reader/vocabulary.py)
+        # VERT's prompts as sent: with the six category names filled in (engine/reader/error_words.py)
         text = path.read_text().replace("${categories}", categories_text())
         assert not (_shingles(text) & seen), f"{path.name} copies a paper's wording"

@@ -16,7 +16,7 @@ import pytest
 from radscope.engine.context import RuntimeContext
 from radscope.engine.io.examples import example_pairs
 from radscope.engine.io.reports import ReportPair
-from radscope.engine.metrics.registry import production
+from radscope.engine.metrics.framework.registry import production
 from radscope.engine.runs.runner import run_batch
 from tests.llm.reader_judge import ReaderJudgeServer
 

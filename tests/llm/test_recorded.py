@@ -11,8 +11,8 @@ import pytest
 
 from radscope.engine.context import RuntimeContext
 from radscope.engine.io.reports import ReportPair
-from radscope.engine.metrics.judging import JudgeConfig
-from radscope.engine.metrics.registry import production
+from radscope.engine.metrics.framework.judging import JudgeConfig
+from radscope.engine.metrics.framework.registry import production
 from radscope.engine.runs.runner import run_batch
 from radscope.engine.runtimes.judge import Judge
 from tests.llm.conftest import ReplayBackend, ScriptedBackend, load_fixture

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from radscope.engine.runtimes.judge import Judge
-from radscope.engine.structured_report import StructureRefused, structure_report
+from radscope.engine.structured.rewrite import StructureRefused, structure_report
 from tests.llm.conftest import ScriptedBackend, load_fixture
 
 

@@ -1,6 +1,6 @@
 """The rules rewrite of "Structure report": the SRRG layout, every finding kept, no judge.
 
-Layout and conservation only (speed is measured by ``python -m radscope.engine.bench
+Layout and conservation only (speed is measured by ``python -m bench
 structure-rules``, section accuracy in tests/unit/test_structured_sections.py): every finding
 sentence of the report listed once (once per organ when it is about two), in its own words,
 nothing else listed, devices under their own header, the report's impression numbered as written,
@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import pytest
 
-from radscope.engine.bench.llm_structure import PARROT_LIKE, structure_texts
-from radscope.engine.structured_check import report_parts
-from radscope.engine.structured_report import (
+from bench.quality.llm_structure import PARROT_LIKE, structure_texts
+from radscope.engine.structured.check import report_parts
+from radscope.engine.structured.rewrite import (
     FINDINGS_HEADERS,
     RULES_WRITER,
     check_conservation,

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from radscope.engine.metrics.judging import JudgeUnavailable, judge_for
+from radscope.engine.metrics.framework.judging import JudgeUnavailable, judge_for
 from radscope.engine.runs.store import Store
 from radscope.engine.runtimes.callcache import CACHE_FILE
 from radscope.engine.runtimes.judge_worker import (

@@ -1,6 +1,6 @@
 """Judge calls from Ray's model actors spread over two servers on 127.0.0.1: the same rows and
 model-call count as the local runner through the same two servers. The servers are the
-benchmark's stand-in (engine.bench.judge_standin: schema-shaped empty answers, no model), which
+benchmark's stand-in (bench.doubles.judge_standin: schema-shaped empty answers, no model), which
 tests the plumbing; tests/llm runs the judge against a real llama.cpp server."""
 import json
 import sys
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from radscope.engine.bench.cluster import start_server
+from bench.speed.cluster import start_server
 from radscope.engine.cli import main
 from tests.ray.conftest import read_rows, write_corpus
 
@@ -17,7 +17,7 @@ N = 40
 
 @pytest.fixture(scope="module")
 def two_servers():
-    servers = [start_server([sys.executable, "-m", "radscope.engine.bench.judge_standin", "--delay-ms", "0",
+    servers = [start_server([sys.executable, "-m", "bench.doubles.judge_standin", "--delay-ms", "0",
                              "--model", "judge-standin"]) for _ in range(2)]
     yield ",".join(url for _, url in servers)
     for proc, _ in servers:

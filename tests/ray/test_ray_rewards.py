@@ -19,8 +19,8 @@ import os
 
 import pytest
 
-from radscope.engine import reward_file
-from radscope.engine.rewards import RewardScorer, trl_async_reward, trl_reward
+from radscope.engine.rewards import file as reward_file
+from radscope.engine.rewards.scorer import RewardScorer, trl_async_reward, trl_reward
 
 REFS = ["No acute cardiopulmonary process. Heart size is normal.",
         "Small left pleural effusion. Mild cardiomegaly.",

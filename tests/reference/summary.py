@@ -6,7 +6,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from radscope.engine.metrics.base import Metric
+from radscope.engine.metrics.framework.base import Metric
 from radscope.engine.runs.summary import SummaryBuilder
 from radscope.engine.statistics import record_percentile as corpus_stats
 

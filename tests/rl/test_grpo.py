@@ -13,7 +13,7 @@ from transformers import PreTrainedTokenizerFast
 from trl import GRPOConfig, GRPOTrainer
 
 from radscope.engine.api import Scorer
-from radscope.engine.rewards import trl_async_reward, trl_reward
+from radscope.engine.rewards.scorer import trl_async_reward, trl_reward
 from tests.rl.conftest import tiny_llama
 
 WORDS = ("no yes acute pleural effusion pneumothorax consolidation cardiomegaly heart size is normal "

@@ -26,7 +26,7 @@ from tokenizers.pre_tokenizers import WhitespaceSplit
 from transformers import PreTrainedTokenizerFast
 from trl import GRPOConfig, GRPOTrainer
 
-from radscope.engine.rewards import trl_reward
+from radscope.engine.rewards.scorer import trl_reward
 from tests.rl.conftest import tiny_llama
 from tests.unit.test_reward_learning import REWARDS, groups
 

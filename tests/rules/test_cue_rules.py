@@ -3,8 +3,8 @@ reading. Every sentence is written for the test; the expected status is what the
 says (its direction and max_scope), stated beside each case."""
 import pytest
 
-from radscope.engine.reader import scope
-from radscope.engine.reader.scope import ClauseScope, CueRule, ScopeRules, cue_rules
+from radscope.engine.reader.attributes import certainty as scope
+from radscope.engine.reader.attributes.certainty import ClauseScope, CueRule, ScopeRules, cue_rules
 
 
 def status(clause: str, mention: str, rules: ScopeRules | None = None) -> str:

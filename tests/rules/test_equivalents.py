@@ -7,10 +7,10 @@ from __future__ import annotations
 import pytest
 
 from radscope.engine.api import Scorer
-from radscope.engine.reader.compatibility import incompatibility_reason
-from radscope.engine.reader.equivalents import families
+from radscope.engine.reader.pair.compatibility import incompatibility_reason
+from radscope.engine.reader.vocabulary.equivalents import families
 from radscope.engine.reader.findings import read_report
-from radscope.engine.reader.sentence_features import SentenceFeatures, sentence_features
+from radscope.engine.reader.attributes.place import SentenceFeatures, sentence_features
 
 FAMILIES = families()
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from radscope.engine.bench.layouts import (
+from bench.quality.layouts import (
     CASES,
     ERRORS,
     LAYOUTS,
@@ -18,8 +18,8 @@ from radscope.engine.bench.layouts import (
 )
 from radscope.engine.context import RuntimeContext
 from radscope.engine.io.reports import ReportPair, read_layout
-from radscope.engine.metrics.registry import production
-from radscope.engine.reader.sections import clinical_errors, clinical_summary, counted_errors, read_sections
+from radscope.engine.metrics.framework.registry import production
+from radscope.engine.reader.by_section import clinical_errors, clinical_summary, counted_errors, read_sections
 
 
 @pytest.fixture(scope="module")
@@ -211,7 +211,7 @@ def test_the_clinical_summary_leads_with_the_errors_found():
 def test_only_an_abnormal_impression_is_made_normal():
     """PARROT's planted "impression made normal" needs an impression that states an abnormal
     finding: a normal one replaced by "No significant abnormality." is no error to detect."""
-    from radscope.engine.bench.layouts import _states_abnormal
+    from bench.quality.layouts import _states_abnormal
 
     assert _states_abnormal("Acute left frontal infarct. No hemorrhage.")
     assert _states_abnormal("Moderate right pleural effusion.")

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from radscope.engine.api import Scorer
-from radscope.engine.reader.measures import change_over_time, measurements, sizes_differ
-from radscope.engine.reader.wording import normalise
+from radscope.engine.reader.attributes.measures import change_over_time, measurements, sizes_differ
+from radscope.engine.reader.text.wording import normalise
 
 METRICS = ["radsem", "crepe", "vert", "clear", "srr"]
 BODY = ("The heart size is normal. The mediastinum is unremarkable. No pneumothorax. "

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from radscope.engine.bench.layouts import METRICS, rules_metrics
-from radscope.engine.bench.paraphrase_reports import END, FAITHFUL_KINDS, MODALITIES, SOURCES
-from radscope.engine.bench.paraphrases import ERRORS, corpus, markdown, plant, score_table
+from bench.quality.layouts import METRICS, rules_metrics
+from bench.corpora.paraphrase_reports import END, FAITHFUL_KINDS, MODALITIES, SOURCES
+from bench.quality.paraphrases import ERRORS, corpus, markdown, plant, score_table
 
 
 @pytest.fixture(scope="module")

@@ -11,13 +11,13 @@ from radscope.engine.io.reports import ReportPair
 from radscope.engine.metrics.radsem.extract import RadsemExtraction
 from radscope.engine.metrics.radsem.rules_match import tag_pair
 from radscope.engine.metrics.radsem.score import score_tags
-from radscope.engine.reader.atomize import atomize, atomize_sentence
-from radscope.engine.reader.compatibility import (
+from radscope.engine.reader.text.atoms import atomize, atomize_sentence
+from radscope.engine.reader.pair.compatibility import (
     anatomical_relationship,
     incompatibility_reason,
     lexical_similarity,
 )
-from radscope.engine.reader.sentence_features import sentence_features
+from radscope.engine.reader.attributes.place import sentence_features
 from radscope.engine.reader.versions import RADSEM_RULES_VERSION
 from tests.reference.radsem import tags_from_model_json
 
@@ -428,7 +428,7 @@ def test_radsem_reads_the_clinical_readers_statements(radsem_rules):
 
 
 def test_an_unusable_encoder_is_named_not_hidden(monkeypatch, caplog):
-    import radscope.engine.runtimes.onnx_encoder  # noqa: F401 - bound to the real resolver first
+    import radscope.engine.runtimes.encoder_session  # noqa: F401 - bound to the real resolver first
     import radscope.models.artifacts
     from radscope import engine, models
     from radscope.engine.metrics.radsem.rules import build_extractor

@@ -8,10 +8,10 @@ import pytest
 from radscope.engine.context import RuntimeContext
 from radscope.engine.io.reports import ReportPair
 from radscope.engine.metrics.crepe.score import CATEGORY_KEYS
-from radscope.engine.metrics.registry import production
-from radscope.engine.reader.align import read_pair
+from radscope.engine.metrics.framework.registry import production
+from radscope.engine.reader.pair.align import read_pair
 from radscope.engine.reader.findings import read_report
-from radscope.engine.reader.sections import read_sections
+from radscope.engine.reader.by_section import read_sections
 
 BASE = "Small left pleural effusion. Mild cardiomegaly. No pneumothorax."
 

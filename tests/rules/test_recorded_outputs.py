@@ -1,11 +1,11 @@
 """The example pairs give exactly the outputs recorded before the speed work (issue 27):
 every production metric under the rules extractor, scores, details and signatures byte for byte
 (``elapsed_ms`` left out: a timing). A change that means to alter an output rewrites the
-recording with ``python -m radscope.engine.bench outputs --write-fixture`` and says why in its commit.
+recording with ``python -m bench outputs --write-fixture`` and says why in its commit.
 
-Scored in a fresh process (``python -m radscope.engine.bench outputs --compare``), as a user's run is:
+Scored in a fresh process (``python -m bench outputs --compare``), as a user's run is:
 the readers cache by text, so the recording is compared with what a new process computes."""
-from radscope.engine.bench.outputs import FIXTURE
+from bench.quality.outputs import FIXTURE
 from tests.conftest import run_bench
 
 

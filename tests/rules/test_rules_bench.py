@@ -3,9 +3,9 @@ import io
 import json
 import tarfile
 
-from radscope.engine.bench.cli import main as bench_main
-from radscope.engine.bench.rules import mesh_conditions, srr_condition_map, srr_presence
-from radscope.engine.bench.rules_triplets import (
+from bench.commands import main as bench_main
+from bench.quality.rules import mesh_conditions, srr_condition_map, srr_presence
+from bench.corpora.rules_triplets import (
     build_triplets,
     flip,
     paraphrase,
@@ -14,7 +14,7 @@ from radscope.engine.bench.rules_triplets import (
 from radscope.engine.context import RuntimeContext
 from radscope.engine.io.reports import ReportPair
 from radscope.engine.metrics.clear.schema import CONDITIONS
-from radscope.engine.metrics.registry import production
+from radscope.engine.metrics.framework.registry import production
 from radscope.engine.reader.versions import READER_RULES_VERSION, READER_VERSION
 from radscope.models.srr_labels import vocabulary
 

@@ -4,9 +4,9 @@ import pytest
 
 from radscope.engine.context import RuntimeContext
 from radscope.engine.io.reports import ReportPair
-from radscope.engine.metrics.registry import production
+from radscope.engine.metrics.framework.registry import production
 from radscope.engine.metrics.srr.metric import SrrEncoderExtractor
-from radscope.engine.reader.srr_labels import leaf_rules, sentence_labels
+from radscope.engine.metrics.srr.rule_labels import leaf_rules, sentence_labels
 
 AIR_SPACE = "Air space opacity\u2013multifocal"  # the leaf's name has an en dash
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from radscope.engine.bench.layouts import METRICS, rules_metrics
-from radscope.engine.bench.styles import CASES, ERRORS, STYLES, corpus, detection_table
+from bench.quality.layouts import METRICS, rules_metrics
+from bench.quality.styles import CASES, ERRORS, STYLES, corpus, detection_table
 
 
 @pytest.fixture(scope="module")

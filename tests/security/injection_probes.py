@@ -83,8 +83,8 @@ def run(old_prompts: str | None, names: list[str]) -> dict[str, dict]:
                                             encoding="utf-8")
         prompts.load_prompt.__wrapped__.__defaults__ = (folder,)
         prompts.load_prompt.cache_clear()
-    from radscope.engine.metrics.registry import production
-    from radscope.ui.compare import compare_pair
+    from radscope.engine.metrics.framework.registry import production
+    from radscope.ui.tabs.compare.logic import compare_pair
     from radscope.ui.runtime import RuntimeCache
 
     cache = RuntimeCache(production())

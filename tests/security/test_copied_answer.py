@@ -1,4 +1,4 @@
-"""A judge answer copied out of a report is caught (engine.metrics.copied_answer), and the VERT metric
+"""A judge answer copied out of a report is caught (engine.metrics.vert.copied_answer), and the VERT metric
 turns it into a per-pair error instead of a score (recorded answers, no model)."""
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import json
 
 from radscope.engine.context import RuntimeContext
 from radscope.engine.io.reports import ReportPair
-from radscope.engine.metrics.copied_answer import copied_from
+from radscope.engine.metrics.vert.copied_answer import copied_from
 from tests.security.injection_probes import CANDIDATE, PLANTED, PROBES, REFERENCE
 
 

@@ -21,9 +21,9 @@ from radscope.engine.context import RuntimeContext
 from radscope.engine.io import dataio
 from radscope.engine.io.export import FORMULA_LEADERS, safe_cell, write_csv
 from radscope.engine.io.reports import ReportPair
-from radscope.engine.metrics.registry import export_columns_of, production
+from radscope.engine.metrics.framework.registry import export_columns_of, production
 from radscope.engine.runs.runner import run_batch
-from radscope.ui import batch_logic
+from radscope.ui.tabs.batch import logic as batch_logic
 from tests.conftest import run_cli
 
 FORMULA_IDS = ['=HYPERLINK("http://example.invalid","open")', "+1+1", "-2+3", "@SUM(A1:A9)",

@@ -7,8 +7,8 @@ import os
 
 import pytest
 
-from radscope.ui import model_status
-from radscope.ui.models_handlers import on_use
+from radscope.ui.tabs.models import logic as model_status
+from radscope.ui.tabs.models.handlers import on_use
 
 
 def _answer(path: str) -> str:
@@ -47,7 +47,7 @@ def test_a_real_gguf_is_accepted(tmp_path):
 
 @pytest.mark.parametrize("path", ["/etc/shadow", "/no/such/file.gguf"])
 def test_the_check_button_answers_the_same(path):
-    from radscope.ui.models_handlers import on_check
+    from radscope.ui.tabs.models.handlers import on_check
 
     out = on_check(model_status.JUDGE_FROM_PATH, "", "", "", "", path, "", "", progress=lambda *a, **k: None)
     assert "is not a GGUF file the app can read" in out

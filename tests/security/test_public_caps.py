@@ -20,7 +20,7 @@ from gradio_client import Client
 from gradio_client.exceptions import AppError
 
 from radscope.engine.io.reports import DEFAULT_MAX_CHARS
-from radscope.ui.app import request_fields
+from radscope.ui.page import request_fields
 from radscope.ui.public import FIELD_CAP, REQUEST_CAP
 from tests.ui.conftest import _GRADIO_TMP, serve
 

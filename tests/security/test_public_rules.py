@@ -8,10 +8,10 @@ import threading
 
 import pytest
 
-from radscope.engine.metrics.registry import production
+from radscope.engine.metrics.framework.registry import production
 from radscope.engine.runs.store import Store
 from radscope.models.resolve import ModelNotAvailable, resolve
-from radscope.ui import model_status
+from radscope.ui.tabs.models import logic as model_status
 from radscope.ui.config import NO_KEY, AppConfig, ConfigError, load_config
 from radscope.ui.public import MASK, OperatorSetting, masked, public_reason, redact, secret_values
 from radscope.ui.runtime import RuntimeCache
@@ -32,8 +32,8 @@ def test_app_prints_its_mode_and_passes_it_to_the_config(monkeypatch, capsys):
     import app
 
     seen = {}
-    monkeypatch.setattr("radscope.ui.app.build_demo", lambda config: seen.setdefault("config", config))
-    monkeypatch.setattr("radscope.ui.app.queue", lambda demo: type("D", (), {"launch": lambda *a, **k: None})())
+    monkeypatch.setattr("radscope.ui.page.build_demo", lambda config: seen.setdefault("config", config))
+    monkeypatch.setattr("radscope.ui.page.queue", lambda demo: type("D", (), {"launch": lambda *a, **k: None})())
     monkeypatch.delenv("SPACE_ID", raising=False)
     assert app.main(["--host", "0.0.0.0"]) == 0
     assert seen["config"].public and "public mode (bound to 0.0.0.0" in capsys.readouterr().err
@@ -109,7 +109,7 @@ def test_runs_belong_to_the_owner_that_claimed_them(tmp_path):
 
 
 def test_public_run_ids_are_unguessable():
-    from radscope.ui.batch_logic import default_run_id
+    from radscope.ui.tabs.batch.logic import default_run_id
 
     ids = {default_run_id(None, [], [], public=True) for _ in range(50)}  # needs no store
     assert len(ids) == 50 and all(len(i) >= 24 for i in ids)

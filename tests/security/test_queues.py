@@ -18,8 +18,8 @@ import pytest
 from gradio_client import Client
 
 from radscope.engine.context import Option
-from radscope.engine.metrics.base import MetricCard
-from radscope.engine.metrics.registry import MetricSpec
+from radscope.engine.metrics.framework.base import MetricCard
+from radscope.engine.metrics.framework.registry import MetricSpec
 from tests.ui.conftest import _GRADIO_TMP, serve
 from tests.ui.standins import StandInMetric, standin_registry
 

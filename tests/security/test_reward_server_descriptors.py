@@ -145,7 +145,7 @@ def test_the_public_app_serves_with_the_capped_protocol():
     """Gradio builds its own uvicorn ``Config``; in public mode every Config the process loads
     serves with the capped protocol (checked in a process of its own: the switch is global)."""
     code = ("import uvicorn\n"
-            "from radscope.engine.reward_http import cap_uvicorn_connections\n"
+            "from radscope.engine.rewards.http_limits import cap_uvicorn_connections\n"
             "cap = cap_uvicorn_connections()\n"
             "config = uvicorn.Config(app=lambda scope, receive, send: None)\n"
             "config.load()\n"

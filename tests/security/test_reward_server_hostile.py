@@ -18,10 +18,10 @@ from pathlib import Path
 
 import pytest
 
-from radscope.engine.reward_batcher import Batcher
-from radscope.engine.reward_http import Limits
-from radscope.engine.reward_server import build_app
-from radscope.engine.rewards import RewardScorer
+from radscope.engine.rewards.batcher import Batcher
+from radscope.engine.rewards.http_limits import Limits
+from radscope.engine.rewards.server import build_app
+from radscope.engine.rewards.scorer import RewardScorer
 from tests.integration.reward_server_harness import (
     closed_within,
     connect,

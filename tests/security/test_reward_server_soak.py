@@ -4,7 +4,7 @@ hostile one gets a 5xx, and once the load stops the server holds no connection a
 descriptors than it started with."""
 import pytest
 
-from radscope.engine.bench.reward_soak import soak
+from bench.speed.reward_soak import soak
 
 
 @pytest.mark.slow

@@ -11,8 +11,8 @@ import pytest
 
 from radscope.engine.io import dataio
 from radscope.engine.io.dataio import InputError
-from radscope.ui import batch_handlers, batch_logic
-
+from radscope.ui.tabs.batch import handlers as batch_handlers
+from radscope.ui.tabs.batch import logic as batch_logic
 WIDE = 100_000
 BOUND_S = 20.0
 

@@ -23,7 +23,7 @@ os.environ["GRADIO_TEMP_DIR"] = _GRADIO_TMP
 os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
-from radscope.engine.metrics.registry import MetricRegistry, production  # noqa: E402
+from radscope.engine.metrics.framework.registry import MetricRegistry, production  # noqa: E402
 from tests.ui.standins import standin_registry  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
@@ -78,7 +78,7 @@ def serve(tmp: Path, options: dict | None = None, registry: MetricRegistry | Non
     """Build the app offering ``registry``'s metrics (default: the project's) and serve it on a
     free port until the block ends (``settings``: other AppConfig fields, e.g. ``public=True``)."""
     from radscope.engine.runs.store import Store
-    from radscope.ui.app import build_demo, launch_kwargs, queue
+    from radscope.ui.page import build_demo, launch_kwargs, queue
     from radscope.ui.config import AppConfig
 
     store_path = tmp / "radscope.sqlite"

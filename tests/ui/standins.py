@@ -16,14 +16,14 @@ from typing import Any
 
 from radscope.engine.context import ModelInfo, Option
 from radscope.engine.io.reports import ReportPair
-from radscope.engine.metrics.base import Metric, MetricCard, PairScore
+from radscope.engine.metrics.framework.base import Metric, MetricCard, PairScore
 from radscope.engine.metrics.clear.schema import CONDITIONS, ClearPairExtraction, ClearReportExtraction
 from radscope.engine.metrics.clear.score import score_pair as clear_score_pair
 from radscope.engine.metrics.crepe.score import CrepeCounts
 from radscope.engine.metrics.radsem.extract import RadsemExtraction
 from radscope.engine.metrics.radsem.schema import RadsemPair, RadsemTags, UnmatchedSentence
 from radscope.engine.metrics.radsem.score import score_tags
-from radscope.engine.metrics.registry import MetricRegistry, MetricSpec, production
+from radscope.engine.metrics.framework.registry import MetricRegistry, MetricSpec, production
 from radscope.engine.metrics.srr.score import score_pair as srr_score_pair
 from radscope.engine.metrics.vert.schema import CATEGORY_KEYS, CategoryErrors, JudgeAssessment
 from radscope.engine.metrics.vert.score import compute_scores

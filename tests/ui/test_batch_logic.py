@@ -9,9 +9,9 @@ import pandas as pd
 import pytest
 
 from radscope.engine.context import RuntimeContext
-from radscope.engine.metrics.registry import production
+from radscope.engine.metrics.framework.registry import production
 from radscope.engine.runs.runner import run_batch
-from radscope.ui import batch_logic as batch
+from radscope.ui.tabs.batch import logic as batch
 from radscope.ui.views.corpus import clear_per_condition, crepe_totals, distribution_figure
 from tests.ui.test_client import NONE, write_pairs
 

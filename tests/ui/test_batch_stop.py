@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 from types import SimpleNamespace
 
-from radscope.ui.batch_handlers import on_stop
+from radscope.ui.tabs.batch.handlers import on_stop
 from radscope.ui.widgets import AppContext
 
 

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from radscope.engine.io.examples import example_pairs
-from radscope.engine.metrics.registry import production
+from radscope.engine.metrics.framework.registry import production
 from tests.ui.conftest import ROOT, artifacts_dir
 from tests.ui.standins import standin_registry
 from tests.ui.test_client import write_pairs
@@ -87,7 +87,7 @@ def chosen(standin_server) -> dict[str, str]:
 
 
 def _select_metrics(page, group: str, names: list[str]) -> None:
-    from radscope.ui.app import metric_label
+    from radscope.ui.page import metric_label
 
     registry = standin_registry()  # the stand-in app's metrics: the project's and the stand-ins
     wanted = {metric_label(registry.get(n)) for n in names}
@@ -193,7 +193,7 @@ def test_compare_with_the_default_metrics(real_page):
     title = next(e.title for e in example_pairs() if e.pair.id == EXAMPLE)
     page.locator("#examples").get_by_text(title, exact=True).click()
     page.wait_for_function("() => document.querySelector('#reference textarea').value.length > 0")
-    from radscope.ui.app import metric_label
+    from radscope.ui.page import metric_label
 
     defaults = AppConfig(production()).default_metrics()
 

@@ -13,8 +13,8 @@ from gradio_client import handle_file
 from gradio_client.exceptions import AppError
 
 from radscope.engine.io.examples import example_pairs
-from radscope.engine.metrics.lexical import bleu, rouge_l
-from radscope.engine.metrics.registry import production
+from radscope.engine.metrics.lexical.metric import bleu, rouge_l
+from radscope.engine.metrics.framework.registry import production
 from radscope.engine.runs.results import STANDARD_KEYS
 from tests.ui import standins
 
@@ -246,8 +246,7 @@ def test_models_tab_lists_loaded_metrics_and_registry(client):
 
 
 def test_use_judge_fills_the_judge_options(client):
-    from radscope.ui import model_status
-
+    from radscope.ui.tabs.models import logic as model_status
     names = model_status.judge_option_names(production())
     if not names:
         pytest.skip("no registered metric declares a judge option")
@@ -263,8 +262,7 @@ def test_use_judge_fills_the_judge_options(client):
 
 
 def test_check_judge_reports_a_missing_download(client):
-    from radscope.ui import model_status
-
+    from radscope.ui.tabs.models import logic as model_status
     message = client.predict(model_status.JUDGE_FROM_HF, "gemma3-270m-demo", "someone/judge-GGUF",
                              "judge.gguf", "", "",
                              "", "", api_name="/check_judge")

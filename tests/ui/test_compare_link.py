@@ -41,7 +41,7 @@ def _refuse(*args, **kwargs):
 
 
 def test_a_link_reopens_the_comparison_from_the_store(browser, app_server, monkeypatch):
-    import radscope.ui.compare
+    import radscope.ui.tabs.compare.logic
     from radscope import ui
     from radscope.engine.runs.store import Store
 
@@ -63,7 +63,7 @@ def test_a_link_reopens_the_comparison_from_the_store(browser, app_server, monke
         finally:
             stored.close()
 
-        monkeypatch.setattr(ui.compare, "run_batch", _refuse)  # from here on no metric may run
+        monkeypatch.setattr(ui.tabs.compare.logic, "run_batch", _refuse)  # from here on no metric may run
         for width in (1440, 800):
             app = Page(browser, link, width, "light")
             opened.append(app)

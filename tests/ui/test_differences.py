@@ -13,10 +13,10 @@ import re
 from radscope.engine.context import RuntimeContext
 from radscope.engine.io.examples import example_pairs
 from radscope.engine.io.reports import ReportPair
-from radscope.engine.metrics.registry import production
-from radscope.engine.reader.vocabulary import REXVAL_NAMES
+from radscope.engine.metrics.framework.registry import production
+from radscope.engine.reader.error_words import REXVAL_NAMES
 from radscope.engine.runs.runner import run_batch
-from radscope.ui.compare_handlers import clinical_summary, fingerprint, is_stale
+from radscope.ui.tabs.compare.handlers import clinical_summary, fingerprint, is_stale
 from radscope.ui.differences import CAND_ONLY, REF_ONLY, SYMBOLS, differences_html, findings, place
 from radscope.ui.panels import clinical_html, overview_html
 from radscope.ui.views import render

@@ -10,9 +10,9 @@ import pandas as pd
 
 from radscope.engine.context import RuntimeContext
 from radscope.engine.io.examples import example_pairs
-from radscope.engine.metrics.registry import production
+from radscope.engine.metrics.framework.registry import production
 from radscope.engine.runs.runner import run_batch
-from radscope.ui import batch_logic as batch
+from radscope.ui.tabs.batch import logic as batch
 from radscope.ui.differences import CONFLICT, MATCHED, differences_html, findings
 from radscope.ui.report import comparison_record, report_html, write_report
 
@@ -78,7 +78,7 @@ def test_report_is_self_contained_and_has_every_panel(tmp_path):
 
 
 def test_differences_need_a_run_not_radsem():
-    from radscope.ui.compare_tab import NO_DIFFERENCES, compare_differences
+    from radscope.ui.tabs.compare.tab import NO_DIFFERENCES, compare_differences
 
     assert compare_differences(SWAP.reference, SWAP.candidate, {}) == NO_DIFFERENCES
     # Whichever metrics ran (here none that aligns sentences), the reader's reading is drawn.

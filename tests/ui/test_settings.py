@@ -7,10 +7,10 @@ import json
 import pytest
 
 from radscope import app as app_module
-from radscope.engine.metrics.registry import production
-from radscope.ui import model_status
-from radscope.ui.app import launch_kwargs
-from radscope.ui.compare import InputProblem, input_problems, parse_metrics, read_text_upload
+from radscope.engine.metrics.framework.registry import production
+from radscope.ui.tabs.models import logic as model_status
+from radscope.ui.page import launch_kwargs
+from radscope.ui.tabs.compare.logic import InputProblem, input_problems, parse_metrics, read_text_upload
 from radscope.ui.config import AppConfig, ConfigError, config_from_dict, load_config
 from radscope.ui.runtime import RuntimeCache, coerce_option, normalise_options
 from tests.ui.standins import standin_registry
@@ -201,7 +201,7 @@ def test_registry_table_lists_every_model_with_its_status():
 
 def test_one_status_per_model_in_the_table_and_its_get_row():
     from radscope.models import model_registry
-    from radscope.ui.get_models import row_html
+    from radscope.ui.tabs.models.get_rows import row_html
 
     frame = model_status.registry_frame()
     for entry, status in zip(model_registry.load_registry().values(), frame["status"], strict=True):
@@ -215,8 +215,8 @@ def test_loaded_models_read_as_words_not_json():
 
 def test_structured_report_layout_is_escaped_and_flags_demo_models():
     from radscope.engine.context import ModelInfo
-    from radscope.engine.structured_report import StructuredReport, StructureResult
-    from radscope.ui.structured_report_action import structured_html
+    from radscope.engine.structured.rewrite import StructuredReport, StructureResult
+    from radscope.ui.tabs.compare.structure_action import structured_html
 
     report = StructuredReport(exam_type="Chest radiograph", history="", technique="PA and lateral",
                               comparison="", findings={"Pleura": ["Small left effusion <b>x</b>"]},

@@ -7,11 +7,11 @@ import pytest
 
 from radscope.engine.context import RuntimeContext
 from radscope.engine.io.examples import example_pairs
-from radscope.engine.metrics.registry import production
+from radscope.engine.metrics.framework.registry import production
 from radscope.engine.runs.runner import run_batch
 from radscope.engine.runs.store import Store
-from radscope.ui import compare_link
-from radscope.ui.compare_link import NotOpenable, load_comparison, save_comparison
+from radscope.ui.tabs.compare import link as compare_link
+from radscope.ui.tabs.compare.link import NotOpenable, load_comparison, save_comparison
 from radscope.ui.plot_svg import figure_svg
 from radscope.ui.public import owner_of
 from radscope.ui.views import render

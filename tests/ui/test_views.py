@@ -69,7 +69,7 @@ def test_not_applicable_result_explains_why_and_how_to_force():
 
 
 def test_metric_cards_say_what_they_are_designed_for():
-    from radscope.engine.metrics.registry import production
+    from radscope.engine.metrics.framework.registry import production
     from radscope.ui.widgets import card_html
 
     assert "<b>Designed for</b> chest radiographs" in card_html(production().get("clear").card)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import gradio as gr
 
-from radscope.engine.metrics.registry import production
+from radscope.engine.metrics.framework.registry import production
 from radscope.ui.config import AppConfig
 from radscope.ui.widgets import ADVANCED_OPTIONS, option_controls
 

@@ -16,14 +16,14 @@ import pytest
 from radscope.engine import cli
 from radscope.engine.api import Scorer
 from radscope.engine.io.export import write_results_csv
-from radscope.engine.metrics.registry import (
+from radscope.engine.metrics.framework.registry import (
     MetricRegistry,
     export_columns_of,
     family_of,
     production,
     statistics_of,
 )
-from radscope.engine.metrics.statistics_by_metric import statistics_for
+from radscope.engine.metrics.framework.statistics_by_metric import statistics_for
 
 DOC = Path(__file__).parents[2] / "docs" / "adding-a-metric.md"
 ENGINE_MODULE = "radscope_template_wordratio"

@@ -14,14 +14,14 @@ import pytest
 
 from radscope.engine.io.examples import example_pairs
 from radscope.engine.metrics.clear.rules import _condition_lexicons
-from radscope.engine.reader.alternation import Alternation, AlternationSet
-from radscope.engine.reader.anatomy_lexicon import anatomy_lexicon, canonical_text, site_mentions
-from radscope.engine.reader.equivalents import read_equivalents
-from radscope.engine.reader.lexicon_loader import alternative_literals, literal_starts, load, required_literal
-from radscope.engine.reader.reader_lexicon import reader_lexicon
-from radscope.engine.reader.scope import scope_rules
-from radscope.engine.reader.srr_labels import leaf_rules
-from radscope.engine.reader.wording import normalise
+from radscope.engine.reader.vocabulary.alternation import Alternation, AlternationSet
+from radscope.engine.reader.text.anatomy import anatomy_lexicon, canonical_text, site_mentions
+from radscope.engine.reader.vocabulary.equivalents import read_equivalents
+from radscope.engine.reader.vocabulary.loader import alternative_literals, literal_starts, load, required_literal
+from radscope.engine.reader.vocabulary.reader_words import reader_lexicon
+from radscope.engine.reader.attributes.certainty import scope_rules
+from radscope.engine.metrics.srr.rule_labels import leaf_rules
+from radscope.engine.reader.text.wording import normalise
 
 WRITTEN = [
     "Bilateral pleural effusions, left and right sides, s/p CABG.",

@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from radscope.engine.eligibility import applicability as a
-from radscope.engine.metrics.defaults import default_metrics, demo_grade_under
-from radscope.engine.metrics.registry import production
+from radscope.engine.metrics.framework.defaults import default_metrics, demo_grade_under
+from radscope.engine.metrics.framework.registry import production
 
 
 @pytest.mark.parametrize("value, code", [("CR", "XR"), ("DX", "XR"), ("X-ray", "XR"),
@@ -155,7 +155,7 @@ def test_default_metrics_are_the_real_offline_ones():
 
 
 def test_bench_figures_compare_detected_with_labelled_exams():
-    from radscope.engine.bench.applicability import scope_figures
+    from bench.quality.applicability import scope_figures
 
     items = [("Axial FLAIR and T2 images: white matter hyperintensities. Ventricles normal.",
               "MR", "BRAIN"),

@@ -6,7 +6,7 @@ from nltk.translate.bleu_score import SmoothingFunction
 from nltk.translate.bleu_score import sentence_bleu as nltk_sentence_bleu
 
 from radscope.engine.io.examples import example_pairs
-from radscope.engine.metrics.lexical import bleu, sentence_bleu, tokenize
+from radscope.engine.metrics.lexical.metric import bleu, sentence_bleu, tokenize
 
 
 def _nltk(ref: list[str], hyp: list[str], n: int, smoothing: str) -> float:

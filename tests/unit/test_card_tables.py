@@ -1,9 +1,9 @@
-"""docs/metrics.md's card tables are the metric cards' own words (engine/metrics/card_tables.py)."""
+"""docs/metrics.md's card tables are the metric cards' own words (engine/metrics/framework/card_tables.py)."""
 import dataclasses
 from pathlib import Path
 
-from radscope.engine.metrics.card_tables import render
-from radscope.engine.metrics.registry import MetricRegistry, production
+from radscope.engine.metrics.framework.card_tables import render
+from radscope.engine.metrics.framework.registry import MetricRegistry, production
 
 PAGE = Path(__file__).resolve().parents[2] / "docs" / "metrics.md"
 
@@ -11,7 +11,7 @@ PAGE = Path(__file__).resolve().parents[2] / "docs" / "metrics.md"
 def test_the_tables_of_docs_metrics_md_match_the_cards():
     page = PAGE.read_text(encoding="utf-8")
     assert render(page, production()) == page, \
-        "docs/metrics.md differs from the cards: run python -m radscope.engine.metrics.card_tables --write"
+        "docs/metrics.md differs from the cards: run python -m radscope.engine.metrics.framework.card_tables --write"
 
 
 def test_a_changed_card_changes_the_page():

@@ -5,7 +5,7 @@ from radscope.engine.context import RuntimeContext
 from radscope.engine.io.examples import example_pairs
 from radscope.engine.metrics.clear.agreement import attribute_agreement
 from radscope.engine.metrics.clear.score import TableCell, TableRow
-from radscope.engine.metrics.registry import production
+from radscope.engine.metrics.framework.registry import production
 from radscope.engine.runs.runner import run_batch
 
 

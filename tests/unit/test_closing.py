@@ -21,7 +21,7 @@ def test_every_resource_class_implements_closeable() -> None:
     from radscope.engine.runtimes.judge import Judge
     from radscope.engine.runtimes.judge_worker import IsolatedLlamaBackend
     from radscope.engine.runtimes.llamacpp import LlamaCppBackend
-    from radscope.engine.runtimes.onnx_encoder import OnnxEncoder
+    from radscope.engine.runtimes.encoder_session import OnnxEncoder
     from radscope.engine.runtimes.openai_compat import OpenAICompatBackend
 
     for cls in (CallCache, Judge, IsolatedLlamaBackend, LlamaCppBackend, OpenAICompatBackend,
@@ -53,7 +53,7 @@ def _failing_close() -> None:
 
 
 def test_unload_reports_a_metric_that_failed_to_close(monkeypatch, caplog) -> None:
-    from radscope.engine.metrics.registry import production
+    from radscope.engine.metrics.framework.registry import production
     from radscope.ui.runtime import RuntimeCache
 
     cache = RuntimeCache(production(), max_contexts=2)
@@ -67,7 +67,7 @@ def test_unload_reports_a_metric_that_failed_to_close(monkeypatch, caplog) -> No
 
 
 def test_eviction_keeps_the_close_failure_for_the_app(monkeypatch) -> None:
-    from radscope.engine.metrics.registry import production
+    from radscope.engine.metrics.framework.registry import production
     from radscope.ui.runtime import RuntimeCache
 
     cache = RuntimeCache(production(), max_contexts=1)
@@ -94,11 +94,11 @@ def test_a_model_that_cannot_be_checked_is_not_reported_as_missing(caplog) -> No
     from dataclasses import replace
 
     from radscope.models import model_registry
-    from radscope.ui.model_status import availability
+    from radscope.ui.tabs.models.logic import availability
 
     entry = next(e for e in model_registry.load_registry().values() if e.source == "hf")
     assert availability(replace(entry, file=None)) in ("not downloaded", "in the Hugging Face cache")
-    with caplog.at_level(logging.WARNING, logger="radscope.ui.model_status"):
+    with caplog.at_level(logging.WARNING, logger="radscope.ui.tabs.models.logic"):
         status = availability(replace(entry, repo="not//a repo id", file=None))
     assert status.startswith("not checked (HFValidationError: ")
     assert f"could not check whether model {entry.id} is on this machine" in caplog.text

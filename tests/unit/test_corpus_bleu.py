@@ -9,11 +9,11 @@ import pytest
 
 from radscope.engine.context import RuntimeContext
 from radscope.engine.io.reports import ReportPair
-from radscope.engine.metrics.lexical import tokenize
-from radscope.engine.metrics.registry import production
+from radscope.engine.metrics.lexical.metric import tokenize
+from radscope.engine.metrics.framework.registry import production
 from radscope.engine.runs.runner import run_batch
 
-sacrebleu = pytest.importorskip("sacrebleu", reason="sacreBLEU is a dev dependency (requirements-dev.txt)")
+sacrebleu = pytest.importorskip("sacrebleu", reason="sacreBLEU is a dev dependency (requirements/dev.txt)")
 
 SENTENCES = ["No pleural effusion.", "Heart size is normal.", "Small left pleural effusion.",
              "Mild bibasilar atelectasis.", "No pneumothorax.", "The lungs are clear.",

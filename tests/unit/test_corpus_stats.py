@@ -14,9 +14,9 @@ import numpy as np
 import pytest
 
 from radscope.engine.metrics.clear.stats import ClearStats
-from radscope.engine.metrics.registry import production
-from radscope.engine.metrics.signature import parse_signature
-from radscope.engine.metrics.statistics_by_metric import statistics_for
+from radscope.engine.metrics.framework.registry import production
+from radscope.engine.metrics.framework.signature import parse_signature
+from radscope.engine.metrics.framework.statistics_by_metric import statistics_for
 from radscope.engine.runs.compare import LEFT_OUT_DEMO, compare_systems
 from radscope.engine.runs.summary import corpus_block
 from radscope.engine.statistics import record_percentile as cs
@@ -110,7 +110,7 @@ def test_an_older_statistics_version_is_refused():
 
 def test_summary_names_a_misfit_instead_of_partial_figures():
     from radscope.engine.context import RuntimeContext
-    from radscope.engine.metrics.registry import production
+    from radscope.engine.metrics.framework.registry import production
     from radscope.engine.runs.summary import SummaryBuilder
 
     metric = production().get("crepe").build(RuntimeContext(options={"extractor": "rules", "crepe_model": "rules"}))
@@ -202,7 +202,7 @@ def test_a_new_statistics_version_changes_the_signature(monkeypatch):
     ``stats_version``) makes stored results of the old one stale: the signature changes
     (resumed runs score the pairs again) and old payloads are refused."""
     from radscope.engine.context import RuntimeContext
-    from radscope.engine.metrics.registry import production
+    from radscope.engine.metrics.framework.registry import production
 
     ctx = RuntimeContext(options={"extractor": "rules", "crepe_model": "rules"})
     metric = production().get("crepe").build(ctx)
@@ -218,7 +218,7 @@ def test_a_new_statistics_version_changes_the_signature(monkeypatch):
 
 def test_terminal_summary_prints_headline_figures_with_intervals():
     from radscope.engine.context import RuntimeContext
-    from radscope.engine.metrics.registry import production
+    from radscope.engine.metrics.framework.registry import production
     from radscope.engine.runs.summary import SummaryBuilder, format_summary
 
     recorded = RECORDED["radsem"]
@@ -264,8 +264,8 @@ def test_paired_test_rejects_about_5_percent_under_the_null_and_finds_a_real_gap
 
 
 def _scoring_classes() -> list[type]:
-    from radscope.engine.metrics.extraction import Scoring
-    from radscope.engine.metrics.registry import production
+    from radscope.engine.metrics.framework.extraction import Scoring
+    from radscope.engine.metrics.framework.registry import production
 
     production()  # imports every metric module, so every scoring class exists
     found, todo = [], [Scoring]

@@ -15,7 +15,7 @@ from radscope.engine.metrics.crepe.score import (
     clip_counts,
     softplus,
 )
-from radscope.engine.reader.vocabulary import REXVAL_NAMES
+from radscope.engine.reader.error_words import REXVAL_NAMES
 from tests.reference.crepe import CrepeSummary, summarize
 
 

@@ -5,7 +5,7 @@ import pandas as pd
 import pytest
 
 from radscope.engine.io.dataio import Columns, InputError, PairFile, ResultsWriter, read_pairs, write_jsonl
-from radscope.engine.metrics.registry import export_columns_of
+from radscope.engine.metrics.framework.registry import export_columns_of
 
 
 def _write(tmp_path, name, text, mode="w"):

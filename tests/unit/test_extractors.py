@@ -11,9 +11,9 @@ import pytest
 
 from radscope.engine.context import ModelInfo, RuntimeContext
 from radscope.engine.io.reports import ReportPair
-from radscope.engine.metrics import registry
-from radscope.engine.metrics.base import MetricCard, PairScore
-from radscope.engine.metrics.extraction import (
+from radscope.engine.metrics.framework import registry
+from radscope.engine.metrics.framework.base import MetricCard, PairScore
+from radscope.engine.metrics.framework.extraction import (
     Extracted,
     ExtractorKind,
     ExtractorMetric,
@@ -22,8 +22,8 @@ from radscope.engine.metrics.extraction import (
     PairwiseExtractor,
     Scoring,
 )
-from radscope.engine.metrics.judging import judged
-from radscope.engine.metrics.registry import production
+from radscope.engine.metrics.framework.judging import judged
+from radscope.engine.metrics.framework.registry import production
 from radscope.engine.options.extractor import EXTRACTOR
 from radscope.engine.runtimes.judge import JudgeError
 

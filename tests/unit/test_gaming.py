@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import pytest
 
-from radscope.engine.bench import gaming_gallery as gallery
-from radscope.engine.bench.gaming import RECOMMENDED, REWARDS, gaming_rewards, markdown, verdicts
+from bench.corpora import gaming_gallery as gallery
+from bench.quality.gaming import RECOMMENDED, REWARDS, gaming_rewards, markdown, verdicts
 
 CANNED = {"canned normal report", "canned normal five times", "every finding denied"}
 

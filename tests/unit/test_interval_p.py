@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from radscope.engine.metrics.statistics_by_metric import statistics_for
+from radscope.engine.metrics.framework.statistics_by_metric import statistics_for
 from radscope.engine.runs.compare import NO_DIFFERENCE, compare_systems
 from radscope.engine.statistics import record_percentile as cs
 from radscope.engine.statistics.inverted_p import inverted_p_value
@@ -135,7 +135,7 @@ def _crepe_records(rng: np.random.Generator, n: int, lam: float) -> list[Any]:
 
 
 def _recorded_records(metric: str) -> tuple[cs.CorpusStatistics, list[Any], dict[str, str]]:
-    from radscope.engine.metrics.signature import parse_signature
+    from radscope.engine.metrics.framework.signature import parse_signature
 
     spec = statistics_for(metric)
     results = [r for r in RECORDED[metric]["results"]

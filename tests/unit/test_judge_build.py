@@ -1,6 +1,6 @@
 """The local judge's runtime as the page shows it while `make run` compiles llama.cpp in the
 background: progress from the build log, then ready (or failed, or stopped) by itself."""
-from radscope.ui.judge_build import DONE, FAILED, START, build_progress, judge_runtime, runtime_html
+from radscope.ui.tabs.models.judge_build import DONE, FAILED, START, build_progress, judge_runtime, runtime_html
 
 NINJA = f"{START} 1000\nCollecting llama-cpp-python\n  [1/200] Building C object a.o\n  [57/200] Building CXX object b.o\n"
 
@@ -50,7 +50,7 @@ def test_without_a_build_log_the_installed_package_decides(tmp_path, monkeypatch
 
 
 def test_a_judge_that_cannot_start_without_llama_says_what_to_do(tmp_path, monkeypatch):
-    from radscope.ui.compare import _no_llama
+    from radscope.ui.tabs.compare.logic import _no_llama
 
     monkeypatch.setenv("RADSCOPE_JUDGE_BUILD_LOG", str(_log(tmp_path, NINJA)))
     said = _no_llama(RuntimeError("judge failed to start: ModuleNotFoundError: No module named 'llama_cpp'"))

@@ -9,7 +9,7 @@ import pytest
 
 from radscope.engine.context import Option, RuntimeContext
 from radscope.engine.io.reports import ReportPair
-from radscope.engine.metrics.registry import MetricRegistry, production
+from radscope.engine.metrics.framework.registry import MetricRegistry, production
 from radscope.engine.runs.runner import run_batch
 from tests.ui.standins import HEADLINE, standin_registry
 from tests.ui.standins import METRICS as STANDINS

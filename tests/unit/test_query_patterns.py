@@ -7,8 +7,8 @@ import time
 
 import pytest
 
-from radscope.engine import rewards
-from radscope.engine.rewards import response_from_query
+from radscope.engine.rewards import scorer as rewards
+from radscope.engine.rewards.scorer import response_from_query
 
 PROMPT = "<|im_start|>user\nWrite the findings.<|im_end|>\n<|im_start|>assistant\n"
 TOKENS = ["<|im_end|>", "<|endoftext|>", "<｜end▁of▁sentence｜>", "</s>", "<s>", "<pad>", "<eos>", "<bos>", "[PAD]"]

@@ -1,4 +1,4 @@
-"""Tests for engine.bench.ratings: ReXVal and RaTE-Eval Task 2 readers on small files written here.
+"""Tests for bench.quality.ratings: ReXVal and RaTE-Eval Task 2 readers on small files written here.
 
 The files follow the published layouts exactly (same file names, same headers); the report
 texts are invented for the tests.
@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from radscope.engine.bench.ratings import (
+from bench.quality.ratings import (
     RaTEEvalData,
     RatingsFormatError,
     ReXValData,

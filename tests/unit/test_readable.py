@@ -11,8 +11,8 @@ from radscope.engine.eligibility.readable import (
     unreadable_reason,
 )
 from radscope.engine.io.reports import ReportPair
-from radscope.engine.metrics.extraction import READER_LANGUAGES, ExtractorKind
-from radscope.engine.metrics.registry import production
+from radscope.engine.metrics.framework.extraction import READER_LANGUAGES, ExtractorKind
+from radscope.engine.metrics.framework.registry import production
 
 
 @pytest.mark.parametrize("text, reason", [

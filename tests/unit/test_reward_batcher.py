@@ -3,8 +3,8 @@ order whatever the calls they were split across, and a request larger than a cal
 pieces (two calls at once may end out of order)."""
 import asyncio
 
-from radscope.engine.reward_batcher import Batcher
-from radscope.engine.rewards import RewardScorer
+from radscope.engine.rewards.batcher import Batcher
+from radscope.engine.rewards.scorer import RewardScorer
 
 REFS = ["Small left pleural effusion.", "No acute cardiopulmonary process.", "Mild cardiomegaly.",
         "Right lower lobe opacity, possibly pneumonia."]

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import pytest
 
-from radscope.engine import reward_file
+from radscope.engine.rewards import file as reward_file
 from radscope.engine.api import Scorer
-from radscope.engine.reward_server import main as serve_reward
-from radscope.engine.rewards import (
+from radscope.engine.rewards.server import main as serve_reward
+from radscope.engine.rewards.scorer import (
     OpenRLHFBatch,
     RewardBatch,
     RewardScorer,

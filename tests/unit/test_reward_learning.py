@@ -6,7 +6,7 @@ and siblings that each plant one error (``CANDIDATE_ERRORS``: the side swapped, 
 missed, a finding invented, its severity changed, it or a negative finding negated, and the two
 impression-only errors of the layout benchmark), plus the one canned normal report a policy
 could write for every study. The references are the layout benchmark's
-cases (``radscope.engine.bench.layouts.CASES``) and eight more written here, every case rendered
+cases (``bench.quality.layouts.CASES``) and eight more written here, every case rendered
 in each of the benchmark's six layouts against each of the five others.
 
 - Best-of-n: the reward (each combination docs/researchers.md documents) must rank the right
@@ -30,10 +30,10 @@ from dataclasses import dataclass
 import numpy as np
 import pytest
 
-from radscope.engine.bench.gaming import RECOMMENDED
-from radscope.engine.bench.gaming_gallery import CANNED_NORMAL
-from radscope.engine.bench.layouts import CASES, ERRORS, LAYOUTS, Case, Report, reference
-from radscope.engine.rewards import RewardScorer
+from bench.quality.gaming import RECOMMENDED
+from bench.corpora.gaming_gallery import CANNED_NORMAL
+from bench.quality.layouts import CASES, ERRORS, LAYOUTS, Case, Report, reference
+from radscope.engine.rewards.scorer import RewardScorer
 
 # The combinations docs/researchers.md documents: its first example and the one it recommends.
 REWARDS = ("radsem:0.7,crepe:0.3", RECOMMENDED)

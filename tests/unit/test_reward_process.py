@@ -1,4 +1,4 @@
-"""The reward server's scoring process (``engine/reward_process.py``), with a real scorer in a
+"""The reward server's scoring process (``engine/rewards/process.py``), with a real scorer in a
 real spawned child: the rewards are the in-process ones, a child that dies fails only the call it
 held, and a child whose server has gone does not outlive it."""
 import asyncio
@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from radscope.engine.reward_batcher import Batcher
-from radscope.engine.reward_process import ScoringProcess
-from radscope.engine.rewards import RewardScorer
+from radscope.engine.rewards.batcher import Batcher
+from radscope.engine.rewards.process import ScoringProcess
+from radscope.engine.rewards.scorer import RewardScorer
 
 REFS = ["Small left pleural effusion.", "No acute cardiopulmonary process.", "Mild cardiomegaly."]
 CANDS = ["No pleural effusion.", "Heart size is normal.", "Moderate cardiomegaly."]
@@ -71,8 +71,8 @@ def test_the_child_ends_when_its_server_process_is_gone():
     pool: the child must notice by itself."""
     server = subprocess.Popen([sys.executable, "-c", textwrap.dedent("""
         import os, sys
-        from radscope.engine.reward_process import ScoringProcess
-        from radscope.engine.rewards import RewardScorer
+        from radscope.engine.rewards.process import ScoringProcess
+        from radscope.engine.rewards.scorer import RewardScorer
         scoring = ScoringProcess(RewardScorer("bleu"))
         scoring.warm_up()
         print("ready", flush=True)

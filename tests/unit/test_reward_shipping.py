@@ -21,9 +21,10 @@ from typing import Any
 import cloudpickle
 import pytest
 
-from radscope.engine import reward_file, rewards
+from radscope.engine.rewards import file as reward_file
+from radscope.engine.rewards import scorer as rewards
 from radscope.engine.api import Scorer
-from radscope.engine.rewards import RewardScorer, trl_async_reward, trl_reward
+from radscope.engine.rewards.scorer import RewardScorer, trl_async_reward, trl_reward
 
 ROOT = Path(__file__).resolve().parents[2]
 REFS = ["No acute cardiopulmonary process. Heart size is normal.",

@@ -8,9 +8,10 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from radscope.engine import reward_file, rewards
+from radscope.engine.rewards import file as reward_file
+from radscope.engine.rewards import scorer as rewards
 from radscope.engine.api import Scorer
-from radscope.engine.rewards import (
+from radscope.engine.rewards.scorer import (
     RewardScorer,
     completion_text,
     parse_weights,

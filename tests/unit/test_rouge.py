@@ -6,7 +6,7 @@ from rouge_score import rouge_scorer
 from rouge_score.rouge_scorer import _lcs_table
 
 from radscope.engine.io.examples import example_pairs
-from radscope.engine.metrics.lexical import lcs_length, rouge_l, rouge_tokens, tokenize
+from radscope.engine.metrics.lexical.metric import lcs_length, rouge_l, rouge_tokens, tokenize
 
 _LIBRARY = rouge_scorer.RougeScorer(["rougeL"], use_stemmer=True)
 

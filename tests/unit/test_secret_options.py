@@ -2,7 +2,7 @@
 
 ``judge_max_tokens`` once counted as a secret because its name contains "token": the app then
 started its number box blank, and Gradio refused to build the page."""
-from radscope.engine.metrics.registry import production
+from radscope.engine.metrics.framework.registry import production
 from radscope.ui.public import is_secret
 
 

@@ -6,7 +6,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from radscope.engine.metrics.judging import JudgeConfig, build_backend
+from radscope.engine.metrics.framework.judging import JudgeConfig, build_backend
 from radscope.engine.runtimes.openai_compat import OpenAICompatBackend
 from radscope.engine.runtimes.server_pool import ServerPool
 

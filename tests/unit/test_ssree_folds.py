@@ -12,7 +12,7 @@ import sys
 import pytest
 from scipy.stats import kendalltau
 
-from radscope.engine.bench.ssree import FOLDS, SsreeReport, figures, fold_gap, fold_of, split_folds
+from bench.quality.ssree import FOLDS, SsreeReport, figures, fold_gap, fold_of, split_folds
 from tests.conftest import ROOT, run_bench
 
 NAMES = [f"report-{i:04d}" for i in range(1000)]
@@ -37,7 +37,7 @@ def test_a_report_keeps_its_fold_whatever_else_is_in_the_file():
 
 
 def test_the_split_does_not_depend_on_python_s_hash_seed():
-    code = ("from radscope.engine.bench.ssree import fold_of; "
+    code = ("from bench.quality.ssree import fold_of; "
             f"print(''.join(fold_of(n) for n in {NAMES[:200]!r}))")
     runs = {subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
                            env={**os.environ, "PYTHONHASHSEED": seed}, check=True).stdout.strip()

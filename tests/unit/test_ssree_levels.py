@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from radscope.engine.bench.ssree import level_means
+from bench.quality.ssree import level_means
 from tests.conftest import run_bench
 
 

@@ -20,7 +20,7 @@ from radscope.engine.eligibility.statements import (
     sentence_kind,
 )
 from radscope.engine.io.reports import ReportPair
-from radscope.engine.rewards import RewardScorer
+from radscope.engine.rewards.scorer import RewardScorer
 
 NOT_REPORTS = {
     # off-topic

@@ -207,7 +207,7 @@ def test_list_runs_and_finish(tmp_path):
 
 
 def test_put_result_accepts_dataclasses_with_to_json(tmp_path):
-    from radscope.engine.metrics.base import PairScore
+    from radscope.engine.metrics.framework.base import PairScore
 
     with Store(tmp_path / "db.sqlite") as store:
         store.start_run("r", "x", ["bleu"], {})

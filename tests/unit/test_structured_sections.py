@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from radscope.engine.structured_organs import FINDINGS_HEADERS, statement_pieces
-from radscope.engine.structured_report import check_conservation, structure_by_rules
+from radscope.engine.structured.organs import FINDINGS_HEADERS, statement_pieces
+from radscope.engine.structured.rewrite import check_conservation, structure_by_rules
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "structure" / "sections.txt"
 CODES = dict(zip("LPCHTMAO", FINDINGS_HEADERS, strict=True))

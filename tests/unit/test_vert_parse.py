@@ -22,7 +22,7 @@ from radscope.engine.metrics.vert.schema import (
     JudgeAssessment,
     judge_schema,
 )
-from radscope.engine.reader.vocabulary import REXVAL_NAMES
+from radscope.engine.reader.error_words import REXVAL_NAMES
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "judge"
 

@@ -30,8 +30,8 @@ from transformers import PreTrainedTokenizerFast
 from verl import DataProto
 from verl.experimental.reward_loop import RewardLoopWorker
 
-from radscope.engine import reward_file
-from radscope.engine.rewards import RewardScorer
+from radscope.engine.rewards import file as reward_file
+from radscope.engine.rewards.scorer import RewardScorer
 
 CONFIG_DIR = os.path.join(os.path.dirname(verl.__file__), "trainer", "config")
 REWARD_KEYS = hasattr(verl_reward, "resolve_reward_manager_cls")  # verl 0.9: everything under reward.*

@@ -16,7 +16,7 @@ import pandas as pd
 import plotly.graph_objects as go
 from pandas.io.formats.style import Styler
 
-from radscope.engine.metrics.registry import family_of
+from radscope.engine.metrics.framework.registry import family_of
 from radscope.ui.views.common import details_of, esc, pretty_json, sections_html
 
 

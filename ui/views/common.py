@@ -12,9 +12,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from radscope.engine.io.lookup import find_section
-from radscope.engine.metrics.registry import spec_for
-from radscope.engine.reader import vocabulary
-from radscope.engine.reader.vocabulary import base_title
+from radscope.engine.metrics.framework.registry import spec_for
+from radscope.engine.reader import error_words as vocabulary
+from radscope.engine.reader.error_words import base_title
 
 # Keys every per-pair result has (engine.runs.results.STANDARD_KEYS); repeated here as display order.
 STANDARD_KEYS = ("score", "direction", "signature", "error", "model", "demo_grade", "elapsed_ms")

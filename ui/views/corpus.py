@@ -16,8 +16,8 @@ from plotly.subplots import make_subplots
 
 from radscope.engine.metrics.clear.schema import CONDITIONS
 from radscope.engine.metrics.crepe.score import CATEGORY_KEYS
-from radscope.engine.metrics.registry import family_of
-from radscope.engine.reader.vocabulary import REXVAL_NAMES
+from radscope.engine.metrics.framework.registry import family_of
+from radscope.engine.reader.error_words import REXVAL_NAMES
 from radscope.ui.views.common import find_section, themed
 from radscope.ui.views.crepe import category_tick
 

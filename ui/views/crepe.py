@@ -8,7 +8,7 @@ from typing import Any
 import plotly.graph_objects as go
 
 from radscope.engine.metrics.crepe.score import CATEGORY_KEYS, CrepeCounts
-from radscope.engine.reader.vocabulary import CATEGORY_WORDS, REXVAL_NAMES, category_label
+from radscope.engine.reader.error_words import CATEGORY_WORDS, REXVAL_NAMES, category_label
 from radscope.ui.views import PanelView, register_view
 from radscope.ui.views.common import esc, find_section, find_value, fmt, html_list, status_attr, themed
 

@@ -14,7 +14,7 @@ from radscope.engine.metrics.vert.schema import (
     JudgeAssessment,
 )
 from radscope.engine.metrics.vert.score import JudgeScores, compute_scores
-from radscope.engine.reader.vocabulary import category_label
+from radscope.engine.reader.error_words import category_label
 from radscope.ui.views import PanelView, register_view
 from radscope.ui.views.common import (
     Raw,

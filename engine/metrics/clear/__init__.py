@@ -11,8 +11,8 @@ scores can be recomputed from stored extractions without a model.
 from radscope.engine.metrics.clear import stats
 from radscope.engine.metrics.clear.llm import CLEAR_LLM_SIMILARITY, CLEAR_MODE
 from radscope.engine.metrics.clear.metric import CARD, CLEAR_TOP5, EXTRACTORS, build, export_columns
-from radscope.engine.metrics.judging import JUDGE_OPTIONS
-from radscope.engine.metrics.registry import MetricSpec
+from radscope.engine.metrics.framework.judging import JUDGE_OPTIONS
+from radscope.engine.metrics.framework.registry import MetricSpec
 from radscope.engine.options.extractor import EXTRACTOR
 from radscope.engine.options.intended_studies import FORCE_APPLICABILITY
 from radscope.engine.options.sections import SECTIONS

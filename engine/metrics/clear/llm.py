@@ -43,8 +43,8 @@ from radscope.engine.metrics.clear.schema import (
     validate_fast_answer,
     validate_presence,
 )
-from radscope.engine.metrics.extraction import Extracted, ExtractorKind, PairwiseExtractor
-from radscope.engine.metrics.judging import judge_for, judged
+from radscope.engine.metrics.framework.extraction import Extracted, ExtractorKind, PairwiseExtractor
+from radscope.engine.metrics.framework.judging import judge_for, judged
 from radscope.engine.runtimes.jsontext import extract_json, validate
 from radscope.engine.runtimes.judge import CallTrace, Judge, JudgeError, bounded_schema
 from radscope.engine.runtimes.prompts import Prompt, load_prompt

@@ -15,12 +15,12 @@ from typing import Any
 from radscope.engine.context import Option, RuntimeContext
 from radscope.engine.eligibility.applicability import CHEST_RADIOGRAPH
 from radscope.engine.io.lookup import find_section
-from radscope.engine.metrics.base import MetricCard, PairScore
 from radscope.engine.metrics.clear.agreement import attribute_agreement
 from radscope.engine.metrics.clear.schema import TOP5, TOP5_DEFAULT, ClearPairExtraction
 from radscope.engine.metrics.clear.score import score_pair
 from radscope.engine.metrics.clear.stats import ClearStats
-from radscope.engine.metrics.extraction import Extractor, ExtractorMetric, ExtractorTable, Scoring
+from radscope.engine.metrics.framework.base import MetricCard, PairScore
+from radscope.engine.metrics.framework.extraction import Extractor, ExtractorMetric, ExtractorTable, Scoring
 
 CLEAR_TOP5 = Option("clear_top5", TOP5_DEFAULT,
                     "CLEAR top-5 conditions for the @5 averages: code (the reference code's two "

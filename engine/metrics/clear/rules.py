@@ -4,7 +4,7 @@ CLEAR reads the reader's clause layer (``radscope.engine.reader.clauses``): the 
 IMPRESSION sentences as the reading splits them, their clauses and each clause's negation /
 uncertainty scope, cached per text and sentence and shared with the SRR labels in a run. Stage 1
 labels the 13 conditions by finding their mentions (``clear_conditions.json``) in each clause
-and asking the clause's scope what governs them (``radscope.engine.reader.scope``); the mentions of a sentence
+and asking the clause's scope what governs them (``radscope.engine.reader.attributes.certainty``); the mentions of a sentence
 are cached with it. The reader's atomic findings are not read: atomisation drops the
 prior-study wording and recommendation sentences the attributes need, and a CLEAR-only run
 would pay for it. Explicit mentions decide: positive beats uncertain beats negative.
@@ -14,7 +14,7 @@ exists. Stage 2 reads the attributes of the true positives from cue words near t
 mentions (``clear_attributes.json``).
 
 Why ``demo_grade`` is False: the rules are deterministic, documented clinical language rules
-whose presence labels are measured against human MeSH codes (``radscope.engine.bench.rules``); they are
+whose presence labels are measured against human MeSH codes (``bench.quality.rules``); they are
 a real, if narrower, reader, unlike the 270M demonstration judge. Their limits (no syntax
 parse, fixed vocabulary, no reasoning about prior studies) are listed in the lexicon README.
 """
@@ -39,17 +39,17 @@ from radscope.engine.metrics.clear.schema import (
     ClearPairExtraction,
     ClearReportExtraction,
 )
-from radscope.engine.metrics.extraction import Extracted, ExtractorKind, PairwiseExtractor
-from radscope.engine.reader.alternation import Alternation, AlternationSet
+from radscope.engine.metrics.framework.extraction import Extracted, ExtractorKind, PairwiseExtractor
+from radscope.engine.reader.attributes.certainty import NEGATIVE, POSITIVE, UNCERTAIN
 from radscope.engine.reader.clauses import report_utterances, sentence_clauses
-from radscope.engine.reader.lexicon_loader import lexicon_hash, load, word_regex
-from radscope.engine.reader.scope import NEGATIVE, POSITIVE, UNCERTAIN
 from radscope.engine.reader.versions import (
     CLEAR_LEXICONS,
     READER_NAME,
     READER_RULES_VERSION,
     READER_VERSION,
 )
+from radscope.engine.reader.vocabulary.alternation import Alternation, AlternationSet
+from radscope.engine.reader.vocabulary.loader import lexicon_hash, load, word_regex
 
 _SEGMENT_RE = re.compile(r",|\bwith\b|\band\b|\bas well as\b|\bwhich\b")
 

@@ -32,7 +32,7 @@ from radscope.engine.metrics.clear.schema import (
     AttributeValue,
     ClearPairExtraction,
 )
-from radscope.engine.metrics.lexical import bleu, rouge_l, tokenize
+from radscope.engine.metrics.lexical.metric import bleu, rouge_l, tokenize
 
 PRESENCE_COLUMN = "presence"
 TABLE_COLUMNS: tuple[str, ...] = (PRESENCE_COLUMN, *ATTRIBUTE_NAMES)

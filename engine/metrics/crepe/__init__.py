@@ -12,7 +12,7 @@ from radscope.engine.metrics.crepe.metric import (
                       build,
                       export_columns,
 )
-from radscope.engine.metrics.registry import MetricSpec
+from radscope.engine.metrics.framework.registry import MetricSpec
 
 METRICS = [MetricSpec(name="crepe", card=CARD, build=build, kind="encoder", options=OPTIONS,
                       extractors=EXTRACTORS, encoder=CrepeEncoderExtractor,

@@ -1,6 +1,6 @@
 """The registered ``crepe`` metric: a reader (rules or ONNX pair encoder) -> six counts -> total.
 
-``EXTRACTORS`` picks the reader (``radscope.engine.reader.choice``): the rules estimate (``crepe.rules``)
+``EXTRACTORS`` picks the reader (``radscope.engine.options.reader_choice``): the rules estimate (``crepe.rules``)
 under ``--extractor rules`` unless ``--crepe-model`` names an encoder; the encoder below
 otherwise. Both give the six per-category counts (``CrepeCounts``); the score is their sum.
 
@@ -19,24 +19,24 @@ from radscope.engine.context import Option, RuntimeContext
 from radscope.engine.eligibility.applicability import CHEST_RADIOGRAPH
 from radscope.engine.io.lookup import find_section
 from radscope.engine.io.reports import ReportPair
-from radscope.engine.metrics.base import MetricCard, PairScore
 from radscope.engine.metrics.crepe.score import CATEGORY_KEYS, CrepeCounts, aggregate_batch
 from radscope.engine.metrics.crepe.stats import CrepeStats
-from radscope.engine.metrics.encoder import EncoderExtractor, rules_or_encoder
-from radscope.engine.metrics.extraction import (
+from radscope.engine.metrics.framework.base import MetricCard, PairScore
+from radscope.engine.metrics.framework.encoder_extraction import EncoderExtractor, rules_or_encoder
+from radscope.engine.metrics.framework.extraction import (
     Extracted,
     Extractor,
     ExtractorMetric,
     ExtractorTable,
     Scoring,
 )
+from radscope.engine.options.encoder_options import ENCODER_OPTIONS
 from radscope.engine.options.extractor import EXTRACTOR
 from radscope.engine.options.intended_studies import FORCE_APPLICABILITY
-from radscope.engine.options.onnx_encoder import ENCODER_OPTIONS
+from radscope.engine.options.reader_choice import AUTO
 from radscope.engine.options.sections import SECTIONS
-from radscope.engine.reader.choice import AUTO
+from radscope.engine.reader.error_words import category_label
 from radscope.engine.reader.kinds import ALL_ERROR_KINDS
-from radscope.engine.reader.vocabulary import category_label
 
 DEFAULT_MODEL = "crepe-minilm-demo"
 CREPE_MODEL = Option(

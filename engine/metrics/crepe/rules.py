@@ -13,9 +13,9 @@ from typing import Any
 from radscope.engine.context import ModelInfo
 from radscope.engine.io.reports import ReportPair
 from radscope.engine.metrics.crepe.score import CATEGORY_KEYS, CrepeCounts
-from radscope.engine.metrics.extraction import Extracted, ExtractorKind, PairwiseExtractor
+from radscope.engine.metrics.framework.extraction import Extracted, ExtractorKind, PairwiseExtractor
+from radscope.engine.reader.by_section import error_details, read_sections
 from radscope.engine.reader.metric_views import reader_details, rules_model
-from radscope.engine.reader.sections import error_details, read_sections
 from radscope.engine.reader.versions import reader_signature
 
 

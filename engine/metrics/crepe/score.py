@@ -14,7 +14,7 @@ from typing import Any, Self
 import numpy as np
 import numpy.typing as npt
 
-from radscope.engine.reader.vocabulary import CATEGORY_LETTERS
+from radscope.engine.reader.error_words import CATEGORY_LETTERS
 
 # ReXVal's six categories A-F, the same as the judge's (a)-(f) in the same order; their names
 # are ``vocabulary.REXVAL_NAMES`` (ReXVal's) and ``vocabulary.CATEGORY_WORDS`` (the views').

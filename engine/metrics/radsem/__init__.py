@@ -5,10 +5,10 @@
 """
 # The registered metric. Importing it stays cheap: llama_cpp and openai are imported only
 # when a judge is built.
-from radscope.engine.metrics.judging import JUDGE_OPTIONS
+from radscope.engine.metrics.framework.judging import JUDGE_OPTIONS
+from radscope.engine.metrics.framework.registry import MetricSpec
 from radscope.engine.metrics.radsem import stats
 from radscope.engine.metrics.radsem.metric import CARD, EXTRACTORS, build, export_columns
-from radscope.engine.metrics.registry import MetricSpec
 from radscope.engine.options.extractor import EXTRACTOR
 from radscope.engine.options.radsem_matching import SIMILARITY_OPTION
 from radscope.engine.options.sections import SECTIONS

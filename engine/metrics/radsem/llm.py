@@ -23,8 +23,8 @@ from typing import Any
 
 from radscope.engine.context import ModelInfo, RuntimeContext
 from radscope.engine.io.reports import ReportPair, findings_text, split_utterances
-from radscope.engine.metrics.extraction import Extracted, ExtractorKind, PairwiseExtractor
-from radscope.engine.metrics.judging import judge_for, judged
+from radscope.engine.metrics.framework.extraction import Extracted, ExtractorKind, PairwiseExtractor
+from radscope.engine.metrics.framework.judging import judge_for, judged
 from radscope.engine.metrics.radsem.extract import RadsemExtraction
 from radscope.engine.metrics.radsem.schema import (
     DETAILS,

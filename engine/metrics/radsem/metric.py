@@ -14,8 +14,8 @@ from typing import Any
 from radscope.engine.context import RuntimeContext
 from radscope.engine.eligibility.applicability import ANY
 from radscope.engine.io.lookup import find_section
-from radscope.engine.metrics.base import MetricCard, PairScore
-from radscope.engine.metrics.extraction import Extractor, ExtractorMetric, ExtractorTable, Scoring
+from radscope.engine.metrics.framework.base import MetricCard, PairScore
+from radscope.engine.metrics.framework.extraction import Extractor, ExtractorMetric, ExtractorTable, Scoring
 from radscope.engine.metrics.radsem.extract import RadsemExtraction
 from radscope.engine.metrics.radsem.score import score_tags
 from radscope.engine.metrics.radsem.stats import RadsemStats

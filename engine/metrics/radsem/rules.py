@@ -1,7 +1,7 @@
 """RadSEM stages 1 and 2 without a language model (stage 3, ``score.py``, is shared).
 
-Stage 1 (``radscope.engine.reader.atomize``) rewrites each Findings section into atomic sentences with
-patterns; stage 2 (``radscope.engine.reader.sentence_features`` + ``rules_match``) reads each sentence's polarity,
+Stage 1 (``radscope.engine.reader.text.atoms``) rewrites each Findings section into atomic sentences with
+patterns; stage 2 (``radscope.engine.reader.attributes.place`` + ``rules_match``) reads each sentence's polarity,
 normality, sites, side and direction words, and pairs Ref with Gen sentences that are
 compatible and similar. Both reports are read through the clinical reader
 (``radscope.engine.reader.read_report``), which holds these sentences and their features and reads each
@@ -10,7 +10,7 @@ sentence encoder (``minilm-embedder``) or the mean of both can be chosen, and th
 says which.
 
 Why ``demo_grade`` is False: the rules are deterministic clinical language rules measured on
-real data (SSREE monotonicity and synonym / antonym triplets, ``radscope.engine.bench.rules``); they are
+real data (SSREE monotonicity and synonym / antonym triplets, ``bench.quality.rules``); they are
 a genuine if narrower reader, unlike the 270M demonstration judge. Their known gaps are in
 engine/data/lexicons/README.md.
 """
@@ -26,20 +26,20 @@ import numpy as np
 
 from radscope.engine.context import ModelInfo
 from radscope.engine.io.reports import ReportPair
-from radscope.engine.metrics.extraction import Extracted, ExtractorKind, PairwiseExtractor
+from radscope.engine.metrics.framework.extraction import Extracted, ExtractorKind, PairwiseExtractor
 from radscope.engine.metrics.radsem.extract import RadsemExtraction
 from radscope.engine.metrics.radsem.rules_match import match
 from radscope.engine.options.radsem_matching import DEFAULT_SIMILARITY, SIMILARITY_OPTION
-from radscope.engine.reader.compatibility import (
+from radscope.engine.reader.attributes.place import SentenceFeatures
+from radscope.engine.reader.findings import read_report
+from radscope.engine.reader.pair.compatibility import (
     LEXICAL_SETTINGS,
     MatchSettings,
     SimilarityFn,
     lexical_similarity,
 )
-from radscope.engine.reader.findings import read_report
-from radscope.engine.reader.lexicon_loader import lexicon_hash
-from radscope.engine.reader.sentence_features import SentenceFeatures
 from radscope.engine.reader.versions import RADSEM_LEXICONS, RADSEM_RULES_VERSION, READER_VERSION
+from radscope.engine.reader.vocabulary.loader import lexicon_hash
 
 log = logging.getLogger(__name__)
 ENCODER_ID = "minilm-embedder"
@@ -160,7 +160,7 @@ def _load_encoder(ctx: Any = None) -> tuple[Any, dict[str, Any]]:
     artifact), after logging it: the caller asked for the encoder, so no silent fallback.
     """
     try:
-        from radscope.engine.runtimes.onnx_encoder import SentenceEmbedder, load_encoder
+        from radscope.engine.runtimes.encoder_session import SentenceEmbedder, load_encoder
         from radscope.models.artifacts import resolve_artifact
         from radscope.models.resolve import ModelNotAvailable
     except ImportError as exc:

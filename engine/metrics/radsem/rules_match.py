@@ -1,6 +1,6 @@
 """RadSEM stage 2 without a model: pair Ref and Gen sentences and tag the pairs.
 
-The pairing rule is the reader's (``radscope.engine.reader.pairing``, which the reader's
+The pairing rule is the reader's (``radscope.engine.reader.pair.pairing``, which the reader's
 alignment shares): two sentences may pair only when both can be true together and the
 similarity gates pass; a similarity function (injected: lexical here, the bundled sentence
 encoder in production) decides who pairs with whom, one to one first, then extra pairs for
@@ -14,10 +14,10 @@ from functools import lru_cache
 import numpy as np
 
 from radscope.engine.metrics.radsem.schema import RadsemPair, RadsemTags, UnmatchedSentence
-from radscope.engine.reader.anatomy_lexicon import anatomy_lexicon
-from radscope.engine.reader.compatibility import MatchSettings, SimilarityFn, anatomical_relationship
-from radscope.engine.reader.pairing import pair_sentences
-from radscope.engine.reader.sentence_features import NORMAL, SentenceFeatures, stem
+from radscope.engine.reader.attributes.place import NORMAL, SentenceFeatures, stem
+from radscope.engine.reader.pair.compatibility import MatchSettings, SimilarityFn, anatomical_relationship
+from radscope.engine.reader.pair.pairing import pair_sentences
+from radscope.engine.reader.text.anatomy import anatomy_lexicon
 
 
 @lru_cache(maxsize=100000)

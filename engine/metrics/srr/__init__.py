@@ -4,7 +4,7 @@
 label sets of a reference and a candidate (per pair) and aggregates stored label sets over a
 corpus. Both are pure; ``metric`` runs the ONNX utterance classifier and registers ``srr``.
 """
-from radscope.engine.metrics.registry import MetricSpec
+from radscope.engine.metrics.framework.registry import MetricSpec
 from radscope.engine.metrics.srr import stats
 from radscope.engine.metrics.srr.metric import (
                       CARD,

@@ -1,6 +1,6 @@
 """The registered ``srr`` metric: a labeller (rules or ONNX utterance classifier) + ``srr.score``.
 
-``EXTRACTORS`` picks the labeller (``radscope.engine.reader.choice``): SRR labels from rules
+``EXTRACTORS`` picks the labeller (``radscope.engine.options.reader_choice``): SRR labels from rules
 (``srr.rules``) under ``--extractor rules`` unless ``--srr-model`` names an encoder; the encoder
 below otherwise. Both give the two reports' label sets (``SrrLabels``); ``SrrScoring`` compares
 them.
@@ -21,9 +21,9 @@ from radscope.engine.context import Option, RuntimeContext
 from radscope.engine.eligibility.applicability import CHEST_RADIOGRAPH
 from radscope.engine.io.lookup import find_section
 from radscope.engine.io.reports import ReportPair, split_utterances
-from radscope.engine.metrics.base import MetricCard, PairScore
-from radscope.engine.metrics.encoder import EncoderExtractor, rules_or_encoder
-from radscope.engine.metrics.extraction import (
+from radscope.engine.metrics.framework.base import MetricCard, PairScore
+from radscope.engine.metrics.framework.encoder_extraction import EncoderExtractor, rules_or_encoder
+from radscope.engine.metrics.framework.extraction import (
     Extracted,
     Extractor,
     ExtractorKind,
@@ -33,11 +33,11 @@ from radscope.engine.metrics.extraction import (
 )
 from radscope.engine.metrics.srr.score import SrrLabels, score_pair
 from radscope.engine.metrics.srr.stats import SrrStats
+from radscope.engine.options.encoder_options import ENCODER_OPTIONS
 from radscope.engine.options.extractor import EXTRACTOR
 from radscope.engine.options.intended_studies import FORCE_APPLICABILITY
-from radscope.engine.options.onnx_encoder import ENCODER_OPTIONS
+from radscope.engine.options.reader_choice import AUTO
 from radscope.engine.options.sections import SECTIONS
-from radscope.engine.reader.choice import AUTO
 from radscope.models.srr_labels import LabelLevel, StatusView
 
 DEFAULT_MODEL = "srr-minilm-demo"
@@ -121,7 +121,7 @@ class SrrEncoderExtractor(EncoderExtractor):
         fields = self.encoder_signature()
         m = self.manifest()
         if m is not None:
-            from radscope.engine.runtimes.onnx_encoder import srr_threshold
+            from radscope.engine.runtimes.encoder_session import srr_threshold
 
             fields.update({"level": m.label_level, "threshold": srr_threshold(m),
                            "split": "reports.split_utterances"})

@@ -1,7 +1,7 @@
 """SRR labels from rules: the reader's leaf labels, scored by the unchanged F1-SRR-BERT scorer.
 
 Each report's sentences are labelled with the 55 SRR-BERT leaves and a Present / Uncertain /
-Absent status (``radscope.engine.reader.srr_labels``); the label sets go to ``srr.score.score_pair`` at
+Absent status (``radscope.engine.metrics.srr.rule_labels``); the label sets go to ``srr.score.score_pair`` at
 the leaves-with-statuses level, so the per-pair details and corpus averages have exactly the
 shape the encoder gives, plus the ``reader`` entry that says where they came from.
 """
@@ -11,11 +11,11 @@ from typing import Any
 
 from radscope.engine.context import ModelInfo
 from radscope.engine.io.reports import ReportPair
-from radscope.engine.metrics.extraction import Extracted, ExtractorKind, PairwiseExtractor
+from radscope.engine.metrics.framework.extraction import Extracted, ExtractorKind, PairwiseExtractor
+from radscope.engine.metrics.srr.rule_labels import report_labels
 from radscope.engine.metrics.srr.score import SrrLabels
 from radscope.engine.reader.findings import read_report
 from radscope.engine.reader.metric_views import reader_details, rules_model
-from radscope.engine.reader.srr_labels import report_labels
 from radscope.engine.reader.versions import SRR_LEXICONS, reader_signature
 from radscope.models.srr_labels import LabelLevel
 

@@ -7,8 +7,8 @@ three are pure so they can be tested on recorded answers without a model.
 """
 # The registered metric. Importing it stays cheap: llama_cpp and openai are imported only
 # when a judge is built.
-from radscope.engine.metrics.judging import JUDGE_OPTIONS
-from radscope.engine.metrics.registry import MetricSpec
+from radscope.engine.metrics.framework.judging import JUDGE_OPTIONS
+from radscope.engine.metrics.framework.registry import MetricSpec
 from radscope.engine.metrics.vert import stats
 from radscope.engine.metrics.vert.metric import CARD, EXTRACTORS, VERT_FEWSHOT, VERT_VARIANT, build
 from radscope.engine.options.extractor import EXTRACTOR

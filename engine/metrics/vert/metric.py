@@ -23,9 +23,8 @@ from typing import Any
 from radscope.engine.context import ModelInfo, Option, RuntimeContext
 from radscope.engine.eligibility.applicability import ANY
 from radscope.engine.io.reports import ReportPair
-from radscope.engine.metrics.base import MetricCard, PairScore
-from radscope.engine.metrics.copied_answer import copied_from
-from radscope.engine.metrics.extraction import (
+from radscope.engine.metrics.framework.base import MetricCard, PairScore
+from radscope.engine.metrics.framework.extraction import (
     Extracted,
     Extractor,
     ExtractorKind,
@@ -34,13 +33,14 @@ from radscope.engine.metrics.extraction import (
     PairwiseExtractor,
     Scoring,
 )
-from radscope.engine.metrics.judging import judge_for, judged
+from radscope.engine.metrics.framework.judging import judge_for, judged
+from radscope.engine.metrics.vert.copied_answer import copied_from
 from radscope.engine.metrics.vert.parse import clean_response, parse_assessment
 from radscope.engine.metrics.vert.schema import CATEGORIES, JudgeAssessment, judge_schema
 from radscope.engine.metrics.vert.score import VARIANTS, Variant, compute_scores
 from radscope.engine.metrics.vert.stats import VertStats
+from radscope.engine.reader.error_words import CATEGORY_WORDS
 from radscope.engine.reader.kinds import ALL_ERROR_KINDS
-from radscope.engine.reader.vocabulary import CATEGORY_WORDS
 from radscope.engine.runtimes.jsontext import AnswerError, NotAJudgement, extract_json, validate
 from radscope.engine.runtimes.judge import CallTrace, Judge, bounded_schema
 from radscope.engine.runtimes.prompts import load_prompt

@@ -12,7 +12,7 @@ import copy
 from dataclasses import dataclass, field
 from typing import Any, Literal, Self
 
-from radscope.engine.reader.vocabulary import REXVAL_NAMES
+from radscope.engine.reader.error_words import REXVAL_NAMES
 
 RawFormat = Literal["json", "sections"]
 

@@ -1,0 +1,1 @@
+"""Benchmarks (figures, not pass/fail): SSREE monotonicity, speed; see ``bench.commands``."""

@@ -1,0 +1,6 @@
+"""``python -m bench``: see bench.commands."""
+import sys
+
+from bench.commands import main
+
+sys.exit(main())

@@ -1,0 +1,1 @@
+"""Corpora written for the benchmarks (reports, rewrites, planted errors) and readers of real ones."""

@@ -1,0 +1,1 @@
+"""Test doubles the benchmarks time the engine against (never used for scores)."""

@@ -1,0 +1,1 @@
+"""Speed, scale and soak benchmarks: each times the product and prints a figure (never pass/fail)."""

@@ -1,1 +1,0 @@
-"""Benchmarks (figures, not pass/fail): SSREE monotonicity, speed; see ``radscope.engine.bench.cli``."""

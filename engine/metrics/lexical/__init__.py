@@ -1,0 +1,2 @@
+"""The lexical baselines, BLEU and ROUGE-L (metric), and BLEU's per-pair statistics and corpus figure
+(stats)."""

@@ -1,0 +1,233 @@
+"""What the RadSEM matcher needs to know about one atomic sentence.
+
+Each sentence is read once: its canonical text, content tokens (for lexical similarity), the
+anatomical sites it names (finest first), its side, spinal levels and MRI sequences, which
+concept words it asserts and which it negates (negation scope from ``reader.scope``),
+whether it describes something normal or abnormal, its direction words and its detail words.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from radscope.engine.reader.attributes.certainty import NEGATIVE, ClauseScope, clause_scope
+from radscope.engine.reader.attributes.measures import Measurement, change_over_time, measurements, size_spans
+from radscope.engine.reader.text.anatomy import TOKEN_RE, anatomy_lexicon, canonical_text, site_mentions
+from radscope.engine.reader.vocabulary.alternation import Alternation
+from radscope.engine.reader.vocabulary.equivalents import position_pairs
+from radscope.engine.reader.vocabulary.loader import load
+
+NORMAL, ABNORMAL = "normal", "abnormal"
+# a number, with its unit written on or apart ("25mm", "25 mm")
+_NUMBER_RE = re.compile(r"\b\d+(?:\.\d+)?(?=(?:mm|cm|ml|m)?\b)")
+_LEVEL_RE = re.compile(r"\b([ctls])(\d{1,2})(?:\s*[-/\u2013\u2014]\s*([ctls])?(\d{1,2}))?\b(?!w\b|wi\b|\s*-?weighted|\s*flair)")
+# A date ("2023-6-2", "2025.05.21", "in 2024") dates a comparison; it is no detail of a finding.
+_DATE_RE = re.compile(r"\b(?:19|20)\d{2}(?:[-./]\d{1,2}(?:[-./]\d{1,2})?)?\b")
+_SEQUENCE_RE = re.compile(r"\b(t1|t2|flair|dwi|adc|swi|stir)\b")
+_SEGMENT_RE = re.compile(r"\bsegment s([1-8])\b")  # a liver segment, as equivalents.json writes it
+_SIDES = ("left", "right")
+_BLANKET = re.compile(r"abnormal\w*")
+STOPWORDS = frozenset(load("grammar")["stopwords"]["words"])  # not content words
+
+
+@lru_cache(maxsize=20000)
+def stem(word: str) -> str:
+    return _stemmer().stem(word)
+
+
+@lru_cache(maxsize=1)
+def _stemmer() -> Any:
+    """nltk's Porter stemmer, imported on first use (importing nltk costs about a second)."""
+    from nltk.stem import PorterStemmer
+
+    return PorterStemmer()
+
+
+@dataclass(frozen=True)
+class SentenceFeatures:
+    text: str
+    canon: str
+    tokens: frozenset[str]  # stemmed content tokens (similarity)
+    sites: frozenset[str]  # finest named sites
+    sides: frozenset[str]
+    levels: frozenset[str]  # spinal levels ("l4-l5")
+    sequences: frozenset[str]  # MRI sequences
+    normality: str
+    asserted: frozenset[str]  # concept stems asserted (or hedged)
+    negated: frozenset[str]  # concept stems negated
+    core: frozenset[str]  # asserted abnormality words (canonical)
+    directions: tuple[int, ...]  # per direction pair: 0 none, 1 first side, 2 second, 3 both
+    details: frozenset[str]
+    sizes: tuple[Measurement, ...] = ()  # in millimetres (``measures``)
+    change: str | None = None  # change over time of an abnormal statement (``measures``)
+    # per opposite pair of places (``equivalents.position_pairs``): 0 none, 1 first, 2 second, 3 both
+    positions: tuple[int, ...] = ()
+    segments: frozenset[str] = frozenset()  # liver segments ("s7")
+
+
+def _sites(canon: str) -> tuple[frozenset[str], list[tuple[int, int]]]:
+    """The finest sites named, and the character spans of every site mention."""
+    lex = anatomy_lexicon()
+    found, spans = set(), []
+    for site, pattern in site_mentions(canon):
+        for m in pattern.finditer(canon):
+            found.add(site)
+            spans.append(m.span())
+    finest = {s for s in found if not any(s in lex.ancestors(o) for o in found if o != s)}
+    return frozenset(finest), spans
+
+
+def _levels(canon: str) -> frozenset[str]:
+    out = set()
+    liver = _LIVER_SEGMENT_RE.search(canon)
+    for m in _LEVEL_RE.finditer(canon):
+        letter, first, letter2, second = m.groups()
+        if not second and not _spinal_single(canon, m, bool(liver)):
+            continue
+        if not second:
+            out.add(f"{letter}{first}")
+        else:
+            out.add(f"{letter}{first}-{letter2 or letter}{second}")
+    return frozenset(out)
+
+
+# "t1" / "t2" are also the MRI sequences (T2WI is written "t2" once canonical), and "s3" / "s7"
+# also the liver's segments: alone, they are a spinal level only beside a spinal word.
+_LIVER_SEGMENT_RE = re.compile(r"\b(?:liver|segments?)\b")
+_SPINAL_WORD_RE = re.compile(r"\s*(?:vertebra\w*|level|body|bodies|spinous|pedicles?|nerve roots?)\b")
+
+
+def _spinal_single(canon: str, m: re.Match[str], liver: bool) -> bool:
+    letter, first = m.group(1), m.group(2)
+    if letter == "t" and first in ("1", "2"):
+        return bool(_SPINAL_WORD_RE.match(canon, m.end()))
+    return not (letter == "s" and liver)
+
+
+def _detail_numbers(canon: str) -> set[str]:
+    """Numbers that describe a finding (sizes, counts), not those of a spinal level ("C3/4":
+    the level is compared on its own) or of a date."""
+    taken = [m.span() for pattern in (_LEVEL_RE, _DATE_RE) for m in pattern.finditer(canon)]
+    sizes = size_spans(canon)
+    numbers = {m.group(0) for m in _NUMBER_RE.finditer(canon)
+               if not any(s <= m.start() and m.end() <= e for s, e in [*taken, *sizes])}
+    # A size is one detail whatever its unit ("4.1 x 3.2 cm" = "41 x 32 mm"); two different
+    # sizes are told apart by the compatibility rule (``measures.sizes_differ``), not here.
+    return numbers | ({"size"} if sizes else set())
+
+
+_ABSENT_RE = re.compile(r"\b([a-z][\w-]*)\s+(?:is|are|was|were)\s+(?:now\s+)?absent\b")
+
+
+def _absent_finding(canon: str) -> bool:
+    """"<finding> is absent" ("hydronephrosis is absent"), not "<organ> is absent"."""
+    m = _ABSENT_RE.search(canon)
+    return bool(m and anatomy_lexicon().abnormal.search(m.group(1)))
+
+
+@lru_cache(maxsize=50000)
+def sentence_features(text: str) -> SentenceFeatures:
+    """Read one atomic sentence (cached: references recur across candidates)."""
+    lex = anatomy_lexicon()
+    canon = canonical_text(text)
+    scope = clause_scope(canon)
+    finest, site_spans = _sites(canon)
+    tokens, asserted, negated = _words(canon, scope, site_spans)
+    abn_pos, abn_neg = _statuses(lex.abnormal, canon, scope, site_spans)
+    neutral_pos, _ = _statuses(lex.neutral, canon, scope, site_spans)
+    norm_pos, norm_neg = _statuses(lex.normal, canon, scope)
+    dev_pos, _ = _statuses(lex.devices, canon, scope)
+    if _absent_finding(canon) and not dev_pos:
+        # "hydronephrosis is absent": a finding said to be absent is denied (an organ said to
+        # be absent, "the gallbladder is absent", stays abnormal: it names no finding word)
+        abn_neg, abn_pos = abn_neg + abn_pos, []
+    if abn_pos or dev_pos:
+        normality = ABNORMAL
+    else:
+        normality = _normality(abn_neg, neutral_pos, norm_pos, norm_neg, bool(negated))
+    details = {m.group(0) for m in lex.details.finditer(canon)
+               if scope.status(*m.span()) != NEGATIVE}
+    details |= _detail_numbers(canon)
+    sides = frozenset(s for s in _SIDES if re.search(rf"\b{s}\b", canon))
+    return SentenceFeatures(
+        text=text, canon=canon, tokens=frozenset(tokens), sites=finest, sides=sides,
+        levels=_levels(canon), sequences=frozenset(m.group(1) for m in _SEQUENCE_RE.finditer(canon)),
+        normality=normality, asserted=frozenset(asserted), negated=frozenset(negated),
+        core=frozenset(abn_pos + dev_pos + neutral_pos), directions=_directions(canon, scope),
+        details=frozenset(details), sizes=measurements(canon),
+        change=change_over_time(canon) if normality == ABNORMAL else None,
+        positions=_positions(canon, scope),
+        segments=frozenset(f"s{m.group(1)}" for m in _SEGMENT_RE.finditer(canon)))
+
+
+def _words(canon: str, scope: ClauseScope,
+           site_spans: list[tuple[int, int]]) -> tuple[set[str], set[str], set[str]]:
+    """Stemmed content tokens, and those of them asserted and negated (site and side words
+    left out of the last two)."""
+    tokens: set[str] = set()
+    asserted: set[str] = set()
+    negated: set[str] = set()
+    for m in TOKEN_RE.finditer(canon):
+        word = m.group(0)
+        if word in STOPWORDS or word.isdigit():
+            continue
+        stemmed = stem(word)
+        tokens.add(stemmed)
+        if any(s <= m.start() and m.end() <= e for s, e in site_spans) or word in _SIDES:
+            continue
+        (negated if scope.status(m.start(), m.end()) == NEGATIVE else asserted).add(stemmed)
+    return tokens, asserted, negated
+
+
+def _statuses(pattern: Alternation, canon: str, scope: ClauseScope,
+              site_spans: list[tuple[int, int]] | None = None) -> tuple[list[str], list[str]]:
+    """The pattern's mentions outside negation and inside it; with ``site_spans``, those that
+    are part of a site's name are skipped ("pelvic cavity" names a site, not a cavity)."""
+    pos: list[str] = []
+    neg: list[str] = []
+    for m in pattern.finditer(canon):
+        if site_spans and any(s <= m.start() and m.end() <= e for s, e in site_spans):
+            continue
+        (neg if scope.status(m.start(), m.end()) == NEGATIVE else pos).append(m.group(0))
+    return pos, neg
+
+
+def _normality(abn_neg: list[str], neutral_pos: list[str], norm_pos: list[str],
+               norm_neg: list[str], negated: bool) -> str:
+    """The normality of a sentence that asserts no abnormality and no device."""
+    # A denied normal word makes the statement abnormal ("not patent") unless a finding is
+    # denied with it: "no clear evidence of pneumothorax", "no distinct fracture line".
+    if norm_neg and not abn_neg:
+        return ABNORMAL
+    if neutral_pos and not norm_pos and not any(_BLANKET.fullmatch(w) for w in abn_neg):
+        # "patchy opacity" vs "homogeneous density"; a blanket denial covers the attribute
+        # ("the morphology and signal of the spleen show no abnormality")
+        return ABNORMAL
+    return NORMAL if abn_neg or negated or norm_pos else ABNORMAL
+
+
+def _positions(canon: str, scope: ClauseScope) -> tuple[int, ...]:
+    """Per opposite pair of places (anterior / posterior, upper / lower, ...): 0 neither named
+    (outside negation), 1 the first, 2 the second, 3 both."""
+    return tuple(int(_named(first, canon, scope)) + 2 * int(_named(second, canon, scope))
+                 for first, second in position_pairs())
+
+
+def _named(pattern: re.Pattern[str] | Alternation, canon: str, scope: ClauseScope) -> bool:
+    """Whether ``pattern`` names something in ``canon`` outside negation."""
+    return any(scope.status(*m.span()) != NEGATIVE for m in pattern.finditer(canon))
+
+
+def _directions(canon: str, scope: ClauseScope) -> tuple[int, ...]:
+    """Per direction pair: 0 neither side named (outside negation), 1 the first, 2 the second,
+    3 both."""
+    lex = anatomy_lexicon()
+    possible = lex.direction_sides.possible(canon)  # only these sides can match at all
+    directions = []
+    for k, (first, second) in enumerate(lex.directions):
+        a = 2 * k in possible and _named(first, canon, scope)
+        b = 2 * k + 1 in possible and _named(second, canon, scope)
+        directions.append(int(a) + 2 * int(b))
+    return tuple(directions)

@@ -1,0 +1,165 @@
+"""When two sentences of a report pair may be read as the same statement: the reader's
+compatibility rules and the similarity thresholds, which ``pairing`` applies for the reader's
+alignment (``align``) and the RadSEM matcher (``metrics.radsem.rules_match``).
+
+Two sentences are compatible only when both can be true together: same normality, no concept
+asserted on one side and negated on the other (and, for abnormal sentences, no denial on one
+side only: "the tip is at T6" vs "the tip does not project at T6"), no opposite direction
+words, no left/right clash, no different spinal level or MRI sequence, and related anatomy
+(same site, or one site containing the other, in the lexicon's site hierarchy).
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from radscope.engine.reader.attributes.measures import changes_differ, sizes_differ
+from radscope.engine.reader.attributes.place import NORMAL, SentenceFeatures
+from radscope.engine.reader.text.anatomy import anatomy_lexicon
+
+SimilarityFn = Callable[[Sequence[SentenceFeatures], Sequence[SentenceFeatures]], np.ndarray]
+
+
+@dataclass(frozen=True)
+class MatchSettings:
+    """Thresholds on the similarity scale of the injected function."""
+
+    pair_threshold: float = 0.25  # lowest similarity for a one-to-one pair
+    extra_threshold: float = 0.6  # lowest similarity for an extra (many-to-many) pair
+    siteless_threshold: float = 0.45  # lowest similarity when one sentence names no site
+    # Two compatible normal statements about a whole and its part ("the cardiomediastinal
+    # silhouette is within normal limits" / "heart size is normal") say the same thing in other
+    # words, which token overlap cannot see: they count at least this similar (None: wording
+    # alone decides).
+    normal_site_similarity: float | None = None
+    # A left-over sentence that is a piece of a longer one on the other side ("the lesion
+    # measures 4 mm" out of "a 4 mm lesion in the left kidney, hypointense on T1") shares most
+    # of its words with it but little of the longer one's: for the extra pairs, the share of
+    # the shorter sentence's words found in the longer one counts when it reaches this (None:
+    # only the similarity counts).
+    extra_containment: float | None = None
+
+    def to_json(self) -> dict[str, float | None]:
+        return {"pair_threshold": self.pair_threshold, "extra_threshold": self.extra_threshold,
+                "siteless_threshold": self.siteless_threshold,
+                "normal_site_similarity": self.normal_site_similarity,
+                "extra_containment": self.extra_containment}
+
+
+# The thresholds on the token-overlap scale (``lexical_similarity``): RadSEM's default matcher's,
+# and the reader's alignment's without two of them (``align.ALIGN_SETTINGS``); RadSEM's encoder scales have their own
+# (``metrics.radsem.rules``). Chosen on SSREE dev (bench.quality.rules): see the lexicon README.
+LEXICAL_SETTINGS = MatchSettings(pair_threshold=0.35, extra_threshold=0.34, siteless_threshold=0.4,
+                                 normal_site_similarity=0.5, extra_containment=0.5)
+
+
+def incompatibility_reason(a: SentenceFeatures, b: SentenceFeatures) -> str | None:
+    """Why the two sentences cannot both be true (None when they can): a reason in words, where
+    ``align.conflicts`` lists the categories in which two statements of one finding differ."""
+    if a.normality != b.normality:
+        return "normal vs abnormal"
+    # Within normal sentences every finding is denied or normal, so word-level polarity only
+    # separates context words ("no spurs at the margins" vs "the margins show no spurs").
+    if a.normality != NORMAL and (polarity_clash(a, b) or bool(a.negated) != bool(b.negated)):
+        return "asserted vs negated"
+    if a.sides and b.sides and not (a.sides & b.sides):
+        return "left vs right"
+    if _opposite_directions(a.directions, b.directions):
+        return "opposite directions"
+    if sizes_differ(a.sizes, b.sizes):
+        return "different size"
+    if changes_differ(a.change, b.change):
+        return "different change over time"
+    if levels_differ(a.levels, b.levels):
+        return "different spinal level"
+    if places_differ(a, b):
+        return "different place in the organ"
+    if a.sequences and b.sequences and not (a.sequences & b.sequences):
+        return "different MRI sequence"
+    if anatomical_relationship(a, b) is None:
+        return "unrelated sites"
+    return None
+
+
+def levels_differ(a: frozenset[str], b: frozenset[str]) -> bool:
+    """Two statements name other spinal levels: disc levels ("l4-l5") compared with disc levels
+    and single levels ("l5", a vertebra or a nerve root) with single ones, so that "the L4-5
+    disc ... the L5 root" and "the L3-4 disc ... the L5 root" differ."""
+    spans_a, spans_b = {x for x in a if "-" in x}, {x for x in b if "-" in x}
+    singles_a, singles_b = a - spans_a, b - spans_b
+    if (spans_a and spans_b) or (singles_a and singles_b):
+        return bool((spans_a and spans_b and not spans_a & spans_b)
+                    or (singles_a and singles_b and not singles_a & singles_b))
+    return bool(a and b and not a & b)
+
+
+def places_differ(a: SentenceFeatures, b: SentenceFeatures) -> bool:
+    """Opposite places within one organ (the anterior vs the posterior horn, the upper vs the
+    lower pole) or other liver segments."""
+    return bool(a.segments and b.segments and not a.segments & b.segments) \
+        or _opposite_directions(a.positions, b.positions)
+
+
+def polarity_clash(a: SentenceFeatures, b: SentenceFeatures) -> bool:
+    """A concept one sentence only asserts and the other only denies. A word a sentence both
+    asserts and denies ("mural enhancement, without stratified mural enhancement"; "seen on the
+    frontal view, not identified on the lateral view") says nothing either way, or a sentence
+    would contradict its own copy."""
+    return bool((a.asserted - a.negated) & (b.negated - b.asserted)
+                or (a.negated - a.asserted) & (b.asserted - b.negated))
+
+
+def _opposite_directions(a: tuple[int, ...], b: tuple[int, ...]) -> bool:
+    """Some direction pair read as its first side on one side and its second on the other
+    (1 and 2: the only two values among 0-3 whose product is 2). Equal tuples, or one side
+    without a one-sided direction, cannot be opposite: checked first, in C, as most are."""
+    return a != b and (1 in a or 2 in a) and (1 in b or 2 in b) \
+        and any(x * y == 2 for x, y in zip(a, b, strict=True))
+
+
+def anatomical_relationship(a: SentenceFeatures, b: SentenceFeatures) -> str | None:
+    """"equivalent", "part-whole", or None when the sites are unrelated."""
+    return _site_relation(a.sites, b.sites)
+
+
+@lru_cache(maxsize=100000)
+def _site_relation(a_sites: frozenset[str], b_sites: frozenset[str]) -> str | None:
+    # The same site, or one of the sites the other lists ("lesions in the frontal lobe and the
+    # basal ganglia" / "a lesion in the basal ganglia": a list written out, not a part).
+    if not a_sites or not b_sites or a_sites <= b_sites or b_sites <= a_sites:
+        return "equivalent"
+    lex = anatomy_lexicon()
+
+    def covered(xs: frozenset[str], ys: frozenset[str]) -> bool:
+        return all(any(lex.related(x, y) for y in ys) for x in xs)
+
+    if covered(a_sites, b_sites) or covered(b_sites, a_sites):
+        return "part-whole"
+    return None
+
+
+# --------------------------------------------------------------------------- similarities
+
+
+def lexical_similarity(ref: Sequence[SentenceFeatures],
+                       gen: Sequence[SentenceFeatures]) -> np.ndarray:
+    """Dice coefficient of the stemmed content tokens of every Ref x Gen sentence pair."""
+    out = np.zeros((len(ref), len(gen)))
+    for i, r in enumerate(ref):
+        for j, g in enumerate(gen):
+            total = len(r.tokens) + len(g.tokens)
+            out[i, j] = 2 * len(r.tokens & g.tokens) / total if total else 0.0
+    return out
+
+
+def containment(ref: Sequence[SentenceFeatures], gen: Sequence[SentenceFeatures]) -> np.ndarray:
+    """Share of the shorter sentence's stemmed content tokens found in the longer one."""
+    out = np.zeros((len(ref), len(gen)))
+    for i, r in enumerate(ref):
+        for j, g in enumerate(gen):
+            shorter = min(len(r.tokens), len(g.tokens))
+            out[i, j] = len(r.tokens & g.tokens) / shorter if shorter else 0.0
+    return out

@@ -1,0 +1,123 @@
+"""Which sentences of two reports pair: RadSEM's pairing rule, written once for the RadSEM
+matcher (``metrics.radsem.rules_match``) and the reader's alignment (``align``).
+
+Three steps. ``pairable``: a pair may pair only when ``compatibility.incompatibility_reason``
+finds nothing against it and its similarity gates pass (an abnormal pair needs a shared finding,
+and a pair where one side names no site more similarity, unless the wording is near-identical).
+``one_to_one``: the assignment that maximises total similarity, kept where similar enough.
+``extra_pairs``: a sentence the assignment left over pairs with its best pairable partner when
+that is very similar (one report may say in two sentences what the other says in one).
+
+The alignment extends the rule, through parameters the matcher leaves at their defaults: it
+also links conflicting statements of one finding (``also``) so that the conflicts can be named,
+with a bonus for pairable pairs (``bonus``), and it keeps a statement the other report
+contradicts out of the extra pairs (``may_extend_ref`` / ``may_extend_gen``).
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import numpy as np
+from scipy.optimize import linear_sum_assignment
+
+from radscope.engine.reader.attributes.place import NORMAL, SentenceFeatures
+from radscope.engine.reader.pair.compatibility import (
+    MatchSettings,
+    anatomical_relationship,
+    containment,
+    incompatibility_reason,
+)
+
+Pairs = list[tuple[int, int]]
+
+
+def pairable(ref: Sequence[SentenceFeatures], gen: Sequence[SentenceFeatures], sim: np.ndarray,
+             settings: MatchSettings) -> tuple[np.ndarray, np.ndarray]:
+    """Which (ref, gen) pairs may pair, and the similarity the gates read: ``sim`` raised to
+    ``normal_site_similarity`` for two plain normal statements about related sites (a copy;
+    ``sim`` itself when that setting is None)."""
+    allowed = np.array([[incompatibility_reason(r, g) is None for g in gen] for r in ref],
+                       dtype=bool).reshape(len(ref), len(gen))
+    if settings.normal_site_similarity is not None:
+        sim = _normal_site_floor(ref, gen, sim.copy(), allowed, settings.normal_site_similarity)
+    for i, r in enumerate(ref):
+        for j, g in enumerate(gen):
+            if allowed[i, j] and _gated(r, g, float(sim[i, j]), settings):
+                allowed[i, j] = False
+    return allowed, sim
+
+
+def _normal_site_floor(ref: Sequence[SentenceFeatures], gen: Sequence[SentenceFeatures],
+                       sim: np.ndarray, allowed: np.ndarray, floor: float) -> np.ndarray:
+    for i, r in enumerate(ref):
+        for j, g in enumerate(gen):
+            if allowed[i, j] and _plain_normal(r) and _plain_normal(g) \
+                    and anatomical_relationship(r, g) == "part-whole":
+                sim[i, j] = max(sim[i, j], floor)
+    return sim
+
+
+def _plain_normal(f: SentenceFeatures) -> bool:
+    """"<site> is normal": a normal statement about a named site that denies nothing and says
+    little else ("heart size is normal", "mediastinal contours are unremarkable")."""
+    return f.normality == NORMAL and bool(f.sites) and not f.negated and len(f.asserted) <= 2
+
+
+def _gated(r: SentenceFeatures, g: SentenceFeatures, sim: float, settings: MatchSettings) -> bool:
+    """Whether a compatible pair is still kept apart: abnormal without a shared finding, or
+    one side site-less, each unless the two are similar enough."""
+    no_shared_finding = r.normality != NORMAL and not (r.asserted & g.asserted) \
+        and sim < settings.extra_threshold
+    one_siteless = bool(r.sites) != bool(g.sites) and sim < settings.siteless_threshold
+    return no_shared_finding or one_siteless
+
+
+def one_to_one(sim: np.ndarray, allowed: np.ndarray, settings: MatchSettings, *,
+               bonus: float = 0.0, also: np.ndarray | None = None) -> set[tuple[int, int]]:
+    """The pairs of the assignment maximising total similarity: pairable ones at least
+    ``pair_threshold`` similar, and any pair of ``also`` (pairs that may not pair yet may be
+    assigned at their plain similarity; pairable ones then bid ``sim + bonus``)."""
+    score = np.where(allowed, sim + bonus, -1.0)
+    if also is not None:
+        score = np.where(also, sim, score)
+    rows, cols = linear_sum_assignment(score, maximize=True)
+    return {(int(i), int(j)) for i, j in zip(rows, cols, strict=True)
+            if (allowed[i, j] and sim[i, j] >= settings.pair_threshold)
+            or (also is not None and also[i, j])}
+
+
+def extra_pairs(ref: Sequence[SentenceFeatures], gen: Sequence[SentenceFeatures],
+                sim: np.ndarray, allowed: np.ndarray, chosen: set[tuple[int, int]],
+                settings: MatchSettings, *, may_extend_ref: Callable[[int], bool] | None = None,
+                may_extend_gen: Callable[[int], bool] | None = None) -> Pairs:
+    """Pairs for the sentences ``chosen`` left over, each with its best pairable partner when
+    that is similar enough (``extra_threshold``; a sentence mostly contained in a longer
+    pairable one counts as similar enough when ``extra_containment`` is set). ``may_extend_*``
+    say which left-over sentences may take an extra pair at all (default: every one)."""
+    score = np.where(allowed, sim, -1.0)
+    if settings.extra_containment is not None:
+        contained = containment(ref, gen)
+        score = np.where((score >= 0) & (contained >= settings.extra_containment),
+                         np.maximum(score, settings.extra_threshold), score)
+    paired_ref = {i for i, _ in chosen}
+    paired_gen = {j for _, j in chosen}
+    extras = []
+    for i in range(len(ref)):
+        if i not in paired_ref and (may_extend_ref is None or may_extend_ref(i)):
+            j = int(np.argmax(score[i]))
+            if score[i, j] >= settings.extra_threshold:
+                extras.append((i, j))
+    for j in range(len(gen)):
+        if j not in paired_gen and (may_extend_gen is None or may_extend_gen(j)):
+            i = int(np.argmax(score[:, j]))
+            if score[i, j] >= settings.extra_threshold:
+                extras.append((i, j))
+    return extras
+
+
+def pair_sentences(ref: Sequence[SentenceFeatures], gen: Sequence[SentenceFeatures],
+                   sim: np.ndarray, settings: MatchSettings) -> Pairs:
+    """RadSEM's pairing: the sorted (ref, gen) index pairs."""
+    allowed, sim = pairable(ref, gen, sim, settings)
+    chosen = one_to_one(sim, allowed, settings)
+    return sorted(chosen | set(extra_pairs(ref, gen, sim, allowed, chosen, settings)))

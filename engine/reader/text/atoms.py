@@ -1,0 +1,569 @@
+"""RadSEM stage 1 without a model: Findings -> atomic finding sentences.
+
+What the LLM rewrite does with instructions, this does with patterns: clauses are cut where a
+new statement starts (";", "but", ", and the ..."), a second predicate of the same subject
+("the RCA contains plaque and demonstrates stenosis") gets its own sentence, coordinated subjects ("the spleen,
+pancreas and kidneys are normal") and negated lists ("no effusion, mass or stones") are
+written out one item per sentence, a list of sites after a preposition ("in the hila or the
+mediastinum") becomes one sentence per site, and "both" / "bilateral" / a plural paired organ
+becomes a left and a right sentence. Comparison wording, image references, technique and
+recommendation sentences are removed. Order is kept and exact duplicates are dropped.
+"""
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from radscope.engine.io.reports import findings_text
+from radscope.engine.reader.text.anatomy import TOKEN_RE, anatomy_lexicon, canonical_text, site_mentions
+from radscope.engine.reader.text.wording import reader_utterances
+from radscope.engine.reader.vocabulary.equivalents import appearance_words
+from radscope.engine.reader.vocabulary.loader import load
+
+# --- words (engine/data/lexicons/grammar.json) ----------------------------------------------------
+_GRAMMAR = load("grammar")
+_STATEMENT_VERBS: tuple[str, ...] = tuple(_GRAMMAR["statement_verbs"]["words"])
+_PREDICATE_VERBS = f"(?:{'|'.join(_GRAMMAR['predicate_verbs']['words'])})"
+_SINGULAR_VERB: dict[str, str] = _GRAMMAR["singular_verbs"]["forms"]
+_LATIN_PLURALS = frozenset(_GRAMMAR["latin_plurals"]["words"])
+_SINGULAR_IN_S = frozenset(_GRAMMAR["singular_in_s"]["words"])
+_SIDE_PHRASES: dict[str, str] = _GRAMMAR["side_phrases"]["forms"]
+_MAX_ITEM_WORDS = 5
+
+# --- patterns, compiled once -----------------------------------------------------------------------
+# Where a new statement starts: ";", "but", ", however", ", and the ..." (not ", and" inside a list).
+_CLAUSE_SPLIT_RE = re.compile(
+    r";\s*|\s+but\s+|,?\s+along with\s+|,?\s+as well as\s+(?=(?:a|an|the|some|multiple|mild|small)\b)|,\s*(?:however|whereas|while)\s+|\s+whereas\s+"
+    r"|,\s*and\s+(?=(?:the|there|no|a|an|its|some|multiple|scattered|bilateral|both|left|right|"
+    r"mild|small|slight|several|few|local|partial|patchy)\b)",
+    re.IGNORECASE)
+_VERB_RE = re.compile(rf"\b(?:{'|'.join(_STATEMENT_VERBS)})\b", re.IGNORECASE)
+_ITEM_SPLIT_RE = re.compile(r"\s*,\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+|\s+nor\s+", re.IGNORECASE)
+_NEG_LIST_RE = re.compile(
+    r"^(?P<head>.*?\b(?:no|without)\s+(?:(?:obvious|definite|significant|evident|apparent|"
+    r"abnormal|clear|focal|visible|acute)\s+)*)(?P<items>.+?)"
+    r"(?P<tail>\s+(?:is|are|was|were|seen|noted|identified|observed|detected|present|in|within|"
+    r"at|on|around|of the|involving)\b.*)?$", re.IGNORECASE)
+_PREP = r"(?:(?:in|within|at|of|on)\s+)?(?:the\s+)?"
+_SITE_LIST = (
+    r"\b(?P<prep>in|within|at|of|involving|on|around)\s+(?P<items>(?:the\s+)?[\w\-\u2013/ ]{{2,40}}?"
+    rf"(?:\s*,\s*{_PREP}[\w\-\u2013/ ]{{{{2,40}}}}?){{many}}\s*,?\s+(?:and|or)\s+{_PREP}[\w\-\u2013/ ]{{{{2,40}}}}?)"
+    r"(?=$|[,.;]|\s+(?:is|are|was|were|regions?|areas?|levels?|on|with)\b)")
+# The longest list first; when its items are not all sites, the shortest, if it lists spinal
+# levels ("At L1-L2, ..., and L5-S1, the discs demonstrate bulge or protrusion": that "or"
+# belongs to the finding). A shorter list of other sites would leave the rest in the tail.
+_SITE_LIST_RE, _SHORT_SITE_LIST_RE = (re.compile(_SITE_LIST.format(many=q), re.IGNORECASE)
+                                      for q in ("*", "*?"))
+# the words of a site list that are not sites ("in the hila or the mediastinum")
+_SITE_LIST_FILLER_RE = re.compile(r"\b(?:the|in|within|at|of|on)\s+", re.IGNORECASE)
+_LEVEL = r"[ctls]\d{1,2}(?:\s*[-/\u2013\u2014]\s*[ctls]?\d{1,2})?"
+_LEVEL_RE = re.compile(rf"^{_LEVEL}$", re.IGNORECASE)
+# "at C3/4, C4/5, C5/6": spinal levels are often listed with commas only.
+_LEVEL_LIST_RE = re.compile(
+    rf"\b(?P<prep>in|within|at|of|on)\s+(?P<items>{_LEVEL}(?:\s*,\s*{_LEVEL})+)\b(?!\s*,?\s*(?:and|or)\b)",
+    re.IGNORECASE)
+# ", with compression of the dural sac": a second finding attached to the first.
+_WITH_RE = re.compile(r",\s*(?:with|accompanied by|associated with|and)\s+", re.IGNORECASE)
+_SIDE_RE = re.compile(r"\b(?:left|right)\b", re.IGNORECASE)
+# "X contains a plaque and demonstrates mild narrowing": a second predicate of the same subject.
+_ALSO_RE = re.compile(r"^also\s+", re.IGNORECASE)
+_FIRST_PREDICATE_RE = re.compile(rf"\b{_PREDICATE_VERBS}\b", re.IGNORECASE)
+_SECOND_PREDICATE_RE = re.compile(rf",?\s+and\s+(?=(?:also\s+)?{_PREDICATE_VERBS}\b)", re.IGNORECASE)
+# A subject list is not expanded when it is negated (the negated-list rule handles it) or is
+# really a prepositional phrase plus the subject ("In the pelvis, a mass is ...").
+_NEGATION_OR_PREPOSITION_RE = re.compile(
+    r"\b(?:no|not|without|neither|nor)\b|^(?:in|within|at|on|after|from|for|to|of|under|along|"
+    r"around|near|behind|adjacent)\b|,\s*(?:in|within|at|on|after|from|for|to|of|under|along)\b",
+    re.IGNORECASE)
+_LEADING_ARTICLE_RE = re.compile(r"^(?:the|both)\s+", re.IGNORECASE)  # "the spleen, ..."
+_LEADING_DENIAL_RE = re.compile(r"^(?:no|any)\s+", re.IGNORECASE)  # "no effusion and no ..."
+# One-word items that are modifiers ("patchy and cord-like opacities") are not separate findings.
+_MODIFIER_RE = re.compile(r"(?:y|like|al|ar|ic|ed|ous|ive|ing|thin|thick)$", re.IGNORECASE)
+# A sentence that only goes on describing the previous one's finding: "Multiple nodules in the
+# liver. The largest measures 8 mm." / "A mass in the left lobe. Unclear borders."
+_CONTINUATION_RE = re.compile(
+    r"^(?:with\s+)?(?:(?:the|its)\s+(?:largest|biggest|smallest|larger|smaller)\b"
+    r"|(?:[\w-]+\s+){0,2}(?:margins?|borders?|edges?|boundar(?:y|ies))\b)", re.IGNORECASE)
+# "After intravenous injection of contrast via the cubital vein, the scan shows: <finding>",
+# "Small bowel MRE shows: <finding>": the lead that introduces the findings goes, they stay.
+_TECHNIQUE_LEAD_RE = re.compile(r"^[^:;]*\b(?:shows?|demonstrates?|reveals?)\s*:\s*", re.IGNORECASE)
+# "neither ... nor ...", rewritten as "no ... or ..." / "not ... or ..."
+_NEITHER_RE = re.compile(r"\bneither\b(?=[^.;]*\bnor\b)", re.IGNORECASE)
+_THERE_NEITHER_RE = re.compile(r"\b(there\s+(?:is|are|was|were))\s+neither\b", re.IGNORECASE)
+_VERB_NEITHER_RE = re.compile(r"\b(is|are|was|were|appears?|seems?|remains?)\s+neither\b",
+                              re.IGNORECASE)
+_LEADING_NEITHER_RE = re.compile(r"^neither\b", re.IGNORECASE)
+_NEITHER_WORD_RE = re.compile(r"\bneither\b", re.IGNORECASE)
+_NOR_RE = re.compile(r"\bnor\b", re.IGNORECASE)
+# ", the aorta is calcified": after a complete statement, a comma that starts another subject
+# with its own verb starts another statement.
+_COMMA_STATEMENT_RE = re.compile(
+    r",\s+(?=(?:the\s+)?(?P<subject>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,3})\s+(?:is|are|was|were)\b)",
+    re.IGNORECASE)
+# Which side of a bilateral finding has more: "predominantly on the right", "more on the left",
+# "right greater than left", "R > L".
+_PREDOMINANT_RE = re.compile(
+    r",?\s*\b(?:predominantly|predominant|mainly|mostly|more|greater|worse)\s+(?:on\s+|at\s+|in\s+)?"
+    r"(?:the\s+)?(?P<side>left|right)(?:\s+side|-sided)?\b"
+    r"|\(?\b(?P<more>left|right|[lr])\s*(?:>|greater than|more than|worse than)\s*"
+    r"(?:the\s+)?(?:left|right|[lr])\b\)?", re.IGNORECASE)
+_DOMINANCE = "\x00"  # where the predominance phrase stood: each side's sentence says larger / smaller
+_BARE_SIDE_RE = re.compile(r"(left|right)(-sided|-)?", re.IGNORECASE)
+_ADJECTIVE_RE = re.compile(r"(?:al|ar|ic)$", re.IGNORECASE)
+_BOTH_SIDES_RE = re.compile(r",?\s*\b(?:on (?:both|either|each) sides?|bilaterally)\b", re.IGNORECASE)
+_DOUBLE_SIDE_RE = re.compile(r"\b(left|right)\s+(?:left|right)\b", re.IGNORECASE)
+_REPEATED_SIDE_RE = {side: re.compile(rf"\b{side}\s+{side}\b", re.IGNORECASE)
+                     for side in ("left", "right")}
+_PLURAL_VERB_RE = re.compile(rf"^((?:[\w/-]+\s+){{0,4}}?)([\w/-]+)\s+({'|'.join(_SINGULAR_VERB)})\b",
+                             re.IGNORECASE)
+_SPACES_RE = re.compile(r"\s{2,}")
+_SPACE_BEFORE_PUNCTUATION_RE = re.compile(r"\s+([,.;])")
+_LEADING_CONNECTIVE_RE = re.compile(
+    r"^(?:and|but|with|while|also|additionally|in addition|furthermore)\b[,\s]*", re.IGNORECASE)
+_WORD_OF_TWO_LETTERS_RE = re.compile(r"[A-Za-z]{2,}")
+# An MR sequence as written, and a signal reading of one: "low signal on T1WI", "T2WI/FLAIR
+# hyperintense", "long T1", "high T2 signal" (the sequences of equivalents.json's MR family).
+_SEQUENCE = (r"(?:T[12](?:WI|W)?(?:[- ]weighted(?:\s+(?:imaging|images?|sequences?))?)?|(?:T2[- ])?FLAIR|DWI|ADC|SWI|STIR"
+             r"|diffusion[- ]weighted(?:\s+(?:imaging|images?))?)(?![\w-])")
+_INTENSITY = (r"(?:(?:slightly|mildly|markedly|mixed)\s+)?(?:(?:iso(?:intense)?-?\s*to\s+)?(?:hypo|hyper|iso)-?\s*intens(?:e|ity|ities)"
+              r"|(?:iso-?\s*to\s+)?(?:low|high|iso|equal|increased|decreased|reduced|elevated)(?:\s+mixed)?(?:\s+signals?)?"
+              r"(?:\s+intensity)?)")
+_SEQUENCE_LIST = rf"{_SEQUENCE}(?:\s*(?:/|,|,?\s*and)\s*(?:on\s+|in\s+)?(?:the\s+)?{_SEQUENCE})*"
+_SEQUENCE_READING_RE = re.compile(
+    rf"{_INTENSITY}(?:\s+signals?)?(?:\s+intensity)?\s+(?:on|in)\s+(?:the\s+)?{_SEQUENCE_LIST}"
+    rf"|{_SEQUENCE_LIST}[\s-]+(?:signals?\s+)?(?:(?:is|are)\s+)?{_INTENSITY}(?:\s+signals?)?"
+    rf"|(?:on|in)\s+(?:the\s+)?{_SEQUENCE_LIST},?\s+(?:it|they|the lesions?)?\s*(?:shows?|demonstrates?|is|are)\s+"
+    rf"{_INTENSITY}(?:\s+signals?)?(?:\s+intensity)?"
+    rf"|(?:long|short)\s+{_SEQUENCE}(?:\s+signals?)?|{_INTENSITY}\s+{_SEQUENCE}(?:\s+signals?)?", re.IGNORECASE)
+_ONE_SEQUENCE_RE = re.compile(_SEQUENCE, re.IGNORECASE)
+# what may stand between two readings of one run: "and", a comma, "is" / "shows" and the like
+_SEQUENCE_GAP_RE = re.compile(
+    r"\s*,?\s*(?:and\s+)?(?:(?:is|are|was|were|shows?|showing|demonstrates?|demonstrating|displays?|"
+    r"displaying|exhibits?|exhibiting)\s+)?(?:with\s+)?", re.IGNORECASE)
+# appearance words that say nothing on their own ("is seen with no ...")
+_APPEARANCE_GRAMMAR = frozenset("a an the of on in and or with without no is are was were its their about "
+                                "approximately around seen noted observed shows show showing "
+                                "demonstrates demonstrating exhibits exhibiting".split())
+# What is left of "These were not present on the prior study" once the prior study is removed:
+# a change against a prior (read by ``findings``' comparisons), no finding; kept, it would read
+# as a denial ("This was not present.") that matches nothing, not even its own copy.
+_UNSEEN_BEFORE_RE = re.compile(
+    r"^(?:this|these|it|they|which)\s+(?:was|were|is|are|had|has|have)\s+not\s+(?:been\s+)?"
+    r"(?:present|seen|visible|identified|evident|apparent)\W*$", re.IGNORECASE)
+
+
+
+def atomize(report: str) -> tuple[list[str], list[str]]:
+    """Atomic sentences of a report's Findings, and notes on what was dropped."""
+    sentences, notes = _atomize_cached(report)
+    return list(sentences), list(notes)
+
+
+@lru_cache(maxsize=4096)
+def _atomize_cached(report: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    sentences: list[str] = []
+    notes: list[str] = []
+    # A report whose only header is, say, "Clinical history:" has its findings under it.
+    for utterance in _join_continuations(list(reader_utterances(findings_text(report) or report))):
+        for piece in atomize_sentence(utterance, notes):
+            if piece not in sentences:
+                sentences.append(piece)
+    return tuple(sentences), tuple(notes)
+
+
+
+
+def _join_continuations(utterances: list[str]) -> list[str]:
+    """Join a sentence that continues the previous one's finding to it, as one report rewritten
+    sentence by sentence would say it ("..., the largest measures 8 mm"): on its own it names
+    neither the finding nor its site, and nothing can pair with it. A finding that ends in a
+    colon and lists how it looks line by line ("A mass in the right temporal lobe:" / "T1WI: low
+    signal." / "T2WI: high signal.") gives each line its finding, as one sentence would."""
+    out: list[str] = []
+    lead, listed = "", False
+    for utterance in utterances:
+        if lead and _describes_only(canonical_text(utterance)):
+            if not listed:
+                out.pop()  # the lead-in says nothing its lines do not say again
+            out.append(f"{lead}, {_continued(utterance)}")
+            listed = True
+            continue
+        lead, listed = "", False
+        if out and _CONTINUATION_RE.match(utterance) and not _is_site(utterance):
+            out[-1] = f"{out[-1].rstrip(' .;')}, {_continued(utterance)}"
+            continue
+        out.append(utterance)
+        if utterance.endswith(":"):
+            lead = utterance[:-1].rstrip()
+    return out
+
+
+def _continued(sentence: str) -> str:
+    """A sentence going on another: its first letter in lower case, unless it starts an
+    abbreviation ("T1WI", "DWI")."""
+    return sentence[:1].lower() + sentence[1:] if sentence[1:2].islower() else sentence
+
+
+def atomize_sentence(sentence: str, notes: list[str] | None = None) -> list[str]:
+    """One report sentence -> its atomic sentences (possibly none)."""
+    pieces = _atomize_sentence_cached(sentence)
+    if pieces is None:
+        if notes is not None:
+            notes.append(f"dropped (comparison, technique or recommendation): {sentence}")
+        return []
+    return list(pieces)
+
+
+@lru_cache(maxsize=50000)
+def _atomize_sentence_cached(sentence: str) -> tuple[str, ...] | None:
+    """Cached by sentence: reports repeat their sentences ("No pneumothorax."), and a report's
+    sections are read again on their own. None: the sentence is dropped."""
+    lex = anatomy_lexicon()
+    text = sentence
+    for pattern in lex.remove:
+        text = pattern.sub("", text)
+    text = _SPACE_BEFORE_PUNCTUATION_RE.sub(r"\1", _SPACES_RE.sub(" ", text)).strip(" ,.;")
+    text = _neither_nor(_TECHNIQUE_LEAD_RE.sub("", text))
+    if not text or lex.drop.search(text.lower()):
+        return None
+    out: list[str] = []
+    for clause in (c for whole in _clauses(text) for c in _expand_predicates(whole)):
+        for item in _expand_subject_list(clause):
+            for negated in _expand_negated_list(item):
+                for located in _expand_site_list(negated):
+                    for sequence in _expand_sequences(located):
+                        out.extend(_expand_sides(sequence))
+    return tuple(_tidy(s) for s in out if _has_content(s) and not _UNSEEN_BEFORE_RE.match(s))
+
+
+
+
+def _neither_nor(text: str) -> str:
+    """"There is neither effusion nor pneumothorax" -> "There is no effusion or pneumothorax"
+    (then one negated sentence per item); "is neither enlarged nor displaced" -> "is not
+    enlarged or displaced" (one sentence, both words denied)."""
+    if not _NEITHER_RE.search(text):
+        return text
+    text = _THERE_NEITHER_RE.sub(r"\1 no", text)
+    text = _VERB_NEITHER_RE.sub(r"\1 not", text)
+    text = _LEADING_NEITHER_RE.sub("No", text)
+    text = _NEITHER_WORD_RE.sub("no", text)
+    return _NOR_RE.sub("or", text)
+
+
+def _clauses(text: str) -> list[str]:
+    out = []
+    for clause in _cut_clauses(text):
+        if clause and clause.strip(" ,"):
+            out.extend(_split_attached_findings(clause.strip(" ,")))
+    return out
+
+
+
+
+def _comma_statements(text: str) -> list[str]:
+    pieces, start = [], 0
+    for m in _COMMA_STATEMENT_RE.finditer(text):
+        left = text[start:m.start()]
+        if _VERB_RE.search(left) and _is_site(m.group("subject")) and not _is_finding(
+                m.group("subject")):
+            pieces.append(left)
+            start = m.end()
+    return [*pieces, text[start:]]
+
+
+def _cut_clauses(text: str) -> list[str]:
+    """Cut where a new statement starts; a cut at ", and ..." needs a statement on both sides,
+    so a list is kept whole: "The trachea, right main bronchus, and left main bronchus are
+    patent" (the left part is the start of a subject list) and "... in the frontal lobes,
+    centrum semiovale, and bilateral basal ganglia" (the right part only names a site)."""
+    pieces, start = [], 0
+    for m in _CLAUSE_SPLIT_RE.finditer(text):
+        left, right = text[start:m.start()], _until_next_cut(text, m.end())
+        if m.group(0).lstrip(" ,").lower().startswith("and") and (
+                (not _VERB_RE.search(left) and _VERB_RE.search(right))
+                or (_is_site(right) and not _is_finding(right) and not _VERB_RE.search(right))):
+            continue
+        pieces.append(left)
+        start = m.end()
+    pieces.append(text[start:])
+    return [p for piece in pieces for p in _comma_statements(piece)]
+
+
+def _until_next_cut(text: str, start: int) -> str:
+    m = _CLAUSE_SPLIT_RE.search(text, start)
+    return text[start:m.start() if m else len(text)]
+
+
+def _split_attached_findings(clause: str) -> list[str]:
+    """Cut ", with <finding>" off when both halves state an abnormal finding of their own, and
+    ", with no <finding> in <site>" off a finding: a denial about another site ("The heart is
+    enlarged, with no abnormality in the pericardium") is a statement of its own, while one
+    without a site ("a cyst, with no enhancement") describes the finding and stays."""
+    lex = anatomy_lexicon()
+    for m in _WITH_RE.finditer(clause):
+        left, right = clause[:m.start()], clause[m.end():]
+        said = canonical_text(right)
+        denial = right.lower().startswith(("no ", "without "))
+        if _LEVEL_RE.match(right.split(maxsplit=1)[0].rstrip(",")):
+            continue  # ", and C6/7": the last item of a list of levels, not a second finding
+        if _describes_only(said):
+            continue  # ", with low signal on T1WI": how the finding looks, not a second finding
+        if (lex.abnormal.search(said) or lex.neutral.search(said)) \
+                and (_is_finding(left) or _is_normal(left)) and not denial:
+            return [left, *_split_attached_findings(right)]
+        if denial and _is_finding(left) and _site_names(right) - _site_names(left):
+            return [left, f"{right[:1].upper()}{right[1:]}"]
+    return [clause]
+
+
+def _expand_predicates(clause: str) -> list[str]:
+    """"The RCA contains plaque and demonstrates stenosis" -> one sentence per predicate."""
+    verb = _FIRST_PREDICATE_RE.search(clause)
+    if not verb or verb.start() == 0:
+        return [clause]
+    subject = clause[:verb.start()].strip()
+    if _NEGATION_OR_PREPOSITION_RE.search(subject):
+        return [clause]
+    parts = _SECOND_PREDICATE_RE.split(clause[verb.start():])
+    if len(parts) < 2:
+        return [clause]
+    return [f"{subject} {_ALSO_RE.sub('', part.strip())}" for part in parts]
+
+
+def _expand_sequences(clause: str) -> list[str]:
+    """One statement per MR sequence: "a lesion with low signal on T1WI and high signal on T2WI
+    and DWI" -> "a lesion with low signal on T1WI", "... high signal on T2WI", "... high signal on
+    DWI", as a report written one line per sequence says it. Only a run of sequence readings
+    joined by "and", commas or a verb is cut; the words before and after it go with each one."""
+    run: list[re.Match[str]] = []
+    for unit in _SEQUENCE_READING_RE.finditer(clause):
+        if run and not _SEQUENCE_GAP_RE.fullmatch(clause[run[-1].end():unit.start()]):
+            if _sequence_count(run) > 1:
+                break
+            run = []
+        run.append(unit)
+    if _sequence_count(run) < 2:
+        return [clause]
+    head, tail = clause[:run[0].start()], clause[run[-1].end():]
+    return [f"{head}{reading}{tail}" for unit in run for reading in _one_per_sequence(unit.group(0))]
+
+
+def _sequence_count(run: list[re.Match[str]]) -> int:
+    return sum(len(_ONE_SEQUENCE_RE.findall(unit.group(0))) for unit in run)
+
+
+def _one_per_sequence(reading: str) -> list[str]:
+    """"high signal on T2WI and DWI" -> "high signal on T2WI", "high signal on DWI"."""
+    mentions = list(_ONE_SEQUENCE_RE.finditer(reading))
+    if len(mentions) < 2:
+        return [reading]
+    first, last = mentions[0], mentions[-1]
+    before, after = reading[:first.start()], reading[last.end():]
+    return [f"{before}{m.group(0)}{after}" for m in mentions]
+
+
+def _describes_only(canon: str) -> bool:
+    """Whether a text (its ``canonical_text``) only says how a finding looks or was imaged ("Low
+    signal on T1WI and high signal on T2WI, clear margins.", "no enhancement after contrast"):
+    every word is one of the vocabulary's appearance words, and one at least says more than
+    grammar does."""
+    words = [w for w in TOKEN_RE.findall(canon) if not w.isdigit()]
+    vocabulary = appearance_words()
+    return bool(words) and all(w in vocabulary for w in words) \
+        and any(w not in _APPEARANCE_GRAMMAR for w in words)
+
+
+def _is_site(phrase: str) -> bool:
+    if _LEVEL_RE.match(phrase.strip()):
+        return True
+    canon = canonical_text(phrase)
+    return any(p.search(canon) for _, p in site_mentions(canon))
+
+
+def _site_names(phrase: str) -> set[str]:
+    canon = canonical_text(phrase)
+    return {site for site, p in site_mentions(canon) if p.search(canon)}
+
+
+def _is_normal(clause: str) -> bool:
+    """A complete statement that calls something normal ("Left lung shows good transparency")."""
+    canon = canonical_text(clause)
+    lex = anatomy_lexicon()
+    return bool(_VERB_RE.search(clause) or _FIRST_PREDICATE_RE.search(clause)) and bool(
+        lex.normal.search(canon)) and not lex.abnormal.search(canon)
+
+
+def _is_finding(phrase: str) -> bool:
+    canon = canonical_text(phrase)
+    lex = anatomy_lexicon()
+    return bool(lex.abnormal.search(canon) or lex.devices.search(canon))
+
+
+def _split_items(text: str) -> list[str]:
+    return [i.strip() for i in _ITEM_SPLIT_RE.split(text) if i and i.strip()]
+
+
+def _short(items: list[str]) -> bool:
+    return all(1 <= len(i.split()) <= _MAX_ITEM_WORDS for i in items)
+
+
+def _expand_subject_list(clause: str) -> list[str]:
+    """"The spleen, pancreas and kidneys are normal" -> one sentence per subject."""
+    verb = _VERB_RE.search(clause)
+    if not verb or verb.start() == 0:
+        return [clause]
+    subject, rest = clause[:verb.start()].strip(), clause[verb.start():]
+    if _NEGATION_OR_PREPOSITION_RE.search(subject):
+        return [clause]
+    items = _split_items(_LEADING_ARTICLE_RE.sub("", subject))
+    if len(items) < 2 or not _short(items):
+        return [clause]
+    sites = all(_is_site(i) for i in items)
+    findings = all(_is_finding(i) for i in items) and not any(
+        _MODIFIER_RE.search(i.split()[-1]) for i in items[:-1])
+    if not (sites or findings):
+        return [clause]
+    return [f"{item} {rest}" for item in items]
+
+
+def _expand_negated_list(clause: str) -> list[str]:
+    """"No effusion, mass or stones in the bile ducts" -> one negated sentence per item."""
+    m = _NEG_LIST_RE.match(clause)
+    if not m:
+        return [clause]
+    # "no effusion and no pneumothorax": the head already denies, so the items lose their own
+    # "no" (else "There is no no pneumothorax").
+    items = _share_noun([_LEADING_DENIAL_RE.sub("", i) for i in _split_items(m.group("items"))])
+    if len(items) < 2 or not _short(items) or any(
+            _MODIFIER_RE.search(i.split()[-1]) for i in items[:-1]):
+        return [clause]
+    tail = m.group("tail") or ""
+    return [f"{m.group('head')}{item}{tail}" for item in items]
+
+
+
+
+def _share_noun(items: list[str]) -> list[str]:
+    """"left or right pleural effusion", "left- or right-sided effusion": a bare side takes the
+    words of the last item after its side."""
+    last = items[-1].split() if items else []
+    side = _BARE_SIDE_RE.fullmatch(last[0]) if len(items) >= 2 and len(last) >= 2 else None
+    if not side:
+        return items
+    suffix = side.group(2) or ""
+    noun = " ".join(last[1:])
+    out = []
+    for item in items:
+        bare = _BARE_SIDE_RE.fullmatch(item)
+        out.append(f"{bare.group(1)}{suffix} {noun}" if bare else item)
+    return out
+
+
+def _expand_site_list(clause: str) -> list[str]:
+    """"... in the hila or the mediastinum" -> one sentence per site."""
+    for pattern in (_SITE_LIST_RE, _SHORT_SITE_LIST_RE, _LEVEL_LIST_RE):
+        m = pattern.search(clause)
+        if not m:
+            continue
+        items = _adjectives_take_noun(_split_items(_SITE_LIST_FILLER_RE.sub("", m.group("items"))))
+        if len(items) < 2 or not _short(items) or not all(_is_site(i) for i in items) or (
+                pattern is _SHORT_SITE_LIST_RE and not all(_LEVEL_RE.match(i) for i in items)):
+            continue
+        head, tail = clause[:m.start("items")], clause[m.end("items"):]
+        return [f"{head}the {item}{tail}" for item in items]
+    return [clause]
+
+
+
+
+def _adjectives_take_noun(items: list[str]) -> list[str]:
+    """"the left temporal and parietal bones": an item that ends in an adjective takes the
+    noun of the last item ("left temporal bones", not the temporal lobe)."""
+    last = items[-1].split() if items else []
+    if len(items) < 2 or len(last) < 2 or not _ADJECTIVE_RE.search(last[-2]):
+        return items
+    return [f"{item} {last[-1]}" if _ADJECTIVE_RE.search(item.split()[-1]) else item
+            for item in items[:-1]] + [items[-1]]
+
+
+def _expand_sides(clause: str) -> list[str]:
+    """Both sides stated, or a side-less plural paired organ -> a left and a right sentence."""
+    lex = anatomy_lexicon()
+    bilateral = lex.bilateral.search(clause)
+    plural = lex.paired_plural.search(clause)
+    if not bilateral and (not plural or _SIDE_RE.search(clause)):
+        return [clause]
+    clause, dominant = _predominance(clause)
+    out = []
+    for side in ("left", "right"):
+        text = _write_side(clause, side)
+        if dominant:  # "Right pleural effusion, larger." / "Left pleural effusion, smaller."
+            text = text.replace(_DOMINANCE, f", {'larger' if side == dominant else 'smaller'}")
+        if text not in out:
+            out.append(text)
+    return out
+
+
+def _predominance(clause: str) -> tuple[str, str | None]:
+    """"Bilateral effusions, predominantly on the right" -> the clause without the phrase, and
+    the side that has more ("right"); None when the clause names no such side."""
+    m = _PREDOMINANT_RE.search(clause)
+    if not m:
+        return clause, None
+    side = (m.group("side") or m.group("more")).lower()
+    side = {"l": "left", "r": "right"}.get(side, side)
+    return f"{clause[:m.start()].rstrip(' ,')}{_DOMINANCE}{clause[m.end():]}", side
+
+
+def _write_side(clause: str, side: str) -> str:
+    lex = anatomy_lexicon()
+
+    def plural_to_side(m: re.Match[str]) -> str:
+        return f"{side} {lex.paired_singular[m.group(0).lower()]}"
+
+    def bilateral_to_side(m: re.Match[str]) -> str:
+        return _SIDE_PHRASES.get(m.group(0).lower(), "{side}").format(side=side)
+
+    def plural_to_singular(m: re.Match[str]) -> str:
+        return lex.paired_singular[m.group(0).lower()]
+
+    if lex.paired_plural.search(clause):  # "the lateral ventricles on both sides": the plural
+        clause = _BOTH_SIDES_RE.sub("", clause)  # gives the side, the phrase goes
+    # "both lower lungs": the bilateral word gives the side, the plural only becomes singular
+    # ("left lower lung", not "left lower left lung")
+    sided = bool(lex.bilateral.search(clause))
+    text = lex.bilateral.sub(bilateral_to_side, clause)
+    text = _DOUBLE_SIDE_RE.sub(r"\1", text)
+    text = lex.paired_plural.sub(plural_to_singular if sided else plural_to_side, text)
+    return _REPEATED_SIDE_RE[side].sub(side, text)
+
+
+
+
+def _has_content(text: str) -> bool:
+    return len(_WORD_OF_TWO_LETTERS_RE.findall(text)) >= 2
+
+
+
+
+def _agree(text: str) -> str:
+    """Verb agreement after a subject was split or made one-sided: "Heart size are normal"
+    and "Left lung are clear" read as "... is ..."."""
+    m = _PLURAL_VERB_RE.match(text)
+    if not m:
+        return text
+    noun = m.group(2).lower()
+    if (noun.endswith("s") and not noun.endswith(("ss", "us", "is")) and noun not in _SINGULAR_IN_S) \
+            or noun in _LATIN_PLURALS:
+        return text  # a plural subject keeps "are"
+    if noun in {"there", "which", "that", "who"} or noun.endswith(("ing", "ly")):
+        return text
+    verb = _SINGULAR_VERB[m.group(3).lower()]
+    return text[:m.start(3)] + verb + text[m.end(3):]
+
+
+def _tidy(text: str) -> str:
+    text = _LEADING_CONNECTIVE_RE.sub("", text.strip(" ,;"))
+    text = _agree(_SPACES_RE.sub(" ", text).strip(" ,;."))
+    return (text[:1].upper() + text[1:] + ".") if text else text

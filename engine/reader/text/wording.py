@@ -1,0 +1,102 @@
+"""The words radiologists write, read as the lexicons know them: one pass over each sentence
+before anything reads it.
+
+Three rewrites, each data in ``wording.json`` (its hash is in every rules signature):
+
+- **abbreviations** written out ("PTX" -> "pneumothorax", "LUL" -> "left upper lobe", "b/l" ->
+  "bilateral"); two-letter ones only when written in capitals ("LV", "IJ");
+- **British spellings** in their American form ("oedema", "haemorrhage", "tumour", "localised");
+- **denials written one way** ("non-dilated" -> "not enlarged", "not uniform" -> "heterogeneous",
+  "not well visualized" -> "not clearly visible"): the cue rules then read the same denial for
+  every metric (these were RadSEM's canonical rewrites, unseen by CLEAR and SRR-BERT). One such
+  rewrite stays in ``radsem.json``: "shows no enhancement" -> "nonenhancement" swallows its verb,
+  which the matcher's tokens need and a sentence shown to a person must not lose;
+- **changes told against the prior study** written as the change they are ("increased since
+  the prior study" -> "has increased since the prior study", "smaller than on the previous
+  exam" -> "has decreased ..."): the prior study is context and is removed later, the change
+  must stay readable;
+- **telegraphic labels** read as the subject ("Lungs: clear." -> "Lungs clear.");
+- **ALL CAPS** read as text: a sentence without a lower-case letter is lower-cased (after its
+  abbreviations are written out), so "NO MIDLINE SHIFT" reads as "No midline shift".
+
+``reader_utterances`` is the one door every rules reader goes through (the atomiser, the
+comparisons, CLEAR's and SRR's clauses): the sentences of a text as ``split_utterances`` cuts
+them, each rewritten. Model-based extractors read the text as written.
+"""
+from __future__ import annotations
+
+import functools
+import re
+
+from radscope.engine.io.reports import split_utterances
+from radscope.engine.reader.vocabulary.loader import load
+
+_LOWER_RE = re.compile(r"[a-z]")
+_WORDS_RE = re.compile(r"[A-Za-z]{2,}")
+
+
+@functools.lru_cache(maxsize=1)
+def _patterns() -> tuple[re.Pattern[str], dict[str, str], re.Pattern[str], dict[str, str],
+                         tuple[tuple[re.Pattern[str], str], ...]]:
+    """Abbreviations (any case, capitals only) and the word rewrites: British spellings, then the
+    phrases whose wording decides a denial, then changes told against the prior study, then
+    telegraphic labels."""
+    data = load("wording")
+    any_case: dict[str, str] = data["abbreviations"]["any_case"]
+    upper: dict[str, str] = data["abbreviations"]["upper_only"]
+
+    def tokens(words: list[str], flags: int) -> re.Pattern[str]:
+        ordered = sorted(words, key=lambda w: (-len(w), w))
+        return re.compile(r"(?<![\w/])(?:" + "|".join(map(re.escape, ordered)) + r")(?![\w/])", flags)
+
+    british = tuple((re.compile(rf"\b{fragment}", re.IGNORECASE), american)
+                    for fragment, american in data["british"])
+    phrases = tuple((re.compile(rf"\b(?:{phrase})\b", re.IGNORECASE), written)
+                    for phrase, written in [*data["negation"], *data["change"], *data["labels"]])
+    return (tokens(list(any_case), re.IGNORECASE), any_case, tokens(list(upper), 0), upper,
+            british + phrases)
+
+
+@functools.lru_cache(maxsize=1)
+def _any_rewrite() -> re.Pattern[str]:
+    """One search for every word rewrite at once: most sentences hold none, and then the
+    rewrites (one pattern each, applied in order) need not run."""
+    return re.compile("|".join(f"(?:{pattern.pattern})" for pattern, _ in _patterns()[4]),
+                      re.IGNORECASE)
+
+
+def _capitalised(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _at_start(m: re.Match[str], expansion: str) -> str:
+    return _capitalised(expansion) if m.start() == 0 else expansion
+
+
+@functools.lru_cache(maxsize=50000)  # per sentence: reports repeat theirs
+def normalise(sentence: str) -> str:
+    """One sentence in the words the lexicons read (see the module docstring)."""
+    any_case, any_map, upper, upper_map, rewrites = _patterns()
+    shouting = not _LOWER_RE.search(sentence) and len(_WORDS_RE.findall(sentence)) >= 2
+    # An abbreviation is written in capitals wherever it stands: only at the sentence's start
+    # does its expansion take one ("PTX is seen" -> "Pneumothorax is seen").
+    text = upper.sub(lambda m: _at_start(m, upper_map[m.group(0)]), sentence)
+    text = any_case.sub(lambda m: _at_start(m, any_map[m.group(0).lower()]), text)
+    if shouting:
+        text = _capitalised(text.lower())
+    if _any_rewrite().search(text):
+        for pattern, written in rewrites:
+            text = pattern.sub(functools.partial(_as_written, written), text)
+    return text
+
+
+def _as_written(replacement: str, m: re.Match[str]) -> str:
+    """The replacement (its groups filled in), with a capital where the words it replaces had one."""
+    written = m.expand(replacement)
+    return _capitalised(written) if m.group(0)[:1].isupper() else written
+
+
+@functools.lru_cache(maxsize=8192)
+def reader_utterances(text: str) -> tuple[str, ...]:
+    """The sentences of ``text`` (``split_utterances``), each ``normalise``d."""
+    return tuple(normalise(u) for u in split_utterances(text))

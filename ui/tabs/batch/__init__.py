@@ -1,0 +1,1 @@
+"""The Batch tab: a file of pairs, scored with progress, stored and summarised."""

@@ -1,0 +1,1 @@
+"""The Compare tab: one pair, scored metric by metric."""

@@ -1,0 +1,1 @@
+"""The Models tab: what is loaded, what the registry offers, and the judge in use."""
