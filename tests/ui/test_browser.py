@@ -251,7 +251,7 @@ def test_batch_upload_reaches_100_percent(real_page, tmp_path):
 
 def test_batch_progress_moves_with_an_eta(page, tmp_path):
     """A slow stand-in (0.1 s a pair) shows the progress bar part-way, then at 100 %."""
-    path = write_pairs(tmp_path / "slow-20.csv", 20)
+    path = write_pairs(tmp_path / "slow-20.csv", 20, fresh=True)
     page.get_by_role("tab", name="Batch").click()
     page.locator("#batch-file input[type=file]").set_input_files(str(path))
     page.wait_for_selector("#batch-preview", state="visible")

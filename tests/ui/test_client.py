@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import json
 import time
+import uuid
 from pathlib import Path
 
 import pandas as pd
@@ -24,14 +25,19 @@ EXPECTED_ENDPOINTS = {"/compare", "/compare_panels", "/structure", "/load_refere
 NONE = "(none)"
 
 
-def write_pairs(path: Path, n: int = 20, columns=("id", "reference", "candidate")) -> Path:
+def write_pairs(path: Path, n: int = 20, columns=("id", "reference", "candidate"),
+                fresh: bool = False) -> Path:
+    """Pairs from the shipped examples; fresh=True adds a line no other file has, so the run
+    store (shared by a test session's app) cannot answer them from an earlier test's run."""
     examples = example_pairs()
+    tag = f" Test file {uuid.uuid4().hex[:12]}." if fresh else ""
     with path.open("w", newline="", encoding="utf-8") as fh:
         writer = csv.writer(fh)
         writer.writerow(columns)
         for i in range(n):
             pair = examples[i % len(examples)].pair
-            values = {"id": f"pair-{i:02d}", "reference": pair.reference, "candidate": pair.candidate,
+            values = {"id": f"pair-{i:02d}", "reference": pair.reference + tag,
+                      "candidate": pair.candidate + tag,
                       "candidate_b": pair.reference, "text": pair.candidate}
             writer.writerow([values[c] for c in columns])
     return path
@@ -194,7 +200,7 @@ def test_batch_marks_problem_pairs_without_stopping(client, tmp_path):
 def test_stopped_batch_resumes_with_its_run_id(standin_client, standin_server, tmp_path):
     from radscope.engine.runs.store import Store
 
-    path = write_pairs(tmp_path / "slow.csv", 20)
+    path = write_pairs(tmp_path / "slow.csv", 20, fresh=True)
     run_id = "resume-test"
     standins.CALLS.pop("slow-standin", None)
     job = standin_client.submit(*batch_args(path, ["slow-standin"], run_id=run_id), api_name="/batch")
