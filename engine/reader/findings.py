@@ -15,8 +15,8 @@ from functools import lru_cache
 from typing import Any
 
 from radscope.engine.io.reports import findings_and_impression, findings_text
-from radscope.engine.reader.attributes.certainty import NEGATIVE, POSITIVE, UNCERTAIN, Status, clause_scope
-from radscope.engine.reader.attributes.measures import change_over_time, size_spans
+from radscope.engine.reader.attributes.certainty import Status, clause_scope
+from radscope.engine.reader.attributes.change import change_over_time
 from radscope.engine.reader.attributes.place import (
     NORMAL,
     STOPWORDS,
@@ -24,14 +24,14 @@ from radscope.engine.reader.attributes.place import (
     sentence_features,
     stem,
 )
+from radscope.engine.reader.attributes.polarity import WORD_RE, polarity
+from radscope.engine.reader.attributes.severity import severity
+from radscope.engine.reader.attributes.size import size_spans
 from radscope.engine.reader.text.anatomy import anatomy_lexicon
 from radscope.engine.reader.text.atoms import atomize
 from radscope.engine.reader.text.wording import reader_utterances
-from radscope.engine.reader.vocabulary.alternation import Alternation
 from radscope.engine.reader.vocabulary.reader_words import reader_lexicon
 
-_WORD_RE = re.compile(r"[a-z][a-z'-]+")
-_SEVERITY_RANK = {"mild": 1, "moderate": 2, "severe": 3}
 _NO_PRIOR_RE = re.compile(r"\b(?:no|without) (?:prior|previous|earlier|comparison)\b")
 _NO_NEW_RE = re.compile(r"\b(?:no|without) (?:\w+ )?new\b")  # "no new consolidation": a denial
 
@@ -52,7 +52,7 @@ class Finding:
     sites: tuple[str, ...]
     severity: str | None  # mild | moderate | severe (CLEAR's classes)
     size: tuple[str, ...]  # measurements as written ("3 x 2 cm")
-    change: str | None  # new | increased | decreased | resolved | unchanged (``measures``)
+    change: str | None  # new | increased | decreased | resolved | unchanged (``attributes.change``)
     device: bool
     concepts: tuple[str, ...]
     denied: tuple[str, ...]
@@ -156,33 +156,11 @@ _VERDICT_RE = re.compile(
 def read_finding(sentence: str) -> Finding:
     """The attributes of one atomic sentence."""
     feats = sentence_features(sentence)
-    lex, canon = reader_lexicon(), feats.canon
+    canon = feats.canon
     scope = clause_scope(canon)
-
-    def live(pattern: Alternation) -> list[str]:
-        return [m.group(0) for m in pattern.finditer(canon)
-                if scope.status(m.start(), m.end()) != NEGATIVE]
-
-    severities = [name for name, pattern in lex.severity if live(pattern)]
-    severity = max(severities, key=_SEVERITY_RANK.__getitem__) if severities else None
-    # Only an uncertainty cue makes a mention uncertain: without one, nothing to look up.
-    hedged = any(c.kind == "unc" for c in scope.cues) and (any(
-        scope.status(*m.span()) == UNCERTAIN
-        for m in anatomy_lexicon().abnormal.finditer(canon)) or any(
-        scope.status(*m.span()) == UNCERTAIN for m in _WORD_RE.finditer(canon)
-        if stem(m.group(0)) in feats.asserted))
-    # "probable pneumonia": hedged for the reader's certainty, though a presence label reads it
-    # as present (reader.json "hedges")
-    hedged = hedged or (feats.normality != NORMAL and bool(live(lex.hedges)))
-    if feats.normality == NORMAL and feats.negated:
-        polarity: Status = NEGATIVE
-    elif hedged:
-        polarity = UNCERTAIN
-    else:
-        polarity = POSITIVE
     return Finding(
-        text=sentence, polarity=polarity, laterality=tuple(sorted(feats.sides)),
-        sites=tuple(sorted(feats.sites)), severity=severity,
+        text=sentence, polarity=polarity(feats, canon, scope), laterality=tuple(sorted(feats.sides)),
+        sites=tuple(sorted(feats.sites)), severity=severity(canon, scope),
         size=tuple(canon[start:end] for start, end in size_spans(canon)),
         change=feats.change,
         device=bool(anatomy_lexicon().devices.search(canon)),
@@ -195,7 +173,7 @@ def _topic(lower: str) -> frozenset[str]:
     lex = reader_lexicon()
     for pattern in (lex.prior, *(p for _, p in lex.change)):
         lower = pattern.sub(" ", lower)
-    return frozenset(stem(w) for w in _WORD_RE.findall(lower) if w not in STOPWORDS)
+    return frozenset(stem(w) for w in WORD_RE.findall(lower) if w not in STOPWORDS)
 
 
 def _comparisons(utterances: tuple[str, ...]) -> tuple[Comparison, ...]:

@@ -19,7 +19,7 @@ Binds 127.0.0.1 unless ``--host`` says otherwise; another address needs a token
 a token every POST needs ``Authorization: Bearer <token>`` (any case of "Bearer").
 Requests from many clients are gathered into one scoring call (``reward_batcher``), run in a
 thread; reading and parsing a large body also runs off the event loop, so ``/health`` answers
-while the server scores. Limits (``reward_http``): 64 MiB and 16,384 pairs a request (413),
+while the server scores. Limits (``http_limits``): 64 MiB and 16,384 pairs a request (413),
 headers within 10 s and the body within 60 s (else the connection is closed, or 408), 65,536
 pairs waiting at once (else 503), 512 connections; a request whose client has gone is dropped
 from the queue. A bad request gets a 4xx with an ``error`` naming what is wrong; a failure

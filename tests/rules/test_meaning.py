@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 from radscope.engine.api import Scorer
-from radscope.engine.reader.attributes.measures import change_over_time, measurements, sizes_differ
+from radscope.engine.reader.attributes.change import change_over_time
+from radscope.engine.reader.attributes.size import measurements, sizes_differ
 from radscope.engine.reader.text.wording import normalise
 
 METRICS = ["radsem", "crepe", "vert", "clear", "srr"]

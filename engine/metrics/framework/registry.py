@@ -147,11 +147,12 @@ class MetricRegistry:
 
 
 def metric_modules() -> list[str]:
-    """Every metric module directly under ``radscope.engine.metrics`` (the ones that may hold METRICS)."""
+    """Every metric package directly under ``radscope.engine.metrics`` (each declares METRICS), in
+    name order; the framework package declares none."""
     import radscope.engine.metrics as package
 
     return [f"radscope.engine.metrics.{info.name}" for info in pkgutil.iter_modules(package.__path__)
-            if info.name not in {"base", "registry"}]
+            if info.name != "framework"]
 
 
 @functools.cache

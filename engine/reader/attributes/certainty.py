@@ -50,7 +50,7 @@ class CueRule:
     far, in words (``max_scope``: the mention must start among the next ``max_scope`` words of a
     forward cue, or end among the ``max_scope`` words before a backward one; None = to the
     clause's edge). ``literal`` is a lower-case regular-expression fragment matched on word
-    boundaries (``lexicon_loader.word_regex``)."""
+    boundaries (``vocabulary.loader.word_regex``)."""
 
     literal: str
     category: Category

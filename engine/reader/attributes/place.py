@@ -1,8 +1,9 @@
-"""What the RadSEM matcher needs to know about one atomic sentence.
+"""A statement's place (sites, side, spinal level, position within an organ) and the rest of what
+the RadSEM matcher compares, gathered into one ``SentenceFeatures`` per atomic sentence.
 
 Each sentence is read once: its canonical text, content tokens (for lexical similarity), the
 anatomical sites it names (finest first), its side, spinal levels and MRI sequences, which
-concept words it asserts and which it negates (negation scope from ``reader.scope``),
+concept words it asserts and which it negates (negation scope from ``attributes.certainty``; size and change from ``attributes.size`` and ``attributes.change``),
 whether it describes something normal or abnormal, its direction words and its detail words.
 """
 from __future__ import annotations
@@ -13,7 +14,8 @@ from functools import lru_cache
 from typing import Any
 
 from radscope.engine.reader.attributes.certainty import NEGATIVE, ClauseScope, clause_scope
-from radscope.engine.reader.attributes.measures import Measurement, change_over_time, measurements, size_spans
+from radscope.engine.reader.attributes.change import change_over_time
+from radscope.engine.reader.attributes.size import Measurement, measurements, size_spans
 from radscope.engine.reader.text.anatomy import TOKEN_RE, anatomy_lexicon, canonical_text, site_mentions
 from radscope.engine.reader.vocabulary.alternation import Alternation
 from radscope.engine.reader.vocabulary.equivalents import position_pairs
@@ -60,8 +62,8 @@ class SentenceFeatures:
     core: frozenset[str]  # asserted abnormality words (canonical)
     directions: tuple[int, ...]  # per direction pair: 0 none, 1 first side, 2 second, 3 both
     details: frozenset[str]
-    sizes: tuple[Measurement, ...] = ()  # in millimetres (``measures``)
-    change: str | None = None  # change over time of an abnormal statement (``measures``)
+    sizes: tuple[Measurement, ...] = ()  # in millimetres (``attributes.size``)
+    change: str | None = None  # change over time of an abnormal statement (``attributes.change``)
     # per opposite pair of places (``equivalents.position_pairs``): 0 none, 1 first, 2 second, 3 both
     positions: tuple[int, ...] = ()
     segments: frozenset[str] = frozenset()  # liver segments ("s7")

@@ -21,8 +21,9 @@ from typing import Any, Literal
 import numpy as np
 
 from radscope.engine.reader.attributes.certainty import POSITIVE, UNCERTAIN
-from radscope.engine.reader.attributes.measures import changes_differ, sizes_differ
+from radscope.engine.reader.attributes.change import changes_differ
 from radscope.engine.reader.attributes.place import NORMAL, SentenceFeatures
+from radscope.engine.reader.attributes.size import sizes_differ
 from radscope.engine.reader.findings import Comparison, Finding, ReportReading, read_report
 from radscope.engine.reader.pair.compatibility import (
     LEXICAL_SETTINGS,

@@ -16,8 +16,9 @@ from functools import lru_cache
 
 import numpy as np
 
-from radscope.engine.reader.attributes.measures import changes_differ, sizes_differ
+from radscope.engine.reader.attributes.change import changes_differ
 from radscope.engine.reader.attributes.place import NORMAL, SentenceFeatures
+from radscope.engine.reader.attributes.size import sizes_differ
 from radscope.engine.reader.text.anatomy import anatomy_lexicon
 
 SimilarityFn = Callable[[Sequence[SentenceFeatures], Sequence[SentenceFeatures]], np.ndarray]

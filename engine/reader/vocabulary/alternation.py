@@ -4,7 +4,7 @@ r"""A lexicon alternation that runs, on each text, only the alternatives that te
 at every word of a text, and one alternative that starts with a class (``\\w+itis``) takes away
 the first-character test that otherwise skips most positions: RadSEM's abnormal terms cost
 about 130 us a sentence that way. Almost every alternative is ``\b`` and literal words, so a
-match can only start where a word starts, with one of the alternative's ``lexicon_loader.
+match can only start where a word starts, with one of the alternative's ``loader.
 literal_starts``: the first three characters of each word of the text tell which alternatives
 may match, usually none or a few, each then run as its own compiled pattern. Alternatives
 that start otherwise run on every text that holds the longest literal every match of theirs

@@ -1,24 +1,16 @@
-"""Sizes and change over time: two attributes of a finding read as values, not words.
+"""A finding's size, read as a value and not as words.
 
-**Sizes.** "4.1 x 3.2 cm", "41 x 32 mm" and "41x32mm" are one measurement: each is read as its
-dimensions in millimetres, largest first (volumes in ml apart). Two measurements are the same
-when every dimension they share agrees within the tolerance: 1.5 mm or 10 % of the larger value,
-whichever is larger (Lung-RADS calls a solid nodule grown past 1.5 mm; 10 % covers the rounding
-of a unit conversion and the spread between two readers). Past it, the sizes differ: a size
-change is a different statement, as a severity change is.
-
-**Change over time.** new, increased, decreased, resolved or unchanged, from words that say a
-change and nothing else ("has increased", "interval development of", "no longer seen",
-"unchanged"). "Increased" and "decreased" alone are often a state ("increased interstitial
-markings", "decreased lung volumes") and count only in a form that says a change ("has
-increased", "increasing", "increased in size").
+"4.1 x 3.2 cm", "41 x 32 mm" and "41x32mm" are one measurement: each is read as its dimensions in
+millimetres, largest first (volumes in ml apart). Two measurements are the same when every
+dimension they share agrees within the tolerance: 1.5 mm or 10 % of the larger value, whichever
+is larger (Lung-RADS calls a solid nodule grown past 1.5 mm; 10 % covers the rounding of a unit
+conversion and the spread between two readers). Past it, the sizes differ: a size change is a
+different statement, as a severity change is.
 """
 from __future__ import annotations
 
 import re
 from functools import lru_cache
-
-from radscope.engine.reader.vocabulary.loader import load
 
 # ("mm" | "ml", dimensions largest first, each (low, high): equal for a value, apart for a
 # range such as "2-4 mm")
@@ -72,23 +64,3 @@ def same_measurement(a: Measurement, b: Measurement) -> bool:
 def sizes_differ(a: tuple[Measurement, ...], b: tuple[Measurement, ...]) -> bool:
     """Both give a size, and no measurement of one agrees with one of the other."""
     return bool(a and b) and not any(same_measurement(x, y) for x in a for y in b)
-
-
-@lru_cache(maxsize=1)
-def _change_patterns() -> tuple[tuple[str, re.Pattern[str]], ...]:
-    data = load("reader")["change_over_time"]
-    return tuple((name, re.compile(r"\b(?:" + "|".join(words) + r")\b", re.IGNORECASE))
-                 for name, words in data.items() if not name.startswith("_"))
-
-
-@lru_cache(maxsize=50000)
-def change_over_time(text: str) -> str | None:
-    """The change a statement reports (new, increased, decreased, resolved, unchanged), or None."""
-    for name, pattern in _change_patterns():
-        if pattern.search(text):
-            return name
-    return None
-
-
-def changes_differ(a: str | None, b: str | None) -> bool:
-    return a is not None and b is not None and a != b
