@@ -110,6 +110,10 @@ def build_parser(registry: MetricRegistry) -> argparse.ArgumentParser:
     from radscope.engine import structured_report
 
     _add_metric_options(structured_report.add_parser(sub), registry)
+
+    from radscope.engine.ratings import command as ratings_command
+
+    _add_metric_options(ratings_command.add_parser(sub), registry)
     return parser
 
 
@@ -134,6 +138,10 @@ def main(argv: list[str] | None = None, registry: MetricRegistry | None = None) 
             from radscope.engine import structured_report
 
             return structured_report.run_cli(args, _collect_options(args))
+        if args.command == "agree":
+            from radscope.engine.ratings import command as ratings_command
+
+            return ratings_command.run_cli(args, registry, _collect_options(args))
         return _list_metrics(registry)
     except (dataio.InputError, StoreError, ValueError, KeyError, FileNotFoundError) as exc:
         message = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc
