@@ -109,6 +109,10 @@ def build_parser(registry: MetricRegistry) -> argparse.ArgumentParser:
 
     from radscope.engine.structured import rewrite as structured_report
     _add_metric_options(structured_report.add_parser(sub), registry)
+
+    from radscope.engine.ratings import command as ratings_command
+
+    _add_metric_options(ratings_command.add_parser(sub), registry)
     return parser
 
 
@@ -132,6 +136,10 @@ def main(argv: list[str] | None = None, registry: MetricRegistry | None = None) 
         if args.command == "structure":
             from radscope.engine.structured import rewrite as structured_report
             return structured_report.run_cli(args, _collect_options(args))
+        if args.command == "agree":
+            from radscope.engine.ratings import command as ratings_command
+
+            return ratings_command.run_cli(args, registry, _collect_options(args))
         return _list_metrics(registry)
     except (dataio.InputError, StoreError, ValueError, KeyError, FileNotFoundError) as exc:
         message = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc

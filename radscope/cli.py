@@ -1,6 +1,6 @@
 """The ``radscope`` command (and ``python -m radscope``).
 
-``score``, ``compare``, ``metrics``, ``structure`` and ``runs`` are the engine's command line
+``score``, ``compare``, ``metrics``, ``structure``, ``runs`` and ``agree`` are the engine's command line
 (``radscope.engine.cli``); ``app`` starts the web app (``app.py``, needs the ``app`` extra);
 ``models`` lists, fetches, packs and unpacks the models (``radscope.models``);
 ``serve-reward`` starts the reward server (``radscope.engine.rewards.server``, needs ``serve``).
@@ -10,7 +10,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 
-ENGINE_COMMANDS = ("score", "compare", "metrics", "structure", "runs")
+ENGINE_COMMANDS = ("score", "compare", "metrics", "structure", "runs", "agree")
 USAGE = """usage: radscope <command> [options]
 
 commands:
@@ -19,6 +19,7 @@ commands:
   metrics       list the metrics
   structure     rewrite a free-text report as a structured one (LLM judge)
   runs          the stored runs: list, show, export, remove, compact
+  agree         how far metrics agree with radiologists' ratings of report pairs
   models        the models: list, fetch, pack, unpack, export
   app           start the web app on http://127.0.0.1:7860 (extra: radscope[app])
   serve-reward  serve a reward for RL trainers over HTTP (extra: radscope[serve])

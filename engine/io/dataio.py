@@ -229,6 +229,14 @@ def read_table(path: str | Path, fmt: str | None = None, max_columns: int | None
                         dtype=object), lines
 
 
+def read_rows(path: str | Path, fmt: str | None = None) -> Iterator[tuple[int, dict[str, Any]]]:
+    """Every row of a CSV, TSV, JSONL or JSON file as (line, cells), read as it is needed, with
+    the checks and messages of the pair readers: the source line (for JSON, the item number)
+    and each column's cell text (JSON numbers keep their spelling). For readers of tables that
+    are not pair files (the rating files of ``radscope.engine.ratings``)."""
+    return _Table(Path(path), fmt).rows()
+
+
 class _Table:
     """One input file read row by row as (line, cells): the source line (for JSON, the item
     number) and the column -> cell text mapping. CSV, TSV and JSONL are read as the rows are
