@@ -87,7 +87,7 @@ lint: $(BIN)/.dev
 
 # The inner loop: everything that loads no model and starts no browser, app or judge.
 test-fast: $(BIN)/.dev
-	$(BIN)/python -m pytest -q -m "not slow and not browser" tests/unit tests/rules tests/integration
+	$(BIN)/python -m pytest -q -m "not slow and not browser" tests/engine tests/bench tests/models tests/radscope tests/docs
 
 # SSREE monotonicity and speed of every metric that needs no LLM judge (the judge benchmark,
 # triplets, MeSH agreement and ONNX-vs-torch timings come from the mk/ fragments).

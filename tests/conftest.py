@@ -5,6 +5,7 @@ from pathlib import Path
 
 import pytest
 
+
 ROOT = Path(__file__).resolve().parent.parent
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
@@ -50,3 +51,19 @@ def judge_workers(parent: int) -> list[int]:
                 b"engine.runtimes.judge_worker" in cmdline:
             found.append(int(entry.name))
     return found
+
+
+# The rules extractors, built once per session (the reader's and the rules metrics' tests).
+@pytest.fixture(scope="session")
+def clear_rules():
+    from radscope.engine.metrics.clear.rules import build_extractor
+
+    return build_extractor(None)
+
+
+@pytest.fixture(scope="session")
+def radsem_rules():
+    from radscope.engine.metrics.radsem.rules import build_extractor
+
+    # Token overlap keeps these tests independent of the bundled encoder.
+    return build_extractor(None, similarity="lexical")

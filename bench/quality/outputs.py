@@ -10,7 +10,7 @@ and the SSREE dev set, five candidates per reference, once as the CLI scores it 
 area given, chest-only metrics "not applicable" elsewhere) and once forced (as ``bench
 ssree``). It prints one SHA-256 per set; ``--compare earlier.jsonl`` names the first pair that
 differs from an earlier recording (made by the same command at another commit).
-``--write-fixture`` rewrites the examples' recording that ``tests/rules/test_recorded_outputs.py``
+``--write-fixture`` rewrites the examples' recording that ``tests/bench/quality/test_outputs.py``
 compares with. Only that fixture is committed; the shared data's outputs never are.
 """
 from __future__ import annotations

@@ -14,7 +14,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 # Quick tests that need the whole tree: the package map, the docs' card tables, the CLI on a file.
-SUBSET = ["tests/unit/test_layout.py", "tests/unit/test_card_tables.py", "tests/integration/test_cli_score.py"]
+SUBSET = ["tests/radscope/test_layout.py", "tests/engine/metrics/framework/test_card_tables.py", "tests/engine/test_cli_score.py"]
 
 pytestmark = pytest.mark.slow
 

@@ -1,7 +1,7 @@
 """The rules rewrite of "Structure report": the SRRG layout, every finding kept, no judge.
 
 Layout and conservation only (speed is measured by ``python -m bench
-structure-rules``, section accuracy in tests/unit/test_structured_sections.py): every finding
+structure-rules``, section accuracy in tests/engine/structured/test_sections.py): every finding
 sentence of the report listed once (once per organ when it is about two), in its own words,
 nothing else listed, devices under their own header, the report's impression numbered as written,
 the header from the report, head anatomy kept out of the chest headers, and the result names

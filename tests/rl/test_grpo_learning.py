@@ -2,7 +2,7 @@
 for each reference, one of a fixed set of candidate reports, and after training it chooses the
 clinically right one.
 
-The candidates are those of ``tests/unit/test_reward_learning.py``: for each reference, the right
+The candidates are those of ``tests/engine/rewards/test_learning.py``: for each reference, the right
 report, seven siblings with one planted error each, all in another layout than the reference, and
 the canned normal report. The model's completion is one token, ``C0`` ... ``C8``, naming a candidate; the reward function
 turns it into that candidate's text and hands it to ``trl_reward`` (any other token is scored as
@@ -28,7 +28,7 @@ from trl import GRPOConfig, GRPOTrainer
 
 from radscope.engine.rewards.scorer import trl_reward
 from tests.rl.conftest import tiny_llama
-from tests.unit.test_reward_learning import REWARDS, groups
+from tests.engine.rewards.test_learning import REWARDS, groups
 
 REWARD = REWARDS[0]  # radsem:0.7,crepe:0.3, the documented example
 

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from radscope.engine.descriptors import RefusalLog, connection_cap, quiet_accept_failures
-from tests.integration.reward_server_harness import free_port
+from tests.engine.rewards.server_harness import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 LIMIT = 300

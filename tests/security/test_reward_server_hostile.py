@@ -22,7 +22,7 @@ from radscope.engine.rewards.batcher import Batcher
 from radscope.engine.rewards.http_limits import Limits
 from radscope.engine.rewards.server import build_app
 from radscope.engine.rewards.scorer import RewardScorer
-from tests.integration.reward_server_harness import (
+from tests.engine.rewards.server_harness import (
     closed_within,
     connect,
     established,

@@ -2,7 +2,7 @@
 
 ``python -m radscope.engine.metrics.framework.card_tables`` prints the tables; ``--write`` replaces them in
 docs/metrics.md (a checkout), between the ``<!-- cards:NAME -->`` and ``<!-- /cards:NAME -->``
-markers. ``tests/unit/test_card_tables.py`` fails when the page and the cards differ.
+markers. ``tests/engine/metrics/framework/test_card_tables.py`` fails when the page and the cards differ.
 """
 from __future__ import annotations
 

@@ -7,7 +7,7 @@ millisecond a pair). Why the same steps and not any maximum flow (or a bipartite
 only the flow's value is unique; the flow each pair carries, which RadSEM's details show, is
 the one this algorithm finds, so the node and edge orders, the breadth-first search that stops
 once the sink is reached and the depth-first search are networkx's (``dinitz_alg.dinitz_impl``,
-``utils.build_residual_network``, ``utils.build_flow_dict``). ``tests/unit/test_radsem_flow.py``
+``utils.build_residual_network``, ``utils.build_flow_dict``). ``tests/engine/metrics/radsem/test_flow.py``
 compares both on random graphs.
 """
 from __future__ import annotations
