@@ -1,20 +1,18 @@
 """The reader's clause layer: a report's FINDINGS + IMPRESSION sentences (the reading's
 ``utterances``), each cut into clauses once, each clause with its negation / uncertainty scope.
 
-CLEAR's condition mentions (``clear.rules``) and the SRR leaf labels (``reader.srr_labels``) are
+CLEAR's condition mentions (``clear.rules``) and the SRR leaf labels (``srr.rule_labels``) are
 both read off these clauses, so the two views agree on what a clause is and on which cue governs
-a word, and a sentence's cues are found once however many views read it. The layer is cached on
-its own, below the atomic findings: a CLEAR-only run reads clauses without paying for the
-atomiser it does not use.
+a word, and a sentence's cues are found once however many views read it. The sentences come from
+the text stage (``text.report_text.read_text``), below the atomic findings: a CLEAR-only run reads
+clauses without paying for the atomiser it does not use.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
-from radscope.engine.io.reports import findings_and_impression
 from radscope.engine.reader.attributes.certainty import ClauseScope, Status, clause_spans
-from radscope.engine.reader.text.wording import reader_utterances
 
 
 @dataclass(frozen=True)
@@ -42,10 +40,3 @@ class Clause:
 def sentence_clauses(sentence: str) -> tuple[Clause, ...]:
     """The clauses of one sentence (cached by text: sentences recur across reports and views)."""
     return tuple(Clause(sentence[start:end], start) for start, end in clause_spans(sentence))
-
-
-@lru_cache(maxsize=4096)
-def report_utterances(text: str) -> tuple[str, ...]:
-    """A report's FINDINGS + IMPRESSION sentences, split as ``read_report`` splits them for its
-    ``utterances`` (cached by text: references recur across candidates)."""
-    return reader_utterances(findings_and_impression(text))

@@ -14,8 +14,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from radscope.engine.io.reports import findings_and_impression, findings_text
-from radscope.engine.reader.attributes.certainty import Status, clause_scope
+from radscope.engine.reader.attributes.certainty import Status
 from radscope.engine.reader.attributes.change import change_over_time
 from radscope.engine.reader.attributes.place import (
     NORMAL,
@@ -28,8 +27,8 @@ from radscope.engine.reader.attributes.polarity import WORD_RE, polarity
 from radscope.engine.reader.attributes.severity import severity
 from radscope.engine.reader.attributes.size import size_spans
 from radscope.engine.reader.text.anatomy import anatomy_lexicon
-from radscope.engine.reader.text.atoms import atomize
-from radscope.engine.reader.text.wording import reader_utterances
+from radscope.engine.reader.text.atoms import atoms_of
+from radscope.engine.reader.text.report_text import read_text
 from radscope.engine.reader.vocabulary.reader_words import reader_lexicon
 
 _NO_PRIOR_RE = re.compile(r"\b(?:no|without) (?:prior|previous|earlier|comparison)\b")
@@ -104,18 +103,19 @@ class ReportReading:
 @lru_cache(maxsize=4096)
 def read_report(text: str) -> ReportReading:
     """Read one report (cached by text: references recur across candidates and metrics)."""
-    sentences, notes = atomize(text)
+    sentences_read = read_text(text)
+    sentences, notes = atoms_of(sentences_read)
     kept = [s for s in sentences if not _only_a_change(s)]
     if kept and len(kept) < len(sentences):
         notes = [*notes, *(f"left out (a change against a prior study about nothing named): {s}"
                            for s in sentences if s not in kept)]
         sentences = kept
     if not sentences:  # every sentence was dropped as history, technique or comparison wording
-        sentences = [s for s in reader_utterances(findings_text(text)) if _names_something(s)]
+        sentences = [s for s in sentences_read.findings if _names_something(s)]
         if sentences:
             notes = [*notes, "no atomic statement left: the sentences are read whole"]
 
-    utterances = reader_utterances(findings_and_impression(text))
+    utterances = sentences_read.utterances
     return ReportReading(findings=tuple(read_finding(s) for s in sentences),
                          comparisons=_comparisons(utterances), utterances=utterances,
                          notes=tuple(notes))
@@ -156,8 +156,7 @@ _VERDICT_RE = re.compile(
 def read_finding(sentence: str) -> Finding:
     """The attributes of one atomic sentence."""
     feats = sentence_features(sentence)
-    canon = feats.canon
-    scope = clause_scope(canon)
+    canon, scope = feats.canon, feats.scope
     return Finding(
         text=sentence, polarity=polarity(feats, canon, scope), laterality=tuple(sorted(feats.sides)),
         sites=tuple(sorted(feats.sites)), severity=severity(canon, scope),

@@ -41,7 +41,8 @@ from radscope.engine.metrics.clear.schema import (
 )
 from radscope.engine.metrics.framework.extraction import Extracted, ExtractorKind, PairwiseExtractor
 from radscope.engine.reader.attributes.certainty import NEGATIVE, POSITIVE, UNCERTAIN
-from radscope.engine.reader.clauses import report_utterances, sentence_clauses
+from radscope.engine.reader.clauses import sentence_clauses
+from radscope.engine.reader.text.report_text import read_text
 from radscope.engine.reader.versions import (
     CLEAR_LEXICONS,
     READER_NAME,
@@ -132,7 +133,7 @@ def read_report(text: str) -> ReportReading:
 def _reading(text: str) -> tuple[tuple[str, ...], tuple[Mention, ...], tuple[tuple[str, str], ...]]:
     """``read_report``'s parts, kept per text: a report is the reference of one pair and the
     candidate of another, and the app's views ask again."""
-    view = clear_view(report_utterances(text))
+    view = clear_view(read_text(text).utterances)
     return tuple(view.sentences), tuple(view.mentions), tuple(view.presence.items())
 
 

@@ -241,10 +241,3 @@ class ClauseScope:
         if any(c.kind == "neg" for c in cues):
             return NEGATIVE
         return POSITIVE
-
-
-@lru_cache(maxsize=4096)
-def clause_scope(clause: str) -> ClauseScope:
-    """``ClauseScope(clause)`` read once per text: a sentence's features and its finding's
-    attributes ask about the same canonical text (a scope never changes once built)."""
-    return ClauseScope(clause)

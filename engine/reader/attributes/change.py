@@ -21,7 +21,6 @@ def _change_patterns() -> tuple[tuple[str, re.Pattern[str]], ...]:
                  for name, words in data.items() if not name.startswith("_"))
 
 
-@lru_cache(maxsize=50000)
 def change_over_time(text: str) -> str | None:
     """The change a statement reports (new, increased, decreased, resolved, unchanged), or None."""
     for name, pattern in _change_patterns():

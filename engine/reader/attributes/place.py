@@ -9,11 +9,11 @@ whether it describes something normal or abnormal, its direction words and its d
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from radscope.engine.reader.attributes.certainty import NEGATIVE, ClauseScope, clause_scope
+from radscope.engine.reader.attributes.certainty import NEGATIVE, ClauseScope
 from radscope.engine.reader.attributes.change import change_over_time
 from radscope.engine.reader.attributes.size import Measurement, measurements, size_spans
 from radscope.engine.reader.text.anatomy import TOKEN_RE, anatomy_lexicon, canonical_text, site_mentions
@@ -62,6 +62,9 @@ class SentenceFeatures:
     core: frozenset[str]  # asserted abnormality words (canonical)
     directions: tuple[int, ...]  # per direction pair: 0 none, 1 first side, 2 second, 3 both
     details: frozenset[str]
+    # the negation / uncertainty scope of ``canon``, read once here: the finding's polarity and
+    # severity read it too (``findings.read_finding``)
+    scope: ClauseScope = field(compare=False, repr=False)
     sizes: tuple[Measurement, ...] = ()  # in millimetres (``attributes.size``)
     change: str | None = None  # change over time of an abnormal statement (``attributes.change``)
     # per opposite pair of places (``equivalents.position_pairs``): 0 none, 1 first, 2 second, 3 both
@@ -134,7 +137,7 @@ def sentence_features(text: str) -> SentenceFeatures:
     """Read one atomic sentence (cached: references recur across candidates)."""
     lex = anatomy_lexicon()
     canon = canonical_text(text)
-    scope = clause_scope(canon)
+    scope = ClauseScope(canon)
     finest, site_spans = _sites(canon)
     tokens, asserted, negated = _words(canon, scope, site_spans)
     abn_pos, abn_neg = _statuses(lex.abnormal, canon, scope, site_spans)
@@ -158,7 +161,7 @@ def sentence_features(text: str) -> SentenceFeatures:
         levels=_levels(canon), sequences=frozenset(m.group(1) for m in _SEQUENCE_RE.finditer(canon)),
         normality=normality, asserted=frozenset(asserted), negated=frozenset(negated),
         core=frozenset(abn_pos + dev_pos + neutral_pos), directions=_directions(canon, scope),
-        details=frozenset(details), sizes=measurements(canon),
+        details=frozenset(details), scope=scope, sizes=measurements(canon),
         change=change_over_time(canon) if normality == ABNORMAL else None,
         positions=_positions(canon, scope),
         segments=frozenset(f"s{m.group(1)}" for m in _SEGMENT_RE.finditer(canon)))

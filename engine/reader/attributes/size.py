@@ -10,7 +10,6 @@ different statement, as a severity change is.
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 
 # ("mm" | "ml", dimensions largest first, each (low, high): equal for a value, apart for a
 # range such as "2-4 mm")
@@ -32,7 +31,6 @@ def size_spans(text: str) -> list[tuple[int, int]]:
     return [m.span() for m in _SIZE_RE.finditer(text)]
 
 
-@lru_cache(maxsize=50000)
 def measurements(text: str) -> tuple[Measurement, ...]:
     """Every measurement of ``text``, in millimetres (or ml for a volume)."""
     out = []

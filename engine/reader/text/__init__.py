@@ -1,2 +1,3 @@
-"""The text stage: a report's words as the lexicons know them (wording), its canonical text and
-anatomy (anatomy) and its atomic statements (atoms)."""
+"""The text stage: a report's words as the lexicons know them (wording), its sections and
+sentences read once (report_text), its canonical text and anatomy (anatomy) and its atomic
+statements (atoms)."""

@@ -14,9 +14,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from radscope.engine.io.reports import findings_text
 from radscope.engine.reader.text.anatomy import TOKEN_RE, anatomy_lexicon, canonical_text, site_mentions
-from radscope.engine.reader.text.wording import reader_utterances
+from radscope.engine.reader.text.report_text import ReportText, read_text
 from radscope.engine.reader.vocabulary.equivalents import appearance_words
 from radscope.engine.reader.vocabulary.loader import load
 
@@ -155,20 +154,18 @@ _UNSEEN_BEFORE_RE = re.compile(
 
 def atomize(report: str) -> tuple[list[str], list[str]]:
     """Atomic sentences of a report's Findings, and notes on what was dropped."""
-    sentences, notes = _atomize_cached(report)
-    return list(sentences), list(notes)
+    return atoms_of(read_text(report))
 
 
-@lru_cache(maxsize=4096)
-def _atomize_cached(report: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+def atoms_of(text: ReportText) -> tuple[list[str], list[str]]:
+    """Atomic sentences of a report read by the text stage, and notes on what was dropped."""
     sentences: list[str] = []
     notes: list[str] = []
-    # A report whose only header is, say, "Clinical history:" has its findings under it.
-    for utterance in _join_continuations(list(reader_utterances(findings_text(report) or report))):
+    for utterance in _join_continuations(list(text.atom_source)):
         for piece in atomize_sentence(utterance, notes):
             if piece not in sentences:
                 sentences.append(piece)
-    return tuple(sentences), tuple(notes)
+    return sentences, notes
 
 
 

@@ -19,8 +19,8 @@ Three rewrites, each data in ``wording.json`` (its hash is in every rules signat
 - **ALL CAPS** read as text: a sentence without a lower-case letter is lower-cased (after its
   abbreviations are written out), so "NO MIDLINE SHIFT" reads as "No midline shift".
 
-``reader_utterances`` is the one door every rules reader goes through (the atomiser, the
-comparisons, CLEAR's and SRR's clauses): the sentences of a text as ``split_utterances`` cuts
+``reader_utterances`` is the one door every rules reader goes through, once per report section
+(``report_text.read_text``: for the atomiser, the comparisons, CLEAR's and SRR's clauses): the sentences of a text as ``split_utterances`` cuts
 them, each rewritten. Model-based extractors read the text as written.
 """
 from __future__ import annotations
@@ -96,7 +96,6 @@ def _as_written(replacement: str, m: re.Match[str]) -> str:
     return _capitalised(written) if m.group(0)[:1].isupper() else written
 
 
-@functools.lru_cache(maxsize=8192)
 def reader_utterances(text: str) -> tuple[str, ...]:
     """The sentences of ``text`` (``split_utterances``), each ``normalise``d."""
     return tuple(normalise(u) for u in split_utterances(text))

@@ -1,0 +1,42 @@
+"""The text stage's one reading of a report: its sections, and its sentences in the words the
+lexicons know, split and rewritten once (``wording.reader_utterances``).
+
+Every later stage takes these sentences: the atomiser the findings' sentences, the findings stage
+the same and the FINDINGS + IMPRESSION sentences, CLEAR's and SRR's clauses the latter. None of
+them sections or splits the raw text again. Cached by report text, the stage's one cache: a
+reference recurs across candidates and metrics.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from radscope.engine.io.reports import read_layout
+from radscope.engine.reader.text.wording import reader_utterances
+
+
+@dataclass(frozen=True)
+class ReportText:
+    """One report's sentences, as the reader's stages take them.
+
+    ``findings``: the findings' sentences (the impression's when the report has nothing else, as
+    RadSEM reads an impression-only report). ``atom_source``: what the atomiser cuts, the findings'
+    sentences, or every sentence of a report with no findings or impression at all (a report whose
+    only header is, say, "Clinical history:" has its findings under it). ``utterances``: FINDINGS +
+    IMPRESSION sentences, what CLEAR, SRR-BERT and the comparisons read.
+    """
+
+    findings: tuple[str, ...]
+    atom_source: tuple[str, ...]
+    utterances: tuple[str, ...]
+
+
+@lru_cache(maxsize=4096)
+def read_text(report: str) -> ReportText:
+    """Section ``report`` and split and rewrite its sentences, once."""
+    layout = read_layout(report)
+    findings_section = layout.findings or layout.impression
+    findings = reader_utterances(findings_section)
+    return ReportText(findings=findings,
+                      atom_source=findings if findings_section else reader_utterances(report),
+                      utterances=reader_utterances(layout.text(("findings", "impression"))))
