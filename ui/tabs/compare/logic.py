@@ -120,7 +120,7 @@ def _no_llama(exc: BaseException) -> str:
     """What to do when the embedded judge failed because llama.cpp is not installed (yet)."""
     if "No module named 'llama_cpp'" not in str(exc):
         return ""
-    from radscope.ui.tabs.models.judge_build import judge_runtime
+    from radscope.ui.judge_build import judge_runtime
 
     when = ("it is still compiling in the background (the Models tab shows how far)"
             if judge_runtime().state == "building" else "`make setup` compiles it")

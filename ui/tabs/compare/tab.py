@@ -9,6 +9,7 @@ import gradio as gr
 
 from radscope.engine.io.examples import example_pairs
 from radscope.ui.handlers import bind
+from radscope.ui.judge_build import runtime_box
 from radscope.ui.panels import build_panel
 from radscope.ui.public import for_visitor, redact, secret_values
 from radscope.ui.runtime import needs_model
@@ -16,7 +17,6 @@ from radscope.ui.tabs.compare import handlers
 from radscope.ui.tabs.compare.handlers import NO_DIFFERENCES, CompareView, compare_differences
 from radscope.ui.tabs.compare.logic import InputProblem, compare_pair, parse_metrics
 from radscope.ui.tabs.compare.structure_action import DEFAULT_WRITER, WRITER_CHOICES, structure_available
-from radscope.ui.tabs.models.judge_build import runtime_box
 from radscope.ui.views import has_view
 from radscope.ui.widgets import COMPARE, COMPARE_LIMIT, LLM, AppContext, option_controls, relevant_options
 

@@ -11,11 +11,11 @@ import gradio as gr
 from radscope.engine.metrics.framework.registry import MetricRegistry
 from radscope.models import model_registry
 from radscope.ui.handlers import bind, holding
+from radscope.ui.judge_build import runtime_box
 from radscope.ui.tabs.models import handlers
 from radscope.ui.tabs.models import logic as model_status
 from radscope.ui.tabs.models.get_rows import get_section
 from radscope.ui.tabs.models.handlers import judge_not_here as _not_here  # noqa: F401 - tests/hub import it here
-from radscope.ui.tabs.models.judge_build import runtime_box
 from radscope.ui.widgets import LLM, AppContext, status_box
 
 DEMO_GRADE = ("**Demo-grade** models ship with RadScope (or install with it) so that every pipeline "

@@ -1,6 +1,6 @@
 """The local judge's runtime as the page shows it while `make run` compiles llama.cpp in the
 background: progress from the build log, then ready (or failed, or stopped) by itself."""
-from radscope.ui.tabs.models.judge_build import DONE, FAILED, START, build_progress, judge_runtime, runtime_html
+from radscope.ui.judge_build import DONE, FAILED, START, build_progress, judge_runtime, runtime_html
 
 NINJA = f"{START} 1000\nCollecting llama-cpp-python\n  [1/200] Building C object a.o\n  [57/200] Building CXX object b.o\n"
 
