@@ -30,7 +30,6 @@ from radscope.engine.metrics.framework.registry import MetricRegistry, MetricSpe
 
 def cmd_ssree(args: argparse.Namespace) -> int:
     from bench.quality import ssree
-    from radscope.engine.runs.runner import run_batch
 
     if missing(args.data, "ssree"):
         return 0
@@ -56,24 +55,7 @@ def cmd_ssree(args: argparse.Namespace) -> int:
                               "published_full_set": ssree.PUBLISHED}
     try:
         for name in metric_names:
-            start = time.perf_counter()
-            run = run_batch(pairs, [name], ctx, registry=registry, progress=_bar(len(pairs), name, args.quiet))
-            wall = time.perf_counter() - start
-            scores = {row["id"]: row["metrics"][name] for row in run.rows}
-            per_report = [[scores[f"{r.name}:{lvl}"]["score"] if scores[f"{r.name}:{lvl}"]["error"] is None
-                           else None for lvl in ssree.LEVELS] for r in reports]
-            higher = registry.get(name).card.direction == "higher"
-            figures = ssree.figures(per_report, higher_is_better=higher)
-            figures["ms_per_pair"] = round(wall * 1000 / max(1, len(pairs)), 3)
-            figures["n_pair_errors"] = sum(1 for v in scores.values() if v["error"] is not None)
-            figures["signature"] = run.summary["metrics"][name]["signature"]
-            figures["model"] = run.summary["metrics"][name]["model"]
-            if folds:
-                figures["folds"] = {
-                    fold: ssree.figures([s for s, inside in zip(per_report, members, strict=True) if inside],
-                                        higher_is_better=higher)
-                    for fold, members in folds.items()}
-                figures["fold_gap"] = ssree.fold_gap(*(figures["folds"][fold] for fold in ssree.FOLDS))
+            figures = _ssree_metric(name, pairs, reports, folds, ctx, registry, args.quiet)
             report["metrics"][name] = figures
             print(_ssree_lines(name, figures, args.fold))
     finally:
@@ -82,6 +64,42 @@ def cmd_ssree(args: argparse.Namespace) -> int:
         dataio.write_json(report, args.out)
         print(f"report written to {args.out}")
     return 0
+
+
+def _ssree_metric(name: str, pairs: list[ReportPair], reports: list[Any], folds: dict[str, list[bool]],
+                  ctx: RuntimeContext, registry: MetricRegistry, quiet: bool) -> dict[str, Any]:
+    """One metric's SSREE figures: scored through the runner (timed, as a user's run would be),
+    with its pair errors, signature and model, and each fold's figures when both are scored."""
+    from bench.quality import ssree
+    from radscope.engine.runs.runner import run_batch
+
+    start = time.perf_counter()
+    run = run_batch(pairs, [name], ctx, registry=registry, progress=_bar(len(pairs), name, quiet))
+    wall = time.perf_counter() - start
+    scores = {row["id"]: row["metrics"][name] for row in run.rows}
+    per_report = _ssree_scores(scores, reports)
+    higher = registry.get(name).card.direction == "higher"
+    figures = ssree.figures(per_report, higher_is_better=higher)
+    figures["ms_per_pair"] = round(wall * 1000 / max(1, len(pairs)), 3)
+    figures["n_pair_errors"] = sum(1 for v in scores.values() if v["error"] is not None)
+    figures["signature"] = run.summary["metrics"][name]["signature"]
+    figures["model"] = run.summary["metrics"][name]["model"]
+    if folds:
+        figures["folds"] = {
+            fold: ssree.figures([s for s, inside in zip(per_report, members, strict=True) if inside],
+                                higher_is_better=higher)
+            for fold, members in folds.items()}
+        figures["fold_gap"] = ssree.fold_gap(*(figures["folds"][fold] for fold in ssree.FOLDS))
+    return figures
+
+
+def _ssree_scores(scores: dict[str, dict[str, Any]], reports: list[Any]) -> list[list[float | None]]:
+    """Each report's scores, level by level (None where the pair failed), in the shape the
+    SSREE figures read."""
+    from bench.quality import ssree
+
+    return [[scores[f"{r.name}:{lvl}"]["score"] if scores[f"{r.name}:{lvl}"]["error"] is None
+             else None for lvl in ssree.LEVELS] for r in reports]
 
 
 def _ssree_lines(name: str, f: dict[str, Any], fold: str) -> str:

@@ -71,24 +71,11 @@ def _prune(graph: Any) -> None:
 
 def per_row_activations(model: Any) -> Any:
     """Rewrite ``model`` (an onnx.ModelProto from quantize_dynamic) in place; returns it."""
-    from onnx import helper, numpy_helper
-
     graph = model.graph
     weights = {i.name: i for i in graph.initializer}
     producer = {o: n for n in graph.node for o in n.output}
     consumers = _consumers(graph.node)
-
-    def const(name: str, value: Any) -> str:
-        graph.initializer.append(numpy_helper.from_array(np.asarray(value), name))
-        return name
-
-    axes = const("rowq_axes", np.array([-1], np.int64))
-    inv = const("rowq_inv_127_5", np.array(1 / 127.5, np.float32))
-    tiny = const("rowq_tiny", np.array(1e-30, np.float32))
-    zero_point = const("rowq_zero_point", np.array(128, np.uint8))
-    one = const("rowq_one", np.array(1.0, np.float32))
-    zp_value = numpy_helper.from_array(np.array([128], np.uint8))
-
+    consts = _add_constants(graph)
     quantisers = [n for n in graph.node if n.op_type == "DynamicQuantizeLinear"]
     if not quantisers:
         raise NotDynamicInt8("no DynamicQuantizeLinear: not a dynamically quantised model")
@@ -96,52 +83,105 @@ def per_row_activations(model: Any) -> Any:
     for dql in quantisers:
         x, (q, scale, _) = dql.input[0], dql.output
         users = consumers.get(q, [])
-        if not users or any(u.op_type != "MatMulInteger" for u in users):
-            raise NotDynamicInt8(f"{q}: read by {[u.op_type for u in users]}, not MatMulInteger")
-        k = {int(weights[u.input[1]].dims[0]) for u in users if u.input[1] in weights}
-        if len(k) != 1:
-            raise NotDynamicInt8(f"{q}: the MatMuls' weights disagree on the inner size ({k})")
         p = f"{q}_row_"
-        rows = [helper.make_node("Abs", [x], [p + "abs"]),
-                helper.make_node("ReduceMax", [p + "abs", axes], [p + "absmax"], keepdims=1),
-                helper.make_node("Mul", [p + "absmax", inv], [p + "scale0"]),
-                # an all-zero row would give scale 0 and NaN codes; tiny keeps it at code 128
-                helper.make_node("Max", [p + "scale0", tiny], [p + "scale"]),
-                helper.make_node("Shape", [p + "scale"], [p + "shape"]),
-                helper.make_node("ConstantOfShape", [p + "shape"], [p + "zp"], value=zp_value),
-                helper.make_node("QuantizeLinear", [x, p + "scale", p + "zp"], [p + "q"],
-                                 axis=-1, block_size=k.pop())]
-        replace[id(dql)] = rows
+        replace[id(dql)] = _row_quantiser(x, p, _inner_size(q, users, weights), consts)
         for mm in users:
-            cast = _only(consumers.get(mm.output[0], []), "Cast", mm.output[0])
-            mul = _only(consumers.get(cast.output[0], []), "Mul", cast.output[0])
-            combined = next(i for i in mul.input if i != cast.output[0])
-            scales = producer.get(combined)
-            if scales is None or scales.op_type != "Mul" or scale not in scales.input:
-                raise NotDynamicInt8(f"{mul.output[0]}: output scale is not activation x weight")
-            weight_scale = next(i for i in scales.input if i != scale)
-            if weight_scale not in weights:
-                raise NotDynamicInt8(f"{weight_scale}: the weight scale is not a constant")
-            out = mul.output[0]
-            replace[id(mm)] = [
-                helper.make_node("MatMulIntegerToFloat",
-                                 [p + "q", mm.input[1], one, weight_scale, zero_point, mm.input[3]],
-                                 [out + "_wscaled"], domain=MS_DOMAIN),
-                helper.make_node("Mul", [out + "_wscaled", p + "scale"], [out])]
-            replace[id(cast)] = replace[id(mul)] = []
+            replace.update(_row_scaled_matmul(mm, p, scale, consts, consumers, producer, weights))
+    _splice(graph, replace)
+    _prune(graph)
+    _require_opsets(model)
+    del graph.value_info[:]  # shapes recorded for the old nodes
+    return model
+
+
+def _add_constants(graph: Any) -> dict[str, str]:
+    """The constants every rewritten node reads, added to the graph's initialisers once: the
+    names by role, and ``zp_value`` (the zero point as a tensor, for ConstantOfShape)."""
+    from onnx import numpy_helper
+
+    def const(name: str, value: Any) -> str:
+        graph.initializer.append(numpy_helper.from_array(np.asarray(value), name))
+        return name
+
+    return {"axes": const("rowq_axes", np.array([-1], np.int64)),
+            "inv": const("rowq_inv_127_5", np.array(1 / 127.5, np.float32)),
+            "tiny": const("rowq_tiny", np.array(1e-30, np.float32)),
+            "zero_point": const("rowq_zero_point", np.array(128, np.uint8)),
+            "one": const("rowq_one", np.array(1.0, np.float32))}
+
+
+def _inner_size(q: str, users: list[Any], weights: dict[str, Any]) -> int:
+    """The inner size of the MatMuls that read the quantised input ``q``: the block size of its
+    per-row quantiser, so every one of them must be a MatMulInteger and all must agree."""
+    if not users or any(u.op_type != "MatMulInteger" for u in users):
+        raise NotDynamicInt8(f"{q}: read by {[u.op_type for u in users]}, not MatMulInteger")
+    k = {int(weights[u.input[1]].dims[0]) for u in users if u.input[1] in weights}
+    if len(k) != 1:
+        raise NotDynamicInt8(f"{q}: the MatMuls' weights disagree on the inner size ({k})")
+    return k.pop()
+
+
+def _row_quantiser(x: str, p: str, k: int, consts: dict[str, str]) -> list[Any]:
+    """The nodes that stand for one DynamicQuantizeLinear: each row of ``x`` gets its own scale
+    (max|row| / 127.5) and is quantised with it, one block of ``k`` per row."""
+    from onnx import helper, numpy_helper
+
+    zp_value = numpy_helper.from_array(np.array([128], np.uint8))
+    return [helper.make_node("Abs", [x], [p + "abs"]),
+            helper.make_node("ReduceMax", [p + "abs", consts["axes"]], [p + "absmax"], keepdims=1),
+            helper.make_node("Mul", [p + "absmax", consts["inv"]], [p + "scale0"]),
+            # an all-zero row would give scale 0 and NaN codes; tiny keeps it at code 128
+            helper.make_node("Max", [p + "scale0", consts["tiny"]], [p + "scale"]),
+            helper.make_node("Shape", [p + "scale"], [p + "shape"]),
+            helper.make_node("ConstantOfShape", [p + "shape"], [p + "zp"], value=zp_value),
+            helper.make_node("QuantizeLinear", [x, p + "scale", p + "zp"], [p + "q"],
+                             axis=-1, block_size=k)]
+
+
+def _row_scaled_matmul(mm: Any, p: str, scale: str, consts: dict[str, str],
+                       consumers: dict[str, list[Any]], producer: dict[str, Any],
+                       weights: dict[str, Any]) -> dict[int, list[Any]]:
+    """What stands in place of one MatMulInteger -> Cast -> Mul: an integer product scaled by
+    the weight's scales (one kernel), then by the row scales; the Cast and Mul go."""
+    from onnx import helper
+
+    cast = _only(consumers.get(mm.output[0], []), "Cast", mm.output[0])
+    mul = _only(consumers.get(cast.output[0], []), "Mul", cast.output[0])
+    combined = next(i for i in mul.input if i != cast.output[0])
+    scales = producer.get(combined)
+    if scales is None or scales.op_type != "Mul" or scale not in scales.input:
+        raise NotDynamicInt8(f"{mul.output[0]}: output scale is not activation x weight")
+    weight_scale = next(i for i in scales.input if i != scale)
+    if weight_scale not in weights:
+        raise NotDynamicInt8(f"{weight_scale}: the weight scale is not a constant")
+    out = mul.output[0]
+    return {id(mm): [helper.make_node("MatMulIntegerToFloat",
+                                      [p + "q", mm.input[1], consts["one"], weight_scale,
+                                       consts["zero_point"], mm.input[3]],
+                                      [out + "_wscaled"], domain=MS_DOMAIN),
+                     helper.make_node("Mul", [out + "_wscaled", p + "scale"], [out])],
+            id(cast): [], id(mul): []}
+
+
+def _splice(graph: Any, replace: dict[int, list[Any]]) -> None:
+    """Put each replaced node's stand-ins in its place, keeping the graph's order."""
     nodes = []
     for node in graph.node:
         nodes.extend(replace.get(id(node), [node]))
     del graph.node[:]
     graph.node.extend(nodes)
-    _prune(graph)
+
+
+def _require_opsets(model: Any) -> None:
+    """Raise the default domain's opset to one with blocked QuantizeLinear, and import the
+    com.microsoft domain for MatMulIntegerToFloat."""
+    from onnx import helper
+
     for opset in model.opset_import:
         if opset.domain in ("", "ai.onnx"):
             opset.version = max(opset.version, OPSET)
     if not any(o.domain == MS_DOMAIN for o in model.opset_import):
         model.opset_import.append(helper.make_opsetid(MS_DOMAIN, 1))
-    del graph.value_info[:]  # shapes recorded for the old nodes
-    return model
 
 
 def rewrite_file(source: Path, target: Path) -> None:

@@ -128,21 +128,53 @@ def _section_findings(pair: PairReading, section: str, errors: Sequence[ReaderEr
     counted once with the findings'), then what agrees."""
     out = [_error_finding(pair, e, section, False) for e in errors]
     out += [_error_finding(pair, e, section, True) for e in repeated]
-    ref_used = {e.at[0] for e in (*errors, *repeated) if e.category not in ("E", "F") or e.kind}
-    cand_used = {e.at[1] for e in (*errors, *repeated) if e.category not in ("E", "F") or e.kind}
-    for link in pair.links:
-        if link.ref not in ref_used and link.cand not in cand_used:
-            out.append(Finding("", MATCHED, pair.ref_finding(link).text, pair.cand_finding(link).text,
-                               "same finding", section))
+    ref_used, cand_used = _statements_in_errors((*errors, *repeated))
+    out += _same_findings(pair, section, ref_used, cand_used)
+    out += _restated_findings(pair, section, ref_used, cand_used)
+    out += _reference_only_agreeing(pair, section, ref_used)
+    out += _candidate_only_agreeing(pair, section, cand_used)
+    return out
+
+
+def _statements_in_errors(errors: Sequence[ReaderError]) -> tuple[set[int], set[int]]:
+    """The reference's and the candidate's findings an error row already shows, so that none is
+    shown again as agreeing (an E or F error without a kind points at comparisons instead)."""
+    shown = [e for e in errors if e.category not in ("E", "F") or e.kind]
+    return {e.at[0] for e in shown}, {e.at[1] for e in shown}
+
+
+def _same_findings(pair: PairReading, section: str, ref_used: set[int],
+                   cand_used: set[int]) -> list[Finding]:
+    """The linked statements no error row shows: both reports state the same finding."""
+    return [Finding("", MATCHED, pair.ref_finding(link).text, pair.cand_finding(link).text,
+                    "same finding", section)
+            for link in pair.links if link.ref not in ref_used and link.cand not in cand_used]
+
+
+def _restated_findings(pair: PairReading, section: str, ref_used: set[int],
+                       cand_used: set[int]) -> list[Finding]:
+    """A statement one report repeats, which the other report states too: no error."""
+    out = []
     for side, index in pair.restated:
         if index not in (ref_used if side == "reference" else cand_used):
             text = getattr(pair, side).findings[index].text
             ref, cand = (text, "") if side == "reference" else ("", text)
             out.append(Finding("", MATCHED, ref, cand, "the other report states it too", section))
-    for index in pair.only_reference:
-        if index not in ref_used:  # an impression statement the candidate makes in its findings
-            out.append(Finding("", MATCHED, pair.reference.findings[index].text, "",
-                               "the candidate states it in its findings", section))
+    return out
+
+
+def _reference_only_agreeing(pair: PairReading, section: str, ref_used: set[int]) -> list[Finding]:
+    """The reference's statements left unlinked and counted as no error: an impression
+    statement the candidate makes in its findings."""
+    return [Finding("", MATCHED, pair.reference.findings[index].text, "",
+                    "the candidate states it in its findings", section)
+            for index in pair.only_reference if index not in ref_used]
+
+
+def _candidate_only_agreeing(pair: PairReading, section: str, cand_used: set[int]) -> list[Finding]:
+    """The candidate's statements left unlinked and counted as no error: an abnormal one the
+    reference states in its findings, or a normal statement the reference does not make."""
+    out = []
     for index in pair.only_candidate:
         if index not in cand_used:
             f = pair.candidate.findings[index]

@@ -175,42 +175,62 @@ def overview_html(registry: MetricRegistry, results: dict[str, dict[str, Any]], 
     the run's ``options`` will run), and every score at a glance, a score that cannot see those
     errors marked."""
     found = kinds_found(clinical)
-    cells = []
-    for name, res in results.items():
-        arrow = "↑" if res.get("direction") == "higher" else "↓"
-        value = ("error" if res.get("error") else
-                 "not applicable" if res.get("not_applicable") else fmt(res.get("score")))
-        if res.get("score_note"):
-            value = f"{value} · {res['score_note']}"
-        value_html = f"<span class='rs-value'>{esc(value)}</span>"
-        demo = " <span class='rs-badge rs-demo'>demo-grade model</span>" if res.get("demo_grade") else ""
-        css = "rs-bad" if res.get("error") else "rs-demo-value" if res.get("demo_grade") else ""
-        blind = blind_to(registry.get(name), found, res)
-        # The value first, the badge on a line of its own: they never read as one phrase. A
-        # metric that gave no number says only why (what it cannot see matters to a number).
-        if res.get("not_applicable"):
-            blind_html = f"<div class='rs-muted rs-na-reason'>{esc(str(res['not_applicable']))}</div>"
-        elif blind and not res.get("error"):
-            blind_html = (f"<div><span class='rs-badge rs-blind' data-blind='{esc(' '.join(blind))}'>"
-                          f"Cannot see {esc(', '.join(kind_words(k, 2) for k in blind))} (by design)"
-                          "</span></div>")
-        else:
-            blind_html = ""
-        cells.append(f"<td><b>{esc(ran_title(registry.get(name).card.title, name, res))} {arrow}</b></td>"
-                     f"<td class='{css}'>{value_html}{blind_html}</td>"
-                     f"<td class='rs-muted'>{esc(res.get('model') or '—')}{demo}</td>"
-                     f"<td class='rs-muted'>{esc(fmt_ms(res.get('elapsed_ms')))}</td>")
+    cells = [_overview_cells(registry, name, res, found) for name, res in results.items()]
     table = ("<table class='rs-table' id='score-overview'><tbody>"
              + "".join(f"<tr>{c}</tr>" for c in cells) + "</tbody></table>") if cells else ""
-    if running:
-        head = (f"<div class='rs-running' role='status'>Scoring {len(results) + 1}/{total}: "
-                f"{esc(planned_title(registry.get(running), options))}… <progress "
-                f"aria-label='metrics scored' max='{total}' value='{len(results)}'></progress></div>")
-    else:
-        failed = sum(1 for r in results.values() if r.get("error"))
-        note = f" ({failed} failed; see their panels)" if failed else ""
-        head = (f"<div class='rs-ok' data-done='1' data-run='{esc(run)}'>Scored {len(results)} "
-                f"metric(s){esc(note)}.</div>")
+    head = _overview_head(registry, results, total, running, run, options)
     if clinical is not None:  # the reader's answer leads, from the first moment of a run
         head = clinical_html(clinical) + head
     return head + table
+
+
+def _overview_cells(registry: MetricRegistry, name: str, res: dict[str, Any], found: list[str]) -> str:
+    """One metric's row of the overview: its title and direction, its value (with why it gave
+    none, or what it cannot see), its model and its time."""
+    arrow = "↑" if res.get("direction") == "higher" else "↓"
+    value_html = f"<span class='rs-value'>{esc(_overview_value(res))}</span>"
+    demo = " <span class='rs-badge rs-demo'>demo-grade model</span>" if res.get("demo_grade") else ""
+    css = "rs-bad" if res.get("error") else "rs-demo-value" if res.get("demo_grade") else ""
+    blind_html = _blind_html(res, blind_to(registry.get(name), found, res))
+    return (f"<td><b>{esc(ran_title(registry.get(name).card.title, name, res))} {arrow}</b></td>"
+            f"<td class='{css}'>{value_html}{blind_html}</td>"
+            f"<td class='rs-muted'>{esc(res.get('model') or '—')}{demo}</td>"
+            f"<td class='rs-muted'>{esc(fmt_ms(res.get('elapsed_ms')))}</td>")
+
+
+def _overview_value(res: Mapping[str, Any]) -> str:
+    """A metric's value as the overview writes it: its score, or that it failed or does not
+    apply, with its score note after it."""
+    value = ("error" if res.get("error") else
+             "not applicable" if res.get("not_applicable") else fmt(res.get("score")))
+    if res.get("score_note"):
+        value = f"{value} · {res['score_note']}"
+    return value
+
+
+def _blind_html(res: Mapping[str, Any], blind: list[str]) -> str:
+    """The line under a value: why a metric gave no number, or the kinds of error found that
+    its score cannot see."""
+    # The value first, the badge on a line of its own: they never read as one phrase. A
+    # metric that gave no number says only why (what it cannot see matters to a number).
+    if res.get("not_applicable"):
+        return f"<div class='rs-muted rs-na-reason'>{esc(str(res['not_applicable']))}</div>"
+    if blind and not res.get("error"):
+        return (f"<div><span class='rs-badge rs-blind' data-blind='{esc(' '.join(blind))}'>"
+                f"Cannot see {esc(', '.join(kind_words(k, 2) for k in blind))} (by design)"
+                "</span></div>")
+    return ""
+
+
+def _overview_head(registry: MetricRegistry, results: Mapping[str, Mapping[str, Any]], total: int,
+                   running: str | None, run: str, options: Mapping[str, Any] | None) -> str:
+    """The overview's status line: the metric being scored with a progress bar, or, when the
+    run is done, how many metrics were scored and how many failed."""
+    if running:
+        return (f"<div class='rs-running' role='status'>Scoring {len(results) + 1}/{total}: "
+                f"{esc(planned_title(registry.get(running), options))}… <progress "
+                f"aria-label='metrics scored' max='{total}' value='{len(results)}'></progress></div>")
+    failed = sum(1 for r in results.values() if r.get("error"))
+    note = f" ({failed} failed; see their panels)" if failed else ""
+    return (f"<div class='rs-ok' data-done='1' data-run='{esc(run)}'>Scored {len(results)} "
+            f"metric(s){esc(note)}.</div>")

@@ -5,7 +5,7 @@ Every report of the data folder that is there (IU X-ray: the ReXrank test split 
 NLMCXR archive; PARROT v0's English translations; SSREE dev: each reference and its five
 rewrites) is structured by the rules writer and checked two ways:
 
-- the conservation rule (``structured_check.conservation_problems``): each finding statement
+- the conservation rule (``engine.structured.check.conservation_problems``): each finding statement
   kept exactly once, nothing listed that is not one of them, the impression's items in order;
 - independently of how statements are cut, against the report's own text: every word of the
   findings and impression sections (list numbers aside) is in the output as often as in the
@@ -75,8 +75,7 @@ SOURCES = {"iu-rexrank": ("iu_xray/ReXRank_IUXray_test.json", _rexrank),
 def check_report(text: str) -> dict[str, Any]:
     """One report's figures: statements, statements kept once, invented items, impression
     kept, and the two text checks (words missing or added; items not a run of its words)."""
-    from radscope.engine.structured.check import report_layout, report_parts, words
-    from radscope.engine.structured.organs import statement_pieces
+    from radscope.engine.structured.check import report_layout, report_parts
     from radscope.engine.structured.rewrite import check_conservation, structure_by_rules
 
     report = structure_by_rules(text).report
@@ -84,34 +83,70 @@ def check_report(text: str) -> dict[str, Any]:
     parts = report_parts(text)
     layout = report_layout(text)
     source = "\n".join(_NUMBERING.sub(" ", t) for t in (layout.findings, layout.impression))
-    said: list[str] = []
-    previous: tuple[str, ...] = ()
-    for statement in parts.statements:  # each piece once, whatever number of headers
-        pieces = statement_pieces(statement.text, statement.context, previous)
-        said += [p.text for p in pieces]
-        previous = pieces[-1].headers
-    said_text = _NUMBERING.sub(" ", "\n".join(said + report.impression))
-    words_in, words_out = Counter(words(source)), Counter(words(said_text))
-    # a cut between two clauses may leave out the word that joined them ("... and ...")
-    for _ in range(len(said) - len(parts.statements)):
-        joining = next((w for w in ("and", "but", "while", "whereas") if (words_in - words_out)[w]), "")
-        words_in[joining] -= 1 if joining else 0
-    all_words = " ".join(words(_NUMBERING.sub(" ", text)))
+    said = _said_pieces(parts)
+    words_in, words_out = _word_counts(source, _NUMBERING.sub(" ", "\n".join(said + report.impression)),
+                                       len(said) - len(parts.statements))
     items = [i for h in report.findings.values() for i in h] + report.impression
     return {"statements": len(parts.statements),
-            "dropped": sum(p.startswith(("left out", "words left out")) for p in problems),
-            "twice": sum(p.startswith("said twice") for p in problems),
-            "invented": sum(p.startswith("not in the report") for p in problems),
+            **_problem_counts(problems),
             "impression_items": len(parts.impression),
             "impression_ok": not any(p.startswith("impression") or "impression" in p[:40]
                                      for p in problems),
             "problems": problems,
             "words_missing": sorted((words_in - words_out).elements()),
             "words_added": sorted((words_out - words_in).elements()),
-            "items_not_in_text": [i for i in items if f" {' '.join(words(_NUMBERING.sub(' ', i)))} "
-                                  not in f" {all_words} "],
+            "items_not_in_text": _items_not_in_text(text, items),
             "left_out": list(parts.left_out),
-            "split": sum(len(statement_pieces(s.text, s.context)) > 1 for s in parts.statements),
+            **_piece_counts(parts)}
+
+
+def _said_pieces(parts: Any) -> list[str]:
+    """The finding statements as the rules writer cuts them, each piece once whatever number of
+    headers it goes under (a piece that names none takes the one before it)."""
+    from radscope.engine.structured.organs import statement_pieces
+
+    said: list[str] = []
+    previous: tuple[str, ...] = ()
+    for statement in parts.statements:
+        pieces = statement_pieces(statement.text, statement.context, previous)
+        said += [p.text for p in pieces]
+        previous = pieces[-1].headers
+    return said
+
+
+def _word_counts(source: str, said: str, cuts: int) -> tuple[Counter[str], Counter[str]]:
+    """The words of the report's findings and impression, and of what the output says; the
+    report's joining words left out by the ``cuts`` between clauses are not counted missing."""
+    from radscope.engine.structured.check import words
+
+    words_in, words_out = Counter(words(source)), Counter(words(said))
+    # a cut between two clauses may leave out the word that joined them ("... and ...")
+    for _ in range(cuts):
+        joining = next((w for w in ("and", "but", "while", "whereas") if (words_in - words_out)[w]), "")
+        words_in[joining] -= 1 if joining else 0
+    return words_in, words_out
+
+
+def _problem_counts(problems: list[str]) -> dict[str, int]:
+    """The conservation problems counted by kind: statements dropped, said twice, invented."""
+    return {"dropped": sum(p.startswith(("left out", "words left out")) for p in problems),
+            "twice": sum(p.startswith("said twice") for p in problems),
+            "invented": sum(p.startswith("not in the report") for p in problems)}
+
+
+def _items_not_in_text(text: str, items: list[str]) -> list[str]:
+    """The listed items that are not a run of the report's own words (list numbers aside)."""
+    from radscope.engine.structured.check import words
+
+    all_words = " ".join(words(_NUMBERING.sub(" ", text)))
+    return [i for i in items if f" {' '.join(words(_NUMBERING.sub(' ', i)))} " not in f" {all_words} "]
+
+
+def _piece_counts(parts: Any) -> dict[str, int]:
+    """How many statements are cut into clauses, and how many pieces go under several headers."""
+    from radscope.engine.structured.organs import statement_pieces
+
+    return {"split": sum(len(statement_pieces(s.text, s.context)) > 1 for s in parts.statements),
             "multi_header": sum(len(h) > 1 for s in parts.statements
                                 for h in [p.headers for p in statement_pieces(s.text, s.context)])}
 

@@ -152,48 +152,10 @@ def cmd_reward_server(args: argparse.Namespace) -> int:
     try:
         for score in sides.values():
             score(warm)  # warm-up: models loaded, worker started, first texts read
-        seconds = {side: 0.0 for side in sides}
-        for batch in batches:  # batch by batch in turn, so that a busy machine slows both alike
-            for side, score in sides.items():
-                start = time.perf_counter()
-                score(batch)
-                seconds[side] += time.perf_counter() - start
-        gathered = {"in_process": 0.0, "clients": 0.0}
-        differences: list[float] = []
-        busy = {"batches": 0, "scoring_s": 0.0}
-        cpu = {"in_process": 0.0, "server": 0.0, "clients": 0.0}
-        # The clients run in --client-processes processes (OpenRLHF posts from several actors):
-        # 32 client threads in one interpreter could not send fast enough for a server on its own cores.
-        per = max(1, args.clients // args.client_processes)
-        with ProcessPoolExecutor(args.client_processes, mp_context=multiprocessing.get_context("spawn")) as pool:
-            list(pool.map(_client_process, [base + "/get_reward"] * args.client_processes,
-                          [TOKEN] * args.client_processes, [warm[:per]] * args.client_processes,
-                          [per] * args.client_processes))  # start the processes and their imports
-            for chunk in rounds:
-                start, mine = time.perf_counter(), time.process_time()
-                want = rewarder.rewards([r for r, _ in chunk], [c for _, c in chunk]).filled(0.0)
-                gathered["in_process"] += time.perf_counter() - start
-                cpu["in_process"] += time.process_time() - mine
-                before = _health(base)
-                start, theirs = time.perf_counter(), _cpu_s(server.pid)
-                size = -(-len(chunk) // args.client_processes)
-                slices = [chunk[i:i + size] for i in range(0, len(chunk), size)]
-                answers = list(pool.map(_client_process, [base + "/get_reward"] * len(slices),
-                                        [TOKEN] * len(slices), slices, [per] * len(slices)))
-                gathered["clients"] += time.perf_counter() - start
-                got = [r for rewards, _ in answers for r in rewards]
-                cpu["clients"] += sum(spent for _, spent in answers)
-                cpu["server"] += _cpu_s(server.pid) - theirs
-                after = _health(base)
-                busy["batches"] += after["batches"] - before["batches"]
-                busy["scoring_s"] += after["scoring_s"] - before["scoring_s"]
-                differences += [abs(g - w) for g, w in zip(got, want, strict=True) if g != w]
-        latency: dict[str, list[float]] = {side: [] for side in sides}
-        for ref, cand in singles[:args.latency_n]:
-            for side, score in sides.items():
-                start = time.perf_counter()
-                score([(ref, cand)])
-                latency[side].append(1000 * (time.perf_counter() - start))
+        seconds = _timed_batches(sides, batches)
+        gathered, cpu, busy, differences = _one_sample_rounds(args, base, server.pid, rewarder,
+                                                              warm, rounds)
+        latency = _latencies(sides, singles[:args.latency_n])
         health = _health(base)
     finally:
         server.terminate()
@@ -230,6 +192,68 @@ def cmd_reward_server(args: argparse.Namespace) -> int:
     Path(args.out).write_text(json.dumps(report, indent=2))
     print(f"report written to {args.out}")
     return 0
+
+
+def _timed_batches(sides: dict[str, Any], batches: list[list[tuple[str, str]]]) -> dict[str, float]:
+    """Seconds each side spends on the same batches, batch by batch in turn, so that a busy
+    machine slows both alike."""
+    seconds = {side: 0.0 for side in sides}
+    for batch in batches:
+        for side, score in sides.items():
+            start = time.perf_counter()
+            score(batch)
+            seconds[side] += time.perf_counter() - start
+    return seconds
+
+
+def _one_sample_rounds(args: argparse.Namespace, base: str, server_pid: int, rewarder: Any,
+                       warm: list[tuple[str, str]], rounds: list[list[tuple[str, str]]],
+                       ) -> tuple[dict[str, float], dict[str, float], dict[str, float], list[float]]:
+    """Each round's pairs scored in-process in one batch, then posted one sample a request by
+    the clients (as OpenRLHF calls): wall seconds and CPU seconds per side, the server's batches
+    and scoring seconds, and how far the rewards that differ from the batch's are off."""
+    gathered = {"in_process": 0.0, "clients": 0.0}
+    differences: list[float] = []
+    busy = {"batches": 0, "scoring_s": 0.0}
+    cpu = {"in_process": 0.0, "server": 0.0, "clients": 0.0}
+    # The clients run in --client-processes processes (OpenRLHF posts from several actors):
+    # 32 client threads in one interpreter could not send fast enough for a server on its own cores.
+    per = max(1, args.clients // args.client_processes)
+    with ProcessPoolExecutor(args.client_processes, mp_context=multiprocessing.get_context("spawn")) as pool:
+        list(pool.map(_client_process, [base + "/get_reward"] * args.client_processes,
+                      [TOKEN] * args.client_processes, [warm[:per]] * args.client_processes,
+                      [per] * args.client_processes))  # start the processes and their imports
+        for chunk in rounds:
+            start, mine = time.perf_counter(), time.process_time()
+            want = rewarder.rewards([r for r, _ in chunk], [c for _, c in chunk]).filled(0.0)
+            gathered["in_process"] += time.perf_counter() - start
+            cpu["in_process"] += time.process_time() - mine
+            before = _health(base)
+            start, theirs = time.perf_counter(), _cpu_s(server_pid)
+            size = -(-len(chunk) // args.client_processes)
+            slices = [chunk[i:i + size] for i in range(0, len(chunk), size)]
+            answers = list(pool.map(_client_process, [base + "/get_reward"] * len(slices),
+                                    [TOKEN] * len(slices), slices, [per] * len(slices)))
+            gathered["clients"] += time.perf_counter() - start
+            got = [r for rewards, _ in answers for r in rewards]
+            cpu["clients"] += sum(spent for _, spent in answers)
+            cpu["server"] += _cpu_s(server_pid) - theirs
+            after = _health(base)
+            busy["batches"] += after["batches"] - before["batches"]
+            busy["scoring_s"] += after["scoring_s"] - before["scoring_s"]
+            differences += [abs(g - w) for g, w in zip(got, want, strict=True) if g != w]
+    return gathered, cpu, busy, differences
+
+
+def _latencies(sides: dict[str, Any], singles: list[tuple[str, str]]) -> dict[str, list[float]]:
+    """Milliseconds each side takes to score one pair, pair by pair in turn."""
+    latency: dict[str, list[float]] = {side: [] for side in sides}
+    for ref, cand in singles:
+        for side, score in sides.items():
+            start = time.perf_counter()
+            score([(ref, cand)])
+            latency[side].append(1000 * (time.perf_counter() - start))
+    return latency
 
 
 def add_commands(sub: argparse._SubParsersAction) -> None:

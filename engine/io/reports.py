@@ -180,28 +180,39 @@ def read_layout(text: str) -> ReportLayout:
     """
     sections = _split(text)
     notices: list[str] = []
-    body = [s for s in sections if s.text]
-    if len(body) > 1 and _is_title(body[0]):
-        notices.append(f"title not read as a finding: {body[0].text!r}")
-        body = body[1:]
+    body = _without_title([s for s in sections if s.text], notices)
     found = [s for s in body if s.name in ("findings", "findings and impression")]
     impression = "\n".join(s.text for s in body if s.name == "impression")
     if impression and found and all(_states_nothing(s.text) for s in found):
-        # "FINDINGS: Please" above a full impression: a placeholder, not findings; the report is
-        # read as the impression-only report it is.
-        notices.extend(f"findings section states nothing: {_clip(s.text)!r}" for s in found)
-        body = [s for s in body if s not in found]
-        found = []
+        body, found = _without_placeholders(body, found, notices)
     combined = any(s.name == "findings and impression" for s in found)
     if combined:
         notices.append("findings and impression are written under one heading: read together "
                        "as the findings")
     found, whole = _findings_sections(text, body, found, bool(impression), notices)
-    for s in body:
-        if s.name in NON_FINDING_SECTIONS and not whole:
-            notices.append(f"not read as findings: {s.heading or s.name} ({s.name} section)")
+    if not whole:
+        notices.extend(f"not read as findings: {s.heading or s.name} ({s.name} section)"
+                       for s in body if s.name in NON_FINDING_SECTIONS)
     findings = "\n".join(s.text for s in found)
     return ReportLayout(tuple(sections), findings, impression, tuple(notices), combined, whole)
+
+
+def _without_title(body: list[Section], notices: list[str]) -> list[Section]:
+    """The sections with text, a title line first taken off (with a notice): a study's title
+    ("THORACIC CT ANGIOGRAPHY") is not a finding. A report that is only a title keeps it."""
+    if len(body) > 1 and _is_title(body[0]):
+        notices.append(f"title not read as a finding: {body[0].text!r}")
+        return body[1:]
+    return body
+
+
+def _without_placeholders(body: list[Section], found: list[Section],
+                          notices: list[str]) -> tuple[list[Section], list[Section]]:
+    """Findings sections that only hold a placeholder ("FINDINGS: Please" above a full
+    impression) are not findings: the report is read as the impression-only report it is
+    (each placeholder named in a notice)."""
+    notices.extend(f"findings section states nothing: {_clip(s.text)!r}" for s in found)
+    return [s for s in body if s not in found], []
 
 
 def _findings_sections(text: str, body: list[Section], found: list[Section], impression: bool,

@@ -153,17 +153,17 @@ def run_batch(
     signatures = {m.name: m.signature() for m in built}
     run_id = run_id or resume_or_new_run_id(store, input_run_id(pairs, signatures, max_chars))
     n_pairs = len(pairs)
+    units = n_pairs * len(built)
     was_finished = _finished(store, run_id)
     reuse, resumed = _open_run(store, run_id, input_label, metric_names, pairs, signatures)
     # An identical finished run: nothing to score, and its kept summary is this run's.
-    answer = _stored_answer(store, run_id, resumed, n_pairs * len(built), n_pairs,
+    answer = _stored_answer(store, run_id, resumed, units, n_pairs,
                             ctx.counters - counters_before) if was_finished else None
     if answer is not None and on_rows is None and not keep_rows:  # nobody wants the rows either
         if progress:
-            progress(n_pairs * len(built), n_pairs * len(built))
-        answer["elapsed_s"] = round(time.perf_counter() - started, 3)
-        return BatchRun(run_id=run_id, rows=[], summary=answer, metrics=metric_names)
-    chunk_results = _ChunkResults(signatures, progress, n_pairs * len(built), resumed["reused"])
+            progress(units, units)
+        return _answered_run(run_id, [], answer, metric_names, started)
+    chunk_results = _ChunkResults(signatures, progress, units, resumed["reused"])
     if was_finished:  # stored again only if something must be scored (a retried judge failure)
         chunk_results.before_write = lambda: _open_run(store, run_id, input_label, metric_names,
                                                        [], signatures, reopen=True)
@@ -171,12 +171,46 @@ def run_batch(
         chunk_results.earlier = earlier_run_of(store, run_id, input_label, metric_names, signatures)
     builder = SummaryBuilder(built, signatures) if answer is None else None
     kept: list[dict[str, Any]] = []
-    scoring = _Scoring(max_chars, bool(ctx.option(FORCE_APPLICABILITY)),
-                       ThreadPoolExecutor(max_workers=max(1, concurrency)) if concurrency > 1 else None,
+    scoring = _Scoring(max_chars, bool(ctx.option(FORCE_APPLICABILITY)), _thread_pool(concurrency),
                        parallel.process_scorer(registry, built, ctx.options, workers,
                                                n_pairs - resumed["complete"]))
+    _run_chunks(_chunks(pairs, chunk_size), built, chunk_results, scoring, store, run_id,
+                reuse=reuse, chunk_guard=chunk_guard,
+                deliver=lambda rows: deliver_rows(rows, builder, on_rows, kept if keep_rows else None))
+    answered = was_finished and chunk_results.stored == 0
+    if builder is None:  # an identical finished run's rows were read back for the caller
+        assert answer is not None and answered
+        return _answered_run(run_id, kept, answer, metric_names, started)
+    resumed["copied"] = chunk_results.copied
+    summary = run_summary(builder, ctx.counters - counters_before, run_id, n_pairs, resumed)
+    _note_storage(summary, chunk_results, answered)
+    _keep_summary(store, run_id, summary, answered)
+    summary["elapsed_s"] = round(time.perf_counter() - started, 3)
+    return BatchRun(run_id=run_id, rows=kept, summary=summary, metrics=metric_names)
+
+
+def _thread_pool(concurrency: int) -> ThreadPoolExecutor | None:
+    """A thread pool to score a metric's pairs side by side, only when more than one thread is
+    asked for (one thread scores in the caller's, with no pool to close)."""
+    return ThreadPoolExecutor(max_workers=max(1, concurrency)) if concurrency > 1 else None
+
+
+def _answered_run(run_id: str, rows: list[dict[str, Any]], answer: dict[str, Any],
+                  metric_names: list[str], started: float) -> BatchRun:
+    """An identical rerun of a finished run: its kept summary answers, timed as this run."""
+    answer["elapsed_s"] = round(time.perf_counter() - started, 3)
+    return BatchRun(run_id=run_id, rows=rows, summary=answer, metrics=metric_names)
+
+
+def _run_chunks(chunks: Iterable[list[ReportPair]], built: Sequence[Metric],
+                chunk_results: _ChunkResults, scoring: _Scoring, store: Any | None, run_id: str, *,
+                reuse: bool, chunk_guard: Callable[[], AbstractContextManager[Any]] | None,
+                deliver: Callable[[list[dict[str, Any]]], None]) -> None:
+    """Score the pairs chunk by chunk, each chunk's results stored as each metric finishes and
+    its rows delivered, so that an interrupted run keeps all it finished; the scoring's pool
+    and processes are closed however it ends."""
     try:
-        for chunk in _chunks(pairs, chunk_size):
+        for chunk in chunks:
             chunk_results.start(chunk)
             if reuse and store is not None:
                 chunk_results.reuse(store, run_id)
@@ -186,26 +220,27 @@ def run_batch(
                 for metric in built:
                     scoring.score(metric, chunk_results.todo(metric, chunk), chunk_results.record)
                     chunk_results.save(store, run_id)
-            deliver_rows(chunk_results.rows(chunk, built), builder, on_rows, kept if keep_rows else None)
+            deliver(chunk_results.rows(chunk, built))
     finally:
         if chunk_results.pending:  # stopped inside a chunk (cancelled, interrupted): keep what did finish
             chunk_results.save(store, run_id)
         scoring.close()
-    answered = was_finished and chunk_results.stored == 0
-    if builder is None:  # an identical finished run's rows were read back for the caller
-        assert answer is not None and answered
-        answer["elapsed_s"] = round(time.perf_counter() - started, 3)
-        return BatchRun(run_id=run_id, rows=kept, summary=answer, metrics=metric_names)
-    resumed["copied"] = chunk_results.copied
-    summary = run_summary(builder, ctx.counters - counters_before, run_id, n_pairs, resumed)
+
+
+def _note_storage(summary: dict[str, Any], chunk_results: _ChunkResults, answered: bool) -> None:
+    """Say in the summary whether the store answered, which earlier run gave results, and how
+    many results this run stored."""
     summary["answered_from_store"] = answered
     if chunk_results.copied:
         summary["earlier_run"] = chunk_results.earlier
     summary["stored"] = chunk_results.stored
+
+
+def _keep_summary(store: Any | None, run_id: str, summary: dict[str, Any], answered: bool) -> None:
+    """Mark the run finished in the store with its summary; an identical rerun that the store
+    answered keeps the summary it had."""
     if store is not None and not answered:
         store.finish_run(run_id, summary=summary)
-    summary["elapsed_s"] = round(time.perf_counter() - started, 3)
-    return BatchRun(run_id=run_id, rows=kept, summary=summary, metrics=metric_names)
 
 
 def _stored_answer(store: Any, run_id: str, resumed: Counter, units: int, n_pairs: int,

@@ -170,27 +170,42 @@ def format_summary(summary: dict[str, Any]) -> str:
     """A short human-readable table of a summary (for the terminal)."""
     lines = []
     for name, m in summary["metrics"].items():
-        value = "n/a" if m["mean"] is None else f"{m['mean']:.4f} [{m['ci_low']:.4f}, {m['ci_high']:.4f}]"
-        arrow = "↑" if m["direction"] == "higher" else "↓"
-        demo = "  (demo-grade model)" if m.get("demo_grade") else ""
-        apart = f" not applicable={m['n_not_applicable']}" if m.get("n_not_applicable") else ""
-        title = f" {m['title']}" if m.get("title") and m["title"] != name else ""
-        lines.append(f"{name:<10}{title} {arrow} {value}  n={m['n']} errors={m['n_errors']} "
-                     f"cannot read={m.get('n_cannot_read', 0)}{apart}{demo}")
-        if m.get("judge_failures"):
-            lines.append(f"{'':<10}   judge failures: " + ", ".join(
-                f"{category} {n}" for category, n in m["judge_failures"].items()))
-        for key in shown_figures(m):
-            f = m["corpus_figures"][key]
-            if f["value"] is not None and f["ci_low"] is not None:
-                lines.append(f"{'':<10}   {key} {f['value']:.4f} [{f['ci_low']:.4f}, {f['ci_high']:.4f}]")
-        lines.append(f"{'':<10}   {m['signature']}")
+        lines += _metric_lines(name, m)
     demo_models = summary.get("demo_grade_metrics") or {}
     if demo_models:
         named = ", ".join(f"{name} ({model})" for name, model in demo_models.items())
         lines.append(f"demo-grade numbers, not measurements: {named}")
     lines.append(f"model calls: {summary['model_calls']} (LLM judge)  cache hits: {summary['cache_hits']}"
                  f"  encoder batches: {summary.get('encoder_batches', 0)}")
+    lines += _resumed_lines(summary)
+    return "\n".join(lines)
+
+
+def _metric_lines(name: str, m: Mapping[str, Any]) -> list[str]:
+    """One metric's lines: its mean with its interval and counts, its judge failures, the
+    headline figures shown under the mean, and its signature (what produced the numbers)."""
+    value = "n/a" if m["mean"] is None else f"{m['mean']:.4f} [{m['ci_low']:.4f}, {m['ci_high']:.4f}]"
+    arrow = "↑" if m["direction"] == "higher" else "↓"
+    demo = "  (demo-grade model)" if m.get("demo_grade") else ""
+    apart = f" not applicable={m['n_not_applicable']}" if m.get("n_not_applicable") else ""
+    title = f" {m['title']}" if m.get("title") and m["title"] != name else ""
+    lines = [f"{name:<10}{title} {arrow} {value}  n={m['n']} errors={m['n_errors']} "
+             f"cannot read={m.get('n_cannot_read', 0)}{apart}{demo}"]
+    if m.get("judge_failures"):
+        lines.append(f"{'':<10}   judge failures: " + ", ".join(
+            f"{category} {n}" for category, n in m["judge_failures"].items()))
+    for key in shown_figures(m):
+        f = m["corpus_figures"][key]
+        if f["value"] is not None and f["ci_low"] is not None:
+            lines.append(f"{'':<10}   {key} {f['value']:.4f} [{f['ci_low']:.4f}, {f['ci_high']:.4f}]")
+    lines.append(f"{'':<10}   {m['signature']}")
+    return lines
+
+
+def _resumed_lines(summary: Mapping[str, Any]) -> list[str]:
+    """What a resumed run took from the store rather than scored: stored results reused, and
+    results of unchanged pairs taken from an earlier run of the same input."""
+    lines = []
     resumed = summary.get("resumed") or {}
     if resumed.get("reused") or resumed.get("recomputed") or resumed.get("retried"):
         lines.append(f"resumed: {resumed['reused']} stored results reused, {resumed['recomputed']} "
@@ -199,4 +214,4 @@ def format_summary(summary: dict[str, Any]) -> str:
     if resumed.get("from_earlier_run"):
         lines.append(f"unchanged pairs: {resumed['from_earlier_run']} results taken from the earlier run "
                      f"{summary.get('earlier_run')} of this input (same pair, text and signature), not scored again")
-    return "\n".join(lines)
+    return lines

@@ -144,32 +144,62 @@ def report_parts(text: str, exam: str = "") -> ReportParts:
     """The finding statements, impression items and header of a report (``exam``: the pair's
     modality and area, used for the exam type when the report names none)."""
     layout = report_layout(text)
-    sections = [s for s in layout.sections if s.text]
-    title = _title(text) if sections and sections[0].name in ("preamble", "other") else ""
+    title = _layout_title(text, layout)
+    exam_line, named = _named_texts(layout)
+    technique = " ".join(named.get("technique", []))
+    return ReportParts(
+        statements=tuple(Statement(t, c) for t, c in _lines(layout.findings)),
+        impression=tuple(impression_items(layout.impression)),
+        exam_type=_exam_type(title or exam_line or exam.strip(), technique),
+        history=" ".join(named.get("indication", []) + named.get("history", [])),
+        technique=technique, comparison=" ".join(named.get("comparison", [])),
+        left_out=tuple(_left_out(layout, title)), vocabulary=frozenset(words(f"{text} {exam}")))
+
+
+def _layout_title(text: str, layout: ReportLayout) -> str:
+    """The study's title line, looked for only when the report opens with text under no
+    heading or an unknown one (a known heading first means there is no title line)."""
+    first = next((s for s in layout.sections if s.text), None)
+    return _title(text) if first is not None and first.name in ("preamble", "other") else ""
+
+
+def _named_texts(layout: ReportLayout) -> tuple[str, dict[str, list[str]]]:
+    """The first exam line ("EXAM: CT chest", written under a technique heading) apart, since it
+    names the exam type rather than the technique; every other section's text by its name."""
     named: dict[str, list[str]] = {}
     exam_line = ""
-    for s in sections:
+    for s in layout.sections:
+        if not s.text:
+            continue
         if s.name == "technique" and s.heading.strip().lower() in _EXAM_HEADINGS and not exam_line:
             exam_line = _clean(s.text)
             continue
         named.setdefault(s.name, []).append(_clean(s.text))
-    technique = " ".join(named.get("technique", []))
+    return exam_line, named
+
+
+def _exam_type(named: str, technique: str) -> str:
+    """The exam type as named (title, exam line or the pair's exam); failing those, the
+    technique's first sentence when it names a modality, so the header is filled when it can be."""
+    if named:
+        return named
     first_technique = sentences(technique)[:1]
-    exam_type = title or exam_line or exam.strip() or (
-        first_technique[0].rstrip(".") if first_technique and _MODALITY.search(first_technique[0])
-        else "")
+    return (first_technique[0].rstrip(".") if first_technique and _MODALITY.search(first_technique[0])
+            else "")
+
+
+def _left_out(layout: ReportLayout, title: str) -> list[str]:
+    """What the structured report has no place for, so that it is shown rather than lost: the
+    recommendation and notification sections, and (unless the report is read whole) text under
+    no heading or an unknown one that is not read as findings, the title line taken off."""
+    sections = [s for s in layout.sections if s.text]
     left_out = [_written(s.heading or s.name, s.text) for s in sections if s.name in _LEFT_OUT]
-    if not layout.whole:
-        loose = [s.text.strip().removeprefix(title) if i == 0 else s.text
-                 for i, s in enumerate(sections) if s.name in ("preamble", "other")
-                 and s.text not in layout.findings]
-        left_out += [_clean(t) for t in loose if _WORD.search(t)]
-    return ReportParts(
-        statements=tuple(Statement(t, c) for t, c in _lines(layout.findings)),
-        impression=tuple(impression_items(layout.impression)),
-        exam_type=exam_type, history=" ".join(named.get("indication", []) + named.get("history", [])),
-        technique=technique, comparison=" ".join(named.get("comparison", [])),
-        left_out=tuple(left_out), vocabulary=frozenset(words(f"{text} {exam}")))
+    if layout.whole:
+        return left_out
+    loose = [s.text.strip().removeprefix(title) if i == 0 else s.text
+             for i, s in enumerate(sections) if s.name in ("preamble", "other")
+             and s.text not in layout.findings]
+    return left_out + [_clean(t) for t in loose if _WORD.search(t)]
 
 
 # --------------------------------------------------------------------------- conservation

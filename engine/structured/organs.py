@@ -207,23 +207,48 @@ def _conjunct_headers(conjunct: str) -> set[str]:
     where something is ("in the liver") or what a term is about ("pleural effusion"); organs
     after a preposition count only when nothing else is named ("lesion in the liver")."""
     anatomy = _matches(_ANATOMY, conjunct)
-    terms = [t for t in _matches(_FINDING_TERMS, conjunct)
-             if not any(s <= t[0] and t[1] <= e for s, e, _ in anatomy if e - s > t[1] - t[0])]
+    terms = _terms_outside_organs(conjunct, anatomy)
+    if terms:
+        return _term_headers(anatomy, terms) | _organ_headers(
+            conjunct, _organs_beside_terms(conjunct, anatomy, terms))
+    located = _matches(_LOCATED_TERMS, conjunct)
+    if not anatomy:
+        return {header for _s, _e, header in located}
+    # "thyroid nodule in the right lobe": the organ written before the term is the one
+    named = [b for b in (_right_before(anatomy, t[0]) for t in located) if b]
+    return _organ_headers(conjunct, named or _compound_heads(conjunct, anatomy))
+
+
+def _terms_outside_organs(conjunct: str,
+                          anatomy: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
+    """The finding terms of ``conjunct`` that are not inside a longer organ term: there the
+    organ term is what the words name, not the finding term inside it."""
+    return [t for t in _matches(_FINDING_TERMS, conjunct)
+            if not any(s <= t[0] and t[1] <= e for s, e, _ in anatomy if e - s > t[1] - t[0])]
+
+
+def _term_headers(anatomy: list[tuple[int, int, str]], terms: list[tuple[int, int, str]]) -> set[str]:
+    """Each finding term's header, or the organ's written right before it when the term may be
+    about several organs ("pericardial effusion" is the heart's, not the pleura's)."""
     out: set[str] = set()
     for start, _end, header in terms:
         before = _right_before(anatomy, start)
         out.add(before[2] if before and header in _OVERRIDABLE and before[2] not in _NOT_OVERRIDING
                 else header)
-    if terms:
-        anatomy = [a for a in anatomy if not _PREPOSITION.search(conjunct[:a[0]])
-                   and not any(t[0] - 2 <= a[1] and a[0] < t[1] for t in terms)]
-    else:
-        located = _matches(_LOCATED_TERMS, conjunct)
-        if not anatomy:
-            return {header for _s, _e, header in located}
-        # "thyroid nodule in the right lobe": the organ written before the term is the one
-        named = [b for b in (_right_before(anatomy, t[0]) for t in located) if b]
-        anatomy = named or _compound_heads(conjunct, anatomy)
+    return out
+
+
+def _organs_beside_terms(conjunct: str, anatomy: list[tuple[int, int, str]],
+                         terms: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
+    """The organ words that still name a header of their own beside finding terms: not those
+    after a preposition (where something is) nor those a term is about (written at it)."""
+    return [a for a in anatomy if not _PREPOSITION.search(conjunct[:a[0]])
+            and not any(t[0] - 2 <= a[1] and a[0] < t[1] for t in terms)]
+
+
+def _organ_headers(conjunct: str, anatomy: list[tuple[int, int, str]]) -> set[str]:
+    """The headers of organ words; a word that names two organs gives both."""
+    out: set[str] = set()
     for start, end, header in anatomy:
         out |= set(_TWO_ORGANS.get(conjunct[start:end], (header,)))
     return out
