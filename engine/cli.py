@@ -236,7 +236,8 @@ def _score(args: argparse.Namespace, argv: list[str], registry: MetricRegistry) 
 def _score_run(args: argparse.Namespace, argv: list[str], pairs: dataio.PairFile, built: list[Any],
                registry: MetricRegistry, ctx: RuntimeContext, store: Any, run_id: str, max_chars: int) -> int:
     """Score the file chunk by chunk, each chunk's rows written to the outputs as it is done
-    (under ``.partial`` names, moved into place when the run finishes)."""
+    (under ``.partial`` names, moved into place when the run finishes); an identical rerun
+    whose output files are unchanged leaves them be."""
     from radscope.engine.runs.runner import run_batch
     from radscope.engine.runs.summary import format_summary
 
@@ -245,6 +246,53 @@ def _score_run(args: argparse.Namespace, argv: list[str], pairs: dataio.PairFile
     if info and info.status == "finished":
         resuming = f" (finished before: reading its {info.n_results} stored results)"
     print(f"run id: {run_id}{resuming}", file=sys.stderr, flush=True)
+    metric_names = [m.name for m in built]
+    written = _outputs(args)
+    run, unchanged = None, False
+    if info and info.status == "finished" and not args.fresh and all(
+            store.output_unchanged(run_id, kind, path) for kind, path in written.items()):
+        # An identical rerun whose output files are still the ones it wrote: the store answers
+        # and the files stay as they are. Something to score again (a judge failure retried)
+        # means the files must be written again after all.
+        run = run_batch(pairs, metric_names, ctx, registry=registry, store=store, run_id=run_id,
+                        input_label=str(args.input), max_chars=max_chars, metrics=built,
+                        keep_rows=False, reuse_earlier=False)
+        if run.answered_from_store:
+            print(f"outputs unchanged: {', '.join(written.values())} already hold this run's results "
+                  "(size and SHA-256 checked; --fresh scores again)", file=sys.stderr, flush=True)
+            unchanged = True
+        else:
+            run = None
+    if run is None:
+        outcome = _write_outputs(args, argv, pairs, built, registry, ctx, store, run_id, max_chars)
+        if isinstance(outcome, int):
+            return outcome
+        run = outcome
+        for kind, path in written.items():
+            store.record_output(run.run_id, kind, path)
+    if args.summary:
+        dataio.write_json(run.summary, args.summary)
+    print(format_summary(run.summary))
+    where = "left as they were in" if unchanged else "written to"
+    print(f"run id: {run.run_id}  ({len(pairs)} pairs {where} {args.out})")
+    from radscope.engine.runs.commands import store_line
+
+    print(store_line(store, run.summary))
+    return 0
+
+
+def _outputs(args: argparse.Namespace) -> dict[str, str]:
+    """The result files this command writes, by kind."""
+    return {kind: path for kind, path in (("jsonl", args.out), ("csv", args.csv)) if path}
+
+
+def _write_outputs(args: argparse.Namespace, argv: list[str], pairs: dataio.PairFile, built: list[Any],
+                   registry: MetricRegistry, ctx: RuntimeContext, store: Any, run_id: str,
+                   max_chars: int) -> Any:
+    """Score (or read back) every pair into the output files; the run, or the exit code of an
+    interrupted one."""
+    from radscope.engine.runs.runner import run_batch
+
     metric_names = [m.name for m in built]
     bar = None
     if not args.no_progress:  # a bar on a terminal, a line per 10 % or 30 s in a log
@@ -287,14 +335,7 @@ def _score_run(args: argparse.Namespace, argv: list[str], pairs: dataio.PairFile
             if bar is not None:
                 bar.close()
         writer.finish()
-    if args.summary:
-        dataio.write_json(run.summary, args.summary)
-    print(format_summary(run.summary))
-    print(f"run id: {run.run_id}  ({writer.n_rows} pairs written to {args.out})")
-    from radscope.engine.runs.commands import store_line
-
-    print(store_line(store, run.summary))
-    return 0
+    return run
 
 
 def _read_rows(path: str, metric: str) -> list[dict[str, Any]]:

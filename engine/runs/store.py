@@ -26,6 +26,7 @@ wait for each other through the busy timeout instead of failing.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import json
 import math
 import os
@@ -128,6 +129,14 @@ CREATE TABLE IF NOT EXISTS run_owners (   -- public app: which visitor (a hashed
     run_id TEXT PRIMARY KEY,
     owner  TEXT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS outputs (      -- the files a finished run wrote: an identical rerun leaves them be
+    run_id TEXT NOT NULL REFERENCES runs(run_id) ON DELETE CASCADE,
+    kind   TEXT NOT NULL,                 -- 'jsonl' | 'csv'
+    path   TEXT NOT NULL,                 -- absolute
+    sha256 TEXT NOT NULL,
+    bytes  INTEGER NOT NULL,
+    PRIMARY KEY (run_id, kind)
+);
 CREATE TABLE IF NOT EXISTS pair_texts (   -- the texts of a run's pairs, when the run keeps them
     run_id    TEXT NOT NULL REFERENCES runs(run_id) ON DELETE CASCADE,
     pair_id   TEXT NOT NULL,
@@ -193,6 +202,13 @@ def default_db_path() -> Path:
     """``$RADSCOPE_HOME/radscope.sqlite``; RADSCOPE_HOME defaults to ``~/.cache/radscope``."""
     home = os.environ.get("RADSCOPE_HOME") or os.path.join("~", ".cache", "radscope")
     return Path(home).expanduser() / "radscope.sqlite"
+
+
+def _file_digest(path: Path) -> tuple[str, int]:
+    """A file's SHA-256 (hex) and size in bytes, read in blocks."""
+    with path.open("rb") as fh:
+        digest = hashlib.file_digest(fh, "sha256").hexdigest()
+    return digest, path.stat().st_size
 
 
 def _now() -> str:
@@ -530,6 +546,26 @@ class Store:
             conn.execute("UPDATE runs SET status = ?, finished_at = ?, summary = ? WHERE run_id = ?",
                          (status, _now(), None if summary is None else _dumps(summary), run_id))
         self.checkpoint()
+
+    def record_output(self, run_id: str, kind: str, path: str | os.PathLike[str]) -> None:
+        """Remember the file a finished run wrote (its path, size and SHA-256), so that an
+        identical rerun can tell that the file still holds this run's results."""
+        final = Path(path).resolve()
+        digest, size = _file_digest(final)
+        with self._write() as conn:
+            self._require_run(conn, run_id)
+            conn.execute("INSERT OR REPLACE INTO outputs(run_id, kind, path, sha256, bytes) VALUES (?, ?, ?, ?, ?)",
+                         (run_id, kind, str(final), digest, size))
+
+    def output_unchanged(self, run_id: str, kind: str, path: str | os.PathLike[str]) -> bool:
+        """Whether ``path`` is the file this run wrote as ``kind``, byte for byte (same path,
+        size and SHA-256): a file edited, moved or replaced since is not."""
+        final = Path(path).resolve()
+        row = self._conn().execute("SELECT path, sha256, bytes FROM outputs WHERE run_id = ? AND kind = ?",
+                                   (run_id, kind)).fetchone()
+        if row is None or row[0] != str(final) or not final.is_file() or final.stat().st_size != row[2]:
+            return False
+        return _file_digest(final)[0] == row[1]
 
     def run_summary(self, run_id: str) -> dict[str, Any] | None:
         """The summary kept when the run finished (None: none kept, or the run is not finished)."""
