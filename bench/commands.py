@@ -20,7 +20,7 @@ import time
 from typing import Any
 
 from bench.common import machine_info, missing
-from radscope.engine.cli import _add_metric_options, _collect_options
+from radscope.engine.commands import _add_metric_options, _collect_options
 from radscope.engine.context import RuntimeContext
 from radscope.engine.io import dataio
 from radscope.engine.io.reports import ReportPair

@@ -1,7 +1,7 @@
 """The ``radscope`` command (and ``python -m radscope``).
 
 ``score``, ``compare``, ``metrics``, ``structure``, ``runs`` and ``agree`` are the engine's command line
-(``radscope.engine.cli``); ``app`` starts the web app (``app.py``, needs the ``app`` extra);
+(``radscope.engine.commands``); ``app`` starts the web app (``app.py``, needs the ``app`` extra);
 ``models`` lists, fetches, packs and unpacks the models (``radscope.models``);
 ``serve-reward`` starts the reward server (``radscope.engine.rewards.server``, needs ``serve``).
 """
@@ -31,7 +31,7 @@ def main(argv: list[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     command = args[0] if args else ""
     if command in ENGINE_COMMANDS:
-        from radscope.engine.cli import main as engine_main
+        from radscope.engine.commands import main as engine_main
 
         return engine_main(args)
     if command == "models":
@@ -52,7 +52,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _app(argv: list[str]) -> int:
-    from radscope.app import main as app_main
+    from radscope.launch import main as app_main
 
     return app_main(argv)
 

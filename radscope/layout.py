@@ -2,7 +2,7 @@
 
 Installed (a wheel), every folder is real and sits inside the package::
 
-    site-packages/radscope/{__init__.py, cli.py, app.py, engine/, models/, ui/, prompts/, assets/}
+    site-packages/radscope/{__init__.py, cli.py, launch.py, engine/, models/, ui/, prompts/, assets/}
 
 In a checkout the folders stay at the repository's top level, next to ``radscope/``::
 

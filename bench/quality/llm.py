@@ -198,7 +198,7 @@ def _line(name: str, m: dict[str, Any]) -> str:
 
 def cmd_llm(args: argparse.Namespace) -> int:
     from bench.common import machine_info
-    from radscope.engine.cli import _collect_options
+    from radscope.engine.commands import _collect_options
 
     home_before = os.environ.get("RADSCOPE_HOME")
     # This benchmark measures the judge, so CLEAR and RadSEM read reports with it.
@@ -245,7 +245,7 @@ def cmd_llm(args: argparse.Namespace) -> int:
 
 
 def add_metric_commands(sub: Any, registry: MetricRegistry) -> None:
-    from radscope.engine.cli import _add_metric_options
+    from radscope.engine.commands import _add_metric_options
 
     p = sub.add_parser("llm", help="LLM metrics: calls, tokens, ms/pair cold and cached; "
                                    "CLEAR fast vs faithful")

@@ -57,7 +57,7 @@ def _machine() -> dict[str, Any]:
 
 
 def cmd_triplets(args: argparse.Namespace) -> int:
-    from radscope.engine.cli import _collect_options
+    from radscope.engine.commands import _collect_options
 
     registry: MetricRegistry = args.registry
     sources: dict[str, list[str]] = {}
@@ -297,7 +297,7 @@ def mesh_agreement(reports: list[IuReport], labeller: Labeller = clear_rules_lab
 
 
 def cmd_mesh(args: argparse.Namespace) -> int:
-    from radscope.engine.cli import _collect_options
+    from radscope.engine.commands import _collect_options
 
     registry: MetricRegistry = args.registry
     if missing(args.data, "rules-mesh"):
@@ -339,7 +339,7 @@ def cmd_mesh(args: argparse.Namespace) -> int:
 
 
 def add_metric_commands(sub: argparse._SubParsersAction, registry: MetricRegistry) -> None:
-    from radscope.engine.cli import _add_metric_options
+    from radscope.engine.commands import _add_metric_options
 
     p = sub.add_parser("rules-triplets", help="synonym / antonym triplets per flip type (§2)")
     p.add_argument("--iu", help="ReXRank_IUXray_test.json")

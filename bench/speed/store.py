@@ -104,7 +104,7 @@ def _command_run(pairs_path: Path, db: Path, workers: int, names: list[str]) -> 
     import contextlib
     import io
 
-    from radscope.engine.cli import main
+    from radscope.engine.commands import main
 
     summary = db.with_suffix(".summary.json")
     argv = ["score", "--input", str(pairs_path), "--metrics", ",".join(names), "--out",

@@ -33,8 +33,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from radscope.engine.cli_args import amount, count
 from radscope.engine.cluster.blocks import COUNTERS, RESULTS, BlockScorer, block_row, blocks_of, encode_work
+from radscope.engine.command_args import amount, count
 from radscope.engine.context import RuntimeContext
 from radscope.engine.io.reports import DEFAULT_MAX_CHARS
 from radscope.engine.metrics.framework.base import Metric

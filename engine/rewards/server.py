@@ -224,7 +224,7 @@ def _positive(text: str) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from radscope.engine.cli import _add_metric_options
+    from radscope.engine.commands import _add_metric_options
     from radscope.engine.metrics.framework.registry import production
 
     parser = _Parser(prog="radscope serve-reward", description=__doc__.splitlines()[0])
@@ -260,7 +260,7 @@ def read_token(token_file: str | None) -> str | None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from radscope.engine.cli import _collect_options
+    from radscope.engine.commands import _collect_options
 
     args = build_parser().parse_args(argv)
     try:

@@ -5,7 +5,7 @@ import json
 import pytest
 
 from radscope.engine.api import Scorer
-from radscope.engine.cli import main
+from radscope.engine.commands import main
 
 REFS = ["No acute cardiopulmonary process. Heart size is normal.",
         "Small left pleural effusion. Mild cardiomegaly.",

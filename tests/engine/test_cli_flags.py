@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from radscope.engine.cli import main
+from radscope.engine.commands import main
 
 SCORE = ["score", "--input", "pairs.jsonl", "--out", "o.jsonl", "--metrics", "bleu"]
 

@@ -45,9 +45,9 @@ def no_links(tmp_path_factory) -> Path:
 
 
 def test_imports_and_a_fast_subset_pass_in_a_clone_without_links(no_links):
-    printed = run(sys.executable, "-c", "import radscope.engine, radscope.app, radscope.ui.page, radscope.models; "
-                  "print(radscope.engine.__file__); print(radscope.app.__file__)", cwd=no_links)
-    assert printed.split() == [str(no_links / "engine" / "__init__.py"), str(no_links / "radscope" / "app.py")]
+    printed = run(sys.executable, "-c", "import radscope.engine, radscope.launch, radscope.ui.page, radscope.models; "
+                  "print(radscope.engine.__file__); print(radscope.launch.__file__)", cwd=no_links)
+    assert printed.split() == [str(no_links / "engine" / "__init__.py"), str(no_links / "radscope" / "launch.py")]
     out = run(sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *SUBSET, cwd=no_links)
     assert " passed" in out and "failed" not in out
 

@@ -61,7 +61,7 @@ def test_installs_one_top_level_package_of_real_files(venv):
     assert not missing, f"not in the installed package: {missing[:10]}"
     # the benchmarks and training sit beside the package folders in a checkout: never installed
     assert not any((package / p).exists() for p in ("bench", "training", "engine/bench", "models/training"))
-    assert (package / "app.py").is_file() and (package / "layout.py").is_file()
+    assert (package / "launch.py").is_file() and (package / "layout.py").is_file()
 
 
 def test_bare_install_scores_from_a_folder_with_its_own_models_and_engine(venv, tmp_path):

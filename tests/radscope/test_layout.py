@@ -80,10 +80,10 @@ def test_no_module_counts_parent_folders_to_find_the_root():
 
 
 def test_the_space_entry_starts_the_packaged_app():
-    import radscope.app
+    import radscope.launch
 
     text = (ROOT / "app.py").read_text(encoding="utf-8")
-    assert "from radscope.app import main" in text and callable(radscope.app.main)
+    assert "from radscope.launch import main" in text and callable(radscope.launch.main)
 
 
 def test_benchmarks_and_training_sit_outside_the_package_folders():

@@ -62,7 +62,7 @@ def corpus(tmp_path_factory) -> Path:
 @pytest.fixture(scope="session")
 def one_worker(tmp_path_factory, corpus) -> dict:
     """The local runner's results on the corpus, one process (``--workers 1``): the reference."""
-    from radscope.engine.cli import main
+    from radscope.engine.commands import main
 
     work = tmp_path_factory.mktemp("one-worker")
     code = main(["score", "--input", str(corpus), "--metrics", METRICS, "--extractor", "rules",

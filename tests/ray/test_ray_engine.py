@@ -9,7 +9,7 @@ import sys
 import time
 from pathlib import Path
 
-from radscope.engine.cli import main
+from radscope.engine.commands import main
 from tests.ray.conftest import METRICS, N_PAIRS, comparable_summary, read_rows
 
 ROOT = Path(__file__).resolve().parents[2]

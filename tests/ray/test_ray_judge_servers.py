@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from bench.speed.cluster import start_server
-from radscope.engine.cli import main
+from radscope.engine.commands import main
 from tests.ray.conftest import read_rows, write_corpus
 
 N = 40

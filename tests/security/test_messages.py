@@ -61,7 +61,7 @@ def test_sqlite_read_only_and_full_errors_name_their_cause(tmp_path):
 def test_out_on_a_full_disk_is_a_message(tmp_path, monkeypatch, capsys):
     """The writer's disk fills up mid-run (a monkeypatched write): one line, exit 2, and the
     same command resumes from the store once there is room."""
-    from radscope.engine import cli
+    from radscope.engine import commands as cli
     from radscope.engine.io import dataio
 
     pairs = pairs_file(tmp_path / "pairs.jsonl", 100)

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from radscope import app as app_module
+from radscope import launch as app_module
 from radscope.engine.metrics.framework.registry import production
 from radscope.ui.tabs.models import logic as model_status
 from radscope.ui.page import launch_kwargs

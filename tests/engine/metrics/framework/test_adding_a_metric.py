@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from radscope.engine import cli
+from radscope.engine import commands as cli
 from radscope.engine.api import Scorer
 from radscope.engine.io.export import write_results_csv
 from radscope.engine.metrics.framework.registry import (

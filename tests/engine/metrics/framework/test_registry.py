@@ -77,7 +77,7 @@ def test_the_runner_scores_with_the_registry_it_is_given():
 
 def test_the_cli_and_the_api_take_the_registry_they_are_given(capsys):
     from radscope.engine.api import Scorer
-    from radscope.engine.cli import main
+    from radscope.engine.commands import main
 
     assert main(["metrics"], registry=standin_registry()) == 0
     assert "slow-standin" in capsys.readouterr().out

@@ -21,7 +21,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from radscope.engine.cli_args import OneLineParser, count
+from radscope.engine.command_args import OneLineParser, count
 from radscope.engine.context import RuntimeContext
 from radscope.engine.io import dataio
 from radscope.engine.metrics.framework.defaults import default_metrics
