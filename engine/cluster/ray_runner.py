@@ -46,11 +46,13 @@ from radscope.engine.runs.runner import (
     ProgressFn,
     RowsFn,
     _chunks,
+    _finished,
     _register_pairs,
     _reuse_stored,
     deliver_rows,
     input_run_id,
     resume_or_new_run_id,
+    run_batch,
     run_summary,
 )
 from radscope.engine.runs.summary import SummaryBuilder
@@ -140,6 +142,13 @@ def run_ray(
     built = list(metrics) if metrics is not None else registry.build(metric_names, ctx)
     signatures = {m.name: m.signature() for m in built}
     run_id = run_id or resume_or_new_run_id(store, input_run_id(pairs, signatures, max_chars))
+    if _finished(store, run_id):
+        # An identical rerun of a finished run: nothing for Ray to do. The local runner answers
+        # from the store as for any engine, and reopens the run only if something must be
+        # scored again (a judge failure retried, in this process); the kept summary stays.
+        return run_batch(pairs, metric_names, ctx, registry=registry, store=store, run_id=run_id,
+                         input_label=input_label, max_chars=max_chars, concurrency=concurrency,
+                         progress=progress, metrics=built, on_rows=on_rows, keep_rows=keep_rows)
     info = store.start_run(run_id, input_label, metric_names, {"signatures": signatures})
     reuse = info.n_results > 0
     resumed = _register_pairs(store, run_id, pairs, signatures if reuse else None)

@@ -41,6 +41,25 @@ def test_ray_rows_and_summary_equal_one_worker(local_ray, corpus, one_worker, tm
     assert header.startswith('"id","reference","candidate"') and '"bleu_score","bleu_error"' in header
 
 
+def test_an_identical_rerun_on_ray_answers_from_the_finished_run(local_ray, corpus, tmp_path):
+    """Run again, a finished Ray run is read back: nothing scored or stored, the run not reopened,
+    its kept summary unchanged."""
+    from radscope.engine.runs.store import Store
+
+    assert main(score_args(corpus, tmp_path)) == 0
+    with Store(tmp_path / "store.sqlite") as store:
+        (run,) = store.list_runs()
+        kept = store.run_summary(run.run_id)
+    (tmp_path / "out.jsonl").unlink()  # so the rows are written again, not left as they were
+    assert main(score_args(corpus, tmp_path)) == 0
+    again = json.loads((tmp_path / "summary.json").read_text())
+    assert again["answered_from_store"] is True and again["stored"] == 0
+    assert len(read_rows(tmp_path / "out.jsonl")) == N_PAIRS
+    with Store(tmp_path / "store.sqlite") as store:
+        assert [r.status for r in store.list_runs()] == ["finished"]
+        assert store.run_summary(run.run_id) == kept
+
+
 def stored_results(db: Path) -> int:
     """Results stored so far, read without taking the writer's lock."""
     if not db.exists():
