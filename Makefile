@@ -113,7 +113,7 @@ constraints: $(BIN)/.dev
 	  $(BIN)/python -m pip freeze --exclude-editable; } > requirements/constraints.txt
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache $(OUT)
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache $(OUT) build
 
 # Topic fragments (models, LLM benchmarks, ...) add targets and prerequisites of their own.
 -include mk/*.mk

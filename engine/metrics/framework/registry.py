@@ -148,11 +148,13 @@ class MetricRegistry:
 
 def metric_modules() -> list[str]:
     """Every metric package directly under ``radscope.engine.metrics`` (each declares METRICS), in
-    name order; the framework package declares none."""
+    name order; the framework package declares none. Packages only: a stray module there (a
+    wheel built over a stale ``build/`` folder keeps the modules of an older tree) is never
+    imported."""
     import radscope.engine.metrics as package
 
     return [f"radscope.engine.metrics.{info.name}" for info in pkgutil.iter_modules(package.__path__)
-            if info.name != "framework"]
+            if info.ispkg and info.name != "framework"]
 
 
 @functools.cache
