@@ -10,7 +10,7 @@ comparisons are read from the untouched sentences.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any
 
@@ -116,7 +116,8 @@ def read_report(text: str) -> ReportReading:
             notes = [*notes, "no atomic statement left: the sentences are read whole"]
 
     utterances = sentences_read.utterances
-    return ReportReading(findings=tuple(read_finding(s) for s in sentences),
+    findings = resolve_references([read_finding(s) for s in sentences])
+    return ReportReading(findings=tuple(findings),
                          comparisons=_comparisons(utterances), utterances=utterances,
                          notes=tuple(notes))
 
@@ -150,6 +151,47 @@ _VERDICT_RE = re.compile(
     r"(?:(?:study|exam(?:ination)?|chest|radiograph|ct|mri?)\s+)?(?:is\s+)?(?:(?:entirely|essentially|completely)\s+)?"
     r"(?:unremarkable|normal|negative|stable|unchanged|no abnormality detected|nad|clear)\.?",
     re.IGNORECASE)
+
+
+# A sentence that names its finding by reference ("The lesion measures 4 mm", "It shows rim
+# enhancement", "The largest is 8 mm") says where through the sentence it refers to.
+_REFERENCE_RE = re.compile(r"(?:the|this|these|those|it|its|they|their)\b", re.IGNORECASE)
+_PRONOUN_RE = re.compile(r"(?:it|its|they|their|the largest|the biggest|the smallest)\b",
+                         re.IGNORECASE)
+
+
+def resolve_references(findings: list[Finding]) -> list[Finding]:
+    """Give a site-less abnormal statement that refers back to a finding ("the fracture", "the
+    lesion", "it") the place of the nearest earlier statement it refers to: one with a site that
+    names the same finding word, or, for a pronoun, the abnormal statement just before. "A
+    fracture of the right distal radius. The fracture is in anatomic alignment." says the
+    alignment of the radius, and a fracture of another bone is not the same finding."""
+    out: list[Finding] = []
+    for finding in findings:
+        f = finding.features
+        if not f.sites and f.normality != NORMAL and _REFERENCE_RE.match(finding.text):
+            source = _referent(finding, out)
+            if source is not None:
+                g = source.features
+                sides = f.sides or g.sides
+                finding = replace(finding, sites=source.sites,
+                                  laterality=tuple(sorted(sides)),
+                                  features=replace(f, sites=g.sites, sides=sides,
+                                                   segments=f.segments or g.segments,
+                                                   levels=f.levels or g.levels))
+        out.append(finding)
+    return out
+
+
+def _referent(finding: Finding, before: list[Finding]) -> Finding | None:
+    pronoun = bool(_PRONOUN_RE.match(finding.text))
+    words = finding.features.core
+    for earlier in reversed(before):
+        if earlier.features.normality == NORMAL or not earlier.features.sites:
+            continue  # a site-less statement between them describes the same finding
+        if pronoun or words & earlier.features.core:
+            return earlier
+    return None
 
 
 @lru_cache(maxsize=50000)

@@ -19,12 +19,13 @@ from __future__ import annotations
 from radscope.engine.reader.vocabulary.loader import lexicon_hash
 
 READER_NAME = "radscope-reader"
-# v6: each modality's equivalent forms read as one (equivalents.json), a finding's appearance
+# v7: a finding named by reference ("the fracture", "it") reads the site of the one it refers to;
+# spinal levels are places, not finding words; numbers and units read apart. v6: each modality's equivalent forms read as one (equivalents.json), a finding's appearance
 # kept with it (", with low signal on T1WI"; a lead-in's lines), one statement per MR sequence,
 # opposite places and liver segments, telegraphic labels kept. v5: findings as frames (sizes in mm within a tolerance, change over time), wording.json,
 # comparisons as context. v4: sections as written (RESULT(S), CONCLUSION, sub-headings), the
 # impression read apart. v3: radsem-rules-v5 atoms (level and site lists, joined continuations).
-READER_VERSION = "reader-v6"
+READER_VERSION = "reader-v7"
 READER_RULES_VERSION = "rules-v5"  # v5: telegraphic labels kept; v4: sentences read through wording.json
 RADSEM_RULES_VERSION = "radsem-rules-v7"  # v7: per-sequence atoms, places; v6: size and change-over-time contradictions
 

@@ -139,7 +139,8 @@ def sentence_features(text: str) -> SentenceFeatures:
     canon = canonical_text(text)
     scope = ClauseScope(canon)
     finest, site_spans = _sites(canon)
-    tokens, asserted, negated = _words(canon, scope, site_spans)
+    levels = _levels(canon)
+    tokens, asserted, negated = _words(canon, scope, site_spans, levels)
     abn_pos, abn_neg = _statuses(lex.abnormal, canon, scope, site_spans)
     neutral_pos, _ = _statuses(lex.neutral, canon, scope, site_spans)
     norm_pos, norm_neg = _statuses(lex.normal, canon, scope)
@@ -158,7 +159,7 @@ def sentence_features(text: str) -> SentenceFeatures:
     sides = frozenset(s for s in _SIDES if re.search(rf"\b{s}\b", canon))
     return SentenceFeatures(
         text=text, canon=canon, tokens=frozenset(tokens), sites=finest, sides=sides,
-        levels=_levels(canon), sequences=frozenset(m.group(1) for m in _SEQUENCE_RE.finditer(canon)),
+        levels=levels, sequences=frozenset(m.group(1) for m in _SEQUENCE_RE.finditer(canon)),
         normality=normality, asserted=frozenset(asserted), negated=frozenset(negated),
         core=frozenset(abn_pos + dev_pos + neutral_pos), directions=_directions(canon, scope),
         details=frozenset(details), scope=scope, sizes=measurements(canon),
@@ -167,10 +168,11 @@ def sentence_features(text: str) -> SentenceFeatures:
         segments=frozenset(f"s{m.group(1)}" for m in _SEGMENT_RE.finditer(canon)))
 
 
-def _words(canon: str, scope: ClauseScope,
-           site_spans: list[tuple[int, int]]) -> tuple[set[str], set[str], set[str]]:
-    """Stemmed content tokens, and those of them asserted and negated (site and side words
-    left out of the last two)."""
+def _words(canon: str, scope: ClauseScope, site_spans: list[tuple[int, int]],
+           levels: frozenset[str] = frozenset()) -> tuple[set[str], set[str], set[str]]:
+    """Stemmed content tokens, and those of them asserted and negated (site, side and spinal
+    level words left out of the last two: they say where, and are compared as places)."""
+    places = {part for level in levels for part in level.split("-")}
     tokens: set[str] = set()
     asserted: set[str] = set()
     negated: set[str] = set()
@@ -180,7 +182,8 @@ def _words(canon: str, scope: ClauseScope,
             continue
         stemmed = stem(word)
         tokens.add(stemmed)
-        if any(s <= m.start() and m.end() <= e for s, e in site_spans) or word in _SIDES:
+        if any(s <= m.start() and m.end() <= e for s, e in site_spans) or word in _SIDES \
+                or word in places:
             continue
         (negated if scope.status(m.start(), m.end()) == NEGATIVE else asserted).add(stemmed)
     return tokens, asserted, negated
