@@ -200,7 +200,7 @@ def read_finding(sentence: str) -> Finding:
     feats = sentence_features(sentence)
     canon, scope = feats.canon, feats.scope
     return Finding(
-        text=sentence, polarity=polarity(feats, canon, scope), laterality=tuple(sorted(feats.sides)),
+        text=sentence, polarity=polarity(feats), laterality=tuple(sorted(feats.sides)),
         sites=tuple(sorted(feats.sites)), severity=severity(canon, scope),
         size=tuple(canon[start:end] for start, end in size_spans(canon)),
         change=feats.change,

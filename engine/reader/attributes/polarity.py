@@ -15,7 +15,6 @@ from radscope.engine.reader.attributes.certainty import (
     NEGATIVE,
     POSITIVE,
     UNCERTAIN,
-    ClauseScope,
     Status,
 )
 from radscope.engine.reader.attributes.place import NORMAL, SentenceFeatures, stem
@@ -26,8 +25,9 @@ from radscope.engine.reader.vocabulary.reader_words import reader_lexicon
 WORD_RE = re.compile(r"[a-z][a-z'-]+")
 
 
-def _hedged(feats: SentenceFeatures, canon: str, scope: ClauseScope) -> bool:
+def _hedged(feats: SentenceFeatures) -> bool:
     """An abnormality or an asserted finding word under an uncertainty cue, or a hedge word."""
+    canon, scope = feats.canon, feats.scope
     hedged = any(c.kind == "unc" for c in scope.cues) and (any(
         scope.status(*m.span()) == UNCERTAIN
         for m in anatomy_lexicon().abnormal.finditer(canon)) or any(
@@ -36,8 +36,8 @@ def _hedged(feats: SentenceFeatures, canon: str, scope: ClauseScope) -> bool:
     return hedged or (feats.normality != NORMAL and bool(asserted_words(reader_lexicon().hedges, canon, scope)))
 
 
-def polarity(feats: SentenceFeatures, canon: str, scope: ClauseScope) -> Status:
+def polarity(feats: SentenceFeatures) -> Status:
     """Negative for a normal statement that denies something, uncertain when hedged, else positive."""
     if feats.normality == NORMAL and feats.negated:
         return NEGATIVE
-    return UNCERTAIN if _hedged(feats, canon, scope) else POSITIVE
+    return UNCERTAIN if _hedged(feats) else POSITIVE
