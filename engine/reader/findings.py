@@ -154,7 +154,8 @@ _VERDICT_RE = re.compile(
 
 
 # A sentence that names its finding by reference ("The lesion measures 4 mm", "It shows rim
-# enhancement", "The largest is 8 mm") says where through the sentence it refers to.
+# enhancement", "The largest is located at ...", one the text stage could not join to the sentence
+# before) says where through the sentence it refers to.
 _REFERENCE_RE = re.compile(r"(?:the|this|these|those|it|its|they|their)\b", re.IGNORECASE)
 _PRONOUN_RE = re.compile(r"(?:it|its|they|their|the largest|the biggest|the smallest)\b",
                          re.IGNORECASE)
@@ -162,10 +163,10 @@ _PRONOUN_RE = re.compile(r"(?:it|its|they|their|the largest|the biggest|the smal
 
 def resolve_references(findings: list[Finding]) -> list[Finding]:
     """Give a site-less abnormal statement that refers back to a finding ("the fracture", "the
-    lesion", "it") the place of the nearest earlier statement it refers to: one with a site that
-    names the same finding word, or, for a pronoun, the abnormal statement just before. "A
-    fracture of the right distal radius. The fracture is in anatomic alignment." says the
-    alignment of the radius, and a fracture of another bone is not the same finding."""
+    lesion", "it") the place of the nearest earlier abnormal statement with a site that it refers
+    to: one naming the same finding word, or any one for a pronoun. "A fracture of the right
+    distal radius. The fracture is in anatomic alignment." says the alignment of the radius, and
+    a fracture of another bone is not the same finding."""
     out: list[Finding] = []
     for finding in findings:
         f = finding.features

@@ -169,7 +169,7 @@ def sentence_features(text: str) -> SentenceFeatures:
 
 
 def _words(canon: str, scope: ClauseScope, site_spans: list[tuple[int, int]],
-           levels: frozenset[str] = frozenset()) -> tuple[set[str], set[str], set[str]]:
+           levels: frozenset[str]) -> tuple[set[str], set[str], set[str]]:
     """Stemmed content tokens, and those of them asserted and negated (site, side and spinal
     level words left out of the last two: they say where, and are compared as places)."""
     places = {part for level in levels for part in level.split("-")}

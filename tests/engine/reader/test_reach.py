@@ -45,6 +45,8 @@ def test_a_spinal_level_is_a_place_not_a_shared_finding_word():
     f = sentence_features("There is a pars interarticularis defect at L5 on the left.")
     assert "l5" in f.levels and "l5" not in f.asserted
     assert f.sites == frozenset({"spine"}) and "defect" in f.core
+    short = sentence_features("There is a pars defect at L5.")  # the site does not take the finding
+    assert short.sites == frozenset({"spine"}) and "defect" in short.core
     reference = "There is grade 1 anterolisthesis of L4 on L5. The pedicles are intact."
     candidate = ("There is grade 1 anterolisthesis of L4 on L5. There is a pars "
                  "interarticularis defect at L5 on the left. The pedicles are intact.")
