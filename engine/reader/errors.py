@@ -108,8 +108,11 @@ def pair_errors(pair: PairReading) -> list[ReaderError]:
         errors.append(ReaderError("E", True, "comparison not in the reference: "
                                              f"'{pair.candidate.comparisons[j].text}'", at=(-1, j)))
     for i in pair.comparisons_dropped:
-        errors.append(ReaderError("F", True, "comparison left out: "
-                                             f"'{pair.reference.comparisons[i].text}'", at=(i, -1)))
+        # F is the omission of a comparison that describes a change: leaving out "similar to
+        # the prior study" loses no change, so it is listed but not counted.
+        dropped = pair.reference.comparisons[i]
+        errors.append(ReaderError("F", dropped.change != "unchanged",
+                                  f"comparison left out: '{dropped.text}'", at=(i, -1)))
     return sorted(errors, key=lambda e: CATEGORY_KEYS.index(e.category))
 
 

@@ -19,15 +19,18 @@ from __future__ import annotations
 from radscope.engine.reader.vocabulary.loader import lexicon_hash
 
 READER_NAME = "radscope-reader"
-# v7: a finding named by reference ("the fracture", "it") reads the site of the one it refers to;
+# v8: past-tense statement verbs ("showed", "demonstrated") end a subject; an organ said only to
+# be there ("the gallbladder is seen") is normal; a list of adjectives takes the noun that follows
+# them ("temporal, parietal and occipital bones ..."); leaving out an "unchanged" comparison is
+# listed, not counted (F is a comparison that describes change). v7: a finding named by reference ("the fracture", "it") reads the site of the one it refers to;
 # spinal levels are places, not finding words; numbers and units read apart. v6: each modality's equivalent forms read as one (equivalents.json), a finding's appearance
 # kept with it (", with low signal on T1WI"; a lead-in's lines), one statement per MR sequence,
 # opposite places and liver segments, telegraphic labels kept. v5: findings as frames (sizes in mm within a tolerance, change over time), wording.json,
 # comparisons as context. v4: sections as written (RESULT(S), CONCLUSION, sub-headings), the
 # impression read apart. v3: radsem-rules-v5 atoms (level and site lists, joined continuations).
-READER_VERSION = "reader-v7"
+READER_VERSION = "reader-v8"
 READER_RULES_VERSION = "rules-v5"  # v5: telegraphic labels kept; v4: sentences read through wording.json
-RADSEM_RULES_VERSION = "radsem-rules-v7"  # v7: per-sequence atoms, places; v6: size and change-over-time contradictions
+RADSEM_RULES_VERSION = "radsem-rules-v8"  # v8: a finding that names no abnormality against one that does is part-whole; v7: per-sequence atoms, places; v6: size and change-over-time contradictions
 
 # The lexicon files whose content can change each view's reading (their hash goes into its
 # signature). ``wording`` is read by every rules reader: every sentence passes through it.

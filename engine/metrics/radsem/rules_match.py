@@ -33,6 +33,16 @@ def _relation(x: frozenset[str], y: frozenset[str]) -> str | None:
     return "equivalent" if x & y else "part-whole"
 
 
+def _asserted_relation(x: frozenset[str], y: frozenset[str]) -> str:
+    """Two abnormal statements' findings: the same words, other words (part-whole), or none on
+    either side (equivalent: neither names its finding). One that names none ("the trunk is 40 mm",
+    "the silhouette is in the supine position") against one that does ("stenosis") is the
+    general against the particular: part-whole, not the same finding."""
+    if not x and not y:
+        return "equivalent"
+    return "equivalent" if x & y else "part-whole"
+
+
 def details_relationship(a: SentenceFeatures, b: SentenceFeatures) -> str:
     """Compare detail words (size, severity, morphology, density, acuity, hedging, numbers)."""
     if not a.details and not b.details:
@@ -68,7 +78,7 @@ def tag_pair(ref: SentenceFeatures, gen: SentenceFeatures) -> RadsemPair:
         anatomical_relationship=anatomical_relationship(ref, gen) or "part-whole",
         asserted_abnormality_relationship=None if normal else (
             "equivalent" if _same_change(ref, gen)
-            else _relation(_stems(ref.core), _stems(gen.core)) or "equivalent"),
+            else _asserted_relation(_stems(ref.core), _stems(gen.core))),
         negated_abnormality_relationship=_relation(ref.negated, gen.negated),
         details_of_abnormality_relationship=None if normal else details_relationship(ref, gen))
 

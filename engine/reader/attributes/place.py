@@ -132,6 +132,18 @@ def _absent_finding(canon: str) -> bool:
     return bool(m and anatomy_lexicon().abnormal.search(m.group(1)))
 
 
+_PRESENT_RE = re.compile(r"\b(?:seen|present|visuali[sz]ed|identified|visible|noted|observed|demonstrated)\W*$")
+
+
+_DENIED_RE = re.compile(r"\b(?:not|no|never|none)\b")
+
+
+def _said_present(canon: str, scope: ClauseScope) -> bool:
+    """The sentence ends by saying that something is there ("... is seen", "... identified")."""
+    m = _PRESENT_RE.search(canon)
+    return bool(m and scope.status(*m.span()) != NEGATIVE and not _DENIED_RE.search(canon))
+
+
 @lru_cache(maxsize=50000)
 def sentence_features(text: str) -> SentenceFeatures:
     """Read one atomic sentence (cached: references recur across candidates)."""
@@ -151,6 +163,8 @@ def sentence_features(text: str) -> SentenceFeatures:
         abn_neg, abn_pos = abn_neg + abn_pos, []
     if abn_pos or dev_pos:
         normality = ABNORMAL
+    elif finest and not asserted and not neutral_pos and _said_present(canon, scope):
+        normality = NORMAL  # "the gallbladder is seen": an organ said to be there, nothing more
     else:
         normality = _normality(abn_neg, neutral_pos, norm_pos, norm_neg, bool(negated))
     details = {m.group(0) for m in lex.details.finditer(canon)

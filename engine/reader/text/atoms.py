@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from itertools import pairwise
 
 from radscope.engine.reader.text.anatomy import TOKEN_RE, anatomy_lexicon, canonical_text, site_mentions
 from radscope.engine.reader.text.report_text import ReportText, read_text
@@ -416,6 +417,10 @@ def _expand_subject_list(clause: str) -> list[str]:
     items = _split_items(_LEADING_ARTICLE_RE.sub("", subject))
     if len(items) < 2 or not _short(items):
         return [clause]
+    # "Bony or soft tissue abnormalities are ...": an item that is a lone modifier shares the
+    # last item's noun, so the subject is one phrase, not a list.
+    if any(len(i.split()) == 1 and _MODIFIER_RE.search(i) for i in items[:-1]):
+        return [clause]
     sites = all(_is_site(i) for i in items)
     findings = all(_is_finding(i) for i in items) and not any(
         _MODIFIER_RE.search(i.split()[-1]) for i in items[:-1])
@@ -478,9 +483,12 @@ def _adjectives_take_noun(items: list[str]) -> list[str]:
     """"the left temporal and parietal bones": an item that ends in an adjective takes the
     noun of the last item ("left temporal bones", not the temporal lobe)."""
     last = items[-1].split() if items else []
-    if len(items) < 2 or len(last) < 2 or not _ADJECTIVE_RE.search(last[-2]):
+    # the noun: the first word after an adjective that is not one ("occipital BONES involve ...")
+    noun = next((word for before, word in pairwise(last)
+                 if _ADJECTIVE_RE.search(before) and not _ADJECTIVE_RE.search(word)), None)
+    if len(items) < 2 or noun is None:
         return items
-    return [f"{item} {last[-1]}" if _ADJECTIVE_RE.search(item.split()[-1]) else item
+    return [f"{item} {noun}" if _ADJECTIVE_RE.search(item.split()[-1]) else item
             for item in items[:-1]] + [items[-1]]
 
 

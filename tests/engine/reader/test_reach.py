@@ -11,6 +11,7 @@ from radscope.engine.context import RuntimeContext
 from radscope.engine.reader.attributes.place import ABNORMAL, NORMAL, sentence_features
 from radscope.engine.reader.findings import read_report
 from radscope.engine.reader.pair.align import read_pair
+from radscope.engine.reader.pair.compatibility import incompatibility_reason
 
 
 def test_a_finding_named_by_reference_reads_the_site_of_the_one_it_refers_to():
@@ -97,3 +98,75 @@ def test_the_invented_fracture_costs_crepe_and_vert():
     assert crepe.details["clinical_errors"]["invented"] == 1
     assert vert.score < 1.0
     assert production().get("vert").build(ctx).score_pair(ReportPair("t", reference, reference)).score == 1.0
+
+
+# --- reader-v8 ------------------------------------------------------------------------------------
+
+
+def test_a_subject_list_ends_at_a_past_tense_verb():
+    assert len(read_report("The liver, spleen and pancreas showed no abnormality.").findings) == 3
+
+
+def test_a_lone_modifier_shares_the_noun_of_the_subject_it_starts():
+    findings = read_report("Bony or soft tissue abnormalities are not seen.").findings
+    assert len(findings) == 1 and findings[0].normal
+
+
+def test_a_list_of_adjectives_takes_the_noun_that_follows_them():
+    reading = read_report("Fractures of the left temporal, parietal, and occipital bones are seen.")
+    assert [f.text for f in reading.findings] == [
+        "Fractures of the left temporal bones are seen.",
+        "Fractures of the parietal bones are seen.",
+        "Fractures of the occipital bones are seen."]
+
+
+@pytest.mark.parametrize("sentence, normality", [
+    ("The gallbladder is seen.", NORMAL),  # an organ said to be there, nothing more
+    ("Right upper lobe present.", NORMAL),
+    ("The gallbladder is not seen.", ABNORMAL),  # an organ not seen stays a finding
+    ("A nodule is seen in the liver.", ABNORMAL),
+    ("The left anterior cerebral artery is outside normal limits.", ABNORMAL),
+    ("None of the nodules show calcification.", NORMAL),
+])
+def test_presence_and_limits(sentence, normality):
+    assert sentence_features(sentence).normality == normality
+
+
+@pytest.mark.parametrize("reference, candidate", [
+    ("A cystic lesion in the right kidney, without enhancement after contrast.",
+     "The right renal cystic lesion demonstrates enhancement."),
+    ("The lesion in the right kidney is isointense on T1WI.",
+     "The lesion in the right kidney is hyperintense on T1WI."),
+])
+def test_opposite_appearances_are_not_one_finding(reference, candidate):
+    pair = read_pair(reference, candidate)
+    (link,) = pair.links
+    assert "character" in link.conflicts  # the reader's error: an opposite description
+    ref, cand = pair.reference.findings[0].features, pair.candidate.findings[0].features
+    assert incompatibility_reason(ref, cand) == "opposite directions"  # RadSEM never pairs them
+
+
+def test_hand_and_foot_are_places():
+    assert sentence_features("Fracture of the right second toe.").sites == frozenset({"foot"})
+    assert sentence_features("Fracture of the proximal phalanx.").sites == frozenset({"phalanx"})
+    assert sentence_features("Soft tissue swelling of the left index finger.").sites >= {"hand"}
+
+
+def test_similar_to_the_prior_study_reads_as_unchanged():
+    reading = read_report("A 13 mm nodule in the right upper lobe, similar to the previous CT "
+                          "on 2025-5-21.")
+    assert reading.findings[0].change == "unchanged"
+    assert "previous" not in reading.findings[0].text
+
+
+def test_leaving_out_an_unchanged_comparison_is_listed_not_counted():
+    ctx = RuntimeContext(options={"extractor": "rules"})
+    crepe = production().get("crepe").build(ctx)
+    nodule = "A 13 mm nodule in the right upper lobe"
+    unchanged = crepe.score_pair(ReportPair("t", f"{nodule}, unchanged since the prior study.",
+                                            f"{nodule}."))
+    grown = crepe.score_pair(ReportPair("t", f"{nodule}, increased since the prior study.",
+                                        f"{nodule}."))
+    assert unchanged.score == 0.0
+    assert unchanged.details["reading"]["comparisons_dropped"] == [0]  # listed, not counted
+    assert grown.score == 1.0 and grown.details["errors"][0]["category"] == "F"

@@ -243,6 +243,14 @@ def test_the_same_abnormality_inflected_otherwise_is_equivalent():
     assert pair.asserted_abnormality_relationship == "equivalent"
 
 
+def test_a_finding_that_names_no_abnormality_is_the_general_of_one_that_does():
+    general = sentence_features("The main pulmonary artery trunk width is approximately 40 mm.")
+    particular = sentence_features("Stenosis of the main pulmonary artery is seen.")
+    assert not general.core and particular.core
+    assert tag_pair(general, particular).asserted_abnormality_relationship == "part-whole"
+    assert tag_pair(general, general).asserted_abnormality_relationship == "equivalent"
+
+
 @pytest.mark.parametrize("reference, candidate", [
     ("Tracheal intubation in place.", "An endotracheal tube is present within the trachea."),
     ("No choledocholithiasis is seen.", "No common bile duct stones."),
