@@ -68,11 +68,14 @@ def _link_errors(pair: PairReading, link: Link) -> list[ReaderError]:
     # A side or site error is also about where it is: "right lower lobe opacity" in the findings
     # and "right lower lobe pneumonia" in the impression, both moved left, are one error.
     where = (*about, *(f"site:{site}" for site in ref.sites))
+    # C is a finding in the wrong place: two denials in other places ("no mass in the right
+    # kidney" / "no abnormality in the right hemisphere") misplace no finding.
+    finding = ref.abnormal or cand.abnormal
     if "laterality" in found:
-        out.append(ReaderError("C", True, f"other side ({'/'.join(ref.laterality)} vs "
-                                          f"{'/'.join(cand.laterality)}): {both}", where, "side"))
+        out.append(ReaderError("C", finding, f"other side ({'/'.join(ref.laterality)} vs "
+                                             f"{'/'.join(cand.laterality)}): {both}", where, "side"))
     elif "site" in found:
-        out.append(ReaderError("C", True, f"other site: {both}", where, "site"))
+        out.append(ReaderError("C", finding, f"other site: {both}", where, "site"))
     if "severity" in found:
         out.append(ReaderError("D", True, f"different severity: {both}", about, "severity"))
     elif "size" in found:

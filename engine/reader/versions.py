@@ -19,10 +19,12 @@ from __future__ import annotations
 from radscope.engine.reader.vocabulary.loader import lexicon_hash
 
 READER_NAME = "radscope-reader"
-# v8: past-tense statement verbs ("showed", "demonstrated") end a subject; an organ said only to
-# be there ("the gallbladder is seen") is normal; a list of adjectives takes the noun that follows
-# them ("temporal, parietal and occipital bones ..."); leaving out an "unchanged" comparison is
-# listed, not counted (F is a comparison that describes change). v7: a finding named by reference ("the fracture", "it") reads the site of the one it refers to;
+# v8: opposite appearances (enhancement / non-enhancement, iso- / hyper- or hypointense); a denial
+# of another finding only ("thickening without effusion") does not contradict the finding alone;
+# lobes named from their lung, one per lobe; an organ said only to be there is normal; sentences
+# cut where the grammar says (past-tense verbs, lone modifiers, adjective lists, "; the largest");
+# CREPE's F only for a comparison that describes a change, C only for a misplaced finding (not
+# two denials in other places). v7: a finding named by reference ("the fracture", "it") reads the site of the one it refers to;
 # spinal levels are places, not finding words; numbers and units read apart. v6: each modality's equivalent forms read as one (equivalents.json), a finding's appearance
 # kept with it (", with low signal on T1WI"; a lead-in's lines), one statement per MR sequence,
 # opposite places and liver segments, telegraphic labels kept. v5: findings as frames (sizes in mm within a tolerance, change over time), wording.json,

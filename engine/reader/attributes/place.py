@@ -70,6 +70,9 @@ class SentenceFeatures:
     # per opposite pair of places (``equivalents.position_pairs``): 0 none, 1 first, 2 second, 3 both
     positions: tuple[int, ...] = ()
     segments: frozenset[str] = frozenset()  # liver segments ("s7")
+    # the stems of the findings the sentence denies ("without EFFUSION"): a denial that names
+    # only other findings does not contradict a statement of the finding itself
+    denied_findings: frozenset[str] = frozenset()
 
 
 def _sites(canon: str) -> tuple[frozenset[str], list[tuple[int, int]]]:
@@ -154,7 +157,7 @@ def sentence_features(text: str) -> SentenceFeatures:
     levels = _levels(canon)
     tokens, asserted, negated = _words(canon, scope, site_spans, levels)
     abn_pos, abn_neg = _statuses(lex.abnormal, canon, scope, site_spans)
-    neutral_pos, _ = _statuses(lex.neutral, canon, scope, site_spans)
+    neutral_pos, neutral_neg = _statuses(lex.neutral, canon, scope, site_spans)
     norm_pos, norm_neg = _statuses(lex.normal, canon, scope)
     dev_pos, _ = _statuses(lex.devices, canon, scope)
     if _absent_finding(canon) and not dev_pos:
@@ -179,7 +182,8 @@ def sentence_features(text: str) -> SentenceFeatures:
         details=frozenset(details), scope=scope, sizes=measurements(canon),
         change=change_over_time(canon) if normality == ABNORMAL else None,
         positions=_positions(canon, scope),
-        segments=frozenset(f"s{m.group(1)}" for m in _SEGMENT_RE.finditer(canon)))
+        segments=frozenset(f"s{m.group(1)}" for m in _SEGMENT_RE.finditer(canon)),
+        denied_findings=frozenset(stem(w) for phrase in abn_neg + neutral_neg for w in phrase.split()))
 
 
 def _words(canon: str, scope: ClauseScope, site_spans: list[tuple[int, int]],

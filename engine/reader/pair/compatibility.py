@@ -64,7 +64,7 @@ def incompatibility_reason(a: SentenceFeatures, b: SentenceFeatures) -> str | No
         return "normal vs abnormal"
     # Within normal sentences every finding is denied or normal, so word-level polarity only
     # separates context words ("no spurs at the margins" vs "the margins show no spurs").
-    if a.normality != NORMAL and (polarity_clash(a, b) or bool(a.negated) != bool(b.negated)):
+    if a.normality != NORMAL and (polarity_clash(a, b) or one_sided_denial(a, b)):
         return "asserted vs negated"
     if a.sides and b.sides and not (a.sides & b.sides):
         return "left vs right"
@@ -102,6 +102,16 @@ def places_differ(a: SentenceFeatures, b: SentenceFeatures) -> bool:
     lower pole) or other liver segments."""
     return bool(a.segments and b.segments and not a.segments & b.segments) \
         or _opposite_directions(a.positions, b.positions)
+
+
+def one_sided_denial(a: SentenceFeatures, b: SentenceFeatures) -> bool:
+    """One statement denies something and the other denies nothing ("the tip does not project
+    at T6" / "the tip is at T6"), unless all it denies is another finding: "mild pleural
+    thickening without effusion" still states the thickening of "mild thickening of the pleura"."""
+    if bool(a.negated) == bool(b.negated):
+        return False
+    denier = a if a.negated else b
+    return not denier.negated <= denier.denied_findings
 
 
 def polarity_clash(a: SentenceFeatures, b: SentenceFeatures) -> bool:

@@ -271,13 +271,16 @@ def _comma_statements(text: str) -> list[str]:
 
 
 def _cut_clauses(text: str) -> list[str]:
-    """Cut where a new statement starts; a cut at ", and ..." needs a statement on both sides,
+    """Cut where a new statement starts, but not before one that only goes on describing the
+    finding ("; the largest measures 7 mm"); a cut at ", and ..." needs a statement on both sides,
     so a list is kept whole: "The trachea, right main bronchus, and left main bronchus are
     patent" (the left part is the start of a subject list) and "... in the frontal lobes,
     centrum semiovale, and bilateral basal ganglia" (the right part only names a site)."""
     pieces, start = [], 0
     for m in _CLAUSE_SPLIT_RE.finditer(text):
         left, right = text[start:m.start()], _until_next_cut(text, m.end())
+        if _CONTINUATION_RE.match(right) and not _is_site(right):
+            continue  # "...; the largest measures 7 mm": it goes on describing the finding
         if m.group(0).lstrip(" ,").lower().startswith("and") and (
                 (not _VERB_RE.search(left) and _VERB_RE.search(right))
                 or (_is_site(right) and not _is_finding(right) and not _VERB_RE.search(right))):
@@ -305,6 +308,10 @@ def _split_attached_findings(clause: str) -> list[str]:
         denial = right.lower().startswith(("no ", "without "))
         if _LEVEL_RE.match(right.split(maxsplit=1)[0].rstrip(",")):
             continue  # ", and C6/7": the last item of a list of levels, not a second finding
+        item = left.rsplit(",", 1)[-1].split()
+        if m.group(0).strip(" ,").lower() == "and" and len(item) == 1 and _MODIFIER_RE.search(
+                item[0]) and _MODIFIER_RE.search(right.split(maxsplit=1)[0]):
+            continue  # "spotty, linear, and patchy shadows": the adjectives share one noun
         if _describes_only(said):
             continue  # ", with low signal on T1WI": how the finding looks, not a second finding
         if (lex.abnormal.search(said) or lex.neutral.search(said)) \

@@ -170,3 +170,70 @@ def test_leaving_out_an_unchanged_comparison_is_listed_not_counted():
     assert unchanged.score == 0.0
     assert unchanged.details["reading"]["comparisons_dropped"] == [0]  # listed, not counted
     assert grown.score == 1.0 and grown.details["errors"][0]["category"] == "F"
+
+
+@pytest.mark.parametrize("reference, candidate, compatible", [
+    ("Mild thickening of the pleura is noted on the right.",
+     "Right pleura mild pleural thickening without effusion.", True),  # denies another finding
+    ("A fracture of the left radius.", "A fracture of the left radius without displacement.", True),
+    ("Displaced fracture of the left radius.", "A fracture of the left radius without displacement.",
+     False),  # denies what the other states
+    ("The tip is at T6.", "The tip does not project at T6.", False),
+])
+def test_a_denial_of_another_finding_does_not_contradict(reference, candidate, compatible):
+    reason = incompatibility_reason(sentence_features(reference), sentence_features(candidate))
+    assert (reason is None) == compatible
+
+
+def test_a_clause_that_goes_on_describing_the_finding_stays_with_it():
+    reading = read_report("Small lymph nodes are visible in the mediastinum, some with "
+                          "calcification; the largest measures approximately 7 mm in diameter.")
+    (finding,) = reading.findings
+    assert finding.features.sizes and "mediastinum" in finding.sites
+
+
+def test_lobes_named_from_their_lung_are_one_statement_per_lobe():
+    reading = read_report("Small nodules are seen in the upper and lower lobes of the right lung "
+                          "and the lower lobe of the left lung.")
+    assert [(f.sites, f.laterality) for f in reading.findings] == [
+        (("upper lobe",), ("right",)), (("lower lobe",), ("right",)), (("lower lobe",), ("left",))]
+
+
+def test_adjectives_listed_before_their_noun_are_one_finding():
+    reading = read_report("Scattered spotty, linear, and patchy shadows are seen in the right lung.")
+    assert len(reading.findings) == 1
+    two = read_report("The liver is cirrhotic, enlarged, and ascites is present.")
+    assert len(two.findings) == 2  # a finding of its own after the list still stands apart
+
+
+@pytest.mark.parametrize("first, second", [
+    ("The left kidney shows nodular areas of high and low density.",
+     "The left kidney shows nodular hyperdense and hypodense areas."),
+    ("A nodule in liver segment S2 demonstrates no contrast enhancement.",
+     "A nonenhancing nodule in liver segment S2."),
+])
+def test_appearances_written_two_ways_read_alike(first, second):
+    a, b = sentence_features(first), sentence_features(second)
+    assert a.directions == b.directions and incompatibility_reason(a, b) is None
+
+
+@pytest.mark.parametrize("sentence, site", [
+    ("Hyperdense material in the right external auditory canal.", "ear"),
+    ("Hyperdensity along the falx cerebri.", "meninges"),
+])
+def test_ear_and_meninges_are_places(sentence, site):
+    assert site in sentence_features(sentence).sites
+
+
+def test_a_tumour_named_by_its_tissue_is_a_finding():
+    assert "meningioma" in sentence_features("A meningioma along the falx.").core
+    assert not sentence_features("A stoma in the left abdomen.").core
+
+
+def test_two_denials_in_other_places_misplace_no_finding():
+    ctx = RuntimeContext(options={"extractor": "rules"})
+    crepe = production().get("crepe").build(ctx)
+    moved_effusion = crepe.score_pair(ReportPair(
+        "t", "Small left pleural effusion. The right lung is clear.",
+        "Small right pleural effusion. The left lung is clear."))
+    assert moved_effusion.details["clinical_errors"]["side"] == 1  # the effusion, counted once
