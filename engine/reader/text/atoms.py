@@ -279,7 +279,8 @@ def _cut_clauses(text: str) -> list[str]:
     pieces, start = [], 0
     for m in _CLAUSE_SPLIT_RE.finditer(text):
         left, right = text[start:m.start()], _until_next_cut(text, m.end())
-        if _CONTINUATION_RE.match(right) and not _is_site(right):
+        if _CONTINUATION_RE.match(right) and not _is_site(right) and _is_finding(left) \
+                and not _LEADING_DENIAL_RE.match(left.lstrip()):
             continue  # "...; the largest measures 7 mm": it goes on describing the finding
         if m.group(0).lstrip(" ,").lower().startswith("and") and (
                 (not _VERB_RE.search(left) and _VERB_RE.search(right))
@@ -308,6 +309,10 @@ def _split_attached_findings(clause: str) -> list[str]:
         denial = right.lower().startswith(("no ", "without "))
         if _LEVEL_RE.match(right.split(maxsplit=1)[0].rstrip(",")):
             continue  # ", and C6/7": the last item of a list of levels, not a second finding
+        if m.group(0).strip(" ,").lower() == "and" and (
+                _FIRST_PREDICATE_RE.match(right) or re.match(r"[\w-]+,", right)):
+            continue  # ", and demonstrates ...": the same subject's next predicate; ", and course,
+            # is ...": the last item of a list, not a finding of its own
         item = left.rsplit(",", 1)[-1].split()
         if m.group(0).strip(" ,").lower() == "and" and len(item) == 1 and _MODIFIER_RE.search(
                 item[0]) and _MODIFIER_RE.search(right.split(maxsplit=1)[0]):

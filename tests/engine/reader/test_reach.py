@@ -237,3 +237,22 @@ def test_two_denials_in_other_places_misplace_no_finding():
         "t", "Small left pleural effusion. The right lung is clear.",
         "Small right pleural effusion. The left lung is clear."))
     assert moved_effusion.details["clinical_errors"]["side"] == 1  # the effusion, counted once
+
+
+def test_a_next_predicate_keeps_its_subject_and_a_last_list_item_its_list():
+    reading = read_report("The left internal carotid artery has normal caliber and course, is free "
+                          "of stenosis, and demonstrates no aneurysmal dilatation.")
+    assert all("carotid" in f.text for f in reading.findings)
+    assert len(read_report("The basilar artery has normal caliber, configuration, and course, "
+                           "is without stenosis.").findings) == 1
+
+
+def test_a_comparison_within_the_study_is_not_one_with_the_prior():
+    assert not read_report("The liver demonstrates decreased signal on opposed-phase compared to "
+                           "in-phase images.").comparisons
+    assert read_report("The nodule has increased compared to the prior study.").comparisons
+
+
+def test_the_normal_curve_that_straightens_is_not_called_normal():
+    assert "normal" not in sentence_features(
+        "Straightening of the normal cervical lordosis is present.").asserted
