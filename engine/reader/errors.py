@@ -120,9 +120,11 @@ def pair_errors(pair: PairReading) -> list[ReaderError]:
 
 
 def matched_findings(pair: PairReading) -> list[str]:
-    """The findings both reports state compatibly (GREEN's matched findings)."""
-    return [pair.ref_finding(link).text for link in pair.links
-            if not [e for e in link_errors(pair, link) if e.significant]]
+    """The reference findings the candidate states compatibly (GREEN's matched findings), each
+    once: a finding the candidate writes in two statements is still one matched finding."""
+    matched = {link.ref for link in pair.links
+               if not [e for e in link_errors(pair, link) if e.significant]}
+    return [pair.reference.findings[i].text for i in sorted(matched)]
 
 
 def readable(pair: PairReading) -> bool:

@@ -19,6 +19,11 @@ from __future__ import annotations
 from radscope.engine.reader.vocabulary.loader import lexicon_hash
 
 READER_NAME = "radscope-reader"
+# v9: a list of kinds before one noun names one finding per kind ("patchy and linear opacities");
+# a denial that another statement's finding lies within contradicts it, and that statement pairs
+# only with one that states the denied finding too; what a finding does to other structures
+# (", obscuring the right hemidiaphragm") is a finding at their sites; a finding matched by two
+# statements is matched once (VERT's M); "more pronounced on the right" is a side, not a change.
 # v8: opposite appearances (enhancement / non-enhancement, iso- / hyper- or hypointense); a denial
 # of another finding only ("thickening without effusion") does not contradict the finding alone;
 # lobes named from their lung, one per lobe; an organ said only to be there is normal; sentences
@@ -30,9 +35,9 @@ READER_NAME = "radscope-reader"
 # opposite places and liver segments, telegraphic labels kept. v5: findings as frames (sizes in mm within a tolerance, change over time), wording.json,
 # comparisons as context. v4: sections as written (RESULT(S), CONCLUSION, sub-headings), the
 # impression read apart. v3: radsem-rules-v5 atoms (level and site lists, joined continuations).
-READER_VERSION = "reader-v8"
+READER_VERSION = "reader-v9"
 READER_RULES_VERSION = "rules-v5"  # v5: telegraphic labels kept; v4: sentences read through wording.json
-RADSEM_RULES_VERSION = "radsem-rules-v8"  # v8: a finding that names no abnormality against one that does is part-whole; v7: per-sequence atoms, places; v6: size and change-over-time contradictions
+RADSEM_RULES_VERSION = "radsem-rules-v9"  # v9: a statement the other report denies pairs only with one that states the denied finding; kinds and effects written one per sentence; v8: a finding that names no abnormality against one that does is part-whole; v7: per-sequence atoms, places; v6: size and change-over-time contradictions
 
 # The lexicon files whose content can change each view's reading (their hash goes into its
 # signature). ``wording`` is read by every rules reader: every sentence passes through it.

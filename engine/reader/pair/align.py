@@ -28,15 +28,16 @@ from radscope.engine.reader.findings import Comparison, Finding, ReportReading, 
 from radscope.engine.reader.pair.compatibility import (
     LEXICAL_SETTINGS,
     anatomical_relationship,
+    denies,
+    generic_stems,
     incompatibility_reason,
     levels_differ,
     lexical_similarity,
     places_differ,
     polarity_clash,
 )
-from radscope.engine.reader.pair.pairing import extra_pairs, one_to_one, pairable
+from radscope.engine.reader.pair.pairing import denied_elsewhere, extra_pairs, one_to_one, pairable
 from radscope.engine.reader.text.anatomy import anatomy_lexicon
-from radscope.engine.reader.vocabulary.loader import load
 
 Conflict = Literal["laterality", "site", "severity", "size", "change", "certainty", "polarity",
                    "character"]
@@ -56,12 +57,6 @@ COMPATIBLE_BONUS = 0.2
 # pairs and 340 of 1,500 SSREE dev pairs, and CREPE's details on 766 IU pairs (docs/
 # architecture.md, "One pairing rule"): a change of definition to measure on its own, not here.
 ALIGN_SETTINGS = replace(LEXICAL_SETTINGS, normal_site_similarity=None, extra_containment=None)
-
-
-@lru_cache(maxsize=1)
-def _generic() -> frozenset[str]:
-    """Stemmed words too generic to make two statements one finding ("size", "normal", ...)."""
-    return frozenset(load("alignment")["generic_stems"])
 
 
 @dataclass(frozen=True)
@@ -129,6 +124,7 @@ def read_pair(reference: str, candidate: str) -> PairReading:
     cf = [f.features for f in cand.findings]
     sim = lexical_similarity(rf, cf) if rf and cf else np.zeros((len(rf), len(cf)))
     links = _links(ref.findings, cand.findings, sim)
+    links += _denials_left_over(ref.findings, cand.findings, sim, links)
     used_ref, used_cand = {link.ref for link in links}, {link.cand for link in links}
     only_ref, only_cand, restated = [], [], []
     for i, f in enumerate(ref.findings):
@@ -161,6 +157,7 @@ def _links(ref: Sequence[Finding], cand: Sequence[Finding], sim: np.ndarray) -> 
         return []
     rf, cf = [f.features for f in ref], [f.features for f in cand]
     allowed, sim = pairable(rf, cf, sim, ALIGN_SETTINGS)
+    allowed &= ~denied_elsewhere(rf, cf)
     same = np.array([[_same_finding(a, b) for b in cf] for a in rf], dtype=bool)
     also = ~allowed & same & (sim >= SAME_FINDING_MIN_SIMILARITY)
     chosen = one_to_one(sim, allowed, ALIGN_SETTINGS, bonus=COMPATIBLE_BONUS, also=also)
@@ -170,9 +167,40 @@ def _links(ref: Sequence[Finding], cand: Sequence[Finding], sim: np.ndarray) -> 
     return [Link(i, j, conflicts(ref[i], cand[j]), float(sim[i, j])) for i, j in sorted(chosen)]
 
 
+def _denials_left_over(ref: Sequence[Finding], cand: Sequence[Finding], sim: np.ndarray,
+                       links: Sequence[Link]) -> list[Link]:
+    """A statement left over that denies what the other report asserts at that place ("no
+    hypodense lesions in the liver" against "the liver is heterogeneous with multiple hypodense
+    lesions", whose one statement answered "the liver is heterogeneous") contradicts it: it is
+    linked to that statement, so that the denial is counted, not passed over as a normal
+    statement of its own."""
+    used_ref, used_cand = {link.ref for link in links}, {link.cand for link in links}
+    out = []
+    for j, c in enumerate(cand):
+        if j in used_cand:
+            continue
+        i = _best_denied(c, ref, sim[:, j])
+        if i is not None:
+            out.append(Link(i, j, conflicts(ref[i], c), float(sim[i, j])))
+    for i, r in enumerate(ref):
+        if i in used_ref:
+            continue
+        j = _best_denied(r, cand, sim[i, :])
+        if j is not None:
+            out.append(Link(i, j, conflicts(r, cand[j]), float(sim[i, j])))
+    return out
+
+
+def _best_denied(denier: Finding, others: Sequence[Finding], sim: np.ndarray) -> int | None:
+    """The most similar of ``others`` whose finding the statement ``denier`` denies (None:
+    none)."""
+    found = [k for k, o in enumerate(others) if denies(denier.features, o.features)]
+    return max(found, key=lambda k: sim[k]) if found else None
+
+
 def _same_finding(a: SentenceFeatures, b: SentenceFeatures) -> bool:
     """Both statements name one finding word (asserted or denied), beyond generic words."""
-    return bool(((a.asserted | a.negated) & (b.asserted | b.negated)) - _generic())
+    return bool(((a.asserted | a.negated) & (b.asserted | b.negated)) - generic_stems())
 
 
 def restates(finding: Finding, other: Sequence[Finding]) -> bool:
@@ -182,7 +210,7 @@ def restates(finding: Finding, other: Sequence[Finding]) -> bool:
     if _contradicted(finding, other):
         return False
     return any(incompatibility_reason(f, o.features) is None
-               and bool((f.asserted & o.features.asserted) - _generic())
+               and bool((f.asserted & o.features.asserted) - generic_stems())
                and f.normality == o.features.normality for o in other)
 
 

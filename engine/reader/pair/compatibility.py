@@ -10,6 +10,7 @@ words, no left/right clash, no different spinal level or MRI sequence, and relat
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -20,6 +21,7 @@ from radscope.engine.reader.attributes.change import changes_differ
 from radscope.engine.reader.attributes.place import NORMAL, SentenceFeatures
 from radscope.engine.reader.attributes.size import sizes_differ
 from radscope.engine.reader.text.anatomy import anatomy_lexicon
+from radscope.engine.reader.vocabulary.loader import load
 
 SimilarityFn = Callable[[Sequence[SentenceFeatures], Sequence[SentenceFeatures]], np.ndarray]
 
@@ -112,6 +114,51 @@ def one_sided_denial(a: SentenceFeatures, b: SentenceFeatures) -> bool:
         return False
     denier = a if a.negated else b
     return not denier.negated <= denier.denied_findings
+
+
+@lru_cache(maxsize=1)
+def generic_stems() -> frozenset[str]:
+    """Stemmed words too generic to make two statements one finding ("size", "normal", ...)."""
+    return frozenset(load("alignment")["generic_stems"])
+
+
+# "no OTHER lesion in the liver": a denial of everything else says nothing against the finding
+_ELSEWHERE_RE = re.compile(r"\b(?:other|otherwise|remaining|rest|else|elsewhere|additional|further|besides|except)\b")
+
+
+def denies(denier: SentenceFeatures, other: SentenceFeatures) -> bool:
+    """A normal statement denies, at the other's place, every finding word an abnormal statement
+    asserts: "no hypodense lesions in the liver" against "the liver is heterogeneous with
+    multiple hypodense lesions", or "no patchy opacities in the left lung" against "patchy
+    opacities in the left lung". The two cannot both be true, whatever else either says. Both
+    must name the place, the finding's within the denied one: "no enhancement" alone may be
+    about another lesion."""
+    denied = denied_words(denier)
+    return denier.normality == NORMAL and other.normality != NORMAL and bool(denied) \
+        and denied <= other.asserted - other.negated and not _ELSEWHERE_RE.search(denier.canon) \
+        and bool(denier.sites) and _within(other.sites, denier.sites) and same_place(denier, other)
+
+
+def denied_words(denier: SentenceFeatures) -> frozenset[str]:
+    """The finding words a statement only denies, beyond generic ones."""
+    return denier.negated - denier.asserted - generic_stems()
+
+
+def _within(sites: frozenset[str], area: frozenset[str]) -> bool:
+    """Some site lies in the area: the same site or a part of one of its sites ("a lesion in
+    segment 7" lies in "the liver", "nodules in the middle and lower lobes" partly in "the
+    middle lobe"; "nodules in the right lung" do not lie in "the right upper lobe", so "no
+    nodule in the right upper lobe" denies none of them)."""
+    lex = anatomy_lexicon()
+    return any(s == a or a in lex.ancestors(s) for s in sites for a in area)
+
+
+def same_place(a: SentenceFeatures, b: SentenceFeatures) -> bool:
+    """No other side, spinal level, place in the organ or MRI sequence, and related sites."""
+    return not (a.sides and b.sides and not a.sides & b.sides) \
+        and not levels_differ(a.levels, b.levels) and not places_differ(a, b) \
+        and not (a.sequences and b.sequences and not a.sequences & b.sequences) \
+        and anatomical_relationship(a, b) is not None
 
 
 def polarity_clash(a: SentenceFeatures, b: SentenceFeatures) -> bool:

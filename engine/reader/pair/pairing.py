@@ -25,6 +25,8 @@ from radscope.engine.reader.pair.compatibility import (
     MatchSettings,
     anatomical_relationship,
     containment,
+    denied_words,
+    denies,
     incompatibility_reason,
 )
 
@@ -119,5 +121,27 @@ def pair_sentences(ref: Sequence[SentenceFeatures], gen: Sequence[SentenceFeatur
                    sim: np.ndarray, settings: MatchSettings) -> Pairs:
     """RadSEM's pairing: the sorted (ref, gen) index pairs."""
     allowed, sim = pairable(ref, gen, sim, settings)
+    allowed &= ~denied_elsewhere(ref, gen)
     chosen = one_to_one(sim, allowed, settings)
     return sorted(chosen | set(extra_pairs(ref, gen, sim, allowed, chosen, settings)))
+
+
+def denied_elsewhere(ref: Sequence[SentenceFeatures], gen: Sequence[SentenceFeatures]
+                      ) -> np.ndarray:
+    """The pairs kept apart because the other report denies what one of them states: when
+    "no patchy opacities in the left lung" denies "patchy opacities in the left lung", that
+    statement may pair only with one that states the patchy opacities too, not with "linear
+    opacities in the left lung" beside the denial."""
+    apart = np.zeros((len(ref), len(gen)), dtype=bool)
+    for i, r in enumerate(ref):
+        for k, g in enumerate(gen):
+            if denies(g, r):
+                apart[i] |= [not _states(o, g) for o in gen]
+            if denies(r, g):
+                apart[:, k] |= [not _states(o, r) for o in ref]
+    return apart
+
+
+def _states(statement: SentenceFeatures, denial: SentenceFeatures) -> bool:
+    """``statement`` asserts every finding word ``denial`` denies."""
+    return denied_words(denial) <= statement.asserted - statement.negated

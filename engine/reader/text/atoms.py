@@ -17,7 +17,7 @@ from itertools import pairwise
 
 from radscope.engine.reader.text.anatomy import TOKEN_RE, anatomy_lexicon, canonical_text, site_mentions
 from radscope.engine.reader.text.report_text import ReportText, read_text
-from radscope.engine.reader.vocabulary.equivalents import appearance_words
+from radscope.engine.reader.vocabulary.equivalents import appearance_words, kind_words
 from radscope.engine.reader.vocabulary.loader import load
 
 # --- words (engine/data/lexicons/grammar.json) ----------------------------------------------------
@@ -28,6 +28,7 @@ _SINGULAR_VERB: dict[str, str] = _GRAMMAR["singular_verbs"]["forms"]
 _LATIN_PLURALS = frozenset(_GRAMMAR["latin_plurals"]["words"])
 _SINGULAR_IN_S = frozenset(_GRAMMAR["singular_in_s"]["words"])
 _SIDE_PHRASES: dict[str, str] = _GRAMMAR["side_phrases"]["forms"]
+_EFFECT_PARTICIPLES: tuple[str, ...] = tuple(_GRAMMAR["effect_participles"]["words"])
 _MAX_ITEM_WORDS = 5
 
 # --- patterns, compiled once -----------------------------------------------------------------------
@@ -62,6 +63,9 @@ _LEVEL_RE = re.compile(rf"^{_LEVEL}$", re.IGNORECASE)
 _LEVEL_LIST_RE = re.compile(
     rf"\b(?P<prep>in|within|at|of|on)\s+(?P<items>{_LEVEL}(?:\s*,\s*{_LEVEL})+)\b(?!\s*,?\s*(?:and|or)\b)",
     re.IGNORECASE)
+# ", obscuring the right hemidiaphragm": a second finding, at other sites, acting on them.
+_EFFECT_RE = re.compile(
+    rf",\s*(?:and\s+)?(?P<verb>{'|'.join(_EFFECT_PARTICIPLES)})\s+(?P<object>[^,;]+)$", re.IGNORECASE)
 # ", with compression of the dural sac": a second finding attached to the first.
 _WITH_RE = re.compile(r",\s*(?:with|accompanied by|associated with|and)\s+", re.IGNORECASE)
 _SIDE_RE = re.compile(r"\b(?:left|right)\b", re.IGNORECASE)
@@ -83,7 +87,7 @@ _MODIFIER_RE = re.compile(r"(?:y|like|al|ar|ic|ed|ous|ive|ing|thin|thick)$", re.
 # liver. The largest measures 8 mm." / "A mass in the left lobe. Unclear borders."
 _CONTINUATION_RE = re.compile(
     r"^(?:with\s+)?(?:(?:the|its)\s+(?:largest|biggest|smallest|larger|smaller)\b"
-    r"|(?:[\w-]+\s+){0,2}(?:margins?|borders?|edges?|boundar(?:y|ies))\b)", re.IGNORECASE)
+    r"|(?:(?:a|an)\s+)?(?:[\w-]+\s+){0,2}(?:margins?|borders?|edges?|boundar(?:y|ies))\b)", re.IGNORECASE)
 # "After intravenous injection of contrast via the cubital vein, the scan shows: <finding>",
 # "Small bowel MRE shows: <finding>": the lead that introduces the findings goes, they stay.
 _TECHNIQUE_LEAD_RE = re.compile(r"^[^:;]*\b(?:shows?|demonstrates?|reveals?)\s*:\s*", re.IGNORECASE)
@@ -101,9 +105,10 @@ _COMMA_STATEMENT_RE = re.compile(
     r",\s+(?=(?:the\s+)?(?P<subject>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,3})\s+(?:is|are|was|were)\b)",
     re.IGNORECASE)
 # Which side of a bilateral finding has more: "predominantly on the right", "more on the left",
-# "right greater than left", "R > L".
+# "more pronounced on the right side", "right greater than left", "R > L".
 _PREDOMINANT_RE = re.compile(
-    r",?\s*\b(?:predominantly|predominant|mainly|mostly|more|greater|worse)\s+(?:on\s+|at\s+|in\s+)?"
+    r",?\s*\b(?:predominantly|predominant|mainly|mostly|(?:more|most)(?:\s+(?:pronounced|prominent|marked|"
+    r"obvious|evident|severe|extensive|significant|conspicuous))?|greater|worse)\s+(?:on\s+|at\s+|in\s+)?"
     r"(?:the\s+)?(?P<side>left|right)(?:\s+side|-sided)?\b"
     r"|\(?\b(?P<more>left|right|[lr])\s*(?:>|greater than|more than|worse than)\s*"
     r"(?:the\s+)?(?:left|right|[lr])\b\)?", re.IGNORECASE)
@@ -227,7 +232,7 @@ def _atomize_sentence_cached(sentence: str) -> tuple[str, ...] | None:
     out: list[str] = []
     for clause in (c for whole in _clauses(text) for c in _expand_predicates(whole)):
         for item in _expand_subject_list(clause):
-            for negated in _expand_negated_list(item):
+            for negated in (k for n in _expand_negated_list(item) for k in _expand_kinds(n)):
                 for located in _expand_site_list(negated):
                     for sequence in _expand_sequences(located):
                         out.extend(_expand_sides(sequence))
@@ -253,8 +258,22 @@ def _clauses(text: str) -> list[str]:
     out = []
     for clause in _cut_clauses(text):
         if clause and clause.strip(" ,"):
-            out.extend(_split_attached_findings(clause.strip(" ,")))
+            for piece in _split_effect(clause.strip(" ,")):
+                out.extend(_split_attached_findings(piece))
     return out
+
+
+def _split_effect(clause: str) -> list[str]:
+    """"A large opacity in the right lower zone, obscuring the right hemidiaphragm and the
+    costophrenic angle" -> the opacity, and "the right hemidiaphragm and the costophrenic angle
+    are obscured": what the finding does to other structures is a finding at their sites."""
+    m = _EFFECT_RE.search(clause)
+    if not m or not _names_finding(clause[:m.start()]) or not _is_site(m.group("object")):
+        return [clause]
+    obj = m.group("object").strip()
+    verb = "are" if re.search(r"\band\b", obj) or obj.lower().endswith("s") else "is"
+    done = f"{m.group('verb')[:-3]}ed"  # obscuring -> obscured, effacing -> effaced
+    return [clause[:m.start()], f"{obj[:1].upper()}{obj[1:]} {verb} {done.lower()}"]
 
 
 
@@ -279,7 +298,7 @@ def _cut_clauses(text: str) -> list[str]:
     pieces, start = [], 0
     for m in _CLAUSE_SPLIT_RE.finditer(text):
         left, right = text[start:m.start()], _until_next_cut(text, m.end())
-        if _CONTINUATION_RE.match(right) and not _is_site(right) and _is_finding(left) \
+        if _CONTINUATION_RE.match(right) and not _is_site(right) and _names_finding(left) \
                 and not _LEADING_DENIAL_RE.match(left.lstrip()):
             continue  # "...; the largest measures 7 mm": it goes on describing the finding
         if m.group(0).lstrip(" ,").lower().startswith("and") and (
@@ -410,6 +429,12 @@ def _is_finding(phrase: str) -> bool:
     return bool(lex.abnormal.search(canon) or lex.devices.search(canon))
 
 
+def _names_finding(phrase: str) -> bool:
+    """A finding, or a word that names one only in context ("opacity", "density", "signal"):
+    what a margin or an effect on other structures can belong to."""
+    return _is_finding(phrase) or bool(anatomy_lexicon().neutral.search(canonical_text(phrase)))
+
+
 def _split_items(text: str) -> list[str]:
     return [i.strip() for i in _ITEM_SPLIT_RE.split(text) if i and i.strip()]
 
@@ -472,6 +497,33 @@ def _share_noun(items: list[str]) -> list[str]:
         bare = _BARE_SIDE_RE.fullmatch(item)
         out.append(f"{bare.group(1)}{suffix} {noun}" if bare else item)
     return out
+
+
+def _expand_kinds(clause: str) -> list[str]:
+    """"Scattered patchy and linear opacities" -> "Scattered patchy opacities", "Scattered
+    linear opacities": a list of kinds (equivalents.json ``kinds``) before one plural noun names
+    one finding per kind. "A solid and cystic mass" (one mixed lesion, a singular noun) stays."""
+    m = _kinds_re().search(clause)
+    if not m or not _plural(m.group("noun")):
+        return [clause]
+    head, tail = clause[:m.start("kinds")], clause[m.end("kinds"):]
+    return [f"{head}{kind}{tail}" for kind in _split_items(m.group("kinds"))]
+
+
+@lru_cache(maxsize=1)
+def _kinds_re() -> re.Pattern[str]:
+    kind = f"(?:{'|'.join(sorted(map(re.escape, kind_words()), key=len, reverse=True))})"
+    # the kinds, then at most two shared words ("high-density", "soft-tissue"), then the noun
+    return re.compile(
+        rf"\b(?P<kinds>{kind}(?:\s*,\s*{kind})*\s*,?\s+(?:and|or)\s+{kind})"
+        rf"(?:\s+(?!(?:is|are|was|were|in|on|at|of|with|and|or)\b)[\w-]+){{0,2}}?\s+(?P<noun>[a-z]+)(?![\w-])",
+        re.IGNORECASE)
+
+
+def _plural(noun: str) -> bool:
+    word = noun.lower()
+    return word in _LATIN_PLURALS or (word.endswith("s") and not word.endswith(("ss", "us"))
+                                      and word not in _SINGULAR_IN_S)
 
 
 def _expand_site_list(clause: str) -> list[str]:

@@ -55,6 +55,13 @@ def appearance_words() -> frozenset[str]:
 
 
 @functools.lru_cache(maxsize=1)
+def kind_words() -> frozenset[str]:
+    """Words that name a kind of finding by its shape or make-up (the lexicon's ``kinds``): a
+    list of them before one plural noun names one finding per kind."""
+    return frozenset(load("equivalents")["kinds"]["words"])
+
+
+@functools.lru_cache(maxsize=1)
 def position_pairs() -> tuple[tuple[re.Pattern[str], re.Pattern[str]], ...]:
     """The lexicon's opposite places within one organ (``positions``), each side one pattern."""
     return tuple((re.compile(rf"\b(?:{first})\b"), re.compile(rf"\b(?:{second})\b"))

@@ -199,9 +199,12 @@ def test_lobes_named_from_their_lung_are_one_statement_per_lobe():
         (("upper lobe",), ("right",)), (("lower lobe",), ("right",)), (("lower lobe",), ("left",))]
 
 
-def test_adjectives_listed_before_their_noun_are_one_finding():
+def test_adjectives_listed_before_their_noun_share_it():
     reading = read_report("Scattered spotty, linear, and patchy shadows are seen in the right lung.")
-    assert len(reading.findings) == 1
+    assert [f.text for f in reading.findings] == [  # one finding per kind (reader-v9), each whole
+        "Scattered spotty shadows are seen in the right lung.",
+        "Scattered linear shadows are seen in the right lung.",
+        "Scattered patchy shadows are seen in the right lung."]
     two = read_report("The liver is cirrhotic, enlarged, and ascites is present.")
     assert len(two.findings) == 2  # a finding of its own after the list still stands apart
 
@@ -256,3 +259,113 @@ def test_a_comparison_within_the_study_is_not_one_with_the_prior():
 def test_the_normal_curve_that_straightens_is_not_called_normal():
     assert "normal" not in sentence_features(
         "Straightening of the normal cervical lordosis is present.").asserted
+
+
+# --- reader-v9 ------------------------------------------------------------------------------------
+
+
+def _errors(reference: str, candidate: str) -> list[str]:
+    ctx = RuntimeContext(options={"extractor": "rules"})
+    result = production().get("crepe").build(ctx).score_pair(ReportPair("t", reference, candidate))
+    return [e["category"] + " " + e["text"] for e in result.details["errors"]]
+
+
+@pytest.mark.parametrize("sentence, written", [
+    ("Patchy and linear opacities are seen in the left lung.",
+     ["Patchy opacities are seen in the left lung.", "Linear opacities are seen in the left lung."]),
+    ("Scattered solid and ground-glass nodules are present in the right lung.",
+     ["Scattered solid nodules are present in the right lung.",
+      "Scattered ground-glass nodules are present in the right lung."]),
+    ("No patchy or linear opacities are seen in the left lung.",
+     ["No patchy opacities are seen in the left lung.", "No linear opacities are seen in the left lung."]),
+    ("A solid and cystic mass is seen in the left ovary.",  # one mixed lesion
+     ["A solid and cystic mass is seen in the left ovary."]),
+])
+def test_a_list_of_kinds_names_one_finding_per_kind(sentence, written):
+    assert [f.text for f in read_report(sentence).findings] == written
+
+
+def test_denying_one_kind_of_a_listed_pair_is_an_omission():
+    reference = "Patchy and linear opacities are seen in the left lung."
+    candidate = ("Linear opacities are seen in the left lung. "
+                 "No patchy opacities are seen in the left lung.")
+    assert [e.split(":")[0] for e in _errors(reference, candidate)] == [
+        "B finding denied or called normal"]
+    assert _errors(reference, "Linear and patchy opacities are seen in the left lung.") == []
+
+
+def test_a_denial_left_over_contradicts_the_finding_it_denies():
+    reference = "The liver shows uneven density with multiple low-density lesions."
+    candidate = ("The liver demonstrates heterogeneous attenuation. "
+                 "No hypodense lesions are seen in the liver.")
+    assert [e.split(":")[0] for e in _errors(reference, candidate)] == [
+        "B finding denied or called normal"]
+    # "no OTHER lesion" denies nothing the reference states
+    other = "The liver demonstrates heterogeneous attenuation. No other lesions are seen in the liver."
+    assert _errors(reference + " No other lesions are seen in the liver.", other) == []
+
+
+@pytest.mark.parametrize("denial, finding, denies", [
+    ("No hypodense lesions are seen in the liver.", "A hypodense lesion in segment 7 of the liver.", True),
+    ("No nodule is seen in the right upper lobe.", "Multiple nodules are seen in the right lung.", False),
+    ("No nodule is seen in the right lung.", "A nodule in the left lung.", False),
+    ("No enhancement.", "The lesion in the liver shows enhancement.", False),  # no place named
+    ("No remaining lesions are seen in the liver.", "A lesion in the liver.", False),
+    ("No dilatation is seen in the left renal pelvis.", "The prostate is enlarged.", False),
+])
+def test_a_denial_contradicts_a_finding_that_lies_within_its_place(denial, finding, denies):
+    from radscope.engine.reader.pair.compatibility import denies as denies_
+    assert denies_(sentence_features(denial), sentence_features(finding)) is denies
+
+
+def test_radsem_does_not_pair_a_denied_statement_with_its_neighbour():
+    ctx = RuntimeContext(options={"extractor": "rules"})
+    radsem = production().get("radsem").build(ctx)
+    reference = "Patchy and linear opacities are seen in the left lung."
+    denied = radsem.score_pair(ReportPair("t", reference, "Linear opacities are seen in the left lung. "
+                                                         "No patchy opacities are seen in the left lung."))
+    left_out = radsem.score_pair(ReportPair("t", reference, "Linear opacities are seen in the left lung."))
+    assert denied.score < left_out.score < 1.0
+    assert not [p for p in denied.details["pairs"] if "Patchy" in p["ref_sentence"]]
+
+
+def test_what_a_finding_does_to_other_structures_is_a_finding_at_their_sites():
+    reading = read_report("A large opacity is seen in the lower zone of the right lung, obscuring "
+                          "the right hemidiaphragm and the right costophrenic angle.")
+    assert [f.text for f in reading.findings][1:] == [
+        "Right hemidiaphragm is obscured.", "The right costophrenic angle is obscured."]
+
+
+def test_a_margin_written_as_a_clause_stays_with_its_finding():
+    reading = read_report("A large dense opacity is seen in the right lower zone, and a straight "
+                          "superior margin of the opacity is noted.")
+    assert len(reading.findings) == 1
+
+
+def test_more_pronounced_on_one_side_is_a_side_not_a_change():
+    reading = read_report("There is a small amount of pleural effusion on both sides, more "
+                          "pronounced on the right.")
+    assert [f.laterality for f in reading.findings] == [("left",), ("right",)]
+    assert not reading.comparisons and all(f.features.change is None for f in reading.findings)
+    for place in ("on the right", "in the right lower lobe", "posteriorly"):
+        assert read_report(f"The opacity is more prominent {place}.").findings[0].features.change is None
+    assert read_report("The effusion is more prominent than before.").findings[0].features.change \
+        == "increased"
+
+
+def test_a_finding_stated_twice_is_matched_once():
+    ctx = RuntimeContext(options={"extractor": "rules"})
+    vert = production().get("vert").build(ctx)
+    reference = "A 2 cm mass is seen in the right kidney. Small left pleural effusion."
+    split = "A mass is seen in the right kidney. The right renal mass measures 2 cm. Small left pleural effusion."
+    assert vert.score_pair(ReportPair("t", reference, split)).details["assessment"][
+        "matched_findings"]["count"] <= 2
+
+
+@pytest.mark.parametrize("sentence, sites", [
+    ("No dilatation is seen in the left renal pelvis.", {"kidney"}),
+    ("The cisterns are widened.", {"cisterns"}),
+    ("The sulci are deepened.", {"sulci"}),
+])
+def test_the_renal_pelvis_cisterns_and_sulci_are_their_own_places(sentence, sites):
+    assert sentence_features(sentence).sites == frozenset(sites)
