@@ -99,10 +99,10 @@ _VERB_NEITHER_RE = re.compile(r"\b(is|are|was|were|appears?|seems?|remains?)\s+n
 _LEADING_NEITHER_RE = re.compile(r"^neither\b", re.IGNORECASE)
 _NEITHER_WORD_RE = re.compile(r"\bneither\b", re.IGNORECASE)
 _NOR_RE = re.compile(r"\bnor\b", re.IGNORECASE)
-# ", the aorta is calcified": after a complete statement, a comma that starts another subject
-# with its own verb starts another statement.
+# ", the aorta is calcified" / "and the carpal alignment is normal": after a complete statement, a
+# comma or "and" that starts another subject with its own verb starts another statement.
 _COMMA_STATEMENT_RE = re.compile(
-    r",\s+(?=(?:the\s+)?(?P<subject>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,3})\s+(?:is|are|was|were)\b)",
+    r"(?:,\s+(?:and\s+)?|\s+and\s+)(?=(?:the\s+)?(?P<subject>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,3})\s+(?:is|are|was|were)\b)",
     re.IGNORECASE)
 # Which side of a bilateral finding has more: "predominantly on the right", "more on the left",
 # "more pronounced on the right side", "right greater than left", "R > L".
@@ -282,7 +282,9 @@ def _comma_statements(text: str) -> list[str]:
     pieces, start = [], 0
     for m in _COMMA_STATEMENT_RE.finditer(text):
         left = text[start:m.start()]
-        if _VERB_RE.search(left) and _is_site(m.group("subject")) and not _is_finding(
+        # the verb of the statement before, not of a lead-in ("... shows Ligaments: the anterior
+        # and posterior cruciate ligaments are intact" is one subject list)
+        if _VERB_RE.search(left.rsplit(":", 1)[-1]) and _is_site(m.group("subject")) and not _is_finding(
                 m.group("subject")):
             pieces.append(left)
             start = m.end()

@@ -369,3 +369,21 @@ def test_a_finding_stated_twice_is_matched_once():
 ])
 def test_the_renal_pelvis_cisterns_and_sulci_are_their_own_places(sentence, sites):
     assert sentence_features(sentence).sites == frozenset(sites)
+
+
+def test_and_before_a_new_subject_with_its_own_verb_starts_a_statement():
+    assert [f.text for f in read_report(
+        "The distal radioulnar joint is congruent and the carpal alignment is normal.").findings] == [
+        "The distal radioulnar joint is congruent.", "The carpal alignment is normal."]
+    # a lead-in's verb is not the statement's: one subject list, one statement per ligament
+    listed = read_report("MRI of the knee shows Ligaments: The anterior and posterior cruciate "
+                         "ligaments are intact.")
+    assert len(listed.findings) == 1
+
+
+def test_hardware_without_loosening_is_hardware_in_position():
+    reference = "The hardware is in good position, with no loosening or breakage."
+    reason = incompatibility_reason(sentence_features(reference),
+                                    sentence_features("The hardware is in good position."))
+    assert reason is None  # denying loosening denies another finding, not the hardware
+    assert read_report("Loosening of the femoral component screws.").findings[0].abnormal
