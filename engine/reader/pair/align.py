@@ -177,17 +177,13 @@ def _denials_left_over(ref: Sequence[Finding], cand: Sequence[Finding], sim: np.
     used_ref, used_cand = {link.ref for link in links}, {link.cand for link in links}
     out = []
     for j, c in enumerate(cand):
-        if j in used_cand:
-            continue
-        i = _best_denied(c, ref, sim[:, j])
-        if i is not None:
-            out.append(Link(i, j, conflicts(ref[i], c), float(sim[i, j])))
+        denied_ref = None if j in used_cand else _best_denied(c, ref, sim[:, j])
+        if denied_ref is not None:
+            out.append(Link(denied_ref, j, conflicts(ref[denied_ref], c), float(sim[denied_ref, j])))
     for i, r in enumerate(ref):
-        if i in used_ref:
-            continue
-        j = _best_denied(r, cand, sim[i, :])
-        if j is not None:
-            out.append(Link(i, j, conflicts(r, cand[j]), float(sim[i, j])))
+        denied_cand = None if i in used_ref else _best_denied(r, cand, sim[i, :])
+        if denied_cand is not None:
+            out.append(Link(i, denied_cand, conflicts(r, cand[denied_cand]), float(sim[i, denied_cand])))
     return out
 
 

@@ -6,7 +6,9 @@ Two sentences are compatible only when both can be true together: same normality
 asserted on one side and negated on the other (and, for abnormal sentences, no denial on one
 side only: "the tip is at T6" vs "the tip does not project at T6"), no opposite direction
 words, no left/right clash, no different spinal level or MRI sequence, and related anatomy
-(same site, or one site containing the other, in the lexicon's site hierarchy).
+(same site, or one site containing the other, in the lexicon's site hierarchy). A normal
+statement *denies* an abnormal one (``denies``) when it denies, at a place containing one of its
+sites, every finding word the other asserts.
 """
 from __future__ import annotations
 
@@ -123,7 +125,8 @@ def generic_stems() -> frozenset[str]:
 
 
 # "no OTHER lesion in the liver": a denial of everything else says nothing against the finding
-_ELSEWHERE_RE = re.compile(r"\b(?:other|otherwise|remaining|rest|else|elsewhere|additional|further|besides|except)\b")
+_ELSEWHERE_RE = re.compile(
+    r"\b(?:other|otherwise|remaining|rest|else|elsewhere|additional|further|besides|except)\b")
 
 
 def denies(denier: SentenceFeatures, other: SentenceFeatures) -> bool:
@@ -133,10 +136,16 @@ def denies(denier: SentenceFeatures, other: SentenceFeatures) -> bool:
     opacities in the left lung". The two cannot both be true, whatever else either says. Both
     must name the place, the finding's within the denied one: "no enhancement" alone may be
     about another lesion."""
-    denied = denied_words(denier)
-    return denier.normality == NORMAL and other.normality != NORMAL and bool(denied) \
-        and denied <= other.asserted - other.negated and not _ELSEWHERE_RE.search(denier.canon) \
-        and bool(denier.sites) and _within(other.sites, denier.sites) and same_place(denier, other)
+    return other.normality != NORMAL and may_deny(denier) \
+        and denied_words(denier) <= other.asserted - other.negated \
+        and _within(other.sites, denier.sites) and same_place(denier, other)
+
+
+def may_deny(denier: SentenceFeatures) -> bool:
+    """A normal statement that names its place and denies a finding word, not "other" or
+    "remaining" things: what ``denies`` asks first of the denier alone."""
+    return denier.normality == NORMAL and bool(denier.sites) and bool(denied_words(denier)) \
+        and not _ELSEWHERE_RE.search(denier.canon)
 
 
 def denied_words(denier: SentenceFeatures) -> frozenset[str]:

@@ -8,6 +8,10 @@ and a pair where one side names no site more similarity, unless the wording is n
 ``extra_pairs``: a sentence the assignment left over pairs with its best pairable partner when
 that is very similar (one report may say in two sentences what the other says in one).
 
+A statement the other report denies (``compatibility.denies``: "no patchy opacities in the left
+lung" against "patchy opacities in the left lung") pairs only with one that states the denied
+finding too (``denied_elsewhere``), in both.
+
 The alignment extends the rule, through parameters the matcher leaves at their defaults: it
 also links conflicting statements of one finding (``also``) so that the conflicts can be named,
 with a bonus for pairable pairs (``bonus``), and it keeps a statement the other report
@@ -28,6 +32,7 @@ from radscope.engine.reader.pair.compatibility import (
     denied_words,
     denies,
     incompatibility_reason,
+    may_deny,
 )
 
 Pairs = list[tuple[int, int]]
@@ -127,17 +132,23 @@ def pair_sentences(ref: Sequence[SentenceFeatures], gen: Sequence[SentenceFeatur
 
 
 def denied_elsewhere(ref: Sequence[SentenceFeatures], gen: Sequence[SentenceFeatures]
-                      ) -> np.ndarray:
+                     ) -> np.ndarray:
     """The pairs kept apart because the other report denies what one of them states: when
     "no patchy opacities in the left lung" denies "patchy opacities in the left lung", that
     statement may pair only with one that states the patchy opacities too, not with "linear
     opacities in the left lung" beside the denial."""
     apart = np.zeros((len(ref), len(gen)), dtype=bool)
+    # the deniers with the words they deny: most statements deny nothing, and a statement that
+    # does not assert those words cannot be denied by it (both checked once, not per pair)
+    gen_deniers = [(g, denied_words(g)) for g in gen if may_deny(g)]
+    ref_deniers = [(r, denied_words(r)) for r in ref if may_deny(r)]
     for i, r in enumerate(ref):
-        for k, g in enumerate(gen):
-            if denies(g, r):
+        for g, words in gen_deniers:
+            if words <= r.asserted and denies(g, r):
                 apart[i] |= [not _states(o, g) for o in gen]
-            if denies(r, g):
+    for k, g in enumerate(gen):
+        for r, words in ref_deniers:
+            if words <= g.asserted and denies(r, g):
                 apart[:, k] |= [not _states(o, r) for o in ref]
     return apart
 
