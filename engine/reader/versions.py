@@ -23,7 +23,10 @@ READER_NAME = "radscope-reader"
 # a denial that another statement's finding lies within contradicts it, and that statement pairs
 # only with one that states the denied finding too; what a finding does to other structures
 # (", obscuring the right hemidiaphragm") is a finding at their sites; a finding matched by two
-# statements is matched once (VERT's M); "more pronounced on the right" is a side, not a change.
+# statements is matched once (VERT's M); "more pronounced on the right" is a side, not a change;
+# a denial of a finding the other statement does not state ("bulge without nerve root
+# compression" / "disc bulge") does not contradict it; subdural bleeds are hematomas, old is chronic;
+# a spinal level written as one token ("l5-s1") is a place, not a finding word.
 # v8: opposite appearances (enhancement / non-enhancement, iso- / hyper- or hypointense); a denial
 # of another finding only ("thickening without effusion") does not contradict the finding alone;
 # lobes named from their lung, one per lobe; an organ said only to be there is normal; sentences

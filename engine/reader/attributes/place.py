@@ -87,6 +87,15 @@ def _sites(canon: str) -> tuple[frozenset[str], list[tuple[int, int]]]:
     return frozenset(finest), spans
 
 
+def _level_of(word: str) -> str | None:
+    """The spinal level a token writes ("l4-5" -> "l4-l5", "l5-s1"), as ``_levels`` names it."""
+    m = _LEVEL_RE.fullmatch(word)
+    if not m:
+        return None
+    letter, first, letter2, second = m.groups()
+    return f"{letter}{first}-{letter2 or letter}{second}" if second else f"{letter}{first}"
+
+
 def _levels(canon: str) -> frozenset[str]:
     out = set()
     liver = _LIVER_SEGMENT_RE.search(canon)
@@ -201,7 +210,7 @@ def _words(canon: str, scope: ClauseScope, site_spans: list[tuple[int, int]],
         stemmed = stem(word)
         tokens.add(stemmed)
         if any(s <= m.start() and m.end() <= e for s, e in site_spans) or word in _SIDES \
-                or word in places:
+                or word in places or _level_of(word) in levels:
             continue
         (negated if scope.status(m.start(), m.end()) == NEGATIVE else asserted).add(stemmed)
     return tokens, asserted, negated

@@ -110,12 +110,14 @@ def places_differ(a: SentenceFeatures, b: SentenceFeatures) -> bool:
 
 def one_sided_denial(a: SentenceFeatures, b: SentenceFeatures) -> bool:
     """One statement denies something and the other denies nothing ("the tip does not project
-    at T6" / "the tip is at T6"), unless all it denies is another finding: "mild pleural
-    thickening without effusion" still states the thickening of "mild thickening of the pleura"."""
+    at T6" / "the tip is at T6"), unless what it denies is a finding the other does not state:
+    "mild pleural thickening without effusion" still states the thickening of "mild thickening of
+    the pleura", and "a disc bulge without nerve root compression" the bulge of "mild disc
+    bulge" (the denied finding's place, "nerve root", is no finding of the other's)."""
     if bool(a.negated) == bool(b.negated):
         return False
-    denier = a if a.negated else b
-    return not denier.negated <= denier.denied_findings
+    denier, other = (a, b) if a.negated else (b, a)
+    return not denier.denied_findings or bool(denier.denied_findings & other.asserted)
 
 
 @lru_cache(maxsize=1)

@@ -387,3 +387,29 @@ def test_hardware_without_loosening_is_hardware_in_position():
                                     sentence_features("The hardware is in good position."))
     assert reason is None  # denying loosening denies another finding, not the hardware
     assert read_report("Loosening of the femoral component screws.").findings[0].abnormal
+
+
+@pytest.mark.parametrize("reference, candidate, compatible", [
+    # denying a finding named with its place ("nerve root compression") denies another finding
+    ("At L5-S1, there is a mild disc bulge without nerve root compression.",
+     "L5/S1: mild disc bulge.", True),
+    ("A displaced fracture of the left radius.",
+     "A fracture of the left radius without displacement.", False),
+    ("The catheter tip does not project at T6.", "The catheter tip is at T6.", False),
+])
+def test_a_denial_of_a_finding_named_with_its_place_is_a_denial_of_another_finding(
+        reference, candidate, compatible):
+    reason = incompatibility_reason(sentence_features(reference), sentence_features(candidate))
+    assert (reason is None) is compatible
+
+
+def test_a_level_written_as_one_token_is_a_place_not_a_finding_word():
+    for sentence, level in (("At L5-S1, there is a mild disc bulge.", "l5-s1"),
+                            ("The L4-5 disc is desiccated.", "l4-l5")):
+        features = sentence_features(sentence)
+        assert level in features.levels and not {"l5-s1", "l4-5"} & features.asserted
+    # so a finding left out at one level is not "restated" by another finding at that level
+    from radscope.engine.reader.pair.align import restates
+    bulge = read_report("At L5-S1, there is a mild disc bulge without nerve root compression.")
+    other = read_report("The L5-S1 intervertebral disc is desiccated.")
+    assert not restates(bulge.findings[0], other.findings)
