@@ -89,6 +89,8 @@ def _sites(canon: str) -> tuple[frozenset[str], list[tuple[int, int]]]:
 
 def _level_of(word: str) -> str | None:
     """The spinal level a token writes ("l4-5" -> "l4-l5", "l5-s1"), as ``_levels`` names it."""
+    if word[:1] not in "ctls" or not word[1:2].isdigit():
+        return None  # most tokens: a word, not a level (checked before the pattern, per token)
     m = _LEVEL_RE.fullmatch(word)
     if not m:
         return None

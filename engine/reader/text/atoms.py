@@ -505,6 +505,9 @@ def _expand_kinds(clause: str) -> list[str]:
     """"Scattered patchy and linear opacities" -> "Scattered patchy opacities", "Scattered
     linear opacities": a list of kinds (equivalents.json ``kinds``) before one plural noun names
     one finding per kind. "A solid and cystic mass" (one mixed lesion, a singular noun) stays."""
+    lowered = clause.lower()
+    if " and " not in lowered and " or " not in lowered:
+        return [clause]  # no list (most clauses: checked before the pattern)
     m = _kinds_re().search(clause)
     if not m or not _plural(m.group("noun")):
         return [clause]
