@@ -92,8 +92,11 @@ def _level_of(word: str) -> str | None:
     if word[:1] not in "ctls" or not word[1:2].isdigit():
         return None  # most tokens: a word, not a level (checked before the pattern, per token)
     m = _LEVEL_RE.fullmatch(word)
-    if not m:
-        return None
+    return _level_name(m) if m else None
+
+
+def _level_name(m: re.Match[str]) -> str:
+    """A level as the reader names it: "l5", "l4-l5", "l5-s1"."""
     letter, first, letter2, second = m.groups()
     return f"{letter}{first}-{letter2 or letter}{second}" if second else f"{letter}{first}"
 
@@ -102,13 +105,8 @@ def _levels(canon: str) -> frozenset[str]:
     out = set()
     liver = _LIVER_SEGMENT_RE.search(canon)
     for m in _LEVEL_RE.finditer(canon):
-        letter, first, letter2, second = m.groups()
-        if not second and not _spinal_single(canon, m, bool(liver)):
-            continue
-        if not second:
-            out.add(f"{letter}{first}")
-        else:
-            out.add(f"{letter}{first}-{letter2 or letter}{second}")
+        if m.group(4) or _spinal_single(canon, m, bool(liver)):  # a span, or a single spinal level
+            out.add(_level_name(m))
     return frozenset(out)
 
 

@@ -326,18 +326,18 @@ def _split_attached_findings(clause: str) -> list[str]:
     lex = anatomy_lexicon()
     for m in _WITH_RE.finditer(clause):
         left, right = clause[:m.start()], clause[m.end():]
-        said = canonical_text(right)
         denial = right.lower().startswith(("no ", "without "))
         if _LEVEL_RE.match(right.split(maxsplit=1)[0].rstrip(",")):
             continue  # ", and C6/7": the last item of a list of levels, not a second finding
-        if m.group(0).strip(" ,").lower() == "and" and (
-                _FIRST_PREDICATE_RE.match(right) or re.match(r"[\w-]+,", right)):
+        joined_by_and = m.group(0).strip(" ,").lower() == "and"
+        if joined_by_and and (_FIRST_PREDICATE_RE.match(right) or re.match(r"[\w-]+,", right)):
             continue  # ", and demonstrates ...": the same subject's next predicate; ", and course,
             # is ...": the last item of a list, not a finding of its own
         item = left.rsplit(",", 1)[-1].split()
-        if m.group(0).strip(" ,").lower() == "and" and len(item) == 1 and _MODIFIER_RE.search(
+        if joined_by_and and len(item) == 1 and _MODIFIER_RE.search(
                 item[0]) and _MODIFIER_RE.search(right.split(maxsplit=1)[0]):
             continue  # "spotty, linear, and patchy shadows": the adjectives share one noun
+        said = canonical_text(right)  # read only for a candidate the cheap checks left
         if _describes_only(said):
             continue  # ", with low signal on T1WI": how the finding looks, not a second finding
         if (lex.abnormal.search(said) or lex.neutral.search(said)) \
@@ -434,7 +434,9 @@ def _is_finding(phrase: str) -> bool:
 def _names_finding(phrase: str) -> bool:
     """A finding, or a word that names one only in context ("opacity", "density", "signal"):
     what a margin or an effect on other structures can belong to."""
-    return _is_finding(phrase) or bool(anatomy_lexicon().neutral.search(canonical_text(phrase)))
+    canon = canonical_text(phrase)
+    lex = anatomy_lexicon()
+    return bool(lex.abnormal.search(canon) or lex.devices.search(canon) or lex.neutral.search(canon))
 
 
 def _split_items(text: str) -> list[str]:
@@ -526,8 +528,9 @@ def _kinds_re() -> re.Pattern[str]:
 
 
 def _plural(noun: str) -> bool:
+    """A plural noun: "opacities", "foci"; not "mass", "sinus", "fibrosis", "pancreas"."""
     word = noun.lower()
-    return word in _LATIN_PLURALS or (word.endswith("s") and not word.endswith(("ss", "us"))
+    return word in _LATIN_PLURALS or (word.endswith("s") and not word.endswith(("ss", "us", "is"))
                                       and word not in _SINGULAR_IN_S)
 
 
@@ -628,8 +631,7 @@ def _agree(text: str) -> str:
     if not m:
         return text
     noun = m.group(2).lower()
-    if (noun.endswith("s") and not noun.endswith(("ss", "us", "is")) and noun not in _SINGULAR_IN_S) \
-            or noun in _LATIN_PLURALS:
+    if _plural(noun):
         return text  # a plural subject keeps "are"
     if noun in {"there", "which", "that", "who"} or noun.endswith(("ing", "ly")):
         return text

@@ -280,6 +280,8 @@ def _errors(reference: str, candidate: str) -> list[str]:
      ["No patchy opacities are seen in the left lung.", "No linear opacities are seen in the left lung."]),
     ("A solid and cystic mass is seen in the left ovary.",  # one mixed lesion
      ["A solid and cystic mass is seen in the left ovary."]),
+    ("Patchy and reticular fibrosis is seen in the left lung.",  # a singular noun in -is
+     ["Patchy and reticular fibrosis is seen in the left lung."]),
 ])
 def test_a_list_of_kinds_names_one_finding_per_kind(sentence, written):
     assert [f.text for f in read_report(sentence).findings] == written
