@@ -45,20 +45,21 @@ _NEG_LIST_RE = re.compile(
     r"abnormal|clear|focal|visible|acute)\s+)*)(?P<items>.+?)"
     r"(?P<tail>\s+(?:is|are|was|were|seen|noted|identified|observed|detected|present|in|within|"
     r"at|on|around|of the|involving)\b.*)?$", re.IGNORECASE)
-_PREP = r"(?:(?:in|within|at|of|on)\s+)?(?:the\s+)?"
-_SITE_LIST = (
-    r"\b(?P<prep>in|within|at|of|involving|on|around)\s+(?P<items>(?:the\s+)?[\w\-\u2013/ ]{{2,40}}?"
-    rf"(?:\s*,\s*{_PREP}[\w\-\u2013/ ]{{{{2,40}}}}?){{many}}\s*,?\s+(?:and|or)\s+{_PREP}[\w\-\u2013/ ]{{{{2,40}}}}?)"
-    r"(?=$|[,.;]|\s+(?:is|are|was|were|regions?|areas?|levels?|on|with)\b)")
-# The longest list first; when its items are not all sites, the shortest, if it lists spinal
-# levels ("At L1-L2, ..., and L5-S1, the discs demonstrate bulge or protrusion": that "or"
-# belongs to the finding). A shorter list of other sites would leave the rest in the tail.
-_SITE_LIST_RE, _SHORT_SITE_LIST_RE = (re.compile(_SITE_LIST.format(many=q), re.IGNORECASE)
-                                      for q in ("*", "*?"))
-# the words of a site list that are not sites ("in the hila or the mediastinum")
-_SITE_LIST_FILLER_RE = re.compile(r"\b(?:the|in|within|at|of|on)\s+", re.IGNORECASE)
+# A list of sites after a preposition ("in the hila or the mediastinum"): where one may start,
+# where it surely ends, what joins its items, and the words an item starts with that are not sites.
+_LOCATIVE_RE = re.compile(r"\b(?:in|within|at|of|involving|on|around)\s+", re.IGNORECASE)
+_LOCATIVE_END_RE = re.compile(
+    r"[.;:()]|,?\s+(?:is|are|was|were|shows?|showing|demonstrat\w*|exhibit\w*|with|without|measuring|"
+    r"which|that|on|along|due|suggest\w*|consistent|compatible|likely|possibly|probably|extending)\b",
+    re.IGNORECASE)
+_SITE_JOINER_RE = re.compile(
+    r"\s*,\s*(?:(?:and|or)\s+)?(?:as well as\s+)?|\s+(?:and|or|as well as)\s+", re.IGNORECASE)
+_AND_OR_RE = re.compile(r"\b(?:and|or|as well as)\b", re.IGNORECASE)
+_SITE_ITEM_LEAD_RE = re.compile(r"^(?:(?:the|in|within|at|on|of)\s+)+", re.IGNORECASE)
+_MAX_SITE_WORDS = 6
 _LEVEL = r"[ctls]\d{1,2}(?:\s*[-/\u2013\u2014]\s*[ctls]?\d{1,2})?"
 _LEVEL_RE = re.compile(rf"^{_LEVEL}$", re.IGNORECASE)
+_LEVEL_SITE_RE = re.compile(rf"^{_LEVEL}(?:\s+(?:levels?|segments?))?$", re.IGNORECASE)  # "C6/7 levels"
 # "at C3/4, C4/5, C5/6": spinal levels are often listed with commas only.
 _LEVEL_LIST_RE = re.compile(
     rf"\b(?P<prep>in|within|at|of|on)\s+(?P<items>{_LEVEL}(?:\s*,\s*{_LEVEL})+)\b(?!\s*,?\s*(?:and|or)\b)",
@@ -406,7 +407,7 @@ def _describes_only(canon: str) -> bool:
 
 
 def _is_site(phrase: str) -> bool:
-    if _LEVEL_RE.match(phrase.strip()):
+    if _LEVEL_SITE_RE.match(phrase.strip()):
         return True
     canon = canonical_text(phrase)
     return any(p.search(canon) for _, p in site_mentions(canon))
@@ -458,6 +459,9 @@ def _expand_subject_list(clause: str) -> list[str]:
     items = _split_items(_LEADING_ARTICLE_RE.sub("", subject))
     if len(items) < 2 or not _short(items):
         return [clause]
+    places = _places_share_noun(items)
+    if places:  # "Mediastinal and hilar lymph nodes are enlarged"
+        return [f"{item} {rest}" for item in places]
     # "Bony or soft tissue abnormalities are ...": an item that is a lone modifier shares the
     # last item's noun, so the subject is one phrase, not a list.
     if any(len(i.split()) == 1 and _MODIFIER_RE.search(i) for i in items[:-1]):
@@ -478,13 +482,33 @@ def _expand_negated_list(clause: str) -> list[str]:
     # "no effusion and no pneumothorax": the head already denies, so the items lose their own
     # "no" (else "There is no no pneumothorax").
     items = _share_noun([_LEADING_DENIAL_RE.sub("", i) for i in _split_items(m.group("items"))])
-    if len(items) < 2 or not _short(items) or any(
+    places = _places_share_noun(items) if _short(items) else None
+    if places:  # "no mediastinal or hilar lymphadenopathy"
+        items = places
+    elif len(items) < 2 or not _short(items) or any(
             _MODIFIER_RE.search(i.split()[-1]) for i in items[:-1]):
         return [clause]
     tail = m.group("tail") or ""
     return [f"{m.group('head')}{item}{tail}" for item in items]
 
 
+
+
+def _places_share_noun(items: list[str]) -> list[str] | None:
+    """"mediastinal or hilar lymphadenopathy": one-word places before the last item take the
+    words after its own place ("mediastinal lymphadenopathy", "hilar lymphadenopathy"); None when
+    the items are not such a list ("bony or soft tissue abnormalities" names one finding)."""
+    last = items[-1].split() if items else []
+    if len(items) < 2 or len(last) < 2 or not _is_place_word(last[0]):
+        return None
+    if not all(len(i.split()) == 1 and _is_place_word(i) for i in items[:-1]):
+        return None
+    noun = " ".join(last[1:])
+    return [f"{item} {noun}" for item in items[:-1]] + [items[-1]]
+
+
+def _is_place_word(word: str) -> bool:
+    return _is_site(word) and not _is_finding(word)
 
 
 def _share_noun(items: list[str]) -> list[str]:
@@ -535,33 +559,80 @@ def _plural(noun: str) -> bool:
 
 
 def _expand_site_list(clause: str) -> list[str]:
-    """"... in the hila or the mediastinum" -> one sentence per site."""
-    for pattern in (_SITE_LIST_RE, _SHORT_SITE_LIST_RE, _LEVEL_LIST_RE):
-        m = pattern.search(clause)
-        if not m:
-            continue
-        items = _adjectives_take_noun(_split_items(_SITE_LIST_FILLER_RE.sub("", m.group("items"))))
-        if len(items) < 2 or not _short(items) or not all(_is_site(i) for i in items) or (
-                pattern is _SHORT_SITE_LIST_RE and not all(_LEVEL_RE.match(i) for i in items)):
-            continue
+    """"... in the hila or the mediastinum" -> one sentence per site. The first preposition whose
+    words read as a list of sites gives the list; "at C3/4, C4/5, C5/6" lists levels with commas
+    only."""
+    for start in _LOCATIVE_RE.finditer(clause):
+        listed = _site_list(clause, start.end())
+        if listed:
+            items, end = listed
+            head, tail = clause[:start.end()], clause[end:]
+            return [f"{head}{'' if _LEVEL_SITE_RE.match(item) else 'the '}{item}{tail}" for item in items]
+    m = _LEVEL_LIST_RE.search(clause)
+    if m:
         head, tail = clause[:m.start("items")], clause[m.end("items"):]
-        return [f"{head}the {item}{tail}" for item in items]
+        return [f"{head}{item}{tail}" for item in _split_items(m.group("items"))]
     return [clause]
 
 
+def _site_list(clause: str, start: int) -> tuple[list[str], int] | None:
+    """The sites listed from ``start`` and where the list ends, or None when fewer than two are.
+
+    The items are the words between commas, "and", "or" and "as well as", up to where a
+    statement goes on (a verb, "with", "on", ...). The list is the longest run of items that
+    read as sites and ends at one joined by "and", "or" or "as well as": what follows only a
+    comma ("At L1-L2 and L5-S1, the discs ...") is the rest of the sentence."""
+    stop = _LOCATIVE_END_RE.search(clause, start)
+    end = stop.start() if stop else len(clause)
+    spans: list[tuple[int, int, bool]] = []  # (start, end, joined by "and" / "or" / "as well as")
+    at, joined = start, False
+    for joiner in _SITE_JOINER_RE.finditer(clause, start, end):
+        spans.append((at, joiner.start(), joined))
+        at, joined = joiner.end(), bool(_AND_OR_RE.search(joiner.group(0)))
+    spans.append((at, end, joined))
+    if not any(j for _, _, j in spans):
+        return None
+    texts = [_SITE_ITEM_LEAD_RE.sub("", clause[s:e].strip()) for s, e, _ in spans]
+    items = _adjectives_take_noun(texts)
+    last = None
+    for i, item in enumerate(items):
+        if not item or len(texts[i].split()) > _MAX_SITE_WORDS or not _is_site(item):
+            break
+        if spans[i][2]:
+            last = i
+    if last is None or last < 1:
+        return None
+    return items[:last + 1], spans[last][1]
 
 
 def _adjectives_take_noun(items: list[str]) -> list[str]:
-    """"the left temporal and parietal bones": an item that ends in an adjective takes the
-    noun of the last item ("left temporal bones", not the temporal lobe)."""
-    last = items[-1].split() if items else []
-    # the noun: the first word after an adjective that is not one ("occipital BONES involve ...")
-    noun = next((word for before, word in pairwise(last)
-                 if _ADJECTIVE_RE.search(before) and not _ADJECTIVE_RE.search(word)), None)
-    if len(items) < 2 or noun is None:
-        return items
-    return [f"{item} {noun}" if _ADJECTIVE_RE.search(item.split()[-1]) else item
-            for item in items[:-1]] + [items[-1]]
+    """"the left frontal, parietal and temporal lobes": items that end in an adjective take the
+    noun of the next item that has one ("left frontal lobes", not the frontal bone), and the words
+    before the first adjective ("left", "subcortical regions of the") go with each bare one:
+    "left parietal lobes", "left temporal lobes"."""
+    out = list(items)
+    i = 0
+    while i < len(items):
+        if not items[i] or not _ADJECTIVE_RE.search(items[i].split()[-1]):
+            i += 1
+            continue
+        j = i  # the run of items that end in an adjective, and the item after it that has the noun
+        while j < len(items) and items[j] and _ADJECTIVE_RE.search(items[j].split()[-1]):
+            j += 1
+        words = items[j].split() if j < len(items) else []
+        adjective = next((k for k, w in enumerate(words[:-1]) if _ADJECTIVE_RE.search(w)), None)
+        if adjective is None:
+            i = j + 1
+            continue
+        noun = " ".join(words[adjective + 1:])
+        lead = " ".join(items[i].split()[:-1])
+        for k in range(i, j):
+            bare = len(items[k].split()) == 1 and lead
+            out[k] = f"{lead} {items[k]} {noun}" if bare and k > i else f"{items[k]} {noun}"
+        if lead and adjective == 0:
+            out[j] = f"{lead} {items[j]}"
+        i = j + 1
+    return out
 
 
 def _expand_sides(clause: str) -> list[str]:

@@ -116,8 +116,8 @@ def test_a_list_of_adjectives_takes_the_noun_that_follows_them():
     reading = read_report("Fractures of the left temporal, parietal, and occipital bones are seen.")
     assert [f.text for f in reading.findings] == [
         "Fractures of the left temporal bones are seen.",
-        "Fractures of the parietal bones are seen.",
-        "Fractures of the occipital bones are seen."]
+        "Fractures of the left parietal bones are seen.",
+        "Fractures of the left occipital bones are seen."]
 
 
 @pytest.mark.parametrize("sentence, normality", [

@@ -70,9 +70,10 @@ def test_coordinated_clauses_split_but_lists_stay_whole():
     assert atomize_sentence("Left lung shows good transparency, with patchy shadows at the "
                             "left lung base.") == ["Left lung shows good transparency.",
                                                    "Patchy shadows at the left lung base."]
-    # adjectives in a site list share the last item's noun (a temporal bone is not a lobe)
+    # adjectives in a site list share the noun after them (a temporal bone is not a lobe), and
+    # the side before the first goes with each
     assert atomize_sentence("Fractures of the left temporal and parietal bones.") == [
-        "Fractures of the left temporal bones.", "Fractures of the parietal bones."]
+        "Fractures of the left temporal bones.", "Fractures of the left parietal bones."]
     # a sub-heading alone names no finding
     assert atomize_sentence("T1-weighted findings:") == []
     # a plural paired organ "on both sides": one side each, the phrase not repeated
@@ -117,8 +118,8 @@ def test_faithful_paraphrases_are_matched(radsem_rules):
 def test_spinal_level_lists_give_one_atom_per_level():
     # commas only, and a list whose "or" belongs to the finding ("bulge or protrusion")
     assert atomize_sentence("Disc protrusions are seen at C3/4, C4/5, C5/6.") == [
-        "Disc protrusions are seen at the C3/4.", "Disc protrusions are seen at the C4/5.",
-        "Disc protrusions are seen at the C5/6."]
+        "Disc protrusions are seen at C3/4.", "Disc protrusions are seen at C4/5.",
+        "Disc protrusions are seen at C5/6."]
     out = atomize_sentence("At L1\u2013L2, L2\u2013L3, and L5\u2013S1, the intervertebral discs "
                            "demonstrate bulge or protrusion.")
     assert [sorted(sentence_features(s).levels) for s in out] == [["l1-l2"], ["l2-l3"], ["l5-s1"]]
