@@ -79,6 +79,10 @@ _NEGATION_OR_PREPOSITION_RE = re.compile(
     r"\b(?:no|not|without|neither|nor)\b|^(?:in|within|at|on|after|from|for|to|of|under|along|"
     r"around|near|behind|adjacent)\b|,\s*(?:in|within|at|on|after|from|for|to|of|under|along)\b",
     re.IGNORECASE)
+# where the subject of a sentence without a verb ends: "<findings> observed / at <site>"
+_TELEGRAPHIC_END_RE = re.compile(
+    r"\s(?:observed|seen|noted|identified|visible|present|detected|at|in|within|under|beneath|along|around)\b",
+    re.IGNORECASE)
 _LEADING_ARTICLE_RE = re.compile(r"^(?:the|both)\s+", re.IGNORECASE)  # "the spleen, ..."
 _LEADING_DENIAL_RE = re.compile(r"^(?:no|any)\s+", re.IGNORECASE)  # "no effusion and no ..."
 # One-word items that are modifiers ("patchy and cord-like opacities") are not separate findings.
@@ -448,8 +452,9 @@ def _short(items: list[str]) -> bool:
 
 
 def _expand_subject_list(clause: str) -> list[str]:
-    """"The spleen, pancreas and kidneys are normal" -> one sentence per subject."""
-    verb = _VERB_RE.search(clause)
+    """"The spleen, pancreas and kidneys are normal" -> one sentence per subject; without a verb,
+    "Swelling and gas shadows at the left frontal area" -> one finding per sentence too."""
+    verb = _VERB_RE.search(clause) or _TELEGRAPHIC_END_RE.search(clause)
     if not verb or verb.start() == 0:
         return [clause]
     subject, rest = clause[:verb.start()].strip(), clause[verb.start():]
@@ -466,7 +471,7 @@ def _expand_subject_list(clause: str) -> list[str]:
     if any(len(i.split()) == 1 and _MODIFIER_RE.search(i) for i in items[:-1]):
         return [clause]
     sites = all(_is_site(i) for i in items)
-    findings = all(_is_finding(i) for i in items) and not any(
+    findings = all(_names_finding(i) for i in items) and not any(
         _MODIFIER_RE.search(i.split()[-1]) for i in items[:-1])
     if not (sites or findings):
         return [clause]
