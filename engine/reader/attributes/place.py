@@ -76,15 +76,24 @@ class SentenceFeatures:
 
 
 def _sites(canon: str) -> tuple[frozenset[str], list[tuple[int, int]]]:
-    """The finest sites named, and the character spans of every site mention."""
+    """The finest sites named, and the character spans of every site mention. Where the largest
+    of the findings lies ("nodules in the left lung, the largest in the left upper lobe") says
+    where one of them is, not where the statement is: those sites count only when no other is
+    named before them."""
     lex = anatomy_lexicon()
-    found, spans = set(), []
+    largest = _LARGEST_RE.search(canon)
+    cut = largest.start() if largest else len(canon)
+    found, later, spans = set(), set(), []
     for site, pattern in site_mentions(canon):
         for m in pattern.finditer(canon):
-            found.add(site)
+            (found if m.start() < cut else later).add(site)
             spans.append(m.span())
+    found = found or later
     finest = {s for s in found if not any(s in lex.ancestors(o) for o in found if o != s)}
     return frozenset(finest), spans
+
+
+_LARGEST_RE = re.compile(r"\b(?:the )?(?:largest|biggest)\b")
 
 
 def _level_of(word: str) -> str | None:

@@ -25,6 +25,8 @@ _STATEMENT_VERBS: tuple[str, ...] = tuple(_GRAMMAR["statement_verbs"]["words"])
 _PREDICATE_VERBS = f"(?:{'|'.join(_GRAMMAR['predicate_verbs']['words'])})"
 _SINGULAR_VERB: dict[str, str] = _GRAMMAR["singular_verbs"]["forms"]
 _LATIN_PLURALS = frozenset(_GRAMMAR["latin_plurals"]["words"])
+_PART_NOUNS = frozenset(_GRAMMAR["part_nouns"]["words"])
+_PART_OF_RE = re.compile(r"^(?P<part>[a-z]+) of (?:the )?(?P<whole>.+)$", re.IGNORECASE)
 _SINGULAR_IN_S = frozenset(_GRAMMAR["singular_in_s"]["words"])
 _SIDE_PHRASES: dict[str, str] = _GRAMMAR["side_phrases"]["forms"]
 _EFFECT_PARTICIPLES: tuple[str, ...] = tuple(_GRAMMAR["effect_participles"]["words"])
@@ -460,7 +462,7 @@ def _expand_subject_list(clause: str) -> list[str]:
     subject, rest = clause[:verb.start()].strip(), clause[verb.start():]
     if _NEGATION_OR_PREPOSITION_RE.search(subject):
         return [clause]
-    items = _split_items(_LEADING_ARTICLE_RE.sub("", subject))
+    items = _parts_take_whole(_split_items(_LEADING_ARTICLE_RE.sub("", subject)))
     if len(items) < 2 or not _short(items):
         return [clause]
     places = _places_share_noun(items)
@@ -512,7 +514,11 @@ def _places_share_noun(items: list[str]) -> list[str] | None:
 
 
 def _is_place_word(word: str) -> bool:
-    return _is_site(word) and not _is_finding(word)
+    """An adjective that names a place ("mediastinal", "hilar", "pleural"; not "head"), or a
+    spinal level ("the L3-4 and L4-5 discs")."""
+    if _LEVEL_RE.match(word):
+        return True
+    return bool(_ADJECTIVE_RE.search(word)) and _is_site(word) and not _is_finding(word)
 
 
 def _share_noun(items: list[str]) -> list[str]:
@@ -597,7 +603,7 @@ def _site_list(clause: str, start: int) -> tuple[list[str], int] | None:
     if not any(j for _, _, j in spans):
         return None
     texts = [_SITE_ITEM_LEAD_RE.sub("", clause[s:e].strip()) for s, e, _ in spans]
-    items = _adjectives_take_noun(texts)
+    items = _adjectives_take_noun(_parts_take_whole(texts))
     last = None
     for i, item in enumerate(items):
         if not item or len(texts[i].split()) > _MAX_SITE_WORDS or not _is_site(item):
@@ -607,6 +613,21 @@ def _site_list(clause: str, start: int) -> tuple[list[str], int] | None:
     if last is None or last < 1:
         return None
     return items[:last + 1], spans[last][1]
+
+
+def _parts_take_whole(items: list[str]) -> list[str]:
+    """"the genu, body, and splenium of the corpus callosum": the one-word parts listed before
+    "<part> of <whole>" are parts of that whole too ("genu of the corpus callosum")."""
+    out = list(items)
+    for i, item in enumerate(items):
+        m = _PART_OF_RE.match(item)
+        if not m or m.group("part").lower() not in _PART_NOUNS:
+            continue
+        k = i - 1
+        while k >= 0 and items[k].lower() in _PART_NOUNS:
+            out[k] = f"{items[k]} of the {m.group('whole')}"
+            k -= 1
+    return out
 
 
 def _adjectives_take_noun(items: list[str]) -> list[str]:
