@@ -73,6 +73,12 @@ _WITH_RE = re.compile(r",\s*(?:with|accompanied by|associated with|and)\s+", re.
 _SIDE_RE = re.compile(r"\b(?:left|right)\b", re.IGNORECASE)
 # "X contains a plaque and demonstrates mild narrowing": a second predicate of the same subject.
 _ALSO_RE = re.compile(r"^also\s+", re.IGNORECASE)
+# "<subject> is thickened and edematous": two predicate adjectives of one subject
+_TWO_ADJECTIVES_RE = re.compile(
+    r"^(?P<subject>.+?\s(?:is|are|was|were|appears?|appeared|seems?|looks?|remains?)\s+)"
+    r"(?P<first>(?:(?:mildly|slightly|markedly|moderately|severely)\s+)?[a-z-]+)\s*,?\s+and\s+"
+    r"(?P<second>(?:(?:mildly|slightly|markedly|moderately|severely)\s+)?[a-z-]+)(?P<tail>(?:\s+(?:in|at|of|on|with|within)\b.*)?)$",
+    re.IGNORECASE)
 _FIRST_PREDICATE_RE = re.compile(rf"\b{_PREDICATE_VERBS}\b", re.IGNORECASE)
 _SECOND_PREDICATE_RE = re.compile(rf",?\s+and\s+(?=(?:also\s+)?{_PREDICATE_VERBS}\b)", re.IGNORECASE)
 # A subject list is not expanded when it is negated (the negated-list rule handles it) or is
@@ -236,7 +242,8 @@ def _atomize_sentence_cached(sentence: str) -> tuple[str, ...] | None:
     if not text or lex.drop.search(text.lower()):
         return None
     out: list[str] = []
-    for clause in (c for whole in _clauses(text) for c in _expand_predicates(whole)):
+    for clause in (a for whole in _clauses(text) for c in _expand_predicates(whole)
+                   for a in _expand_adjectives(c)):
         for item in _expand_subject_list(clause):
             for negated in (k for n in _expand_negated_list(item) for k in _expand_kinds(n)):
                 for located in _expand_site_list(negated):
@@ -368,6 +375,16 @@ def _expand_predicates(clause: str) -> list[str]:
     return [f"{subject} {_ALSO_RE.sub('', part.strip())}" for part in parts]
 
 
+def _expand_adjectives(clause: str) -> list[str]:
+    """"The gallbladder wall is thickened and edematous" -> one sentence per finding, as a
+    report that says each in its own sentence does; only when each word names a finding alone
+    ("small and round" describe one)."""
+    m = _TWO_ADJECTIVES_RE.match(clause)
+    if not m or not all(_is_finding(m.group(k)) for k in ("first", "second")):
+        return [clause]
+    return [f"{m.group('subject')}{m.group(k)}{m.group('tail')}" for k in ("first", "second")]
+
+
 def _expand_sequences(clause: str) -> list[str]:
     """One statement per MR sequence: "a lesion with low signal on T1WI and high signal on T2WI
     and DWI" -> "a lesion with low signal on T1WI", "... high signal on T2WI", "... high signal on
@@ -488,6 +505,8 @@ def _expand_negated_list(clause: str) -> list[str]:
     # "no effusion and no pneumothorax": the head already denies, so the items lose their own
     # "no" (else "There is no no pneumothorax").
     items = _share_noun([_LEADING_DENIAL_RE.sub("", i) for i in _split_items(m.group("items"))])
+    if any(_VERB_RE.match(i) for i in items[1:]):
+        return [clause]  # "no enhancement, and measures 5 mm": the list ended, a predicate goes on
     places = _places_share_noun(items) if _short(items) else None
     if places:  # "no mediastinal or hilar lymphadenopathy"
         items = places
