@@ -415,3 +415,85 @@ def test_a_level_written_as_one_token_is_a_place_not_a_finding_word():
     bulge = read_report("At L5-S1, there is a mild disc bulge without nerve root compression.")
     other = read_report("The L5-S1 intervertebral disc is desiccated.")
     assert not restates(bulge.findings[0], other.findings)
+
+
+# --- reader-v10 -----------------------------------------------------------------------------------
+
+
+def _texts(report: str) -> list[str]:
+    return [f.text for f in read_report(report).findings]
+
+
+def test_a_nested_site_list_is_read_item_by_item():
+    texts = _texts("Patchy lesions are observed in the subcortical regions of the bilateral frontal "
+                   "and parietal lobes, as well as in the centrum semiovale and basal ganglia.")
+    assert texts == [
+        "Patchy lesions are observed in the subcortical regions of the left frontal lobe.",
+        "Patchy lesions are observed in the subcortical regions of the right frontal lobe.",
+        "Patchy lesions are observed in the subcortical regions of the left parietal lobe.",
+        "Patchy lesions are observed in the subcortical regions of the right parietal lobe.",
+        "Patchy lesions are observed in the centrum semiovale.",
+        "Patchy lesions are observed in the left basal ganglion.",
+        "Patchy lesions are observed in the right basal ganglion."]
+
+
+@pytest.mark.parametrize("sentence, written", [
+    # a list that ends before ", with ..." keeps the tail with each site
+    ("Small nodules are seen in the right upper lobe of the lung and left lower lobe of the lung, "
+     "with clear margins.",
+     ["Small nodules are seen in the right upper lobe of the lung, with clear margins.",
+      "Small nodules are seen in the left lower lobe of the lung, with clear margins."]),
+    # a site inside the list with its own "and" ("left frontal and parietal lobe")
+    ("Lesions are seen in the left temporal lobe, left frontal and parietal lobe, and thalamus.",
+     ["Lesions are seen in the left temporal lobe.", "Lesions are seen in the left frontal lobe.",
+      "Lesions are seen in the left parietal lobe.", "Lesions are seen in the thalamus."]),
+    # parts listed before "of <whole>" are parts of it
+    ("Lesions are seen in the genu, body, and splenium of the corpus callosum.",
+     ["Lesions are seen in the genu of the corpus callosum.",
+      "Lesions are seen in the body of the corpus callosum.",
+      "Lesions are seen in the splenium of the corpus callosum."]),
+    # what follows the last "and" with only a comma is the rest of the sentence
+    ("At L4-L5 and L5-S1, the discs demonstrate bulge.",
+     ["At L4-L5, the discs demonstrate bulge.", "At L5-S1, the discs demonstrate bulge."]),
+    # one-word places and levels share the noun after the last one
+    ("No mediastinal or hilar lymphadenopathy is identified.",
+     ["No mediastinal lymphadenopathy is identified.", "No hilar lymphadenopathy is identified."]),
+    ("The L3-4 and L4-5 intervertebral discs show bulging.",
+     ["L3-4 intervertebral discs show bulging.", "L4-5 intervertebral discs show bulging."]),
+    ("The liver, spleen, and head of the pancreas are normal.",  # "head" is no place adjective
+     ["Liver is normal.", "Spleen is normal.", "Head of the pancreas is normal."]),
+    # a list of findings without a verb, and two finding adjectives of one subject
+    ("Low-density areas and scattered gas shadows observed in the surgical region.",
+     ["Low-density areas observed in the surgical region.",
+      "Scattered gas shadows observed in the surgical region."]),
+    ("The gallbladder wall is thickened and edematous.",
+     ["The gallbladder wall is thickened.", "The gallbladder wall is edematous."]),
+    ("The lesion is small and round.", ["The lesion is small and round."]),  # details of one
+    # a denied list ends where a predicate goes on
+    ("A nodule in the liver demonstrates no enhancement, and measures 5 mm.",
+     ["A nodule in the liver demonstrates no enhancement, and measures 5 mm."]),
+])
+def test_lists_are_read_one_finding_per_sentence(sentence, written):
+    assert _texts(sentence) == written
+
+
+def test_where_the_largest_lies_is_not_where_the_statement_is():
+    whole = sentence_features("Multiple nodules are present in the left lung, with the largest "
+                              "located in the left upper lobe.")
+    assert whole.sites == sentence_features("Multiple nodules are present in the left lung.").sites
+    alone = sentence_features("The largest is located in the left upper lobe.")
+    assert alone.sites and alone.sites != whole.sites  # with no other site, it is the place
+
+
+def test_one_statement_over_nested_sites_is_its_lines():
+    reference = ("Patchy T2WI hyperintense lesions are seen in the subcortical regions of the "
+                 "bilateral frontal and parietal lobes, as well as in the centrum semiovale.")
+    candidate = "\n".join(
+        f"Patchy T2WI hyperintense lesions are seen in the subcortical regions of the {side} {lobe} lobe."
+        for lobe in ("frontal", "parietal") for side in ("left", "right")) + \
+        "\nPatchy T2WI hyperintense lesions are seen in the centrum semiovale."
+    ctx = RuntimeContext(options={"extractor": "rules"})
+    radsem = production().get("radsem").build(ctx)
+    assert radsem.score_pair(ReportPair("t", reference, candidate)).score == 1.0
+    dropped = "\n".join(line for line in candidate.splitlines() if "right parietal" not in line)
+    assert radsem.score_pair(ReportPair("t", reference, dropped)).score < 1.0
