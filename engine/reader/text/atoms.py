@@ -80,7 +80,13 @@ _TWO_ADJECTIVES_RE = re.compile(
     r"(?P<second>(?:(?:mildly|slightly|markedly|moderately|severely)\s+)?[a-z-]+)(?P<tail>(?:\s+(?:in|at|of|on|with|within)\b.*)?)$",
     re.IGNORECASE)
 _FIRST_PREDICATE_RE = re.compile(rf"\b{_PREDICATE_VERBS}\b", re.IGNORECASE)
-_SECOND_PREDICATE_RE = re.compile(rf",?\s+and\s+(?=(?:also\s+)?{_PREDICATE_VERBS}\b)", re.IGNORECASE)
+# a predicate of the subject's own: a predicate verb or a verb by which a finding acts on a
+# structure, perhaps after an adverb ("... compresses the root and moderately narrows the recess")
+_ACTING_VERBS = f"(?:{'|'.join(_GRAMMAR['finding_verbs']['words'])})"
+_PREDICATE_START_RE = re.compile(rf"\b(?:{_PREDICATE_VERBS}|{_ACTING_VERBS})\b", re.IGNORECASE)
+_SECOND_PREDICATE_RE = re.compile(
+    rf",?\s+and\s+(?=(?:also\s+)?(?:(?:mildly|moderately|markedly|severely|slightly|significantly)\s+)?"
+    rf"(?:{_PREDICATE_VERBS}|{_ACTING_VERBS})\b)", re.IGNORECASE)
 # A subject list is not expanded when it is negated (the negated-list rule handles it) or is
 # really a prepositional phrase plus the subject ("In the pelvis, a mass is ...").
 _NEGATION_OR_PREPOSITION_RE = re.compile(
@@ -363,7 +369,7 @@ def _split_attached_findings(clause: str) -> list[str]:
 
 def _expand_predicates(clause: str) -> list[str]:
     """"The RCA contains plaque and demonstrates stenosis" -> one sentence per predicate."""
-    verb = _FIRST_PREDICATE_RE.search(clause)
+    verb = _PREDICATE_START_RE.search(clause)
     if not verb or verb.start() == 0:
         return [clause]
     subject = clause[:verb.start()].strip()
