@@ -148,7 +148,7 @@ _WORD_OF_TWO_LETTERS_RE = re.compile(r"[A-Za-z]{2,}")
 # hyperintense", "long T1", "high T2 signal" (the sequences of equivalents.json's MR family).
 _SEQUENCE = (r"(?:T[12](?:WI|W)?(?:[- ]weighted(?:\s+(?:imaging|images?|sequences?))?)?|(?:T2[- ])?FLAIR|DWI|ADC|SWI|STIR"
              r"|diffusion[- ]weighted(?:\s+(?:imaging|images?))?)(?![\w-])")
-_INTENSITY = (r"(?:(?:slightly|mildly|markedly|mixed)\s+)?(?:(?:iso(?:intense)?-?\s*to\s+)?(?:hypo|hyper|iso)-?\s*intens(?:e|ity|ities)"
+_INTENSITY = (r"(?:(?:slightly|mildly|markedly|mixed|heterogeneously|homogeneously|uniformly|predominantly)\s+)?(?:(?:iso(?:intense)?-?\s*to\s+)?(?:hypo|hyper|iso)-?\s*intens(?:e|ity|ities)"
               r"|(?:iso-?\s*to\s+)?(?:low|high|iso|equal|increased|decreased|reduced|elevated)(?:\s+mixed)?(?:\s+signals?)?"
               r"(?:\s+intensity)?)")
 _SEQUENCE_LIST = rf"{_SEQUENCE}(?:\s*(?:/|,|,?\s*and)\s*(?:on\s+|in\s+)?(?:the\s+)?{_SEQUENCE})*"
@@ -352,6 +352,9 @@ def _split_attached_findings(clause: str) -> list[str]:
         if joined_by_and and (_FIRST_PREDICATE_RE.match(right) or re.match(r"[\w-]+,", right)):
             continue  # ", and demonstrates ...": the same subject's next predicate; ", and course,
             # is ...": the last item of a list, not a finding of its own
+        first = right.split(",", 1)[0]
+        if joined_by_and and "," in right and _is_site(first) and not _names_finding(first):
+            continue  # ", and medullary cistern, with ...": the last site of a list
         item = left.rsplit(",", 1)[-1].split()
         if joined_by_and and len(item) == 1 and _MODIFIER_RE.search(
                 item[0]) and _MODIFIER_RE.search(right.split(maxsplit=1)[0]):

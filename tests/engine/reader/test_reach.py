@@ -497,3 +497,22 @@ def test_one_statement_over_nested_sites_is_its_lines():
     assert radsem.score_pair(ReportPair("t", reference, candidate)).score == 1.0
     dropped = "\n".join(line for line in candidate.splitlines() if "right parietal" not in line)
     assert radsem.score_pair(ReportPair("t", reference, dropped)).score < 1.0
+
+
+def test_a_verb_by_which_a_finding_acts_starts_a_predicate_of_its_own():
+    texts = _texts("A disc extrusion compresses the left L5 nerve root and moderately narrows the "
+                   "left lateral recess.")
+    assert texts == ["A disc extrusion compresses the left L5 nerve root.",
+                     "A disc extrusion moderately narrows the left lateral recess."]
+    assert _texts("The duct is long and narrow.") == ["The duct is long and narrow."]
+
+
+def test_the_last_site_of_a_list_is_no_finding_of_its_own_and_each_sequence_is_read():
+    texts = _texts("A mass is observed in the suprasellar cistern and prepontine cistern, "
+                   "hypointense on T1WI, heterogeneously hyperintense on T2WI.")
+    assert len(texts) == 4 and all(t.startswith("A mass is observed in the") for t in texts)
+    assert sum("heterogeneously hyperintense on T2WI" in t for t in texts) == 2
+    texts = _texts("A mass is observed in the suprasellar cistern, prepontine cistern, and medullary "
+                   "cistern, with low signal on T1WI.")
+    assert [t.split(" cistern")[0].rsplit(" ", 1)[-1] for t in texts] == [
+        "suprasellar", "prepontine", "medullary"]
