@@ -83,7 +83,9 @@ def _sites(canon: str) -> tuple[frozenset[str], list[tuple[int, int]]]:
     lex = anatomy_lexicon()
     largest = _LARGEST_RE.search(canon)
     cut = largest.start() if largest else len(canon)
-    found, later, spans = set(), set(), []
+    found: set[str] = set()
+    later: set[str] = set()
+    spans: list[tuple[int, int]] = []
     for site, pattern in site_mentions(canon):
         for m in pattern.finditer(canon):
             (found if m.start() < cut else later).add(site)
