@@ -108,7 +108,9 @@ _CONTINUATION_RE = re.compile(
     r"|(?:(?:a|an)\s+)?(?:[\w-]+\s+){0,2}(?:margins?|borders?|edges?|boundar(?:y|ies))\b)", re.IGNORECASE)
 # "After intravenous injection of contrast via the cubital vein, the scan shows: <finding>",
 # "Small bowel MRE shows: <finding>": the lead that introduces the findings goes, they stay.
-_TECHNIQUE_LEAD_RE = re.compile(r"^[^:;]*\b(?:shows?|demonstrates?|reveals?)\s*:\s*", re.IGNORECASE)
+_TECHNIQUE_LEAD_RE = re.compile(
+    r"^[^:;]*\b(?:shows?|demonstrates?|reveals?|(?:was|were) performed|(?:is|are) as follows)\s*:\s*",
+    re.IGNORECASE)
 # "neither ... nor ...", rewritten as "no ... or ..." / "not ... or ..."
 _NEITHER_RE = re.compile(r"\bneither\b(?=[^.;]*\bnor\b)", re.IGNORECASE)
 _THERE_NEITHER_RE = re.compile(r"\b(there\s+(?:is|are|was|were))\s+neither\b", re.IGNORECASE)

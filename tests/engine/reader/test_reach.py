@@ -516,3 +516,15 @@ def test_the_last_site_of_a_list_is_no_finding_of_its_own_and_each_sequence_is_r
                    "cistern, with low signal on T1WI.")
     assert [t.split(" cistern")[0].rsplit(" ", 1)[-1] for t in texts] == [
         "suprasellar", "prepontine", "medullary"]
+
+
+@pytest.mark.parametrize("sentence, written", [
+    # a clinical history is context, not a finding (nor a list of sites)
+    ("In combination with the clinical history of post-cardiac surgery and pacemaker implantation, "
+     "a dense coil is seen in the sternal region.", ["A dense coil is seen in the sternal region."]),
+    # a technique lead that ends in a colon goes; the findings after it stay
+    ("Contrast agent was injected and CT angiography was performed: mixed plaques are seen in the "
+     "left internal carotid artery.", ["Mixed plaques are seen in the left internal carotid artery."]),
+])
+def test_a_lead_in_of_history_or_technique_goes_and_its_finding_stays(sentence, written):
+    assert _texts(sentence) == written
