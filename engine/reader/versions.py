@@ -23,8 +23,10 @@ READER_NAME = "radscope-reader"
 # noun after them and the words before the first: "the subcortical regions of the bilateral
 # frontal, parietal and temporal lobes"; parts before "of <whole>"); one-word places and levels
 # share a noun ("mediastinal or hilar lymphadenopathy"); a finding list without a verb and two
-# finding adjectives of one subject are one statement each; where the largest lies is not where
-# the statement is; grammar.json's part nouns.
+# finding adjectives of one subject are one statement each, and so is each verb by which a finding
+# acts ("compresses ... and moderately narrows ..."); where the largest lies is not where the
+# statement is; a clinical-history lead-in goes, and a technique lead ending in "was performed:"
+# goes while its findings stay; grammar.json's part nouns and finding verbs.
 # v9: a list of kinds before one noun names one finding per kind ("patchy and linear opacities");
 # a denial that another statement's finding lies within contradicts it, and that statement pairs
 # only with one that states the denied finding too; what a finding does to other structures

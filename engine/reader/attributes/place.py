@@ -75,6 +75,9 @@ class SentenceFeatures:
     denied_findings: frozenset[str] = frozenset()
 
 
+_LARGEST_RE = re.compile(r"\b(?:the )?(?:largest|biggest)\b")
+
+
 def _sites(canon: str) -> tuple[frozenset[str], list[tuple[int, int]]]:
     """The finest sites named, and the character spans of every site mention. Where the largest
     of the findings lies ("nodules in the left lung, the largest in the left upper lobe") says
@@ -93,9 +96,6 @@ def _sites(canon: str) -> tuple[frozenset[str], list[tuple[int, int]]]:
     found = found or later
     finest = {s for s in found if not any(s in lex.ancestors(o) for o in found if o != s)}
     return frozenset(finest), spans
-
-
-_LARGEST_RE = re.compile(r"\b(?:the )?(?:largest|biggest)\b")
 
 
 def _level_of(word: str) -> str | None:

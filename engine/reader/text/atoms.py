@@ -30,6 +30,7 @@ _PART_OF_RE = re.compile(r"^(?P<part>[a-z]+) of (?:the )?(?P<whole>.+)$", re.IGN
 _SINGULAR_IN_S = frozenset(_GRAMMAR["singular_in_s"]["words"])
 _SIDE_PHRASES: dict[str, str] = _GRAMMAR["side_phrases"]["forms"]
 _EFFECT_PARTICIPLES: tuple[str, ...] = tuple(_GRAMMAR["effect_participles"]["words"])
+_FINDING_VERBS: tuple[str, ...] = tuple(_GRAMMAR["finding_verbs"]["words"])
 _MAX_ITEM_WORDS = 5
 
 # --- patterns, compiled once -----------------------------------------------------------------------
@@ -73,20 +74,20 @@ _WITH_RE = re.compile(r",\s*(?:with|accompanied by|associated with|and)\s+", re.
 _SIDE_RE = re.compile(r"\b(?:left|right)\b", re.IGNORECASE)
 # "X contains a plaque and demonstrates mild narrowing": a second predicate of the same subject.
 _ALSO_RE = re.compile(r"^also\s+", re.IGNORECASE)
+_DEGREE = "(?:mildly|slightly|markedly|moderately|severely)"  # an adverb of degree before a word
 # "<subject> is thickened and edematous": two predicate adjectives of one subject
 _TWO_ADJECTIVES_RE = re.compile(
     r"^(?P<subject>.+?\s(?:is|are|was|were|appears?|appeared|seems?|looks?|remains?)\s+)"
-    r"(?P<first>(?:(?:mildly|slightly|markedly|moderately|severely)\s+)?[a-z-]+)\s*,?\s+and\s+"
-    r"(?P<second>(?:(?:mildly|slightly|markedly|moderately|severely)\s+)?[a-z-]+)(?P<tail>(?:\s+(?:in|at|of|on|with|within)\b.*)?)$",
+    rf"(?P<first>(?:{_DEGREE}\s+)?[a-z-]+)\s*,?\s+and\s+"
+    rf"(?P<second>(?:{_DEGREE}\s+)?[a-z-]+)(?P<tail>(?:\s+(?:in|at|of|on|with|within)\b.*)?)$",
     re.IGNORECASE)
 _FIRST_PREDICATE_RE = re.compile(rf"\b{_PREDICATE_VERBS}\b", re.IGNORECASE)
 # a predicate of the subject's own: a predicate verb or a verb by which a finding acts on a
 # structure, perhaps after an adverb ("... compresses the root and moderately narrows the recess")
-_ACTING_VERBS = f"(?:{'|'.join(_GRAMMAR['finding_verbs']['words'])})"
-_PREDICATE_START_RE = re.compile(rf"\b(?:{_PREDICATE_VERBS}|{_ACTING_VERBS})\b", re.IGNORECASE)
+_PREDICATE_START = f"(?:{_PREDICATE_VERBS}|{'|'.join(_FINDING_VERBS)})"
+_PREDICATE_START_RE = re.compile(rf"\b{_PREDICATE_START}\b", re.IGNORECASE)
 _SECOND_PREDICATE_RE = re.compile(
-    rf",?\s+and\s+(?=(?:also\s+)?(?:(?:mildly|moderately|markedly|severely|slightly|significantly)\s+)?"
-    rf"(?:{_PREDICATE_VERBS}|{_ACTING_VERBS})\b)", re.IGNORECASE)
+    rf",?\s+and\s+(?=(?:also\s+)?(?:(?:{_DEGREE}|significantly)\s+)?{_PREDICATE_START}\b)", re.IGNORECASE)
 # A subject list is not expanded when it is negated (the negated-list rule handles it) or is
 # really a prepositional phrase plus the subject ("In the pelvis, a mass is ...").
 _NEGATION_OR_PREPOSITION_RE = re.compile(
