@@ -19,6 +19,11 @@ from __future__ import annotations
 from radscope.engine.reader.vocabulary.loader import lexicon_hash
 
 READER_NAME = "radscope-reader"
+# v11: a part noun bound to a structure ("renal cortex", "the head of the right femur", "cortex
+# break of the fibula") names a part of it, not a region of its own (brain, head, neck,
+# brainstem); a follow-up lead-in ending in a colon goes and its findings stay; a hyphenated
+# word is its words for similarity ("fluid-attenuation" = "fluid attenuation"); a statement that
+# names no site is kept apart from one that does only below 0.25 similarity (was 0.4).
 # v10: a list of sites is read item by item (nested lists, "as well as", adjectives that share the
 # noun after them and the words before the first: "the subcortical regions of the bilateral
 # frontal, parietal and temporal lobes"; parts before "of <whole>"); one-word places and levels
@@ -46,9 +51,9 @@ READER_NAME = "radscope-reader"
 # opposite places and liver segments, telegraphic labels kept. v5: findings as frames (sizes in mm within a tolerance, change over time), wording.json,
 # comparisons as context. v4: sections as written (RESULT(S), CONCLUSION, sub-headings), the
 # impression read apart. v3: radsem-rules-v5 atoms (level and site lists, joined continuations).
-READER_VERSION = "reader-v10"
+READER_VERSION = "reader-v11"
 READER_RULES_VERSION = "rules-v5"  # v5: telegraphic labels kept; v4: sentences read through wording.json
-RADSEM_RULES_VERSION = "radsem-rules-v10"  # v10: site lists, shared nouns, finding lists and finding adjectives written one per sentence; v9: a statement the other report denies pairs only with one that states the denied finding; kinds and effects written one per sentence; v8: a finding that names no abnormality against one that does is part-whole; v7: per-sequence atoms, places; v6: size and change-over-time contradictions
+RADSEM_RULES_VERSION = "radsem-rules-v11"  # v11: a statement naming no site is kept apart only below 0.25 similarity; v10: site lists, shared nouns, finding lists and finding adjectives written one per sentence; v9: a statement the other report denies pairs only with one that states the denied finding; kinds and effects written one per sentence; v8: a finding that names no abnormality against one that does is part-whole; v7: per-sequence atoms, places; v6: size and change-over-time contradictions
 
 # The lexicon files whose content can change each view's reading (their hash goes into its
 # signature). ``wording`` is read by every rules reader: every sentence passes through it.

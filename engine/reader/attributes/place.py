@@ -76,26 +76,49 @@ class SentenceFeatures:
 
 
 _LARGEST_RE = re.compile(r"\b(?:the )?(?:largest|biggest)\b")
+# Nouns that name a part of a structure ("cortex", "head", "neck", "medulla"): some are also a
+# region of their own (the brain's cortex, the head, the neck, the brainstem's medulla).
+_PART_NOUNS = frozenset(load("grammar")["part_nouns"]["words"])
+# After a part noun, the "of" that names its whole: "the head of the right femur", "cortex break
+# of the left fibula" (one noun may come between).
+_OF_WHOLE_RE = re.compile(r"(?: [a-z-]+)? of (?:the )?(?:(?:left|right|both|bilateral) )?")
 
 
 def _sites(canon: str) -> tuple[frozenset[str], list[tuple[int, int]]]:
     """The finest sites named, and the character spans of every site mention. Where the largest
     of the findings lies ("nodules in the left lung, the largest in the left upper lobe") says
     where one of them is, not where the statement is: those sites count only when no other is
-    named before them."""
+    named before them. A part noun bound to another structure names a part of that structure,
+    not a region of its own ("renal cortex", "femoral head", "the cortex of the right fibula":
+    not the brain, the head or the neck)."""
     lex = anatomy_lexicon()
     largest = _LARGEST_RE.search(canon)
     cut = largest.start() if largest else len(canon)
+    mentions = [(site, m.start(), m.end()) for site, pattern in site_mentions(canon)
+                for m in pattern.finditer(canon)]
+    starts, ends = {start for _, start, _ in mentions}, {end for _, _, end in mentions}
+    spans = [(start, end) for _, start, end in mentions]
     found: set[str] = set()
     later: set[str] = set()
-    spans: list[tuple[int, int]] = []
-    for site, pattern in site_mentions(canon):
-        for m in pattern.finditer(canon):
-            (found if m.start() < cut else later).add(site)
-            spans.append(m.span())
+    for site, start, end in mentions:
+        if canon[start:end] in _PART_NOUNS and (
+                _bound_part(canon, start, end, starts, ends)
+                or any(a <= start and end <= b and b - a > end - start for a, b in spans)):
+            continue
+        (found if start < cut else later).add(site)
     found = found or later
     finest = {s for s in found if not any(s in lex.ancestors(o) for o in found if o != s)}
     return frozenset(finest), spans
+
+
+def _bound_part(canon: str, start: int, end: int, starts: set[int], ends: set[int]) -> bool:
+    """Whether the part noun at ``start:end`` belongs to a structure named beside it: one
+    written just before it ("kidney cortex") or in the "of" phrase after it (a mention that
+    holds the part noun, "head of the pancreas", is checked by the caller)."""
+    if start - 1 in ends and canon[start - 1] == " ":
+        return True
+    after = _OF_WHOLE_RE.match(canon, end)
+    return bool(after and after.end() in starts)
 
 
 def _level_of(word: str) -> str | None:
@@ -219,7 +242,12 @@ def _words(canon: str, scope: ClauseScope, site_spans: list[tuple[int, int]],
         if word in STOPWORDS or word.isdigit():
             continue
         stemmed = stem(word)
-        tokens.add(stemmed)
+        if "-" in word and _level_of(word) is None:
+            # "fluid-attenuation collection" and "fluid attenuation" share their words
+            tokens.update(stem(part) for part in word.split("-")
+                          if part not in STOPWORDS and not part.isdigit())
+        else:
+            tokens.add(stemmed)
         if any(s <= m.start() and m.end() <= e for s, e in site_spans) or word in _SIDES \
                 or word in places or _level_of(word) in levels:
             continue

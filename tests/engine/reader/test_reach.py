@@ -528,3 +528,55 @@ def test_the_last_site_of_a_list_is_no_finding_of_its_own_and_each_sequence_is_r
 ])
 def test_a_lead_in_of_history_or_technique_goes_and_its_finding_stays(sentence, written):
     assert _texts(sentence) == written
+
+
+# --- reader-v11 -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("sentence, sites", [
+    # a part noun bound to a structure is a part of it, not a region of its own
+    ("Thinning of the renal cortex.", {"kidney"}),
+    ("Cortical discontinuity of the right fibula.", {"fibula"}),
+    ("Necrosis of the left femoral head.", {"femur"}),
+    ("A cyst in the head of the pancreas.", {"pancreas"}),
+    ("Wall thickening of the gallbladder neck.", {"gallbladder"}),
+    # alone, or not bound to another structure, it still names its region
+    ("Cortical atrophy.", {"brain"}),
+    ("Soft tissues of the neck are swollen.", {"neck", "soft tissue"}),
+])
+def test_a_part_noun_bound_to_a_structure_names_a_part_of_it(sentence, sites):
+    assert sentence_features(sentence).sites == sites
+
+
+def test_a_follow_up_lead_in_goes_and_its_findings_stay():
+    assert _texts("Follow-up after internal fixation of a right tibial fracture: the fracture line "
+                  "is blurred.") == ["The fracture line is blurred."]
+    # a sentence that recommends a follow-up is still no finding
+    assert _texts("Follow-up is recommended.") == []
+
+
+def test_a_hyphenated_word_is_its_words():
+    joined = sentence_features("Within the right hemithorax, a large fluid-attenuation collection.")
+    apart = sentence_features("Within the right hemithorax, a large fluid attenuation collection.")
+    assert joined.tokens == apart.tokens
+    # a spinal level stays one place, not two numbers
+    assert "l4-l5" in sentence_features("A disc bulge at L4-5.").levels
+
+
+def test_a_hemithorax_is_the_chest_so_a_pleural_statement_is_part_of_it():
+    pleural = sentence_features("Fluid is seen in the right thoracic cavity.")
+    hemithorax = sentence_features("A fluid collection in the right hemithorax.")
+    assert hemithorax.sites == {"thorax"} and pleural.sites == {"pleura"}
+    assert incompatibility_reason(pleural, hemithorax) is None
+
+
+def test_a_statement_naming_no_site_is_kept_apart_only_when_barely_similar():
+    import numpy as np
+
+    from radscope.engine.reader.pair.compatibility import LEXICAL_SETTINGS
+    from radscope.engine.reader.pair.pairing import pairable
+    siteless = [sentence_features("Callus formation is seen at the fracture ends.")]
+    sited = [sentence_features("Callus formation is seen at the right tibial fracture.")]
+    for similarity, allowed in ((0.3, True), (0.2, False)):
+        gates, _ = pairable(siteless, sited, np.array([[similarity]]), LEXICAL_SETTINGS)
+        assert bool(gates[0, 0]) is allowed
