@@ -23,7 +23,9 @@ READER_NAME = "radscope-reader"
 # break of the fibula") names a part of it, not a region of its own (brain, head, neck,
 # brainstem); a follow-up lead-in ending in a colon goes and its findings stay; a hyphenated
 # word is its words for similarity ("fluid-attenuation" = "fluid attenuation"); a statement that
-# names no site is kept apart from one that does only below 0.25 similarity (was 0.4).
+# names no site is kept apart from one that does only below 0.25 similarity (was 0.4); readings
+# of MR sequences each with its own noun ("a focus of low signal on T1WI, an area of high signal
+# on T2WI") are one statement per sequence.
 # v10: a list of sites is read item by item (nested lists, "as well as", adjectives that share the
 # noun after them and the words before the first: "the subcortical regions of the bilateral
 # frontal, parietal and temporal lobes"; parts before "of <whole>"); one-word places and levels

@@ -165,7 +165,9 @@ _ONE_SEQUENCE_RE = re.compile(_SEQUENCE, re.IGNORECASE)
 # what may stand between two readings of one run: "and", a comma, "is" / "shows" and the like
 _SEQUENCE_GAP_RE = re.compile(
     r"\s*,?\s*(?:and\s+)?(?:(?:is|are|was|were|shows?|showing|demonstrates?|demonstrating|displays?|"
-    r"displaying|exhibits?|exhibiting)\s+)?(?:with\s+)?", re.IGNORECASE)
+    r"displaying|exhibits?|exhibiting)\s+)?(?:with\s+)?"
+    r"(?:(?:an?|the)\s+(?:[\w-]+\s+){0,2}?(?:areas?|foci|focus|regions?|components?|portions?|zones?)"
+    r"\s+(?:of|with)\s+)?", re.IGNORECASE)
 # appearance words that say nothing on their own ("is seen with no ...")
 _APPEARANCE_GRAMMAR = frozenset("a an the of on in and or with without no is are was were its their about "
                                 "approximately around seen noted observed shows show showing "

@@ -580,3 +580,18 @@ def test_a_statement_naming_no_site_is_kept_apart_only_when_barely_similar():
     for similarity, allowed in ((0.3, True), (0.2, False)):
         gates, _ = pairable(siteless, sited, np.array([[similarity]]), LEXICAL_SETTINGS)
         assert bool(gates[0, 0]) is allowed
+
+
+def test_a_bone_of_the_skull_is_the_skull_not_a_brain_lobe():
+    bone = sentence_features("The left occipital bone shows postoperative changes.")
+    calvarium = sentence_features("Postsurgical changes of the left occipital calvarium.")
+    assert "occipital lobe" not in bone.sites | calvarium.sites
+    assert incompatibility_reason(bone, calvarium) is None
+    assert "occipital lobe" in sentence_features("An infarct in the left occipital lobe.").sites
+
+
+def test_sequence_readings_each_with_its_own_noun_are_one_statement_per_sequence():
+    texts = _texts("In the left parotid gland there is a lesion, demonstrating a patchy focus of low "
+                   "signal on T1WI, a heterogeneous area of high signal on T2WI, and marked enhancement.")
+    assert len(texts) == 2
+    assert "T1WI" in texts[0] and "T2WI" not in texts[0] and "T2WI" in texts[1]
