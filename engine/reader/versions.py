@@ -25,7 +25,8 @@ READER_NAME = "radscope-reader"
 # word is its words for similarity ("fluid-attenuation" = "fluid attenuation"); a statement that
 # names no site is kept apart from one that does only below 0.25 similarity (was 0.4); readings
 # of MR sequences each with its own noun ("a focus of low signal on T1WI, an area of high signal
-# on T2WI") are one statement per sequence.
+# on T2WI") are one statement per sequence; a denial after a semicolon in a labelled line is said
+# of the label ("Hardware: good position; no loosening or breakage").
 # v10: a list of sites is read item by item (nested lists, "as well as", adjectives that share the
 # noun after them and the words before the first: "the subcortical regions of the bilateral
 # frontal, parietal and temporal lobes"; parts before "of <whole>"); one-word places and levels

@@ -102,4 +102,21 @@ def _as_written(replacement: str, m: re.Match[str]) -> str:
 
 def reader_utterances(text: str) -> tuple[str, ...]:
     """The sentences of ``text`` (``split_utterances``), each ``normalise``d."""
-    return tuple(normalise(u) for u in split_utterances(text))
+    return tuple(normalise(u) for whole in split_utterances(text) for u in _label_each_denial(whole))
+
+
+_LABEL_RE = re.compile(r"^([A-Za-z][A-Za-z /,&-]{1,40}):\s+(?=[a-z0-9])")
+_DENIAL_PIECE_RE = re.compile(r"^(?:no|without)\b", re.IGNORECASE)
+
+
+def _label_each_denial(utterance: str) -> list[str]:
+    """"Hardware: good position; no loosening or breakage" -> the label before each part:
+    a denial after the semicolon denies it of the label, as "the hardware ... with no loosening"
+    does."""
+    label = _LABEL_RE.match(utterance)
+    if not label or ";" not in utterance:
+        return [utterance]
+    first, *rest = (p.strip() for p in utterance.split(";"))
+    if not all(_DENIAL_PIECE_RE.match(p) for p in rest if p):
+        return [utterance]
+    return [first, *(f"{label.group(1)}: {p}" for p in rest if p)]

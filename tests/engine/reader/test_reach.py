@@ -595,3 +595,10 @@ def test_sequence_readings_each_with_its_own_noun_are_one_statement_per_sequence
                    "signal on T1WI, a heterogeneous area of high signal on T2WI, and marked enhancement.")
     assert len(texts) == 2
     assert "T1WI" in texts[0] and "T2WI" not in texts[0] and "T2WI" in texts[1]
+
+
+def test_a_denial_after_a_semicolon_in_a_labelled_line_is_said_of_the_label():
+    assert _texts("Hardware: good position; no loosening or breakage.") == [
+        "Hardware good position.", "Hardware no loosening or breakage."]
+    # a part with its own subject is left as it is
+    assert _texts("Lungs: clear; heart normal size.")[-1] == "Heart normal size."
