@@ -17,6 +17,7 @@ from radscope.engine.reader.attributes.certainty import NEGATIVE, ClauseScope
 from radscope.engine.reader.attributes.change import change_over_time
 from radscope.engine.reader.attributes.size import Measurement, measurements, size_spans
 from radscope.engine.reader.text.anatomy import TOKEN_RE, anatomy_lexicon, canonical_text, site_mentions
+from radscope.engine.reader.text.atoms import PART_NOUNS
 from radscope.engine.reader.vocabulary.alternation import Alternation
 from radscope.engine.reader.vocabulary.equivalents import position_pairs
 from radscope.engine.reader.vocabulary.loader import load
@@ -76,9 +77,6 @@ class SentenceFeatures:
 
 
 _LARGEST_RE = re.compile(r"\b(?:the )?(?:largest|biggest)\b")
-# Nouns that name a part of a structure ("cortex", "head", "neck", "medulla"): some are also a
-# region of their own (the brain's cortex, the head, the neck, the brainstem's medulla).
-_PART_NOUNS = frozenset(load("grammar")["part_nouns"]["words"])
 # After a part noun, the "of" that names its whole: "the head of the right femur", "cortex break
 # of the left fibula" (one noun may come between).
 _OF_WHOLE_RE = re.compile(r"(?: [a-z-]+)? of (?:the )?(?:(?:left|right|both|bilateral) )?")
@@ -96,14 +94,11 @@ def _sites(canon: str) -> tuple[frozenset[str], list[tuple[int, int]]]:
     cut = largest.start() if largest else len(canon)
     mentions = [(site, m.start(), m.end()) for site, pattern in site_mentions(canon)
                 for m in pattern.finditer(canon)]
-    starts, ends = {start for _, start, _ in mentions}, {end for _, _, end in mentions}
     spans = [(start, end) for _, start, end in mentions]
     found: set[str] = set()
     later: set[str] = set()
     for site, start, end in mentions:
-        if canon[start:end] in _PART_NOUNS and (
-                _bound_part(canon, start, end, starts, ends)
-                or any(a <= start and end <= b and b - a > end - start for a, b in spans)):
+        if canon[start:end] in PART_NOUNS and _bound_part(canon, start, end, spans):
             continue
         (found if start < cut else later).add(site)
     found = found or later
@@ -111,14 +106,16 @@ def _sites(canon: str) -> tuple[frozenset[str], list[tuple[int, int]]]:
     return frozenset(finest), spans
 
 
-def _bound_part(canon: str, start: int, end: int, starts: set[int], ends: set[int]) -> bool:
-    """Whether the part noun at ``start:end`` belongs to a structure named beside it: one
-    written just before it ("kidney cortex") or in the "of" phrase after it (a mention that
-    holds the part noun, "head of the pancreas", is checked by the caller)."""
-    if start - 1 in ends and canon[start - 1] == " ":
+def _bound_part(canon: str, start: int, end: int, spans: list[tuple[int, int]]) -> bool:
+    """Whether the part noun at ``start:end`` belongs to a structure named with it: in a longer
+    mention that holds it ("head of the pancreas"), just before it ("kidney cortex") or in the
+    "of" phrase after it ("the cortex of the right kidney")."""
+    if any(a <= start and end <= b and b - a > end - start for a, b in spans):
+        return True
+    if canon[start - 1:start] == " " and any(b == start - 1 for _, b in spans):
         return True
     after = _OF_WHOLE_RE.match(canon, end)
-    return bool(after and after.end() in starts)
+    return bool(after and any(a == after.end() for a, _ in spans))
 
 
 def _level_of(word: str) -> str | None:

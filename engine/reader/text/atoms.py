@@ -25,7 +25,7 @@ _STATEMENT_VERBS: tuple[str, ...] = tuple(_GRAMMAR["statement_verbs"]["words"])
 _PREDICATE_VERBS = f"(?:{'|'.join(_GRAMMAR['predicate_verbs']['words'])})"
 _SINGULAR_VERB: dict[str, str] = _GRAMMAR["singular_verbs"]["forms"]
 _LATIN_PLURALS = frozenset(_GRAMMAR["latin_plurals"]["words"])
-_PART_NOUNS = frozenset(_GRAMMAR["part_nouns"]["words"])
+PART_NOUNS = frozenset(_GRAMMAR["part_nouns"]["words"])  # also read by attributes.place
 _PART_OF_RE = re.compile(r"^(?P<part>[a-z]+) of (?:the )?(?P<whole>.+)$", re.IGNORECASE)
 _SINGULAR_IN_S = frozenset(_GRAMMAR["singular_in_s"]["words"])
 _SIDE_PHRASES: dict[str, str] = _GRAMMAR["side_phrases"]["forms"]
@@ -654,10 +654,10 @@ def _parts_take_whole(items: list[str]) -> list[str]:
     out = list(items)
     for i, item in enumerate(items):
         m = _PART_OF_RE.match(item)
-        if not m or m.group("part").lower() not in _PART_NOUNS:
+        if not m or m.group("part").lower() not in PART_NOUNS:
             continue
         k = i - 1
-        while k >= 0 and items[k].lower() in _PART_NOUNS:
+        while k >= 0 and items[k].lower() in PART_NOUNS:
             out[k] = f"{items[k]} of the {m.group('whole')}"
             k -= 1
     return out
