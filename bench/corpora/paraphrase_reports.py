@@ -1221,6 +1221,316 @@ IMPRESSION:
     },
 )
 
+# Radiographs outside the chest written as reports translated from another language often read
+# ("lip-like hyperplasia", "high-density shadow", "the intervertebral space is narrowed"), each
+# rewritten in the wording of an English-language report.
+
+XR_KNEE = Source(
+    "xr-knee-degenerative", "XR",
+    """RIGHT KNEE RADIOGRAPHS, ANTEROPOSTERIOR AND LATERAL
+
+FINDINGS:
+Lip-like bony hyperplasia is seen at the margins of the right femoral condyles, the tibial plateau and the patella. The intercondylar eminences of the tibia are sharpened. The medial joint space of the right knee is narrowed, more than on the previous radiograph, with sclerosis of the subchondral bone. A round high-density shadow about 6 mm in size is seen in the posterior part of the knee joint, possibly a loose body. No obvious bone destruction is seen. The suprapatellar soft tissue is mildly swollen.
+
+IMPRESSION:
+1. Degenerative changes of the right knee joint, with narrowing of the medial joint space, progressed since the previous radiograph.
+2. A 6 mm high-density body in the posterior knee joint, possibly a loose body.
+3. Mild suprapatellar soft tissue swelling.""",
+    {
+        "synonyms": """RADIOGRAPHS OF THE RIGHT KNEE, TWO VIEWS
+
+FINDINGS:
+Marginal osteophytes arise from the right femoral condyles, the tibial plateau and the patella. The tibial spines are peaked. The medial compartment of the right knee is narrowed, more than on the prior study, with subchondral sclerosis. A rounded 6 mm calcific density projects over the posterior knee joint and may represent a loose body. There is no osseous destruction. There is mild soft tissue swelling above the patella.
+
+IMPRESSION:
+1. Osteoarthritis of the right knee with medial compartment narrowing, worse than on the prior study.
+2. 6 mm calcific density in the posterior knee joint, which may represent a loose body.
+3. Mild suprapatellar soft tissue swelling.""",
+        "bullets": """RIGHT KNEE RADIOGRAPHS, ANTEROPOSTERIOR AND LATERAL
+
+Findings:
+- Femoral condyles, tibial plateau and patella: marginal osteophytes.
+- Tibial spines: peaked.
+- Medial compartment: narrowed, more than on the prior study; subchondral sclerosis.
+- Posterior knee joint: round 6 mm dense body, possibly a loose body.
+- No bone destruction.
+- Suprapatellar soft tissues: mildly swollen.
+
+Impression:
+1. Right knee osteoarthritis with medial compartment narrowing, progressed since the prior study.
+2. 6 mm dense body in the posterior knee joint, possibly a loose body.
+3. Mild suprapatellar soft tissue swelling.""",
+        "per-site": """RIGHT KNEE RADIOGRAPHS, ANTEROPOSTERIOR AND LATERAL
+
+FINDINGS:
+Right femoral condyles: marginal lip-like bony hyperplasia.
+Right tibial plateau: marginal lip-like bony hyperplasia.
+Right patella: marginal lip-like bony hyperplasia.
+Tibial intercondylar eminences: sharpened.
+Medial joint space of the right knee: narrowed, more than on the previous radiograph, with subchondral sclerosis.
+Posterior knee joint: a round high-density shadow about 6 mm in size, possibly a loose body.
+Bones: no destruction.
+Suprapatellar soft tissue: mildly swollen.
+
+IMPRESSION:
+1. Degenerative changes of the right knee joint, with narrowing of the medial joint space, progressed since the previous radiograph.
+2. A 6 mm high-density body in the posterior knee joint, possibly a loose body.
+3. Mild suprapatellar soft tissue swelling.""",
+        "reordered": """RIGHT KNEE RADIOGRAPHS, ANTEROPOSTERIOR AND LATERAL
+
+FINDINGS:
+The medial joint space of the right knee is narrowed, more than on the previous radiograph, with sclerosis of the subchondral bone. The suprapatellar soft tissue is mildly swollen. Lip-like bony hyperplasia is seen at the margins of the right femoral condyles, the tibial plateau and the patella. The intercondylar eminences of the tibia are sharpened. No obvious bone destruction is seen. A round high-density shadow about 6 mm in size is seen in the posterior part of the knee joint, possibly a loose body.
+
+IMPRESSION:
+1. Degenerative changes of the right knee joint, with narrowing of the medial joint space, progressed since the previous radiograph.
+2. Mild suprapatellar soft tissue swelling.
+3. A 6 mm high-density body in the posterior knee joint, possibly a loose body.""",
+    },
+    {
+        "side": (("The medial joint space of the right knee", "The medial joint space of the left knee"),),
+        "site": (("The medial joint space", "The lateral joint space"), ("narrowing of the medial joint space", "narrowing of the lateral joint space")),
+        "missed": (("A round high-density shadow about 6 mm in size is seen in the posterior part of the knee joint, possibly a loose body. ", ""),
+                   ("2. A 6 mm high-density body in the posterior knee joint, possibly a loose body.\n3.", "2.")),
+        "invented": (("No obvious bone destruction is seen.", "A transverse fracture line is seen in the right patella. No obvious bone destruction is seen."),
+                     (END, "\n4. Transverse fracture of the right patella.")),
+        "severity": (("mildly swollen", "markedly swollen"), ("3. Mild suprapatellar", "3. Marked suprapatellar")),
+        "size": (("about 6 mm", "about 15 mm"), ("A 6 mm", "A 15 mm")),
+        "change": (("more than on the previous radiograph", "unchanged from the previous radiograph"), ("progressed since the previous radiograph", "unchanged since the previous radiograph")),
+        "certainty": (("possibly a loose body", "a loose body"),),
+        "negation": (("The suprapatellar soft tissue is mildly swollen.", "The suprapatellar soft tissue is not swollen."),
+                     ("3. Mild suprapatellar soft tissue swelling.", "3. No suprapatellar soft tissue swelling.")),
+    },
+)
+
+XR_CERVICAL = Source(
+    "xr-cervical-spine", "XR",
+    """CERVICAL SPINE RADIOGRAPHS, ANTEROPOSTERIOR, LATERAL AND OBLIQUE
+
+FINDINGS:
+The physiological lordosis of the cervical spine is straightened. Lip-like hyperplasia is seen at the anterior and posterior margins of the C4-C6 vertebral bodies. The C5/6 intervertebral space is narrowed, more than on the previous radiograph. The right C5/6 intervertebral foramen is mildly narrowed. A strip-like high-density shadow about 12 mm long is seen behind the spinous process of C6, probably calcification of the nuchal ligament. The alignment of the vertebral bodies is normal, and no obvious bone destruction is seen. The prevertebral soft tissue is not thickened.
+
+IMPRESSION:
+1. Degenerative changes of the cervical spine, with narrowing of the C5/6 intervertebral space, progressed since the previous radiograph, and mild narrowing of the right C5/6 foramen.
+2. Probable calcification of the nuchal ligament.""",
+    {
+        "synonyms": """RADIOGRAPHS OF THE CERVICAL SPINE, THREE VIEWS
+
+FINDINGS:
+There is loss of the normal cervical lordosis. Anterior and posterior osteophytes are present at C4 through C6. The C5-6 disc space is narrowed, more than on the prior study. There is mild right C5-C6 neural foraminal narrowing. A linear 12 mm calcific density posterior to the C6 spinous process probably represents nuchal ligament calcification. Vertebral alignment is maintained, with no osseous destruction. The prevertebral soft tissues are of normal thickness.
+
+IMPRESSION:
+1. Cervical spondylosis with C5-6 disc space narrowing, worse than on the prior study, and mild right C5-6 foraminal narrowing.
+2. Probable nuchal ligament calcification.""",
+        "bullets": """CERVICAL SPINE RADIOGRAPHS, ANTEROPOSTERIOR, LATERAL AND OBLIQUE
+
+Findings:
+- Lordosis: straightened.
+- C4-C6 vertebral bodies: anterior and posterior osteophytes.
+- C5-C6 disc space: narrowed, more than on the prior study.
+- Right C5-C6 neural foramen: mildly narrowed.
+- Posterior to the C6 spinous process: linear 12 mm calcific density, probably nuchal ligament calcification.
+- Alignment: normal. No bone destruction.
+- Prevertebral soft tissues: normal thickness.
+
+Impression:
+1. Cervical spondylosis; C5-C6 disc space narrowing, progressed since the prior study; mild right C5-C6 foraminal narrowing.
+2. Probable nuchal ligament calcification.""",
+        "per-site": """CERVICAL SPINE RADIOGRAPHS, ANTEROPOSTERIOR, LATERAL AND OBLIQUE
+
+FINDINGS:
+The physiological lordosis of the cervical spine is straightened.
+C4: lip-like hyperplasia at the anterior and posterior vertebral margins.
+C5: lip-like hyperplasia at the anterior and posterior vertebral margins.
+C6: lip-like hyperplasia at the anterior and posterior vertebral margins.
+C5/6: the intervertebral space is narrowed, more than on the previous radiograph; the right intervertebral foramen is mildly narrowed.
+A strip-like high-density shadow about 12 mm long is seen behind the spinous process of C6, probably calcification of the nuchal ligament. The alignment of the vertebral bodies is normal, and no obvious bone destruction is seen. The prevertebral soft tissue is not thickened.
+
+IMPRESSION:
+1. Degenerative changes of the cervical spine, with narrowing of the C5/6 intervertebral space, progressed since the previous radiograph, and mild narrowing of the right C5/6 foramen.
+2. Probable calcification of the nuchal ligament.""",
+        "reordered": """CERVICAL SPINE RADIOGRAPHS, ANTEROPOSTERIOR, LATERAL AND OBLIQUE
+
+FINDINGS:
+The alignment of the vertebral bodies is normal, and no obvious bone destruction is seen. The prevertebral soft tissue is not thickened. The C5/6 intervertebral space is narrowed, more than on the previous radiograph. The right C5/6 intervertebral foramen is mildly narrowed. The physiological lordosis of the cervical spine is straightened. Lip-like hyperplasia is seen at the anterior and posterior margins of the C4-C6 vertebral bodies. A strip-like high-density shadow about 12 mm long is seen behind the spinous process of C6, probably calcification of the nuchal ligament.
+
+IMPRESSION:
+1. Probable calcification of the nuchal ligament.
+2. Degenerative changes of the cervical spine, with narrowing of the C5/6 intervertebral space, progressed since the previous radiograph, and mild narrowing of the right C5/6 foramen.""",
+    },
+    {
+        "side": (("The right C5/6 intervertebral foramen", "The left C5/6 intervertebral foramen"), ("the right C5/6 foramen", "the left C5/6 foramen")),
+        "site": (("The C5/6 intervertebral space", "The C3/4 intervertebral space"), ("narrowing of the C5/6 intervertebral space", "narrowing of the C3/4 intervertebral space")),
+        "missed": (("A strip-like high-density shadow about 12 mm long is seen behind the spinous process of C6, probably calcification of the nuchal ligament. ", ""),
+                   ("\n2. Probable calcification of the nuchal ligament.", "")),
+        "invented": (("The prevertebral soft tissue is not thickened.", "The prevertebral soft tissue is not thickened. A compression fracture of the C7 vertebral body is seen."),
+                     (END, "\n3. Compression fracture of the C7 vertebral body.")),
+        "severity": (("The right C5/6 intervertebral foramen is mildly narrowed.", "The right C5/6 intervertebral foramen is severely narrowed."),
+                     ("and mild narrowing of the right C5/6 foramen", "and severe narrowing of the right C5/6 foramen")),
+        "size": (("about 12 mm long", "about 30 mm long"),),
+        "change": (("more than on the previous radiograph", "unchanged from the previous radiograph"), ("progressed since the previous radiograph", "unchanged since the previous radiograph")),
+        "certainty": (("probably calcification of the nuchal ligament", "calcification of the nuchal ligament"), ("2. Probable calcification", "2. Calcification")),
+        "negation": (("The right C5/6 intervertebral foramen is mildly narrowed.", "The intervertebral foramina are not narrowed."),
+                     (", and mild narrowing of the right C5/6 foramen", "; the foramina are not narrowed")),
+    },
+)
+
+XR_HAND = Source(
+    "xr-hand-fracture", "XR",
+    """LEFT HAND RADIOGRAPHS, POSTEROANTERIOR AND OBLIQUE
+
+FINDINGS:
+A fracture line is seen at the base of the proximal phalanx of the left fifth finger, extending into the metacarpophalangeal joint, with ulnar displacement of the distal fragment of about 2 mm. A small bone fragment is seen beside the ulnar side of the fifth metacarpal head, possibly an avulsion fragment. The surrounding soft tissue is swollen, less than on the radiograph of 3 days ago. The other bones of the left hand show no obvious fracture. The joint spaces are normal. Bone density is slightly decreased.
+
+IMPRESSION:
+1. Intra-articular fracture of the base of the proximal phalanx of the left fifth finger, with 2 mm ulnar displacement.
+2. Small bone fragment beside the fifth metacarpal head, possibly an avulsion fragment.
+3. Soft tissue swelling, decreased since the previous radiograph.
+4. Mild osteopenia.""",
+    {
+        "synonyms": """RADIOGRAPHS OF THE LEFT HAND, TWO VIEWS
+
+FINDINGS:
+There is an intra-articular fracture through the base of the left small finger proximal phalanx, with the distal fragment displaced 2 mm ulnarly. A tiny ossific fragment adjacent to the ulnar aspect of the fifth metacarpal head may represent an avulsion fragment. Soft tissue swelling around the fracture has decreased since the radiographs of 3 days ago. No other fracture of the left hand. The joint spaces are preserved. There is mild osteopenia.
+
+IMPRESSION:
+1. Intra-articular left small finger proximal phalanx base fracture with 2 mm ulnar displacement.
+2. Tiny ossific fragment adjacent to the fifth metacarpal head, which may represent an avulsion fragment.
+3. Soft tissue swelling, less than on the previous radiographs.
+4. Mild osteopenia.""",
+        "bullets": """LEFT HAND RADIOGRAPHS, POSTEROANTERIOR AND OBLIQUE
+
+Findings:
+- Left fifth proximal phalanx base: fracture extending into the metacarpophalangeal joint; distal fragment displaced 2 mm ulnarly.
+- Ulnar side of the fifth metacarpal head: small bone fragment, possibly an avulsion fragment.
+- Soft tissues: swelling, less than on the radiograph of 3 days ago.
+- Other bones of the left hand: no fracture.
+- Joint spaces: normal.
+- Mild osteopenia.
+
+Impression:
+1. Intra-articular fracture of the left fifth proximal phalanx base, 2 mm ulnar displacement.
+2. Possible avulsion fragment beside the fifth metacarpal head.
+3. Soft tissue swelling, decreased since the previous radiograph.
+4. Mild osteopenia.""",
+        "per-site": """LEFT HAND RADIOGRAPHS, POSTEROANTERIOR AND OBLIQUE
+
+FINDINGS:
+Proximal phalanx of the left fifth finger: a fracture line at the base, extending into the metacarpophalangeal joint, with ulnar displacement of the distal fragment of about 2 mm.
+Fifth metacarpal head: a small bone fragment beside its ulnar side, possibly an avulsion fragment.
+Soft tissue: swollen, less than on the radiograph of 3 days ago.
+Other bones of the left hand: no obvious fracture.
+Joints: normal joint spaces.
+Bone density: slightly decreased.
+
+IMPRESSION:
+1. Intra-articular fracture of the base of the proximal phalanx of the left fifth finger, with 2 mm ulnar displacement.
+2. Small bone fragment beside the fifth metacarpal head, possibly an avulsion fragment.
+3. Soft tissue swelling, decreased since the previous radiograph.
+4. Mild osteopenia.""",
+        "reordered": """LEFT HAND RADIOGRAPHS, POSTEROANTERIOR AND OBLIQUE
+
+FINDINGS:
+Bone density is slightly decreased. The joint spaces are normal. A fracture line is seen at the base of the proximal phalanx of the left fifth finger, extending into the metacarpophalangeal joint, with ulnar displacement of the distal fragment of about 2 mm. The surrounding soft tissue is swollen, less than on the radiograph of 3 days ago. A small bone fragment is seen beside the ulnar side of the fifth metacarpal head, possibly an avulsion fragment. The other bones of the left hand show no obvious fracture.
+
+IMPRESSION:
+1. Intra-articular fracture of the base of the proximal phalanx of the left fifth finger, with 2 mm ulnar displacement.
+2. Mild osteopenia.
+3. Small bone fragment beside the fifth metacarpal head, possibly an avulsion fragment.
+4. Soft tissue swelling, decreased since the previous radiograph.""",
+    },
+    {
+        "side": (("left fifth finger", "right fifth finger"), ("other bones of the left hand", "other bones of the right hand")),
+        "site": (("proximal phalanx of the left fifth finger", "proximal phalanx of the left fourth finger"),),
+        "missed": (("A small bone fragment is seen beside the ulnar side of the fifth metacarpal head, possibly an avulsion fragment. ", ""),
+                   ("2. Small bone fragment beside the fifth metacarpal head, possibly an avulsion fragment.\n3. Soft tissue swelling, decreased since the previous radiograph.\n4.",
+                    "2. Soft tissue swelling, decreased since the previous radiograph.\n3.")),
+        "invented": (("The joint spaces are normal.", "The joint spaces are normal. A fracture of the scaphoid waist is seen."),
+                     (END, "\n5. Fracture of the scaphoid waist.")),
+        "severity": (("Bone density is slightly decreased.", "Bone density is markedly decreased."), ("4. Mild osteopenia.", "4. Severe osteopenia.")),
+        "size": (("about 2 mm", "about 8 mm"), ("with 2 mm ulnar", "with 8 mm ulnar")),
+        "change": (("less than on the radiograph of 3 days ago", "more than on the radiograph of 3 days ago"),
+                   ("decreased since the previous radiograph", "increased since the previous radiograph")),
+        "certainty": (("possibly an avulsion fragment", "an avulsion fragment"),),
+        "negation": (("Bone density is slightly decreased.", "Bone density is normal."), ("4. Mild osteopenia.", "4. Normal bone density.")),
+    },
+)
+
+XR_ANKLE_FIXATION = Source(
+    "xr-ankle-fixation", "XR",
+    """LEFT ANKLE RADIOGRAPHS AFTER SURGERY, ANTEROPOSTERIOR AND LATERAL
+
+FINDINGS:
+After internal fixation of a bimalleolar fracture of the left ankle. A steel plate and six screws are seen in the distal fibula, in good position, with no loosening or breakage. The fibular fracture line is blurred, with a moderate amount of callus, more than on the previous radiograph. A cannulated screw is seen in the medial malleolus, surrounded by a lucent zone about 2 mm wide, possibly early loosening. The ankle mortise is symmetrical. The surrounding soft tissue is mildly swollen.
+
+IMPRESSION:
+1. Healing left lateral malleolus fracture after plate fixation, with moderate callus, increased since the previous radiograph.
+2. A 2 mm lucency around the medial malleolus screw, possibly early loosening.
+3. Mild soft tissue swelling.""",
+    {
+        "synonyms": """LEFT ANKLE, TWO VIEWS, POSTOPERATIVE
+
+FINDINGS:
+Status post open reduction and internal fixation of a left bimalleolar fracture. A lateral plate with six screws transfixes the distal fibula; the hardware is well positioned and intact, without loosening. The fibular fracture line is indistinct, with moderate callus, increased from the prior film. A cannulated screw transfixes the medial malleolus and is surrounded by 2 mm of lucency, which may represent early loosening. The mortise is congruent. There is mild soft tissue swelling.
+
+IMPRESSION:
+1. Healing left distal fibular fracture after plate fixation, with moderate callus, increased from the prior film.
+2. 2 mm periscrew lucency at the medial malleolus, which may represent early loosening.
+3. Mild soft tissue swelling.""",
+        "bullets": """LEFT ANKLE RADIOGRAPHS AFTER SURGERY, ANTEROPOSTERIOR AND LATERAL
+
+Findings:
+- Bimalleolar fracture of the left ankle after internal fixation.
+- Distal fibula: plate and six screws; good position, no loosening or breakage.
+- Fibular fracture: line indistinct; moderate callus, more than on the prior film.
+- Medial malleolus: cannulated screw with a 2 mm surrounding lucency, possibly early loosening.
+- Ankle mortise: congruent.
+- Soft tissues: mild swelling.
+
+Impression:
+1. Healing left lateral malleolus fracture after plate fixation; moderate callus, increased since the prior film.
+2. 2 mm lucency around the medial malleolus screw, possibly early loosening.
+3. Mild soft tissue swelling.""",
+        "per-site": """LEFT ANKLE RADIOGRAPHS AFTER SURGERY, ANTEROPOSTERIOR AND LATERAL
+
+FINDINGS:
+After internal fixation of a bimalleolar fracture of the left ankle.
+Plate: in the distal fibula, good position, no breakage.
+Screws of the fibular plate: six, good position, no loosening or breakage.
+Fibular fracture: the fracture line is blurred, with a moderate amount of callus, more than on the previous radiograph.
+Medial malleolus: a cannulated screw surrounded by a lucent zone about 2 mm wide, possibly early loosening.
+Ankle mortise: symmetrical.
+Soft tissue: mildly swollen.
+
+IMPRESSION:
+1. Healing left lateral malleolus fracture after plate fixation, with moderate callus, increased since the previous radiograph.
+2. A 2 mm lucency around the medial malleolus screw, possibly early loosening.
+3. Mild soft tissue swelling.""",
+        "reordered": """LEFT ANKLE RADIOGRAPHS AFTER SURGERY, ANTEROPOSTERIOR AND LATERAL
+
+FINDINGS:
+After internal fixation of a bimalleolar fracture of the left ankle. The ankle mortise is symmetrical. The surrounding soft tissue is mildly swollen. A cannulated screw is seen in the medial malleolus, surrounded by a lucent zone about 2 mm wide, possibly early loosening. A steel plate and six screws are seen in the distal fibula, in good position, with no loosening or breakage. The fibular fracture line is blurred, with a moderate amount of callus, more than on the previous radiograph.
+
+IMPRESSION:
+1. A 2 mm lucency around the medial malleolus screw, possibly early loosening.
+2. Healing left lateral malleolus fracture after plate fixation, with moderate callus, increased since the previous radiograph.
+3. Mild soft tissue swelling.""",
+    },
+    {
+        "side": (("bimalleolar fracture of the left ankle", "bimalleolar fracture of the right ankle"), ("1. Healing left lateral", "1. Healing right lateral")),
+        "site": (("A cannulated screw is seen in the medial malleolus, surrounded", "A cannulated screw is seen in the lateral malleolus, surrounded"),
+                 ("around the medial malleolus screw", "around the lateral malleolus screw")),
+        "missed": (("A cannulated screw is seen in the medial malleolus, surrounded by a lucent zone about 2 mm wide, possibly early loosening. ", ""),
+                   ("2. A 2 mm lucency around the medial malleolus screw, possibly early loosening.\n3.", "2.")),
+        "invented": (("The ankle mortise is symmetrical.", "The ankle mortise is symmetrical. A fracture of the base of the fifth metatarsal is seen."),
+                     (END, "\n4. Fracture of the base of the fifth metatarsal.")),
+        "severity": (("a moderate amount of callus", "a small amount of callus"), ("with moderate callus", "with minimal callus")),
+        "size": (("about 2 mm wide", "about 5 mm wide"), ("2. A 2 mm", "2. A 5 mm")),
+        "change": (("more than on the previous radiograph", "unchanged from the previous radiograph"), ("increased since the previous radiograph", "unchanged since the previous radiograph")),
+        "certainty": (("possibly early loosening", "consistent with loosening"),),
+        "negation": (("The surrounding soft tissue is mildly swollen.", "The surrounding soft tissue is not swollen."), ("3. Mild soft tissue swelling.", "3. No soft tissue swelling.")),
+    },
+)
+
 SOURCES: tuple[Source, ...] = (CT_HEAD, CT_CHEST, CT_ABDOMEN, CT_SPINE, MRI_BRAIN, MRI_SPINE, MRI_KNEE,
                                MRI_LIVER, US_GALLBLADDER, US_THYROID, US_RENAL, US_PELVIS, XR_WRIST,
-                               XR_ANKLE, XR_SPINE, XR_HIP)
+                               XR_ANKLE, XR_SPINE, XR_HIP, XR_KNEE, XR_CERVICAL, XR_HAND, XR_ANKLE_FIXATION)

@@ -19,6 +19,14 @@ from __future__ import annotations
 from radscope.engine.reader.vocabulary.loader import lexicon_hash
 
 READER_NAME = "radscope-reader"
+# v12: radiographs outside the chest, read off our own paraphrase corpus: "more / less than on
+# the previous radiograph" and a prior study named by its age ("the radiograph of 3 days ago")
+# are changes; a range of vertebrae ("C4-C6", "C4 through C6") is each vertebra and disc level
+# it covers; ribs, fingers, toes,
+# metacarpals and metatarsals by number are places ("the 4th vs the 5th finger"); "ulnar side"
+# and "radial deviation" name a direction, not a bone; a joint named with its structure
+# ("metacarpophalangeal joint", "knee joint") is part of it (grammar.json: "joint" a part noun);
+# subchondral bone belongs to the joint; metacarpals and metatarsals are bones of their own.
 # v11: a part noun bound to a structure ("renal cortex", "the head of the right femur", "cortex
 # break of the fibula") names a part of it, not a region of its own (brain, head, neck,
 # brainstem); a follow-up lead-in ending in a colon goes and its findings stay; a hyphenated
@@ -54,7 +62,7 @@ READER_NAME = "radscope-reader"
 # opposite places and liver segments, telegraphic labels kept. v5: findings as frames (sizes in mm within a tolerance, change over time), wording.json,
 # comparisons as context. v4: sections as written (RESULT(S), CONCLUSION, sub-headings), the
 # impression read apart. v3: radsem-rules-v5 atoms (level and site lists, joined continuations).
-READER_VERSION = "reader-v11"
+READER_VERSION = "reader-v12"
 READER_RULES_VERSION = "rules-v5"  # v5: telegraphic labels kept; v4: sentences read through wording.json
 RADSEM_RULES_VERSION = "radsem-rules-v11"  # v11: a statement naming no site is kept apart only below 0.25 similarity; v10: site lists, shared nouns, finding lists and finding adjectives written one per sentence; v9: a statement the other report denies pairs only with one that states the denied finding; kinds and effects written one per sentence; v8: a finding that names no abnormality against one that does is part-whole; v7: per-sequence atoms, places; v6: size and change-over-time contradictions
 

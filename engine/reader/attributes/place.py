@@ -70,7 +70,9 @@ class SentenceFeatures:
     change: str | None = None  # change over time of an abnormal statement (``attributes.change``)
     # per opposite pair of places (``equivalents.position_pairs``): 0 none, 1 first, 2 second, 3 both
     positions: tuple[int, ...] = ()
-    segments: frozenset[str] = frozenset()  # liver segments ("s7")
+    # numbered places: liver segments ("s7"), and ribs, fingers, toes, metacarpals and
+    # metatarsals by their number ("rib5", "finger5"; a range "4th to 8th ribs" is each of them)
+    segments: frozenset[str] = frozenset()
     # the stems of the findings the sentence denies ("without EFFUSION"): a denial that names
     # only other findings does not contradict a statement of the finding itself
     denied_findings: frozenset[str] = frozenset()
@@ -108,8 +110,8 @@ def _sites(canon: str) -> tuple[frozenset[str], list[tuple[int, int]]]:
 
 def _bound_part(canon: str, start: int, end: int, spans: list[tuple[int, int]]) -> bool:
     """Whether the part noun at ``start:end`` belongs to a structure named with it: in a longer
-    mention that holds it ("head of the pancreas"), just before it ("kidney cortex") or in the
-    "of" phrase after it ("the cortex of the right kidney")."""
+    mention that holds it ("head of the pancreas", "metacarpophalangeal joint"), just before it
+    ("kidney cortex") or in the "of" phrase after it ("the cortex of the right kidney")."""
     if any(a <= start and end <= b and b - a > end - start for a, b in spans):
         return True
     if canon[start - 1:start] == " " and any(b == start - 1 for _, b in spans):
@@ -133,12 +135,25 @@ def _level_name(m: re.Match[str]) -> str:
 
 
 def _levels(canon: str) -> frozenset[str]:
-    out = set()
+    out: set[str] = set()
     liver = _LIVER_SEGMENT_RE.search(canon)
     for m in _LEVEL_RE.finditer(canon):
-        if m.group(4) or _spinal_single(canon, m, bool(liver)):  # a span, or a single spinal level
+        if m.group(4):
+            out |= _span_levels(m)
+        elif _spinal_single(canon, m, bool(liver)):
             out.add(_level_name(m))
     return frozenset(out)
+
+
+def _span_levels(m: re.Match[str]) -> set[str]:
+    """A span of two levels ("l4-l5") is one disc level; a longer one of one letter ("c4-c6": the
+    C4 to C6 vertebral bodies) is every vertebra and every disc level it covers, so that a
+    statement over the range and one about a level inside it ("C5", "C5-6") are at one place."""
+    letter, first, letter2, second = m.group(1), int(m.group(2)), m.group(3), int(m.group(4))
+    if (letter2 or letter) != letter or second - first < 2:
+        return {_level_name(m)}
+    covered = range(first, second + 1)
+    return {f"{letter}{n}" for n in covered} | {f"{letter}{n}-{letter}{n + 1}" for n in covered[:-1]}
 
 
 # "t1" / "t2" are also the MRI sequences (T2WI is written "t2" once canonical), and "s3" / "s7"
@@ -222,8 +237,41 @@ def sentence_features(text: str) -> SentenceFeatures:
         details=frozenset(details), scope=scope, sizes=measurements(canon),
         change=change_over_time(canon) if normality == ABNORMAL else None,
         positions=_positions(canon, scope),
-        segments=frozenset(f"s{m.group(1)}" for m in _SEGMENT_RE.finditer(canon)),
+        segments=frozenset(f"s{m.group(1)}" for m in _SEGMENT_RE.finditer(canon))
+        | _numbered_bones(canon),
         denied_findings=frozenset(stem(w) for phrase in abn_neg + neutral_neg for w in phrase.split()))
+
+
+_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth",
+             "tenth", "eleventh", "twelfth")
+_ORDINAL = rf"(?:\d{{1,2}}(?:st|nd|rd|th)|{'|'.join(_ORDINALS)})"
+# "the left 4th to 8th ribs", "the fifth finger", "the 2nd and 3rd metatarsals": ordinals (a list
+# or a range of them) before a bone counted by number
+_NUMBERED_RE = re.compile(
+    rf"\b(?P<ordinals>{_ORDINAL}(?:(?:\s*,\s*|\s+(?:and|or|to|through)\s+|\s*-\s*){_ORDINAL})*)"
+    r"\s+(?:(?:left|right)\s+)?(?P<bone>rib|finger|digit|toe|metacarpal|metatarsal)s?\b")
+_ORDINAL_RE = re.compile(_ORDINAL)
+_RANGE_WORD_RE = re.compile(r"^\s*(?:to|through|-)\s*$")
+
+
+def _numbered_bones(canon: str) -> frozenset[str]:
+    """The numbered bones a sentence names ("rib4" ... "rib8" for "the 4th to 8th ribs"): two
+    statements about other ribs or fingers are about other places."""
+    out: set[str] = set()
+    for m in _NUMBERED_RE.finditer(canon):
+        bone = "finger" if m.group("bone") == "digit" else m.group("bone")
+        listed = m.group("ordinals")
+        found = list(_ORDINAL_RE.finditer(listed))
+        for here, after in zip(found, [*found[1:], None], strict=True):
+            first = last = _ordinal_number(here.group(0))
+            if after is not None and _RANGE_WORD_RE.match(listed[here.end():after.start()]):
+                last = _ordinal_number(after.group(0))
+            out |= {f"{bone}{n}" for n in range(first, max(first, last) + 1)}
+    return frozenset(out)
+
+
+def _ordinal_number(word: str) -> int:
+    return int(word[:-2]) if word[0].isdigit() else _ORDINALS.index(word) + 1
 
 
 def _words(canon: str, scope: ClauseScope, site_spans: list[tuple[int, int]],

@@ -103,9 +103,23 @@ def levels_differ(a: frozenset[str], b: frozenset[str]) -> bool:
 
 def places_differ(a: SentenceFeatures, b: SentenceFeatures) -> bool:
     """Opposite places within one organ (the anterior vs the posterior horn, the upper vs the
-    lower pole) or other liver segments."""
-    return bool(a.segments and b.segments and not a.segments & b.segments) \
+    lower pole), other liver segments or other numbered bones (the 4th vs the 5th finger)."""
+    return bool(a.segments and b.segments and _numbers_differ(a.segments, b.segments)) \
         or _opposite_directions(a.positions, b.positions)
+
+
+def _numbers_differ(a: frozenset[str], b: frozenset[str]) -> bool:
+    """Some kind of numbered place both name ("s": a liver segment, "rib", "finger"), each with
+    other numbers."""
+    x, y = _by_kind(a), _by_kind(b)
+    return any(not x[kind] & y[kind] for kind in x.keys() & y.keys())
+
+
+def _by_kind(places: frozenset[str]) -> dict[str, set[str]]:
+    kinds: dict[str, set[str]] = {}
+    for place in places:
+        kinds.setdefault(place.rstrip("0123456789"), set()).add(place)
+    return kinds
 
 
 def one_sided_denial(a: SentenceFeatures, b: SentenceFeatures) -> bool:

@@ -602,3 +602,59 @@ def test_a_denial_after_a_semicolon_in_a_labelled_line_is_said_of_the_label():
         "Hardware good position.", "Hardware no loosening or breakage."]
     # a part with its own subject is left as it is
     assert _texts("Lungs: clear; heart normal size.")[-1] == "Heart normal size."
+
+
+# --- reader-v12 -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("sentence, change", [
+    ("The medial joint space is narrowed, more than on the previous radiograph.", "increased"),
+    ("The disc space is narrowed, worse than on the prior study.", "increased"),
+    ("The soft tissue swelling is less than on the radiograph of 3 days ago.", "decreased"),
+    ("Soft tissue swelling has decreased since the radiographs of 3 days ago.", "decreased"),
+])
+def test_a_change_told_against_a_prior_radiograph_is_read(sentence, change):
+    (text,) = _texts(sentence)
+    assert sentence_features(text).change == change
+    assert "ago" not in text and "previous" not in text and "prior" not in text
+
+
+def test_a_range_of_vertebrae_is_each_level_it_covers():
+    ranged = sentence_features("Osteophytes at the margins of the C4-C6 vertebral bodies.")
+    assert sentence_features("Anterior osteophytes at C4 through C6.").levels == ranged.levels
+    assert {"c4", "c5", "c6", "c4-c5", "c5-c6"} == ranged.levels
+    assert incompatibility_reason(ranged, sentence_features("C5: osteophytes.")) is None
+    # two adjacent levels stay one disc level
+    assert sentence_features("Disc bulge at L4-5.").levels == {"l4-l5"}
+
+
+@pytest.mark.parametrize("a, b, apart", [
+    ("Fracture of the left fifth finger.", "Fracture of the left small finger.", False),
+    ("Fracture of the left fifth finger.", "Fracture of the left fourth finger.", True),
+    ("Old fractures of the right 4th to 8th ribs.", "An old fracture of the right sixth rib.", False),
+    ("Old fractures of the right 4th to 8th ribs.", "An old fracture of the right 9th rib.", True),
+])
+def test_numbered_bones_are_places(a, b, apart):
+    reason = incompatibility_reason(sentence_features(a), sentence_features(b))
+    assert (reason == "different place in the organ") is apart
+
+
+def test_a_direction_named_after_a_bone_is_not_the_bone():
+    assert "ulna" not in sentence_features("A fragment beside the ulnar side of the fifth metacarpal.").sites
+    assert "radius" not in sentence_features("Radial deviation of the wrist.").sites
+    assert "ulna" in sentence_features("A fracture of the ulnar styloid.").sites
+
+
+def test_a_joint_named_with_its_structure_is_part_of_it():
+    phalanx = sentence_features("A fracture of the proximal phalanx extending into the "
+                                "metacarpophalangeal joint.")
+    assert "joint" not in phalanx.sites and "hand" in phalanx.sites
+    scaphoid = sentence_features("A fracture of the scaphoid waist.")
+    assert incompatibility_reason(phalanx, scaphoid) == "unrelated sites"
+    assert sentence_features("Effusion in the right knee joint.").sites == {"knee"}
+
+
+def test_subchondral_sclerosis_is_at_the_joint():
+    bone = sentence_features("Sclerosis of the subchondral bone.")
+    knee = sentence_features("Subchondral sclerosis in the medial compartment of the right knee.")
+    assert incompatibility_reason(bone, knee) is None
