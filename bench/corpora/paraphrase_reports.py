@@ -330,6 +330,87 @@ IMPRESSION:
     },
 )
 
+CT_ABDOMEN_TRANSLATED = Source(
+    "ct-abdomen-cysts", "CT",
+    """ABDOMINAL CT, PLAIN AND ENHANCED SCAN
+
+FINDINGS:
+The liver is normal in size and shape, with smooth margins, and the proportion of the hepatic lobes is normal. A round low-density shadow about 12 mm in diameter is seen in the right lobe of the liver, with a clear boundary and no enhancement after contrast administration, similar to the previous CT. The gallbladder is not enlarged, and its wall is not thickened. The intrahepatic and extrahepatic bile ducts are not dilated. The spleen and pancreas show no abnormal density. A small round low-density shadow about 8 mm is seen in the upper pole of the left kidney, without enhancement, probably a simple cyst. The right kidney shows no abnormality. No enlarged lymph nodes are seen in the retroperitoneum. A few diverticula are seen in the sigmoid colon, without surrounding fat stranding.
+
+IMPRESSION:
+1. Hepatic cyst in the right lobe, unchanged.
+2. Small cyst of the left kidney, probably simple.
+3. Sigmoid diverticulosis.""",
+    {
+        "synonyms": """CT ABDOMEN WITH AND WITHOUT CONTRAST
+
+FINDINGS:
+The liver is of normal size and contour with smooth margins and normal lobar proportions. A 12 mm well-circumscribed nonenhancing hypodense lesion in the right hepatic lobe is unchanged from the prior CT. The gallbladder is not distended, without wall thickening. No intrahepatic or extrahepatic biliary ductal dilatation. The spleen and pancreas are of normal attenuation. An 8 mm nonenhancing hypodensity in the upper pole of the left kidney, likely a simple cyst. The right kidney is unremarkable. No retroperitoneal lymphadenopathy. Scattered sigmoid diverticula without adjacent inflammatory stranding.
+
+IMPRESSION:
+1. Stable right hepatic lobe cyst.
+2. Small left renal cyst, likely simple.
+3. Sigmoid diverticulosis.""",
+        "bullets": """ABDOMINAL CT, PLAIN AND ENHANCED SCAN
+
+Findings:
+- Liver: normal size and shape, smooth margins, normal lobar proportions; 12 mm round well-defined nonenhancing hypodensity in the right lobe, similar to the previous CT.
+- Gallbladder: not enlarged; wall not thickened.
+- Bile ducts: no intrahepatic or extrahepatic dilatation.
+- Spleen and pancreas: no abnormal density.
+- Left kidney: 8 mm round nonenhancing hypodensity in the upper pole, probably a simple cyst.
+- Right kidney: no abnormality.
+- Retroperitoneum: no enlarged lymph nodes.
+- Sigmoid colon: a few diverticula, no surrounding fat stranding.
+
+Impression:
+1. Right hepatic lobe cyst, unchanged.
+2. Small left renal cyst, probably simple.
+3. Sigmoid diverticulosis.""",
+        "per-site": """ABDOMINAL CT, PLAIN AND ENHANCED SCAN
+
+FINDINGS:
+Liver: normal in size and shape, with smooth margins; the proportion of the hepatic lobes is normal.
+Right lobe of the liver: a round low-density shadow about 12 mm in diameter, with a clear boundary and no enhancement after contrast administration, similar to the previous CT.
+Gallbladder: not enlarged, wall not thickened.
+Intrahepatic bile ducts: not dilated.
+Extrahepatic bile ducts: not dilated.
+Spleen: no abnormal density.
+Pancreas: no abnormal density.
+Left kidney: a small round low-density shadow about 8 mm in the upper pole, without enhancement, probably a simple cyst.
+Right kidney: no abnormality.
+Retroperitoneum: no enlarged lymph nodes.
+Sigmoid colon: a few diverticula, without surrounding fat stranding.
+
+IMPRESSION:
+1. Hepatic cyst in the right lobe, unchanged.
+2. Small cyst of the left kidney, probably simple.
+3. Sigmoid diverticulosis.""",
+        "reordered": """ABDOMINAL CT, PLAIN AND ENHANCED SCAN
+
+FINDINGS:
+A small round low-density shadow about 8 mm is seen in the upper pole of the left kidney, without enhancement, probably a simple cyst. The right kidney shows no abnormality. The liver is normal in size and shape, with smooth margins, and the proportion of the hepatic lobes is normal. A round low-density shadow about 12 mm in diameter is seen in the right lobe of the liver, with a clear boundary and no enhancement after contrast administration, similar to the previous CT. The spleen and pancreas show no abnormal density. The gallbladder is not enlarged, and its wall is not thickened. The intrahepatic and extrahepatic bile ducts are not dilated. A few diverticula are seen in the sigmoid colon, without surrounding fat stranding. No enlarged lymph nodes are seen in the retroperitoneum.
+
+IMPRESSION:
+1. Small cyst of the left kidney, probably simple.
+2. Hepatic cyst in the right lobe, unchanged.
+3. Sigmoid diverticulosis.""",
+    },
+    {
+        "side": (("upper pole of the left kidney", "upper pole of the right kidney"), ("The right kidney shows no abnormality.", "The left kidney shows no abnormality."),
+                 ("Small cyst of the left kidney", "Small cyst of the right kidney")),
+        "site": (("upper pole of the left kidney", "lower pole of the left kidney"),),
+        "missed": (("A few diverticula are seen in the sigmoid colon, without surrounding fat stranding.", ""), ("\n3. Sigmoid diverticulosis.", "")),
+        "invented": (("No enlarged lymph nodes are seen in the retroperitoneum.", "Enlarged lymph nodes are seen in the retroperitoneum, the largest 18 mm."),
+                     (END, "\n4. Retroperitoneal lymphadenopathy.")),
+        "size": (("about 12 mm in diameter", "about 35 mm in diameter"),),
+        "change": (("similar to the previous CT", "larger than on the previous CT"), ("1. Hepatic cyst in the right lobe, unchanged.", "1. Hepatic cyst in the right lobe, increased in size since the previous CT.")),
+        "certainty": (("probably a simple cyst", "a simple cyst"), ("probably simple", "simple")),
+        "negation": (("without surrounding fat stranding", "with surrounding fat stranding"),),
+    },
+)
+
+
 # --- MRI --------------------------------------------------------------------------------------
 
 MRI_BRAIN = Source(
@@ -626,6 +707,86 @@ IMPRESSION:
                      ("2. Cirrhosis with mild splenomegaly.", "2. No cirrhosis; mild splenomegaly.")),
     },
 )
+
+MRI_LUMBAR_TRANSLATED = Source(
+    "mri-lumbar-degenerative", "MRI",
+    """LUMBAR SPINE MRI, PLAIN SCAN
+
+FINDINGS:
+The physiological curvature of the lumbar spine is present. Lip-like hyperplasia is seen at the edges of the L3-L5 vertebral bodies. The L4/5 and L5/S1 intervertebral discs show decreased signal on T2WI. The L4/5 intervertebral disc protrudes posteriorly to the left, compressing the left side of the dural sac, and the left lateral recess is mildly narrowed. The L5/S1 intervertebral disc bulges diffusely. Patchy long T1 and long T2 signal is seen in the L5 vertebral body near the superior endplate, with high signal on fat-suppressed sequences, larger than on the previous MRI. The spinal canal is not narrowed. The conus medullaris is normal in signal and position. The paravertebral soft tissues are unremarkable.
+
+IMPRESSION:
+1. Degeneration of the lumbar spine.
+2. L4/5 disc herniation (left posterior type) with mild narrowing of the left lateral recess; L5/S1 disc bulge.
+3. Endplate inflammation at the superior endplate of L5, increased since the previous MRI.""",
+    {
+        "synonyms": """MRI OF THE LUMBAR SPINE WITHOUT CONTRAST
+
+FINDINGS:
+Normal lumbar lordosis. Marginal osteophytes at L3 through L5. Desiccation of the L4-5 and L5-S1 discs. At L4-5, a left paracentral disc protrusion indents the left ventral thecal sac and mildly narrows the left subarticular recess. At L5-S1, there is a diffuse disc bulge. Patchy T1 hypointense, T2 hyperintense signal in the L5 vertebral body adjacent to the superior endplate, hyperintense on STIR, more extensive than on the prior MRI. No spinal canal stenosis. The conus is normal in signal and position. The paraspinal soft tissues are unremarkable.
+
+IMPRESSION:
+1. Lumbar spondylosis.
+2. Left paracentral L4-5 disc protrusion mildly narrowing the left subarticular recess; diffuse L5-S1 disc bulge.
+3. Inflammatory endplate change at the superior endplate of L5, increased since the prior MRI.""",
+        "bullets": """LUMBAR SPINE MRI, PLAIN SCAN
+
+Findings:
+- Lordosis: maintained.
+- L3-L5 vertebral bodies: marginal osteophytes.
+- L4-5 and L5-S1 discs: desiccated.
+- L4-5: left posterior disc protrusion compressing the left side of the thecal sac; left lateral recess mildly narrowed.
+- L5-S1: diffuse disc bulge.
+- L5 superior endplate: patchy T1 hypointense, T2 hyperintense marrow signal, hyperintense on fat-suppressed images, larger than on the previous MRI.
+- Spinal canal: not narrowed.
+- Conus medullaris: normal signal and position.
+- Paravertebral soft tissues: unremarkable.
+
+Impression:
+1. Lumbar spine degeneration.
+2. L4-5 left posterior disc herniation with mild left lateral recess narrowing; L5-S1 disc bulge.
+3. Endplate inflammation at the superior endplate of L5, increased since the previous MRI.""",
+        "per-site": """LUMBAR SPINE MRI, PLAIN SCAN
+
+FINDINGS:
+The physiological curvature of the lumbar spine is present.
+L3: lip-like hyperplasia at the vertebral edges.
+L4: lip-like hyperplasia at the vertebral edges.
+L5: lip-like hyperplasia at the vertebral edges.
+L4/5: the disc shows decreased signal on T2WI, protrudes posteriorly to the left and compresses the left side of the dural sac; the left lateral recess is mildly narrowed.
+L5/S1: the disc shows decreased signal on T2WI and bulges diffusely.
+Patchy long T1 and long T2 signal is seen in the L5 vertebral body near the superior endplate, with high signal on fat-suppressed sequences, larger than on the previous MRI. The spinal canal is not narrowed. The conus medullaris is normal in signal and position. The paravertebral soft tissues are unremarkable.
+
+IMPRESSION:
+1. Degeneration of the lumbar spine.
+2. L4/5 disc herniation (left posterior type) with mild narrowing of the left lateral recess; L5/S1 disc bulge.
+3. Endplate inflammation at the superior endplate of L5, increased since the previous MRI.""",
+        "reordered": """LUMBAR SPINE MRI, PLAIN SCAN
+
+FINDINGS:
+The spinal canal is not narrowed. The conus medullaris is normal in signal and position. The L4/5 intervertebral disc protrudes posteriorly to the left, compressing the left side of the dural sac, and the left lateral recess is mildly narrowed. The L5/S1 intervertebral disc bulges diffusely. The L4/5 and L5/S1 intervertebral discs show decreased signal on T2WI. Patchy long T1 and long T2 signal is seen in the L5 vertebral body near the superior endplate, with high signal on fat-suppressed sequences, larger than on the previous MRI. The physiological curvature of the lumbar spine is present. Lip-like hyperplasia is seen at the edges of the L3-L5 vertebral bodies. The paravertebral soft tissues are unremarkable.
+
+IMPRESSION:
+1. L4/5 disc herniation (left posterior type) with mild narrowing of the left lateral recess; L5/S1 disc bulge.
+2. Endplate inflammation at the superior endplate of L5, increased since the previous MRI.
+3. Degeneration of the lumbar spine.""",
+    },
+    {
+        "side": (("protrudes posteriorly to the left, compressing the left side of the dural sac, and the left lateral recess",
+                  "protrudes posteriorly to the right, compressing the right side of the dural sac, and the right lateral recess"),
+                 ("(left posterior type) with mild narrowing of the left lateral recess", "(right posterior type) with mild narrowing of the right lateral recess")),
+        "site": (("The L4/5 intervertebral disc protrudes", "The L2/3 intervertebral disc protrudes"), ("2. L4/5 disc herniation", "2. L2/3 disc herniation")),
+        "missed": (("The L5/S1 intervertebral disc bulges diffusely. ", ""), ("; L5/S1 disc bulge", "")),
+        "invented": (("The spinal canal is not narrowed.", "The spinal canal is not narrowed. A compression fracture of the L1 vertebral body is seen."),
+                     (END, "\n4. Compression fracture of the L1 vertebral body.")),
+        "severity": (("the left lateral recess is mildly narrowed", "the left lateral recess is severely narrowed"),
+                     ("with mild narrowing of the left lateral recess", "with severe narrowing of the left lateral recess")),
+        "change": (("larger than on the previous MRI", "unchanged from the previous MRI"), ("increased since the previous MRI", "unchanged since the previous MRI")),
+        "certainty": (("Endplate inflammation at the superior endplate", "Possible endplate inflammation at the superior endplate"),),
+        "negation": (("The spinal canal is not narrowed.", "The spinal canal is narrowed."),),
+    },
+)
+
 
 # --- ultrasound -------------------------------------------------------------------------------
 
@@ -1533,4 +1694,5 @@ IMPRESSION:
 
 SOURCES: tuple[Source, ...] = (CT_HEAD, CT_CHEST, CT_ABDOMEN, CT_SPINE, MRI_BRAIN, MRI_SPINE, MRI_KNEE,
                                MRI_LIVER, US_GALLBLADDER, US_THYROID, US_RENAL, US_PELVIS, XR_WRIST,
-                               XR_ANKLE, XR_SPINE, XR_HIP, XR_KNEE, XR_CERVICAL, XR_HAND, XR_ANKLE_FIXATION)
+                               XR_ANKLE, XR_SPINE, XR_HIP, XR_KNEE, XR_CERVICAL, XR_HAND, XR_ANKLE_FIXATION,
+                               MRI_LUMBAR_TRANSLATED, CT_ABDOMEN_TRANSLATED)

@@ -26,7 +26,7 @@ from radscope.engine.reader.attributes.place import (
 from radscope.engine.reader.attributes.polarity import WORD_RE, polarity
 from radscope.engine.reader.attributes.severity import severity
 from radscope.engine.reader.attributes.size import size_spans
-from radscope.engine.reader.text.anatomy import anatomy_lexicon
+from radscope.engine.reader.text.anatomy import anatomy_lexicon, canonical_text
 from radscope.engine.reader.text.atoms import atoms_of
 from radscope.engine.reader.text.report_text import read_text
 from radscope.engine.reader.vocabulary.reader_words import reader_lexicon
@@ -247,4 +247,6 @@ def _comparison_reading(utterance: str) -> tuple[str, frozenset[str]] | None:
     change = change_over_time(lower)
     if change is None and (lex.prior.search(lower) or lex.temporal.search(lower)):
         change = next((name for name, pattern in lex.change if pattern.search(lower)), None)
-    return (change, _topic(lower)) if change else None
+    # the topic in the words the findings are read in ("low-density shadow in the right lobe of
+    # the liver" and "hypodense lesion in the right hepatic lobe" are one topic)
+    return (change, _topic(canonical_text(utterance))) if change else None

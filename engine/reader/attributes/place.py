@@ -32,6 +32,8 @@ _SEQUENCE_RE = re.compile(r"\b(t1|t2|flair|dwi|adc|swi|stir)\b")
 _SEGMENT_RE = re.compile(r"\bsegment s([1-8])\b")  # a liver segment, as equivalents.json writes it
 _SIDES = ("left", "right")
 _BLANKET = re.compile(r"abnormal\w*")
+# normal words that describe a margin or a shape (radsem.json ``margin_terms``)
+_MARGIN = re.compile("|".join(f"(?:{t})" for t in load("radsem")["margin_terms"]["terms"]))
 STOPWORDS = frozenset(load("grammar")["stopwords"]["words"])  # not content words
 
 
@@ -320,9 +322,11 @@ def _normality(abn_neg: list[str], neutral_pos: list[str], norm_pos: list[str],
     # denied with it: "no clear evidence of pneumothorax", "no distinct fracture line".
     if norm_neg and not abn_neg:
         return ABNORMAL
-    if neutral_pos and not norm_pos and not any(_BLANKET.fullmatch(w) for w in abn_neg):
-        # "patchy opacity" vs "homogeneous density"; a blanket denial covers the attribute
-        # ("the morphology and signal of the spleen show no abnormality")
+    if neutral_pos and not any(_BLANKET.fullmatch(w) for w in abn_neg) \
+            and all(_MARGIN.fullmatch(w) for w in norm_pos):
+        # "patchy opacity" vs "homogeneous density"; a margin word describes the finding ("a
+        # hypodense focus with a clear boundary, no enhancement"); a blanket denial covers the
+        # attribute ("the morphology and signal of the spleen show no abnormality")
         return ABNORMAL
     return NORMAL if abn_neg or negated or norm_pos else ABNORMAL
 

@@ -47,6 +47,11 @@ _NEG_LIST_RE = re.compile(
     r"abnormal|clear|focal|visible|acute)\s+)*)(?P<items>.+?)"
     r"(?P<tail>\s+(?:is|are|was|were|seen|noted|identified|observed|detected|present|in|within|"
     r"at|on|around|of the|involving)\b.*)?$", re.IGNORECASE)
+# what a finding is or how it compares, said after it: "..., probably a simple cyst",
+# "..., consistent with ...", "..., similar to the previous CT"
+_APPOSITIVE_RE = re.compile(
+    r"^(?:probabl\w*|possibl\w*|likely|suggest\w*|consistent|in keeping|compatible|represent\w*|"
+    r"which|that|a|an|similar|unchanged|stable)\b", re.IGNORECASE)
 # A list of sites after a preposition ("in the hila or the mediastinum"): where one may start,
 # where it surely ends, what joins its items, and the words an item starts with that are not sites.
 _LOCATIVE_RE = re.compile(r"\b(?:in|within|at|of|involving|on|around)\s+", re.IGNORECASE)
@@ -519,8 +524,10 @@ def _expand_negated_list(clause: str) -> list[str]:
     # "no effusion and no pneumothorax": the head already denies, so the items lose their own
     # "no" (else "There is no no pneumothorax").
     items = _share_noun([_LEADING_DENIAL_RE.sub("", i) for i in _split_items(m.group("items"))])
-    if any(_VERB_RE.match(i) for i in items[1:]):
-        return [clause]  # "no enhancement, and measures 5 mm": the list ended, a predicate goes on
+    if any(_VERB_RE.match(i) or _APPOSITIVE_RE.match(i) for i in items[1:]):
+        # "no enhancement, and measures 5 mm" / "without enhancement, probably a simple cyst":
+        # the list ended, a predicate, what the finding is or a comparison goes on
+        return [clause]
     places = _places_share_noun(items) if _short(items) else None
     if places:  # "no mediastinal or hilar lymphadenopathy"
         items = places

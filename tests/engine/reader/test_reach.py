@@ -658,3 +658,48 @@ def test_subchondral_sclerosis_is_at_the_joint():
     bone = sentence_features("Sclerosis of the subchondral bone.")
     knee = sentence_features("Subchondral sclerosis in the medial compartment of the right knee.")
     assert incompatibility_reason(bone, knee) is None
+
+
+def test_a_vertebra_is_a_bone():
+    marrow = sentence_features("L5: patchy T2 hyperintense marrow signal near the superior endplate.")
+    body = sentence_features("T2 hyperintense signal in the L5 vertebral body near the superior endplate.")
+    assert incompatibility_reason(marrow, body) is None
+
+
+@pytest.mark.parametrize("translated, written", [
+    ("The physiological curvature of the lumbar spine is present.", "Normal lumbar lordosis."),
+    ("The L4/5 intervertebral disc protrudes posteriorly.", "A posterior L4-5 disc protrusion."),
+])
+def test_a_spine_written_as_translated_reads_as_written_in_english(translated, written):
+    a, b = sentence_features(translated), sentence_features(written)
+    assert a.normality == b.normality
+    assert incompatibility_reason(a, b) is None
+    assert a.core == b.core
+
+
+def test_a_margin_word_describes_a_lesion_and_does_not_make_it_normal():
+    lesion = sentence_features("A round low-density shadow in the right lobe of the liver, with a clear "
+                               "boundary and no enhancement after contrast administration.")
+    assert lesion.normality == ABNORMAL
+    assert sentence_features("The liver has smooth margins and homogeneous attenuation.").normality == NORMAL
+
+
+def test_a_denial_list_ends_where_what_the_finding_is_begins():
+    assert _texts("A low-density shadow in the upper pole of the left kidney, without enhancement, "
+                  "probably a simple cyst.") == [
+        "A low-density shadow in the upper pole of the left kidney, without enhancement, probably a "
+        "simple cyst."]
+    assert len(_texts("No effusion, mass or stones in the bile ducts.")) == 3
+
+
+def test_no_enhancement_after_contrast_is_nonenhancement():
+    written = sentence_features("A cyst in the liver with no enhancement after contrast administration.")
+    assert "nonenhancement" in written.canon
+    assert incompatibility_reason(written, sentence_features("A nonenhancing cyst in the liver.")) is None
+
+
+def test_a_comparison_is_about_its_finding_in_any_words():
+    reading = read_pair("A round low-density shadow in the right lobe of the liver, similar to the "
+                        "previous CT.",
+                        "A hypodense lesion in the right hepatic lobe is unchanged from the prior CT.")
+    assert reading.comparisons_kept == ((0, 0),)
