@@ -411,6 +411,91 @@ IMPRESSION:
 )
 
 
+CT_CHEST_TRANSLATED = Source(
+    "ct-chest-pneumonia", "CT",
+    """CHEST CT, PLAIN SCAN
+
+FINDINGS:
+The thorax is symmetrical. The texture of both lungs is increased and disordered. Patchy high-density shadows with blurred edges are seen in the lower lobe of the left lung, new since the previous CT. A solid nodule about 6 mm is seen in the posterior segment of the right upper lobe, with a smooth margin. Strip-like high-density shadows are seen in the lingula of the left upper lobe. The trachea and main bronchi are unobstructed. No enlarged lymph nodes are seen in the mediastinum. The heart shadow is not enlarged, and calcification is seen in the wall of the coronary arteries. The pleura on both sides is slightly thickened. No effusion is seen in either pleural cavity.
+
+IMPRESSION:
+1. Inflammation in the lower lobe of the left lung, new since the previous CT, probably infectious.
+2. Solid nodule in the right upper lobe.
+3. Fibrous strands in the lingula.
+4. Coronary artery calcification; mild bilateral pleural thickening.""",
+    {
+        "synonyms": """CT CHEST WITHOUT CONTRAST
+
+FINDINGS:
+Lungs: increased interstitial markings in both lungs. New ill-defined patchy airspace opacities in the left lower lobe since the prior CT. A 6 mm smooth solid nodule in the posterior segment of the right upper lobe. Linear opacities in the lingula.
+Airways: the trachea and mainstem bronchi are patent.
+Mediastinum: no lymphadenopathy. Normal heart size. Coronary artery calcifications.
+Pleura: mild bilateral pleural thickening. No pleural effusion.
+
+IMPRESSION:
+1. New left lower lobe inflammation since the prior CT, likely infectious.
+2. 6 mm solid right upper lobe nodule.
+3. Lingular fibrotic strands.
+4. Coronary artery calcification; mild bilateral pleural thickening.""",
+        "bullets": """CHEST CT, PLAIN SCAN
+
+Findings:
+- Thorax: symmetrical.
+- Both lungs: increased and disordered lung markings.
+- Left lower lobe: patchy high-density opacities with ill-defined margins, new since the previous CT.
+- Right upper lobe, posterior segment: 6 mm solid nodule, smooth margin.
+- Lingula: linear high-density opacities.
+- Trachea and main bronchi: patent.
+- Mediastinum: no enlarged lymph nodes.
+- Heart: not enlarged; coronary artery wall calcification.
+- Pleura: slightly thickened on both sides; no pleural effusion.
+
+Impression:
+1. Left lower lobe inflammation, new since the previous CT, probably infectious.
+2. Right upper lobe solid nodule.
+3. Lingular fibrous strands.
+4. Coronary artery calcification; mild bilateral pleural thickening.""",
+        "per-site": """CHEST CT, PLAIN SCAN
+
+FINDINGS:
+The thorax is symmetrical. Left lung: the texture is increased and disordered.
+Right lung: the texture is increased and disordered.
+ Patchy high-density shadows with blurred edges are seen in the lower lobe of the left lung, new since the previous CT. A solid nodule about 6 mm is seen in the posterior segment of the right upper lobe, with a smooth margin. Strip-like high-density shadows are seen in the lingula of the left upper lobe. The trachea and main bronchi are unobstructed. No enlarged lymph nodes are seen in the mediastinum. The heart shadow is not enlarged, and calcification is seen in the wall of the coronary arteries. 
+Left pleura: slightly thickened, no effusion.
+Right pleura: slightly thickened, no effusion.
+
+IMPRESSION:
+1. Inflammation in the lower lobe of the left lung, new since the previous CT, probably infectious.
+2. Solid nodule in the right upper lobe.
+3. Fibrous strands in the lingula.
+4. Coronary artery calcification; mild bilateral pleural thickening.""",
+        "reordered": """CHEST CT, PLAIN SCAN
+
+FINDINGS:
+A solid nodule about 6 mm is seen in the posterior segment of the right upper lobe, with a smooth margin. The thorax is symmetrical. Patchy high-density shadows with blurred edges are seen in the lower lobe of the left lung, new since the previous CT. The texture of both lungs is increased and disordered. Strip-like high-density shadows are seen in the lingula of the left upper lobe. The trachea and main bronchi are unobstructed. No enlarged lymph nodes are seen in the mediastinum. The heart shadow is not enlarged, and calcification is seen in the wall of the coronary arteries. The pleura on both sides is slightly thickened. No effusion is seen in either pleural cavity.
+
+IMPRESSION:
+1. Inflammation in the lower lobe of the left lung, new since the previous CT, probably infectious.
+2. Solid nodule in the right upper lobe.
+3. Fibrous strands in the lingula.
+4. Coronary artery calcification; mild bilateral pleural thickening.""",
+    },
+    {
+        "side": (("seen in the lower lobe of the left lung", "seen in the lower lobe of the right lung"), ("1. Inflammation in the lower lobe of the left lung", "1. Inflammation in the lower lobe of the right lung")),
+        "site": (("A solid nodule about 6 mm is seen in the posterior segment of the right upper lobe", "A solid nodule about 6 mm is seen in the right middle lobe"),
+                 ("2. Solid nodule in the right upper lobe.", "2. Solid nodule in the right middle lobe.")),
+        "missed": (("A solid nodule about 6 mm is seen in the posterior segment of the right upper lobe, with a smooth margin. ", ""), ("2. Solid nodule in the right upper lobe.\n3. Fibrous strands in the lingula.\n4.", "2. Fibrous strands in the lingula.\n3.")),
+        "invented": (("No effusion is seen in either pleural cavity.", "A small effusion is seen in the right pleural cavity."), (END, "\n5. Small right pleural effusion.")),
+        "severity": (("The pleura on both sides is slightly thickened.", "The pleura on both sides is markedly thickened."), ("mild bilateral pleural thickening", "marked bilateral pleural thickening")),
+        "size": (("A solid nodule about 6 mm", "A solid nodule about 14 mm"),),
+        "change": (("with blurred edges are seen in the lower lobe of the left lung, new since the previous CT", "with blurred edges are seen in the lower lobe of the left lung, unchanged since the previous CT"),
+                   ("lower lobe of the left lung, new since the previous CT", "lower lobe of the left lung, unchanged since the previous CT")),
+        "certainty": (("probably infectious", "infectious"),),
+        "negation": (("No effusion is seen in either pleural cavity.", "Effusion is seen in both pleural cavities."),),
+    },
+)
+
+
 # --- MRI --------------------------------------------------------------------------------------
 
 MRI_BRAIN = Source(
@@ -1695,4 +1780,4 @@ IMPRESSION:
 SOURCES: tuple[Source, ...] = (CT_HEAD, CT_CHEST, CT_ABDOMEN, CT_SPINE, MRI_BRAIN, MRI_SPINE, MRI_KNEE,
                                MRI_LIVER, US_GALLBLADDER, US_THYROID, US_RENAL, US_PELVIS, XR_WRIST,
                                XR_ANKLE, XR_SPINE, XR_HIP, XR_KNEE, XR_CERVICAL, XR_HAND, XR_ANKLE_FIXATION,
-                               MRI_LUMBAR_TRANSLATED, CT_ABDOMEN_TRANSLATED)
+                               MRI_LUMBAR_TRANSLATED, CT_ABDOMEN_TRANSLATED, CT_CHEST_TRANSLATED)

@@ -703,3 +703,11 @@ def test_a_comparison_is_about_its_finding_in_any_words():
                         "previous CT.",
                         "A hypodense lesion in the right hepatic lobe is unchanged from the prior CT.")
     assert reading.comparisons_kept == ((0, 0),)
+
+
+def test_the_shadow_of_an_organ_is_its_outline_not_a_finding():
+    shadow = sentence_features("The heart shadow is not enlarged.")
+    assert shadow.normality == NORMAL
+    assert incompatibility_reason(shadow, sentence_features("Normal heart size.")) is None
+    assert sentence_features("The spleen is not enlarged.").canon == sentence_features(
+        "The spleen is normal in size.").canon
