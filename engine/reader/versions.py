@@ -19,14 +19,18 @@ from __future__ import annotations
 from radscope.engine.reader.vocabulary.loader import lexicon_hash
 
 READER_NAME = "radscope-reader"
-# v12: radiographs outside the chest, read off our own paraphrase corpus: "more / less than on
-# the previous radiograph" and a prior study named by its age ("the radiograph of 3 days ago")
-# are changes; a range of vertebrae ("C4-C6", "C4 through C6") is each vertebra and disc level
-# it covers; ribs, fingers, toes,
-# metacarpals and metatarsals by number are places ("the 4th vs the 5th finger"); "ulnar side"
-# and "radial deviation" name a direction, not a bone; a joint named with its structure
-# ("metacarpophalangeal joint", "knee joint") is part of it (grammar.json: "joint" a part noun);
-# subchondral bone belongs to the joint; metacarpals and metatarsals are bones of their own.
+# v12: radiographs outside the chest and reports written as translations read, read off our own
+# paraphrase corpus: "more / less than on the previous radiograph" and a prior study named by its
+# age ("the radiograph of 3 days ago") are changes; a range of vertebrae ("C4-C6", "C4 through
+# C6") is each vertebra and disc level it covers; ribs, fingers, toes, metacarpals and
+# metatarsals by number are places ("the 4th vs the 5th finger"); "ulnar side" and "radial
+# deviation" name a direction, not a bone; a joint named with its structure ("metacarpophalangeal
+# joint", "knee joint") is part of it (grammar.json: "joint" a part noun); subchondral bone
+# belongs to the joint; metacarpals and metatarsals are bones of their own, and the spine is a
+# bone; a margin word beside a finding named by its look ("a hypodense focus with a clear
+# boundary") does not make the statement normal; a denial list ends where "probably ..." or
+# "similar to ..." begins; a comparison's topic is read in canonical words; an organ's shadow is
+# its silhouette and "is not enlarged" is "is normal in size".
 # v11: a part noun bound to a structure ("renal cortex", "the head of the right femur", "cortex
 # break of the fibula") names a part of it, not a region of its own (brain, head, neck,
 # brainstem); a follow-up lead-in ending in a colon goes and its findings stay; a hyphenated
