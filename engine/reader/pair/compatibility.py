@@ -74,6 +74,8 @@ def incompatibility_reason(a: SentenceFeatures, b: SentenceFeatures) -> str | No
         return "left vs right"
     if _opposite_directions(a.directions, b.directions):
         return "opposite directions"
+    if a.normality != NORMAL and _seen_and_unseen(a, b):
+        return "seen vs not seen"
     if sizes_differ(a.sizes, b.sizes):
         return "different size"
     if changes_differ(a.change, b.change):
@@ -87,6 +89,33 @@ def incompatibility_reason(a: SentenceFeatures, b: SentenceFeatures) -> str | No
     if anatomical_relationship(a, b) is None:
         return "unrelated sites"
     return None
+
+
+# A structure said to be there, or not: "lymph nodes are visualized in the left axilla" against
+# "no lymph nodes are visualized" / "... are absent", "the thyroid lobe is not visualized" against
+# "the thyroid lobe is identified".
+_PRESENCE = r"(?:seen|present|visuali[sz]ed|identified|visible|noted|observed|demonstrated|evident)"
+_SAID_SEEN_RE = re.compile(rf"\b{_PRESENCE}\b")
+_SAID_UNSEEN_RE = re.compile(rf"\b(?:not|no longer)\s+(?:\w+\s+)?{_PRESENCE}\b|\b(?:absent|invisible)\b")
+_DENIAL_RE = re.compile(r"\b(?:no|not|without|none|neither|nor)\b")
+_ABSENT = frozenset({"absent"})
+
+
+def _seen_and_unseen(a: SentenceFeatures, b: SentenceFeatures) -> bool:
+    """Two statements naming no finding but the structure itself, one saying it is there and the
+    other that it is not: they cannot both be true, though no finding word is denied on
+    either side (the structure's name is a site, which a denial does not count)."""
+    if (a.core - _ABSENT) or (b.core - _ABSENT):
+        return False
+    return {_presence(a.canon), _presence(b.canon)} == {1, 2}
+
+
+@lru_cache(maxsize=100000)
+def _presence(canon: str) -> int:
+    """2: said not to be there; 1: said to be there, with no denial; 0: neither."""
+    if _SAID_UNSEEN_RE.search(canon):
+        return 2
+    return 1 if _SAID_SEEN_RE.search(canon) and not _DENIAL_RE.search(canon) else 0
 
 
 def levels_differ(a: frozenset[str], b: frozenset[str]) -> bool:

@@ -711,3 +711,50 @@ def test_the_shadow_of_an_organ_is_its_outline_not_a_finding():
     assert incompatibility_reason(shadow, sentence_features("Normal heart size.")) is None
     assert sentence_features("The spleen is not enlarged.").canon == sentence_features(
         "The spleen is normal in size.").canon
+
+
+# --- reader-v13 -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("sentence, denied", [
+    ("No joint space narrowing or osteophytes.", "osteophyt"),
+    ("The lesion shows no enhancement or calcification.", "calcifi"),
+    ("A cyst without internal echoes or flow.", "vascular"),
+])
+def test_a_rewrite_of_a_denial_keeps_the_denial_of_what_the_list_goes_on_to_name(sentence, denied):
+    # "no joint space narrowing" alone is "normal joint space"; before "or osteophytes" that
+    # rewrite took the denial away from the osteophytes, which then read as present
+    features = sentence_features(sentence)
+    assert denied in features.negated and denied not in features.asserted
+
+
+def test_a_denial_a_rewrite_reads_as_one_word_still_reads_so_alone():
+    assert sentence_features("No joint space narrowing or osteophytes.").normality == NORMAL
+    assert sentence_features("No joint space narrowing.").canon == "normal joint space."
+    assert "nonenhancement" in sentence_features("The lesion shows no enhancement.").canon
+
+
+def test_an_unacceptable_alignment_is_not_an_acceptable_one():
+    acceptable = sentence_features("Acceptable alignment of the fracture ends.")
+    unacceptable = sentence_features("Alignment of the fracture ends is unacceptable.")
+    assert incompatibility_reason(acceptable, unacceptable) == "opposite directions"
+
+
+def test_a_fixator_is_a_device():
+    assert sentence_features("An external fixator is seen around the right tibia.").normality == ABNORMAL
+
+
+@pytest.mark.parametrize("seen, unseen", [
+    ("Lymph nodes are visualized in the left axilla.", "Visualized lymph nodes are absent in the left axilla."),
+    ("The right lobe of the thyroid gland is identified.", "The right lobe of the thyroid gland is not visualized."),
+    ("A cavum vergae is visualized, about 7 mm wide.", "A cavum vergae is not identified."),
+])
+def test_a_structure_said_to_be_there_is_not_one_said_not_to_be(seen, unseen):
+    assert incompatibility_reason(sentence_features(seen), sentence_features(unseen)) == "seen vs not seen"
+
+
+def test_a_finding_seen_on_one_sequence_and_not_another_is_not_a_structure_unseen():
+    # the rule reads statements that name no finding; a lesion "not seen" on one phase names one
+    lesion = sentence_features("A nodule in segment 7 of the liver is seen on the arterial phase.")
+    other = sentence_features("A nodule in segment 7 of the liver is not seen on the delayed phase.")
+    assert incompatibility_reason(lesion, other) != "seen vs not seen"
