@@ -11,22 +11,30 @@ metric *can see* an error when its card names the error's kind (``MetricCard.see
 in the style corpus), so a chest-radiograph metric decides from the text; a pair it answers "not
 applicable" is counted apart, never as a miss or a score.
 
+Ten of the reports also carry two of SSREE's error levels written by hand
+(``paraphrase_levels``): every abnormal finding said to be normal, and every sentence's polarity
+turned. Against the reference's Findings, a metric should rank the faithful "synonyms" rewrite
+above the first and the first above the second (``level_orders``).
+
 ``python -m bench paraphrases [--out paraphrases.json]``: the mean score of the
 faithful rewrites per metric x kind x modality, the detection rate per metric x error x modality
-(rules extractors) and the identical pairs that are not perfect.
+(rules extractors), the identical pairs that are not perfect and the level orders.
 """
 from __future__ import annotations
 
 import argparse
+import itertools
 import re
 import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from bench.corpora.paraphrase_levels import LEVELS
 from bench.corpora.paraphrase_reports import END, FAITHFUL_KINDS, MODALITIES, SOURCES, Edits, Source
 from bench.quality.layouts import METRICS, count, perfect, rules_metrics, with_rates
 from bench.quality.styles import ERROR_KINDS as STYLE_ERROR_KINDS
+from radscope.engine.eligibility.applicability import ANY
 from radscope.engine.io import dataio
 from radscope.engine.io.reports import ReportPair, section_view
 
@@ -121,6 +129,38 @@ def score_table(pairs: Sequence[ParaphrasePair], metrics: Sequence[Any]) -> dict
             "directions": {m.name: m.direction for m in metrics}}
 
 
+LEVEL_NAMES = ("synonyms", "all normal", "turned")
+
+
+def level_orders(metrics: Sequence[Any], sources: Sequence[Source] = SOURCES) -> dict[str, Any]:
+    """Per metric, the reports whose Findings it scores in the order of ``LEVEL_NAMES`` (strictly,
+    in the metric's direction), and every score of the others: how far the metric's number falls
+    as a report loses its abnormal findings, then every statement."""
+    by_name = {source.name: source for source in sources}
+    out: dict[str, Any] = {}
+    for metric in metrics:
+        ordered, disordered = [], {}
+        for name, (all_normal, turned) in LEVELS.items():
+            source = by_name[name]
+            reference = section_view(source.reference, ("findings",))
+            texts = (section_view(source.rewrites["synonyms"], ("findings",)), all_normal, turned)
+            scores = [metric.score_pair(ReportPair(f"{name}/{level}", reference, text)).score
+                      for level, text in zip(LEVEL_NAMES, texts, strict=True)]
+            if _in_order(scores, metric.direction):
+                ordered.append(name)
+            else:
+                disordered[name] = scores
+        out[metric.name] = {"ordered": len(ordered), "n": len(LEVELS), "disordered": disordered}
+    return out
+
+
+def _in_order(scores: Sequence[float | None], direction: str) -> bool:
+    if any(s is None for s in scores):
+        return False
+    values = [s if direction == "higher" else -s for s in scores if s is not None]
+    return all(a > b for a, b in itertools.pairwise(values))
+
+
 def _outside_read_sections(metric: Any, pair: ReportPair) -> bool:
     """The two reports read the same in every section the metric reads."""
     parts = tuple(metric.parts)
@@ -195,6 +235,14 @@ def cmd_paraphrases(args: argparse.Namespace) -> int:
     for metric, kinds in table["not_applicable"].items():
         print(f"{metric}: 'not applicable' (left out above): "
               + ", ".join(f"{kind} {n}" for kind, n in kinds.items()))
+    orders = level_orders(metrics)
+    chest = {m.name for m in metrics if m.card.intended_studies != ANY}
+    print(f"levels ({len(LEVELS)} reports, in order {' > '.join(LEVEL_NAMES)}): "
+          + ", ".join(f"{name} {o['ordered']}/{o['n']}" + (" (made for chest radiographs)" if name in chest else "")
+                      for name, o in orders.items()))
+    for name, o in orders.items():
+        for report, scores in o["disordered"].items() if name not in chest else ():
+            print(f"  {name} out of order: {report} " + " / ".join(_number(s) for s in scores))
     if "radsem" in table["faithful"]:
         worst = sorted((scores["radsem"], pid) for pid, scores in table["faithful_pairs"].items()
                        if scores.get("radsem") is not None)[:8]
@@ -202,7 +250,7 @@ def cmd_paraphrases(args: argparse.Namespace) -> int:
     if args.out:
         report = {"benchmark": "paraphrases", "machine": machine_info(), "reports": len(SOURCES),
                   "pairs": len(pairs), "faithful_kinds": list(FAITHFUL_KINDS), "errors": list(ERRORS),
-                  "signatures": {m.name: m.signature() for m in metrics}, **table}
+                  "signatures": {m.name: m.signature() for m in metrics}, "level_orders": orders, **table}
         dataio.write_json(report, args.out)
         print(f"report written to {args.out}")
     return 0

@@ -8,7 +8,8 @@ import pytest
 
 from bench.quality.layouts import METRICS, rules_metrics
 from bench.corpora.paraphrase_reports import END, FAITHFUL_KINDS, MODALITIES, SOURCES
-from bench.quality.paraphrases import ERRORS, corpus, markdown, plant, score_table
+from bench.corpora.paraphrase_levels import LEVELS
+from bench.quality.paraphrases import ERRORS, _in_order, corpus, level_orders, markdown, plant, score_table
 
 
 @pytest.fixture(scope="module")
@@ -79,3 +80,25 @@ def test_the_table_has_every_metric_kind_and_modality(table):
     assert "| radsem | certainty |" in text and "| radsem (higher) | synonyms |" in text
     # CLEAR's card does not claim to see a side: its rate is shown in parentheses.
     assert "| clear | side | (" in text
+
+
+def test_the_levels_are_of_reports_of_the_corpus_with_a_synonyms_rewrite_and_differ_from_it():
+    by_name = {s.name: s for s in SOURCES}
+    assert len(LEVELS) == 10
+    for name, (all_normal, turned) in LEVELS.items():
+        assert "synonyms" in by_name[name].rewrites
+        assert all_normal != turned and all_normal not in by_name[name].reference
+
+
+def test_a_level_order_is_strict_and_in_the_metric_s_direction():
+    assert _in_order([0.9, 0.1, 0.0], "higher")
+    assert not _in_order([0.9, 0.1, 0.1], "higher")  # a tie is not an order
+    assert _in_order([0.5, 10.0, 20.0], "lower")  # CREPE counts errors
+    assert not _in_order([0.9, None, 0.0], "higher")  # an unscored level is not in order
+
+
+def test_radsem_and_vert_order_every_report_s_levels():
+    # measured on the reader of issue 43 (reader-v13): every report, both metrics
+    metrics = [m for m in rules_metrics(METRICS) if m.name in ("radsem", "vert")]
+    orders = level_orders(metrics)
+    assert {name: (o["ordered"], o["n"]) for name, o in orders.items()} == {"radsem": (10, 10), "vert": (10, 10)}

@@ -1,0 +1,95 @@
+"""Two of SSREE's error levels written by hand for ten of our own reports (``paraphrase_reports``):
+*all normal*, every abnormal finding said to be normal (SSREE's L4), and *turned*, every
+sentence's polarity turned (L5: an abnormal finding denied, a normal statement made abnormal).
+Each is a Findings section; the reference is the Findings of its source, so that every metric
+reads the same text. A good metric scores a faithful rewrite above *all normal*, and *all normal*
+above *turned* (which keeps no statement of the reference); ``bench paraphrases`` prints how
+many reports each metric orders so. Chosen where RadSEM ranked SSREE's L5 above its L4: radiographs
+of bones and joints after fracture and fixation, and reports written as translated reports read.
+"""
+from __future__ import annotations
+
+# source name -> (all normal, turned)
+LEVELS: dict[str, tuple[str, str]] = {
+    "xr-knee-degenerative": (
+        # all normal
+        "No osteophytes are seen at the margins of the right femoral condyles, the tibial plateau or the patella. "
+        "The tibial intercondylar eminences are normal in shape. The medial joint space of the right knee is preserved, "
+        "with no subchondral sclerosis. No high-density body is seen in the posterior part of the knee joint. "
+        "No bone destruction is seen. The suprapatellar soft tissue is not swollen.",
+        # turned
+        "The margins of the right femoral condyles, the tibial plateau and the patella are smooth, without bony hyperplasia. "
+        "The tibial intercondylar eminences are not sharpened. The medial joint space of the right knee is not narrowed, "
+        "and the subchondral bone shows no sclerosis. No loose body is seen in the posterior knee joint. "
+        "Bone destruction is seen in the right knee. The suprapatellar soft tissue is normal."),
+    "xr-cervical-spine": (
+        "The physiological lordosis of the cervical spine is maintained. The margins of the C4-C6 vertebral bodies show no "
+        "bony hyperplasia. The C5/6 intervertebral space is normal in height. The right C5/6 intervertebral foramen is not narrowed. "
+        "No high-density shadow is seen behind the spinous process of C6. The vertebral bodies are normally aligned, "
+        "and no bone destruction is seen. The prevertebral soft tissue is not thickened.",
+        "The physiological lordosis of the cervical spine is preserved. No lip-like hyperplasia is seen at the margins of the "
+        "C4-C6 vertebral bodies. The C5/6 intervertebral space is not narrowed. The right C5/6 intervertebral foramen is normal. "
+        "No calcification is seen behind the spinous process of C6. The vertebral bodies are malaligned, and bone destruction "
+        "is seen. The prevertebral soft tissue is thickened."),
+    "xr-hand-fracture": (
+        "No fracture line is seen at the base of the proximal phalanx of the left fifth finger, and the metacarpophalangeal "
+        "joint is intact. No bone fragment is seen beside the fifth metacarpal head. The surrounding soft tissue is not swollen. "
+        "The other bones of the left hand show no fracture. The joint spaces are normal. Bone density is normal.",
+        "The proximal phalanx of the left fifth finger is intact, with no displacement. No avulsion fragment is seen beside "
+        "the fifth metacarpal head. The soft tissue around the fifth finger is normal. A fracture is seen in the other bones of "
+        "the left hand. The joint spaces are narrowed. Bone density is normal."),
+    "xr-ankle-fixation": (
+        "The left ankle shows no internal fixation. No plate or screws are seen in the distal fibula. No fibular fracture line "
+        "is seen, and there is no callus. No screw is seen in the medial malleolus, and no lucent zone is present. "
+        "The ankle mortise is symmetrical. The surrounding soft tissue is not swollen.",
+        "The left ankle shows no internal fixation. No plate or screws are seen in the distal fibula; the hardware shows "
+        "loosening. No callus is seen at the fibula. No lucent zone is seen around the medial malleolus. "
+        "The ankle mortise is asymmetrical. The surrounding soft tissue is normal."),
+    "mri-lumbar-degenerative": (
+        "The physiological curvature of the lumbar spine is present. No bony hyperplasia is seen at the edges of the L3-L5 "
+        "vertebral bodies. The L4/5 and L5/S1 intervertebral discs are normal in signal on T2WI. The L4/5 intervertebral disc "
+        "does not protrude, the dural sac is not compressed, and the left lateral recess is not narrowed. The L5/S1 "
+        "intervertebral disc does not bulge. The L5 vertebral body is normal in signal. The spinal canal is not narrowed. "
+        "The conus medullaris is normal in signal and position. The paravertebral soft tissues are unremarkable.",
+        "The physiological curvature of the lumbar spine is straightened. The edges of the L3-L5 vertebral bodies are smooth. "
+        "The L4/5 and L5/S1 intervertebral discs are normal in signal on T2WI. The L4/5 disc shows no protrusion, and the "
+        "left lateral recess is normal. The L5/S1 disc shows no bulge. No abnormal signal is seen in the L5 vertebral body. "
+        "The spinal canal is narrowed. The conus medullaris is abnormal in signal. The paravertebral soft tissues are swollen."),
+    "ct-abdomen-cysts": (
+        "The liver is normal in size and shape, with smooth margins, and the proportion of the hepatic lobes is normal. "
+        "No low-density lesion is seen in the right lobe of the liver. The gallbladder is not enlarged, and its wall is not "
+        "thickened. The intrahepatic and extrahepatic bile ducts are not dilated. The spleen and pancreas show no abnormal "
+        "density. No low-density lesion is seen in the left kidney. The right kidney shows no abnormality. No enlarged lymph "
+        "nodes are seen in the retroperitoneum. No diverticula are seen in the sigmoid colon.",
+        "The liver is enlarged, with irregular margins. No cyst is seen in the right lobe of the liver. The gallbladder is "
+        "enlarged, and its wall is thickened. The intrahepatic and extrahepatic bile ducts are dilated. The spleen and pancreas "
+        "show abnormal density. No cyst is seen in the left kidney. The right kidney shows abnormal density. Enlarged lymph "
+        "nodes are seen in the retroperitoneum. The sigmoid colon shows no diverticula."),
+    "ct-chest-pneumonia": (
+        "The thorax is symmetrical. The lung markings are normal. No patchy opacity is seen in the lower lobe of the left lung. "
+        "No nodule is seen in the right upper lobe. No strip-like shadow is seen in the lingula. The trachea and main bronchi "
+        "are unobstructed. No enlarged lymph nodes are seen in the mediastinum. The heart shadow is not enlarged, and no "
+        "coronary calcification is seen. The pleura is not thickened. No effusion is seen in either pleural cavity.",
+        "The thorax is asymmetrical. The lung markings are normal. The lower lobe of the left lung is clear. No nodule is seen "
+        "in the right upper lobe. The lingula is clear. The trachea and main bronchi are obstructed. Enlarged lymph nodes are "
+        "seen in the mediastinum. The heart shadow is enlarged, and the coronary arteries show no calcification. The pleura is "
+        "normal. Effusion is seen in both pleural cavities."),
+    "xr-wrist": (
+        "The right distal radius shows no fracture and no fixation hardware. No callus is seen. The ulnar styloid is intact. "
+        "Bone density is normal. The distal radioulnar joint is congruent and the carpal alignment is normal.",
+        "The right distal radius shows no fracture and no plate or screws. The hardware is loose. No callus formation is "
+        "seen. The ulnar styloid is intact. There is no osteopenia. The distal radioulnar joint is incongruent and the carpal "
+        "alignment is abnormal."),
+    "xr-ankle": (
+        "The left lateral malleolus is intact. The medial clear space is normal. There is no soft tissue swelling. The medial "
+        "and posterior malleoli are intact. The talar dome is intact. There is no calcaneal spur.",
+        "No fracture of the left lateral malleolus is seen. The medial clear space is not widened. There is no soft tissue "
+        "swelling. The medial and posterior malleoli are fractured. The talar dome is fractured. There is no calcaneal spur."),
+    "xr-hip-arthroplasty": (
+        "There is no left hip arthroplasty. No lucency is seen around the proximal femur. There is no heterotopic ossification "
+        "lateral to the left hip. The right hip joint is normal, with no joint space narrowing or osteophytes. The sacroiliac "
+        "joints and pubic symphysis are unremarkable. No acute fracture is seen.",
+        "There is no left hip arthroplasty. The acetabular component is loose. No lucency is seen around the femoral stem. "
+        "No heterotopic ossification is present. The right hip is normal, with no joint space narrowing. The sacroiliac "
+        "joints and pubic symphysis are abnormal. An acute fracture is seen."),
+}
