@@ -25,7 +25,9 @@ READER_NAME = "radscope-reader"
 # osteophytes" read the osteophytes as present); a structure said to be there and the same
 # structure said not to be ("lymph nodes are visualized" / "... are absent", "the thyroid lobe is
 # not visualized" / "... is identified") cannot both be true; an unacceptable or unsatisfactory
-# alignment is not a normal one; a fixator is a device.
+# alignment is not a normal one; a fixator is a device; the one place a follow-up lead-in names
+# ("Follow-up after fixation of a fracture of the right tibia: ...") is where the findings after
+# it that name no place are.
 # v12: radiographs outside the chest and reports written as translations read, read off our own
 # paraphrase corpus: "more / less than on the previous radiograph" and a prior study named by its
 # age ("the radiograph of 3 days ago") are changes; a range of vertebrae ("C4-C6", "C4 through

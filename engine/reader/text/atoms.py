@@ -250,6 +250,7 @@ def _atomize_sentence_cached(sentence: str) -> tuple[str, ...] | None:
     """Cached by sentence: reports repeat their sentences ("No pneumothorax."), and a report's
     sections are read again on their own. None: the sentence is dropped."""
     lex = anatomy_lexicon()
+    place = _follow_up_place(sentence)
     text = sentence
     for pattern in lex.remove:
         text = pattern.sub("", text)
@@ -265,7 +266,27 @@ def _atomize_sentence_cached(sentence: str) -> tuple[str, ...] | None:
                 for located in _expand_site_list(negated):
                     for sequence in _expand_sequences(located):
                         out.extend(_expand_sides(sequence))
-    return tuple(_tidy(s) for s in out if _has_content(s) and not _UNSEEN_BEFORE_RE.match(s))
+    kept = [s for s in out if _has_content(s) and not _UNSEEN_BEFORE_RE.match(s)]
+    if place:
+        kept = [s if _site_names(s) else f"{s.rstrip(' ,;.')} {place}" for s in kept]
+    return tuple(_tidy(s) for s in kept)
+
+
+# "Follow-up after internal fixation of a fracture of the right tibia: the fracture line is
+# blurred": the lead-in goes (radsem.json's removal phrases), and the one place it names is where
+# the findings after it that name none are.
+_FOLLOW_UP_LEAD_RE = re.compile(
+    r"^(?:follow[- ]?up|re-?examination|review) (?:after|of|for|post)\b([^:;.]*):", re.IGNORECASE)
+def _follow_up_place(sentence: str) -> str | None:
+    """"in the right tibia" for a follow-up lead-in naming one site and at most one side."""
+    m = _FOLLOW_UP_LEAD_RE.match(sentence.strip())
+    if not m:
+        return None
+    sites = _site_names(m.group(1))
+    sides = {s.lower() for s in _SIDE_RE.findall(m.group(1))}
+    if len(sites) != 1 or len(sides) > 1:
+        return None
+    return " ".join(["in the", *sides, *sites])
 
 
 

@@ -550,7 +550,7 @@ def test_a_part_noun_bound_to_a_structure_names_a_part_of_it(sentence, sites):
 
 def test_a_follow_up_lead_in_goes_and_its_findings_stay():
     assert _texts("Follow-up after internal fixation of a right tibial fracture: the fracture line "
-                  "is blurred.") == ["The fracture line is blurred."]
+                  "is blurred.") == ["The fracture line is blurred in the right tibia."]
     # a sentence that recommends a follow-up is still no finding
     assert _texts("Follow-up is recommended.") == []
 
@@ -758,3 +758,15 @@ def test_a_finding_seen_on_one_sequence_and_not_another_is_not_a_structure_unsee
     lesion = sentence_features("A nodule in segment 7 of the liver is seen on the arterial phase.")
     other = sentence_features("A nodule in segment 7 of the liver is not seen on the delayed phase.")
     assert incompatibility_reason(lesion, other) != "seen vs not seen"
+
+
+def test_the_place_a_follow_up_lead_in_names_is_where_its_findings_are():
+    reading = read_report("Follow-up after fixation of a fracture of the middle segment of the right "
+                          "tibia: the fracture line is blurred, and the alignment is acceptable.")
+    assert [f.sites for f in reading.findings] == [("tibia",), ("tibia",)]
+    assert all(f.laterality == ("right",) for f in reading.findings)
+    # a finding that names its own place keeps it; a lead-in naming two places gives none
+    assert _texts("Follow-up after fixation of a right tibial fracture: callus at the fibula.") == [
+        "Callus at the fibula."]
+    assert _texts("Review after fixation of the right tibia and fibula: the fracture line is blurred.") == [
+        "The fracture line is blurred."]
