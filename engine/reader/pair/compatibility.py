@@ -183,19 +183,37 @@ def denies(denier: SentenceFeatures, other: SentenceFeatures) -> bool:
     about another lesion."""
     return other.normality != NORMAL and may_deny(denier) \
         and denied_words(denier) <= other.asserted - other.negated \
-        and _within(other.sites, denier.sites) and same_place(denier, other)
+        and (_within(other.sites, denier.sites) if denier.sites else _same_device(denier, other)) \
+        and same_place(denier, other)
 
 
 def may_deny(denier: SentenceFeatures) -> bool:
     """A normal statement that names its place and denies a finding word, not "other" or
-    "remaining" things: what ``denies`` asks first of the denier alone."""
-    return denier.normality == NORMAL and bool(denier.sites) and bool(denied_words(denier)) \
-        and not _ELSEWHERE_RE.search(denier.canon)
+    "remaining" things: what ``denies`` asks first of the denier alone. A device is a place of
+    its own: "no loosening of the fixation hardware" denies the loosening of that hardware
+    wherever the other statement puts it."""
+    return denier.normality == NORMAL and (bool(denier.sites) or _names_device(denier.canon)) \
+        and bool(denied_words(denier)) and not _ELSEWHERE_RE.search(denier.canon)
+
+
+@lru_cache(maxsize=100000)
+def _names_device(canon: str) -> bool:
+    return next(anatomy_lexicon().devices.finditer(canon), None) is not None
 
 
 def denied_words(denier: SentenceFeatures) -> frozenset[str]:
-    """The finding words a statement only denies, beyond generic ones."""
-    return denier.negated - denier.asserted - generic_stems()
+    """The finding words a statement only denies, beyond generic ones; for a denial whose place
+    is a device, the findings it denies of it (the loosening, not the hardware)."""
+    words = denier.negated - denier.asserted - generic_stems()
+    if not denier.sites and denier.denied_findings and _names_device(denier.canon):
+        return words & denier.denied_findings
+    return words
+
+
+def _same_device(denier: SentenceFeatures, other: SentenceFeatures) -> bool:
+    """The other statement names the device the denial is about ("loosening of the hardware"
+    against "no loosening of the fixation hardware")."""
+    return bool((denier.negated - denier.denied_findings) & other.asserted)
 
 
 def _within(sites: frozenset[str], area: frozenset[str]) -> bool:

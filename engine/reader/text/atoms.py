@@ -266,10 +266,45 @@ def _atomize_sentence_cached(sentence: str) -> tuple[str, ...] | None:
                 for located in _expand_site_list(negated):
                     for sequence in _expand_sequences(located):
                         out.extend(_expand_sides(sequence))
-    kept = [s for s in out if _has_content(s) and not _UNSEEN_BEFORE_RE.match(s)]
+    kept = [d for s in out if _has_content(s) and not _UNSEEN_BEFORE_RE.match(s)
+            for d in _split_device_denial(s)]
     if place:
         kept = [s if _site_names(s) else f"{s.rstrip(' ,;.')} {place}" for s in kept]
     return tuple(_tidy(s) for s in kept)
+
+
+# What goes wrong with a device, denied after it: "a plate in the distal fibula, in good position,
+# with no loosening or breakage", "fixation hardware without evidence of loosening".
+_COMPLICATION = r"(?:loosening|loosened|breakage|broken|fractures?|migration|displacement|subsidence|complications?)"
+_COMPLICATION_RE = re.compile(_COMPLICATION, re.IGNORECASE)
+_DEVICE_DENIAL_RE = re.compile(
+    rf"(?:,\s*|\s+)(?:(?:with|and)\s+no|without|no)\s+(?:(?:evidence|signs?)\s+of\s+|"
+    rf"(?:obvious|definite|significant|apparent)\s+)*(?P<denied>{_COMPLICATION}"
+    rf"(?:\s*(?:,\s*|,?\s*or\s+|,?\s*and\s+){_COMPLICATION})*)(?P<tail>[^,;.]*)$", re.IGNORECASE)
+
+
+def _split_device_denial(atom: str) -> list[str]:
+    """A device stated with a denial of what may go wrong with it is two findings: the device
+    (abnormal: it is there) and the denial (normal), one per complication, as a report that
+    writes "No loosening or breakage of the hardware." on its own line says it."""
+    m = _DEVICE_DENIAL_RE.search(atom)
+    if not m:
+        return [atom]
+    left = atom[:m.start()].strip(" ,;")
+    said = canonical_text(left)
+    found = list(anatomy_lexicon().devices.finditer(said))
+    if not found:
+        return [atom]
+    # the device named last, nearest the denial; adjacent device words are one name
+    # ("fixation hardware")
+    start = found[-1].start()
+    for before in reversed(found[:-1]):
+        if said[before.end():start].strip():
+            break
+        start = before.start()
+    device = said[start:found[-1].end()]
+    return [left, *(f"No {item} of the {device}{m.group('tail')}"
+                    for item in _COMPLICATION_RE.findall(m.group("denied")))]
 
 
 # "Follow-up after internal fixation of a fracture of the right tibia: the fracture line is

@@ -599,7 +599,8 @@ def test_sequence_readings_each_with_its_own_noun_are_one_statement_per_sequence
 
 def test_a_denial_after_a_semicolon_in_a_labelled_line_is_said_of_the_label():
     assert _texts("Hardware: good position; no loosening or breakage.") == [
-        "Hardware good position.", "Hardware no loosening or breakage."]
+        "Hardware good position.", "Hardware.", "No loosening of the hardware.",
+        "No breakage of the hardware."]
     # a part with its own subject is left as it is
     assert _texts("Lungs: clear; heart normal size.")[-1] == "Heart normal size."
 
@@ -770,3 +771,22 @@ def test_the_place_a_follow_up_lead_in_names_is_where_its_findings_are():
         "Callus at the fibula."]
     assert _texts("Review after fixation of the right tibia and fibula: the fracture line is blurred.") == [
         "The fracture line is blurred."]
+
+
+def test_a_device_and_a_denial_of_what_may_go_wrong_with_it_are_two_findings():
+    assert _texts("Fixation hardware in the right distal radius in satisfactory position, without "
+                  "evidence of loosening or breakage.") == [
+        "Fixation hardware in the right distal radius in satisfactory position.",
+        "No loosening of the fixation hardware.", "No breakage of the fixation hardware."]
+    # a finding that is not a device keeps its description
+    assert _texts("A cyst in the left kidney, with no enhancement.") == [
+        "A cyst in the left kidney, with no enhancement."]
+
+
+def test_a_denial_about_a_device_denies_what_it_says_of_that_device():
+    from radscope.engine.reader.pair.compatibility import denies
+
+    denial = sentence_features("No loosening of the fixation hardware.")
+    assert denies(denial, sentence_features("Loosening of the right tibial fixation hardware is seen."))
+    assert not denies(denial, sentence_features("Fixation hardware in the right tibia."))
+    assert not denies(denial, sentence_features("Loosening of the right hip prosthesis is seen."))
