@@ -27,7 +27,7 @@ from radscope.engine.reader.attributes.polarity import WORD_RE, polarity
 from radscope.engine.reader.attributes.severity import severity
 from radscope.engine.reader.attributes.size import size_spans
 from radscope.engine.reader.text.anatomy import anatomy_lexicon, canonical_text
-from radscope.engine.reader.text.atoms import atoms_of
+from radscope.engine.reader.text.atoms import atomize_kept_parts, atoms_of
 from radscope.engine.reader.text.report_text import read_text
 from radscope.engine.reader.vocabulary.reader_words import reader_lexicon
 
@@ -111,6 +111,10 @@ def read_report(text: str) -> ReportReading:
                            for s in sentences if s not in kept)]
         sentences = kept
     if not sentences:  # every sentence was dropped as history, technique or comparison wording
+        sentences = [a for s in sentences_read.findings if ";" in s for a in atomize_kept_parts(s)]
+        if sentences:
+            notes = [*notes, "read the parts of a dropped sentence that are not dropped themselves"]
+    if not sentences:
         sentences = [s for s in sentences_read.findings if _names_something(s)]
         if sentences:
             notes = [*notes, "no atomic statement left: the sentences are read whole"]

@@ -31,7 +31,9 @@ READER_NAME = "radscope-reader"
 # in the distal fibula, in good position, with no loosening or breakage") is two findings, the
 # device and one denial per complication ("No loosening of the plate."), and such a denial names
 # its place by the device: it denies that complication of the device wherever the other statement
-# puts it; a nonanatomic, unsatisfactory or poor alignment is malalignment.
+# puts it; a nonanatomic, unsatisfactory or poor alignment is malalignment; "X despite a Y" is
+# two statements; a report whose every sentence was dropped reads the parts of a sentence that
+# are not dropped themselves ("New pneumothorax despite a chest tube; recommend follow-up").
 # v12: radiographs outside the chest and reports written as translations read, read off our own
 # paraphrase corpus: "more / less than on the previous radiograph" and a prior study named by its
 # age ("the radiograph of 3 days ago") are changes; a range of vertebrae ("C4-C6", "C4 through

@@ -255,10 +255,18 @@ def test_the_progress_line_names_what_will_run_as_the_row_names_what_ran():
     assert "About VERT</b>" in card_html(registry.get("vert").card)
 
 
+def _with_an_invented_nodule(pair: ReportPair) -> ReportPair:
+    """The example with a finding the reference does not have, added to the candidate's findings
+    (the example itself has none: its "chest tube in place" is the reference's chest tube)."""
+    findings, impression = pair.candidate.split("\nIMPRESSION:")
+    return ReportPair(f"{pair.id}+nodule", pair.reference,
+                      f"{findings} A 6 mm nodule in the left upper lobe.\nIMPRESSION:{impression}")
+
+
 def test_one_error_has_one_name_in_every_view():
-    """The invented finding of the example: the overview, Differences, CREPE's bars and legend
-    and VERT's table all call it "invented finding"."""
-    pair = EXAMPLES["missed-pneumothorax"]
+    """An invented finding: the overview, Differences, CREPE's bars and legend and VERT's table
+    all call it "invented finding"."""
+    pair = _with_an_invented_nodule(EXAMPLES["missed-pneumothorax"])
     summary = clinical_summary(pair.reference, pair.candidate)
     names = {name for name, _ in _overview_errors(overview_html(production(), {}, 0, None, "r", summary))}
     assert {"invented finding", "missed finding"} <= names

@@ -36,7 +36,7 @@ _MAX_ITEM_WORDS = 5
 # --- patterns, compiled once -----------------------------------------------------------------------
 # Where a new statement starts: ";", "but", ", however", ", and the ..." (not ", and" inside a list).
 _CLAUSE_SPLIT_RE = re.compile(
-    r";\s*|\s+but\s+|,?\s+along with\s+|,?\s+as well as\s+(?=(?:a|an|the|some|multiple|mild|small)\b)|,\s*(?:however|whereas|while)\s+|\s+whereas\s+"
+    r";\s*|\s+but\s+|,?\s+despite\s+(?=(?:a|an|the|some|bilateral|left|right)\b)|,?\s+along with\s+|,?\s+as well as\s+(?=(?:a|an|the|some|multiple|mild|small)\b)|,\s*(?:however|whereas|while)\s+|\s+whereas\s+"
     r"|,\s*and\s+(?=(?:the|there|no|a|an|its|some|multiple|scattered|bilateral|both|left|right|"
     r"mild|small|slight|several|few|local|partial|patchy)\b)",
     re.IGNORECASE)
@@ -202,6 +202,12 @@ def atoms_of(text: ReportText) -> tuple[list[str], list[str]]:
     return sentences, notes
 
 
+def atomize_kept_parts(sentence: str) -> list[str]:
+    """The atoms of the parts of a dropped sentence that are not themselves dropped: "New
+    pneumothorax despite a chest tube; recommend follow-up" is a recommendation, but what it
+    says before the semicolon is a finding. For a report whose every sentence was dropped."""
+    return [atom for part in sentence.split(";") if part.strip()
+            for atom in atomize_sentence(part.strip())]
 
 
 def _join_continuations(utterances: list[str]) -> list[str]:

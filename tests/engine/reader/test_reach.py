@@ -790,3 +790,9 @@ def test_a_denial_about_a_device_denies_what_it_says_of_that_device():
     assert denies(denial, sentence_features("Loosening of the right tibial fixation hardware is seen."))
     assert not denies(denial, sentence_features("Fixation hardware in the right tibia."))
     assert not denies(denial, sentence_features("Loosening of the right hip prosthesis is seen."))
+
+
+def test_a_finding_before_a_recommendation_is_read_when_nothing_else_is():
+    reading = read_report("IMPRESSION: New moderate right pneumothorax despite a chest tube; recommend "
+                          "clinical correlation and short-interval follow-up.")
+    assert [f.text for f in reading.findings] == ["New moderate right pneumothorax.", "A chest tube."]
