@@ -25,7 +25,7 @@ READER_NAME = "radscope-reader"
 # osteophytes" read the osteophytes as present); a structure said to be there and the same
 # structure said not to be ("lymph nodes are visualized" / "... are absent", "the thyroid lobe is
 # not visualized" / "... is identified") cannot both be true; an unacceptable or unsatisfactory
-# alignment is not a normal one; a fixator is a device; the one place a follow-up lead-in names
+# alignment, or a malpositioned device, is not a normal one; a fixator is a device; the one place a follow-up lead-in names
 # ("Follow-up after fixation of a fracture of the right tibia: ...") is where the findings after
 # it that name no place are; a device stated with a denial of what may go wrong with it ("a plate
 # in the distal fibula, in good position, with no loosening or breakage") is two findings, the

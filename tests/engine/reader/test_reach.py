@@ -739,6 +739,9 @@ def test_an_unacceptable_alignment_is_not_an_acceptable_one():
     acceptable = sentence_features("Acceptable alignment of the fracture ends.")
     unacceptable = sentence_features("Alignment of the fracture ends is unacceptable.")
     assert incompatibility_reason(acceptable, unacceptable) == "opposite directions"
+    placed = sentence_features("Screws in the distal radius, in good position.")
+    malpositioned = sentence_features("The distal radius hardware is malpositioned.")
+    assert incompatibility_reason(placed, malpositioned) == "opposite directions"
 
 
 def test_a_fixator_is_a_device():
