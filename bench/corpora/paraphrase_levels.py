@@ -1,6 +1,7 @@
-"""Two of SSREE's error levels written by hand for ten of our own reports (``paraphrase_reports``):
-*all normal*, every abnormal finding said to be normal (SSREE's L4), and *turned*, every
-sentence's polarity turned (L5: an abnormal finding denied, a normal statement made abnormal).
+"""Two of SSREE's error levels written by hand for eleven of our own reports
+(``paraphrase_reports``): *all normal*, every abnormal finding said to be normal (SSREE's L4),
+and *turned*, every sentence's polarity turned (L5: an abnormal finding denied, a normal
+statement made abnormal).
 Each is a Findings section; the reference is the Findings of its source, so that every metric
 reads the same text. A good metric scores a faithful rewrite above *all normal*, and *all normal*
 above *turned* (which keeps no statement of the reference); ``bench paraphrases`` prints how
@@ -92,4 +93,16 @@ LEVELS: dict[str, tuple[str, str]] = {
         "There is no left hip arthroplasty. The acetabular component is loose. No lucency is seen around the femoral stem. "
         "No heterotopic ossification is present. The right hip is normal, with no joint space narrowing. The sacroiliac "
         "joints and pubic symphysis are abnormal. An acute fracture is seen."),
+    "xr-radius-fixation": (
+        "No plate or screw densities are seen in the left distal radius. No loosening or breakage of the hardware is "
+        "seen. No fracture lucency is seen in the left distal radius. No callus formation is seen at the left distal "
+        "radius. The left ulnar styloid process is intact, with no displaced fragment. No bony density is seen beside "
+        "the radial styloid. The left wrist joint space is normal. The soft tissues surrounding the left wrist are not "
+        "swollen.",
+        "No plate or screw densities are seen in the left distal radius. The distal radius hardware is malpositioned, "
+        "with loosening and breakage. No fracture lucency is seen in the left distal radius. The left distal radial "
+        "fracture fragments are malaligned. No callus formation is seen at the left distal radius. No fracture of the "
+        "left ulnar styloid process is seen. The ulnar styloid fragment shows no displacement. No bony density is seen "
+        "beside the radial styloid. The left wrist joint space is narrowed. The soft tissues surrounding the left wrist "
+        "are not swollen."),
 }

@@ -1777,7 +1777,83 @@ IMPRESSION:
     },
 )
 
+XR_RADIUS_FIXATION = Source(
+    "xr-radius-fixation", "XR",
+    """LEFT WRIST RADIOGRAPHS AFTER SURGERY, POSTEROANTERIOR AND LATERAL
+
+FINDINGS:
+Re-examination after internal fixation of a fracture of the left distal radius: a steel plate and several screws are seen in the distal radius, in good position, with no loosening or breakage. The fracture line is still visible, the fracture ends are in good alignment, and a small amount of callus is seen, more than on the previous radiograph. The ulnar styloid process is fractured, with displacement of the fragment by about 2 mm. A small bony density is seen beside the radial styloid, possibly an old avulsion fragment. The wrist joint space is normal. The surrounding soft tissue is slightly swollen.
+
+IMPRESSION:
+1. After internal fixation of a left distal radius fracture: hardware in good position, fracture ends in good alignment, with a small amount of callus, increased since the previous radiograph.
+2. Fracture of the left ulnar styloid process, displaced by 2 mm.
+3. Slight soft tissue swelling.""",
+    {
+        "synonyms": """LEFT WRIST, TWO VIEWS, POSTOPERATIVE
+
+FINDINGS:
+Follow-up after open reduction and internal fixation of a left distal radius fracture: a volar plate with multiple screws transfixes the distal radius; the hardware is well positioned, without loosening or breakage. The fracture line remains visible, the fracture is in anatomic alignment, and there is a small amount of callus, increased from the prior film. There is a fracture of the ulnar styloid, with 2 mm displacement of the fragment. A tiny ossific density adjacent to the radial styloid may represent a remote avulsion fragment. The radiocarpal joint space is preserved. There is mild soft tissue swelling.
+
+IMPRESSION:
+1. Status post internal fixation of a left distal radius fracture, hardware well positioned, fracture in anatomic alignment with a small amount of callus, increased from the prior film.
+2. Ulnar styloid fracture with 2 mm displacement.
+3. Mild soft tissue swelling.""",
+        "bullets": """LEFT WRIST RADIOGRAPHS AFTER SURGERY, POSTEROANTERIOR AND LATERAL
+
+Findings:
+- Left distal radius: plate and several screws after internal fixation; good position; no loosening or breakage.
+- Distal radius fracture: fracture line still visible; good alignment; small amount of callus, more than on the previous radiograph.
+- Ulnar styloid process: fracture, fragment displaced by about 2 mm.
+- Beside the radial styloid: small bony density, possibly an old avulsion fragment.
+- Wrist joint space: normal.
+- Soft tissue: slightly swollen.
+
+Impression:
+1. After internal fixation of a left distal radius fracture: hardware in good position, fracture ends in good alignment, with a small amount of callus, increased since the previous radiograph.
+2. Fracture of the left ulnar styloid process, displaced by 2 mm.
+3. Slight soft tissue swelling.""",
+        "per-site": """LEFT WRIST RADIOGRAPHS AFTER SURGERY, POSTEROANTERIOR AND LATERAL
+
+FINDINGS:
+Left distal radius: a steel plate and several screws, in good position, with no loosening or breakage.
+Left distal radius fracture: fracture line still visible, fracture ends in good alignment, a small amount of callus, more than on the previous radiograph.
+Left ulnar styloid process: fractured, with displacement of the fragment by about 2 mm.
+Left radial styloid: a small bony density beside it, possibly an old avulsion fragment.
+Left wrist joint: joint space normal.
+Soft tissue around the left wrist: slightly swollen.
+
+IMPRESSION:
+1. After internal fixation of a left distal radius fracture: hardware in good position, fracture ends in good alignment, with a small amount of callus, increased since the previous radiograph.
+2. Fracture of the left ulnar styloid process, displaced by 2 mm.
+3. Slight soft tissue swelling.""",
+        "reordered": """LEFT WRIST RADIOGRAPHS AFTER SURGERY, POSTEROANTERIOR AND LATERAL
+
+FINDINGS:
+The ulnar styloid process is fractured, with displacement of the fragment by about 2 mm. Re-examination after internal fixation of a fracture of the left distal radius: a steel plate and several screws are seen in the distal radius, in good position, with no loosening or breakage. The surrounding soft tissue is slightly swollen. The fracture line is still visible, the fracture ends are in good alignment, and a small amount of callus is seen, more than on the previous radiograph. The wrist joint space is normal. A small bony density is seen beside the radial styloid, possibly an old avulsion fragment.
+
+IMPRESSION:
+1. Fracture of the left ulnar styloid process, displaced by 2 mm.
+2. After internal fixation of a left distal radius fracture: hardware in good position, fracture ends in good alignment, with a small amount of callus, increased since the previous radiograph.
+3. Slight soft tissue swelling.""",
+    },
+    {
+        "side": (("fracture of the left distal radius:", "fracture of the right distal radius:"), ("a left distal radius fracture:", "a right distal radius fracture:")),
+        "site": (("The ulnar styloid process is fractured", "The radial styloid process is fractured"),
+                 ("2. Fracture of the left ulnar styloid process", "2. Fracture of the left radial styloid process")),
+        "missed": (("The ulnar styloid process is fractured, with displacement of the fragment by about 2 mm. ", ""),
+                   ("2. Fracture of the left ulnar styloid process, displaced by 2 mm.\n3.", "2.")),
+        "invented": (("The wrist joint space is normal.", "A fracture line is seen in the waist of the scaphoid. The wrist joint space is normal."),
+                     (END, "\n4. Fracture of the left scaphoid waist.")),
+        "severity": (("slightly swollen", "markedly swollen"), ("3. Slight soft tissue swelling.", "3. Marked soft tissue swelling.")),
+        "size": (("by about 2 mm", "by about 9 mm"), ("displaced by 2 mm", "displaced by 9 mm")),
+        "change": (("more than on the previous radiograph", "unchanged from the previous radiograph"), ("increased since the previous radiograph", "unchanged since the previous radiograph")),
+        "certainty": (("possibly an old avulsion fragment", "an old avulsion fragment"),),
+        "negation": (("The surrounding soft tissue is slightly swollen.", "The surrounding soft tissue is not swollen."),
+                     ("3. Slight soft tissue swelling.", "3. No soft tissue swelling.")),
+    },
+)
+
 SOURCES: tuple[Source, ...] = (CT_HEAD, CT_CHEST, CT_ABDOMEN, CT_SPINE, MRI_BRAIN, MRI_SPINE, MRI_KNEE,
                                MRI_LIVER, US_GALLBLADDER, US_THYROID, US_RENAL, US_PELVIS, XR_WRIST,
                                XR_ANKLE, XR_SPINE, XR_HIP, XR_KNEE, XR_CERVICAL, XR_HAND, XR_ANKLE_FIXATION,
-                               MRI_LUMBAR_TRANSLATED, CT_ABDOMEN_TRANSLATED, CT_CHEST_TRANSLATED)
+                               XR_RADIUS_FIXATION, MRI_LUMBAR_TRANSLATED, CT_ABDOMEN_TRANSLATED, CT_CHEST_TRANSLATED)

@@ -195,8 +195,16 @@ def atoms_of(text: ReportText) -> tuple[list[str], list[str]]:
     """Atomic sentences of a report read by the text stage, and notes on what was dropped."""
     sentences: list[str] = []
     notes: list[str] = []
+    place = None  # where a follow-up lead-in says the report's findings are
     for utterance in _join_continuations(list(text.atom_source)):
+        lead = _follow_up_place(utterance)
+        place = lead or place
+        # a sentence naming a place of its own keeps it for all its statements ("the ulnar
+        # styloid is fractured, with displacement of the fragment"); the lead-in's own does not
+        sited = not lead and bool(place) and bool(_site_names(utterance))
         for piece in atomize_sentence(utterance, notes):
+            if place and not sited and not _site_names(piece):
+                piece = f"{piece.rstrip('.')} {place}."
             if piece not in sentences:
                 sentences.append(piece)
     return sentences, notes
@@ -256,7 +264,6 @@ def _atomize_sentence_cached(sentence: str) -> tuple[str, ...] | None:
     """Cached by sentence: reports repeat their sentences ("No pneumothorax."), and a report's
     sections are read again on their own. None: the sentence is dropped."""
     lex = anatomy_lexicon()
-    place = _follow_up_place(sentence)
     text = sentence
     for pattern in lex.remove:
         text = pattern.sub("", text)
@@ -272,11 +279,8 @@ def _atomize_sentence_cached(sentence: str) -> tuple[str, ...] | None:
                 for located in _expand_site_list(negated):
                     for sequence in _expand_sequences(located):
                         out.extend(_expand_sides(sequence))
-    kept = [d for s in out if _has_content(s) and not _UNSEEN_BEFORE_RE.match(s)
-            for d in _split_device_denial(s)]
-    if place:
-        kept = [s if _site_names(s) else f"{s.rstrip(' ,;.')} {place}" for s in kept]
-    return tuple(_tidy(s) for s in kept)
+    return tuple(_tidy(d) for s in out if _has_content(s) and not _UNSEEN_BEFORE_RE.match(s)
+                 for d in _split_device_denial(s))
 
 
 # What goes wrong with a device, denied after it: "a plate in the distal fibula, in good position,
@@ -314,8 +318,8 @@ def _split_device_denial(atom: str) -> list[str]:
 
 
 # "Follow-up after internal fixation of a fracture of the right tibia: the fracture line is
-# blurred": the lead-in goes (radsem.json's removal phrases), and the one place it names is where
-# the findings after it that name none are.
+# blurred. The fracture ends are aligned.": the lead-in goes (radsem.json's removal phrases), and
+# the one place it names is where the report's findings after it that name none are.
 _FOLLOW_UP_LEAD_RE = re.compile(
     r"^(?:follow[- ]?up|re-?examination|review) (?:after|of|for|post)\b([^:;.]*):", re.IGNORECASE)
 def _follow_up_place(sentence: str) -> str | None:

@@ -109,14 +109,26 @@ _LABEL_RE = re.compile(r"^([A-Za-z][A-Za-z /,&-]{1,40}):\s+(?=[a-z0-9])")
 _DENIAL_PIECE_RE = re.compile(r"^(?:no|without)\b", re.IGNORECASE)
 
 
+# what a part after a semicolon may say of the first part's subject without naming one:
+# "Left distal radius: plate and screws; good position; no loosening"
+_DESCRIPTION_PIECE_RE = re.compile(
+    r"(?:good|satisfactory|acceptable|adequate|normal|anatomic(?:al)?|expected) (?:position(?:ing)?|alignment)"
+    r"|well[- ](?:positioned|aligned|seated)|in (?:good|satisfactory|normal) position", re.IGNORECASE)
+
+
 def _label_each_denial(utterance: str) -> list[str]:
     """"Hardware: good position; no loosening or breakage" -> the label before each part:
     a denial after the semicolon denies it of the label, as "the hardware ... with no loosening"
-    does."""
+    does; a part that only says where or how well the first part's subject sits ("good
+    position") goes on describing it."""
     label = _LABEL_RE.match(utterance)
     if not label or ";" not in utterance:
         return [utterance]
     first, *rest = (p.strip() for p in utterance.split(";"))
-    if not all(_DENIAL_PIECE_RE.match(p) for p in rest if p):
+    described = [p for p in rest if p and _DESCRIPTION_PIECE_RE.fullmatch(p.rstrip(". "))]
+    others = [p for p in rest if p and p not in described]
+    if not described and not all(_DENIAL_PIECE_RE.match(p) for p in others):
         return [utterance]
-    return [first, *(f"{label.group(1)}: {p}" for p in rest if p)]
+    if all(_DENIAL_PIECE_RE.match(p) for p in others):
+        others = [f"{label.group(1)}: {p}" for p in others]
+    return [", ".join([first.rstrip(". "), *described]), *others]

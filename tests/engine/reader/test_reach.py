@@ -799,3 +799,26 @@ def test_a_finding_before_a_recommendation_is_read_when_nothing_else_is():
     reading = read_report("IMPRESSION: New moderate right pneumothorax despite a chest tube; recommend "
                           "clinical correlation and short-interval follow-up.")
     assert [f.text for f in reading.findings] == ["New moderate right pneumothorax.", "A chest tube."]
+
+
+def test_a_follow_up_lead_in_names_the_place_of_the_report_s_later_findings_that_name_none():
+    texts = _texts("Re-examination after fixation of a fracture of the left distal radius: a plate is "
+                   "seen in the distal radius. The fracture line is still visible. The ulnar styloid is "
+                   "fractured, with displacement of the fragment.")
+    assert "The fracture line is still visible in the left radius." in texts
+    # a sentence naming a place of its own keeps it for all its statements
+    assert "Displacement of the fragment." in texts
+
+
+def test_a_styloid_process_is_its_bone_not_the_wrist():
+    styloid = sentence_features("The ulnar styloid process is fractured.")
+    scaphoid = sentence_features("A fracture line is seen in the waist of the scaphoid.")
+    assert styloid.sites == {"ulna"}
+    assert incompatibility_reason(styloid, scaphoid) == "unrelated sites"
+
+
+def test_in_a_labelled_line_a_part_saying_how_the_device_sits_goes_on_describing_it():
+    assert _texts("Left distal radius: plate and screws; good position; no loosening.") == [
+        "Left distal radius plate and screws, good position.", "Left distal radius no loosening."]
+    assert _texts("Fracture: line still visible; good alignment; a small amount of callus.") == [
+        "Fracture line still visible, good alignment.", "A small amount of callus."]
