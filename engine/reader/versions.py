@@ -25,18 +25,18 @@ READER_NAME = "radscope-reader"
 # osteophytes" read the osteophytes as present); a structure said to be there and the same
 # structure said not to be ("lymph nodes are visualized" / "... are absent", "the thyroid lobe is
 # not visualized" / "... is identified") cannot both be true; an unacceptable or unsatisfactory
-# alignment, or a malpositioned device, is not a normal one; a fixator is a device; the one place
-# a follow-up lead-in names ("Follow-up after fixation of a fracture of the right tibia: ...") is
-# where the report's findings after it are, when their sentence names no place of its own; a
-# device stated with a denial of what may go wrong with it ("a plate in the distal fibula, in good
-# position, with no loosening or breakage") is two findings, the device and one denial per
-# complication ("No loosening of the plate."), and such a denial names its place by the device: it
-# denies that complication of the device wherever the other statement puts it; a nonanatomic,
-# unsatisfactory or poor alignment is malalignment; "X despite a Y" is two statements; a styloid
-# process is part of its bone, not the wrist; in a labelled line, a part after a semicolon that
-# only says how the subject sits ("good position", "good alignment") goes on describing it; a
-# report whose every sentence was dropped reads the parts of a sentence that are not dropped
-# themselves ("New pneumothorax despite a chest tube; recommend follow-up").
+# alignment, a malaligned fracture or a malpositioned device, is not a normal one; a fixator is a
+# device; the one place a follow-up lead-in names ("Follow-up after fixation of a fracture of the
+# right tibia: ...") is where the report's findings after it are, when their sentence names no
+# place of its own; a device stated with a denial of what may go wrong with it ("a plate in the
+# distal fibula, in good position, with no loosening or breakage") is two findings, the device and
+# one denial per complication ("No loosening of the plate."), and such a denial names its place by
+# the device: it denies that complication of the device wherever the other statement puts it; a
+# nonanatomic, unsatisfactory or poor alignment is malalignment; "X despite a Y" is two
+# statements; a styloid process is part of its bone, not the wrist; in a labelled line, a part
+# after a semicolon that only says how the subject sits ("good position", "good alignment") goes
+# on describing it; a report whose every sentence was dropped reads the parts of a sentence that
+# are not dropped themselves ("New pneumothorax despite a chest tube; recommend follow-up").
 # v12: radiographs outside the chest and reports written as translations read, read off our own
 # paraphrase corpus: "more / less than on the previous radiograph" and a prior study named by its
 # age ("the radiograph of 3 days ago") are changes; a range of vertebrae ("C4-C6", "C4 through

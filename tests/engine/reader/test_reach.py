@@ -742,6 +742,9 @@ def test_an_unacceptable_alignment_is_not_an_acceptable_one():
     placed = sentence_features("Screws in the distal radius, in good position.")
     malpositioned = sentence_features("The distal radius hardware is malpositioned.")
     assert incompatibility_reason(placed, malpositioned) == "opposite directions"
+    aligned = sentence_features("The fracture ends of the right clavicle are well aligned.")
+    malaligned = sentence_features("The right clavicle fracture ends are malaligned.")
+    assert incompatibility_reason(aligned, malaligned) == "opposite directions"
 
 
 def test_a_fixator_is_a_device():
