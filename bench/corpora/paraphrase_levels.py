@@ -1,4 +1,4 @@
-"""Two of SSREE's error levels written by hand for eleven of our own reports
+"""Two of SSREE's error levels written by hand for twelve of our own reports
 (``paraphrase_reports``): *all normal*, every abnormal finding said to be normal (SSREE's L4),
 and *turned*, every sentence's polarity turned (L5: an abnormal finding denied, a normal
 statement made abnormal).
@@ -105,4 +105,13 @@ LEVELS: dict[str, tuple[str, str]] = {
         "left ulnar styloid process is seen. The ulnar styloid fragment shows no displacement. No bony density is seen "
         "beside the radial styloid. The left wrist joint space is narrowed. The soft tissues surrounding the left wrist "
         "are not swollen."),
+    "xr-clavicle-fixation": (
+        "No fixation hardware is seen in the right clavicle. No loosening or breakage of hardware is noted. No "
+        "fracture lucency is seen in the right clavicle. The fracture ends demonstrate no callus. No bone fragment is "
+        "seen below the right clavicle. The right acromioclavicular joint is normal. The right shoulder soft tissues "
+        "are not swollen.",
+        "The right clavicle demonstrates no fixation hardware. Loosening and breakage of the right clavicular hardware "
+        "are noted. No fracture lucency is seen in the right clavicle. The right clavicle fracture ends are malaligned. "
+        "No callus formation is seen. No bone fragment is seen below the right clavicle. The right acromioclavicular "
+        "joint is widened. The soft tissues about the right shoulder are not swollen."),
 }

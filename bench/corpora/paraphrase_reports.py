@@ -1853,7 +1853,83 @@ IMPRESSION:
     },
 )
 
+XR_CLAVICLE_FIXATION = Source(
+    "xr-clavicle-fixation", "XR",
+    """RIGHT CLAVICLE RADIOGRAPH AFTER SURGERY
+
+FINDINGS:
+Postoperative review of a right clavicle fracture: a steel plate and screws are seen fixing the middle segment of the right clavicle, in good position, without loosening or breakage. The fracture line is blurred, and the fracture ends are well aligned, with a little callus formation, more than on the previous radiograph. A small bone fragment about 5 mm is seen below the fracture site, possibly a displaced butterfly fragment. The right acromioclavicular joint is normal. The soft tissue around the right shoulder is mildly swollen.
+
+IMPRESSION:
+1. After plate fixation of a right mid-clavicular fracture: hardware in good position, fracture ends well aligned, with a little callus, increased since the previous radiograph.
+2. A 5 mm bone fragment below the fracture, possibly a butterfly fragment.
+3. Mild soft tissue swelling around the right shoulder.""",
+    {
+        "synonyms": """RIGHT CLAVICLE, ONE VIEW, POSTOPERATIVE
+
+FINDINGS:
+Status post open reduction and internal fixation of a right midshaft clavicle fracture with a plate and screws; the hardware is well positioned, with no loosening or breakage. The fracture line is indistinct and the fracture is in anatomic alignment, with minimal callus, increased from the prior film. A 5 mm osseous fragment inferior to the fracture site may represent a displaced butterfly fragment. The right acromioclavicular joint is unremarkable. There is mild soft tissue swelling about the right shoulder.
+
+IMPRESSION:
+1. Internal fixation of a right midshaft clavicle fracture, hardware well positioned, anatomic alignment, minimal callus, increased from the prior film.
+2. 5 mm fragment inferior to the fracture, possibly a butterfly fragment.
+3. Mild soft tissue swelling about the right shoulder.""",
+        "bullets": """RIGHT CLAVICLE RADIOGRAPH AFTER SURGERY
+
+Findings:
+- Right clavicle: plate and screws after fixation of a middle segment fracture; good position; no loosening or breakage.
+- Fracture: line blurred; ends well aligned; a little callus, more than on the previous radiograph.
+- Below the fracture site: a 5 mm bone fragment, possibly a displaced butterfly fragment.
+- Right acromioclavicular joint: normal.
+- Soft tissue around the right shoulder: mildly swollen.
+
+Impression:
+1. After plate fixation of a right mid-clavicular fracture: hardware in good position, fracture ends well aligned, with a little callus, increased since the previous radiograph.
+2. A 5 mm bone fragment below the fracture, possibly a butterfly fragment.
+3. Mild soft tissue swelling around the right shoulder.""",
+        "per-site": """RIGHT CLAVICLE RADIOGRAPH AFTER SURGERY
+
+FINDINGS:
+Right clavicle, middle segment: a steel plate and screws, in good position, without loosening or breakage.
+Right clavicle fracture: fracture line blurred, fracture ends well aligned, a little callus formation, more than on the previous radiograph.
+Below the right clavicle fracture site: a bone fragment about 5 mm, possibly a displaced butterfly fragment.
+Right acromioclavicular joint: normal.
+Right shoulder soft tissue: mildly swollen.
+
+IMPRESSION:
+1. After plate fixation of a right mid-clavicular fracture: hardware in good position, fracture ends well aligned, with a little callus, increased since the previous radiograph.
+2. A 5 mm bone fragment below the fracture, possibly a butterfly fragment.
+3. Mild soft tissue swelling around the right shoulder.""",
+        "reordered": """RIGHT CLAVICLE RADIOGRAPH AFTER SURGERY
+
+FINDINGS:
+The soft tissue around the right shoulder is mildly swollen. Postoperative review of a right clavicle fracture: a steel plate and screws are seen fixing the middle segment of the right clavicle, in good position, without loosening or breakage. A small bone fragment about 5 mm is seen below the fracture site, possibly a displaced butterfly fragment. The right acromioclavicular joint is normal. The fracture line is blurred, and the fracture ends are well aligned, with a little callus formation, more than on the previous radiograph.
+
+IMPRESSION:
+1. Mild soft tissue swelling around the right shoulder.
+2. After plate fixation of a right mid-clavicular fracture: hardware in good position, fracture ends well aligned, with a little callus, increased since the previous radiograph.
+3. A 5 mm bone fragment below the fracture, possibly a butterfly fragment.""",
+    },
+    {
+        "side": (("of a right clavicle fracture: a steel plate and screws are seen fixing the middle segment of the right clavicle",
+                  "of a left clavicle fracture: a steel plate and screws are seen fixing the middle segment of the left clavicle"),
+                 ("1. After plate fixation of a right mid-clavicular fracture", "1. After plate fixation of a left mid-clavicular fracture")),
+        "site": (("The soft tissue around the right shoulder is mildly swollen.", "The soft tissue around the right elbow is mildly swollen."),
+                 ("3. Mild soft tissue swelling around the right shoulder.", "3. Mild soft tissue swelling around the right elbow.")),
+        "missed": (("A small bone fragment about 5 mm is seen below the fracture site, possibly a displaced butterfly fragment. ", ""),
+                   ("2. A 5 mm bone fragment below the fracture, possibly a butterfly fragment.\n3.", "2.")),
+        "invented": (("The right acromioclavicular joint is normal.", "A fracture of the right scapular neck is seen. The right acromioclavicular joint is normal."),
+                     (END, "\n4. Fracture of the right scapular neck.")),
+        "severity": (("mildly swollen", "markedly swollen"), ("3. Mild soft tissue swelling", "3. Marked soft tissue swelling")),
+        "size": (("about 5 mm", "about 15 mm"), ("2. A 5 mm bone fragment", "2. A 15 mm bone fragment")),
+        "change": (("more than on the previous radiograph", "unchanged from the previous radiograph"), ("increased since the previous radiograph", "unchanged since the previous radiograph")),
+        "certainty": (("possibly a displaced butterfly fragment", "a displaced butterfly fragment"),),
+        "negation": (("The soft tissue around the right shoulder is mildly swollen.", "The soft tissue around the right shoulder is not swollen."),
+                     ("3. Mild soft tissue swelling around the right shoulder.", "3. No soft tissue swelling around the right shoulder.")),
+    },
+)
+
 SOURCES: tuple[Source, ...] = (CT_HEAD, CT_CHEST, CT_ABDOMEN, CT_SPINE, MRI_BRAIN, MRI_SPINE, MRI_KNEE,
                                MRI_LIVER, US_GALLBLADDER, US_THYROID, US_RENAL, US_PELVIS, XR_WRIST,
                                XR_ANKLE, XR_SPINE, XR_HIP, XR_KNEE, XR_CERVICAL, XR_HAND, XR_ANKLE_FIXATION,
-                               XR_RADIUS_FIXATION, MRI_LUMBAR_TRANSLATED, CT_ABDOMEN_TRANSLATED, CT_CHEST_TRANSLATED)
+                               XR_RADIUS_FIXATION, XR_CLAVICLE_FIXATION, MRI_LUMBAR_TRANSLATED, CT_ABDOMEN_TRANSLATED, CT_CHEST_TRANSLATED)

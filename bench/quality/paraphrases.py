@@ -11,7 +11,7 @@ metric *can see* an error when its card names the error's kind (``MetricCard.see
 in the style corpus), so a chest-radiograph metric decides from the text; a pair it answers "not
 applicable" is counted apart, never as a miss or a score.
 
-Eleven of the reports also carry two of SSREE's error levels written by hand
+Twelve of the reports also carry two of SSREE's error levels written by hand
 (``paraphrase_levels``): every abnormal finding said to be normal, and every sentence's polarity
 turned. Against the reference's Findings, a metric should rank the faithful "synonyms" rewrite
 above the first and the first above the second (``level_orders``).

@@ -813,6 +813,11 @@ def test_a_follow_up_lead_in_names_the_place_of_the_report_s_later_findings_that
     assert "Displacement of the fragment." in texts
 
 
+def test_a_bone_fragment_is_no_place_of_its_own():
+    assert sentence_features("A small bone fragment is seen below the fracture site.").sites == set()
+    assert sentence_features("The bones are intact.").sites == {"bone"}
+
+
 def test_a_styloid_process_is_its_bone_not_the_wrist():
     styloid = sentence_features("The ulnar styloid process is fractured.")
     scaphoid = sentence_features("A fracture line is seen in the waist of the scaphoid.")
