@@ -34,10 +34,11 @@ READER_NAME = "radscope-reader"
 # the device: it denies that complication of the device wherever the other statement puts it; a
 # nonanatomic, unsatisfactory or poor alignment is malalignment; "X despite a Y" is two
 # statements; a styloid process is part of its bone, not the wrist, and a bone fragment names no
-# place; in a labelled line, a part after a semicolon that only says how the subject sits ("good
-# position", "good alignment") goes on describing it; a report whose every sentence was dropped
-# reads the parts of a sentence that are not dropped themselves ("New pneumothorax despite a chest
-# tube; recommend follow-up").
+# place; "below the fracture site" says where, not what (the fracture is not the fragment's
+# finding); in a labelled line, a part after a semicolon that only says how the subject sits
+# ("good position", "good alignment") goes on describing it; a report whose every sentence was
+# dropped reads the parts of a sentence that are not dropped themselves ("New pneumothorax despite
+# a chest tube; recommend follow-up").
 # v12: radiographs outside the chest and reports written as translations read, read off our own
 # paraphrase corpus: "more / less than on the previous radiograph" and a prior study named by its
 # age ("the radiograph of 3 days ago") are changes; a range of vertebrae ("C4-C6", "C4 through

@@ -212,7 +212,7 @@ def sentence_features(text: str) -> SentenceFeatures:
     scope = ClauseScope(canon)
     finest, site_spans = _sites(canon)
     levels = _levels(canon)
-    tokens, asserted, negated = _words(canon, scope, site_spans, levels)
+    tokens, asserted, negated = _words(canon, scope, [*site_spans, *_finding_places(canon)], levels)
     abn_pos, abn_neg = _statuses(lex.abnormal, canon, scope, site_spans)
     neutral_pos, neutral_neg = _statuses(lex.neutral, canon, scope, site_spans)
     norm_pos, norm_neg = _statuses(lex.normal, canon, scope)
@@ -274,6 +274,14 @@ def _numbered_bones(canon: str) -> frozenset[str]:
 
 def _ordinal_number(word: str) -> int:
     return int(word[:-2]) if word[0].isdigit() else _ORDINALS.index(word) + 1
+
+
+# a place named by a finding ("below the fracture site", "at the fracture site"): where, not what
+_FINDING_PLACE_RE = re.compile(r"\b(?:at|near|around|below|above|beside|under|adjacent to) the fracture site\b")
+
+
+def _finding_places(canon: str) -> list[tuple[int, int]]:
+    return [m.span() for m in _FINDING_PLACE_RE.finditer(canon)]
 
 
 def _words(canon: str, scope: ClauseScope, site_spans: list[tuple[int, int]],

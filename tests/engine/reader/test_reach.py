@@ -830,3 +830,10 @@ def test_in_a_labelled_line_a_part_saying_how_the_device_sits_goes_on_describing
         "Left distal radius plate and screws, good position.", "Left distal radius no loosening."]
     assert _texts("Fracture: line still visible; good alignment; a small amount of callus.") == [
         "Fracture line still visible, good alignment.", "A small amount of callus."]
+
+
+def test_a_place_named_by_a_fracture_is_where_not_what():
+    fragment = sentence_features("A small bone fragment is seen below the fracture site, possibly a "
+                                 "butterfly fragment.")
+    assert "fractur" not in fragment.asserted and "fragment" in fragment.asserted
+    assert "fractur" in sentence_features("The fracture line is blurred.").asserted
