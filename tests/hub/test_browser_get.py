@@ -55,8 +55,10 @@ def test_get_crepe_in_the_browser_then_compare_names_it(models_page, hub):
     steps_seen = set()
     deadline = time.monotonic() + 240
     while time.monotonic() < deadline and not page.locator(f"[data-ready='{CREPE_ID}']").count():
-        step = page.locator("#get-progress").get_attribute("data-step") \
-            if page.locator("#get-progress").count() else None
+        # one call in the page: the progress line may go between a count and a read, and a
+        # read of a locator that has gone waits its whole timeout
+        step = page.evaluate(
+            "() => document.querySelector('#get-progress')?.getAttribute('data-step') ?? null")
         steps_seen.add(step)
         time.sleep(0.2)
     assert page.locator(f"[data-ready='{CREPE_ID}']").count(), page.locator("#get-status").inner_text()
