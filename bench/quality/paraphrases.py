@@ -139,26 +139,23 @@ def level_orders(metrics: Sequence[Any], sources: Sequence[Source] = SOURCES) ->
     by_name = {source.name: source for source in sources}
     out: dict[str, Any] = {}
     for metric in metrics:
-        ordered, disordered = [], {}
+        disordered = {}
         for name, (all_normal, turned) in LEVELS.items():
             source = by_name[name]
             reference = section_view(source.reference, ("findings",))
             texts = (section_view(source.rewrites["synonyms"], ("findings",)), all_normal, turned)
             scores = [metric.score_pair(ReportPair(f"{name}/{level}", reference, text)).score
                       for level, text in zip(LEVEL_NAMES, texts, strict=True)]
-            if _in_order(scores, metric.direction):
-                ordered.append(name)
-            else:
+            if not _in_order(scores, metric.direction):
                 disordered[name] = scores
-        out[metric.name] = {"ordered": len(ordered), "n": len(LEVELS), "disordered": disordered}
+        out[metric.name] = {"ordered": len(LEVELS) - len(disordered), "n": len(LEVELS),
+                            "disordered": disordered}
     return out
 
 
 def _in_order(scores: Sequence[float | None], direction: str) -> bool:
-    if any(s is None for s in scores):
-        return False
     values = [s if direction == "higher" else -s for s in scores if s is not None]
-    return all(a > b for a, b in itertools.pairwise(values))
+    return len(values) == len(scores) and all(a > b for a, b in itertools.pairwise(values))
 
 
 def _outside_read_sections(metric: Any, pair: ReportPair) -> bool:
@@ -241,7 +238,9 @@ def cmd_paraphrases(args: argparse.Namespace) -> int:
           + ", ".join(f"{name} {o['ordered']}/{o['n']}" + (" (made for chest radiographs)" if name in chest else "")
                       for name, o in orders.items()))
     for name, o in orders.items():
-        for report, scores in o["disordered"].items() if name not in chest else ():
+        if name in chest:
+            continue  # outside the studies they were made for: the count says enough
+        for report, scores in o["disordered"].items():
             print(f"  {name} out of order: {report} " + " / ".join(_number(s) for s in scores))
     if "radsem" in table["faithful"]:
         worst = sorted((scores["radsem"], pid) for pid, scores in table["faithful_pairs"].items()

@@ -192,10 +192,25 @@ def _absent_finding(canon: str) -> bool:
     return bool(m and anatomy_lexicon().abnormal.search(m.group(1)))
 
 
-_PRESENT_RE = re.compile(r"\b(?:seen|present|visuali[sz]ed|identified|visible|noted|observed|demonstrated)\W*$")
+_PRESENCE_WORDS = r"seen|present|visuali[sz]ed|identified|visible|noted|observed|demonstrated"
+_PRESENT_RE = re.compile(rf"\b(?:{_PRESENCE_WORDS})\W*$")
 
 
 _DENIED_RE = re.compile(r"\b(?:not|no|never|none)\b")
+# said to be there anywhere in the sentence, or said not to be
+_SAID_SEEN_RE = re.compile(rf"\b(?:{_PRESENCE_WORDS}|evident)\b")
+_SAID_UNSEEN_RE = re.compile(
+    rf"\b(?:not|no longer)\s+(?:\w+\s+)?(?:{_PRESENCE_WORDS}|evident)\b|\b(?:absent|invisible)\b")
+_DENIAL_RE = re.compile(r"\b(?:no|not|without|none|neither|nor)\b")
+
+
+@lru_cache(maxsize=100000)
+def presence(canon: str) -> int:
+    """What a sentence says of its subject's being there: 2, that it is not ("... is not
+    visualized", "... absent"); 1, that it is, with no denial anywhere; 0, neither."""
+    if _SAID_UNSEEN_RE.search(canon):
+        return 2
+    return 1 if _SAID_SEEN_RE.search(canon) and not _DENIAL_RE.search(canon) else 0
 
 
 def _said_present(canon: str, scope: ClauseScope) -> bool:

@@ -20,7 +20,7 @@ from functools import lru_cache
 import numpy as np
 
 from radscope.engine.reader.attributes.change import changes_differ
-from radscope.engine.reader.attributes.place import NORMAL, SentenceFeatures
+from radscope.engine.reader.attributes.place import NORMAL, SentenceFeatures, presence
 from radscope.engine.reader.attributes.size import sizes_differ
 from radscope.engine.reader.text.anatomy import anatomy_lexicon
 from radscope.engine.reader.vocabulary.loader import load
@@ -91,31 +91,18 @@ def incompatibility_reason(a: SentenceFeatures, b: SentenceFeatures) -> str | No
     return None
 
 
-# A structure said to be there, or not: "lymph nodes are visualized in the left axilla" against
-# "no lymph nodes are visualized" / "... are absent", "the thyroid lobe is not visualized" against
-# "the thyroid lobe is identified".
-_PRESENCE = r"(?:seen|present|visuali[sz]ed|identified|visible|noted|observed|demonstrated|evident)"
-_SAID_SEEN_RE = re.compile(rf"\b{_PRESENCE}\b")
-_SAID_UNSEEN_RE = re.compile(rf"\b(?:not|no longer)\s+(?:\w+\s+)?{_PRESENCE}\b|\b(?:absent|invisible)\b")
-_DENIAL_RE = re.compile(r"\b(?:no|not|without|none|neither|nor)\b")
 _ABSENT = frozenset({"absent"})
 
 
 def _seen_and_unseen(a: SentenceFeatures, b: SentenceFeatures) -> bool:
     """Two statements naming no finding but the structure itself, one saying it is there and the
-    other that it is not: they cannot both be true, though no finding word is denied on
-    either side (the structure's name is a site, which a denial does not count)."""
+    other that it is not ("lymph nodes are visualized in the left axilla" / "... are absent", "the
+    thyroid lobe is not visualized" / "... is identified"): they cannot both be true, though no
+    finding word is denied on either side (the structure's name is a site, which a denial does
+    not count)."""
     if (a.core - _ABSENT) or (b.core - _ABSENT):
         return False
-    return {_presence(a.canon), _presence(b.canon)} == {1, 2}
-
-
-@lru_cache(maxsize=100000)
-def _presence(canon: str) -> int:
-    """2: said not to be there; 1: said to be there, with no denial; 0: neither."""
-    if _SAID_UNSEEN_RE.search(canon):
-        return 2
-    return 1 if _SAID_SEEN_RE.search(canon) and not _DENIAL_RE.search(canon) else 0
+    return {presence(a.canon), presence(b.canon)} == {1, 2}
 
 
 def levels_differ(a: frozenset[str], b: frozenset[str]) -> bool:
@@ -198,7 +185,7 @@ def may_deny(denier: SentenceFeatures) -> bool:
 
 @lru_cache(maxsize=100000)
 def _names_device(canon: str) -> bool:
-    return next(anatomy_lexicon().devices.finditer(canon), None) is not None
+    return anatomy_lexicon().devices.search(canon) is not None
 
 
 def denied_words(denier: SentenceFeatures) -> frozenset[str]:

@@ -318,10 +318,12 @@ def _split_device_denial(atom: str) -> list[str]:
 
 
 # "Follow-up after internal fixation of a fracture of the right tibia: the fracture line is
-# blurred. The fracture ends are aligned.": the lead-in goes (radsem.json's removal phrases), and
-# the one place it names is where the report's findings after it that name none are.
+# blurred. The fracture ends are aligned.": the lead-in goes (radsem.json's removal phrase of the
+# same words), and the one place it names is where the report's findings after it that name none are.
 _FOLLOW_UP_LEAD_RE = re.compile(
     r"^(?:follow[- ]?up|re-?examination|review) (?:after|of|for|post)\b([^:;.]*):", re.IGNORECASE)
+
+
 def _follow_up_place(sentence: str) -> str | None:
     """"in the right tibia" for a follow-up lead-in naming one site and at most one side."""
     m = _FOLLOW_UP_LEAD_RE.match(sentence.strip())
