@@ -20,7 +20,7 @@ from radscope.engine.reader.vocabulary.alternation import (
     RemovalStep,
 )
 from radscope.engine.reader.vocabulary.equivalents import read_equivalents
-from radscope.engine.reader.vocabulary.loader import StartIndex, load, word_regex
+from radscope.engine.reader.vocabulary.loader import Rewrites, StartIndex, load, word_regex
 
 TOKEN_RE = re.compile(r"[a-z0-9]+(?:[-'][a-z0-9]+)*")  # a content word of canonical text
 
@@ -94,14 +94,17 @@ def anatomy_lexicon() -> AnatomyLexicon:
 
 
 @lru_cache(maxsize=1)
-def start_indices() -> tuple[StartIndex, StartIndex]:
-    """The synonym substitutions and the site patterns indexed by their ``literal_starts``;
-    every pattern always runs when a substitution writes something other than lower-case ASCII
-    (the trigram test would then be inexact on the text it leaves)."""
-    lex = anatomy_lexicon()
-    exact = all(word.isascii() and word == word.lower() for _, word in lex.canonical)
-    return (StartIndex([p for p, _ in lex.canonical], exact),
-            StartIndex([p for _, p in lex.site_patterns], exact))
+def _canonical_spellings() -> Rewrites:
+    """The synonym substitutions, each run only where it may match (``loader.Rewrites``)."""
+    return Rewrites(anatomy_lexicon().canonical)
+
+
+@lru_cache(maxsize=1)
+def _site_index() -> StartIndex:
+    """The site patterns indexed by their ``literal_starts``; every pattern always runs when a
+    substitution writes something other than lower-case ASCII (the trigram test would then be
+    inexact on the text it leaves)."""
+    return StartIndex([p for _, p in anatomy_lexicon().site_patterns], _canonical_spellings().exact)
 
 
 def canonical_text(text: str) -> str:
@@ -110,22 +113,7 @@ def canonical_text(text: str) -> str:
     through it, so any caller gets the same reading) and each modality's equivalent forms
     (``equivalents``: "low signal on T1WI" and "T1 hypointense" are one reading)."""
     out = read_equivalents(normalise(text).lower().replace("\u00d7", " x "))  # "\u00d7": the multiplication sign
-    canonical = anatomy_lexicon().canonical
-    if not out.isascii():
-        for pattern, word in canonical:
-            out = pattern.sub(word, out)
-        return re.sub(r"\s+", " ", out).strip()
-    # The substitutions in order, but only those that may match the text as it is by then.
-    index = start_indices()[0]
-    todo = index.candidates(out)
-    while todo:
-        i = todo.pop(0)
-        pattern, word = canonical[i]
-        changed = pattern.sub(word, out)
-        if changed != out:
-            out = changed
-            todo = index.candidates(out, after=i)
-    return re.sub(r"\s+", " ", out).strip()
+    return re.sub(r"\s+", " ", _canonical_spellings().apply(out)).strip()
 
 
 def site_mentions(canon: str) -> list[tuple[str, re.Pattern[str]]]:
@@ -134,4 +122,4 @@ def site_mentions(canon: str) -> list[tuple[str, re.Pattern[str]]]:
     sites = anatomy_lexicon().site_patterns
     if not canon.isascii() or canon != canon.lower():
         return list(sites)
-    return [sites[i] for i in start_indices()[1].candidates(canon)]
+    return [sites[i] for i in _site_index().candidates(canon)]

@@ -477,6 +477,8 @@ def _expand_sequences(clause: str) -> list[str]:
     and DWI" -> "a lesion with low signal on T1WI", "... high signal on T2WI", "... high signal on
     DWI", as a report written one line per sequence says it. Only a run of sequence readings
     joined by "and", commas or a verb is cut; the words before and after it go with each one."""
+    if len(_ONE_SEQUENCE_RE.findall(clause)) < 2:
+        return [clause]  # fewer than two sequences named: nothing to cut (most clauses)
     run: list[re.Match[str]] = []
     for unit in _SEQUENCE_READING_RE.finditer(clause):
         if run and not _SEQUENCE_GAP_RE.fullmatch(clause[run[-1].end():unit.start()]):

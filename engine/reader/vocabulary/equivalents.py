@@ -16,21 +16,15 @@ from __future__ import annotations
 import functools
 import re
 
-from radscope.engine.reader.vocabulary.loader import load
+from radscope.engine.reader.vocabulary.loader import Rewrites, load
 
 
 @functools.lru_cache(maxsize=1)
-def _rewrites() -> tuple[tuple[re.Pattern[str], str], ...]:
+def _rewrites() -> Rewrites:
     """Every family's rewrites, in the lexicon's order, each anchored on word boundaries."""
     families = load("equivalents")["families"]
-    return tuple((re.compile(rf"\b(?:{pattern})\b"), written)
-                 for family in families.values() for pattern, written in family["rewrites"])
-
-
-@functools.lru_cache(maxsize=1)
-def _any_rewrite() -> re.Pattern[str]:
-    """One search for all rewrites: most sentences hold none, and then none need run."""
-    return re.compile("|".join(f"(?:{pattern.pattern})" for pattern, _ in _rewrites()))
+    return Rewrites([(re.compile(rf"\b(?:{pattern})\b"), written)
+                     for family in families.values() for pattern, written in family["rewrites"]])
 
 
 def families() -> dict[str, dict[str, object]]:
@@ -40,11 +34,7 @@ def families() -> dict[str, dict[str, object]]:
 
 def read_equivalents(lowered: str) -> str:
     """A lower-case sentence with every modality's equivalent forms written one way."""
-    if not _any_rewrite().search(lowered):
-        return lowered
-    for pattern, written in _rewrites():
-        lowered = pattern.sub(written, lowered)
-    return lowered
+    return _rewrites().apply(lowered)
 
 
 @functools.lru_cache(maxsize=1)

@@ -206,24 +206,28 @@ class StartIndex:
     """A sequence of patterns by the first three characters of their ``literal_starts``: which
     of them may match a text, found from the text's ``word_start_grams`` in a few set
     operations, then from the whole literal starts (a plain substring test each). Patterns
-    that need not match where a word starts are tested on their literal starts or, without
-    any, their ``required_literal``. With ``exact`` False (text that may not be lower-case
+    that need not match where a word starts are tested on the literals one of which every match
+    holds (``_telling_literals``); those that no such literal tells ("(\\d+)(mm|cm)", "x (is|are)
+    full") by one search for all of them. With ``exact`` False (text that may not be lower-case
     ASCII) every pattern may match."""
 
     def __init__(self, patterns: Sequence[re.Pattern[str]], exact: bool = True) -> None:
-        # (pattern, its literal starts or (its required literal,)) of those tested one by one
+        # (pattern, the literals one of which its every match holds) of those tested one by one
         self.always: list[tuple[int, tuple[str, ...]]] = []
         indexed: list[tuple[int, frozenset[str]]] = []
+        untold: list[int] = []
         for i, pattern in enumerate(patterns):
             starts = literal_starts(pattern) if exact else None
             if starts is not None and word_start_index(pattern, starts):
                 indexed.append((i, starts))
+            elif needed := (_telling_literals(pattern) if exact else None):
+                self.always.append((i, needed))
             else:
-                short = literal_starts(pattern, min_length=1) if exact else None
-                self.always.append((i, tuple(short) if short else
-                                    (required_literal(pattern) if exact else "",)))
+                untold.append(i)
         self.by_gram = by_gram = gram_index(indexed)
         self.grams = frozenset(by_gram)
+        self.untold = tuple(untold)
+        self.untold_search = _one_search([patterns[i] for i in untold]) if exact else None
 
     def candidates(self, text: str, after: int = -1) -> list[int]:
         """Indices (ascending, above ``after``) of the patterns that may match ``text`` (lower-
@@ -231,4 +235,58 @@ class StartIndex:
         found = {i for i, needed in self.always if i > after and any(n in text for n in needed)}
         for gram in self.grams & word_start_grams(text):
             found.update(i for i, start in self.by_gram[gram] if i > after and start in text)
+        if self.untold and self.untold[-1] > after and (
+                self.untold_search is None or self.untold_search.search(text)):
+            found.update(i for i in self.untold if i > after)
         return sorted(found)
+
+
+def _telling_literals(pattern: re.Pattern[str]) -> tuple[str, ...] | None:
+    """Literals one of which every match of ``pattern`` holds, each of at least three letters
+    other than spaces (" " or "t" would be in nearly every sentence): its literal starts, the
+    literals of its alternatives, or the literal they all hold; None when none of these tells."""
+    for needed in (literal_starts(pattern, min_length=1), alternative_literals(pattern),
+                   (required_literal(pattern),)):
+        if needed and all(len(n.strip()) >= 3 for n in needed):
+            return tuple(sorted(needed))
+    return None
+
+
+_BACKREFERENCE_RE = re.compile(r"\\[1-9]|\(\?P=")
+
+
+def _one_search(patterns: Sequence[re.Pattern[str]]) -> re.Pattern[str] | None:
+    """One pattern that matches where any of ``patterns`` does, or None when they cannot be
+    joined (flags of their own, named groups or back-references, whose numbers would shift)."""
+    if not patterns or len({p.flags for p in patterns}) != 1 or any(
+            p.groupindex or _BACKREFERENCE_RE.search(p.pattern) for p in patterns):
+        return None
+    return re.compile("|".join(f"(?:{p.pattern})" for p in patterns), patterns[0].flags)
+
+
+class Rewrites:
+    """Substitutions run in order on lower-case text, each only where it may match
+    (``StartIndex``): after one changes the text, the later ones are looked up again on what
+    it wrote. The same result as running every substitution in turn, without scanning the
+    text once per substitution (most sentences meet none of a lexicon's forms)."""
+
+    def __init__(self, substitutions: Sequence[tuple[re.Pattern[str], str]]) -> None:
+        self.substitutions = tuple(substitutions)
+        # the index is exact only while every substitution writes lower-case ASCII
+        self.exact = all(written.isascii() and written == written.lower() for _, written in self.substitutions)
+        self.index = StartIndex([pattern for pattern, _ in self.substitutions], self.exact)
+
+    def apply(self, text: str) -> str:
+        if not text.isascii():  # the index tests lower-case ASCII only
+            for pattern, written in self.substitutions:
+                text = pattern.sub(written, text)
+            return text
+        todo = self.index.candidates(text)
+        while todo:
+            i = todo.pop(0)
+            pattern, written = self.substitutions[i]
+            changed = pattern.sub(written, text)
+            if changed != text:
+                text = changed
+                todo = self.index.candidates(text, after=i)
+        return text

@@ -16,6 +16,7 @@ from radscope.engine.io.examples import example_pairs
 from radscope.engine.metrics.clear.rules import _condition_lexicons
 from radscope.engine.reader.vocabulary.alternation import Alternation, AlternationSet
 from radscope.engine.reader.text.anatomy import anatomy_lexicon, canonical_text, site_mentions
+from radscope.engine.reader.vocabulary import equivalents
 from radscope.engine.reader.vocabulary.equivalents import read_equivalents
 from radscope.engine.reader.vocabulary.loader import alternative_literals, literal_starts, load, required_literal
 from radscope.engine.reader.vocabulary.reader_words import reader_lexicon
@@ -132,6 +133,25 @@ def test_canonical_text_and_site_look_up_skip_only_what_cannot_match() -> None:
         assert canon == re.sub(r"\s+", " ", slow).strip(), text
         looked_up = {site for site, _ in site_mentions(canon)}
         assert {site for site, pattern in lex.site_patterns if pattern.search(canon)} <= looked_up
+
+
+def test_the_equivalents_run_only_where_they_may_match() -> None:
+    """Each modality's rewrites run in turn on every text give what ``read_equivalents`` gives
+    running only those its index finds (``loader.Rewrites``): the families' own examples, mixed."""
+    rewrites = equivalents._rewrites().substitutions
+    examples = [s for family in equivalents.families().values() for group in family["examples"] for s in group]
+    rng = random.Random(43)
+    words = " ".join(examples).split()
+    mixed = [" ".join(rng.sample(words, 30)) for _ in range(200)]
+    changed = 0
+    for text in [*_texts(), *examples, *mixed]:
+        lowered = normalise(text).lower()
+        slow = lowered
+        for pattern, written in rewrites:
+            slow = pattern.sub(written, slow)
+        assert read_equivalents(lowered) == slow, text
+        changed += slow != lowered
+    assert changed > 200  # the texts hold the forms the rewrites are for
 
 
 @pytest.mark.parametrize(("pattern", "starts"), [
