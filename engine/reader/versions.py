@@ -19,6 +19,10 @@ from __future__ import annotations
 from radscope.engine.reader.vocabulary.loader import lexicon_hash
 
 READER_NAME = "radscope-reader"
+# v14: a place named by a finding ("screws at the fracture site") is not a finding of the statement
+# (it was a word of it: the hardware statement read as a fracture); a cortical break is an
+# abnormality however written; distorted, disturbed, deranged or abnormal alignment and loss of
+# alignment are malalignment.
 # v13: a rewrite that reads a denial as one word ("no joint space narrowing" as "normal joint
 # space", "no enhancement" as "nonenhancement", "without internal echoes" as "anechoic") leaves
 # the denial as written when "or" / "nor" goes on to name more ("no joint space narrowing or
@@ -86,7 +90,7 @@ READER_NAME = "radscope-reader"
 # opposite places and liver segments, telegraphic labels kept. v5: findings as frames (sizes in mm within a tolerance, change over time), wording.json,
 # comparisons as context. v4: sections as written (RESULT(S), CONCLUSION, sub-headings), the
 # impression read apart. v3: radsem-rules-v5 atoms (level and site lists, joined continuations).
-READER_VERSION = "reader-v13"
+READER_VERSION = "reader-v14"
 READER_RULES_VERSION = "rules-v5"  # v5: telegraphic labels kept; v4: sentences read through wording.json
 RADSEM_RULES_VERSION = "radsem-rules-v11"  # v11: a statement naming no site is kept apart only below 0.25 similarity; v10: site lists, shared nouns, finding lists and finding adjectives written one per sentence; v9: a statement the other report denies pairs only with one that states the denied finding; kinds and effects written one per sentence; v8: a finding that names no abnormality against one that does is part-whole; v7: per-sequence atoms, places; v6: size and change-over-time contradictions
 

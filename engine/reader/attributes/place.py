@@ -227,9 +227,10 @@ def sentence_features(text: str) -> SentenceFeatures:
     scope = ClauseScope(canon)
     finest, site_spans = _sites(canon)
     levels = _levels(canon)
-    tokens, asserted, negated = _words(canon, scope, [*site_spans, *_finding_places(canon)], levels)
-    abn_pos, abn_neg = _statuses(lex.abnormal, canon, scope, site_spans)
-    neutral_pos, neutral_neg = _statuses(lex.neutral, canon, scope, site_spans)
+    place_spans = [*site_spans, *_finding_places(canon)]
+    tokens, asserted, negated = _words(canon, scope, place_spans, levels)
+    abn_pos, abn_neg = _statuses(lex.abnormal, canon, scope, place_spans)
+    neutral_pos, neutral_neg = _statuses(lex.neutral, canon, scope, place_spans)
     norm_pos, norm_neg = _statuses(lex.normal, canon, scope)
     dev_pos, _ = _statuses(lex.devices, canon, scope)
     if _absent_finding(canon) and not dev_pos:

@@ -98,7 +98,7 @@ def test_a_level_order_is_strict_and_in_the_metric_s_direction():
 
 
 def test_radsem_and_vert_order_every_report_s_levels():
-    # measured on the reader of issue 43 (reader-v13): every report, both metrics
+    # measured on the reader of issue 43 (reader-v13 and reader-v14): every report, both metrics
     metrics = [m for m in rules_metrics(METRICS) if m.name in ("radsem", "vert")]
     orders = level_orders(metrics)
     assert {name: (o["ordered"], o["n"]) for name, o in orders.items()} == {"radsem": (12, 12), "vert": (12, 12)}

@@ -837,3 +837,28 @@ def test_a_place_named_by_a_fracture_is_where_not_what():
                                  "butterfly fragment.")
     assert "fractur" not in fragment.asserted and "fragment" in fragment.asserted
     assert "fractur" in sentence_features("The fracture line is blurred.").asserted
+
+
+# --- reader-v14 -----------------------------------------------------------------------------------
+
+def test_hardware_at_the_fracture_site_states_the_hardware_not_the_fracture():
+    screws = sentence_features("Two screws are seen at the fracture site in the left distal radius.")
+    assert screws.normality == ABNORMAL
+    assert screws.core == {"screws"}
+    assert "fracture" in sentence_features("The fracture of the left distal radius is healing.").core
+
+
+def test_a_cortical_break_is_an_abnormality_however_written():
+    for sentence in ("A cortical break is seen in the right radius.",
+                     "Discontinuity of the cortex is seen in the right radius."):
+        features = sentence_features(sentence)
+        assert features.normality == ABNORMAL and features.core, sentence
+    assert sentence_features("No cortical break is seen in the right radius.").normality == NORMAL
+
+
+@pytest.mark.parametrize("malaligned", ["Disturbed alignment of the right ankle joint.",
+                                        "Loss of normal alignment of the right ankle joint.",
+                                        "The right ankle joint alignment is abnormal."])
+def test_a_disturbed_alignment_contradicts_a_normal_one(malaligned):
+    normal = sentence_features("The right ankle joint alignment is normal.")
+    assert incompatibility_reason(sentence_features(malaligned), normal) == "normal vs abnormal"
