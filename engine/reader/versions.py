@@ -22,7 +22,10 @@ READER_NAME = "radscope-reader"
 # v14: a place named by a finding ("screws at the fracture site") is not a finding of the statement
 # (it was a word of it: the hardware statement read as a fracture); a cortical break is an
 # abnormality however written; distorted, disturbed, deranged or abnormal alignment and loss of
-# alignment are malalignment.
+# alignment are malalignment; in a labelled line a denial of what may go wrong with a device ("Right
+# clavicle: plate and screws; no loosening") is said of the device, not the label, and a device
+# denial is about the device, not one named by the procedure that placed it ("after internal
+# fixation").
 # v13: a rewrite that reads a denial as one word ("no joint space narrowing" as "normal joint
 # space", "no enhancement" as "nonenhancement", "without internal echoes" as "anechoic") leaves
 # the denial as written when "or" / "nor" goes on to name more ("no joint space narrowing or

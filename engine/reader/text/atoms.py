@@ -16,6 +16,7 @@ from functools import lru_cache
 
 from radscope.engine.reader.text.anatomy import TOKEN_RE, anatomy_lexicon, canonical_text, site_mentions
 from radscope.engine.reader.text.report_text import ReportText, read_text
+from radscope.engine.reader.text.wording import COMPLICATION
 from radscope.engine.reader.vocabulary.equivalents import appearance_words, kind_words
 from radscope.engine.reader.vocabulary.loader import load
 
@@ -285,12 +286,14 @@ def _atomize_sentence_cached(sentence: str) -> tuple[str, ...] | None:
 
 # What goes wrong with a device, denied after it: "a plate in the distal fibula, in good position,
 # with no loosening or breakage", "fixation hardware without evidence of loosening".
-_COMPLICATION = r"(?:loosening|loosened|breakage|broken|fractures?|migration|displacement|subsidence|complications?)"
-_COMPLICATION_RE = re.compile(_COMPLICATION, re.IGNORECASE)
+_COMPLICATION_RE = re.compile(COMPLICATION, re.IGNORECASE)
 _DEVICE_DENIAL_RE = re.compile(
     rf"(?:,\s*|\s+)(?:(?:with|and)\s+no|without|no)\s+(?:(?:evidence|signs?)\s+of\s+|"
-    rf"(?:obvious|definite|significant|apparent)\s+)*(?P<denied>{_COMPLICATION}"
-    rf"(?:\s*(?:,\s*|,?\s*or\s+|,?\s*and\s+){_COMPLICATION})*)(?P<tail>[^,;.]*)$", re.IGNORECASE)
+    rf"(?:obvious|definite|significant|apparent)\s+)*(?P<denied>{COMPLICATION}"
+    rf"(?:\s*(?:,\s*|,?\s*or\s+|,?\s*and\s+){COMPLICATION})*)(?P<tail>[^,;.]*)$", re.IGNORECASE)
+
+
+_PROCEDURE_RE = re.compile(r"\b(?:after|following|post)\s+[^,;:.]*")
 
 
 def _split_device_denial(atom: str) -> list[str]:
@@ -302,7 +305,11 @@ def _split_device_denial(atom: str) -> list[str]:
         return [atom]
     left = atom[:m.start()].strip(" ,;")
     said = canonical_text(left)
-    found = list(anatomy_lexicon().devices.finditer(said))
+    # a device named by the procedure that placed it ("plate and screws after internal fixation")
+    # is not the one the denial is about
+    procedure = [m.span() for m in _PROCEDURE_RE.finditer(said)]
+    found = [m for m in anatomy_lexicon().devices.finditer(said)
+             if not any(s <= m.start() < e for s, e in procedure)]
     if not found:
         return [atom]
     # the device named last, nearest the denial; adjacent device words are one name

@@ -116,16 +116,26 @@ _DESCRIPTION_PIECE_RE = re.compile(
     r"|well[- ](?:positioned|aligned|seated)|in (?:good|satisfactory|normal) position", re.IGNORECASE)
 
 
+# What may go wrong with a device (the atomiser cuts its denial off the device: ``atoms``).
+COMPLICATION = r"(?:loosening|loosened|breakage|broken|fractures?|migration|displacement|subsidence|complications?)"
+# a part that only denies what may go wrong: "Right femur: nail and screws; no loosening or breakage"
+_COMPLICATION_PIECE_RE = re.compile(
+    rf"(?:no|without)\s+(?:(?:evidence|signs?)\s+of\s+|(?:obvious|definite|significant|apparent)\s+)*"
+    rf"{COMPLICATION}(?:\s*(?:,\s*|,?\s*or\s+|,?\s*and\s+){COMPLICATION})*", re.IGNORECASE)
+
+
 def _label_each_denial(utterance: str) -> list[str]:
     """"Hardware: good position; no loosening or breakage" -> the label before each part:
     a denial after the semicolon denies it of the label, as "the hardware ... with no loosening"
     does; a part that only says where or how well the first part's subject sits ("good
-    position") goes on describing it."""
+    position"), or denies only what may go wrong with it ("Right clavicle: plate and screws; no
+    loosening or breakage": the plate's loosening, not the clavicle's), goes on describing it."""
     label = _LABEL_RE.match(utterance)
     if not label or ";" not in utterance:
         return [utterance]
     first, *rest = (p.strip() for p in utterance.split(";"))
-    described = [p for p in rest if p and _DESCRIPTION_PIECE_RE.fullmatch(p.rstrip(". "))]
+    described = [p for p in rest if p and (_DESCRIPTION_PIECE_RE.fullmatch(p.rstrip(". "))
+                                           or _COMPLICATION_PIECE_RE.fullmatch(p.rstrip(". ")))]
     others = [p for p in rest if p and p not in described]
     if not described and not all(_DENIAL_PIECE_RE.match(p) for p in others):
         return [utterance]

@@ -599,8 +599,7 @@ def test_sequence_readings_each_with_its_own_noun_are_one_statement_per_sequence
 
 def test_a_denial_after_a_semicolon_in_a_labelled_line_is_said_of_the_label():
     assert _texts("Hardware: good position; no loosening or breakage.") == [
-        "Hardware good position.", "Hardware.", "No loosening of the hardware.",
-        "No breakage of the hardware."]
+        "Hardware good position.", "No loosening of the hardware.", "No breakage of the hardware."]
     # a part with its own subject is left as it is
     assert _texts("Lungs: clear; heart normal size.")[-1] == "Heart normal size."
 
@@ -827,7 +826,7 @@ def test_a_styloid_process_is_its_bone_not_the_wrist():
 
 def test_in_a_labelled_line_a_part_saying_how_the_device_sits_goes_on_describing_it():
     assert _texts("Left distal radius: plate and screws; good position; no loosening.") == [
-        "Left distal radius plate and screws, good position.", "Left distal radius no loosening."]
+        "Left distal radius plate and screws, good position.", "No loosening of the fixation hardware."]
     assert _texts("Fracture: line still visible; good alignment; a small amount of callus.") == [
         "Fracture line still visible, good alignment.", "A small amount of callus."]
 
@@ -862,3 +861,15 @@ def test_a_cortical_break_is_an_abnormality_however_written():
 def test_a_disturbed_alignment_contradicts_a_normal_one(malaligned):
     normal = sentence_features("The right ankle joint alignment is normal.")
     assert incompatibility_reason(sentence_features(malaligned), normal) == "normal vs abnormal"
+
+
+def test_in_a_labelled_line_a_denial_of_what_may_go_wrong_is_said_of_the_device_not_the_label():
+    assert _texts("Right humerus: intramedullary nail and locking screws; good position; no loosening "
+                  "or breakage.")[1:] == ["No loosening of the screws.", "No breakage of the screws."]
+    # still a denial of the label's own findings when it is not about a device
+    assert _texts("Liver: normal size; no focal lesion.")[-1] == "Liver no focal lesion."
+
+
+def test_a_device_denial_is_about_the_device_not_the_procedure_that_placed_it():
+    assert _texts("Plate and several screws after internal fixation of the left tibia, in good position, "
+                  "without loosening.")[-1] == "No loosening of the screws."
