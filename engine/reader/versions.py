@@ -23,7 +23,8 @@ READER_NAME = "radscope-reader"
 # (it was a word of it: the hardware statement read as a fracture); a cortical break is an
 # abnormality however written; distorted, disturbed, deranged or abnormal alignment and loss of
 # alignment are malalignment; in a labelled line a denial of what may go wrong with a device ("Right
-# clavicle: plate and screws; no loosening") is said of the device, not the label, and a device
+# clavicle: plate and screws; no loosening") is said of the device, not the label, every other part
+# naming no site is said of the labelled site ("Liver: normal size; smooth contour"), and a device
 # denial is about the device, not one named by the procedure that placed it ("after internal
 # fixation").
 # v13: a rewrite that reads a denial as one word ("no joint space narrowing" as "normal joint

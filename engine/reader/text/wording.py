@@ -124,6 +124,13 @@ _COMPLICATION_PIECE_RE = re.compile(
     rf"{COMPLICATION}(?:\s*(?:,\s*|,?\s*or\s+|,?\s*and\s+){COMPLICATION})*", re.IGNORECASE)
 
 
+# how the first part's device sits, what may go wrong with it denied, or both ("good position, no
+# loosening or breakage")
+_DEVICE_PIECE_RE = re.compile(
+    rf"(?:{_DESCRIPTION_PIECE_RE.pattern})(?:\s*,\s*(?:{_COMPLICATION_PIECE_RE.pattern}))?"
+    rf"|{_COMPLICATION_PIECE_RE.pattern}", re.IGNORECASE)
+
+
 def _label_each_denial(utterance: str) -> list[str]:
     """"Hardware: good position; no loosening or breakage" -> the label before each part:
     a denial after the semicolon denies it of the label, as "the hardware ... with no loosening"
@@ -134,11 +141,23 @@ def _label_each_denial(utterance: str) -> list[str]:
     if not label or ";" not in utterance:
         return [utterance]
     first, *rest = (p.strip() for p in utterance.split(";"))
-    described = [p for p in rest if p and (_DESCRIPTION_PIECE_RE.fullmatch(p.rstrip(". "))
-                                           or _COMPLICATION_PIECE_RE.fullmatch(p.rstrip(". ")))]
+    described = [p for p in rest if p and _DEVICE_PIECE_RE.fullmatch(p.rstrip(". "))]
     others = [p for p in rest if p and p not in described]
-    if not described and not all(_DENIAL_PIECE_RE.match(p) for p in others):
+    if _names_site(label.group(1)):
+        # "Liver: normal size; smooth contour; no focal lesion": each part naming no site of its
+        # own is said of the label's
+        others = [p if _names_site(p) else f"{label.group(1)}: {p}" for p in others]
+    elif not described and not all(_DENIAL_PIECE_RE.match(p) for p in others):
         return [utterance]
-    if all(_DENIAL_PIECE_RE.match(p) for p in others):
+    elif all(_DENIAL_PIECE_RE.match(p) for p in others):
         others = [f"{label.group(1)}: {p}" for p in others]
     return [", ".join([first.rstrip(". "), *described]), *others]
+
+
+def _names_site(text: str) -> bool:
+    """Whether the text names a site the reader knows (the anatomy lexicon, read on first use:
+    this module comes before it, and only a labelled line with parts asks)."""
+    from radscope.engine.reader.text.anatomy import canonical_text, site_mentions
+
+    canon = canonical_text(text)
+    return any(pattern.search(canon) for _, pattern in site_mentions(canon))

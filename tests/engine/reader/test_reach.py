@@ -873,3 +873,13 @@ def test_in_a_labelled_line_a_denial_of_what_may_go_wrong_is_said_of_the_device_
 def test_a_device_denial_is_about_the_device_not_the_procedure_that_placed_it():
     assert _texts("Plate and several screws after internal fixation of the left tibia, in good position, "
                   "without loosening.")[-1] == "No loosening of the screws."
+
+
+def test_in_a_labelled_line_every_part_naming_no_site_is_said_of_the_labelled_site():
+    assert _texts("Liver: normal size; smooth contour; no focal lesion.") == [
+        "Liver normal size.", "Liver smooth contour.", "Liver no focal lesion."]
+    # a part naming a site of its own keeps it
+    assert _texts("Lungs: clear; heart normal size.")[-1] == "Heart normal size."
+    # how the device sits and what may go wrong with it, in one part, still describe the device
+    assert _texts("Distal fibula: plate and six screws; good position, no loosening.") == [
+        "Distal fibula plate and six screws, good position.", "No loosening of the screws."]
