@@ -15,8 +15,8 @@ import re
 from functools import lru_cache
 
 from radscope.engine.reader.text.anatomy import TOKEN_RE, anatomy_lexicon, canonical_text, site_mentions
+from radscope.engine.reader.text.labelled_lines import COMPLICATION
 from radscope.engine.reader.text.report_text import ReportText, read_text
-from radscope.engine.reader.text.wording import COMPLICATION
 from radscope.engine.reader.vocabulary.equivalents import appearance_words, kind_words
 from radscope.engine.reader.vocabulary.loader import load
 

@@ -1,5 +1,5 @@
 """The text stage's one reading of a report: its sections, and its sentences in the words the
-lexicons know, split and rewritten once (``wording.reader_utterances``).
+lexicons know, split and rewritten once (``reader_utterances``).
 
 Every later stage takes these sentences: the atomiser the findings' sentences, the findings stage
 the same and the FINDINGS + IMPRESSION sentences, CLEAR's and SRR's clauses the latter. None of
@@ -11,8 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from radscope.engine.io.reports import read_layout
-from radscope.engine.reader.text.wording import reader_utterances
+from radscope.engine.io.reports import read_layout, split_utterances
+from radscope.engine.reader.text.labelled_lines import label_each_part
+from radscope.engine.reader.text.wording import normalise
 
 
 @dataclass(frozen=True)
@@ -40,3 +41,9 @@ def read_text(report: str) -> ReportText:
     return ReportText(findings=findings,
                       atom_source=findings if findings_section else reader_utterances(report),
                       utterances=reader_utterances(layout.text(("findings", "impression"))))
+
+
+def reader_utterances(text: str) -> tuple[str, ...]:
+    """The sentences of ``text`` (``split_utterances``), each labelled line's parts said of what
+    they are about (``labelled_lines``), each ``normalise``d."""
+    return tuple(normalise(u) for whole in split_utterances(text) for u in label_each_part(whole))

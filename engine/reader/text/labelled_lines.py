@@ -1,0 +1,69 @@
+"""Labelled lines ("Liver: normal size; smooth contour; no focal lesion"): each part said of
+what it is about, as a report written in sentences says it.
+
+A structured report puts a site or a device before a colon and what it says of it after,
+parts cut by semicolons. Read part by part, "Smooth contour." and "No focal lesion." name no
+site, and "no loosening or breakage" after "Right clavicle: plate and screws" would deny the
+loosening of the clavicle. ``label_each_part`` gives each part its subject: the labelled site for
+a part that names none of its own, the first part's device for a part that says how it sits or
+denies what may go wrong with it.
+"""
+from __future__ import annotations
+
+import re
+
+from radscope.engine.reader.text.anatomy import canonical_text, site_mentions
+
+_LABEL_RE = re.compile(r"^([A-Za-z][A-Za-z /,&-]{1,40}):\s+(?=[a-z0-9])")
+_DENIAL_PIECE_RE = re.compile(r"^(?:no|without)\b", re.IGNORECASE)
+
+
+# what a part after a semicolon may say of the first part's subject without naming one:
+# "Left distal radius: plate and screws; good position; no loosening"
+_DESCRIPTION_PIECE_RE = re.compile(
+    r"(?:good|satisfactory|acceptable|adequate|normal|anatomic(?:al)?|expected) (?:position(?:ing)?|alignment)"
+    r"|well[- ](?:positioned|aligned|seated)|in (?:good|satisfactory|normal) position", re.IGNORECASE)
+
+
+# What may go wrong with a device (the atomiser cuts its denial off the device: ``atoms``).
+COMPLICATION = r"(?:loosening|loosened|breakage|broken|fractures?|migration|displacement|subsidence|complications?)"
+# a part that only denies what may go wrong: "Right femur: nail and screws; no loosening or breakage"
+_COMPLICATION_PIECE_RE = re.compile(
+    rf"(?:no|without)\s+(?:(?:evidence|signs?)\s+of\s+|(?:obvious|definite|significant|apparent)\s+)*"
+    rf"{COMPLICATION}(?:\s*(?:,\s*|,?\s*or\s+|,?\s*and\s+){COMPLICATION})*", re.IGNORECASE)
+
+
+# how the first part's device sits, what may go wrong with it denied, or both ("good position, no
+# loosening or breakage")
+_DEVICE_PIECE_RE = re.compile(
+    rf"(?:{_DESCRIPTION_PIECE_RE.pattern})(?:\s*,\s*(?:{_COMPLICATION_PIECE_RE.pattern}))?"
+    rf"|{_COMPLICATION_PIECE_RE.pattern}", re.IGNORECASE)
+
+
+def label_each_part(utterance: str) -> list[str]:
+    """"Hardware: good position; no loosening or breakage" -> the label before each part:
+    a denial after the semicolon denies it of the label, as "the hardware ... with no loosening"
+    does; a part that only says where or how well the first part's subject sits ("good
+    position"), or denies only what may go wrong with it ("Right clavicle: plate and screws; no
+    loosening or breakage": the plate's loosening, not the clavicle's), goes on describing it."""
+    label = _LABEL_RE.match(utterance)
+    if not label or ";" not in utterance:
+        return [utterance]
+    first, *rest = (p.strip() for p in utterance.split(";"))
+    described = [p for p in rest if p and _DEVICE_PIECE_RE.fullmatch(p.rstrip(". "))]
+    others = [p for p in rest if p and p not in described]
+    if _names_site(label.group(1)):
+        # "Liver: normal size; smooth contour; no focal lesion": each part naming no site of its
+        # own is said of the label's
+        others = [p if _names_site(p) else f"{label.group(1)}: {p}" for p in others]
+    elif not described and not all(_DENIAL_PIECE_RE.match(p) for p in others):
+        return [utterance]
+    elif all(_DENIAL_PIECE_RE.match(p) for p in others):
+        others = [f"{label.group(1)}: {p}" for p in others]
+    return [", ".join([first.rstrip(". "), *described]), *others]
+
+
+def _names_site(text: str) -> bool:
+    """Whether the text names a site the reader knows."""
+    canon = canonical_text(text)
+    return any(pattern.search(canon) for _, pattern in site_mentions(canon))
