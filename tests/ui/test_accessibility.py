@@ -76,6 +76,9 @@ class Page:
         page.wait_for_selector("#compare-status [data-done]")
         page.wait_for_selector("#differences mark")
         page.wait_for_selector(f"#table-clear {ROW}")
+        # every metric's plot drawn: an undrawn gr.Plot is Gradio's empty box, whose aria-label
+        # on a bare div axe reports (the first compare of a fresh app may take longer than a pause)
+        page.wait_for_function("() => !document.querySelector('[id^=plot-] .empty')")
         page.wait_for_timeout(500)  # let the plots settle
 
     def run_batch(self, tmp_path: Path) -> None:
