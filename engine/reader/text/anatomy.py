@@ -123,3 +123,9 @@ def site_mentions(canon: str) -> list[tuple[str, re.Pattern[str]]]:
     if not canon.isascii() or canon != canon.lower():
         return list(sites)
     return [sites[i] for i in _site_index().candidates(canon)]
+
+
+def names_site(text: str) -> bool:
+    """Whether the text names a site the reader knows."""
+    canon = canonical_text(text)
+    return any(pattern.search(canon) for _, pattern in site_mentions(canon))

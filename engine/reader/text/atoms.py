@@ -14,8 +14,14 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from radscope.engine.reader.text.anatomy import TOKEN_RE, anatomy_lexicon, canonical_text, site_mentions
-from radscope.engine.reader.text.labelled_lines import COMPLICATION
+from radscope.engine.reader.text.anatomy import (
+    TOKEN_RE,
+    anatomy_lexicon,
+    canonical_text,
+    names_site,
+    site_mentions,
+)
+from radscope.engine.reader.text.labelled_lines import COMPLICATION, COMPLICATION_LIST, DENIAL_HEDGE
 from radscope.engine.reader.text.report_text import ReportText, read_text
 from radscope.engine.reader.vocabulary.equivalents import appearance_words, kind_words
 from radscope.engine.reader.vocabulary.loader import load
@@ -288,9 +294,8 @@ def _atomize_sentence_cached(sentence: str) -> tuple[str, ...] | None:
 # with no loosening or breakage", "fixation hardware without evidence of loosening".
 _COMPLICATION_RE = re.compile(COMPLICATION, re.IGNORECASE)
 _DEVICE_DENIAL_RE = re.compile(
-    rf"(?:,\s*|\s+)(?:(?:with|and)\s+no|without|no)\s+(?:(?:evidence|signs?)\s+of\s+|"
-    rf"(?:obvious|definite|significant|apparent)\s+)*(?P<denied>{COMPLICATION}"
-    rf"(?:\s*(?:,\s*|,?\s*or\s+|,?\s*and\s+){COMPLICATION})*)(?P<tail>[^,;.]*)$", re.IGNORECASE)
+    rf"(?:,\s*|\s+)(?:(?:with|and)\s+no|without|no)\s+{DENIAL_HEDGE}(?P<denied>{COMPLICATION_LIST})"
+    rf"(?P<tail>[^,;.]*)$", re.IGNORECASE)
 
 
 _PROCEDURE_RE = re.compile(r"\b(?:after|following|post)\s+[^,;:.]*")
@@ -525,10 +530,7 @@ def _describes_only(canon: str) -> bool:
 
 
 def _is_site(phrase: str) -> bool:
-    if _LEVEL_SITE_RE.match(phrase.strip()):
-        return True
-    canon = canonical_text(phrase)
-    return any(p.search(canon) for _, p in site_mentions(canon))
+    return bool(_LEVEL_SITE_RE.match(phrase.strip())) or names_site(phrase)
 
 
 def _site_names(phrase: str) -> set[str]:

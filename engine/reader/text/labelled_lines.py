@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from radscope.engine.reader.text.anatomy import canonical_text, site_mentions
+from radscope.engine.reader.text.anatomy import names_site
 
 _LABEL_RE = re.compile(r"^([A-Za-z][A-Za-z /,&-]{1,40}):\s+(?=[a-z0-9])")
 _DENIAL_PIECE_RE = re.compile(r"^(?:no|without)\b", re.IGNORECASE)
@@ -20,24 +20,20 @@ _DENIAL_PIECE_RE = re.compile(r"^(?:no|without)\b", re.IGNORECASE)
 
 # what a part after a semicolon may say of the first part's subject without naming one:
 # "Left distal radius: plate and screws; good position; no loosening"
-_DESCRIPTION_PIECE_RE = re.compile(
-    r"(?:good|satisfactory|acceptable|adequate|normal|anatomic(?:al)?|expected) (?:position(?:ing)?|alignment)"
-    r"|well[- ](?:positioned|aligned|seated)|in (?:good|satisfactory|normal) position", re.IGNORECASE)
+_DESCRIPTION = (r"(?:good|satisfactory|acceptable|adequate|normal|anatomic(?:al)?|expected) (?:position(?:ing)?|alignment)"
+                r"|well[- ](?:positioned|aligned|seated)|in (?:good|satisfactory|normal) position")
 
-
-# What may go wrong with a device (the atomiser cuts its denial off the device: ``atoms``).
+# What may go wrong with a device, and a list of such things denied ("no evidence of loosening or
+# breakage"): the atomiser cuts such a denial off the device too (``atoms``).
 COMPLICATION = r"(?:loosening|loosened|breakage|broken|fractures?|migration|displacement|subsidence|complications?)"
-# a part that only denies what may go wrong: "Right femur: nail and screws; no loosening or breakage"
-_COMPLICATION_PIECE_RE = re.compile(
-    rf"(?:no|without)\s+(?:(?:evidence|signs?)\s+of\s+|(?:obvious|definite|significant|apparent)\s+)*"
-    rf"{COMPLICATION}(?:\s*(?:,\s*|,?\s*or\s+|,?\s*and\s+){COMPLICATION})*", re.IGNORECASE)
-
+COMPLICATION_LIST = rf"{COMPLICATION}(?:\s*(?:,\s*|,?\s*or\s+|,?\s*and\s+){COMPLICATION})*"
+DENIAL_HEDGE = r"(?:(?:evidence|signs?)\s+of\s+|(?:obvious|definite|significant|apparent)\s+)*"
+_COMPLICATION_DENIAL = rf"(?:no|without)\s+{DENIAL_HEDGE}{COMPLICATION_LIST}"
 
 # how the first part's device sits, what may go wrong with it denied, or both ("good position, no
-# loosening or breakage")
-_DEVICE_PIECE_RE = re.compile(
-    rf"(?:{_DESCRIPTION_PIECE_RE.pattern})(?:\s*,\s*(?:{_COMPLICATION_PIECE_RE.pattern}))?"
-    rf"|{_COMPLICATION_PIECE_RE.pattern}", re.IGNORECASE)
+# loosening or breakage"; "Right femur: nail and screws; no loosening or breakage")
+_DEVICE_PIECE_RE = re.compile(rf"(?:{_DESCRIPTION})(?:\s*,\s*{_COMPLICATION_DENIAL})?|{_COMPLICATION_DENIAL}",
+                              re.IGNORECASE)
 
 
 def label_each_part(utterance: str) -> list[str]:
@@ -52,18 +48,12 @@ def label_each_part(utterance: str) -> list[str]:
     first, *rest = (p.strip() for p in utterance.split(";"))
     described = [p for p in rest if p and _DEVICE_PIECE_RE.fullmatch(p.rstrip(". "))]
     others = [p for p in rest if p and p not in described]
-    if _names_site(label.group(1)):
+    if names_site(label.group(1)):
         # "Liver: normal size; smooth contour; no focal lesion": each part naming no site of its
         # own is said of the label's
-        others = [p if _names_site(p) else f"{label.group(1)}: {p}" for p in others]
+        others = [p if names_site(p) else f"{label.group(1)}: {p}" for p in others]
     elif not described and not all(_DENIAL_PIECE_RE.match(p) for p in others):
         return [utterance]
     elif all(_DENIAL_PIECE_RE.match(p) for p in others):
         others = [f"{label.group(1)}: {p}" for p in others]
     return [", ".join([first.rstrip(". "), *described]), *others]
-
-
-def _names_site(text: str) -> bool:
-    """Whether the text names a site the reader knows."""
-    canon = canonical_text(text)
-    return any(pattern.search(canon) for _, pattern in site_mentions(canon))
