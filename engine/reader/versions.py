@@ -19,6 +19,17 @@ from __future__ import annotations
 from radscope.engine.reader.vocabulary.loader import lexicon_hash
 
 READER_NAME = "radscope-reader"
+# v15: each named artery is a place of its own (the internal, common and external carotid, the
+# middle, anterior and posterior cerebral, the communicating, basilar and vertebral arteries; ICA,
+# MCA and the others written out), and so are the prostate's transition and peripheral zones; the
+# vertebral artery is no vertebra, the basilar artery no lung base, an intracranial segment or
+# artery no skull; the intracranial and the extracranial segment are opposite places; a bare
+# "parenchyma" names no organ (it was the lung); the site names the canonical spellings had made
+# unreadable ("cardiac silhouette", "pancreatic head", "vertebral body") are listed as they are
+# read; "narrowings" is stenosis, "occluded" occlusion, "caliber" size and "common duct" the
+# common bile duct; a sentence written as one word that names a finding ("Cardiomegaly.") is a
+# statement; in a line labelled with a finding, a bare part naming none is a part of it
+# ("Fracture: line blurred; ends well aligned").
 # v14: a place named by a finding ("screws at the fracture site") is not a finding of the statement
 # (it was a word of it: the hardware statement read as a fracture); a cortical break is an
 # abnormality however written; distorted, disturbed, deranged or abnormal alignment and loss of
@@ -94,7 +105,7 @@ READER_NAME = "radscope-reader"
 # opposite places and liver segments, telegraphic labels kept. v5: findings as frames (sizes in mm within a tolerance, change over time), wording.json,
 # comparisons as context. v4: sections as written (RESULT(S), CONCLUSION, sub-headings), the
 # impression read apart. v3: radsem-rules-v5 atoms (level and site lists, joined continuations).
-READER_VERSION = "reader-v14"
+READER_VERSION = "reader-v15"
 READER_RULES_VERSION = "rules-v5"  # v5: telegraphic labels kept; v4: sentences read through wording.json
 RADSEM_RULES_VERSION = "radsem-rules-v11"  # v11: a statement naming no site is kept apart only below 0.25 similarity; v10: site lists, shared nouns, finding lists and finding adjectives written one per sentence; v9: a statement the other report denies pairs only with one that states the denied finding; kinds and effects written one per sentence; v8: a finding that names no abnormality against one that does is part-whole; v7: per-sequence atoms, places; v6: size and change-over-time contradictions
 

@@ -129,3 +129,10 @@ def names_site(text: str) -> bool:
     """Whether the text names a site the reader knows."""
     canon = canonical_text(text)
     return any(pattern.search(canon) for _, pattern in site_mentions(canon))
+
+
+def names_finding(text: str) -> bool:
+    """Whether the text names an abnormality or a device the reader knows."""
+    canon = canonical_text(text)
+    lex = anatomy_lexicon()
+    return lex.abnormal.search(canon) is not None or lex.devices.search(canon) is not None

@@ -18,6 +18,7 @@ from radscope.engine.reader.text.anatomy import (
     TOKEN_RE,
     anatomy_lexicon,
     canonical_text,
+    names_finding,
     names_site,
     site_mentions,
 )
@@ -286,7 +287,7 @@ def _atomize_sentence_cached(sentence: str) -> tuple[str, ...] | None:
                 for located in _expand_site_list(negated):
                     for sequence in _expand_sequences(located):
                         out.extend(_expand_sides(sequence))
-    return tuple(_tidy(d) for s in out if _has_content(s) and not _UNSEEN_BEFORE_RE.match(s)
+    return tuple(_tidy(d) for s in out if _has_content(s, sentence) and not _UNSEEN_BEFORE_RE.match(s)
                  for d in _split_device_denial(s))
 
 
@@ -393,7 +394,7 @@ def _comma_statements(text: str) -> list[str]:
         left = text[start:m.start()]
         # the verb of the statement before, not of a lead-in ("... shows Ligaments: the anterior
         # and posterior cruciate ligaments are intact" is one subject list)
-        if _VERB_RE.search(left.rsplit(":", 1)[-1]) and _is_site(m.group("subject")) and not _is_finding(
+        if _VERB_RE.search(left.rsplit(":", 1)[-1]) and _is_site(m.group("subject")) and not names_finding(
                 m.group("subject")):
             pieces.append(left)
             start = m.end()
@@ -414,7 +415,7 @@ def _cut_clauses(text: str) -> list[str]:
             continue  # "...; the largest measures 7 mm": it goes on describing the finding
         if m.group(0).lstrip(" ,").lower().startswith("and") and (
                 (not _VERB_RE.search(left) and _VERB_RE.search(right))
-                or (_is_site(right) and not _is_finding(right) and not _VERB_RE.search(right))):
+                or (_is_site(right) and not names_finding(right) and not _VERB_RE.search(right))):
             continue
         pieces.append(left)
         start = m.end()
@@ -453,9 +454,9 @@ def _split_attached_findings(clause: str) -> list[str]:
         if _describes_only(said):
             continue  # ", with low signal on T1WI": how the finding looks, not a second finding
         if (lex.abnormal.search(said) or lex.neutral.search(said)) \
-                and (_is_finding(left) or _is_normal(left)) and not denial:
+                and (names_finding(left) or _is_normal(left)) and not denial:
             return [left, *_split_attached_findings(right)]
-        if denial and _is_finding(left) and _site_names(right) - _site_names(left):
+        if denial and names_finding(left) and _site_names(right) - _site_names(left):
             return [left, f"{right[:1].upper()}{right[1:]}"]
     return [clause]
 
@@ -479,7 +480,7 @@ def _expand_adjectives(clause: str) -> list[str]:
     report that says each in its own sentence does; only when each word names a finding alone
     ("small and round" describe one)."""
     m = _TWO_ADJECTIVES_RE.match(clause)
-    if not m or not all(_is_finding(m.group(k)) for k in ("first", "second")):
+    if not m or not all(names_finding(m.group(k)) for k in ("first", "second")):
         return [clause]
     return [f"{m.group('subject')}{m.group(k)}{m.group('tail')}" for k in ("first", "second")]
 
@@ -544,12 +545,6 @@ def _is_normal(clause: str) -> bool:
     lex = anatomy_lexicon()
     return bool(_VERB_RE.search(clause) or _FIRST_PREDICATE_RE.search(clause)) and bool(
         lex.normal.search(canon)) and not lex.abnormal.search(canon)
-
-
-def _is_finding(phrase: str) -> bool:
-    canon = canonical_text(phrase)
-    lex = anatomy_lexicon()
-    return bool(lex.abnormal.search(canon) or lex.devices.search(canon))
 
 
 def _names_finding(phrase: str) -> bool:
@@ -637,7 +632,7 @@ def _is_place_word(word: str) -> bool:
     spinal level ("the L3-4 and L4-5 discs")."""
     if _LEVEL_RE.match(word):
         return True
-    return bool(_ADJECTIVE_RE.search(word)) and _is_site(word) and not _is_finding(word)
+    return bool(_ADJECTIVE_RE.search(word)) and _is_site(word) and not names_finding(word)
 
 
 def _share_noun(items: list[str]) -> list[str]:
@@ -831,12 +826,13 @@ def _write_side(clause: str, side: str) -> str:
     return _REPEATED_SIDE_RE[side].sub(side, text)
 
 
-
-
-def _has_content(text: str) -> bool:
-    return len(_WORD_OF_TWO_LETTERS_RE.findall(text)) >= 2
-
-
+def _has_content(text: str, sentence: str) -> bool:
+    """Two words or more, or a sentence written as one word that names a finding:
+    "Cardiomegaly." and "Pneumothorax." are whole statements; "Unremarkable.", a stray "Left."
+    or the "increased" left of "Compared with the prior study, increased." say nothing alone."""
+    words = _WORD_OF_TWO_LETTERS_RE.findall(text)
+    return len(words) >= 2 or (len(words) == 1 and _WORD_OF_TWO_LETTERS_RE.findall(sentence) == words
+                               and names_finding(words[0]))
 
 
 def _agree(text: str) -> str:

@@ -4,18 +4,19 @@ what it is about, as a report written in sentences says it.
 A structured report puts a site or a device before a colon and what it says of it after,
 parts cut by semicolons. Read part by part, "Smooth contour." and "No focal lesion." name no
 site, and "no loosening or breakage" after "Right clavicle: plate and screws" would deny the
-loosening of the clavicle. ``label_each_part`` gives each part its subject: the labelled site for
-a part that names none of its own, the first part's device for a part that says how it sits or
-denies what may go wrong with it.
+loosening of the clavicle. ``label_each_part`` gives each part its subject: the labelled site (or
+finding: "Fracture: line blurred; ends well aligned") for a part that names none of its own, the
+first part's device for a part that says how it sits or denies what may go wrong with it.
 """
 from __future__ import annotations
 
 import re
 
-from radscope.engine.reader.text.anatomy import names_site
+from radscope.engine.reader.text.anatomy import names_finding, names_site
 
 _LABEL_RE = re.compile(r"^([A-Za-z][A-Za-z /,&-]{1,40}):\s+(?=[a-z0-9])")
 _DENIAL_PIECE_RE = re.compile(r"^(?:no|without)\b", re.IGNORECASE)
+_DETERMINER_RE = re.compile(r"(?:a|an|the|some|several|multiple|no)\b", re.IGNORECASE)
 
 
 # what a part after a semicolon may say of the first part's subject without naming one:
@@ -52,6 +53,11 @@ def label_each_part(utterance: str) -> list[str]:
         # "Liver: normal size; smooth contour; no focal lesion": each part naming no site of its
         # own is said of the label's
         others = [p if names_site(p) else f"{label.group(1)}: {p}" for p in others]
+    elif names_finding(label.group(1)):
+        # "Fracture: line blurred; ends well aligned": a bare part naming no finding of its own
+        # is a part of the labelled finding ("a little callus" is a statement of its own)
+        others = [p if names_finding(p) or _DETERMINER_RE.match(p) else f"{label.group(1)}: {p}"
+                  for p in others]
     elif not described and not all(_DENIAL_PIECE_RE.match(p) for p in others):
         return [utterance]
     elif all(_DENIAL_PIECE_RE.match(p) for p in others):

@@ -3,6 +3,8 @@ is, a spinal level says where (not what), and the places and normal words of mod
 the chest are read as such. Hand-written sentences; no ../shared data."""
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from radscope.engine.io.reports import ReportPair
@@ -12,6 +14,9 @@ from radscope.engine.reader.attributes.place import ABNORMAL, NORMAL, sentence_f
 from radscope.engine.reader.findings import read_report
 from radscope.engine.reader.pair.align import read_pair
 from radscope.engine.reader.pair.compatibility import incompatibility_reason
+from radscope.engine.reader.text.anatomy import canonical_text
+from radscope.engine.reader.text.atoms import atomize
+from radscope.engine.reader.vocabulary.loader import load, word_regex
 
 
 def test_a_finding_named_by_reference_reads_the_site_of_the_one_it_refers_to():
@@ -883,3 +888,75 @@ def test_in_a_labelled_line_every_part_naming_no_site_is_said_of_the_labelled_si
     # how the device sits and what may go wrong with it, in one part, still describe the device
     assert _texts("Distal fibula: plate and six screws; good position, no loosening.") == [
         "Distal fibula plate and six screws, good position.", "No loosening of the screws."]
+
+
+@pytest.mark.parametrize("sentence, sites", [
+    ("Mixed plaque in the intracranial segment of the left internal carotid artery.", {"internal carotid artery"}),
+    ("Mild narrowing of the left ICA.", {"internal carotid artery"}),
+    ("The common carotid arteries are normal.", {"common carotid artery"}),
+    ("A dense focus in the intracranial segment of the left vertebral artery.", {"vertebral artery"}),
+    ("The basilar artery is patent.", {"basilar artery"}),
+    ("The right MCA is occluded at M1.", {"middle cerebral artery"}),
+    ("No aneurysm of the anterior communicating artery.", {"anterior communicating artery"}),
+    ("The transitional zone shows nodular hyperplasia.", {"prostate transition zone"}),
+    ("A T2 hypointense focus in the left peripheral zone.", {"prostate peripheral zone"}),
+])
+def test_arteries_and_prostate_zones_are_places_of_their_own(sentence, sites):
+    """Each named artery is its own place: no lung base in "basilar", no vertebra in
+    "vertebral artery", no skull in "intracranial segment"."""
+    assert sentence_features(sentence).sites == frozenset(sites)
+
+
+@pytest.mark.parametrize("first, second", [
+    ("Plaque in the left internal carotid artery.", "Plaque in the left common carotid artery."),
+    ("Stenosis of the left middle cerebral artery.", "Stenosis of the left anterior cerebral artery."),
+    ("Stenosis of the intracranial segment of the left vertebral artery.",
+     "Stenosis of the extracranial segment of the left vertebral artery."),
+])
+def test_a_finding_in_one_artery_is_not_one_in_its_neighbour(first, second):
+    assert incompatibility_reason(sentence_features(first), sentence_features(second)) is not None
+
+
+def test_an_artery_written_as_its_abbreviation_is_the_same_statement():
+    ctx = RuntimeContext(options={"extractor": "rules"})
+    radsem = production().get("radsem").build(ctx)
+    pair = ReportPair("t", "Occlusion of the M1 segment of the right middle cerebral artery.",
+                      "The right MCA is occluded at M1.")
+    assert radsem.score_pair(pair).score == pytest.approx(1.0)
+
+
+def test_a_site_name_the_lexicon_lists_matches_its_own_canonical_spelling():
+    """Every literal site term still names its site after the canonical spellings rewrite it
+    ("cardiac silhouette" is read as "heart silhouette", so the lexicon must list that)."""
+    dead = []
+    for site, entry in load("radsem")["sites"].items():
+        if site.startswith("_"):
+            continue
+        for term in entry[1]:
+            literal = re.sub(r"\(\?:([^()|]*)\|?[^()]*\)\??", r"\1", term).replace("?", "")
+            if re.search(r"[\\\[\](){}|*+<!=]", literal):
+                continue  # a pattern, not a literal name
+            if not word_regex([term]).search(canonical_text(literal)):
+                dead.append((site, term))
+    assert dead == []
+
+
+@pytest.mark.parametrize("report, kept", [
+    ("Cardiomegaly. The lungs are clear.", "Cardiomegaly."),
+    ("Pneumothorax.", "Pneumothorax."),
+])
+def test_a_one_word_finding_is_a_statement(report, kept):
+    assert kept in atomize(report)[0]
+
+
+def test_a_one_word_sentence_naming_no_finding_says_nothing():
+    assert atomize("Unremarkable. Left.") == ([], [])
+
+
+def test_one_word_left_of_a_longer_sentence_is_no_statement():
+    assert atomize("Compared with the prior study, increased.") == ([], [])
+
+
+def test_in_a_line_labelled_with_a_finding_a_bare_part_is_a_part_of_that_finding():
+    assert atomize("Fracture: line blurred; ends well aligned; a little callus.")[0] == [
+        "Fracture line blurred.", "Fracture ends well aligned.", "A little callus."]
