@@ -29,7 +29,12 @@ READER_NAME = "radscope-reader"
 # read; "narrowings" is stenosis, "occluded" occlusion, "caliber" size and "common duct" the
 # common bile duct; a sentence written as one word that names a finding ("Cardiomegaly.") is a
 # statement; in a line labelled with a finding, a bare part naming none is a part of it
-# ("Fracture: line blurred; ends well aligned").
+# ("Fracture: line blurred; ends well aligned"); a change in size after ", with" is the finding's
+# ("..., with an increased size"), not a finding; a denial names its place in the organ as a
+# statement does ("no focus in the intracranial segment"); "partial absence" and a structure
+# absent after surgery are findings, not denials; hypervascular or enhancing in the arterial phase
+# is arterial phase hyperenhancement, "washes out" washout, "mural" thickening or enhancement the
+# wall's, "layered" stratified.
 # v14: a place named by a finding ("screws at the fracture site") is not a finding of the statement
 # (it was a word of it: the hardware statement read as a fracture); a cortical break is an
 # abnormality however written; distorted, disturbed, deranged or abnormal alignment and loss of

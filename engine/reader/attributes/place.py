@@ -254,7 +254,7 @@ def sentence_features(text: str) -> SentenceFeatures:
         core=frozenset(abn_pos + dev_pos + neutral_pos), directions=_directions(canon, scope),
         details=frozenset(details), scope=scope, sizes=measurements(canon),
         change=change_over_time(canon) if normality == ABNORMAL else None,
-        positions=_positions(canon, scope),
+        positions=_positions(canon),
         segments=frozenset(f"s{m.group(1)}" for m in _SEGMENT_RE.finditer(canon))
         | _numbered_bones(canon),
         denied_findings=frozenset(stem(w) for phrase in abn_neg + neutral_neg for w in phrase.split()))
@@ -355,10 +355,11 @@ def _normality(abn_neg: list[str], neutral_pos: list[str], norm_pos: list[str],
     return NORMAL if abn_neg or negated or norm_pos else ABNORMAL
 
 
-def _positions(canon: str, scope: ClauseScope) -> tuple[int, ...]:
-    """Per opposite pair of places (anterior / posterior, upper / lower, ...): 0 neither named
-    (outside negation), 1 the first, 2 the second, 3 both."""
-    return tuple(int(_named(first, canon, scope)) + 2 * int(_named(second, canon, scope))
+def _positions(canon: str) -> tuple[int, ...]:
+    """Per opposite pair of places (anterior / posterior, upper / lower, ...): 0 neither named,
+    1 the first, 2 the second, 3 both. A denial names its place as a statement does, as a side
+    is read: "no focus in the intracranial segment" is about the intracranial segment."""
+    return tuple(int(bool(first.search(canon))) + 2 * int(bool(second.search(canon)))
                  for first, second in position_pairs())
 
 

@@ -120,6 +120,11 @@ _MODIFIER_RE = re.compile(r"(?:y|like|al|ar|ic|ed|ous|ive|ing|thin|thick)$", re.
 _CONTINUATION_RE = re.compile(
     r"^(?:with\s+)?(?:(?:the|its)\s+(?:largest|biggest|smallest|larger|smaller)\b"
     r"|(?:(?:a|an)\s+)?(?:[\w-]+\s+){0,2}(?:margins?|borders?|edges?|boundar(?:y|ies))\b)", re.IGNORECASE)
+# A change in size said after ", with": the finding's, not a finding ("a nodule ..., with an
+# increased size compared to the previous scan")
+_SIZE_CHANGE_RE = re.compile(
+    r"(?:(?:a|an)\s+)?(?:(?:slight|mild|marked)(?:ly)?\s+)?(?:increased?|decreased?|reduced|reduction|enlarged|larger|smaller)"
+    r"\s+(?:in\s+)?size\b", re.IGNORECASE)
 # "After intravenous injection of contrast via the cubital vein, the scan shows: <finding>",
 # "Small bowel MRE shows: <finding>": the lead that introduces the findings goes, they stay.
 _TECHNIQUE_LEAD_RE = re.compile(
@@ -451,8 +456,9 @@ def _split_attached_findings(clause: str) -> list[str]:
                 item[0]) and _MODIFIER_RE.search(right.split(maxsplit=1)[0]):
             continue  # "spotty, linear, and patchy shadows": the adjectives share one noun
         said = canonical_text(right)  # read only for a candidate the cheap checks left
-        if _describes_only(said):
-            continue  # ", with low signal on T1WI": how the finding looks, not a second finding
+        if _describes_only(said) or _SIZE_CHANGE_RE.match(right):
+            continue  # ", with low signal on T1WI", ", with an increased size": how the finding
+            # looks or has changed, not a second finding
         if (lex.abnormal.search(said) or lex.neutral.search(said)) \
                 and (names_finding(left) or _is_normal(left)) and not denial:
             return [left, *_split_attached_findings(right)]

@@ -960,3 +960,19 @@ def test_one_word_left_of_a_longer_sentence_is_no_statement():
 def test_in_a_line_labelled_with_a_finding_a_bare_part_is_a_part_of_that_finding():
     assert atomize("Fracture: line blurred; ends well aligned; a little callus.")[0] == [
         "Fracture line blurred.", "Fracture ends well aligned.", "A little callus."]
+
+
+def test_a_change_in_size_after_with_is_the_finding_s_not_a_finding():
+    assert atomize("The lesion shows ring enhancement, with an increased size compared to the "
+                   "previous scan.")[0] == ["The lesion shows ring enhancement, with an increased size."]
+
+
+def test_a_partial_absence_is_a_finding_not_a_denial():
+    assert sentence_features("Partial absence of the left L4 lamina is noted.").normality == ABNORMAL
+    assert sentence_features("Absence of pleural effusion.").normality == NORMAL
+
+
+def test_a_denial_names_its_place_in_the_organ():
+    denial = sentence_features("No focal hyperdense focus in the intracranial segment of the left vertebral artery.")
+    normal = sentence_features("The extracranial segment of the left vertebral artery is normal.")
+    assert incompatibility_reason(denial, normal) == "different place in the organ"
