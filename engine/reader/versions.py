@@ -34,7 +34,8 @@ READER_NAME = "radscope-reader"
 # statement does ("no focus in the intracranial segment"); "partial absence" and a structure
 # absent after surgery are findings, not denials; hypervascular or enhancing in the arterial phase
 # is arterial phase hyperenhancement, "washes out" washout, "mural" thickening or enhancement the
-# wall's, "layered" stratified.
+# wall's, "layered" stratified; a finding's adjective is its noun (inflamed, necrotic, metastatic,
+# hydronephrotic, ...) and a rupture a tear.
 # v14: a place named by a finding ("screws at the fracture site") is not a finding of the statement
 # (it was a word of it: the hardware statement read as a fracture); a cortical break is an
 # abnormality however written; distorted, disturbed, deranged or abnormal alignment and loss of

@@ -976,3 +976,15 @@ def test_a_denial_names_its_place_in_the_organ():
     denial = sentence_features("No focal hyperdense focus in the intracranial segment of the left vertebral artery.")
     normal = sentence_features("The extracranial segment of the left vertebral artery is normal.")
     assert incompatibility_reason(denial, normal) == "different place in the organ"
+
+
+@pytest.mark.parametrize("first, second", [
+    ("The appendix is inflamed.", "Inflammation of the appendix."),
+    ("Necrotic lymph nodes in the neck.", "Lymph node necrosis in the neck."),
+    ("Metastatic lesions in the liver.", "Liver metastases."),
+    ("The left kidney is hydronephrotic.", "Left hydronephrosis."),
+    ("Rupture of the Achilles tendon.", "The Achilles tendon is torn."),
+])
+def test_a_finding_written_as_adjective_or_noun_is_one_finding_word(first, second):
+    a, b = sentence_features(first), sentence_features(second)
+    assert a.asserted & b.asserted - {"lesion"}
