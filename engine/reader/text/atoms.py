@@ -71,7 +71,7 @@ _SITE_JOINER_RE = re.compile(
     r"\s*,\s*(?:(?:and|or)\s+)?(?:as well as\s+)?|\s+(?:and|or|as well as)\s+", re.IGNORECASE)
 _AND_OR_RE = re.compile(r"\b(?:and|or|as well as)\b", re.IGNORECASE)
 _SITE_ITEM_LEAD_RE = re.compile(r"^(?:(?:the|in|within|at|on|of)\s+)+", re.IGNORECASE)
-_MAX_SITE_WORDS = 6
+_MAX_SITE_WORDS = 8  # "lingular segment of the left upper lobe": a part named with its whole
 _LEVEL = r"[ctls]\d{1,2}(?:\s*[-/\u2013\u2014]\s*[ctls]?\d{1,2})?"
 _LEVEL_RE = re.compile(rf"^{_LEVEL}$", re.IGNORECASE)
 _LEVEL_SITE_RE = re.compile(rf"^{_LEVEL}(?:\s+(?:levels?|segments?))?$", re.IGNORECASE)  # "C6/7 levels"

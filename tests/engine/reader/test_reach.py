@@ -988,3 +988,10 @@ def test_a_denial_names_its_place_in_the_organ():
 def test_a_finding_written_as_adjective_or_noun_is_one_finding_word(first, second):
     a, b = sentence_features(first), sentence_features(second)
     assert a.asserted & b.asserted - {"lesion"}
+
+
+def test_a_site_named_as_a_segment_of_a_lobe_is_one_item_of_a_site_list():
+    assert atomize("Patchy shadows in the right middle lobe and the lingular segment of the left "
+                   "upper lobe.")[0] == [
+        "Patchy shadows in the right middle lobe.",
+        "Patchy shadows in the lingular segment of the left upper lobe."]
