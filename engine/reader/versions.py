@@ -37,7 +37,7 @@ READER_NAME = "radscope-reader"
 # wall's, "layered" stratified; a finding's adjective is its noun (inflamed, necrotic, metastatic,
 # hydronephrotic, ...) and a rupture a tear; an item of a site list may name a part with its whole
 # ("the lingular segment of the left upper lobe"); a cavum (septum pellucidum, vergae, velum
-# interpositum) is a finding, not a structure seen.
+# interpositum) is a finding, not a structure seen; a thyroid lobe or isthmus is the thyroid.
 # v14: a place named by a finding ("screws at the fracture site") is not a finding of the statement
 # (it was a word of it: the hardware statement read as a fracture); a cortical break is an
 # abnormality however written; distorted, disturbed, deranged or abnormal alignment and loss of
