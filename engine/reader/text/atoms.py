@@ -383,7 +383,7 @@ def _split_effect(clause: str) -> list[str]:
     costophrenic angle" -> the opacity, and "the right hemidiaphragm and the costophrenic angle
     are obscured": what the finding does to other structures is a finding at their sites."""
     m = _EFFECT_RE.search(clause)
-    if not m or not _names_finding(clause[:m.start()]) or not _is_site(m.group("object")):
+    if not m or not _may_name_finding(clause[:m.start()]) or not _is_site(m.group("object")):
         return [clause]
     obj = m.group("object").strip()
     verb = "are" if re.search(r"\band\b", obj) or obj.lower().endswith("s") else "is"
@@ -415,7 +415,7 @@ def _cut_clauses(text: str) -> list[str]:
     pieces, start = [], 0
     for m in _CLAUSE_SPLIT_RE.finditer(text):
         left, right = text[start:m.start()], _until_next_cut(text, m.end())
-        if _CONTINUATION_RE.match(right) and not _is_site(right) and _names_finding(left) \
+        if _CONTINUATION_RE.match(right) and not _is_site(right) and _may_name_finding(left) \
                 and not _LEADING_DENIAL_RE.match(left.lstrip()):
             continue  # "...; the largest measures 7 mm": it goes on describing the finding
         if m.group(0).lstrip(" ,").lower().startswith("and") and (
@@ -449,16 +449,17 @@ def _split_attached_findings(clause: str) -> list[str]:
             continue  # ", and demonstrates ...": the same subject's next predicate; ", and course,
             # is ...": the last item of a list, not a finding of its own
         first = right.split(",", 1)[0]
-        if joined_by_and and "," in right and _is_site(first) and not _names_finding(first):
+        if joined_by_and and "," in right and _is_site(first) and not _may_name_finding(first):
             continue  # ", and medullary cistern, with ...": the last site of a list
         item = left.rsplit(",", 1)[-1].split()
         if joined_by_and and len(item) == 1 and _MODIFIER_RE.search(
                 item[0]) and _MODIFIER_RE.search(right.split(maxsplit=1)[0]):
             continue  # "spotty, linear, and patchy shadows": the adjectives share one noun
+        if _SIZE_CHANGE_RE.match(right):
+            continue  # ", with an increased size": how the finding has changed, not a second one
         said = canonical_text(right)  # read only for a candidate the cheap checks left
-        if _describes_only(said) or _SIZE_CHANGE_RE.match(right):
-            continue  # ", with low signal on T1WI", ", with an increased size": how the finding
-            # looks or has changed, not a second finding
+        if _describes_only(said):
+            continue  # ", with low signal on T1WI": how the finding looks, not a second finding
         if (lex.abnormal.search(said) or lex.neutral.search(said)) \
                 and (names_finding(left) or _is_normal(left)) and not denial:
             return [left, *_split_attached_findings(right)]
@@ -553,9 +554,9 @@ def _is_normal(clause: str) -> bool:
         lex.normal.search(canon)) and not lex.abnormal.search(canon)
 
 
-def _names_finding(phrase: str) -> bool:
-    """A finding, or a word that names one only in context ("opacity", "density", "signal"):
-    what a margin or an effect on other structures can belong to."""
+def _may_name_finding(phrase: str) -> bool:
+    """A finding (``anatomy.names_finding``), or a word that names one only in context ("opacity",
+    "density", "signal"): what a margin or an effect on other structures can belong to."""
     canon = canonical_text(phrase)
     lex = anatomy_lexicon()
     return bool(lex.abnormal.search(canon) or lex.devices.search(canon) or lex.neutral.search(canon))
@@ -589,7 +590,7 @@ def _expand_subject_list(clause: str) -> list[str]:
     if any(len(i.split()) == 1 and _MODIFIER_RE.search(i) for i in items[:-1]):
         return [clause]
     sites = all(_is_site(i) for i in items)
-    findings = all(_names_finding(i) for i in items) and not any(
+    findings = all(_may_name_finding(i) for i in items) and not any(
         _MODIFIER_RE.search(i.split()[-1]) for i in items[:-1])
     if not (sites or findings):
         return [clause]
