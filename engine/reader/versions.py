@@ -19,6 +19,20 @@ from __future__ import annotations
 from radscope.engine.reader.vocabulary.loader import lexicon_hash
 
 READER_NAME = "radscope-reader"
+# v16: eighty-five common findings the lexicons did not know are findings (osteopenia, disc
+# desiccation, dissection, nonunion, malalignment, cholecystitis, ventriculomegaly, fibroids,
+# goiter, avascular necrosis, volvulus, hydrosalpinx, empyema, sarcoidosis, Chiari malformation,
+# ...), so a report of one of them alone is read; "cholecystitis" and "cholecystectomy" are no
+# longer read as the gallbladder, a "loose body" no longer as loosening; a quality said of its
+# site is the site's quality ("the density of the left hilum is increased" = "the left hilum is
+# hyperdense"; signal with its sequence, echo, a radiograph's transparency); a device's shadow on a
+# radiograph is the device, and a device after ", with" is a finding of its own; a denial in
+# front of "in the nodule" (or lesion, mass, cyst, ...) leaves that finding stated; a radiograph's
+# upper, mid and lower zones are the lobes; radial, ulnar and fibular are the radius, ulna and
+# fibula, prostatomegaly and thyromegaly the organ enlarged, "enlarged mediastinal lymph nodes"
+# lymphadenopathy, the neural foramina one foramen word; a wedge-shaped vertebral body is a
+# compression, a vertebra that slips forward an anterolisthesis; overlapping fracture ends
+# override; a device denial leaves no dangling verb behind.
 # v15: each named artery is a place of its own (the internal, common and external carotid, the
 # middle, anterior and posterior cerebral, the communicating, basilar and vertebral arteries; ICA,
 # MCA and the others written out), and so are the prostate's transition and peripheral zones; the
@@ -113,7 +127,7 @@ READER_NAME = "radscope-reader"
 # opposite places and liver segments, telegraphic labels kept. v5: findings as frames (sizes in mm within a tolerance, change over time), wording.json,
 # comparisons as context. v4: sections as written (RESULT(S), CONCLUSION, sub-headings), the
 # impression read apart. v3: radsem-rules-v5 atoms (level and site lists, joined continuations).
-READER_VERSION = "reader-v15"
+READER_VERSION = "reader-v16"
 READER_RULES_VERSION = "rules-v5"  # v5: telegraphic labels kept; v4: sentences read through wording.json
 RADSEM_RULES_VERSION = "radsem-rules-v11"  # v11: a statement naming no site is kept apart only below 0.25 similarity; v10: site lists, shared nouns, finding lists and finding adjectives written one per sentence; v9: a statement the other report denies pairs only with one that states the denied finding; kinds and effects written one per sentence; v8: a finding that names no abnormality against one that does is part-whole; v7: per-sequence atoms, places; v6: size and change-over-time contradictions
 

@@ -305,6 +305,9 @@ _DEVICE_DENIAL_RE = re.compile(
 
 
 _PROCEDURE_RE = re.compile(r"\b(?:after|following|post)\s+[^,;:.]*")
+# "the fixation device demonstrates | no evidence of loosening": the verb went with the denial
+_TRAILING_VERB_RE = re.compile(
+    r"\s+(?:shows?|showing|demonstrates?|demonstrating|reveals?|exhibits?|has|have|is|are)$", re.IGNORECASE)
 
 
 def _split_device_denial(atom: str) -> list[str]:
@@ -314,7 +317,7 @@ def _split_device_denial(atom: str) -> list[str]:
     m = _DEVICE_DENIAL_RE.search(atom)
     if not m:
         return [atom]
-    left = atom[:m.start()].strip(" ,;")
+    left = _TRAILING_VERB_RE.sub("", atom[:m.start()].strip(" ,;"))
     said = canonical_text(left)
     # a device named by the procedure that placed it ("plate and screws after internal fixation")
     # is not the one the denial is about
@@ -460,7 +463,7 @@ def _split_attached_findings(clause: str) -> list[str]:
         said = canonical_text(right)  # read only for a candidate the cheap checks left
         if _describes_only(said):
             continue  # ", with low signal on T1WI": how the finding looks, not a second finding
-        if (lex.abnormal.search(said) or lex.neutral.search(said)) \
+        if (lex.abnormal.search(said) or lex.neutral.search(said) or lex.devices.search(said)) \
                 and (names_finding(left) or _is_normal(left)) and not denial:
             return [left, *_split_attached_findings(right)]
         if denial and names_finding(left) and _site_names(right) - _site_names(left):

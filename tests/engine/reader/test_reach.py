@@ -10,6 +10,7 @@ import pytest
 from radscope.engine.io.reports import ReportPair
 from radscope.engine.metrics.framework.registry import production
 from radscope.engine.context import RuntimeContext
+from radscope.engine.eligibility.statements import sentence_kind
 from radscope.engine.reader.attributes.place import ABNORMAL, NORMAL, sentence_features
 from radscope.engine.reader.findings import read_report
 from radscope.engine.reader.pair.align import read_pair
@@ -1010,3 +1011,79 @@ def test_a_thyroid_lobe_not_seen_is_the_same_statement_however_named():
     assert incompatibility_reason(first, second) is None
     seen = sentence_features("The right lobe of the thyroid gland is identified.")
     assert incompatibility_reason(seen, second) == "normal vs abnormal"  # as "the gallbladder is seen"
+
+
+# reader-v16: the reader checked against findings and phrasings of its own choosing, across
+# modalities (common findings it did not know, a quality said of its site, zones, devices' shadows)
+
+@pytest.mark.parametrize("finding", [
+    "Osteopenia.", "Disc desiccation at L4-5.", "Aortic dissection.", "Nonunion of the scaphoid.",
+    "Malalignment of the fracture.", "Cholecystitis.", "Ventriculomegaly.", "Chondrocalcinosis.",
+    "A loose body in the knee.", "Uterine fibroids.", "Goiter.", "Avascular necrosis of the femoral head.",
+    "Bone bruise of the lateral femoral condyle.", "An annular fissure at L4-5.", "A cervical syrinx.",
+    "Small bowel volvulus.", "Nephrolithiasis.", "Hydrosalpinx.", "Air trapping.", "Hallux valgus.",
+    "Empyema.", "Sarcoidosis.", "Hydrocele.", "Heterotopic ossification.", "Chiari malformation.",
+    "Prostatomegaly.", "Peaking of the tibial spines of the left knee.", "The L4 vertebral body is wedge-shaped.",
+    "The L5 vertebral body slips forward.",
+])
+def test_a_common_finding_alone_is_a_statement_of_a_finding(finding):
+    assert sentence_kind(finding) is None  # a one-line report of it is read, not refused
+    assert sentence_features(finding).normality == ABNORMAL
+
+
+@pytest.mark.parametrize("first, second", [
+    ("Density of the left pulmonary hilum is mildly increased.", "The left pulmonary hilum is slightly increased in density."),
+    ("The echo of the liver parenchyma is enhanced.", "The liver parenchyma is hyperechoic."),
+    ("Transradiancy of the right lung field is decreased.", "Decreased transparency of the right lung field."),
+    ("Prostatomegaly.", "The prostate is enlarged."),
+    ("No enlarged mediastinal lymph nodes.", "No mediastinal lymphadenopathy."),
+    ("The neural foramina are patent.", "The foramen is patent."),
+    ("The left radial cortex is intact.", "The cortex of the left radius is intact."),
+])
+def test_one_reading_however_the_words_are_ordered(first, second):
+    a, b = sentence_features(first), sentence_features(second)
+    assert (a.asserted, a.negated, a.sites) == (b.asserted, b.negated, b.sites)
+    assert incompatibility_reason(a, b) is None
+
+
+def test_the_density_of_one_organ_against_another_is_a_comparison_not_a_quality():
+    assert "hypodense" not in sentence_features("The density of the liver is lower than that of the spleen.").canon
+
+
+@pytest.mark.parametrize("zone, lobe", [("right lower zone", "lower lobe"), ("left upper zone", "upper lobe"),
+                                        ("right mid zone", "middle lobe")])
+def test_a_radiograph_zone_is_its_lobe(zone, lobe):
+    assert sentence_features(f"Patchy opacity in the {zone}.").sites == frozenset({lobe})
+
+
+def test_a_device_shadow_is_the_device():
+    shadow = sentence_features("A metallic ring shadow is seen at the sternum.")
+    ring = sentence_features("A sternal metallic ring is noted.")
+    assert shadow.asserted == ring.asserted and "opac" not in shadow.tokens
+
+
+def test_a_device_after_with_is_a_finding_of_its_own():
+    assert atomize("Internal fixation screws are seen at the fracture site, with external fixation "
+                   "shadows in the surrounding soft tissues of the right tibia.")[0] == [
+        "Internal fixation screws are seen at the fracture site.",
+        "External fixation shadows in the surrounding soft tissues of the right tibia."]
+
+
+def test_a_device_denial_leaves_no_verb_behind():
+    assert atomize("The left clavicular fixation device demonstrates no evidence of loosening.")[0] == [
+        "The left clavicular fixation device.", "No loosening of the fixation hardware."]
+
+
+def test_what_a_denial_says_inside_a_finding_leaves_the_finding_stated():
+    inside = sentence_features("No abnormal blood flow signal is seen in the nodule.")
+    shown = sentence_features("The nodule shows no internal vascularity.")
+    assert inside.normality == shown.normality == ABNORMAL
+    assert "nodul" in inside.asserted and "vascular" in inside.negated
+    assert incompatibility_reason(inside, shown) is None
+    assert sentence_features("No nodule in the left lung.").normality == NORMAL
+
+
+def test_overlapping_fracture_ends_are_overriding():
+    a = sentence_features("The fracture ends of the left clavicle are overlapping.")
+    b = sentence_features("The fracture ends of the left clavicle are overriding.")
+    assert a.tokens == b.tokens
