@@ -32,7 +32,12 @@ READER_NAME = "radscope-reader"
 # fibula, prostatomegaly and thyromegaly the organ enlarged, "enlarged mediastinal lymph nodes"
 # lymphadenopathy, the neural foramina one foramen word; a wedge-shaped vertebral body is a
 # compression, a vertebra that slips forward an anterolisthesis; overlapping fracture ends
-# override; a device denial leaves no dangling verb behind.
+# override; a device denial leaves no dangling verb behind. Cancer is a finding, any -ectomy,
+# -otomy or -ostomy an operation (was five of them); more places: the insula, vermis, optic nerves
+# and chiasm, hypopharynx and epiglottis, anal canal, trochanters, plantar fascia, odontoid,
+# skin, mandible and maxilla, testis and scrotum, adnexa, omentum, the abdomen's quadrants. In
+# the alignment, one statement calling normal what the other calls abnormal of one finding
+# ('screws in good position' / 'malpositioned') is a conflict of character.
 # v15: each named artery is a place of its own (the internal, common and external carotid, the
 # middle, anterior and posterior cerebral, the communicating, basilar and vertebral arteries; ICA,
 # MCA and the others written out), and so are the prostate's transition and peripheral zones; the

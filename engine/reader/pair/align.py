@@ -289,7 +289,9 @@ def _certainty_differs(ref: Finding, cand: Finding, _: set[str]) -> bool:
 
 
 def _character_differs(_ref: Finding, _cand: Finding, opposite: set[str]) -> bool:
-    return "character" in opposite
+    """Opposite appearances, or one statement calling normal what the other calls abnormal
+    ("screws in good position" / "hardware malpositioned") when both state the finding."""
+    return bool(opposite & {"character", "normal"})
 
 
 # The conflict categories, in the order a link lists them, each with its test (the two

@@ -1087,3 +1087,12 @@ def test_overlapping_fracture_ends_are_overriding():
     a = sentence_features("The fracture ends of the left clavicle are overlapping.")
     b = sentence_features("The fracture ends of the left clavicle are overriding.")
     assert a.tokens == b.tokens
+
+
+@pytest.mark.parametrize("reference, candidate", [
+    ("Several screws are seen in the distal radius, in good position.", "The distal radius screws are malpositioned."),
+    ("The fracture ends are in good alignment.", "The fracture ends are malaligned."),
+])
+def test_normal_against_abnormal_character_of_one_finding_is_a_conflict(reference, candidate):
+    (link,) = read_pair(reference, candidate).links
+    assert link.conflicts == ("character",)
