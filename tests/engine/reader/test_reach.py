@@ -1024,7 +1024,7 @@ def test_a_thyroid_lobe_not_seen_is_the_same_statement_however_named():
     "Small bowel volvulus.", "Nephrolithiasis.", "Hydrosalpinx.", "Air trapping.", "Hallux valgus.",
     "Empyema.", "Sarcoidosis.", "Hydrocele.", "Heterotopic ossification.", "Chiari malformation.",
     "Prostatomegaly.", "Peaking of the tibial spines of the left knee.", "The L4 vertebral body is wedge-shaped.",
-    "The L5 vertebral body slips forward.",
+    "The L5 vertebral body slips forward.", "Blooming on SWI in the left thalamus.",
 ])
 def test_a_common_finding_alone_is_a_statement_of_a_finding(finding):
     assert sentence_kind(finding) is None  # a one-line report of it is read, not refused
@@ -1096,3 +1096,7 @@ def test_overlapping_fracture_ends_are_overriding():
 def test_normal_against_abnormal_character_of_one_finding_is_a_conflict(reference, candidate):
     (link,) = read_pair(reference, candidate).links
     assert link.conflicts == ("character",)
+
+
+def test_a_kidney_is_named_by_its_corticomedullary_differentiation():
+    assert sentence_features("The corticomedullary differentiation is clear.").sites == frozenset({"kidney"})
