@@ -1025,6 +1025,7 @@ def test_a_thyroid_lobe_not_seen_is_the_same_statement_however_named():
     "Empyema.", "Sarcoidosis.", "Hydrocele.", "Heterotopic ossification.", "Chiari malformation.",
     "Prostatomegaly.", "Peaking of the tibial spines of the left knee.", "The L4 vertebral body is wedge-shaped.",
     "The L5 vertebral body slips forward.", "Blooming on SWI in the left thalamus.",
+    "Supraspinatus tendinosis.", "Achilles tendinopathy.", "The anterior talofibular ligament is discontinuous.",
 ])
 def test_a_common_finding_alone_is_a_statement_of_a_finding(finding):
     assert sentence_kind(finding) is None  # a one-line report of it is read, not refused
@@ -1039,6 +1040,7 @@ def test_a_common_finding_alone_is_a_statement_of_a_finding(finding):
     ("No enlarged mediastinal lymph nodes.", "No mediastinal lymphadenopathy."),
     ("The neural foramina are patent.", "The foramen is patent."),
     ("The left radial cortex is intact.", "The cortex of the left radius is intact."),
+    ("No labral tear.", "No tear of the labrum."),
 ])
 def test_one_reading_however_the_words_are_ordered(first, second):
     a, b = sentence_features(first), sentence_features(second)
