@@ -1102,3 +1102,12 @@ def test_normal_against_abnormal_character_of_one_finding_is_a_conflict(referenc
 
 def test_a_kidney_is_named_by_its_corticomedullary_differentiation():
     assert sentence_features("The corticomedullary differentiation is clear.").sites == frozenset({"kidney"})
+
+
+def test_a_pointer_to_another_report_goes_and_the_finding_before_it_stays():
+    reading = read_report("Bone density at T11-L1 is low, indicating osteoporosis (see image report for details).")
+    assert [f.features.text for f in reading.findings] == [
+        "Bone density at T11-L1 is low, indicating osteoporosis."]
+    assert read_report("A nodule in the right lobe (see image 5).").findings[0].features.text == \
+        "A nodule in the right lobe."
+    assert not read_report("Please see the prior report. No effusion.").findings[0].features.text.startswith("Please")
