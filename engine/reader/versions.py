@@ -37,7 +37,13 @@ READER_NAME = "radscope-reader"
 # and chiasm, hypopharynx and epiglottis, anal canal, trochanters, plantar fascia, odontoid,
 # skin, mandible and maxilla, testis and scrotum, adnexa, omentum, the abdomen's quadrants. In
 # the alignment, one statement calling normal what the other calls abnormal of one finding
-# ('screws in good position' / 'malpositioned') is a conflict of character.
+# ('screws in good position' / 'malpositioned') is a conflict of character. Also: 'does not
+# restrict diffusion' is that denial; ADC values said low or high are ADC hypo- or
+# hyperintensity; a disc that 'exhibits' low T2 signal is desiccated; a curvature that 'becomes
+# straight' is straightened; the corticomedullary differentiation names the kidney; blooming is
+# a finding; 'tendin\w+' no longer takes tendinosis for the tendon; a discontinuous ligament,
+# tendon, labrum or meniscus is torn; 'labral' is the labrum; '(see image report)' goes and the
+# sentence before it stays.
 # v15: each named artery is a place of its own (the internal, common and external carotid, the
 # middle, anterior and posterior cerebral, the communicating, basilar and vertebral arteries; ICA,
 # MCA and the others written out), and so are the prostate's transition and peripheral zones; the
