@@ -19,9 +19,9 @@ and it names what the reader's lexicons call a finding, a device, normal anatomy
 abnormality (``anatomy_lexicon``: "effusion", "clear", "tube", "enlarged"), a change ("stable",
 "unchanged", "no interval change", "improved"), a verdict on the whole study ("normal",
 "unremarkable", "negative", "NAD", "no acute disease", "no active cardiopulmonary process"), or a
-site with what could not be seen of it ("the left costophrenic angle is obscured"). A site
-alone ("Chest radiograph, PA and lateral.") or a word the lexicons do not know (keyboard mash,
-"lorem ipsum") states nothing. A terse real report ("Unremarkable.", "No acute disease.",
+site with what could not be seen of it ("the left costophrenic angle is obscured") or with its
+measurement ("the spleen measures 13 cm"). A site alone ("Chest radiograph, PA and lateral.") or a
+word the lexicons do not know (keyboard mash, "lorem ipsum") states nothing. A terse real report ("Unremarkable.", "No acute disease.",
 "Heart size normal. Lungs clear.") states something; a text none of whose sentences does is
 not a report, and every metric that reads findings answers "cannot read" for it
 (``radscope.engine.eligibility.readable.finding_rule``).
@@ -103,10 +103,13 @@ def _names_a_state(sentence: str) -> bool:
     if any(m.group(0) not in _EVERYDAY_DEVICES for m in lex.devices.finditer(canon)) \
             or _MEDICAL_DEVICE_RE.search(canon):
         return True  # "sternotomy", "PICC", "pacemaker", "endotracheal tube", "chest tube"
+    features = sentence_features(sentence)
+    if features.sites and features.sizes:
+        return True  # "The spleen measures 13 cm.", "The endometrium is 6 mm thick."
     qualities = (lex.normal, lex.neutral, lex.devices, *(p for _, p in reader_lexicon().change))
     if not (_LIMITED_RE.search(canon) or any(p.search(canon) for p in qualities)):
         return False
-    return bool(sentence_features(sentence).sites)
+    return bool(features.sites)
 
 
 @lru_cache(maxsize=4096)  # per text: a reference recurs across its candidates and metrics

@@ -77,6 +77,9 @@ REPORTS = [
     "The left costophrenic angle cannot be evaluated.", "Right basilar airspace disease.",
     "Hyperinflated lungs, air trapping versus inspiratory XXXX.",
     "Findings of COPD with no acute changes.", "No evidence of acute thoracic XXXX.",
+    # a measurement of a named place (ultrasound), and findings beyond the chest (reader-v16)
+    "The spleen measures 13 cm.", "The endometrium is 6 mm thick.", "Osteopenia.",
+    "Disc desiccation at L4-5.", "Patchy opacity in the right lower zone.",
     # a first person that states a finding; what gaming writes, still reports (scored)
     "I reviewed the images and the lungs are clear.",
     "Possible pneumothorax. Possible pleural effusion. Possible consolidation.",
