@@ -1111,3 +1111,18 @@ def test_a_pointer_to_another_report_goes_and_the_finding_before_it_stays():
     assert read_report("A nodule in the right lobe (see image 5).").findings[0].features.text == \
         "A nodule in the right lobe."
     assert not read_report("Please see the prior report. No effusion.").findings[0].features.text.startswith("Please")
+
+
+@pytest.mark.parametrize("first, second", [
+    ("A lesion in the left kidney, likely a hemorrhagic cyst.", "A left renal lesion, probably a hemorrhagic cyst."),
+    ("A right lobe nodule, suspicious for malignancy.", "A right lobe nodule, concerning for malignancy."),
+    ("Findings compatible with acute appendicitis.", "Findings consistent with acute appendicitis."),
+])
+def test_one_hedge_however_worded(first, second):
+    a, b = sentence_features(first), sentence_features(second)
+    assert a.tokens == b.tokens and a.asserted == b.asserted
+
+
+def test_a_finding_not_present_on_the_prior_study_is_new():
+    features = sentence_features("A left lower lobe nodule that was not present on the prior CT.")
+    assert features.normality == ABNORMAL and "nodul" in features.asserted and features.change == "new"
