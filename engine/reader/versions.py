@@ -45,7 +45,8 @@ READER_NAME = "radscope-reader"
 # tendon, labrum or meniscus is torn; 'labral' is the labrum; '(see image report)' goes and the
 # sentence before it stays; one hedge however worded (probably / likely, compatible with / in
 # keeping with / consistent with, concerning / worrisome / suspicious for); a finding 'not present
-# on the prior study' is new.
+# on the prior study' is new; fibrous cords, strands or bands are linear fibrosis (a 'cord' was
+# the spinal cord) and fluid in a pleural cavity a pleural effusion.
 # v15: each named artery is a place of its own (the internal, common and external carotid, the
 # middle, anterior and posterior cerebral, the communicating, basilar and vertebral arteries; ICA,
 # MCA and the others written out), and so are the prostate's transition and peripheral zones; the
