@@ -424,14 +424,22 @@ class Store:
 
     @contextmanager
     def _write(self, conn: sqlite3.Connection | None = None) -> Iterator[sqlite3.Connection]:
+        """One write transaction. A Ctrl+C can land between BEGIN and the ``try`` or inside
+        COMMIT, and leave this thread's connection in a transaction that no one ends; the next
+        write then failed with "cannot start a transaction within a transaction" (reported as a
+        damaged store). Such a leftover is rolled back first (writes never nest), and an
+        interrupted COMMIT rolls back like an interrupted body."""
         conn = conn or self._conn()
-        conn.execute("BEGIN IMMEDIATE")
-        try:
-            yield conn
-        except BaseException:
+        if conn.in_transaction:
             conn.execute("ROLLBACK")
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            yield conn
+            conn.execute("COMMIT")
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
             raise
-        conn.execute("COMMIT")
 
     def close(self) -> None:
         """Close every connection this store opened (in any thread)."""

@@ -238,3 +238,28 @@ def test_a_details_blob_id_is_never_given_again_after_compaction(tmp_path):
     assert row.score == 0.75 and row.payload["score"] == 0.75 and row.payload["details"] == {"note": "new"}
     reader.close()
     writer.close()
+
+
+def test_a_write_left_open_by_ctrl_c_is_rolled_back_and_the_run_can_be_marked(tmp_path):
+    # Ctrl+C between BEGIN and the body (or inside COMMIT) left the connection in a transaction;
+    # marking the run interrupted then failed as "cannot start a transaction within a transaction"
+    store = Store(tmp_path / "db.sqlite")
+    store.start_run("run1", "reports.csv (2 pairs)", METRICS, OPTIONS, pair_ids=["p0", "p1"])
+    conn = store._conn()
+    conn.execute("BEGIN IMMEDIATE")
+    conn.execute("UPDATE runs SET input = 'half-written' WHERE run_id = 'run1'")
+    store.finish_run("run1", status="interrupted")
+    info = store.get_run("run1")
+    assert info.status == "interrupted" and info.input == "reports.csv (2 pairs)"
+    store.close()
+
+
+def test_an_interrupt_inside_a_write_rolls_it_back(tmp_path):
+    store = Store(tmp_path / "db.sqlite")
+    store.start_run("run1", "reports.csv (2 pairs)", METRICS, OPTIONS, pair_ids=["p0", "p1"])
+    with pytest.raises(KeyboardInterrupt), store._write() as conn:
+        conn.execute("UPDATE runs SET input = 'half-written' WHERE run_id = 'run1'")
+        raise KeyboardInterrupt
+    assert not store._conn().in_transaction
+    assert store.get_run("run1").input == "reports.csv (2 pairs)"
+    store.close()
