@@ -21,8 +21,8 @@ abnormality (``anatomy_lexicon``: "effusion", "clear", "tube", "enlarged"), a ch
 "unremarkable", "negative", "NAD", "no acute disease", "no active cardiopulmonary process"), or a
 site with what could not be seen of it ("the left costophrenic angle is obscured") or with its
 measurement ("the spleen measures 13 cm"). A site alone ("Chest radiograph, PA and lateral.") or a
-word the lexicons do not know (keyboard mash, "lorem ipsum") states nothing. A terse real report ("Unremarkable.", "No acute disease.",
-"Heart size normal. Lungs clear.") states something; a text none of whose sentences does is
+word the lexicons do not know (keyboard mash, "lorem ipsum") states nothing. A terse real report
+("Unremarkable.", "No acute disease.", "Heart size normal. Lungs clear.") states something; a text none of whose sentences does is
 not a report, and every metric that reads findings answers "cannot read" for it
 (``radscope.engine.eligibility.readable.finding_rule``).
 

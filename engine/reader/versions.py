@@ -19,7 +19,7 @@ from __future__ import annotations
 from radscope.engine.reader.vocabulary.loader import lexicon_hash
 
 READER_NAME = "radscope-reader"
-# v16: eighty-five common findings the lexicons did not know are findings (osteopenia, disc
+# v16: over eighty common findings the lexicons did not know are findings (osteopenia, disc
 # desiccation, dissection, nonunion, malalignment, cholecystitis, ventriculomegaly, fibroids,
 # goiter, avascular necrosis, volvulus, hydrosalpinx, empyema, sarcoidosis, Chiari malformation,
 # ...), so a report of one of them alone is read; "cholecystitis" and "cholecystectomy" are no
