@@ -47,8 +47,10 @@ _SELF_RE = re.compile(
     re.IGNORECASE)
 _INSTRUCTION_RE = re.compile(
     r"^[\W_]*(?:please\b|(?:write|describe|generate|provide|give|list|summari[sz]e|report|produce|"
-    r"create|compose|draft|interpret|read|analy[sz]e|tell|explain|identify|output|fill|complete|"
-    r"return|answer|examine|look at|classify|respond)\b)", re.IGNORECASE)
+    r"create|compose|draft|interpret|read|analy[sz]e|tell|explain|identify|output|fill|"
+    r"return|answer|examine|look at|classify|respond)\b"
+    # "Complete the report" is one, "Complete tear of the ACL" a finding
+    r"|complete\s+(?:the|this|these|a|an|all|your)\b)", re.IGNORECASE)
 # Words that state something on their own: a verdict on a whole study ("normal", "unremarkable",
 # "no acute disease", "NAD"), a change ("stable", "no interval change", "improved"), a disease
 # word the lexicons lack ("airspace disease", "hyperinflated"). Matched on canonical text.

@@ -307,17 +307,23 @@ def split_utterances(text: str) -> list[str]:
     line that names a side ("Right Ear:") is written before each sentence of its block (up to
     the next blank line or sub-heading), which would otherwise lose its side.
     """
+    return [sentence for _, sentence in _utterances(text)]
+
+
+def utterances_by_line(text: str) -> list[tuple[int, str]]:
+    """``split_utterances`` with the number of the line each utterance is on: the sentences of
+    one line (a paragraph) go on from one another, the items of a list each stand alone."""
     return list(_utterances(text))
 
 
 @lru_cache(maxsize=8192)
-def _utterances(text: str) -> tuple[str, ...]:
-    """``split_utterances``, once per text: the reader asks it of the same findings and
+def _utterances(text: str) -> tuple[tuple[int, str], ...]:
+    """``utterances_by_line``, once per text: the reader asks it of the same findings and
     impression text about four times a report (the report whole and each metric's section
     view hold the same sections)."""
-    out: list[str] = []
+    out: list[tuple[int, str]] = []
     side = ""
-    for line in text.splitlines():
+    for number, line in enumerate(text.splitlines()):
         line = line.strip()
         heading = _SIDE_HEADING_RE.match(line)
         if heading or not line:
@@ -326,7 +332,7 @@ def _utterances(text: str) -> tuple[str, ...]:
         for sentence in _split_sentences(line):
             sentence = _clean_utterance(sentence)
             if sentence and re.search(r"[A-Za-z0-9]", sentence):
-                out.append(side + sentence if side and not _SIDE_RE.search(sentence) else sentence)
+                out.append((number, side + sentence if side and not _SIDE_RE.search(sentence) else sentence))
     return tuple(out)
 
 

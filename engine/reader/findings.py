@@ -27,7 +27,7 @@ from radscope.engine.reader.attributes.polarity import WORD_RE, polarity
 from radscope.engine.reader.attributes.severity import severity
 from radscope.engine.reader.attributes.size import size_spans
 from radscope.engine.reader.text.anatomy import anatomy_lexicon, canonical_text
-from radscope.engine.reader.text.atoms import atomize_kept_parts, atoms_of
+from radscope.engine.reader.text.atoms import atomize_kept_parts, atoms_by_line
 from radscope.engine.reader.text.report_text import read_text
 from radscope.engine.reader.vocabulary.reader_words import reader_lexicon
 
@@ -104,12 +104,12 @@ class ReportReading:
 def read_report(text: str) -> ReportReading:
     """Read one report (cached by text: references recur across candidates and metrics)."""
     sentences_read = read_text(text)
-    sentences, notes = atoms_of(sentences_read)
-    kept = [s for s in sentences if not _only_a_change(s)]
+    sentences, lines, notes = atoms_by_line(sentences_read)
+    kept = [i for i, s in enumerate(sentences) if not _only_a_change(s)]
     if kept and len(kept) < len(sentences):
         notes = [*notes, *(f"left out (a change against a prior study about nothing named): {s}"
-                           for s in sentences if s not in kept)]
-        sentences = kept
+                           for i, s in enumerate(sentences) if i not in kept)]
+        sentences, lines = [sentences[i] for i in kept], [lines[i] for i in kept]
     if not sentences:  # every sentence was dropped as history, technique or comparison wording
         sentences = [a for s in sentences_read.findings if ";" in s for a in atomize_kept_parts(s)]
         if sentences:
@@ -118,9 +118,11 @@ def read_report(text: str) -> ReportReading:
         sentences = [s for s in sentences_read.findings if _names_something(s)]
         if sentences:
             notes = [*notes, "no atomic statement left: the sentences are read whole"]
+    if len(lines) != len(sentences):  # read whole or in parts: each stands alone
+        lines = list(range(len(sentences)))
 
     utterances = sentences_read.utterances
-    findings = resolve_references([read_finding(s) for s in sentences])
+    findings = _distinct(resolve_references([read_finding(s) for s in sentences], lines))
     return ReportReading(findings=tuple(findings),
                          comparisons=_comparisons(utterances), utterances=utterances,
                          notes=tuple(notes))
@@ -165,27 +167,83 @@ _PRONOUN_RE = re.compile(r"(?:it|its|they|their|the largest|the biggest|the smal
                          re.IGNORECASE)
 
 
-def resolve_references(findings: list[Finding]) -> list[Finding]:
-    """Give a site-less abnormal statement that refers back to a finding ("the fracture", "the
-    lesion", "it") the place of the nearest earlier abnormal statement with a site that it refers
-    to: one naming the same finding word, or any one for a pronoun. "A fracture of the right
-    distal radius. The fracture is in anatomic alignment." says the alignment of the radius, and
-    a fracture of another bone is not the same finding."""
+def resolve_references(findings: list[Finding], lines: list[int]) -> list[Finding]:
+    """Give a site-less abnormal statement the place of the statement it goes on from.
+
+    One that refers back to a finding ("the fracture", "the lesion", "it") takes the place of
+    the nearest earlier abnormal statement with a site that it refers to: one naming the same
+    finding word, or any one for a pronoun. "A fracture of the right distal radius. The fracture
+    is in anatomic alignment." says the alignment of the radius, and a fracture of another bone
+    is not the same finding. One that names no place at all ("Mild stenosis.", "Dense shadows
+    within.") goes on from the abnormal statement just before it on the same line: "A
+    non-calcified plaque in the mid right coronary artery. Mild stenosis." is a stenosis of that
+    artery, not of any vessel. The items of a list ("- Mild periarticular osteopenia.") each
+    stand alone."""
     out: list[Finding] = []
-    for finding in findings:
+    for index, finding in enumerate(findings):
         f = finding.features
-        if not f.sites and f.normality != NORMAL and _REFERENCE_RE.match(finding.text):
-            source = _referent(finding, out)
-            if source is not None:
-                g = source.features
-                sides = f.sides or g.sides
-                finding = replace(finding, sites=source.sites,
-                                  laterality=tuple(sorted(sides)),
-                                  features=replace(f, sites=g.sites, sides=sides,
-                                                   segments=f.segments or g.segments,
-                                                   levels=f.levels or g.levels))
+        source = None
+        if not f.sites and f.normality != NORMAL:
+            if _REFERENCE_RE.match(finding.text):
+                source = _referent(finding, out)
+            elif index and lines[index - 1] == lines[index] and not _PLACE_PHRASE_RE.search(finding.text):
+                source = _goes_on_from(out)
+        if source is not None:
+            g = source.features
+            sides = f.sides or g.sides
+            finding = replace(finding, sites=tuple(sorted(g.sites)),
+                              laterality=tuple(sorted(sides)),
+                              features=replace(f, sites=g.sites, sides=sides,
+                                               segments=f.segments or g.segments,
+                                               levels=f.levels or g.levels))
         out.append(finding)
     return out
+
+
+def _distinct(findings: list[Finding]) -> list[Finding]:
+    """Each statement once: a sentence repeated word for word is one statement, unless it goes
+    on from another place ("Left breast: ... Calcifications are seen." and "Right breast: ...
+    Calcifications are seen."); the later one then names its place in its text, which is how
+    RadSEM tells sentences apart."""
+    places: dict[str, set[tuple[tuple[str, ...], tuple[str, ...]]]] = {}
+    out: list[Finding] = []
+    for finding in findings:
+        place = (finding.sites, finding.laterality)
+        said = places.setdefault(finding.text, set())
+        if place in said:
+            continue
+        if said:
+            named = " ".join((*finding.laterality, *finding.sites))
+            finding = replace(finding, text=f"{finding.text.rstrip('.')} ({named}).")
+        said.add(place)
+        out.append(finding)
+    return out
+
+
+# A place named in words the lexicons may not know ("in the abdominopelvic cavity", "at the
+# anastomosis"): a statement with one does not borrow the place of the one before it. A phrase
+# pointing back ("within these areas") names no new place.
+_PLACE_PHRASE_RE = re.compile(
+    r"\b(?:in|within|at|of|on|along|around|near|beside|adjacent to|involving|into|from|throughout)\s+"
+    r"(?!(?:these|those|this|that|it|them|the above|the same|the aforementioned)\b)", re.IGNORECASE)
+
+
+def _goes_on_from(before: list[Finding]) -> Finding | None:
+    """The abnormal statement with a site just before, its place widened to the run of
+    statements of the same finding it was cut from ("low-density areas in the left frontal lobe,
+    the centrum semiovale and the right frontal lobe. Nodules within these areas.")."""
+    if not before or before[-1].features.normality == NORMAL or not before[-1].features.sites:
+        return None
+    last = before[-1]
+    run = [last.features]
+    for earlier in reversed(before[:-1]):
+        g = earlier.features
+        if g.normality == NORMAL or not g.sites or g.core != last.features.core:
+            break
+        run.append(g)
+    sites = frozenset().union(*(g.sites for g in run))
+    sides = frozenset().union(*(g.sides for g in run))
+    return replace(last, features=replace(last.features, sites=sites, sides=sides))
 
 
 def _referent(finding: Finding, before: list[Finding]) -> Finding | None:

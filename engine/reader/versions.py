@@ -19,6 +19,18 @@ from __future__ import annotations
 from radscope.engine.reader.vocabulary.loader import lexicon_hash
 
 READER_NAME = "radscope-reader"
+# v17: a statement that names no place goes on from the abnormal statement just before it on the
+# same line ("A plaque in the mid RCA. Mild stenosis." is a stenosis of the RCA), the items of a
+# list each standing alone; a sentence repeated word for word under another place is kept once
+# per place; ", with <finding>, is seen in <site>" gives both findings the site; a site may have
+# several parents (a malleolus is part of the ankle and of its bone); pneumothorax and hemothorax
+# are pleural, ascites and pneumoperitoneum peritoneal; an organ operation (mastectomy,
+# cholecystectomy, lobectomy, ...) is the organ absent after surgery; fluid in the abdominal or
+# pelvic cavity is ascites however the sentence puts it; CBD, LAD, LCX and RCA written out;
+# periarticular is the joint, the medial or lateral compartment the knee; honeycombing in any
+# wording; enlarged nodes are lymphadenopathy; sparse trabeculae are osteopenia; an unseen
+# ligament is torn, grade III meniscal signal a tear; free gas under a hemidiaphragm is
+# pneumoperitoneum; a lost fatty hilum in any wording.
 # v16: over eighty common findings the lexicons did not know are findings (osteopenia, disc
 # desiccation, dissection, nonunion, malalignment, cholecystitis, ventriculomegaly, fibroids,
 # goiter, avascular necrosis, volvulus, hydrosalpinx, empyema, sarcoidosis, Chiari malformation,
@@ -141,7 +153,7 @@ READER_NAME = "radscope-reader"
 # opposite places and liver segments, telegraphic labels kept. v5: findings as frames (sizes in mm within a tolerance, change over time), wording.json,
 # comparisons as context. v4: sections as written (RESULT(S), CONCLUSION, sub-headings), the
 # impression read apart. v3: radsem-rules-v5 atoms (level and site lists, joined continuations).
-READER_VERSION = "reader-v16"
+READER_VERSION = "reader-v17"
 READER_RULES_VERSION = "rules-v5"  # v5: telegraphic labels kept; v4: sentences read through wording.json
 RADSEM_RULES_VERSION = "radsem-rules-v11"  # v11: a statement naming no site is kept apart only below 0.25 similarity; v10: site lists, shared nouns, finding lists and finding adjectives written one per sentence; v9: a statement the other report denies pairs only with one that states the denied finding; kinds and effects written one per sentence; v8: a finding that names no abnormality against one that does is part-whole; v7: per-sequence atoms, places; v6: size and change-over-time contradictions
 

@@ -29,7 +29,7 @@ TOKEN_RE = re.compile(r"[a-z0-9]+(?:[-'][a-z0-9]+)*")  # a content word of canon
 class AnatomyLexicon:
     canonical: tuple[tuple[re.Pattern[str], str], ...]
     site_patterns: tuple[tuple[str, re.Pattern[str]], ...]
-    site_parent: dict[str, str | None]
+    site_parent: dict[str, tuple[str, ...]]  # a malleolus is part of the ankle and of its bone
     paired_plural: Alternation
     paired_singular: dict[str, str]
     bilateral: Alternation
@@ -45,11 +45,14 @@ class AnatomyLexicon:
     drop: Alternation
 
     def ancestors(self, site: str) -> list[str]:
-        """The chain of parents of ``site`` (nearest first)."""
-        chain, parent = [], self.site_parent.get(site)
-        while parent:
-            chain.append(parent)
-            parent = self.site_parent.get(parent)
+        """Every site that contains ``site``, its parents before theirs."""
+        chain: list[str] = []
+        todo = list(self.site_parent.get(site, ()))
+        while todo:
+            parent = todo.pop(0)
+            if parent not in chain:
+                chain.append(parent)
+                todo.extend(self.site_parent.get(parent, ()))
         return chain
 
     def related(self, a: str, b: str) -> bool:
@@ -67,6 +70,11 @@ def _plural(term: str) -> str:
     return f"{term}(?:e?s)?" if term[-1:].isalpha() else term
 
 
+def _parents(parent: str | list[str] | None) -> tuple[str, ...]:
+    """A site's parent as the lexicon writes it: none, one, or a list of them."""
+    return () if parent is None else (parent,) if isinstance(parent, str) else tuple(parent)
+
+
 @lru_cache(maxsize=1)
 def anatomy_lexicon() -> AnatomyLexicon:
     data = load("radsem")
@@ -76,7 +84,7 @@ def anatomy_lexicon() -> AnatomyLexicon:
         canonical=tuple((word_regex([pattern]), word) for pattern, word in data["canonical"]),
         site_patterns=tuple((site, word_regex([_plural(t) for t in terms]))
                             for site, (_, terms) in sites.items() if terms),
-        site_parent={site: parent for site, (parent, _) in sites.items()},
+        site_parent={site: _parents(parent) for site, (parent, _) in sites.items()},
         paired_plural=Alternation(list(plurals)),
         paired_singular=plurals,
         bilateral=Alternation(data["bilateral"]["patterns"]),

@@ -206,10 +206,18 @@ def atomize(report: str) -> tuple[list[str], list[str]]:
 
 def atoms_of(text: ReportText) -> tuple[list[str], list[str]]:
     """Atomic sentences of a report read by the text stage, and notes on what was dropped."""
+    sentences, _, notes = atoms_by_line(text)
+    return list(dict.fromkeys(sentences)), notes
+
+
+def atoms_by_line(text: ReportText) -> tuple[list[str], list[int], list[str]]:
+    """``atoms_of`` with the line each atomic sentence was read from."""
     sentences: list[str] = []
+    lines: list[int] = []
+    read: set[tuple[str, int]] = set()
     notes: list[str] = []
     place = None  # where a follow-up lead-in says the report's findings are
-    for utterance in _join_continuations(list(text.atom_source)):
+    for line, utterance in _join_continuations(list(zip(text.atom_lines, text.atom_source, strict=True))):
         lead = _follow_up_place(utterance)
         place = lead or place
         # a sentence naming a place of its own keeps it for all its statements ("the ulnar
@@ -218,9 +226,11 @@ def atoms_of(text: ReportText) -> tuple[list[str], list[str]]:
         for piece in atomize_sentence(utterance, notes):
             if place and not sited and not _site_names(piece):
                 piece = f"{piece.rstrip('.')} {place}."
-            if piece not in sentences:
+            if (piece, line) not in read:  # a repeat on another line may be said of another place
+                read.add((piece, line))
                 sentences.append(piece)
-    return sentences, notes
+                lines.append(line)
+    return sentences, lines, notes
 
 
 def atomize_kept_parts(sentence: str) -> list[str]:
@@ -231,26 +241,26 @@ def atomize_kept_parts(sentence: str) -> list[str]:
             for atom in atomize_sentence(part.strip())]
 
 
-def _join_continuations(utterances: list[str]) -> list[str]:
+def _join_continuations(utterances: list[tuple[int, str]]) -> list[tuple[int, str]]:
     """Join a sentence that continues the previous one's finding to it, as one report rewritten
     sentence by sentence would say it ("..., the largest measures 8 mm"): on its own it names
     neither the finding nor its site, and nothing can pair with it. A finding that ends in a
     colon and lists how it looks line by line ("A mass in the right temporal lobe:" / "T1WI: low
     signal." / "T2WI: high signal.") gives each line its finding, as one sentence would."""
-    out: list[str] = []
+    out: list[tuple[int, str]] = []
     lead, listed = "", False
-    for utterance in utterances:
+    for line, utterance in utterances:
         if lead and _describes_only(canonical_text(utterance)):
             if not listed:
                 out.pop()  # the lead-in says nothing its lines do not say again
-            out.append(f"{lead}, {_continued(utterance)}")
+            out.append((line, f"{lead}, {_continued(utterance)}"))
             listed = True
             continue
         lead, listed = "", False
         if out and _CONTINUATION_RE.match(utterance) and not _is_site(utterance):
-            out[-1] = f"{out[-1].rstrip(' .;')}, {_continued(utterance)}"
+            out[-1] = (out[-1][0], f"{out[-1][1].rstrip(' .;')}, {_continued(utterance)}")
             continue
-        out.append(utterance)
+        out.append((line, utterance))
         if utterance.endswith(":"):
             lead = utterance[:-1].rstrip()
     return out
@@ -436,6 +446,10 @@ def _until_next_cut(text: str, start: int) -> str:
     return text[start:m.start() if m else len(text)]
 
 
+# ", with <finding>, is seen in <site>": a finding set between a subject and its predicate
+_ASIDE_RE = re.compile(r"(?P<finding>[^,]+),\s+(?P<predicate>(?:is|are|was|were)\s.+)", re.IGNORECASE | re.DOTALL)
+
+
 def _split_attached_findings(clause: str) -> list[str]:
     """Cut ", with <finding>" off when both halves state an abnormal finding of their own, and
     ", with no <finding> in <site>" off a finding: a denial about another site ("The heart is
@@ -465,6 +479,10 @@ def _split_attached_findings(clause: str) -> list[str]:
             continue  # ", with low signal on T1WI": how the finding looks, not a second finding
         if (lex.abnormal.search(said) or lex.neutral.search(said) or lex.devices.search(said)) \
                 and (names_finding(left) or _is_normal(left)) and not denial:
+            aside = _ASIDE_RE.match(right)
+            if aside:  # "Nodular areas, with calcification, are seen in the thyroid": one predicate
+                predicate = aside.group("predicate")
+                left, right = f"{left} {predicate}", f"{aside.group('finding')} {predicate}"
             return [left, *_split_attached_findings(right)]
         if denial and names_finding(left) and _site_names(right) - _site_names(left):
             return [left, f"{right[:1].upper()}{right[1:]}"]

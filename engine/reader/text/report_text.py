@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from radscope.engine.io.reports import read_layout, split_utterances
+from radscope.engine.io.reports import read_layout, utterances_by_line
 from radscope.engine.reader.text.labelled_lines import label_each_part
 from radscope.engine.reader.text.wording import normalise
 
@@ -30,6 +30,7 @@ class ReportText:
     findings: tuple[str, ...]
     atom_source: tuple[str, ...]
     utterances: tuple[str, ...]
+    atom_lines: tuple[int, ...]  # the line of each of ``atom_source`` (``utterances_by_line``)
 
 
 @lru_cache(maxsize=4096)
@@ -37,13 +38,21 @@ def read_text(report: str) -> ReportText:
     """Section ``report`` and split and rewrite its sentences, once."""
     layout = read_layout(report)
     findings_section = layout.findings or layout.impression
-    findings = reader_utterances(findings_section)
-    return ReportText(findings=findings,
-                      atom_source=findings if findings_section else reader_utterances(report),
-                      utterances=reader_utterances(layout.text(("findings", "impression"))))
+    lines, findings = _reader_utterances_by_line(findings_section)
+    atom_lines, atom_source = (lines, findings) if findings_section else _reader_utterances_by_line(report)
+    return ReportText(findings=findings, atom_source=atom_source,
+                      utterances=reader_utterances(layout.text(("findings", "impression"))),
+                      atom_lines=atom_lines)
 
 
 def reader_utterances(text: str) -> tuple[str, ...]:
     """The sentences of ``text`` (``split_utterances``), each labelled line's parts said of what
     they are about (``labelled_lines``), each ``normalise``d."""
-    return tuple(normalise(u) for whole in split_utterances(text) for u in label_each_part(whole))
+    return _reader_utterances_by_line(text)[1]
+
+
+def _reader_utterances_by_line(text: str) -> tuple[tuple[int, ...], tuple[str, ...]]:
+    """``reader_utterances`` and the line each one is on."""
+    read = [(number, normalise(u)) for number, whole in utterances_by_line(text)
+            for u in label_each_part(whole)]
+    return tuple(n for n, _ in read), tuple(u for _, u in read)

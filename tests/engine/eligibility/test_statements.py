@@ -47,6 +47,7 @@ NOT_REPORTS = {
     "Describe the chest radiograph.": INSTRUCTION,
     "Generate a radiology report for this image.": INSTRUCTION,
     "Please consult a radiologist.": INSTRUCTION,
+    "Complete the report for this study.": INSTRUCTION,
     "Findings and impression of this chest radiograph.": NOTHING,
     "Chest radiograph, PA and lateral.": NOTHING,
     # keyboard mash, placeholders
@@ -80,6 +81,8 @@ REPORTS = [
     # a measurement of a named place (ultrasound), and findings beyond the chest (reader-v16)
     "The spleen measures 13 cm.", "The endometrium is 6 mm thick.", "Osteopenia.",
     "Disc desiccation at L4-5.", "Patchy opacity in the right lower zone.",
+    # a finding that opens with a word an instruction may open with (reader-v17)
+    "Complete tear of the anterior cruciate ligament.",
     # a first person that states a finding; what gaming writes, still reports (scored)
     "I reviewed the images and the lungs are clear.",
     "Possible pneumothorax. Possible pleural effusion. Possible consolidation.",

@@ -32,7 +32,25 @@ def test_a_pronoun_refers_to_the_nearest_finding_with_a_site():
     reading = read_report("A 12 mm nodule in the left kidney. Arterial phase enhancement. "
                           "It is hyperintense on T2WI.")
     assert reading.findings[-1].sites == ("kidney",)
-    assert reading.findings[1].sites == ()  # no reference word: left as written
+
+
+def test_a_statement_naming_no_place_goes_on_from_the_one_before_it_on_its_line():
+    reading = read_report("A non-calcified plaque in the mid right coronary artery. Mild stenosis.")
+    plaque, stenosis = reading.findings
+    assert plaque.sites and stenosis.sites == plaque.sites
+    # the items of a list each stand alone
+    listed = read_report("- A non-calcified plaque in the mid right coronary artery.\n- Mild stenosis.")
+    assert listed.findings[-1].sites == ()
+    # a place the lexicons do not know is still a place of its own
+    own = read_report("A fracture of the right radius. A hyperdense focus at the anastomosis.")
+    assert own.findings[-1].sites == ()
+
+
+def test_a_statement_going_on_from_a_finding_over_several_sites_is_about_all_of_them():
+    reading = read_report("Patchy low-density areas are seen in the left frontal lobe and the right "
+                          "parietal lobe. Slightly hyperdense nodules are seen within these areas.")
+    assert set(reading.findings[-1].sites) == {"frontal lobe", "parietal lobe"}
+    assert set(reading.findings[-1].laterality) == {"left", "right"}
 
 
 def test_a_reference_without_an_earlier_finding_of_that_kind_keeps_no_site():
@@ -1126,3 +1144,54 @@ def test_one_hedge_however_worded(first, second):
 def test_a_finding_not_present_on_the_prior_study_is_new():
     features = sentence_features("A left lower lobe nodule that was not present on the prior CT.")
     assert features.normality == ABNORMAL and "nodul" in features.asserted and features.change == "new"
+
+
+def test_a_finding_of_a_body_space_is_read_at_that_space():
+    for text, site in (("Right-sided hydropneumothorax is present.", "pleura"),
+                       ("Small left pneumothorax.", "pleura"),
+                       ("Moderate ascites.", "abdomen")):
+        assert site in sentence_features(text).sites, text
+    assert "effusion" in sentence_features("Right hydrothorax.").core
+
+
+def test_a_malleolus_is_part_of_the_ankle_and_of_its_bone():
+    fibular = sentence_features("Healing fracture of the distal fibula.")
+    lateral = sentence_features("Healing fracture of the lateral malleolus.")
+    medial = sentence_features("Healing fracture of the medial malleolus.")
+    ankle = sentence_features("Healing ankle fracture.")
+    assert incompatibility_reason(fibular, lateral) is None
+    assert incompatibility_reason(ankle, lateral) is None
+    assert incompatibility_reason(fibular, medial) is not None
+
+
+def test_a_finding_set_between_a_subject_and_its_predicate_shares_the_place():
+    atoms = atomize("Nodular low-density areas, with local calcification, are seen in the left "
+                    "thyroid lobe.")[0]
+    assert len(atoms) == 2 and all("thyroid" in a for a in atoms)
+
+
+def test_a_sentence_repeated_under_another_place_is_kept_for_each_place():
+    reading = read_report("Left breast: dense parenchyma is present. Scattered calcifications are seen.\n"
+                          "Right breast: dense parenchyma is present. Scattered calcifications are seen.")
+    calcifications = [f for f in reading.findings if "calcification" in f.text]
+    assert [f.laterality for f in calcifications] == [("left",), ("right",)]
+    assert len({f.text for f in calcifications}) == 2  # RadSEM tells sentences apart by text
+    repeated = read_report("No mass is seen.\nNo mass is seen.")
+    assert len(repeated.findings) == 1
+
+
+@pytest.mark.parametrize("reference, candidate", [
+    ("Honeycomb changes in both lower lobes.", "Honeycombing in both lower lobes."),
+    ("Enlarged left level III cervical nodes.", "Enlarged left level III cervical lymph nodes."),
+    ("The common bile duct measures 4 mm.", "The CBD measures 4 mm."),
+    ("Mild stenosis of the proximal left anterior descending artery.", "Mild stenosis of the proximal LAD."),
+    ("No abnormality in the left adnexal region.", "No abnormality in the left adnexa."),
+])
+def test_one_finding_in_two_spellings_reads_alike(reference, candidate):
+    a, b = sentence_features(reference), sentence_features(candidate)
+    assert (a.sites, a.core, a.sides) == (b.sites, b.core, b.sides)
+
+
+def test_places_named_around_a_joint_or_in_the_knee():
+    assert sentence_features("Mild periarticular osteopenia.").sites == frozenset({"joint"})
+    assert sentence_features("Medial compartment joint space narrowing.").sites == frozenset({"knee"})
