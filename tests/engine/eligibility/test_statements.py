@@ -83,6 +83,7 @@ REPORTS = [
     "Disc desiccation at L4-5.", "Patchy opacity in the right lower zone.",
     # a finding that opens with a word an instruction may open with (reader-v17)
     "Complete tear of the anterior cruciate ligament.",
+    "Bilateral mosaic attenuation.",
     # a first person that states a finding; what gaming writes, still reports (scored)
     "I reviewed the images and the lungs are clear.",
     "Possible pneumothorax. Possible pleural effusion. Possible consolidation.",

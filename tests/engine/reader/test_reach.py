@@ -1186,6 +1186,7 @@ def test_a_sentence_repeated_under_another_place_is_kept_for_each_place():
     ("The common bile duct measures 4 mm.", "The CBD measures 4 mm."),
     ("Mild stenosis of the proximal left anterior descending artery.", "Mild stenosis of the proximal LAD."),
     ("No abnormality in the left adnexal region.", "No abnormality in the left adnexa."),
+    ("No enlarged lymph nodes in the retroperitoneum.", "No nodal enlargement in the retroperitoneum."),
 ])
 def test_one_finding_in_two_spellings_reads_alike(reference, candidate):
     a, b = sentence_features(reference), sentence_features(candidate)
@@ -1195,3 +1196,8 @@ def test_one_finding_in_two_spellings_reads_alike(reference, candidate):
 def test_places_named_around_a_joint_or_in_the_knee():
     assert sentence_features("Mild periarticular osteopenia.").sites == frozenset({"joint"})
     assert sentence_features("Medial compartment joint space narrowing.").sites == frozenset({"knee"})
+
+
+def test_the_choroidal_fissure_is_a_cistern_not_the_sulci():
+    assert sentence_features("The left choroidal fissure cistern is enlarged.").sites == frozenset({"cisterns"})
+    assert sentence_features("The sylvian fissures are widened.").sites == frozenset({"sulci"})
