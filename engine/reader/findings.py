@@ -29,6 +29,7 @@ from radscope.engine.reader.attributes.size import size_spans
 from radscope.engine.reader.text.anatomy import anatomy_lexicon, canonical_text
 from radscope.engine.reader.text.atoms import atomize_kept_parts, atoms_by_line
 from radscope.engine.reader.text.report_text import read_text
+from radscope.engine.reader.vocabulary.loader import load
 from radscope.engine.reader.vocabulary.reader_words import reader_lexicon
 
 _NO_PRIOR_RE = re.compile(r"\b(?:no|without) (?:prior|previous|earlier|comparison)\b")
@@ -186,7 +187,7 @@ def resolve_references(findings: list[Finding], lines: list[int]) -> list[Findin
         if not f.sites and f.normality != NORMAL:
             if _REFERENCE_RE.match(finding.text):
                 source = _referent(finding, out)
-            elif index and lines[index - 1] == lines[index] and not _PLACE_PHRASE_RE.search(finding.text):
+            elif index and lines[index - 1] == lines[index] and _said_of_the_one_before(finding):
                 source = _goes_on_from(out)
         if source is not None:
             g = source.features
@@ -226,6 +227,27 @@ def _distinct(findings: list[Finding]) -> list[Finding]:
 _PLACE_PHRASE_RE = re.compile(
     r"\b(?:in|within|at|of|on|along|around|near|beside|adjacent to|involving|into|from|throughout)\s+"
     r"(?!(?:these|those|this|that|it|them|the above|the same|the aforementioned)\b)", re.IGNORECASE)
+
+
+def _said_of_the_one_before(finding: Finding) -> bool:
+    """A statement naming no place that describes the finding before it: one that points back
+    ("Dense shadows within.", "Hydronephrosis above.", "Some lesions are confluent."), or one whose finding words only say how
+    a finding looks, its caliber or its change ("Mild stenosis.", "Surrounding edema.") and that
+    names no place of its own in words the lexicons do not know."""
+    if _POINTER_RE.search(finding.text):
+        return True
+    core = finding.features.core
+    return bool(core) and core <= _said_of_before() and not _PLACE_PHRASE_RE.search(finding.text)
+
+
+_POINTER_RE = re.compile(r"\b(?:within|above|below)\s*(?=[.,;]|$)"
+                         r"|\b(?:within|in|inside|around) (?:it|them|this|these|those)\b"
+                         r"|^(?:some|most|part|others|the others|the rest)\b", re.IGNORECASE)
+
+
+@lru_cache(maxsize=1)
+def _said_of_before() -> frozenset[str]:
+    return frozenset(load("radsem")["said_of_the_finding_before"]["words"])
 
 
 def _goes_on_from(before: list[Finding]) -> Finding | None:

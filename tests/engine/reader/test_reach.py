@@ -12,6 +12,7 @@ from radscope.engine.metrics.framework.registry import production
 from radscope.engine.context import RuntimeContext
 from radscope.engine.eligibility.statements import sentence_kind
 from radscope.engine.reader.attributes.place import ABNORMAL, NORMAL, sentence_features
+from radscope.engine.api import Scorer
 from radscope.engine.reader.findings import read_report
 from radscope.engine.reader.pair.align import read_pair
 from radscope.engine.reader.pair.compatibility import incompatibility_reason
@@ -1201,3 +1202,14 @@ def test_places_named_around_a_joint_or_in_the_knee():
 def test_the_choroidal_fissure_is_a_cistern_not_the_sulci():
     assert sentence_features("The left choroidal fissure cistern is enlarged.").sites == frozenset({"cisterns"})
     assert sentence_features("The sylvian fissures are widened.").sites == frozenset({"sulci"})
+
+
+def test_a_radiograph_report_in_another_order_is_the_same_report():
+    """Each sentence of a chest radiograph report is its own finding: a statement naming no place
+    ("Prior granulomatous disease.", "Osteopenia.") does not take the place of whatever precedes it."""
+    reference = ("Normal heart size. Stable tortuous thoracic aorta. Prior granulomatous disease. "
+                 "Healed left rib fractures. Moderate hiatal hernia. Osteopenia. No pneumothorax.")
+    candidate = ("Osteopenia. Stable tortuous thoracic aorta. Healed left rib fractures. Moderate "
+                 "hiatal hernia. Prior granulomatous disease. No pneumothorax. Normal heart size.")
+    records = Scorer(["radsem", "vert"], extractor="rules").score([reference], [candidate]).records
+    assert [records[0]["metrics"][m]["score"] for m in ("radsem", "vert")] == [1.0, 1.0]
