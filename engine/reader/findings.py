@@ -175,22 +175,22 @@ def resolve_references(findings: list[Finding], lines: list[int]) -> list[Findin
     the nearest earlier abnormal statement with a site that it refers to: one naming the same
     finding word, or any one for a pronoun. "A fracture of the right distal radius. The fracture
     is in anatomic alignment." says the alignment of the radius, and a fracture of another bone
-    is not the same finding. One that names no place at all ("Mild stenosis.", "Dense shadows
-    within.") goes on from the abnormal statement just before it on the same line: "A
+    is not the same finding. One that names no place at all and describes the abnormal statement
+    just before it on the same line (``_said_of_the_one_before``) takes that statement's place: "A
     non-calcified plaque in the mid right coronary artery. Mild stenosis." is a stenosis of that
-    artery, not of any vessel. The items of a list ("- Mild periarticular osteopenia.") each
-    stand alone."""
+    artery, not of any vessel. The items of a list ("- Mild periarticular osteopenia.") and a
+    statement of a finding of its own ("Osteopenia.") each stand alone."""
     out: list[Finding] = []
     for index, finding in enumerate(findings):
         f = finding.features
-        source = None
+        g: SentenceFeatures | None = None  # what the statement's place is taken from
         if not f.sites and f.normality != NORMAL:
             if _REFERENCE_RE.match(finding.text):
-                source = _referent(finding, out)
+                referent = _referent(finding, out)
+                g = None if referent is None else referent.features
             elif index and lines[index - 1] == lines[index] and _said_of_the_one_before(finding):
-                source = _goes_on_from(out)
-        if source is not None:
-            g = source.features
+                g = _place_before(out)
+        if g is not None:
             sides = f.sides or g.sides
             finding = replace(finding, sites=tuple(sorted(g.sites)),
                               laterality=tuple(sorted(sides)),
@@ -231,9 +231,10 @@ _PLACE_PHRASE_RE = re.compile(
 
 def _said_of_the_one_before(finding: Finding) -> bool:
     """A statement naming no place that describes the finding before it: one that points back
-    ("Dense shadows within.", "Hydronephrosis above.", "Some lesions are confluent."), or one whose finding words only say how
-    a finding looks, its caliber or its change ("Mild stenosis.", "Surrounding edema.") and that
-    names no place of its own in words the lexicons do not know."""
+    ("Dense shadows within.", "Hydronephrosis above.", "Some lesions are confluent."), or one
+    whose finding words only say how a finding looks, its caliber or its change ("Mild
+    stenosis.", "Surrounding edema.") and that names no place of its own in words the lexicons
+    do not know."""
     if _POINTER_RE.search(finding.text):
         return True
     core = finding.features.core
@@ -250,22 +251,21 @@ def _said_of_before() -> frozenset[str]:
     return frozenset(load("radsem")["said_of_the_finding_before"]["words"])
 
 
-def _goes_on_from(before: list[Finding]) -> Finding | None:
+def _place_before(before: list[Finding]) -> SentenceFeatures | None:
     """The abnormal statement with a site just before, its place widened to the run of
     statements of the same finding it was cut from ("low-density areas in the left frontal lobe,
     the centrum semiovale and the right frontal lobe. Nodules within these areas.")."""
     if not before or before[-1].features.normality == NORMAL or not before[-1].features.sites:
         return None
-    last = before[-1]
-    run = [last.features]
+    last = before[-1].features
+    run = [last]
     for earlier in reversed(before[:-1]):
         g = earlier.features
-        if g.normality == NORMAL or not g.sites or g.core != last.features.core:
+        if g.normality == NORMAL or not g.sites or g.core != last.core:
             break
         run.append(g)
-    sites = frozenset().union(*(g.sites for g in run))
-    sides = frozenset().union(*(g.sides for g in run))
-    return replace(last, features=replace(last.features, sites=sites, sides=sides))
+    return replace(last, sites=frozenset().union(*(g.sites for g in run)),
+                   sides=frozenset().union(*(g.sides for g in run)))
 
 
 def _referent(finding: Finding, before: list[Finding]) -> Finding | None:
