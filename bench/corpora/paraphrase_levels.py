@@ -1,4 +1,4 @@
-"""Two of SSREE's error levels written by hand for twelve of our own reports
+"""Two of SSREE's error levels written by hand for seventeen of our own reports
 (``paraphrase_reports``): *all normal*, every abnormal finding said to be normal (SSREE's L4),
 and *turned*, every sentence's polarity turned (L5: an abnormal finding denied, a normal
 statement made abnormal).
@@ -6,7 +6,8 @@ Each is a Findings section; the reference is the Findings of its source, so that
 reads the same text. A good metric scores a faithful rewrite above *all normal*, and *all normal*
 above *turned* (which keeps no statement of the reference); ``bench paraphrases`` prints how
 many reports each metric orders so. Chosen where RadSEM ranked SSREE's L5 above its L4: radiographs
-of bones and joints after fracture and fixation, and reports written as translated reports read.
+of bones and joints after fracture and fixation, and reports written as translated reports read;
+then (reader-v18) head and neck and coronary CT angiography, a thigh and a hip MRI and a brain MRI.
 """
 from __future__ import annotations
 
@@ -114,4 +115,76 @@ LEVELS: dict[str, tuple[str, str]] = {
         "are noted. No fracture lucency is seen in the right clavicle. The right clavicle fracture ends are malaligned. "
         "No callus formation is seen. No bone fragment is seen below the right clavicle. The right acromioclavicular "
         "joint is widened. The soft tissues about the right shoulder are not swollen."),
+    "cta-head-neck": (
+        # all normal
+        "The aortic arch is of the normal type, and its three branches arise normally. No plaque is seen at the bifurcation "
+        "of the bilateral common carotid arteries, and the lumens are not narrowed. The cervical segments of the bilateral "
+        "internal carotid arteries are smooth, without stenosis. The bilateral vertebral arteries are symmetrical in caliber. "
+        "The M1 segment of the left middle cerebral artery shows no stenosis. The A1 and A2 segments of the bilateral anterior "
+        "cerebral arteries and the right middle cerebral artery are normal in course, without obvious stenosis. No outpouching "
+        "is seen at the anterior communicating artery. The P2 segment of the left posterior cerebral artery is patent, and its "
+        "distal branches are well opacified. The right posterior cerebral artery arises normally from the basilar artery, with "
+        "a normal P1 segment. No obvious abnormality is seen in the basilar artery.",
+        # turned
+        "The aortic arch has an abnormal branching pattern. The carotid bifurcations on both sides are smooth, free of plaque "
+        "and not narrowed. The cervical internal carotid arteries on both sides are irregular and stenotic. The two vertebral "
+        "arteries are equal in caliber. The left middle cerebral artery is not narrowed at M1. Both anterior cerebral arteries "
+        "and the right middle cerebral artery are narrowed. No aneurysm arises from the anterior communicating artery. The left "
+        "posterior cerebral artery is patent at P2. The right posterior cerebral artery has a normal origin from the basilar "
+        "artery. The basilar artery is narrowed."),
+    "ct-coronary": (
+        # all normal
+        "The coronary arteries arise normally from the aortic sinuses, and the distribution is right dominant. The coronary "
+        "artery calcium score is 0. The left main coronary artery and the left circumflex artery show no obvious plaque, and "
+        "their lumens are not narrowed. No plaque is seen in the proximal segment of the left anterior descending artery, and "
+        "the lumen is not narrowed. The middle segment of the left anterior descending artery runs on the epicardial surface, "
+        "without a myocardial bridge. No plaque is seen in the middle segment of the right coronary artery, and the lumen is "
+        "not narrowed. The heart is normal in size. No pericardial effusion is seen.",
+        # turned
+        "The coronary arteries have an anomalous origin from the aortic sinuses. No coronary calcium is present. Plaques "
+        "narrowing the lumen are seen in the left main coronary artery and the left circumflex artery. The proximal left "
+        "anterior descending artery is free of plaque and not narrowed. No myocardial bridge is seen along the left anterior "
+        "descending artery. The middle right coronary artery shows no plaque. The heart is enlarged. A pericardial effusion "
+        "is present."),
+    "mri-thigh-mass": (
+        # all normal
+        "No mass is seen in the vastus lateralis muscle of the left thigh. No abnormal enhancement is seen after "
+        "contrast administration. No high signal on fat-suppressed sequences is seen in the surrounding muscle. "
+        "No high signal on fat-suppressed sequences is seen in the subcutaneous fat of the lateral left thigh. "
+        "No fluid signal is seen in the left knee joint. No abnormal signal is seen in the left femur. No enlarged "
+        "lymph nodes are seen in the left inguinal region. The left sciatic nerve and the femoral vessels are normal "
+        "in course and signal. The adductor and posterior muscle groups of the left thigh show normal signal.",
+        # turned
+        "The left vastus lateralis contains no mass. The left thigh shows no abnormal enhancement on the contrast "
+        "images. The muscle around the vastus lateralis is normal in signal, without edema. The subcutaneous fat of "
+        "the lateral left thigh is normal, without edema. The left knee joint contains no effusion. Abnormal marrow "
+        "signal is seen in the left femur. The left groin shows no lymph nodes. The left sciatic nerve and the femoral "
+        "vessels are abnormal in course and signal. Abnormal signal is seen in the adductor and posterior muscle "
+        "groups of the left thigh."),
+    "mri-hip": (
+        # all normal
+        "No abnormal signal is seen under the articular surface of the right femoral head, and no double line sign "
+        "is seen. The right femoral head and neck show normal signal, with no bone marrow edema. The articular surface "
+        "of the right femoral head is smooth, with no collapse. No fluid signal is seen in the right hip joint. The "
+        "left femoral head is normal in shape and signal. The left acetabular labrum shows normal signal. The right "
+        "gluteus medius tendon is normal in thickness and signal. No abnormal signal is seen in the pelvic bones. "
+        "The hip joint spaces are preserved on both sides.",
+        # turned
+        "The subchondral bone of the right femoral head is normal in signal, without necrosis. The right femoral "
+        "head and neck show no marrow edema. The articular surface of the right femoral head has collapsed. The right "
+        "hip joint contains no effusion. The left femoral head is abnormal in shape and signal. The left acetabular "
+        "labrum is intact and normal in signal. The right gluteus medius tendon is normal. Abnormal signal is seen in "
+        "the pelvic bones. Both hip joint spaces are narrowed."),
+    "mri-brain-infarcts": (
+        # all normal
+        "No abnormal signal is seen in the left corona radiata, and DWI shows no high signal. No abnormal signal is seen in "
+        "the bilateral basal ganglia or the right thalamus. The white matter around the bilateral lateral ventricles is normal "
+        "in signal on FLAIR. No abnormal low signal is seen in the left cerebellar hemisphere on SWI. The ventricular system is "
+        "normal in size, and the sulci and fissures are not widened. The midline structures are centered. The bilateral "
+        "maxillary sinuses are clear. No abnormal signal is seen in the brainstem.",
+        # turned
+        "The left corona radiata is normal in signal, without restricted diffusion. The bilateral basal ganglia and the right "
+        "thalamus show no lacunar lesions. No FLAIR hyperintensity is seen around the lateral ventricles. The left cerebellar "
+        "hemisphere shows no susceptibility focus. The ventricles, sulci and fissures are normal in size. The midline "
+        "structures are shifted. The maxillary sinuses show no mucosal thickening. Abnormal signal is seen in the brainstem."),
 }

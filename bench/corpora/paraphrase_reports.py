@@ -1929,7 +1929,473 @@ IMPRESSION:
     },
 )
 
+# --- reader-v18: vascular CT, soft-tissue and joint MRI, and a brain MRI written as translated
+# reports read (issue 43)
+
+CTA_HEAD_NECK = Source(
+    "cta-head-neck", "CT",
+    """HEAD AND NECK CT ANGIOGRAPHY
+
+FINDINGS:
+The aortic arch is of the normal type, and its three branches arise normally. Calcified plaques are seen at the bifurcation of the bilateral common carotid arteries, with mild luminal stenosis. The cervical segments of the bilateral internal carotid arteries are smooth, without stenosis. The right vertebral artery is slender, the left is dominant. The M1 segment of the left middle cerebral artery shows severe stenosis. The A1 and A2 segments of the bilateral anterior cerebral arteries and the right middle cerebral artery are normal in course, without obvious stenosis. A saccular outpouching about 4 mm is seen at the anterior communicating artery, slightly larger than on the previous CTA. The P2 segment of the left posterior cerebral artery is occluded, and its distal branches are not opacified. The right posterior cerebral artery arises mainly from the right internal carotid artery through a thick posterior communicating artery, with a slender P1 segment, probably a fetal-type variant. No obvious abnormality is seen in the basilar artery.
+
+IMPRESSION:
+1. Atherosclerosis of the head and neck arteries: calcified plaques at the bilateral carotid bifurcations with mild stenosis; severe stenosis of the M1 segment of the left middle cerebral artery.
+2. Occlusion of the P2 segment of the left posterior cerebral artery.
+3. Saccular aneurysm of the anterior communicating artery, about 4 mm, increased slightly since the previous CTA.
+4. Slender right vertebral artery with a dominant left vertebral artery; right posterior cerebral artery probably of fetal type.""",
+    {
+        "synonyms": """CT ANGIOGRAPHY OF THE HEAD AND NECK
+
+FINDINGS:
+Normal aortic arch configuration with conventional three-vessel branching. Calcified plaque at both carotid bifurcations causing mild narrowing. Both cervical ICAs are smooth, with no stenosis. Hypoplastic right vertebral artery; the left vertebral artery is dominant. High-grade stenosis of the left MCA M1 segment. Both ACAs (A1 and A2) and the right MCA follow a normal course with no significant narrowing. A 4 mm saccular aneurysm arises from the ACoA, slightly enlarged compared with the prior CTA. The left PCA is occluded at P2, with no opacification of its distal branches. The right PCA fills predominantly from the right ICA via a prominent PComA, and the right P1 is hypoplastic, likely a fetal-origin variant. The basilar artery is unremarkable.
+
+IMPRESSION:
+1. Cervical and intracranial atherosclerotic disease: calcified plaque with mild narrowing at both carotid bifurcations; high-grade stenosis of the left MCA M1 segment.
+2. Left PCA occlusion at P2.
+3. 4 mm saccular ACoA aneurysm, slightly enlarged since the prior CTA.
+4. Hypoplastic right vertebral artery with left vertebral dominance; likely fetal-origin right PCA.""",
+        "bullets": """HEAD AND NECK CT ANGIOGRAPHY
+
+Findings:
+- Aortic arch: normal type; three branches arise normally.
+- Common carotid bifurcations, both sides: calcified plaques, mild luminal stenosis.
+- Cervical internal carotid arteries, both sides: smooth, no stenosis.
+- Vertebral arteries: right slender; left dominant.
+- Left middle cerebral artery, M1 segment: severe stenosis.
+- Anterior cerebral arteries (A1, A2), both sides, and right middle cerebral artery: normal course, no obvious stenosis.
+- Anterior communicating artery: saccular outpouching of about 4 mm, slightly larger than on the previous CTA.
+- Left posterior cerebral artery, P2 segment: occluded; distal branches not opacified.
+- Right posterior cerebral artery: supplied mainly from the right internal carotid artery via a thick posterior communicating artery; slender P1 segment; probably a fetal-type variant.
+- Basilar artery: no obvious abnormality.
+
+Impression:
+1. Head and neck atherosclerosis: calcified plaques with mild stenosis at both carotid bifurcations; severe stenosis of the left middle cerebral artery M1 segment.
+2. Left posterior cerebral artery P2 segment occlusion.
+3. Anterior communicating artery saccular aneurysm, about 4 mm, increased slightly since the previous CTA.
+4. Slender right vertebral artery, left vertebral artery dominant; right posterior cerebral artery probably of fetal type.""",
+        "per-site": """HEAD AND NECK CT ANGIOGRAPHY
+
+FINDINGS:
+Aortic arch: normal type, with its three branches arising normally.
+Right common carotid artery bifurcation: calcified plaque, mild luminal stenosis.
+Left common carotid artery bifurcation: calcified plaque, mild luminal stenosis.
+Right internal carotid artery, cervical segment: smooth, no stenosis.
+Left internal carotid artery, cervical segment: smooth, no stenosis.
+Right vertebral artery: slender.
+Left vertebral artery: dominant.
+Left middle cerebral artery, M1 segment: severe stenosis.
+Right anterior cerebral artery, A1 and A2 segments: normal course, no obvious stenosis.
+Left anterior cerebral artery, A1 and A2 segments: normal course, no obvious stenosis.
+Right middle cerebral artery: normal course, no obvious stenosis.
+Anterior communicating artery: a saccular outpouching about 4 mm, slightly larger than on the previous CTA.
+Left posterior cerebral artery, P2 segment: occluded, distal branches not opacified.
+Right posterior cerebral artery: arises mainly from the right internal carotid artery through a thick posterior communicating artery, with a slender P1 segment, probably a fetal-type variant.
+Basilar artery: no obvious abnormality.
+
+IMPRESSION:
+1. Atherosclerosis of the head and neck arteries: calcified plaques at the bilateral carotid bifurcations with mild stenosis; severe stenosis of the M1 segment of the left middle cerebral artery.
+2. Occlusion of the P2 segment of the left posterior cerebral artery.
+3. Saccular aneurysm of the anterior communicating artery, about 4 mm, increased slightly since the previous CTA.
+4. Slender right vertebral artery with a dominant left vertebral artery; right posterior cerebral artery probably of fetal type.""",
+        "reordered": """HEAD AND NECK CT ANGIOGRAPHY
+
+FINDINGS:
+A saccular outpouching about 4 mm is seen at the anterior communicating artery, slightly larger than on the previous CTA. The M1 segment of the left middle cerebral artery shows severe stenosis. The P2 segment of the left posterior cerebral artery is occluded, and its distal branches are not opacified. The A1 and A2 segments of the bilateral anterior cerebral arteries and the right middle cerebral artery are normal in course, without obvious stenosis. No obvious abnormality is seen in the basilar artery. The right posterior cerebral artery arises mainly from the right internal carotid artery through a thick posterior communicating artery, with a slender P1 segment, probably a fetal-type variant. The right vertebral artery is slender, the left is dominant. The aortic arch is of the normal type, and its three branches arise normally. The cervical segments of the bilateral internal carotid arteries are smooth, without stenosis. Calcified plaques are seen at the bifurcation of the bilateral common carotid arteries, with mild luminal stenosis.
+
+IMPRESSION:
+1. Saccular aneurysm of the anterior communicating artery, about 4 mm, increased slightly since the previous CTA.
+2. Occlusion of the P2 segment of the left posterior cerebral artery.
+3. Atherosclerosis of the head and neck arteries: calcified plaques at the bilateral carotid bifurcations with mild stenosis; severe stenosis of the M1 segment of the left middle cerebral artery.
+4. Slender right vertebral artery with a dominant left vertebral artery; right posterior cerebral artery probably of fetal type.""",
+    },
+    {
+        "side": (("M1 segment of the left middle cerebral artery", "M1 segment of the right middle cerebral artery"),
+                 ("anterior cerebral arteries and the right middle cerebral artery", "anterior cerebral arteries and the left middle cerebral artery")),
+        "site": (("at the bifurcation of the bilateral common carotid arteries", "at the origins of the bilateral vertebral arteries"),
+                 ("at the bilateral carotid bifurcations", "at the bilateral vertebral artery origins")),
+        "missed": (("The P2 segment of the left posterior cerebral artery is occluded, and its distal branches are not opacified. ", ""),
+                   ("2. Occlusion of the P2 segment of the left posterior cerebral artery.\n3. Saccular", "2. Saccular"),
+                   ("\n4. Slender", "\n3. Slender")),
+        "invented": (("No obvious abnormality is seen in the basilar artery.",
+                      "No obvious abnormality is seen in the basilar artery. A non-calcified plaque is seen in the V4 segment of the left vertebral artery, with moderate luminal stenosis."),
+                     (END, "\n5. Moderate stenosis of the V4 segment of the left vertebral artery.")),
+        "severity": (("shows severe stenosis", "shows mild stenosis"), ("; severe stenosis of the M1", "; mild stenosis of the M1")),
+        "size": (("about 4 mm", "about 9 mm"),),
+        "change": (("slightly larger than on the previous CTA", "unchanged from the previous CTA"),
+                   ("increased slightly since the previous CTA", "unchanged since the previous CTA")),
+        "certainty": (("probably a fetal-type variant", "a fetal-type variant"), ("probably of fetal type", "of fetal type")),
+        "negation": (("The P2 segment of the left posterior cerebral artery is occluded, and its distal branches are not opacified.",
+                      "The P2 segment of the left posterior cerebral artery is patent, and its distal branches are well opacified."),
+                     ("2. Occlusion of the P2 segment of the left posterior cerebral artery.", "2. No occlusion of the left posterior cerebral artery.")),
+    },
+)
+
+CT_CORONARY = Source(
+    "ct-coronary", "CT",
+    """CORONARY CT ANGIOGRAPHY
+
+FINDINGS:
+The coronary arteries arise normally from the aortic sinuses, and the distribution is right dominant. The coronary artery calcium score is 126 (Agatston). The left main coronary artery and the left circumflex artery show no obvious plaque, and their lumens are not narrowed. A mixed plaque is seen in the proximal segment of the left anterior descending artery, with moderate luminal stenosis, larger than on the previous CTA. The middle segment of the left anterior descending artery runs within the myocardium for about 20 mm, consistent with a myocardial bridge. A small low-density focus is seen on the wall of the middle segment of the right coronary artery, probably a non-calcified plaque, with mild luminal stenosis. The heart is normal in size. No pericardial effusion is seen.
+
+IMPRESSION:
+1. Coronary atherosclerosis, right dominant type; calcium score 126.
+2. Mixed plaque in the proximal left anterior descending artery with moderate stenosis, increased since the previous CTA.
+3. Myocardial bridge in the middle segment of the left anterior descending artery, about 20 mm long.
+4. Probable non-calcified plaque in the middle segment of the right coronary artery, with mild stenosis.""",
+    {
+        "synonyms": """CT CORONARY ANGIOGRAPHY
+
+FINDINGS:
+Normal coronary origins; right-dominant circulation. Agatston calcium score: 126. The LM and LCx are free of plaque, with no stenosis. Mixed (partially calcified) plaque in the proximal LAD causing moderate (50-69%) stenosis, progressed compared with the prior CTA. A 20 mm intramyocardial course of the mid LAD, in keeping with a myocardial bridge. A small focus of low attenuation along the wall of the mid RCA, likely noncalcified plaque, with mild (25-49%) stenosis. Normal cardiac size. No pericardial effusion.
+
+IMPRESSION:
+1. Coronary artery disease in a right-dominant system; Agatston score 126.
+2. Proximal LAD mixed plaque with moderate stenosis, progressed since the prior CTA.
+3. Mid LAD myocardial bridge, 20 mm in length.
+4. Likely noncalcified plaque in the mid RCA with mild stenosis.""",
+        "bullets": """CORONARY CT ANGIOGRAPHY
+
+Findings:
+- Coronary origins: normal, from the aortic sinuses.
+- Dominance: right.
+- Calcium score: 126 (Agatston).
+- Left main and left circumflex arteries: no obvious plaque; lumens not narrowed.
+- Left anterior descending artery, proximal segment: mixed plaque, moderate luminal stenosis, larger than on the previous CTA.
+- Left anterior descending artery, middle segment: intramyocardial course of about 20 mm, consistent with a myocardial bridge.
+- Right coronary artery, middle segment: small low-density focus on the wall, probably a non-calcified plaque; mild luminal stenosis.
+- Heart: normal size.
+- Pericardium: no effusion.
+
+Impression:
+1. Coronary atherosclerosis, right dominant; calcium score 126.
+2. Proximal left anterior descending artery mixed plaque, moderate stenosis, increased since the previous CTA.
+3. Mid left anterior descending artery myocardial bridge, about 20 mm long.
+4. Probable non-calcified plaque of the mid right coronary artery, mild stenosis.""",
+        "per-site": """CORONARY CT ANGIOGRAPHY
+
+FINDINGS:
+The coronary arteries arise normally from the aortic sinuses, and the distribution is right dominant. The coronary artery calcium score is 126 (Agatston).
+Left main coronary artery: no obvious plaque, lumen not narrowed.
+Left circumflex artery: no obvious plaque, lumen not narrowed.
+Proximal left anterior descending artery: mixed plaque, moderate luminal stenosis, larger than on the previous CTA.
+Middle left anterior descending artery: runs within the myocardium for about 20 mm, consistent with a myocardial bridge.
+Middle right coronary artery: a small low-density focus on the wall, probably a non-calcified plaque, with mild luminal stenosis.
+Heart: normal in size.
+Pericardium: no effusion.
+
+IMPRESSION:
+1. Coronary atherosclerosis, right dominant type; calcium score 126.
+2. Mixed plaque in the proximal left anterior descending artery with moderate stenosis, increased since the previous CTA.
+3. Myocardial bridge in the middle segment of the left anterior descending artery, about 20 mm long.
+4. Probable non-calcified plaque in the middle segment of the right coronary artery, with mild stenosis.""",
+        "reordered": """CORONARY CT ANGIOGRAPHY
+
+FINDINGS:
+The heart is normal in size. No pericardial effusion is seen. A mixed plaque is seen in the proximal segment of the left anterior descending artery, with moderate luminal stenosis, larger than on the previous CTA. A small low-density focus is seen on the wall of the middle segment of the right coronary artery, probably a non-calcified plaque, with mild luminal stenosis. The left main coronary artery and the left circumflex artery show no obvious plaque, and their lumens are not narrowed. The middle segment of the left anterior descending artery runs within the myocardium for about 20 mm, consistent with a myocardial bridge. The coronary artery calcium score is 126 (Agatston). The coronary arteries arise normally from the aortic sinuses, and the distribution is right dominant.
+
+IMPRESSION:
+1. Mixed plaque in the proximal left anterior descending artery with moderate stenosis, increased since the previous CTA.
+2. Probable non-calcified plaque in the middle segment of the right coronary artery, with mild stenosis.
+3. Myocardial bridge in the middle segment of the left anterior descending artery, about 20 mm long.
+4. Coronary atherosclerosis, right dominant type; calcium score 126.""",
+    },
+    {
+        "side": (("the distribution is right dominant", "the distribution is left dominant"), ("right dominant type", "left dominant type")),
+        "site": (("in the proximal segment of the left anterior descending artery", "in the distal segment of the left anterior descending artery"),
+                 ("2. Mixed plaque in the proximal left anterior descending artery", "2. Mixed plaque in the distal left anterior descending artery")),
+        "missed": (("A small low-density focus is seen on the wall of the middle segment of the right coronary artery, probably a non-calcified plaque, with mild luminal stenosis. ", ""),
+                   ("\n4. Probable non-calcified plaque in the middle segment of the right coronary artery, with mild stenosis.", "")),
+        "invented": (("No pericardial effusion is seen.", "No pericardial effusion is seen. A thrombus is seen in the left atrial appendage."),
+                     (END, "\n5. Thrombus in the left atrial appendage.")),
+        "severity": (("with moderate luminal stenosis", "with severe luminal stenosis"), ("with moderate stenosis", "with severe stenosis")),
+        "size": (("about 20 mm", "about 45 mm"),),
+        "change": (("larger than on the previous CTA", "unchanged from the previous CTA"), ("increased since the previous CTA", "unchanged since the previous CTA")),
+        "certainty": (("probably a non-calcified plaque", "a non-calcified plaque"), ("4. Probable non-calcified plaque", "4. Non-calcified plaque")),
+        "negation": (("No pericardial effusion is seen.", "A pericardial effusion is seen."),),
+    },
+)
+
+
+MRI_THIGH_MASS = Source(
+    "mri-thigh-mass", "MRI",
+    """LEFT THIGH MRI, PLAIN AND ENHANCED SCAN
+
+FINDINGS:
+An oval mass of long T1 and long T2 signal is seen in the vastus lateralis muscle of the left thigh, about 45 mm x 30 mm, with a clear boundary, larger than on the previous MRI. After enhancement the lesion shows heterogeneous enhancement. Patchy high signal on fat-suppressed sequences is seen in the surrounding muscle, in keeping with mild edema. Reticular high signal on fat-suppressed sequences is seen in the subcutaneous fat of the lateral left thigh, in keeping with edema. A small amount of fluid signal is seen in the left knee joint. No abnormal signal is seen in the left femur. Several small lymph nodes are seen in the left inguinal region, the largest about 8 mm in short axis. The left sciatic nerve and the femoral vessels are normal in course and signal. The adductor and posterior muscle groups of the left thigh show normal signal.
+
+IMPRESSION:
+1. Oval mass in the left vastus lateralis muscle, about 45 mm x 30 mm, with heterogeneous enhancement, increased in size since the previous MRI: possibly a soft tissue sarcoma; please correlate with biopsy.
+2. Mild edema of the surrounding muscle; subcutaneous edema of the lateral left thigh.
+3. Small effusion in the left knee joint.
+4. Several small lymph nodes in the left inguinal region.""",
+    {
+        "synonyms": """MRI OF THE LEFT THIGH WITHOUT AND WITH CONTRAST
+
+FINDINGS:
+There is a well-circumscribed ovoid intramuscular mass within the left vastus lateralis, T1 hypointense and T2 hyperintense, measuring 4.5 x 3.0 cm, enlarged compared with the prior MRI. On postcontrast images the lesion enhances heterogeneously. Patchy STIR hyperintensity in the adjacent musculature reflects mild edema. Reticular STIR hyperintensity in the subcutaneous fat along the lateral aspect of the left thigh reflects edema. There is a small left knee joint effusion. Normal marrow signal throughout the left femur. Several subcentimetric left inguinal lymph nodes, the largest measuring 8 mm in short-axis diameter. The left sciatic nerve and femoral vessels are normal in course and signal. The adductor and hamstring compartments of the left thigh are normal in signal.
+
+IMPRESSION:
+1. 4.5 x 3.0 cm heterogeneously enhancing ovoid intramuscular mass in the left vastus lateralis, enlarged compared with the prior MRI; a soft tissue sarcoma is possible, and tissue sampling is recommended for correlation.
+2. Mild perilesional muscle edema; subcutaneous edema along the lateral left thigh.
+3. Small left knee joint effusion.
+4. Several small left inguinal lymph nodes.""",
+        "bullets": """LEFT THIGH MRI, PLAIN AND ENHANCED SCAN
+
+Findings:
+- Left vastus lateralis muscle: oval mass, long T1 and long T2 signal, about 45 mm x 30 mm, clear boundary, larger than on the previous MRI.
+- Lesion after enhancement: heterogeneous enhancement.
+- Surrounding muscle: patchy high signal on fat-suppressed sequences, in keeping with mild edema.
+- Subcutaneous fat of the lateral left thigh: reticular high signal on fat-suppressed sequences, in keeping with edema.
+- Left knee joint: a small amount of fluid.
+- Left femur: no abnormal signal.
+- Left inguinal region: several small lymph nodes, the largest about 8 mm in short axis.
+- Left sciatic nerve and femoral vessels: normal course and signal.
+- Adductor and posterior muscle groups of the left thigh: normal signal.
+
+Impression:
+1. Oval mass in the left vastus lateralis muscle, about 45 mm x 30 mm, with heterogeneous enhancement, increased in size since the previous MRI: possibly a soft tissue sarcoma; please correlate with biopsy.
+2. Mild edema of the surrounding muscle; subcutaneous edema of the lateral left thigh.
+3. Small effusion in the left knee joint.
+4. Several small lymph nodes in the left inguinal region.""",
+        "per-site": """LEFT THIGH MRI, PLAIN AND ENHANCED SCAN
+
+FINDINGS:
+An oval mass of long T1 and long T2 signal is seen in the vastus lateralis muscle of the left thigh, about 45 mm x 30 mm, with a clear boundary, larger than on the previous MRI. After enhancement the lesion shows heterogeneous enhancement. Patchy high signal on fat-suppressed sequences is seen in the surrounding muscle, in keeping with mild edema. Reticular high signal on fat-suppressed sequences is seen in the subcutaneous fat of the lateral left thigh, in keeping with edema. A small amount of fluid signal is seen in the left knee joint. No abnormal signal is seen in the left femur. Several small lymph nodes are seen in the left inguinal region, the largest about 8 mm in short axis.
+Left sciatic nerve: normal in course and signal.
+Left femoral artery: normal in course and signal.
+Left femoral vein: normal in course and signal.
+Adductor muscle group of the left thigh: normal signal.
+Posterior muscle group of the left thigh: normal signal.
+
+IMPRESSION:
+1. Oval mass in the left vastus lateralis muscle, about 45 mm x 30 mm, with heterogeneous enhancement, increased in size since the previous MRI: possibly a soft tissue sarcoma; please correlate with biopsy.
+2. Mild edema of the surrounding muscle; subcutaneous edema of the lateral left thigh.
+3. Small effusion in the left knee joint.
+4. Several small lymph nodes in the left inguinal region.""",
+        "reordered": """LEFT THIGH MRI, PLAIN AND ENHANCED SCAN
+
+FINDINGS:
+No abnormal signal is seen in the left femur. The adductor and posterior muscle groups of the left thigh show normal signal. An oval mass of long T1 and long T2 signal is seen in the vastus lateralis muscle of the left thigh, about 45 mm x 30 mm, with a clear boundary, larger than on the previous MRI. Patchy high signal on fat-suppressed sequences is seen in the surrounding muscle, in keeping with mild edema. After enhancement the lesion shows heterogeneous enhancement. Several small lymph nodes are seen in the left inguinal region, the largest about 8 mm in short axis. A small amount of fluid signal is seen in the left knee joint. The left sciatic nerve and the femoral vessels are normal in course and signal. Reticular high signal on fat-suppressed sequences is seen in the subcutaneous fat of the lateral left thigh, in keeping with edema.
+
+IMPRESSION:
+1. Small effusion in the left knee joint.
+2. Oval mass in the left vastus lateralis muscle, about 45 mm x 30 mm, with heterogeneous enhancement, increased in size since the previous MRI: possibly a soft tissue sarcoma; please correlate with biopsy.
+3. Several small lymph nodes in the left inguinal region.
+4. Mild edema of the surrounding muscle; subcutaneous edema of the lateral left thigh.""",
+    },
+    {
+        "side": (("left inguinal region", "right inguinal region"),),
+        "site": (("vastus lateralis", "vastus medialis"),),
+        "missed": (("A small amount of fluid signal is seen in the left knee joint. ", ""),
+                   ("3. Small effusion in the left knee joint.\n4.", "3.")),
+        "invented": (("No abnormal signal is seen in the left femur.",
+                      "No abnormal signal is seen in the left femur. A cystic lesion about 25 mm is seen in the left popliteal fossa, in keeping with a popliteal cyst."),
+                     (END, "\n5. Left popliteal cyst.")),
+        "severity": (("in keeping with mild edema", "in keeping with marked edema"), ("2. Mild edema", "2. Marked edema")),
+        "size": (("45 mm x 30 mm", "72 mm x 50 mm"),),
+        "change": (("larger than on the previous MRI", "unchanged from the previous MRI"),
+                   ("increased in size since the previous MRI", "unchanged in size since the previous MRI")),
+        "certainty": (("possibly a soft tissue sarcoma", "consistent with a soft tissue sarcoma"),),
+        "negation": (("Reticular high signal on fat-suppressed sequences is seen in the subcutaneous fat of the lateral left thigh, in keeping with edema.",
+                      "No abnormal signal is seen in the subcutaneous fat of the lateral left thigh."),
+                     ("; subcutaneous edema of the lateral left thigh.", "; no subcutaneous edema of the lateral left thigh.")),
+    },
+)
+
+MRI_HIP = Source(
+    "mri-hip", "MRI",
+    """BILATERAL HIP MRI, PLAIN SCAN
+
+FINDINGS:
+A geographic area of abnormal signal is seen under the articular surface of the right femoral head, about 22 mm x 18 mm, bordered by a low-signal band on T1WI and showing a double line sign on T2WI, larger than on the previous MRI. Patchy long T1 and long T2 signal is seen in the right femoral head and neck, with high signal on fat-suppressed sequences, in keeping with bone marrow edema. The articular surface of the right femoral head is smooth, with no collapse. A small amount of long T2 fluid signal is seen in the right hip joint. The left femoral head is normal in shape and signal. Linear high signal is seen in the anterosuperior part of the left acetabular labrum, possibly a degenerative tear. The right gluteus medius tendon is thickened at its insertion on the greater trochanter, with increased signal on T2WI. No abnormal signal is seen in the pelvic bones. The hip joint spaces are preserved on both sides.
+
+IMPRESSION:
+1. Avascular necrosis of the right femoral head (ARCO stage II), the necrotic area about 22 mm x 18 mm, increased since the previous MRI; no collapse of the articular surface.
+2. Bone marrow edema of the right femoral head and neck.
+3. Small effusion of the right hip joint.
+4. Abnormal signal in the left acetabular labrum, possibly a degenerative tear.
+5. Tendinopathy of the right gluteus medius.""",
+    {
+        "synonyms": """MRI OF BOTH HIPS WITHOUT CONTRAST
+
+FINDINGS:
+In the right femoral head there is a 2.2 x 1.8 cm geographic subchondral focus outlined by a T1 hypointense margin, with the double-line sign on T2-weighted images, enlarged compared with the prior MRI. Patchy T1 hypointense, T2 hyperintense signal involving the right femoral head and neck, hyperintense on STIR, represents marrow edema. The right femoral head articular surface is smooth and intact, without collapse. Small right hip effusion. The left femoral head is normal in contour and signal. A linear hyperintense signal in the anterosuperior left acetabular labrum may represent a degenerative tear. The right gluteus medius tendon is thickened and T2 hyperintense at the greater trochanteric insertion. Normal marrow signal in the bony pelvis. Both hip joint spaces are maintained.
+
+IMPRESSION:
+1. ARCO stage II osteonecrosis of the right femoral head, necrotic segment 2.2 x 1.8 cm, enlarged compared with the prior MRI; no subchondral collapse.
+2. Marrow edema in the right femoral head and neck.
+3. Small right hip effusion.
+4. Left acetabular labral signal abnormality, possibly a degenerative tear.
+5. Right gluteus medius tendinopathy.""",
+        "bullets": """BILATERAL HIP MRI, PLAIN SCAN
+
+Findings:
+- Right femoral head: geographic subchondral area of abnormal signal, about 22 mm x 18 mm, low-signal band on T1WI, double line sign on T2WI, larger than on the previous MRI.
+- Right femoral head and neck: patchy long T1 and long T2 signal, high on fat-suppressed sequences, in keeping with bone marrow edema.
+- Right femoral head articular surface: smooth, no collapse.
+- Right hip joint: a small amount of fluid.
+- Left femoral head: normal shape and signal.
+- Left acetabular labrum: linear high signal in the anterosuperior part, possibly a degenerative tear.
+- Right gluteus medius tendon: thickened at the greater trochanter insertion, increased T2 signal.
+- Pelvic bones: no abnormal signal.
+- Hip joint spaces: preserved on both sides.
+
+Impression:
+1. Avascular necrosis of the right femoral head (ARCO stage II), the necrotic area about 22 mm x 18 mm, increased since the previous MRI; no collapse of the articular surface.
+2. Bone marrow edema of the right femoral head and neck.
+3. Small effusion of the right hip joint.
+4. Abnormal signal in the left acetabular labrum, possibly a degenerative tear.
+5. Tendinopathy of the right gluteus medius.""",
+        "per-site": """BILATERAL HIP MRI, PLAIN SCAN
+
+FINDINGS:
+A geographic area of abnormal signal is seen under the articular surface of the right femoral head, about 22 mm x 18 mm, bordered by a low-signal band on T1WI and showing a double line sign on T2WI, larger than on the previous MRI.
+Right femoral head: patchy long T1 and long T2 signal, with high signal on fat-suppressed sequences, in keeping with bone marrow edema.
+Right femoral neck: patchy long T1 and long T2 signal, with high signal on fat-suppressed sequences, in keeping with bone marrow edema.
+The articular surface of the right femoral head is smooth, with no collapse. A small amount of long T2 fluid signal is seen in the right hip joint. The left femoral head is normal in shape and signal. Linear high signal is seen in the anterosuperior part of the left acetabular labrum, possibly a degenerative tear. The right gluteus medius tendon is thickened at its insertion on the greater trochanter, with increased signal on T2WI. No abnormal signal is seen in the pelvic bones.
+Right hip joint space: preserved.
+Left hip joint space: preserved.
+
+IMPRESSION:
+1. Avascular necrosis of the right femoral head (ARCO stage II), the necrotic area about 22 mm x 18 mm, increased since the previous MRI; no collapse of the articular surface.
+2. Bone marrow edema of the right femoral head and neck.
+3. Small effusion of the right hip joint.
+4. Abnormal signal in the left acetabular labrum, possibly a degenerative tear.
+5. Tendinopathy of the right gluteus medius.""",
+        "reordered": """BILATERAL HIP MRI, PLAIN SCAN
+
+FINDINGS:
+The left femoral head is normal in shape and signal. Linear high signal is seen in the anterosuperior part of the left acetabular labrum, possibly a degenerative tear. No abnormal signal is seen in the pelvic bones. A small amount of long T2 fluid signal is seen in the right hip joint. Patchy long T1 and long T2 signal is seen in the right femoral head and neck, with high signal on fat-suppressed sequences, in keeping with bone marrow edema. A geographic area of abnormal signal is seen under the articular surface of the right femoral head, about 22 mm x 18 mm, bordered by a low-signal band on T1WI and showing a double line sign on T2WI, larger than on the previous MRI. The hip joint spaces are preserved on both sides. The articular surface of the right femoral head is smooth, with no collapse. The right gluteus medius tendon is thickened at its insertion on the greater trochanter, with increased signal on T2WI.
+
+IMPRESSION:
+1. Abnormal signal in the left acetabular labrum, possibly a degenerative tear.
+2. Bone marrow edema of the right femoral head and neck.
+3. Tendinopathy of the right gluteus medius.
+4. Avascular necrosis of the right femoral head (ARCO stage II), the necrotic area about 22 mm x 18 mm, increased since the previous MRI; no collapse of the articular surface.
+5. Small effusion of the right hip joint.""",
+    },
+    {
+        "side": (("left acetabular labrum", "right acetabular labrum"),),
+        "site": (("gluteus medius", "gluteus minimus"),),
+        "missed": (("A small amount of long T2 fluid signal is seen in the right hip joint. ", ""),
+                   ("3. Small effusion of the right hip joint.\n4.", "3."), ("5. Tendinopathy", "4. Tendinopathy")),
+        "invented": (("No abnormal signal is seen in the pelvic bones.",
+                      "No abnormal signal is seen in the pelvic bones. A fluid collection about 15 mm is seen in the left trochanteric bursa, in keeping with bursitis."),
+                     (END, "\n6. Left trochanteric bursitis.")),
+        "severity": (("A small amount of long T2 fluid signal", "A large amount of long T2 fluid signal"),
+                     ("3. Small effusion", "3. Large effusion")),
+        "size": (("22 mm x 18 mm", "40 mm x 32 mm"),),
+        "change": (("larger than on the previous MRI", "unchanged from the previous MRI"),
+                   ("increased since the previous MRI", "unchanged since the previous MRI")),
+        "certainty": (("possibly a degenerative tear", "consistent with a degenerative tear"),),
+        "negation": (("Patchy long T1 and long T2 signal is seen in the right femoral head and neck, with high signal on fat-suppressed sequences, in keeping with bone marrow edema.",
+                      "No bone marrow edema is seen in the right femoral head and neck."),
+                     ("2. Bone marrow edema of the right femoral head and neck.", "2. No bone marrow edema of the right femoral head and neck.")),
+    },
+)
+
+
+MRI_BRAIN_TRANSLATED = Source(
+    "mri-brain-infarcts", "MRI",
+    """BRAIN MRI, PLAIN SCAN AND DWI
+
+FINDINGS:
+Patchy long T1 and long T2 signal is seen in the left corona radiata, with high signal on DWI and low signal on ADC, new compared with the previous MRI. Multiple dot-like long T1 and long T2 signals are seen in the bilateral basal ganglia and the right thalamus, with low signal on FLAIR and no high signal on DWI. Patchy high signal on FLAIR is seen in the white matter around the bilateral lateral ventricles. A dot-like low signal about 3 mm is seen in the left cerebellar hemisphere on SWI. The ventricular system is slightly enlarged, and the sulci and fissures are widened and deepened. The midline structures are centered. Mucosal thickening is seen in the bilateral maxillary sinuses. No abnormal signal is seen in the brainstem.
+
+IMPRESSION:
+1. Acute infarction in the left corona radiata, new since the previous MRI.
+2. Multiple old lacunar infarcts in the bilateral basal ganglia and the right thalamus.
+3. White matter degeneration around the bilateral lateral ventricles.
+4. Brain atrophy.
+5. A 3 mm low-signal focus on SWI in the left cerebellar hemisphere, possibly a microbleed.
+6. Bilateral maxillary sinusitis.""",
+    {
+        "synonyms": """MRI BRAIN WITHOUT CONTRAST, WITH DIFFUSION
+
+FINDINGS:
+An area of T1 hypointense, T2 hyperintense signal in the left corona radiata shows restricted diffusion (bright on DWI, dark on the ADC map); it was not present on the prior MRI. Multiple punctate T1 hypointense, T2 hyperintense foci in both basal ganglia and the right thalamus are hypointense on FLAIR and do not restrict diffusion. There is patchy periventricular FLAIR hyperintensity in the white matter on both sides. A 3 mm focus of susceptibility in the left cerebellar hemisphere. The ventricles are mildly enlarged, with prominent sulci and fissures. No midline shift. Mucosal thickening of both maxillary sinuses. The brainstem is normal in signal.
+
+IMPRESSION:
+1. New acute infarct in the left corona radiata compared with the prior MRI.
+2. Multiple chronic lacunar infarcts in both basal ganglia and the right thalamus.
+3. Periventricular white matter degeneration, bilateral.
+4. Cerebral volume loss.
+5. 3 mm susceptibility focus in the left cerebellar hemisphere, possibly a microhemorrhage.
+6. Sinusitis of both maxillary sinuses.""",
+        "bullets": """BRAIN MRI, PLAIN SCAN AND DWI
+
+Findings:
+- Left corona radiata: patchy long T1, long T2 signal, high on DWI and low on ADC; new compared with the previous MRI.
+- Bilateral basal ganglia and right thalamus: multiple dot-like long T1, long T2 signals, low on FLAIR, without high signal on DWI.
+- White matter around both lateral ventricles: patchy high signal on FLAIR.
+- Left cerebellar hemisphere: dot-like low signal on SWI, about 3 mm.
+- Ventricular system: slightly enlarged; sulci and fissures widened and deepened.
+- Midline structures: centered.
+- Bilateral maxillary sinuses: mucosal thickening.
+- Brainstem: no abnormal signal.
+
+Impression:
+1. Acute infarction, left corona radiata, new since the previous MRI.
+2. Multiple old lacunar infarcts, bilateral basal ganglia and right thalamus.
+3. White matter degeneration around both lateral ventricles.
+4. Brain atrophy.
+5. 3 mm SWI low-signal focus in the left cerebellar hemisphere, possibly a microbleed.
+6. Bilateral maxillary sinusitis.""",
+        "per-site": """BRAIN MRI, PLAIN SCAN AND DWI
+
+FINDINGS:
+Left corona radiata: patchy long T1 and long T2 signal, high signal on DWI and low signal on ADC, new compared with the previous MRI.
+Left basal ganglia: multiple dot-like long T1 and long T2 signals, low signal on FLAIR, no high signal on DWI.
+Right basal ganglia: multiple dot-like long T1 and long T2 signals, low signal on FLAIR, no high signal on DWI.
+Right thalamus: dot-like long T1 and long T2 signals, low signal on FLAIR, no high signal on DWI.
+White matter around the left lateral ventricle: patchy high signal on FLAIR.
+White matter around the right lateral ventricle: patchy high signal on FLAIR.
+Left cerebellar hemisphere: a dot-like low signal about 3 mm on SWI.
+The ventricular system is slightly enlarged, and the sulci and fissures are widened and deepened. The midline structures are centered.
+Left maxillary sinus: mucosal thickening.
+Right maxillary sinus: mucosal thickening.
+Brainstem: no abnormal signal.
+
+IMPRESSION:
+1. Acute infarction in the left corona radiata, new since the previous MRI.
+2. Multiple old lacunar infarcts in the left basal ganglia, the right basal ganglia and the right thalamus.
+3. White matter degeneration around the left and right lateral ventricles.
+4. Brain atrophy.
+5. A 3 mm low-signal focus on SWI in the left cerebellar hemisphere, possibly a microbleed.
+6. Sinusitis of the left and right maxillary sinuses.""",
+        "reordered": """BRAIN MRI, PLAIN SCAN AND DWI
+
+FINDINGS:
+The midline structures are centered. No abnormal signal is seen in the brainstem. The ventricular system is slightly enlarged, and the sulci and fissures are widened and deepened. Multiple dot-like long T1 and long T2 signals are seen in the bilateral basal ganglia and the right thalamus, with low signal on FLAIR and no high signal on DWI. Patchy long T1 and long T2 signal is seen in the left corona radiata, with high signal on DWI and low signal on ADC, new compared with the previous MRI. Mucosal thickening is seen in the bilateral maxillary sinuses. A dot-like low signal about 3 mm is seen in the left cerebellar hemisphere on SWI. Patchy high signal on FLAIR is seen in the white matter around the bilateral lateral ventricles.
+
+IMPRESSION:
+1. Acute infarction in the left corona radiata, new since the previous MRI.
+2. Brain atrophy.
+3. White matter degeneration around the bilateral lateral ventricles.
+4. Multiple old lacunar infarcts in the bilateral basal ganglia and the right thalamus.
+5. Bilateral maxillary sinusitis.
+6. A 3 mm low-signal focus on SWI in the left cerebellar hemisphere, possibly a microbleed.""",
+    },
+    {
+        "side": (("Patchy long T1 and long T2 signal is seen in the left corona radiata", "Patchy long T1 and long T2 signal is seen in the right corona radiata"),
+                 ("1. Acute infarction in the left corona radiata", "1. Acute infarction in the right corona radiata")),
+        "site": (("is seen in the left cerebellar hemisphere on SWI", "is seen in the left occipital lobe on SWI"),
+                 ("on SWI in the left cerebellar hemisphere", "on SWI in the left occipital lobe")),
+        "missed": ((" Mucosal thickening is seen in the bilateral maxillary sinuses.", ""), ("\n6. Bilateral maxillary sinusitis.", "")),
+        "invented": (("No abnormal signal is seen in the brainstem.", "Patchy long T1 and long T2 signal is seen in the pons, with high signal on DWI."),
+                     (END, "\n7. Acute infarction in the pons.")),
+        "severity": (("The ventricular system is slightly enlarged", "The ventricular system is markedly enlarged"),),
+        "size": (("A dot-like low signal about 3 mm", "A dot-like low signal about 9 mm"), ("5. A 3 mm low-signal focus", "5. A 9 mm low-signal focus")),
+        "change": (("new compared with the previous MRI", "unchanged from the previous MRI"), ("new since the previous MRI", "unchanged since the previous MRI")),
+        "certainty": (("possibly a microbleed", "a microbleed"),),
+        "negation": (("No abnormal signal is seen in the brainstem.", "Abnormal signal is seen in the brainstem."),),
+    },
+)
+
+
 SOURCES: tuple[Source, ...] = (CT_HEAD, CT_CHEST, CT_ABDOMEN, CT_SPINE, MRI_BRAIN, MRI_SPINE, MRI_KNEE,
                                MRI_LIVER, US_GALLBLADDER, US_THYROID, US_RENAL, US_PELVIS, XR_WRIST,
                                XR_ANKLE, XR_SPINE, XR_HIP, XR_KNEE, XR_CERVICAL, XR_HAND, XR_ANKLE_FIXATION,
-                               XR_RADIUS_FIXATION, XR_CLAVICLE_FIXATION, MRI_LUMBAR_TRANSLATED, CT_ABDOMEN_TRANSLATED, CT_CHEST_TRANSLATED)
+                               XR_RADIUS_FIXATION, XR_CLAVICLE_FIXATION, MRI_LUMBAR_TRANSLATED, CT_ABDOMEN_TRANSLATED, CT_CHEST_TRANSLATED,
+                               CTA_HEAD_NECK, CT_CORONARY, MRI_THIGH_MASS, MRI_HIP, MRI_BRAIN_TRANSLATED)
