@@ -19,6 +19,14 @@ from __future__ import annotations
 from radscope.engine.reader.vocabulary.loader import lexicon_hash
 
 READER_NAME = "radscope-reader"
+# v18: a label that lists sites ("Bilateral basal ganglia and right thalamus: ...", "Anterior
+# cerebral arteries, both sides, and right middle cerebral artery: ...") is one line per site; a
+# part after a semicolon that only says how the finding changed ("; new compared with the
+# previous MRI", "; larger than on the prior CT") is that finding's change; a prior study named
+# CTA, MRA, MR or radiographs is removed whole (it left "A" behind); ", with a clear boundary"
+# describes the finding before (a boundary with another organ is still a finding); "high / low
+# on <sequence>" is hyper- / hypointense; coronary dominance is a normal variant; "Please
+# correlate ..." is a request, not a finding.
 # v17: a statement that names no place goes on from the abnormal statement just before it on the
 # same line ("A plaque in the mid RCA. Mild stenosis." is a stenosis of the RCA), the items of a
 # list each standing alone; a sentence repeated word for word under another place is kept once
@@ -153,7 +161,7 @@ READER_NAME = "radscope-reader"
 # opposite places and liver segments, telegraphic labels kept. v5: findings as frames (sizes in mm within a tolerance, change over time), wording.json,
 # comparisons as context. v4: sections as written (RESULT(S), CONCLUSION, sub-headings), the
 # impression read apart. v3: radsem-rules-v5 atoms (level and site lists, joined continuations).
-READER_VERSION = "reader-v17"
+READER_VERSION = "reader-v18"
 READER_RULES_VERSION = "rules-v5"  # v5: telegraphic labels kept; v4: sentences read through wording.json
 RADSEM_RULES_VERSION = "radsem-rules-v11"  # v11: a statement naming no site is kept apart only below 0.25 similarity; v10: site lists, shared nouns, finding lists and finding adjectives written one per sentence; v9: a statement the other report denies pairs only with one that states the denied finding; kinds and effects written one per sentence; v8: a finding that names no abnormality against one that does is part-whole; v7: per-sequence atoms, places; v6: size and change-over-time contradictions
 

@@ -1,6 +1,6 @@
 """A finding's size, read as a value and not as words.
 
-"4.1 x 3.2 cm", "41 x 32 mm" and "41x32mm" are one measurement: each is read as its dimensions in
+"4.1 x 3.2 cm", "41 x 32 mm", "41 mm x 32 mm" and "41x32mm" are one measurement: each is read as its dimensions in
 millimetres, largest first (volumes in ml apart). Two measurements are the same when every
 dimension they share agrees within the tolerance: 1.5 mm or 10 % of the larger value, whichever
 is larger (Lung-RADS calls a solid nodule grown past 1.5 mm; 10 % covers the rounding of a unit
@@ -17,9 +17,11 @@ Measurement = tuple[str, tuple[tuple[float, float], ...]]
 _NUMBER = r"\d+(?:\.\d+)?"
 _VALUE = rf"{_NUMBER}(?:\s*(?:-|\u2013|to)\s*{_NUMBER})?"  # a value or a range
 _TIMES = r"\s*(?:x|\u00d7|\*|by)\s*"
+_LENGTH_UNIT = r"\s*(?:mm|cm)\b"  # "45 mm x 30 mm": a unit after each dimension, the last one's for all
 _SIZE_RE = re.compile(
-    rf"(?<![\d.])({_VALUE}(?:{_TIMES}{_VALUE})*)\s*"
+    rf"(?<![\d.])({_VALUE}(?:{_LENGTH_UNIT})?(?:{_TIMES}{_VALUE}(?:{_LENGTH_UNIT})?)*)\s*"
     r"(mm|cm|ml|cc|millimet(?:er|re)s?|centimet(?:er|re)s?)\b", re.IGNORECASE)
+_DIMENSION_UNIT_RE = re.compile(rf"(?P<value>.*?)(?P<unit>{_LENGTH_UNIT})?\s*$", re.IGNORECASE)
 _DIM_SPLIT_RE = re.compile(_TIMES, re.IGNORECASE)
 _RANGE_SPLIT_RE = re.compile(r"\s*(?:-|\u2013|to)\s*", re.IGNORECASE)
 _TO_MM = {"mm": 1.0, "cm": 10.0, "ml": 1.0, "cc": 1.0}
@@ -40,7 +42,10 @@ def measurements(text: str) -> tuple[Measurement, ...]:
         factor = _TO_MM[unit]
         dims = []
         for written in _DIM_SPLIT_RE.split(m.group(1)):
-            ends = [float(v) * factor for v in _RANGE_SPLIT_RE.split(written)]
+            own = _DIMENSION_UNIT_RE.fullmatch(written)
+            value, own_unit = (own["value"], own["unit"]) if own else (written, None)
+            scale = _TO_MM[own_unit.strip().lower()] if own_unit else factor
+            ends = [float(v) * scale for v in _RANGE_SPLIT_RE.split(value.strip())]
             dims.append((min(ends), max(ends)))
         out.append(("ml" if unit in ("ml", "cc") else "mm",
                     tuple(sorted(dims, key=lambda d: d[1], reverse=True))))

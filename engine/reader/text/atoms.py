@@ -22,7 +22,12 @@ from radscope.engine.reader.text.anatomy import (
     names_site,
     site_mentions,
 )
-from radscope.engine.reader.text.labelled_lines import COMPLICATION, COMPLICATION_LIST, DENIAL_HEDGE
+from radscope.engine.reader.text.labelled_lines import (
+    CHANGE_ALONE,
+    COMPLICATION,
+    COMPLICATION_LIST,
+    DENIAL_HEDGE,
+)
 from radscope.engine.reader.text.report_text import ReportText, read_text
 from radscope.engine.reader.vocabulary.equivalents import appearance_words, kind_words
 from radscope.engine.reader.vocabulary.loader import load
@@ -83,7 +88,10 @@ _LEVEL_LIST_RE = re.compile(
 _EFFECT_RE = re.compile(
     rf",\s*(?:and\s+)?(?P<verb>{'|'.join(_EFFECT_PARTICIPLES)})\s+(?P<object>[^,;]+)$", re.IGNORECASE)
 # ", with compression of the dural sac": a second finding attached to the first.
-_WITH_RE = re.compile(r",\s*(?:with|accompanied by|associated with|and)\s+", re.IGNORECASE)
+# ", with ...", and "... causing ..." (a plaque causing moderate stenosis: the plaque, and the
+# stenosis it makes, as ", with moderate stenosis" reads)
+_WITH_RE = re.compile(r",\s*(?:with|accompanied by|associated with|and)\s+",
+                      re.IGNORECASE)
 _SIDE_RE = re.compile(r"\b(?:left|right)\b", re.IGNORECASE)
 # "X contains a plaque and demonstrates mild narrowing": a second predicate of the same subject.
 _ALSO_RE = re.compile(r"^also\s+", re.IGNORECASE)
@@ -117,6 +125,9 @@ _LEADING_DENIAL_RE = re.compile(r"^(?:no|any)\s+", re.IGNORECASE)  # "no effusio
 _MODIFIER_RE = re.compile(r"(?:y|like|al|ar|ic|ed|ous|ive|ing|thin|thick)$", re.IGNORECASE)
 # A sentence that only goes on describing the previous one's finding: "Multiple nodules in the
 # liver. The largest measures 8 mm." / "A mass in the left lobe. Unclear borders."
+# "A nodule in the left upper lobe; new since the prior CT" (its comparison already removed): the
+# part after the semicolon only says how the finding changed, so it is one statement
+_CHANGE_AFTER_SEMICOLON_RE = re.compile(rf";\s*(?=(?:{CHANGE_ALONE})\s*(?:[;.]|$))", re.IGNORECASE)
 _CONTINUATION_RE = re.compile(
     r"^(?:with\s+)?(?:(?:the|its)\s+(?:largest|biggest|smallest|larger|smaller)\b"
     r"|(?:(?:a|an)\s+)?(?:[\w-]+\s+){0,2}(?:margins?|borders?|edges?|boundar(?:y|ies))\b)", re.IGNORECASE)
@@ -291,7 +302,7 @@ def _atomize_sentence_cached(sentence: str) -> tuple[str, ...] | None:
     for pattern in lex.remove:
         text = pattern.sub("", text)
     text = _SPACE_BEFORE_PUNCTUATION_RE.sub(r"\1", _SPACES_RE.sub(" ", text)).strip(" ,.;")
-    text = _neither_nor(_TECHNIQUE_LEAD_RE.sub("", text))
+    text = _CHANGE_AFTER_SEMICOLON_RE.sub(", ", _neither_nor(_TECHNIQUE_LEAD_RE.sub("", text)))
     if not text or lex.drop.search(text.lower()):
         return None
     out: list[str] = []
@@ -472,8 +483,9 @@ def _split_attached_findings(clause: str) -> list[str]:
         if joined_by_and and len(item) == 1 and _MODIFIER_RE.search(
                 item[0]) and _MODIFIER_RE.search(right.split(maxsplit=1)[0]):
             continue  # "spotty, linear, and patchy shadows": the adjectives share one noun
-        if _SIZE_CHANGE_RE.match(right):
-            continue  # ", with an increased size": how the finding has changed, not a second one
+        if _SIZE_CHANGE_RE.match(right) or (_CONTINUATION_RE.match(right) and not names_site(right)):
+            continue  # ", with an increased size", ", with a clear boundary": how the finding has
+            # changed or looks, not a second one (its boundary with another organ is one)
         said = canonical_text(right)  # read only for a candidate the cheap checks left
         if _describes_only(said):
             continue  # ", with low signal on T1WI": how the finding looks, not a second finding

@@ -15,6 +15,13 @@ import re
 from radscope.engine.reader.text.anatomy import names_finding, names_site
 
 _LABEL_RE = re.compile(r"^([A-Za-z][A-Za-z /,&-]{1,40}):\s+(?=[a-z0-9])")
+# a label that lists sites: "Bilateral basal ganglia and right thalamus: ...", "Liver, spleen and
+# pancreas: normal"
+_SITES_LABEL_RE = re.compile(r"^(?P<label>[A-Za-z][A-Za-z0-9 /,()-]{2,80}?):\s+(?P<rest>\S.*)$")
+_LABEL_ITEM_SPLIT_RE = re.compile(r"\s*,\s*(?:and\s+)?|\s+and\s+|\s+as well as\s+", re.IGNORECASE)
+_MAX_LABEL_ITEM_WORDS = 5
+_PARENTHESES_RE = re.compile(r"\s*\([^()]*\)")  # "Anterior cerebral arteries (A1, A2)": segments, not sites
+_BOTH_SIDES_RE = re.compile(r"(?:on )?both sides|bilateral(?:ly)?", re.IGNORECASE)
 _DENIAL_PIECE_RE = re.compile(r"^(?:no|without)\b", re.IGNORECASE)
 _DETERMINER_RE = re.compile(r"(?:a|an|the|some|several|multiple|no)\b", re.IGNORECASE)
 
@@ -23,6 +30,17 @@ _DETERMINER_RE = re.compile(r"(?:a|an|the|some|several|multiple|no)\b", re.IGNOR
 # "Left distal radius: plate and screws; good position; no loosening"
 _DESCRIPTION = (r"(?:good|satisfactory|acceptable|adequate|normal|anatomic(?:al)?|expected) (?:position(?:ing)?|alignment)"
                 r"|well[- ](?:positioned|aligned|seated)|in (?:good|satisfactory|normal) position")
+
+# A part that only says how the finding before it changed ("new compared with the previous MRI",
+# "unchanged", "slightly larger than on the prior CT"): a change of that finding, not a finding
+CHANGE_ALONE = (r"(?:(?:it|this|which|and)\s+)?(?:(?:has|have|is|are|was|were)\s+(?:been\s+)?)?"
+                r"(?:(?:slightly|mildly|markedly|significantly|somewhat|much)\s+)?"
+                r"(?:new|newly\s+(?:seen|appeared)|unchanged|stable|(?:in|de)creased|enlarged|larger|smaller|bigger|improved"
+                r"|worsened|progressed|regressed|reduced|grown|more\s+extensive|less\s+extensive)"
+                r"(?:\s+in\s+(?:size|extent))?")
+_COMPARED_TAIL = r"(?:\s+(?:(?:as\s+)?compared\s+(?:with|to)|since|from|than|relative\s+to)\b[^;]*)?"
+_CHANGE_PIECE_RE = re.compile(CHANGE_ALONE + _COMPARED_TAIL, re.IGNORECASE)
+
 
 # What may go wrong with a device, and a list of such things denied ("no evidence of loosening or
 # breakage"): the atomiser cuts such a denial off the device too (``atoms``).
@@ -42,12 +60,19 @@ def label_each_part(utterance: str) -> list[str]:
     a denial after the semicolon denies it of the label, as "the hardware ... with no loosening"
     does; a part that only says where or how well the first part's subject sits ("good
     position"), or denies only what may go wrong with it ("Right clavicle: plate and screws; no
-    loosening or breakage": the plate's loosening, not the clavicle's), goes on describing it."""
+    loosening or breakage": the plate's loosening, not the clavicle's), or only says how it
+    changed ("; new compared with the previous MRI"), goes on describing it. A label that lists
+    sites says its parts of each, one line per site, as a report written site by site does."""
+    sites = _listed_sites(utterance)
+    if sites:
+        said = utterance.split(":", 1)[1].strip()
+        return [part for site in sites for part in label_each_part(f"{site}: {said}")]
     label = _LABEL_RE.match(utterance)
     if not label or ";" not in utterance:
         return [utterance]
     first, *rest = (p.strip() for p in utterance.split(";"))
-    described = [p for p in rest if p and _DEVICE_PIECE_RE.fullmatch(p.rstrip(". "))]
+    described = [p for p in rest if p and (_DEVICE_PIECE_RE.fullmatch(p.rstrip(". "))
+                                           or _CHANGE_PIECE_RE.fullmatch(p.rstrip(". ")))]
     others = [p for p in rest if p and p not in described]
     if names_site(label.group(1)):
         # "Liver: normal size; smooth contour; no focal lesion": each part naming no site of its
@@ -63,3 +88,21 @@ def label_each_part(utterance: str) -> list[str]:
     elif all(_DENIAL_PIECE_RE.match(p) for p in others):
         others = [f"{label.group(1)}: {p}" for p in others]
     return [", ".join([first.rstrip(". "), *described]), *others]
+
+
+def _listed_sites(utterance: str) -> list[str]:
+    """The sites a label lists ("Bilateral basal ganglia and right thalamus: ..." -> the three
+    phrases), or nothing when the label is one phrase or an item is not a place."""
+    label = _SITES_LABEL_RE.match(utterance)
+    if not label or names_site(label["rest"]):  # "Heart and lungs: The heart is normal ..." heads a section
+        return []
+    items: list[str] = []
+    for item in (i.strip() for i in _LABEL_ITEM_SPLIT_RE.split(_PARENTHESES_RE.sub("", label["label"])) if i.strip()):
+        if items and _BOTH_SIDES_RE.fullmatch(item):
+            items[-1] = f"{items[-1]}, both sides"  # "Anterior cerebral arteries, both sides, and ..."
+        else:
+            items.append(item)
+    if len(items) < 2 or any(len(i.split()) > _MAX_LABEL_ITEM_WORDS or not names_site(i) or names_finding(i)
+                             for i in items):
+        return []
+    return items

@@ -1213,3 +1213,74 @@ def test_a_radiograph_report_in_another_order_is_the_same_report():
                  "hiatal hernia. Prior granulomatous disease. No pneumothorax. Normal heart size.")
     records = Scorer(["radsem", "vert"], extractor="rules").score([reference], [candidate]).records
     assert [records[0]["metrics"][m]["score"] for m in ("radsem", "vert")] == [1.0, 1.0]
+
+
+# --- reader-v18: labels that list sites, a change said after a semicolon, vascular CT -------------
+
+def test_a_label_that_lists_sites_is_a_line_per_site():
+    atoms, _ = atomize("FINDINGS:\nBilateral basal ganglia and right thalamus: lacunar infarcts.")
+    assert atoms == ["Left basal ganglion lacunar infarcts.", "Right basal ganglion lacunar infarcts.",
+                     "Right thalamus lacunar infarcts."]
+    atoms, _ = atomize("FINDINGS:\nAnterior cerebral arteries (A1, A2), both sides, and right middle cerebral "
+                       "artery: normal course, no stenosis.")
+    assert len(atoms) == 3 and all(a.endswith("normal course, no stenosis.") for a in atoms)
+    # a heading over sentences that name their own sites is not a list of lines
+    atoms, _ = atomize("FINDINGS:\nHeart and lungs: The heart is normal in size.")
+    assert atoms == ["The heart is normal in size."]
+
+
+@pytest.mark.parametrize("sentence", [
+    "A nodule in the left upper lobe; larger than on the previous CT.",
+    "Left upper lobe: a nodule; larger than on the previous CT.",
+    "A nodule in the left upper lobe, larger than on the previous CT.",
+])
+def test_a_change_after_a_semicolon_is_the_change_of_the_finding_before(sentence):
+    atoms, _ = atomize(f"FINDINGS:\n{sentence}")
+    assert len(atoms) == 1 and "nodule" in atoms[0] and "increased" in atoms[0]
+
+
+@pytest.mark.parametrize("study", ["CTA", "MRA", "radiographs", "MR"])
+def test_the_prior_study_is_removed_whole_whatever_its_name(study):
+    atoms, _ = atomize(f"FINDINGS:\nA mixed plaque in the proximal LAD, smaller than on the previous {study}.")
+    assert atoms == ["A mixed plaque in the proximal left anterior descending artery, has decreased."]
+
+
+def test_a_clear_boundary_describes_the_finding_and_a_boundary_with_an_organ_is_a_finding():
+    atoms, _ = atomize("FINDINGS:\nAn oval mass in the left vastus lateralis muscle, with a clear boundary, "
+                       "larger than on the previous MRI.")
+    assert len(atoms) == 1
+    atoms, _ = atomize("FINDINGS:\nMultiple masses in the retroperitoneum, with indistinct boundaries from "
+                       "the adjacent pancreas.")
+    assert len(atoms) == 2
+
+
+def test_signal_high_or_low_on_a_sequence_is_its_intensity():
+    a = sentence_features("Left basal ganglion: dot-like foci, low on FLAIR.")
+    b = sentence_features("Dot-like foci in the left basal ganglion with low signal on FLAIR.")
+    assert a.normality == b.normality == ABNORMAL and a.core == b.core
+
+
+def test_coronary_dominance_is_a_normal_variant_and_a_request_to_correlate_is_no_finding():
+    assert sentence_features("Right-dominant coronary circulation.").normality == NORMAL
+    assert sentence_features("The distribution is left dominant.").normality == NORMAL
+    atoms, _ = atomize("FINDINGS:\nA mass in the left thigh, possibly a sarcoma. Please correlate with biopsy.")
+    assert atoms == ["A mass in the left thigh, possibly a sarcoma."]
+
+
+def test_a_size_with_a_unit_after_each_dimension_is_one_measurement():
+    """"45 mm x 30 mm" is one 45 x 30 mm measurement: read as two, its 45 agreed with the 50 of
+    "72 mm x 50 mm" and a size error went unseen."""
+    records = Scorer(["radsem"], extractor="rules").score(
+        ["A mass in the left vastus lateralis muscle, about 45 mm x 30 mm."],
+        ["A mass in the left vastus lateralis muscle, about 72 mm x 50 mm."]).records
+    assert records[0]["metrics"]["radsem"]["score"] == 0.0
+
+
+def test_the_muscles_of_the_thigh_and_buttock_are_places_of_their_own():
+    assert sentence_features("A mass in the vastus lateralis muscle.").sites == frozenset({"vastus lateralis"})
+    assert incompatibility_reason(sentence_features("Tendinopathy of the right gluteus medius."),
+                                  sentence_features("Tendinopathy of the right gluteus minimus.")) is not None
+
+
+def test_two_vessels_equal_in_caliber_is_a_normal_statement():
+    assert sentence_features("The two vertebral arteries are equal in caliber.").normality == NORMAL
