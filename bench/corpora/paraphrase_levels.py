@@ -1,4 +1,4 @@
-"""Two of SSREE's error levels written by hand for seventeen of our own reports
+"""Two of SSREE's error levels written by hand for twenty-three of our own reports
 (``paraphrase_reports``): *all normal*, every abnormal finding said to be normal (SSREE's L4),
 and *turned*, every sentence's polarity turned (L5: an abnormal finding denied, a normal
 statement made abnormal).
@@ -7,7 +7,8 @@ reads the same text. A good metric scores a faithful rewrite above *all normal*,
 above *turned* (which keeps no statement of the reference); ``bench paraphrases`` prints how
 many reports each metric orders so. Chosen where RadSEM ranked SSREE's L5 above its L4: radiographs
 of bones and joints after fracture and fixation, and reports written as translated reports read;
-then (reader-v18) head and neck and coronary CT angiography, a thigh and a hip MRI and a brain MRI.
+then (reader-v18) head and neck and coronary CT angiography, a thigh and a hip MRI and a brain MRI,
+and six reports of CT, MRI and ultrasound written in a radiologist's English.
 """
 from __future__ import annotations
 
@@ -187,4 +188,69 @@ LEVELS: dict[str, tuple[str, str]] = {
         "thalamus show no lacunar lesions. No FLAIR hyperintensity is seen around the lateral ventricles. The left cerebellar "
         "hemisphere shows no susceptibility focus. The ventricles, sulci and fissures are normal in size. The midline "
         "structures are shifted. The maxillary sinuses show no mucosal thickening. Abnormal signal is seen in the brainstem."),
+    "ct-head": (
+        # all normal
+        "No subdural hematoma is seen along the left frontoparietal convexity. There is no mass effect on the left "
+        "lateral ventricle, and the midline is not shifted. No hypodense focus is seen in the right caudate nucleus. "
+        "The basal cisterns are patent. No skull fracture is seen. The paranasal sinuses and mastoid air cells are clear.",
+        # turned
+        "The left frontoparietal convexity shows no extra-axial collection. The left lateral ventricle is not "
+        "compressed, and the midline structures are centered. The right caudate nucleus is normal in attenuation, "
+        "without infarct. The basal cisterns are effaced. A fracture of the calvarium is present. The paranasal sinuses "
+        "show mucosal thickening, and the mastoid air cells are opacified."),
+    "ct-chest": (
+        # all normal
+        "No nodule is seen in the right lower lobe. No emphysema is seen in either upper lobe. There is no left pleural "
+        "effusion. No pulmonary embolism. The mediastinal and hilar lymph nodes are not enlarged. The heart is normal in "
+        "size, and there is no pericardial effusion. No suspicious osseous lesion.",
+        # turned
+        "The right lower lobe is clear, with no pulmonary nodule. Both upper lobes are normal, without emphysema. The "
+        "left pleural space contains no fluid. Pulmonary embolism is present. Enlarged lymph nodes are seen in the "
+        "mediastinum and both hila. The heart is enlarged, and a small pericardial effusion is present. The bones show "
+        "a suspicious lytic lesion."),
+    "ct-abdomen": (
+        # all normal
+        "The appendix is normal in caliber, with no periappendiceal fat stranding. No hypodense lesion is seen in "
+        "segment 7 of the liver. No calculus is seen in the lower pole of the left kidney. The gallbladder, pancreas "
+        "and spleen are unremarkable. There is no hydronephrosis. There is no free air. The abdominal aorta is normal "
+        "in caliber.",
+        # turned
+        "The appendix is not dilated, and the fat around it is clear. Segment 7 of the liver shows no lesion. The left "
+        "kidney contains no stone. The gallbladder is distended, the pancreas is edematous and the spleen is enlarged. "
+        "Moderate hydronephrosis is present. Free intraperitoneal air is seen. The abdominal aorta is aneurysmally "
+        "dilated."),
+    "mri-knee": (
+        # all normal
+        "The anterior cruciate ligament is intact. No tear is seen in the posterior horn of the medial meniscus. No "
+        "bone marrow contusion is seen in the lateral femoral condyle, which is normal in signal on T1WI and proton "
+        "density fat-saturated images. There is no joint effusion. The posterior cruciate ligament, medial collateral "
+        "ligament and lateral collateral ligament are intact. The lateral meniscus is intact. The patellofemoral "
+        "cartilage is preserved.",
+        # turned
+        "No tear of the anterior cruciate ligament is seen. The posterior horn of the medial meniscus is intact. The "
+        "lateral femoral condyle shows normal marrow signal, with no contusion. The knee joint contains no effusion. "
+        "The posterior cruciate ligament is torn, and the medial and lateral collateral ligaments show partial tears. "
+        "A tear is seen in the lateral meniscus. The patellofemoral cartilage is thinned, with full-thickness defects."),
+    "mri-liver": (
+        # all normal
+        "No focal lesion is seen in segment 6 of the liver, and there is no arterial hyperenhancement, washout or "
+        "capsule. No T2 hyperintensity or restricted diffusion is seen in segment 6. The liver has a smooth contour. "
+        "The spleen is normal in size. No cyst is seen in the upper pole of the left kidney. There is no ascites. The "
+        "portal vein is patent.",
+        # turned
+        "Segment 6 of the liver is normal, without an enhancing lesion. No abnormal T2 signal or diffusion restriction "
+        "is present in segment 6. The liver contour is smooth, with no signs of cirrhosis. The spleen is not enlarged. "
+        "The upper pole of the left kidney shows no cyst. A large volume of ascites is present. The portal vein is "
+        "occluded by thrombus."),
+    "us-abdomen": (
+        # all normal
+        "No stones are seen in the gallbladder. The gallbladder wall is not thickened, there is no pericholecystic "
+        "fluid, and the sonographic Murphy sign is negative. The common bile duct is not dilated. The liver is normal "
+        "in echogenicity. No cyst is seen in the upper pole of the right kidney. The spleen and pancreas are "
+        "unremarkable. There is no ascites.",
+        # turned
+        "The gallbladder contains no calculi. The gallbladder wall is of normal thickness, without pericholecystic "
+        "fluid, and the sonographic Murphy sign is negative. The common bile duct is dilated. Hepatic echotexture is "
+        "normal, without steatosis. The right kidney shows no cyst at its upper pole. The spleen is enlarged and the "
+        "pancreas is heterogeneous in echotexture. Moderate ascites is seen."),
 }

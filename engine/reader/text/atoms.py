@@ -128,6 +128,7 @@ _MODIFIER_RE = re.compile(r"(?:y|like|al|ar|ic|ed|ous|ive|ing|thin|thick)$", re.
 # "A nodule in the left upper lobe; new since the prior CT" (its comparison already removed): the
 # part after the semicolon only says how the finding changed, so it is one statement
 _CHANGE_AFTER_SEMICOLON_RE = re.compile(rf";\s*(?=(?:{CHANGE_ALONE})\s*(?:[;.]|$))", re.IGNORECASE)
+_TRAILING_CHANGE_RE = re.compile(rf",?\s*(?:{CHANGE_ALONE})\s*[.;]?\s*$", re.IGNORECASE)
 _CONTINUATION_RE = re.compile(
     r"^(?:with\s+)?(?:(?:the|its)\s+(?:largest|biggest|smallest|larger|smaller)\b"
     r"|(?:(?:a|an)\s+)?(?:[\w-]+\s+){0,2}(?:margins?|borders?|edges?|boundar(?:y|ies))\b)", re.IGNORECASE)
@@ -487,8 +488,9 @@ def _split_attached_findings(clause: str) -> list[str]:
             continue  # ", with an increased size", ", with a clear boundary": how the finding has
             # changed or looks, not a second one (its boundary with another organ is one)
         said = canonical_text(right)  # read only for a candidate the cheap checks left
-        if _describes_only(said):
-            continue  # ", with low signal on T1WI": how the finding looks, not a second finding
+        if _describes_only(_TRAILING_CHANGE_RE.sub("", said)):
+            continue  # ", with low signal on T1WI" (", ..., larger than before"): how the finding
+            # looks, and how it changed, not a second finding
         if (lex.abnormal.search(said) or lex.neutral.search(said) or lex.devices.search(said)) \
                 and (names_finding(left) or _is_normal(left)) and not denial:
             aside = _ASIDE_RE.match(right)

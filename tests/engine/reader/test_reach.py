@@ -1284,3 +1284,24 @@ def test_the_muscles_of_the_thigh_and_buttock_are_places_of_their_own():
 
 def test_two_vessels_equal_in_caliber_is_a_normal_statement():
     assert sentence_features("The two vertebral arteries are equal in caliber.").normality == NORMAL
+
+
+def test_a_slender_vessel_is_a_hypoplastic_one():
+    a = sentence_features("The right vertebral artery is slender.")
+    b = sentence_features("Hypoplastic right vertebral artery.")
+    assert (a.sites, a.asserted, a.normality) == (b.sites, b.asserted, b.normality)
+
+
+def test_a_statement_that_vessels_arise_normally_ends_its_clause():
+    atoms, _ = atomize("FINDINGS:\nThe coronary arteries arise normally from the aortic sinuses, and the "
+                       "distribution is right dominant.")
+    assert atoms == ["The coronary arteries arise normally from the aortic sinuses.",
+                     "The distribution is right dominant."]
+
+
+def test_how_a_finding_looks_and_changed_stays_with_it_and_a_diagnosis_after_a_colon_stays():
+    atoms, _ = atomize("FINDINGS:\nA nodule in the right lobe, with low signal on T1WI, larger than on the "
+                       "previous MRI.")
+    assert atoms == ["A nodule in the right lobe, with low signal on T1WI, has increased."]
+    atoms, _ = atomize("FINDINGS:\nA mass in the left thigh, larger than on the previous MRI: possibly a sarcoma.")
+    assert len(atoms) == 1 and "sarcoma" in atoms[0]
