@@ -2100,8 +2100,9 @@ IMPRESSION:
 3. Myocardial bridge in the middle segment of the left anterior descending artery, about 20 mm long.
 4. Coronary atherosclerosis, right dominant type; calcium score 126.""",
     },
+    # no side error: a coronary CT angiogram states no finding of a left or right side (dominance is
+    # a normal variant)
     {
-        "side": (("the distribution is right dominant", "the distribution is left dominant"), ("right dominant type", "left dominant type")),
         "site": (("in the proximal segment of the left anterior descending artery", "in the distal segment of the left anterior descending artery"),
                  ("2. Mixed plaque in the proximal left anterior descending artery", "2. Mixed plaque in the distal left anterior descending artery")),
         "missed": (("A small low-density focus is seen on the wall of the middle segment of the right coronary artery, probably a non-calcified plaque, with mild luminal stenosis. ", ""),
