@@ -25,8 +25,10 @@ READER_NAME = "radscope-reader"
 # previous MRI", "; larger than on the prior CT") is that finding's change; a prior study named
 # CTA, MRA, MR or radiographs is removed whole (it left "A" behind); ", with a clear boundary"
 # describes the finding before (a boundary with another organ is still a finding); "high / low
-# on <sequence>" is hyper- / hypointense; coronary dominance is a normal variant; "Please
-# correlate ..." is a request, not a finding.
+# on <sequence>" is hyper- / hypointense; coronary dominance and vessels "equal in caliber" are
+# normal; a slender vessel is hypoplastic; "arise" ends a clause as "is" does; a comparison stops
+# at a colon (the diagnosis after it stays); "45 mm x 30 mm" is one measurement; the quadriceps
+# and gluteal muscles are places; "Please correlate ..." is a request, not a finding.
 # v17: a statement that names no place goes on from the abnormal statement just before it on the
 # same line ("A plaque in the mid RCA. Mild stenosis." is a stenosis of the RCA), the items of a
 # list each standing alone; a sentence repeated word for word under another place is kept once
