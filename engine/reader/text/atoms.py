@@ -88,10 +88,7 @@ _LEVEL_LIST_RE = re.compile(
 _EFFECT_RE = re.compile(
     rf",\s*(?:and\s+)?(?P<verb>{'|'.join(_EFFECT_PARTICIPLES)})\s+(?P<object>[^,;]+)$", re.IGNORECASE)
 # ", with compression of the dural sac": a second finding attached to the first.
-# ", with ...", and "... causing ..." (a plaque causing moderate stenosis: the plaque, and the
-# stenosis it makes, as ", with moderate stenosis" reads)
-_WITH_RE = re.compile(r",\s*(?:with|accompanied by|associated with|and)\s+",
-                      re.IGNORECASE)
+_WITH_RE = re.compile(r",\s*(?:with|accompanied by|associated with|and)\s+", re.IGNORECASE)
 _SIDE_RE = re.compile(r"\b(?:left|right)\b", re.IGNORECASE)
 # "X contains a plaque and demonstrates mild narrowing": a second predicate of the same subject.
 _ALSO_RE = re.compile(r"^also\s+", re.IGNORECASE)
@@ -123,12 +120,13 @@ _LEADING_ARTICLE_RE = re.compile(r"^(?:the|both)\s+", re.IGNORECASE)  # "the spl
 _LEADING_DENIAL_RE = re.compile(r"^(?:no|any)\s+", re.IGNORECASE)  # "no effusion and no ..."
 # One-word items that are modifiers ("patchy and cord-like opacities") are not separate findings.
 _MODIFIER_RE = re.compile(r"(?:y|like|al|ar|ic|ed|ous|ive|ing|thin|thick)$", re.IGNORECASE)
-# A sentence that only goes on describing the previous one's finding: "Multiple nodules in the
-# liver. The largest measures 8 mm." / "A mass in the left lobe. Unclear borders."
 # "A nodule in the left upper lobe; new since the prior CT" (its comparison already removed): the
 # part after the semicolon only says how the finding changed, so it is one statement
 _CHANGE_AFTER_SEMICOLON_RE = re.compile(rf";\s*(?=(?:{CHANGE_ALONE})\s*(?:[;.]|$))", re.IGNORECASE)
+# ", with low signal on T1WI, has increased": how a finding looks, then how it changed
 _TRAILING_CHANGE_RE = re.compile(rf",?\s*(?:{CHANGE_ALONE})\s*[.;]?\s*$", re.IGNORECASE)
+# A sentence that only goes on describing the previous one's finding: "Multiple nodules in the
+# liver. The largest measures 8 mm." / "A mass in the left lobe. Unclear borders."
 _CONTINUATION_RE = re.compile(
     r"^(?:with\s+)?(?:(?:the|its)\s+(?:largest|biggest|smallest|larger|smaller)\b"
     r"|(?:(?:a|an)\s+)?(?:[\w-]+\s+){0,2}(?:margins?|borders?|edges?|boundar(?:y|ies))\b)", re.IGNORECASE)
