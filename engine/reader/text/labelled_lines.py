@@ -93,8 +93,8 @@ def label_each_part(utterance: str) -> list[str]:
 def _listed_sites(utterance: str) -> list[str]:
     """The sites a label lists ("Bilateral basal ganglia and right thalamus: ..." -> the three
     phrases), or nothing when the label is one phrase or an item is not a place."""
-    label = _SITES_LABEL_RE.match(utterance)
-    if not label or names_site(label["rest"]):  # "Heart and lungs: The heart is normal ..." heads a section
+    label = _SITES_LABEL_RE.match(utterance) if ":" in utterance else None
+    if not label:
         return []
     items: list[str] = []
     for item in (i.strip() for i in _LABEL_ITEM_SPLIT_RE.split(_PARENTHESES_RE.sub("", label["label"])) if i.strip()):
@@ -102,7 +102,9 @@ def _listed_sites(utterance: str) -> list[str]:
             items[-1] = f"{items[-1]}, both sides"  # "Anterior cerebral arteries, both sides, and ..."
         else:
             items.append(item)
-    if len(items) < 2 or any(len(i.split()) > _MAX_LABEL_ITEM_WORDS or not names_site(i) or names_finding(i)
-                             for i in items):
+    # the cheap checks first: most labels name one thing ("Liver: ...")
+    if len(items) < 2 or any(len(i.split()) > _MAX_LABEL_ITEM_WORDS for i in items):
         return []
+    if any(not names_site(i) or names_finding(i) for i in items) or names_site(label["rest"]):
+        return []  # an item that is no place; "Heart and lungs: The heart is normal ..." heads a section
     return items
