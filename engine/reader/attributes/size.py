@@ -1,7 +1,7 @@
 """A finding's size, read as a value and not as words.
 
-"4.1 x 3.2 cm", "41 x 32 mm", "41 mm x 32 mm" and "41x32mm" are one measurement: each is read as its dimensions in
-millimetres, largest first (volumes in ml apart). Two measurements are the same when every
+"4.1 x 3.2 cm", "41 x 32 mm", "41 mm x 32 mm" and "41x32mm" are one measurement: each is read as its
+dimensions in millimetres, largest first (volumes in ml apart). Two measurements are the same when every
 dimension they share agrees within the tolerance: 1.5 mm or 10 % of the larger value, whichever
 is larger (Lung-RADS calls a solid nodule grown past 1.5 mm; 10 % covers the rounding of a unit
 conversion and the spread between two readers). Past it, the sizes differ: a size change is a
@@ -21,7 +21,7 @@ _LENGTH_UNIT = r"\s*(?:mm|cm)\b"  # "45 mm x 30 mm": a unit after each dimension
 _SIZE_RE = re.compile(
     rf"(?<![\d.])({_VALUE}(?:{_LENGTH_UNIT})?(?:{_TIMES}{_VALUE}(?:{_LENGTH_UNIT})?)*)\s*"
     r"(mm|cm|ml|cc|millimet(?:er|re)s?|centimet(?:er|re)s?)\b", re.IGNORECASE)
-_DIMENSION_UNIT_RE = re.compile(rf"(?P<value>.*?)(?P<unit>{_LENGTH_UNIT})?\s*$", re.IGNORECASE)
+_DIMENSION_UNIT_RE = re.compile(r"\s*(mm|cm)\s*$", re.IGNORECASE)  # a dimension's own unit
 _DIM_SPLIT_RE = re.compile(_TIMES, re.IGNORECASE)
 _RANGE_SPLIT_RE = re.compile(r"\s*(?:-|\u2013|to)\s*", re.IGNORECASE)
 _TO_MM = {"mm": 1.0, "cm": 10.0, "ml": 1.0, "cc": 1.0}
@@ -42,9 +42,8 @@ def measurements(text: str) -> tuple[Measurement, ...]:
         factor = _TO_MM[unit]
         dims = []
         for written in _DIM_SPLIT_RE.split(m.group(1)):
-            own = _DIMENSION_UNIT_RE.fullmatch(written)
-            value, own_unit = (own["value"], own["unit"]) if own else (written, None)
-            scale = _TO_MM[own_unit.strip().lower()] if own_unit else factor
+            own = _DIMENSION_UNIT_RE.search(written)
+            scale, value = (_TO_MM[own.group(1).lower()], written[:own.start()]) if own else (factor, written)
             ends = [float(v) * scale for v in _RANGE_SPLIT_RE.split(value.strip())]
             dims.append((min(ends), max(ends)))
         out.append(("ml" if unit in ("ml", "cc") else "mm",
