@@ -19,6 +19,10 @@ from __future__ import annotations
 from radscope.engine.reader.vocabulary.loader import lexicon_hash
 
 READER_NAME = "radscope-reader"
+# v19: the abdominopelvic cavity is the abdomen (it was no place, and "cavity" a finding); the
+# anterior / posterior horn of a meniscus is not the lateral ventricle's; "malleoli" is the plural
+# of malleolus; "tears" is an abnormal word as "tear" is; a side between a lung zone and "lung"
+# ("the lower right lung") names the same zone.
 # v18: a label that lists sites ("Bilateral basal ganglia and right thalamus: ...", "Anterior
 # cerebral arteries, both sides, and right middle cerebral artery: ...") is one line per site; a
 # part after a semicolon that only says how the finding changed ("; new compared with the
@@ -163,7 +167,7 @@ READER_NAME = "radscope-reader"
 # opposite places and liver segments, telegraphic labels kept. v5: findings as frames (sizes in mm within a tolerance, change over time), wording.json,
 # comparisons as context. v4: sections as written (RESULT(S), CONCLUSION, sub-headings), the
 # impression read apart. v3: radsem-rules-v5 atoms (level and site lists, joined continuations).
-READER_VERSION = "reader-v18"
+READER_VERSION = "reader-v19"
 READER_RULES_VERSION = "rules-v5"  # v5: telegraphic labels kept; v4: sentences read through wording.json
 RADSEM_RULES_VERSION = "radsem-rules-v11"  # v11: a statement naming no site is kept apart only below 0.25 similarity; v10: site lists, shared nouns, finding lists and finding adjectives written one per sentence; v9: a statement the other report denies pairs only with one that states the denied finding; kinds and effects written one per sentence; v8: a finding that names no abnormality against one that does is part-whole; v7: per-sequence atoms, places; v6: size and change-over-time contradictions
 

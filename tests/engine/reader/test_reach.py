@@ -1305,3 +1305,31 @@ def test_how_a_finding_looks_and_changed_stays_with_it_and_a_diagnosis_after_a_c
     assert atoms == ["A nodule in the right lobe, with low signal on T1WI, has increased."]
     atoms, _ = atomize("FINDINGS:\nA mass in the left thigh, larger than on the previous MRI: possibly a sarcoma.")
     assert len(atoms) == 1 and "sarcoma" in atoms[0]
+
+
+# --- reader-v19: the abdominopelvic cavity, the horns of a meniscus, malleoli, tears --------------
+
+def test_the_abdominopelvic_cavity_is_the_abdomen():
+    telegraphic = sentence_features("Abdominopelvic cavity no mass lesion.")
+    written = sentence_features("No mass is seen in the abdominopelvic cavity.")
+    assert telegraphic.sites == written.sites == frozenset({"abdomen"})
+    assert telegraphic.normality == written.normality == NORMAL
+
+
+def test_the_horns_of_a_meniscus_are_not_the_ventricle_and_tears_are_a_finding():
+    features = sentence_features("Tears of the posterior horn of the medial meniscus.")
+    assert features.sites == frozenset({"meniscus"}) and features.normality == ABNORMAL
+    assert sentence_kind("Tears of the posterior horn of the medial meniscus.") is None
+    assert "lateral ventricle" in sentence_features("The anterior horn of the left lateral ventricle "
+                                                    "is dilated.").sites
+
+
+def test_malleoli_are_the_plural_of_malleolus():
+    plural = sentence_features("No fracture of the posterior malleoli.")
+    singular = sentence_features("No fracture of the posterior malleolus.")
+    assert plural.sites == singular.sites == frozenset({"posterior malleolus"})
+    assert plural.tokens == singular.tokens
+
+
+def test_a_side_between_a_lung_zone_and_the_lung_names_the_same_zone():
+    assert sentence_features("Opacity in the lower right lung.").sites == frozenset({"lower lobe"})
