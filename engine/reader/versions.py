@@ -19,6 +19,15 @@ from __future__ import annotations
 from radscope.engine.reader.vocabulary.loader import lexicon_hash
 
 READER_NAME = "radscope-reader"
+# v20: "between A and B" is one relation, not a list; a denial of one thing before ", and" is a
+# statement of its own; vessels, margins, planes or a differentiation not clearly seen are
+# ill-defined; an organ's abnormal density, signal or echo and another structure after ", with"
+# are two findings; free intraperitoneal gas is pneumoperitoneum; a denial of any abnormal look of
+# a whole ("no abnormal signal in the brain parenchyma") is a plain normal statement about it, for
+# its parts and for the alignment too; pelvic / abdominal read as pelvis / abdomen;
+# ventriculomegaly is enlarged ventricles; "pathologically enlarged" is enlarged; an underfilled
+# bladder is a finding; a listed site with a preposition of its own keeps it; symmetry is
+# symmetric; "Portable chest film." names the technique.
 # v19: the abdominopelvic cavity is the abdomen (it was no place, and "cavity" a finding); the
 # anterior / posterior horn of a meniscus is not the lateral ventricle's; "malleoli" is the plural
 # of malleolus; "tears" is an abnormal word as "tear" is; a side between a lung zone and "lung"
@@ -167,7 +176,7 @@ READER_NAME = "radscope-reader"
 # opposite places and liver segments, telegraphic labels kept. v5: findings as frames (sizes in mm within a tolerance, change over time), wording.json,
 # comparisons as context. v4: sections as written (RESULT(S), CONCLUSION, sub-headings), the
 # impression read apart. v3: radsem-rules-v5 atoms (level and site lists, joined continuations).
-READER_VERSION = "reader-v19"
+READER_VERSION = "reader-v20"
 READER_RULES_VERSION = "rules-v5"  # v5: telegraphic labels kept; v4: sentences read through wording.json
 RADSEM_RULES_VERSION = "radsem-rules-v11"  # v11: a statement naming no site is kept apart only below 0.25 similarity; v10: site lists, shared nouns, finding lists and finding adjectives written one per sentence; v9: a statement the other report denies pairs only with one that states the denied finding; kinds and effects written one per sentence; v8: a finding that names no abnormality against one that does is part-whole; v7: per-sequence atoms, places; v6: size and change-over-time contradictions
 

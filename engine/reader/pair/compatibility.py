@@ -157,7 +157,7 @@ def generic_stems() -> frozenset[str]:
 
 
 # "no OTHER lesion in the liver": a denial of everything else says nothing against the finding
-_ELSEWHERE_RE = re.compile(
+ELSEWHERE_RE = re.compile(
     r"\b(?:other|otherwise|remaining|rest|else|elsewhere|additional|further|besides|except)\b")
 
 
@@ -180,7 +180,7 @@ def may_deny(denier: SentenceFeatures) -> bool:
     its own: "no loosening of the fixation hardware" denies the loosening of that hardware
     wherever the other statement puts it."""
     return denier.normality == NORMAL and (bool(denier.sites) or _names_device(denier.canon)) \
-        and bool(denied_words(denier)) and not _ELSEWHERE_RE.search(denier.canon)
+        and bool(denied_words(denier)) and not ELSEWHERE_RE.search(denier.canon)
 
 
 @lru_cache(maxsize=100000)

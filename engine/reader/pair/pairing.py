@@ -26,6 +26,7 @@ from scipy.optimize import linear_sum_assignment
 
 from radscope.engine.reader.attributes.place import NORMAL, SentenceFeatures
 from radscope.engine.reader.pair.compatibility import (
+    ELSEWHERE_RE,
     MatchSettings,
     anatomical_relationship,
     containment,
@@ -64,10 +65,18 @@ def _normal_site_floor(ref: Sequence[SentenceFeatures], gen: Sequence[SentenceFe
     return sim
 
 
+# What a denial of any abnormality of a site's appearance denies ("no abnormal signal", "no
+# abnormality", "no abnormal density or morphology"), as stems
+_BLANKET_DENIED = frozenset({"abnorm", "signal", "intens", "opac", "echo", "attenu", "morpholog", "mark"})
+
+
 def _plain_normal(f: SentenceFeatures) -> bool:
-    """"<site> is normal": a normal statement about a named site that denies nothing and says
-    little else ("heart size is normal", "mediastinal contours are unremarkable")."""
-    return f.normality == NORMAL and bool(f.sites) and not f.negated and len(f.asserted) <= 2
+    """"<site> is normal": a normal statement about a named site that denies nothing but an
+    abnormality of its appearance and says little else ("heart size is normal", "mediastinal
+    contours are unremarkable", "no abnormal signal in the brain parenchyma")."""
+    blanket = not f.negated or ("abnorm" in f.negated and f.negated <= _BLANKET_DENIED
+                                 and not ELSEWHERE_RE.search(f.canon))
+    return f.normality == NORMAL and bool(f.sites) and blanket and len(f.asserted - _BLANKET_DENIED) <= 2
 
 
 def _gated(r: SentenceFeatures, g: SentenceFeatures, sim: float, settings: MatchSettings) -> bool:

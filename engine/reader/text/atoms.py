@@ -75,6 +75,11 @@ _LOCATIVE_END_RE = re.compile(
 _SITE_JOINER_RE = re.compile(
     r"\s*,\s*(?:(?:and|or)\s+)?(?:as well as\s+)?|\s+(?:and|or|as well as)\s+", re.IGNORECASE)
 _AND_OR_RE = re.compile(r"\b(?:and|or|as well as)\b", re.IGNORECASE)
+# an item of a site list with a preposition of its own ("in the frontal lobes and around the
+# lateral ventricles"): it takes that one, not the list's
+_OWN_PREPOSITION_RE = re.compile(
+    r"(?:around|near|beside|adjacent to|along|below|above|behind|beneath|under|anterior to|posterior to)\s",
+    re.IGNORECASE)
 _SITE_ITEM_LEAD_RE = re.compile(r"^(?:(?:the|in|within|at|on|of)\s+)+", re.IGNORECASE)
 _MAX_SITE_WORDS = 8  # "lingular segment of the left upper lobe": a part named with its whole
 _LEVEL = r"[ctls]\d{1,2}(?:\s*[-/\u2013\u2014]\s*[ctls]?\d{1,2})?"
@@ -200,6 +205,21 @@ _SEQUENCE_GAP_RE = re.compile(
 _APPEARANCE_GRAMMAR = frozenset("a an the of on in and or with without no is are was were its their about "
                                 "approximately around seen noted observed shows show showing "
                                 "demonstrates demonstrating exhibits exhibiting".split())
+# "the fat plane between the mass and the rectum", "the space between L4 and L5": "between A and B"
+# names one relation, not two statements, so its "and" is hidden from the list rules while the
+# sentence is cut and written back in every atom. Two level ranges ("between L3-4 and L4-5") are
+# two spaces and stay a list.
+_BETWEEN_RE = re.compile(
+    r"\bbetween\s+(?:the\s+)?(?P<first>[^,;.]{1,60}?)\s+and\s+(?:the\s+)?(?P<second>[^,;.\s]+)", re.IGNORECASE)
+_BETWEEN_JOINER_RE = re.compile(r"\s+and\s+", re.IGNORECASE)
+_BETWEEN_AND = "\ue000"  # a private-use character: no list rule reads it as "and"
+# an organ's density, signal or echo read as abnormal, in canonical spelling
+_ABNORMAL_APPEARANCE_RE = re.compile(r"\bhyp(?:o|er)(?:dense|intense|echoic)\b")
+_FAT_SEQUENCE_RE = re.compile(r"\bfat[- ](?:suppress|saturat)\w*", re.IGNORECASE)
+# where a description turns to what it means ("..., in keeping with bone marrow edema")
+_INTERPRETATION_RE = re.compile(
+    r",?\s+(?:in keeping with|consistent with|compatible with|suggest\w*|likely|possibly|probably|"
+    r"representing|indicating|indicative of|due to)\b", re.IGNORECASE)
 # What is left of "These were not present on the prior study" once the prior study is removed:
 # a change against a prior (read by ``findings``' comparisons), no finding; kept, it would read
 # as a denial ("This was not present.") that matches nothing, not even its own copy.
@@ -304,6 +324,7 @@ def _atomize_sentence_cached(sentence: str) -> tuple[str, ...] | None:
     text = _CHANGE_AFTER_SEMICOLON_RE.sub(", ", _neither_nor(_TECHNIQUE_LEAD_RE.sub("", text)))
     if not text or lex.drop.search(text.lower()):
         return None
+    text = _BETWEEN_RE.sub(_mask_between, text)
     out: list[str] = []
     for clause in (a for whole in _clauses(text) for c in _expand_predicates(whole)
                    for a in _expand_adjectives(c)):
@@ -312,8 +333,23 @@ def _atomize_sentence_cached(sentence: str) -> tuple[str, ...] | None:
                 for located in _expand_site_list(negated):
                     for sequence in _expand_sequences(located):
                         out.extend(_expand_sides(sequence))
-    return tuple(_tidy(d) for s in out if _has_content(s, sentence) and not _UNSEEN_BEFORE_RE.match(s)
+    return tuple(_tidy(d).replace(_BETWEEN_AND, " and ") for s in out
+                 if _has_content(s, sentence) and not _UNSEEN_BEFORE_RE.match(s)
                  for d in _split_device_denial(s))
+
+
+def _mask_between(m: re.Match[str]) -> str:
+    """"between A and B" with its "and" hidden, unless A and B are both level ranges."""
+    if _is_level_range(m.group("first")) and _is_level_range(m.group("second")):
+        return m.group(0)
+    whole, cut = m.group(0), m.end("first") - m.start()
+    joiner = _BETWEEN_JOINER_RE.match(whole, cut)  # the pattern put "and" right there
+    return whole[:cut] + _BETWEEN_AND + whole[joiner.end():] if joiner else whole
+
+
+def _is_level_range(text: str) -> bool:
+    """"L3-4", "C5/C6": a spinal level range, itself the space between two vertebrae."""
+    return bool(_LEVEL_RE.match(text.strip())) and any(c in text for c in "-/\u2013\u2014")
 
 
 # What goes wrong with a device, denied after it: "a plate in the distal fibula, in good position,
@@ -442,13 +478,20 @@ def _cut_clauses(text: str) -> list[str]:
                 and not _LEADING_DENIAL_RE.match(left.lstrip()):
             continue  # "...; the largest measures 7 mm": it goes on describing the finding
         if m.group(0).lstrip(" ,").lower().startswith("and") and (
-                (not _VERB_RE.search(left) and _VERB_RE.search(right))
+                (not _VERB_RE.search(left) and _VERB_RE.search(right) and not _whole_denial(left))
                 or (_is_site(right) and not names_finding(right) and not _VERB_RE.search(right))):
             continue
         pieces.append(left)
         start = m.end()
     pieces.append(text[start:])
     return [p for piece in pieces for p in _comma_statements(piece)]
+
+
+def _whole_denial(left: str) -> bool:
+    """"No fluid around the liver, and the spleen is normal": a denial of one thing before ", and"
+    is a statement of its own, not the start of a subject list ("No effusion, pneumothorax, and
+    ..." may be one, so a denial with a comma in it is not taken as whole)."""
+    return bool(_LEADING_DENIAL_RE.match(left.lstrip())) and "," not in left
 
 
 def _until_next_cut(text: str, start: int) -> str:
@@ -490,7 +533,8 @@ def _split_attached_findings(clause: str) -> list[str]:
             continue  # ", with low signal on T1WI" (", ..., larger than before"): how the finding
             # looks, and how it changed, not a second finding
         if (lex.abnormal.search(said) or lex.neutral.search(said) or lex.devices.search(said)) \
-                and (names_finding(left) or _is_normal(left)) and not denial:
+                and (names_finding(left) or _is_normal(left) or _looks_abnormal_elsewhere(left, right)) \
+                and not denial:
             aside = _ASIDE_RE.match(right)
             if aside:  # "Nodular areas, with calcification, are seen in the thyroid": one predicate
                 predicate = aside.group("predicate")
@@ -585,6 +629,19 @@ def _is_normal(clause: str) -> bool:
     lex = anatomy_lexicon()
     return bool(_VERB_RE.search(clause) or _FIRST_PREDICATE_RE.search(clause)) and bool(
         lex.normal.search(canon)) and not lex.abnormal.search(canon)
+
+
+def _looks_abnormal_elsewhere(left: str, right: str) -> bool:
+    """``left`` says how an organ's density, signal or echo is abnormal ("The liver shows
+    diffusely decreased density"), a finding as much as one named by a finding word, and
+    ``right`` names another structure before any reading of what it means (", with poorly
+    defined vessels"; not ", with high signal on fat-suppressed sequences, in keeping with bone
+    marrow edema": how the same place looks, and what that is; a fat-suppressed sequence names
+    no fat)."""
+    said = _FAT_SEQUENCE_RE.sub("", _INTERPRETATION_RE.split(right, maxsplit=1)[0])
+    return bool(_VERB_RE.search(left) or _FIRST_PREDICATE_RE.search(left)) and bool(
+        _ABNORMAL_APPEARANCE_RE.search(canonical_text(left))) and bool(
+        _site_names(said) - _site_names(left))
 
 
 def _may_name_finding(phrase: str) -> bool:
@@ -731,7 +788,9 @@ def _expand_site_list(clause: str) -> list[str]:
         if listed:
             items, end = listed
             head, tail = clause[:start.end()], clause[end:]
-            return [f"{head}{'' if _LEVEL_SITE_RE.match(item) else 'the '}{item}{tail}" for item in items]
+            return [f"{clause[:start.start()]}{item}{tail}" if _OWN_PREPOSITION_RE.match(item)
+                    else f"{head}{'' if _LEVEL_SITE_RE.match(item) else 'the '}{item}{tail}"
+                    for item in items]
     m = _LEVEL_LIST_RE.search(clause)
     if m:
         head, tail = clause[:m.start("items")], clause[m.end("items"):]

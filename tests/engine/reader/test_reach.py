@@ -1333,3 +1333,95 @@ def test_malleoli_are_the_plural_of_malleolus():
 
 def test_a_side_between_a_lung_zone_and_the_lung_names_the_same_zone():
     assert sentence_features("Opacity in the lower right lung.").sites == frozenset({"lower lobe"})
+
+
+# --- reader-v20: one relation between two places, what an organ's look names, whole and parts ----
+
+def test_between_two_places_is_one_relation_and_two_level_ranges_are_two():
+    atoms, _ = atomize("FINDINGS:\nThe fat plane between the mass and the rectum is obliterated. "
+                       "No fluid between the liver and the diaphragm.")
+    assert atoms == ["The fat plane between the mass and the rectum is obliterated.",
+                     "No fluid between the liver and the diaphragm."]
+    atoms, _ = atomize("FINDINGS:\nNarrowing of the disc space between L4 and L5.")
+    assert atoms == ["Narrowing of the disc space between L4 and L5."]
+    assert sentence_features("Disc bulges between L3-4 and L4-5.").levels == frozenset({"l3-l4", "l4-l5"})
+
+
+def test_a_denial_before_and_is_a_statement_of_its_own():
+    atoms, _ = atomize("FINDINGS:\nNo fluid around the liver, and the spleen and pancreas are normal.")
+    assert atoms == ["No fluid around the liver.", "Spleen is normal.", "Pancreas is normal."]
+
+
+@pytest.mark.parametrize("unclear", [
+    "Hepatic vascular structures are not clearly visible.",
+    "The vascular markings within the liver are poorly visualized.",
+    "The intrahepatic vascular network is poorly displayed."])
+def test_a_structure_normally_seen_that_is_not_clearly_seen_is_ill_defined(unclear):
+    features = sentence_features(unclear)
+    assert features.normality == ABNORMAL and "illdefin" in features.asserted
+    organ = sentence_features("The left ovary is not clearly visualized.")  # not seen: no finding
+    assert organ.normality == NORMAL and "illdefin" not in organ.asserted
+
+
+def test_an_organ_that_looks_abnormal_and_another_structure_after_with_are_two_findings():
+    atoms, _ = atomize("FINDINGS:\nThe liver shows diffusely decreased density, with poorly defined vascular "
+                       "networks.")
+    assert atoms == ["The liver shows diffusely decreased density.", "Poorly defined vascular networks."]
+    # how the same place looks on a fat-suppressed sequence, and what that is, stays with it
+    atoms, _ = atomize("FINDINGS:\nPatchy long T2 signal is seen in the right femoral head, with high signal "
+                       "on fat-suppressed sequences, in keeping with bone marrow edema.")
+    assert len(atoms) == 1
+
+
+def test_free_gas_in_the_peritoneal_cavity_is_pneumoperitoneum():
+    readings = {frozenset(sentence_features(s).negated) for s in (
+        "No free intraperitoneal air.", "No intraperitoneal free gas.",
+        "No free gas is present in the abdominal cavity.", "No pneumoperitoneum.")}
+    assert readings == {frozenset({"pneumoperitoneum"})}
+
+
+def test_a_denial_of_any_abnormal_look_of_a_whole_pairs_with_its_parts_said_normal():
+    reference = "No abnormal signal is seen in the brain parenchyma."
+    candidate = "The frontal, parietal, temporal and occipital lobes demonstrate normal signal intensity bilaterally."
+    records = Scorer(["radsem", "vert"], extractor="rules").score([reference], [candidate]).records
+    assert records[0]["metrics"]["radsem"]["score"] > 0.9
+    assert records[0]["metrics"]["vert"]["score"] == 1.0
+    # "the remaining brain" is the places the report did not name, not each of them
+    rest = Scorer(["radsem"], extractor="rules").score(
+        ["The remaining brain parenchyma shows no abnormal signal."],
+        ["The left thalamus is T1 isointense."]).records[0]["metrics"]["radsem"]
+    assert rest["score"] == 0.0
+
+
+@pytest.mark.parametrize("denial", [
+    "No enlarged lymph nodes in the pelvis.", "Pelvic lymph nodes are not enlarged.",
+    "Pelvic lymph nodes show no pathologic enlargement.", "No pelvic lymphadenopathy.",
+    "No abnormally enlarged lymph nodes are seen in the pelvic cavity."])
+def test_lymph_nodes_said_not_enlarged_in_any_words_are_one_statement(denial):
+    records = Scorer(["radsem"], extractor="rules").score(["No pelvic lymphadenopathy."], [denial]).records
+    assert records[0]["metrics"]["radsem"]["score"] == 1.0
+    assert sentence_features(denial).sites >= {"pelvis"}
+
+
+def test_ventriculomegaly_is_enlarged_ventricles_and_symmetry_is_symmetric():
+    assert sentence_features("No ventriculomegaly.").negated == sentence_features(
+        "The ventricular system is not dilated.").negated
+    assert sentence_features("No ventriculomegaly.").sites == frozenset({"ventricle"})
+    assert sentence_features("Thoracic symmetry is preserved.").tokens & sentence_features(
+        "The thorax is symmetrical.").tokens == {"symmetr"}
+
+
+def test_an_underfilled_bladder_is_a_finding_with_or_without_a_denial_after_it():
+    assert sentence_features("Bladder underdistended.").normality == ABNORMAL
+    assert sentence_features("The bladder is poorly filled, with no definite wall thickening or "
+                             "mass.").normality == ABNORMAL
+
+
+def test_a_site_list_item_with_a_preposition_of_its_own_keeps_it():
+    atoms, _ = atomize("FINDINGS:\nLesions in the left frontal lobe and around the right lateral ventricle.")
+    assert atoms == ["Lesions in the left frontal lobe.", "Lesions around the right lateral ventricle."]
+
+
+def test_a_portable_film_named_alone_is_no_finding():
+    atoms, _ = atomize("FINDINGS:\nPortable chest film. There is no pneumothorax.")
+    assert atoms == ["There is no pneumothorax."]
