@@ -27,7 +27,9 @@ READER_NAME = "radscope-reader"
 # its parts and for the alignment too; pelvic / abdominal read as pelvis / abdomen;
 # ventriculomegaly is enlarged ventricles; "pathologically enlarged" is enlarged; an underfilled
 # bladder is a finding; a listed site with a preposition of its own keeps it; symmetry is
-# symmetric; "Portable chest film." names the technique.
+# symmetric; "Portable chest film." names the technique; both sides named in other words ("on
+# the left and on the right", "left-sided and right-sided", "left greater than right") are a
+# statement per side.
 # v19: the abdominopelvic cavity is the abdomen (it was no place, and "cavity" a finding); the
 # anterior / posterior horn of a meniscus is not the lateral ventricle's; "malleoli" is the plural
 # of malleolus; "tears" is an abnormal word as "tear" is; a side between a lung zone and "lung"

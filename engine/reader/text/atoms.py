@@ -878,14 +878,18 @@ def _expand_sides(clause: str) -> list[str]:
     lex = anatomy_lexicon()
     bilateral = lex.bilateral.search(clause)
     plural = lex.paired_plural.search(clause)
-    if not bilateral and (not plural or _SIDE_RE.search(clause)):
+    # "pleural effusions, left greater than right": the comparison names both sides
+    compared = _PREDOMINANT_RE.search(clause) if ">" in clause or " than " in clause else None
+    both_compared = bool(compared and compared.group("more")) and not bilateral and not plural
+    if not bilateral and not both_compared and (not plural or _SIDE_RE.search(clause)):
         return [clause]
     clause, dominant = _predominance(clause)
     out = []
     for side in ("left", "right"):
         text = _write_side(clause, side)
         if dominant:  # "Right pleural effusion, larger." / "Left pleural effusion, smaller."
-            text = text.replace(_DOMINANCE, f", {'larger' if side == dominant else 'smaller'}")
+            where = f" on the {side}" if both_compared else ""
+            text = text.replace(_DOMINANCE, f"{where}, {'larger' if side == dominant else 'smaller'}")
         if text not in out:
             out.append(text)
     return out

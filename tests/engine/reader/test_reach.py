@@ -1425,3 +1425,16 @@ def test_a_site_list_item_with_a_preposition_of_its_own_keeps_it():
 def test_a_portable_film_named_alone_is_no_finding():
     atoms, _ = atomize("FINDINGS:\nPortable chest film. There is no pneumothorax.")
     assert atoms == ["There is no pneumothorax."]
+
+
+@pytest.mark.parametrize("both", [
+    "Renal calculi on the left and on the right.", "Right-sided and left-sided renal calculi.",
+    "Renal calculi in the left as well as the right kidney."])
+def test_both_sides_named_in_any_words_are_a_statement_per_side(both):
+    atoms, _ = atomize(f"FINDINGS:\n{both}")
+    assert [sentence_features(a).sides for a in atoms] == [frozenset({"left"}), frozenset({"right"})]
+
+
+def test_a_comparison_of_the_sides_names_both():
+    atoms, _ = atomize("FINDINGS:\nPleural effusions, left greater than right.")
+    assert atoms == ["Pleural effusions on the left, larger.", "Pleural effusions on the right, smaller."]
