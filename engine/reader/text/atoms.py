@@ -210,8 +210,8 @@ _APPEARANCE_GRAMMAR = frozenset("a an the of on in and or with without no is are
 # sentence is cut and written back in every atom. Two level ranges ("between L3-4 and L4-5") are
 # two spaces and stay a list.
 _BETWEEN_RE = re.compile(
-    r"\bbetween\s+(?:the\s+)?(?P<first>[^,;.]{1,60}?)\s+and\s+(?:the\s+)?(?P<second>[^,;.\s]+)", re.IGNORECASE)
-_BETWEEN_JOINER_RE = re.compile(r"\s+and\s+", re.IGNORECASE)
+    r"\bbetween\s+(?:the\s+)?(?P<first>[^,;.]{1,60}?)(?P<joiner>\s+and\s+)(?:the\s+)?(?P<second>[^,;.\s]+)",
+    re.IGNORECASE)
 _BETWEEN_AND = "\ue000"  # a private-use character: no list rule reads it as "and"
 # an organ's density, signal or echo read as abnormal, in canonical spelling
 _ABNORMAL_APPEARANCE_RE = re.compile(r"\bhyp(?:o|er)(?:dense|intense|echoic)\b")
@@ -342,9 +342,8 @@ def _mask_between(m: re.Match[str]) -> str:
     """"between A and B" with its "and" hidden, unless A and B are both level ranges."""
     if _is_level_range(m.group("first")) and _is_level_range(m.group("second")):
         return m.group(0)
-    whole, cut = m.group(0), m.end("first") - m.start()
-    joiner = _BETWEEN_JOINER_RE.match(whole, cut)  # the pattern put "and" right there
-    return whole[:cut] + _BETWEEN_AND + whole[joiner.end():] if joiner else whole
+    whole, start = m.group(0), m.start()
+    return whole[:m.start("joiner") - start] + _BETWEEN_AND + whole[m.end("joiner") - start:]
 
 
 def _is_level_range(text: str) -> bool:
