@@ -19,6 +19,11 @@ from __future__ import annotations
 from radscope.engine.reader.vocabulary.loader import lexicon_hash
 
 READER_NAME = "radscope-reader"
+# v21: the reader's alignment (CREPE's and VERT's rules views) pairs under RadSEM's settings whole,
+# a short statement mostly contained in a longer one included; cortical bone is the bone's cortex
+# (it read as the brain's); the thoracic cage or wall is the chest wall; "isthmic" is the isthmus;
+# "normal (wall) thickness" and "thickness within normal limits" are "not thickened"; free fluid
+# in the pelvis is ascites in the pelvis.
 # v20: "between A and B" is one relation, not a list; a denial of one thing before ", and" is a
 # statement of its own; vessels, margins, planes or a differentiation not clearly seen are
 # ill-defined; an organ's abnormal density, signal or echo and another structure after ", with"
@@ -178,7 +183,7 @@ READER_NAME = "radscope-reader"
 # opposite places and liver segments, telegraphic labels kept. v5: findings as frames (sizes in mm within a tolerance, change over time), wording.json,
 # comparisons as context. v4: sections as written (RESULT(S), CONCLUSION, sub-headings), the
 # impression read apart. v3: radsem-rules-v5 atoms (level and site lists, joined continuations).
-READER_VERSION = "reader-v20"
+READER_VERSION = "reader-v21"
 READER_RULES_VERSION = "rules-v5"  # v5: telegraphic labels kept; v4: sentences read through wording.json
 RADSEM_RULES_VERSION = "radsem-rules-v11"  # v11: a statement naming no site is kept apart only below 0.25 similarity; v10: site lists, shared nouns, finding lists and finding adjectives written one per sentence; v9: a statement the other report denies pairs only with one that states the denied finding; kinds and effects written one per sentence; v8: a finding that names no abnormality against one that does is part-whole; v7: per-sequence atoms, places; v6: size and change-over-time contradictions
 

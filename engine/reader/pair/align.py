@@ -14,7 +14,7 @@ a prior study are matched by change and topic; the rest were made (candidate onl
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Literal
 
@@ -50,12 +50,6 @@ COMPARISON_MIN_OVERLAP = 0.2  # topic Jaccard for two comparisons to be the same
 # mostly right, and a conflict needs the clearly better fit (0.2 chosen on SSREE dev and the
 # triplets: 0 and 0.4 both measured lower on SSREE, triplets unchanged from 0 to 0.2).
 COMPATIBLE_BONUS = 0.2
-# RadSEM's thresholds on the token-overlap scale, without extra pairs by ``extra_containment``
-# (tuned for RadSEM alone, a change of CREPE's and VERT's definitions still to measure on its
-# own: docs/architecture.md, "One pairing rule"). Two plain normal statements about a whole and
-# its part count ``normal_site_similarity`` similar here too since reader-v20: without it, "no
-# abnormal signal in the brain parenchyma" and the same said lobe by lobe were all errors.
-ALIGN_SETTINGS = replace(LEXICAL_SETTINGS, extra_containment=None)
 
 
 @dataclass(frozen=True)
@@ -143,9 +137,10 @@ def read_pair(reference: str, candidate: str) -> PairReading:
 
 
 def _links(ref: Sequence[Finding], cand: Sequence[Finding], sim: np.ndarray) -> list[Link]:
-    """RadSEM's pairing (``pairing``) under ``ALIGN_SETTINGS``, extended to link conflicting
-    statements of one finding too: the assignment decides which statement answers which, the
-    conflicts then say how they differ.
+    """RadSEM's pairing (``pairing``) under its own settings (``LEXICAL_SETTINGS``, whole since
+    reader-v21: docs/architecture.md, "One pairing rule"), extended to link conflicting statements
+    of one finding too: the assignment decides which statement answers which, the conflicts then
+    say how they differ.
 
     Pairable pairs bid ``COMPATIBLE_BONUS`` above their similarity, and only they take extra
     links; not for a statement the other report contradicts about the same site ("the
@@ -155,12 +150,12 @@ def _links(ref: Sequence[Finding], cand: Sequence[Finding], sim: np.ndarray) -> 
     if not ref or not cand:
         return []
     rf, cf = [f.features for f in ref], [f.features for f in cand]
-    allowed, sim = pairable(rf, cf, sim, ALIGN_SETTINGS)
+    allowed, sim = pairable(rf, cf, sim, LEXICAL_SETTINGS)
     allowed &= ~denied_elsewhere(rf, cf)
     same = np.array([[_same_finding(a, b) for b in cf] for a in rf], dtype=bool)
     also = ~allowed & same & (sim >= SAME_FINDING_MIN_SIMILARITY)
-    chosen = one_to_one(sim, allowed, ALIGN_SETTINGS, bonus=COMPATIBLE_BONUS, also=also)
-    chosen |= set(extra_pairs(rf, cf, sim, allowed, chosen, ALIGN_SETTINGS,
+    chosen = one_to_one(sim, allowed, LEXICAL_SETTINGS, bonus=COMPATIBLE_BONUS, also=also)
+    chosen |= set(extra_pairs(rf, cf, sim, allowed, chosen, LEXICAL_SETTINGS,
                               may_extend_ref=lambda i: not _contradicted(ref[i], cand),
                               may_extend_gen=lambda j: not _contradicted(cand[j], ref)))
     return [Link(i, j, conflicts(ref[i], cand[j]), float(sim[i, j])) for i, j in sorted(chosen)]

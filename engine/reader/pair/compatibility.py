@@ -55,7 +55,7 @@ class MatchSettings:
 
 
 # The thresholds on the token-overlap scale (``lexical_similarity``): RadSEM's default matcher's,
-# and the reader's alignment's without two of them (``align.ALIGN_SETTINGS``); RadSEM's encoder scales have their own
+# and the reader's alignment's (``align``, since reader-v21); RadSEM's encoder scales have their own
 # (``metrics.radsem.rules``). Chosen on SSREE dev (bench.quality.rules): see the lexicon README.
 LEXICAL_SETTINGS = MatchSettings(pair_threshold=0.35, extra_threshold=0.34, siteless_threshold=0.25,
                                  normal_site_similarity=0.5, extra_containment=0.5)

@@ -1438,3 +1438,59 @@ def test_both_sides_named_in_any_words_are_a_statement_per_side(both):
 def test_a_comparison_of_the_sides_names_both():
     atoms, _ = atomize("FINDINGS:\nPleural effusions, left greater than right.")
     assert atoms == ["Pleural effusions on the left, larger.", "Pleural effusions on the right, smaller."]
+
+
+# --- reader-v21: one pairing rule for every metric; bone cortex, chest wall, thickness said normal ---
+
+def test_cortical_bone_is_the_bones_cortex_not_the_brains():
+    for sentence in ("Cortical bone is continuous.", "The cortical bone is smooth and continuous."):
+        assert sentence_features(sentence).sites == frozenset({"bone"})
+    assert sentence_features("Cortical bone of the right radius is interrupted.").sites == frozenset({"radius"})
+    assert sentence_features("The cerebral cortex is normal.").sites == frozenset({"brain"})
+
+
+def test_the_thoracic_cage_is_the_chest_wall_in_any_words():
+    cage, wall = sentence_features("The thoracic cage is symmetric."), sentence_features("Symmetric chest wall.")
+    assert cage.sites == wall.sites == frozenset({"chest wall"}) and cage.tokens == wall.tokens
+
+
+@pytest.mark.parametrize("normal", [
+    "Endometrial thickness within normal limits.", "Normal endometrial thickness.",
+    "The endometrium is normal in thickness.", "The endometrium is of normal thickness."])
+def test_a_thickness_said_normal_is_not_thickened(normal):
+    assert sentence_features(normal).negated == sentence_features("The endometrium is not thickened.").negated
+    records = Scorer(["radsem"], extractor="rules").score(["The endometrium is not thickened."], [normal]).records
+    assert records[0]["metrics"]["radsem"]["score"] == 1.0
+    # "normal size and thickness" is two words said of one organ, not a thickness alone
+    assert "thicken" not in sentence_features("The gallbladder is of normal size and thickness.").negated
+
+
+def test_the_isthmus_is_one_word_as_noun_or_adjective():
+    assert sentence_features("Normal isthmic thickness.").tokens == sentence_features(
+        "The isthmus is normal in thickness.").tokens
+
+
+def test_free_fluid_in_the_pelvis_is_ascites_there():
+    records = Scorer(["radsem"], extractor="rules").score(
+        ["No ascites is seen in the abdominal and pelvic cavities."],
+        ["No free fluid in the abdomen or pelvis."]).records
+    assert records[0]["metrics"]["radsem"]["score"] == 1.0
+    assert "pelvis" in sentence_features("Free fluid in the pelvis.").sites
+
+
+@pytest.mark.parametrize(("reference", "candidate"), [
+    ("No abnormal density is seen in the lung parenchyma.", "The lungs are clear."),
+    ("The gallbladder is normal in size, the wall is not thickened, and no stones are seen in the lumen.",
+     "Gallbladder: normal size, thin wall, no gallstones."),
+    ("The vertebral bodies are well aligned, and the physiological curvature is preserved.",
+     "Normal alignment and lordosis of the spine.")])
+def test_crepe_and_vert_pair_what_radsem_pairs(reference, candidate):
+    """The alignment pairs a short statement mostly contained in a longer one as RadSEM's matcher
+    does: a normal statement said in one sentence on one side and two on the other was a VERT
+    error (0.0 or 0.67) while RadSEM left nothing unmatched."""
+    records = Scorer(["radsem", "vert"], extractor="rules").score([reference], [candidate]).records
+    metrics = records[0]["metrics"]
+    assert metrics["radsem"]["extraction"]["tags"]["unmatched_sentences"] == []
+    assert metrics["vert"]["score"] == 1.0
+    reading = read_pair(reference, candidate)
+    assert not reading.only_reference and not reading.only_candidate
