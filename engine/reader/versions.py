@@ -23,7 +23,8 @@ READER_NAME = "radscope-reader"
 # a short statement mostly contained in a longer one included; cortical bone is the bone's cortex
 # (it read as the brain's); the thoracic cage or wall is the chest wall; "isthmic" is the isthmus;
 # "normal (wall) thickness" and "thickness within normal limits" are "not thickened"; free fluid
-# in the pelvis is ascites in the pelvis.
+# in the pelvis is ascites in the pelvis; a reading on a line of its own per MR sequence ("T1:
+# hypointense.") is a statement, not dropped as a stray letter and one word.
 # v20: "between A and B" is one relation, not a list; a denial of one thing before ", and" is a
 # statement of its own; vessels, margins, planes or a differentiation not clearly seen are
 # ill-defined; an organ's abnormal density, signal or echo and another structure after ", with"

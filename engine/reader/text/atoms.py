@@ -179,7 +179,6 @@ _SPACES_RE = re.compile(r"\s{2,}")
 _SPACE_BEFORE_PUNCTUATION_RE = re.compile(r"\s+([,.;])")
 _LEADING_CONNECTIVE_RE = re.compile(
     r"^(?:and|but|with|while|also|additionally|in addition|furthermore)\b[,\s]*", re.IGNORECASE)
-_WORD_OF_TWO_LETTERS_RE = re.compile(r"[A-Za-z]{2,}")
 # An MR sequence as written, and a signal reading of one: "low signal on T1WI", "T2WI/FLAIR
 # hyperintense", "long T1", "high T2 signal" (the sequences of equivalents.json's MR family).
 _SEQUENCE = (r"(?:T[12](?:WI|W)?(?:[- ]weighted(?:\s+(?:imaging|images?|sequences?))?)?|(?:T2[- ])?FLAIR|DWI|ADC|SWI|STIR"
@@ -195,6 +194,9 @@ _SEQUENCE_READING_RE = re.compile(
     rf"{_INTENSITY}(?:\s+signals?)?(?:\s+intensity)?"
     rf"|(?:long|short)\s+{_SEQUENCE}(?:\s+signals?)?|{_INTENSITY}\s+{_SEQUENCE}(?:\s+signals?)?", re.IGNORECASE)
 _ONE_SEQUENCE_RE = re.compile(_SEQUENCE, re.IGNORECASE)
+# a word that says something: two letters or more, or an MR sequence ("T1: hypointense." is a
+# reading of its own, not a stray letter and a word)
+_CONTENT_WORD_RE = re.compile(rf"{_SEQUENCE}|[A-Za-z]{{2,}}", re.IGNORECASE)
 # what may stand between two readings of one run: "and", a comma, "is" / "shows" and the like
 _SEQUENCE_GAP_RE = re.compile(
     r"\s*,?\s*(?:and\s+)?(?:(?:is|are|was|were|shows?|showing|demonstrates?|demonstrating|displays?|"
@@ -932,8 +934,8 @@ def _has_content(text: str, sentence: str) -> bool:
     """Two words or more, or a sentence written as one word that names a finding:
     "Cardiomegaly." and "Pneumothorax." are whole statements; "Unremarkable.", a stray "Left."
     or the "increased" left of "Compared with the prior study, increased." say nothing alone."""
-    words = _WORD_OF_TWO_LETTERS_RE.findall(text)
-    return len(words) >= 2 or (len(words) == 1 and _WORD_OF_TWO_LETTERS_RE.findall(sentence) == words
+    words = _CONTENT_WORD_RE.findall(text)
+    return len(words) >= 2 or (len(words) == 1 and _CONTENT_WORD_RE.findall(sentence) == words
                                and names_finding(words[0]))
 
 

@@ -1494,3 +1494,16 @@ def test_crepe_and_vert_pair_what_radsem_pairs(reference, candidate):
     assert metrics["vert"]["score"] == 1.0
     reading = read_pair(reference, candidate)
     assert not reading.only_reference and not reading.only_candidate
+
+
+def test_a_reading_per_sequence_on_its_own_line_is_read_not_dropped():
+    """"T1: hypointense." was a stray letter and one word, so it was dropped: a signal turned
+    on such a line went unseen by every metric."""
+    atoms, _ = atomize("FINDINGS:\nRound lesion in the left frontal lobe.\nT1: hypointense.\nT2: hyperintense.")
+    assert atoms == ["Round lesion in the left frontal lobe.", "T1: hypointense.", "T2: hyperintense."]
+    reference = "Round lesion in the left frontal lobe.\nT1: hypointense.\nT2: hyperintense."
+    turned = "Round lesion in the left frontal lobe.\nT1: hyperintense.\nT2: hypointense."
+    scorer = Scorer(["radsem", "vert"], extractor="rules")
+    same, swapped = scorer.score([reference, reference], [reference, turned]).records
+    assert same["metrics"]["radsem"]["score"] == same["metrics"]["vert"]["score"] == 1.0
+    assert swapped["metrics"]["radsem"]["score"] < 0.5 and swapped["metrics"]["vert"]["score"] < 0.5
