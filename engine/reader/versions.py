@@ -19,6 +19,11 @@ from __future__ import annotations
 from radscope.engine.reader.vocabulary.loader import lexicon_hash
 
 READER_NAME = "radscope-reader"
+# v22: statements joined by commas are each a statement whatever their verb ("..., the brainstem
+# shows no abnormal signal", "..., the cerebellum has ..."), not only with "is" / "are"; after a
+# statement, ", no <finding> is seen" is a denial of its own where the statement before is normal
+# or the denial names another place, and ", <something> is seen / noted in <place>" a statement of
+# its own at a place the one before did not name.
 # v21: the reader's alignment (CREPE's and VERT's rules views) pairs under RadSEM's settings whole,
 # a short statement mostly contained in a longer one included; cortical bone is the bone's cortex
 # (it read as the brain's); the thoracic cage or wall is the chest wall; "isthmic" is the isthmus;
@@ -184,7 +189,7 @@ READER_NAME = "radscope-reader"
 # opposite places and liver segments, telegraphic labels kept. v5: findings as frames (sizes in mm within a tolerance, change over time), wording.json,
 # comparisons as context. v4: sections as written (RESULT(S), CONCLUSION, sub-headings), the
 # impression read apart. v3: radsem-rules-v5 atoms (level and site lists, joined continuations).
-READER_VERSION = "reader-v21"
+READER_VERSION = "reader-v22"
 READER_RULES_VERSION = "rules-v5"  # v5: telegraphic labels kept; v4: sentences read through wording.json
 RADSEM_RULES_VERSION = "radsem-rules-v11"  # v11: a statement naming no site is kept apart only below 0.25 similarity; v10: site lists, shared nouns, finding lists and finding adjectives written one per sentence; v9: a statement the other report denies pairs only with one that states the denied finding; kinds and effects written one per sentence; v8: a finding that names no abnormality against one that does is part-whole; v7: per-sequence atoms, places; v6: size and change-over-time contradictions
 

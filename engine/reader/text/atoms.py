@@ -156,7 +156,15 @@ _NOR_RE = re.compile(r"\bnor\b", re.IGNORECASE)
 # ", the aorta is calcified" / "and the carpal alignment is normal": after a complete statement, a
 # comma or "and" that starts another subject with its own verb starts another statement.
 _COMMA_STATEMENT_RE = re.compile(
-    r"(?:,\s+(?:and\s+)?|\s+and\s+)(?=(?:the\s+)?(?P<subject>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,3})\s+(?:is|are|was|were)\b)",
+    rf"(?:,\s+(?:and\s+)?|\s+and\s+)(?=(?:the\s+)?(?P<subject>[a-z][\w-]*(?:\s+[a-z][\w-]*){{0,3}})\s+(?:{'|'.join(_STATEMENT_VERBS)}|has|have)\b)",
+    re.IGNORECASE)
+# ", no focal lesion is seen" / ", patchy high signal is seen in the left basal ganglia": after a
+# complete statement, a comma before a denial or a finding not named before ("the", "its" or
+# "which" would point back to one) that is seen somewhere starts a statement of its own.
+_COMMA_SEEN_RE = re.compile(
+    r",\s+(?:and\s+)?(?=(?P<subject>(?!(?:the|this|these|those|its|their|which|that|it|they)\b)"
+    r"[a-z][\w-]*(?:\s+[\w-]+){0,5}?)\s+(?:is|are|was|were)\s+(?:also\s+)?(?:seen|noted|present|visible|"
+    r"identified|observed|demonstrated|detected|shown|evident|appreciated)\b)",
     re.IGNORECASE)
 # Which side of a bilateral finding has more: "predominantly on the right", "more on the left",
 # "more pronounced on the right side", "right greater than left", "R > L".
@@ -454,16 +462,36 @@ def _split_effect(clause: str) -> list[str]:
 
 
 def _comma_statements(text: str) -> list[str]:
+    """Cut a run of statements joined by commas ("The liver is normal in size, the spleen shows
+    no lesion, no ascites is seen") into its statements."""
+    cuts = sorted([*((m, "site") for m in _COMMA_STATEMENT_RE.finditer(text)),
+                   *((m, "seen") for m in _COMMA_SEEN_RE.finditer(text))], key=lambda c: c[0].start())
     pieces, start = [], 0
-    for m in _COMMA_STATEMENT_RE.finditer(text):
+    for index, (m, kind) in enumerate(cuts):
+        if m.start() < start:
+            continue
         left = text[start:m.start()]
         # the verb of the statement before, not of a lead-in ("... shows Ligaments: the anterior
         # and posterior cruciate ligaments are intact" is one subject list)
-        if _VERB_RE.search(left.rsplit(":", 1)[-1]) and _is_site(m.group("subject")) and not names_finding(
-                m.group("subject")):
+        if not _VERB_RE.search(left.rsplit(":", 1)[-1]):
+            continue
+        end = next((c.start() for c, _ in cuts[index + 1:] if c.start() > m.end()), len(text))
+        if (_is_site(m.group("subject")) and not names_finding(m.group("subject")) if kind == "site"
+                else _seen_elsewhere(left, text[m.end():end])):
             pieces.append(left)
             start = m.end()
     return [*pieces, text[start:]]
+
+
+def _seen_elsewhere(left: str, right: str) -> bool:
+    """Whether ", <something> is seen ..." after a statement is a statement of its own: a denial
+    after a normal statement or of something at another place ("The liver is normal in size, no
+    focal lesion is seen"; not "A cyst in the right kidney, no enhancement is seen", which says
+    how the cyst looks), or something seen at a place of its own."""
+    new_places = bool(_site_names(right) - _site_names(left))
+    if _LEADING_DENIAL_RE.match(right):
+        return new_places or not names_finding(left)
+    return new_places
 
 
 def _cut_clauses(text: str) -> list[str]:

@@ -1507,3 +1507,43 @@ def test_a_reading_per_sequence_on_its_own_line_is_read_not_dropped():
     same, swapped = scorer.score([reference, reference], [reference, turned]).records
     assert same["metrics"]["radsem"]["score"] == same["metrics"]["vert"]["score"] == 1.0
     assert swapped["metrics"]["radsem"]["score"] < 0.5 and swapped["metrics"]["vert"]["score"] < 0.5
+
+
+# --- reader-v22: statements joined by commas, whatever their verb -----------------------------
+
+def test_statements_joined_by_commas_are_each_read_whatever_their_verb():
+    """A finding between two normal statements joined by commas was part of one statement read
+    as normal: the patchy signal in the basal ganglia was unseen by every metric."""
+    atoms, _ = atomize("On T2-weighted images, the ventricles are normal in size, patchy high signal is "
+                       "seen in the left basal ganglia, the brainstem shows no abnormal signal, the "
+                       "cerebellum has no abnormal signal.")
+    assert atoms == ["On T2-weighted images, the ventricles are normal in size.",
+                     "Patchy high signal is seen in the left basal ganglia.",
+                     "The brainstem shows no abnormal signal.", "The cerebellum has no abnormal signal."]
+    normality = [f.features.normality for f in read_report(" ".join(atoms)).findings]
+    assert normality == [NORMAL, ABNORMAL, NORMAL, NORMAL]
+
+
+@pytest.mark.parametrize(("reference", "candidate"), [
+    ("On T2-weighted images, the ventricles are normal in size, patchy high signal is seen in the left "
+     "basal ganglia, the brainstem shows no abnormal signal.",
+     "Patchy T2 hyperintensity in the left basal ganglia. Normal ventricular size. No abnormal brainstem signal."),
+    ("The heart is normal in size, the aorta shows wall calcification, no pleural effusion is seen on either side.",
+     "Normal heart size. Calcification of the aortic wall. No pleural effusions."),
+    ("The left knee joint space is narrowed, the medial meniscus demonstrates a horizontal tear, a small "
+     "joint effusion is seen in the suprapatellar recess.",
+     "Narrowing of the left knee joint space. Horizontal tear of the medial meniscus. Small suprapatellar joint effusion.")])
+def test_a_run_of_comma_joined_statements_pairs_with_the_same_statements_as_sentences(reference, candidate):
+    records = Scorer(["radsem"], extractor="rules").score([reference], [candidate]).records
+    assert records[0]["metrics"]["radsem"]["extraction"]["tags"]["unmatched_sentences"] == []
+
+
+def test_a_denial_after_a_comma_stays_with_the_finding_it_describes():
+    """", no enhancement is seen" after a cyst says how the cyst looks; after a normal statement a
+    denial is a statement of its own."""
+    assert atomize("A cyst in the right kidney, no enhancement is seen.")[0] == [
+        "A cyst in the right kidney, no enhancement is seen."]
+    assert atomize("The liver is normal in size, no focal lesion is seen.")[0] == [
+        "The liver is normal in size.", "No focal lesion is seen."]
+    # a finding that refers back ("the lesion") goes on describing the one before
+    assert len(atomize("A mass in the left kidney, the lesion is seen to enhance.")[0]) == 1
