@@ -23,7 +23,11 @@ READER_NAME = "radscope-reader"
 # shows no abnormal signal", "..., the cerebellum has ..."), not only with "is" / "are"; after a
 # statement, ", no <finding> is seen" is a denial of its own where the statement before is normal
 # or the denial names another place, and ", <something> is seen / noted in <place>" a statement of
-# its own at a place the one before did not name.
+# its own at a place the one before did not name; a signal denied on some MRI sequences ("no
+# restricted diffusion", read as no high DWI and no low ADC signal) says nothing against the same
+# signal asserted on others ("T2 hyperintense"); proton density (PDWI, PD-weighted) is an MRI
+# sequence; "uneven" echo or signal is heterogeneous; hydronephrosis is of the kidney, and a
+# renal collecting system dilated or "separated" is hydronephrosis; a "strong echo" is hyperechoic.
 # v21: the reader's alignment (CREPE's and VERT's rules views) pairs under RadSEM's settings whole,
 # a short statement mostly contained in a longer one included; cortical bone is the bone's cortex
 # (it read as the brain's); the thoracic cage or wall is the chest wall; "isthmic" is the isthmus;

@@ -147,7 +147,8 @@ def one_sided_denial(a: SentenceFeatures, b: SentenceFeatures) -> bool:
     if bool(a.negated) == bool(b.negated):
         return False
     denier, other = (a, b) if a.negated else (b, a)
-    return not denier.denied_findings or bool(denier.denied_findings & other.asserted)
+    return not denier.denied_findings or bool(
+        (denier.denied_findings & other.asserted) - _of_other_sequences(other.asserted, denier.negated))
 
 
 @lru_cache(maxsize=1)
@@ -225,8 +226,27 @@ def polarity_clash(a: SentenceFeatures, b: SentenceFeatures) -> bool:
     asserts and denies ("mural enhancement, without stratified mural enhancement"; "seen on the
     frontal view, not identified on the lateral view") says nothing either way, or a sentence
     would contradict its own copy."""
-    return bool((a.asserted - a.negated) & (b.negated - b.asserted)
-                or (a.negated - a.asserted) & (b.asserted - b.negated))
+    return bool(_denied(a.asserted - a.negated, b.negated - b.asserted)
+                or _denied(b.asserted - b.negated, a.negated - a.asserted))
+
+
+def _denied(asserted: frozenset[str], denied: frozenset[str]) -> frozenset[str]:
+    """What one statement asserts and the other denies, less a signal said of other MRI
+    sequences on each side."""
+    return (asserted & denied) - _of_other_sequences(asserted, denied)
+
+
+# A signal word names a look on the sequences it is said of: "T2 hyperintense" and "no restricted
+# diffusion" (read "no DWI hyperintense and ADC hypointense") say nothing against each other.
+_SIGNAL_STEMS = frozenset({"hyperintens", "hypointens", "isointens"})
+_SEQUENCE_STEMS = frozenset({"t1", "t2", "flair", "dwi", "adc", "swi", "stir", "pd"})
+
+
+def _of_other_sequences(asserted: frozenset[str], denied: frozenset[str]) -> frozenset[str]:
+    """The signal words to leave out of a clash when both sides name MRI sequences and no
+    sequence is on both: the signal is asserted on some sequences and denied on others."""
+    said, unsaid = asserted & _SEQUENCE_STEMS, denied & _SEQUENCE_STEMS
+    return _SIGNAL_STEMS if said and unsaid and not said & unsaid else frozenset()
 
 
 def _opposite_directions(a: tuple[int, ...], b: tuple[int, ...]) -> bool:

@@ -189,8 +189,8 @@ _LEADING_CONNECTIVE_RE = re.compile(
     r"^(?:and|but|with|while|also|additionally|in addition|furthermore)\b[,\s]*", re.IGNORECASE)
 # An MR sequence as written, and a signal reading of one: "low signal on T1WI", "T2WI/FLAIR
 # hyperintense", "long T1", "high T2 signal" (the sequences of equivalents.json's MR family).
-_SEQUENCE = (r"(?:T[12](?:WI|W)?(?:[- ]weighted(?:\s+(?:imaging|images?|sequences?))?)?|(?:T2[- ])?FLAIR|DWI|ADC|SWI|STIR"
-             r"|diffusion[- ]weighted(?:\s+(?:imaging|images?))?)(?![\w-])")
+_SEQUENCE = (r"(?:(?:T[12]|PD)(?:WI|W)?(?:[- ]weighted(?:\s+(?:imaging|images?|sequences?))?)?|(?:T2[- ])?FLAIR|DWI|ADC|SWI|STIR"
+             r"|diffusion[- ]weighted(?:\s+(?:imaging|images?))?|proton[- ]density(?:[- ]weighted)?)(?![\w-])")
 _INTENSITY = (r"(?:(?:slightly|mildly|markedly|mixed|heterogeneously|homogeneously|uniformly|predominantly)\s+)?(?:(?:iso(?:intense)?-?\s*to\s+)?(?:hypo|hyper|iso)-?\s*intens(?:e|ity|ities)"
               r"|(?:iso-?\s*to\s+)?(?:low|high|iso|equal|increased|decreased|reduced|elevated)(?:\s+mixed)?(?:\s+signals?)?"
               r"(?:\s+intensity)?)")

@@ -1547,3 +1547,50 @@ def test_a_denial_after_a_comma_stays_with_the_finding_it_describes():
         "The liver is normal in size.", "No focal lesion is seen."]
     # a finding that refers back ("the lesion") goes on describing the one before
     assert len(atomize("A mass in the left kidney, the lesion is seen to enhance.")[0]) == 1
+
+
+@pytest.mark.parametrize(("denier", "other"), [
+    ("A T2 hyperintense lesion in the left frontal lobe without restricted diffusion.",
+     "A T2 hyperintense lesion in the left frontal lobe."),
+    ("Patchy T1 hypointense signal in the left basal ganglia without restricted diffusion.",
+     "Patchy long T1 signal in the left basal ganglia, with high signal on FLAIR.")])
+def test_a_signal_denied_on_other_sequences_says_nothing_against_one_asserted(denier, other):
+    """"No restricted diffusion" reads as no high signal on DWI and no low signal on ADC; a
+    statement that is T2 hyperintense or T1 hypointense was a contradiction of it."""
+    assert incompatibility_reason(sentence_features(denier), sentence_features(other)) is None
+
+
+@pytest.mark.parametrize(("denier", "other"), [
+    ("A lesion in the left frontal lobe without T2 hyperintensity.", "A T2 hyperintense lesion in the left frontal lobe."),
+    ("A lesion in the left frontal lobe, hyperintense on T2 but not on FLAIR.",
+     "A lesion in the left frontal lobe, hyperintense on FLAIR."),
+    ("An infarct in the left frontal lobe without restricted diffusion.",
+     "An acute infarct in the left frontal lobe with restricted diffusion.")])
+def test_a_signal_denied_on_the_same_sequence_still_contradicts(denier, other):
+    assert incompatibility_reason(sentence_features(denier), sentence_features(other)) == "asserted vs negated"
+
+
+def test_proton_density_is_an_mr_sequence():
+    """Proton density-weighted imaging, the joints' workhorse, was no sequence: ", with high
+    signal on PDWI" was cut off its ligament as a statement of its own."""
+    pd = sentence_features("High signal on PDWI.")
+    assert pd.sequences == frozenset({"pd"})
+    assert pd.tokens == sentence_features("Hyperintense on proton density-weighted images.").tokens
+    assert atomize("The anterior cruciate ligament is discontinuous, with high signal on PDWI.")[0] == [
+        "The anterior cruciate ligament is discontinuous, with high signal on PDWI."]
+
+
+def test_an_uneven_echo_is_how_the_organ_looks():
+    """"Uneven echo" is a heterogeneous echo: it stays with the organ it describes."""
+    assert atomize("The endometrium is thickened, about 1.6 cm, with uneven echo.")[0] == [
+        "The endometrium is thickened, about 1.6 cm, with heterogeneous echo."]
+    assert sentence_features("Uneven internal echo.").tokens == sentence_features(
+        "Heterogeneous internal echo.").tokens
+
+
+def test_hydronephrosis_is_of_the_kidney_and_a_dilated_collecting_system():
+    assert sentence_features("Mild left hydronephrosis.").sites == frozenset({"kidney"})
+    records = Scorer(["radsem"], extractor="rules").score(
+        ["Both kidneys are normal in size. The collecting systems are not separated."],
+        ["Normal-sized kidneys. No hydronephrosis."]).records
+    assert records[0]["metrics"]["radsem"]["score"] == 1.0
