@@ -147,8 +147,7 @@ def one_sided_denial(a: SentenceFeatures, b: SentenceFeatures) -> bool:
     if bool(a.negated) == bool(b.negated):
         return False
     denier, other = (a, b) if a.negated else (b, a)
-    return not denier.denied_findings or bool(
-        (denier.denied_findings & other.asserted) - _of_other_sequences(other.asserted, denier.negated))
+    return not denier.denied_findings or bool(_denied(other.asserted, denier.denied_findings, denier.negated))
 
 
 @lru_cache(maxsize=1)
@@ -230,10 +229,15 @@ def polarity_clash(a: SentenceFeatures, b: SentenceFeatures) -> bool:
                 or _denied(b.asserted - b.negated, a.negated - a.asserted))
 
 
-def _denied(asserted: frozenset[str], denied: frozenset[str]) -> frozenset[str]:
+def _denied(asserted: frozenset[str], denied: frozenset[str],
+            denial: frozenset[str] | None = None) -> frozenset[str]:
     """What one statement asserts and the other denies, less a signal said of other MRI
-    sequences on each side."""
-    return (asserted & denied) - _of_other_sequences(asserted, denied)
+    sequences on each side (``denial``: the words the denying statement denies, where they are
+    more than ``denied``)."""
+    shared = asserted & denied
+    if shared & _SIGNAL_STEMS:  # rarely: the sequences are looked at only then
+        shared -= _of_other_sequences(asserted, denied if denial is None else denial)
+    return shared
 
 
 # A signal word names a look on the sequences it is said of: "T2 hyperintense" and "no restricted
