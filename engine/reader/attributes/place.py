@@ -28,7 +28,10 @@ _NUMBER_RE = re.compile(r"\b\d+(?:\.\d+)?(?=(?:mm|cm|ml|m)?\b)")
 _LEVEL_RE = re.compile(r"\b([ctls])(\d{1,2})(?:\s*[-/\u2013\u2014]\s*([ctls])?(\d{1,2}))?\b(?!w\b|wi\b|\s*-?weighted|\s*flair)")
 # A date ("2023-6-2", "2025.05.21", "in 2024") dates a comparison; it is no detail of a finding.
 _DATE_RE = re.compile(r"\b(?:19|20)\d{2}(?:[-./]\d{1,2}(?:[-./]\d{1,2})?)?\b")
-_SEQUENCE_RE = re.compile(r"\b(t1|t2|flair|dwi|adc|swi|stir|pd)\b")
+# The MRI sequences as the canonical text writes them (equivalents.json's MR family); each is its
+# own stem, so the words a sentence asserts or denies hold them as written here.
+MRI_SEQUENCES = frozenset({"t1", "t2", "flair", "dwi", "adc", "swi", "stir", "pd"})
+_SEQUENCE_RE = re.compile(rf"\b({'|'.join(sorted(MRI_SEQUENCES))})\b")
 _SEGMENT_RE = re.compile(r"\bsegment s([1-8])\b")  # a liver segment, as equivalents.json writes it
 _SIDES = ("left", "right")
 _BLANKET = re.compile(r"abnormal\w*")

@@ -20,7 +20,7 @@ from functools import lru_cache
 import numpy as np
 
 from radscope.engine.reader.attributes.change import changes_differ
-from radscope.engine.reader.attributes.place import NORMAL, SentenceFeatures, presence
+from radscope.engine.reader.attributes.place import MRI_SEQUENCES, NORMAL, SentenceFeatures, presence
 from radscope.engine.reader.attributes.size import sizes_differ
 from radscope.engine.reader.text.anatomy import anatomy_lexicon
 from radscope.engine.reader.vocabulary.loader import load
@@ -243,13 +243,12 @@ def _denied(asserted: frozenset[str], denied: frozenset[str],
 # A signal word names a look on the sequences it is said of: "T2 hyperintense" and "no restricted
 # diffusion" (read "no DWI hyperintense and ADC hypointense") say nothing against each other.
 _SIGNAL_STEMS = frozenset({"hyperintens", "hypointens", "isointens"})
-_SEQUENCE_STEMS = frozenset({"t1", "t2", "flair", "dwi", "adc", "swi", "stir", "pd"})
 
 
 def _of_other_sequences(asserted: frozenset[str], denied: frozenset[str]) -> frozenset[str]:
     """The signal words to leave out of a clash when both sides name MRI sequences and no
     sequence is on both: the signal is asserted on some sequences and denied on others."""
-    said, unsaid = asserted & _SEQUENCE_STEMS, denied & _SEQUENCE_STEMS
+    said, unsaid = asserted & MRI_SEQUENCES, denied & MRI_SEQUENCES
     return _SIGNAL_STEMS if said and unsaid and not said & unsaid else frozenset()
 
 
