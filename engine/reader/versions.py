@@ -19,6 +19,16 @@ from __future__ import annotations
 from radscope.engine.reader.vocabulary.loader import lexicon_hash
 
 READER_NAME = "radscope-reader"
+# v23: the words that say which part of an organ ("upper", "middle", "mid", "lower", "superior",
+# "inferior", "anterior", "posterior") share the noun of a site list as place adjectives do: "the
+# right upper and middle lobes" is the right upper lobe and the right middle lobe, "the anterior
+# and posterior mediastinum" two places; a site list may follow "involves" / "affects" as it
+# follows "involving"; "thalami" names the thalamus; lymph nodes called normal, normal in size or
+# not enlarged are no lymphadenopathy there, as "no enlarged lymph nodes" is, swollen nodes are
+# lymphadenopathy, and lymph nodes said to be present are a finding (as nodes "seen" were);
+# "normal in size with a <finding>" attaches a second finding as ", with" does; a spine curved
+# sideways is a scoliosis to that side; exudation is stranding; pneumobilia, pneumatosis, portal
+# venous and other named gas and air bronchograms are findings.
 # v22: statements joined by commas are each a statement whatever their verb ("..., the brainstem
 # shows no abnormal signal", "..., the cerebellum has ..."), not only with "is" / "are"; after a
 # statement, ", no <finding> is seen" is a denial of its own where the statement before is normal
@@ -193,7 +203,7 @@ READER_NAME = "radscope-reader"
 # opposite places and liver segments, telegraphic labels kept. v5: findings as frames (sizes in mm within a tolerance, change over time), wording.json,
 # comparisons as context. v4: sections as written (RESULT(S), CONCLUSION, sub-headings), the
 # impression read apart. v3: radsem-rules-v5 atoms (level and site lists, joined continuations).
-READER_VERSION = "reader-v22"
+READER_VERSION = "reader-v23"
 READER_RULES_VERSION = "rules-v5"  # v5: telegraphic labels kept; v4: sentences read through wording.json
 RADSEM_RULES_VERSION = "radsem-rules-v11"  # v11: a statement naming no site is kept apart only below 0.25 similarity; v10: site lists, shared nouns, finding lists and finding adjectives written one per sentence; v9: a statement the other report denies pairs only with one that states the denied finding; kinds and effects written one per sentence; v8: a finding that names no abnormality against one that does is part-whole; v7: per-sequence atoms, places; v6: size and change-over-time contradictions
 

@@ -222,6 +222,12 @@ def _said_present(canon: str, scope: ClauseScope) -> bool:
     return bool(m and scope.status(*m.span()) != NEGATIVE and not _DENIED_RE.search(canon))
 
 
+# Places a report names only when it sees something there: "lymph nodes are present in the
+# right axilla" reports nodes as "lymph nodes are visible in the right axilla" does (a finding),
+# not an organ said to be where it belongs.
+_SEEN_AS_FINDINGS = frozenset({"lymph node"})
+
+
 @lru_cache(maxsize=50000)
 def sentence_features(text: str) -> SentenceFeatures:
     """Read one atomic sentence (cached: references recur across candidates)."""
@@ -242,7 +248,8 @@ def sentence_features(text: str) -> SentenceFeatures:
         abn_neg, abn_pos = abn_neg + abn_pos, []
     if abn_pos or dev_pos:
         normality = ABNORMAL
-    elif finest and not asserted and not neutral_pos and _said_present(canon, scope):
+    elif finest and not asserted and not neutral_pos and _said_present(canon, scope) \
+            and not finest & _SEEN_AS_FINDINGS:
         normality = NORMAL  # "the gallbladder is seen": an organ said to be there, nothing more
     else:
         normality = _normality(abn_neg, neutral_pos, norm_pos, norm_neg, bool(negated))

@@ -67,7 +67,8 @@ _APPOSITIVE_RE = re.compile(
     r"which|that|a|an|similar|unchanged|stable)\b", re.IGNORECASE)
 # A list of sites after a preposition ("in the hila or the mediastinum"): where one may start,
 # where it surely ends, what joins its items, and the words an item starts with that are not sites.
-_LOCATIVE_RE = re.compile(r"\b(?:in|within|at|of|involving|on|around)\s+", re.IGNORECASE)
+_LOCATIVE_RE = re.compile(r"\b(?:in|within|at|of|involv(?:es|e|ing)|affect(?:s|ing)?|on|around)\s+",
+                          re.IGNORECASE)
 _LOCATIVE_END_RE = re.compile(
     r"[.;:()]|,?\s+(?:is|are|was|were|shows?|showing|demonstrat\w*|exhibit\w*|with|without|measuring|"
     r"which|that|on|along|due|suggest\w*|consistent|compatible|likely|possibly|probably|extending)\b",
@@ -94,6 +95,11 @@ _EFFECT_RE = re.compile(
     rf",\s*(?:and\s+)?(?P<verb>{'|'.join(_EFFECT_PARTICIPLES)})\s+(?P<object>[^,;]+)$", re.IGNORECASE)
 # ", with compression of the dural sac": a second finding attached to the first.
 _WITH_RE = re.compile(r",\s*(?:with|accompanied by|associated with|and)\s+", re.IGNORECASE)
+# "with" without a comma after an organ called normal in size or shape ("normal in size with a 2
+# cm fibroid"): it begins what is in the organ, not how it looks
+_SIZE_WITH_RE = re.compile(
+    r"(?:normal in size|normal in shape|of normal size|size and shape)(?P<joiner>\s+with\s+)"
+    r"(?=(?:an?|\d|multiple|several|scattered|a few|two|three)\b)", re.IGNORECASE)
 _SIDE_RE = re.compile(r"\b(?:left|right)\b", re.IGNORECASE)
 # "X contains a plaque and demonstrates mild narrowing": a second predicate of the same subject.
 _ALSO_RE = re.compile(r"^also\s+", re.IGNORECASE)
@@ -176,7 +182,10 @@ _PREDOMINANT_RE = re.compile(
     r"(?:the\s+)?(?:left|right|[lr])\b\)?", re.IGNORECASE)
 _DOMINANCE = "\x00"  # where the predominance phrase stood: each side's sentence says larger / smaller
 _BARE_SIDE_RE = re.compile(r"(left|right)(-sided|-)?", re.IGNORECASE)
-_ADJECTIVE_RE = re.compile(r"(?:al|ar|ic)$", re.IGNORECASE)
+# an adjective of place: "frontal", "hilar", "hepatic", and the words that say which part of an
+# organ ("upper", "posterior": "the right upper and middle lobes")
+_ADJECTIVE_RE = re.compile(r"(?:al|ar|ic)$|^(?:upper|lower|middle|mid|superior|inferior|anterior|posterior)$",
+                           re.IGNORECASE)
 _BOTH_SIDES_RE = re.compile(r",?\s*\b(?:on (?:both|either|each) sides?|bilaterally)\b", re.IGNORECASE)
 _DOUBLE_SIDE_RE = re.compile(r"\b(left|right)\s+(?:left|right)\b", re.IGNORECASE)
 _REPEATED_SIDE_RE = {side: re.compile(rf"\b{side}\s+{side}\b", re.IGNORECASE)
@@ -532,18 +541,30 @@ def _until_next_cut(text: str, start: int) -> str:
 _ASIDE_RE = re.compile(r"(?P<finding>[^,]+),\s+(?P<predicate>(?:is|are|was|were)\s.+)", re.IGNORECASE | re.DOTALL)
 
 
+def _joints(clause: str) -> list[tuple[int, int, str]]:
+    """Where ``clause`` may attach a second finding: (start, end, the joining words), in order.
+    The comma-less form is looked for only in a clause that has its words (most have not)."""
+    found = [(m.start(), m.end(), m.group(0)) for m in _WITH_RE.finditer(clause)]
+    lowered = clause.lower()
+    if " with " in lowered and ("size" in lowered or "shape" in lowered):
+        found += [(m.start("joiner"), m.end("joiner"), m.group("joiner"))
+                  for m in _SIZE_WITH_RE.finditer(clause)]
+        found.sort()
+    return found
+
+
 def _split_attached_findings(clause: str) -> list[str]:
     """Cut ", with <finding>" off when both halves state an abnormal finding of their own, and
     ", with no <finding> in <site>" off a finding: a denial about another site ("The heart is
     enlarged, with no abnormality in the pericardium") is a statement of its own, while one
     without a site ("a cyst, with no enhancement") describes the finding and stays."""
     lex = anatomy_lexicon()
-    for m in _WITH_RE.finditer(clause):
-        left, right = clause[:m.start()], clause[m.end():]
+    for start, end, joiner in _joints(clause):
+        left, right = clause[:start], clause[end:]
         denial = right.lower().startswith(("no ", "without "))
         if _LEVEL_RE.match(right.split(maxsplit=1)[0].rstrip(",")):
             continue  # ", and C6/7": the last item of a list of levels, not a second finding
-        joined_by_and = m.group(0).strip(" ,").lower() == "and"
+        joined_by_and = joiner.strip(" ,").lower() == "and"
         if joined_by_and and (_FIRST_PREDICATE_RE.match(right) or re.match(r"[\w-]+,", right)):
             continue  # ", and demonstrates ...": the same subject's next predicate; ", and course,
             # is ...": the last item of a list, not a finding of its own
@@ -704,6 +725,9 @@ def _expand_subject_list(clause: str) -> list[str]:
     places = _places_share_noun(items)
     if places:  # "Mediastinal and hilar lymph nodes are enlarged"
         return [f"{item} {rest}" for item in places]
+    parts = _parts_share_noun(items)
+    if parts:  # "The medial and posterior malleoli are intact"
+        return [f"{item} {rest}" for item in parts]
     # "Bony or soft tissue abnormalities are ...": an item that is a lone modifier shares the
     # last item's noun, so the subject is one phrase, not a list.
     if any(len(i.split()) == 1 and _MODIFIER_RE.search(i) for i in items[:-1]):
@@ -751,6 +775,22 @@ def _places_share_noun(items: list[str]) -> list[str] | None:
         return None
     noun = " ".join(last[1:])
     return [f"{item} {noun}" for item in items[:-1]] + [items[-1]]
+
+
+_PART_WORD_RE = re.compile(r"^(?:upper|lower|middle|mid|superior|inferior|anterior|posterior|medial|lateral)$",
+                           re.IGNORECASE)
+
+
+def _parts_share_noun(items: list[str]) -> list[str] | None:
+    """"the right upper and middle lobes", "the medial and posterior malleoli": a list whose
+    first item ends in a word that says which part of an organ takes the noun of the item that
+    has one (``_adjectives_take_noun``), when every item then names a site; None otherwise
+    ("the portal and splenic veins" stays one subject: two vessels' adjectives, not an organ's
+    parts)."""
+    if not _PART_WORD_RE.match(items[0].split()[-1]):
+        return None
+    named = _adjectives_take_noun(items)
+    return named if named != items and all(_is_site(i) for i in named) else None
 
 
 def _is_place_word(word: str) -> bool:

@@ -405,7 +405,8 @@ def test_and_before_a_new_subject_with_its_own_verb_starts_a_statement():
     # a lead-in's verb is not the statement's: one subject list, one statement per ligament
     listed = read_report("MRI of the knee shows Ligaments: The anterior and posterior cruciate "
                          "ligaments are intact.")
-    assert len(listed.findings) == 1
+    assert [f.text for f in listed.findings] == ["Anterior cruciate ligaments are intact.",
+                                                 "Posterior cruciate ligaments are intact."]
 
 
 def test_hardware_without_loosening_is_hardware_in_position():
@@ -1594,3 +1595,72 @@ def test_hydronephrosis_is_of_the_kidney_and_a_dilated_collecting_system():
         ["Both kidneys are normal in size. The collecting systems are not separated."],
         ["Normal-sized kidneys. No hydronephrosis."]).records
     assert records[0]["metrics"]["radsem"]["score"] == 1.0
+
+
+# --- reader-v23: parts of an organ listed with one noun; lymph nodes said to be normal -----------
+
+@pytest.mark.parametrize(("sentence", "atoms"), [
+    ("Linear opacities are seen in the right upper and middle lobes.",
+     ["Linear opacities are seen in the right upper lobes.", "Linear opacities are seen in the right middle lobes."]),
+    ("Small nodules in the right middle and left lower lobes.",
+     ["Small nodules in the right middle lobes.", "Small nodules in the left lower lobes."]),
+    ("Enlarged lymph nodes in the anterior and posterior mediastinum.",
+     ["Enlarged lymph nodes in the anterior mediastinum.", "Enlarged lymph nodes in the posterior mediastinum."]),
+    ("The medial and posterior malleoli are intact.",
+     ["Medial malleoli are intact.", "Posterior malleoli are intact."]),
+    ("Bronchiectasis involves the right middle lobe and the left lingular segment.",
+     ["Bronchiectasis involves the right middle lobe.", "Bronchiectasis involves the left lingular segment."]),
+    ("Multiple lacunar infarcts in bilateral basal ganglia and thalami.",
+     ["Multiple lacunar infarcts in the left basal ganglion.", "Multiple lacunar infarcts in the right basal ganglion.",
+      "Multiple lacunar infarcts in the left thalamus.", "Multiple lacunar infarcts in the right thalamus."])])
+def test_parts_of_an_organ_listed_with_one_noun_are_one_statement_each(sentence, atoms):
+    """"The right upper and middle lobes" was read as the middle lobe alone, with "upper" a
+    finding word: a rewrite that gave each lobe its sentence paired with half of it."""
+    assert atomize(sentence)[0] == atoms
+
+
+@pytest.mark.parametrize(("reference", "candidate"), [
+    ("Linear opacities are seen in the right upper and middle lobes.",
+     "Linear opacities in the right upper lobe. Linear opacities in the right middle lobe."),
+    ("Dense opacity in the middle and lower zones of the right lung.",
+     "Dense opacity in the right mid zone. Dense opacity in the right lower zone."),
+    ("No significantly enlarged lymph nodes in the retroperitoneum.",
+     "Retroperitoneal lymph nodes are within normal limits in size."),
+    ("No obviously enlarged lymph nodes are seen in the neck.", "Cervical lymph nodes are not enlarged."),
+    ("No swollen lymph nodes in the axillae.", "Axillary lymph nodes are of normal size bilaterally.")])
+def test_a_list_of_parts_and_normal_lymph_nodes_pair_however_written(reference, candidate):
+    for ref, cand in ((reference, candidate), (candidate, reference)):
+        records = Scorer(["radsem"], extractor="rules").score([ref], [cand]).records
+        assert records[0]["metrics"]["radsem"]["score"] == 1.0, (ref, cand)
+
+
+@pytest.mark.parametrize(("reference", "candidate"), [
+    ("Linear opacities are seen in the right upper and middle lobes.",
+     "Linear opacities are seen in the right upper and lower lobes."),
+    ("Mediastinal lymph nodes are normal in size.", "Enlarged mediastinal lymph nodes."),
+    ("No enlarged lymph nodes in the axillae.", "Axillary lymph nodes are enlarged.")])
+def test_a_wrong_part_or_enlarged_nodes_are_still_errors(reference, candidate):
+    records = Scorer(["radsem"], extractor="rules").score([reference], [candidate]).records
+    assert records[0]["metrics"]["radsem"]["score"] <= 0.5
+
+
+def test_lymph_nodes_called_normal_deny_lymphadenopathy_there():
+    normal = sentence_features("Retroperitoneal lymph nodes are normal in size.")
+    assert normal.normality == NORMAL and "lymphadenopathi" in normal.negated
+    assert sentence_features("Swollen lymph nodes in the left axilla.").core == frozenset({"lymphadenopathy"})
+
+
+def test_lymph_nodes_said_to_be_present_are_a_finding_however_said():
+    """"Lymph nodes are present in the right axilla" was an organ said to be where it belongs
+    (normal) while "lymph nodes are visible in the right axilla" was a finding."""
+    present = sentence_features("Right axillary lymph nodes are present.")
+    visible = sentence_features("Lymph nodes are visible in the right axilla.")
+    assert present.normality == visible.normality == ABNORMAL
+    assert sentence_features("The gallbladder is seen.").normality == NORMAL
+
+
+def test_what_an_organ_of_normal_size_holds_is_a_finding_of_its_own():
+    assert atomize("The uterus is normal in size with a 2 cm fibroid in the anterior wall.")[0] == [
+        "The uterus is normal in size.", "A 2 cm fibroid in the anterior wall."]
+    # how the organ looks stays with it
+    assert len(atomize("The spleen is normal in size with homogeneous density.")[0]) == 1
