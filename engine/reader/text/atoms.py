@@ -182,10 +182,11 @@ _PREDOMINANT_RE = re.compile(
     r"(?:the\s+)?(?:left|right|[lr])\b\)?", re.IGNORECASE)
 _DOMINANCE = "\x00"  # where the predominance phrase stood: each side's sentence says larger / smaller
 _BARE_SIDE_RE = re.compile(r"(left|right)(-sided|-)?", re.IGNORECASE)
-# an adjective of place: "frontal", "hilar", "hepatic", and the words that say which part of an
-# organ ("upper", "posterior": "the right upper and middle lobes")
-_ADJECTIVE_RE = re.compile(r"(?:al|ar|ic)$|^(?:upper|lower|middle|mid|superior|inferior|anterior|posterior)$",
-                           re.IGNORECASE)
+# the words that say which part of an organ ("the right upper and middle lobes", "the medial and
+# posterior malleoli"); an adjective of place is one of them or ends like "frontal", "hilar", "hepatic"
+_PART_WORDS = "upper|lower|middle|mid|superior|inferior|anterior|posterior|medial|lateral"
+_PART_WORD_RE = re.compile(rf"^(?:{_PART_WORDS})$", re.IGNORECASE)
+_ADJECTIVE_RE = re.compile(rf"(?:al|ar|ic)$|^(?:{_PART_WORDS})$", re.IGNORECASE)
 _BOTH_SIDES_RE = re.compile(r",?\s*\b(?:on (?:both|either|each) sides?|bilaterally)\b", re.IGNORECASE)
 _DOUBLE_SIDE_RE = re.compile(r"\b(left|right)\s+(?:left|right)\b", re.IGNORECASE)
 _REPEATED_SIDE_RE = {side: re.compile(rf"\b{side}\s+{side}\b", re.IGNORECASE)
@@ -775,10 +776,6 @@ def _places_share_noun(items: list[str]) -> list[str] | None:
         return None
     noun = " ".join(last[1:])
     return [f"{item} {noun}" for item in items[:-1]] + [items[-1]]
-
-
-_PART_WORD_RE = re.compile(r"^(?:upper|lower|middle|mid|superior|inferior|anterior|posterior|medial|lateral)$",
-                           re.IGNORECASE)
 
 
 def _parts_share_noun(items: list[str]) -> list[str] | None:
