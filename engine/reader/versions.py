@@ -19,6 +19,18 @@ from __future__ import annotations
 from radscope.engine.reader.vocabulary.loader import lexicon_hash
 
 READER_NAME = "radscope-reader"
+# v24: a finding without a verb ends its statement before ", the <place> is ..." when it is
+# denied or the place is called normal or denied something: "No fracture, the ankle joint is
+# congruent" and "Mild soft tissue swelling, the joint space is not narrowed" are two statements
+# each ("no" was said of the joint, the swelling was "not narrowed"), and ", or the <place> is
+# ..." ends a list rather than starting a statement; a device's endoleak
+# is denied as its loosening is; "intracranial" before "arterial", "vascular" or "aneurysm" names
+# the brain's arteries; the dural venous sinuses are vessels (not the paranasal sinuses; nor is the
+# renal, coronary or piriform sinus); the cisterna magna, "septi pellucidi" and the tibiofemoral and
+# patellofemoral joints are named; "joint space loss" is joint space narrowing; a vein that is
+# compressible, a uterus anteverted or retroflexed, organs in proportion or similar in size,
+# hepatopetal or triphasic flow, flow voids, follicles, a circle of Willis that is complete, a
+# moderately filled bladder and three-vessel runoff are normal.
 # v23: the words that say which part of an organ ("upper", "middle", "mid", "lower", "superior",
 # "inferior", "anterior", "posterior") share the noun of a site list as place adjectives do: "the
 # right upper and middle lobes" is the right upper lobe and the right middle lobe, "the anterior
@@ -203,7 +215,7 @@ READER_NAME = "radscope-reader"
 # opposite places and liver segments, telegraphic labels kept. v5: findings as frames (sizes in mm within a tolerance, change over time), wording.json,
 # comparisons as context. v4: sections as written (RESULT(S), CONCLUSION, sub-headings), the
 # impression read apart. v3: radsem-rules-v5 atoms (level and site lists, joined continuations).
-READER_VERSION = "reader-v23"
+READER_VERSION = "reader-v24"
 READER_RULES_VERSION = "rules-v5"  # v5: telegraphic labels kept; v4: sentences read through wording.json
 RADSEM_RULES_VERSION = "radsem-rules-v11"  # v11: a statement naming no site is kept apart only below 0.25 similarity; v10: site lists, shared nouns, finding lists and finding adjectives written one per sentence; v9: a statement the other report denies pairs only with one that states the denied finding; kinds and effects written one per sentence; v8: a finding that names no abnormality against one that does is part-whole; v7: per-sequence atoms, places; v6: size and change-over-time contradictions
 

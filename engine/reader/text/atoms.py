@@ -129,6 +129,7 @@ _TELEGRAPHIC_END_RE = re.compile(
     re.IGNORECASE)
 _LEADING_ARTICLE_RE = re.compile(r"^(?:the|both)\s+", re.IGNORECASE)  # "the spleen, ..."
 _LEADING_DENIAL_RE = re.compile(r"^(?:no|any)\s+", re.IGNORECASE)  # "no effusion and no ..."
+_DENIAL_WORD_RE = re.compile(r"\b(?:no|not)\b", re.IGNORECASE)
 # One-word items that are modifiers ("patchy and cord-like opacities") are not separate findings.
 _MODIFIER_RE = re.compile(r"(?:y|like|al|ar|ic|ed|ous|ive|ing|thin|thick)$", re.IGNORECASE)
 # "A nodule in the left upper lobe; new since the prior CT" (its comparison already removed): the
@@ -160,9 +161,10 @@ _LEADING_NEITHER_RE = re.compile(r"^neither\b", re.IGNORECASE)
 _NEITHER_WORD_RE = re.compile(r"\bneither\b", re.IGNORECASE)
 _NOR_RE = re.compile(r"\bnor\b", re.IGNORECASE)
 # ", the aorta is calcified" / "and the carpal alignment is normal": after a complete statement, a
-# comma or "and" that starts another subject with its own verb starts another statement.
+# comma or "and" that starts another subject with its own verb starts another statement (one
+# after ", or" ends a list: its subject never starts with "or").
 _COMMA_STATEMENT_RE = re.compile(
-    rf"(?:,\s+(?:and\s+)?|\s+and\s+)(?=(?:the\s+)?(?P<subject>[a-z][\w-]*(?:\s+[a-z][\w-]*){{0,3}})\s+(?:{'|'.join(_STATEMENT_VERBS)}|has|have)\b)",
+    rf"(?:,\s+(?:and\s+)?|\s+and\s+)(?=(?:the\s+)?(?P<subject>(?!(?:or|nor)\b)[a-z][\w-]*(?:\s+[a-z][\w-]*){{0,3}})\s+(?:{'|'.join(_STATEMENT_VERBS)}|has|have)\b)",
     re.IGNORECASE)
 # ", no focal lesion is seen" / ", patchy high signal is seen in the left basal ganglia": after a
 # complete statement, a comma before a denial or a finding not named before ("the", "its" or
@@ -483,14 +485,25 @@ def _comma_statements(text: str) -> list[str]:
         left = text[start:m.start()]
         # the verb of the statement before, not of a lead-in ("... shows Ligaments: the anterior
         # and posterior cruciate ligaments are intact" is one subject list)
-        if not _VERB_RE.search(left.rsplit(":", 1)[-1]):
-            continue
+        said = left.rsplit(":", 1)[-1]
         end = next((c.start() for c, _ in cuts[index + 1:] if c.start() > m.end()), len(text))
+        if not _VERB_RE.search(said) and not (kind == "site" and _verbless_statement(said, text[m.end():end])):
+            continue
         if (_is_site(m.group("subject")) and not names_finding(m.group("subject")) if kind == "site"
                 else _seen_elsewhere(left, text[m.end():end])):
             pieces.append(left)
             start = m.end()
     return [*pieces, text[start:]]
+
+
+def _verbless_statement(left: str, right: str) -> bool:
+    """Whether ``left``, which has no verb, is a statement before ", the <place> ..." all the same:
+    a finding denied, or named before a place called normal or denied something. "No fracture,
+    the ankle joint is congruent" is two statements ("no" was said of the joint), as are "Mild
+    soft tissue swelling, the joint space is not narrowed" (the swelling was "not narrowed") and
+    "A fracture of the lateral malleolus, the ankle joint is congruent"."""
+    return names_finding(left) and (bool(_LEADING_DENIAL_RE.match(left.strip()))
+                                     or bool(_DENIAL_WORD_RE.search(right)) or _is_normal(right))
 
 
 def _seen_elsewhere(left: str, right: str) -> bool:

@@ -1629,6 +1629,11 @@ def test_parts_of_an_organ_listed_with_one_noun_are_one_statement_each(sentence,
     ("No obviously enlarged lymph nodes are seen in the neck.", "Cervical lymph nodes are not enlarged."),
     ("No swollen lymph nodes in the axillae.", "Axillary lymph nodes are of normal size bilaterally.")])
 def test_a_list_of_parts_and_normal_lymph_nodes_pair_however_written(reference, candidate):
+    _assert_radsem_perfect_both_ways(reference, candidate)
+
+
+def _assert_radsem_perfect_both_ways(reference: str, candidate: str) -> None:
+    """A faithful rewrite scores RadSEM 1.0 whichever of the two is the reference."""
     for ref, cand in ((reference, candidate), (candidate, reference)):
         records = Scorer(["radsem"], extractor="rules").score([ref], [cand]).records
         assert records[0]["metrics"]["radsem"]["score"] == 1.0, (ref, cand)
@@ -1664,3 +1669,83 @@ def test_what_an_organ_of_normal_size_holds_is_a_finding_of_its_own():
         "The uterus is normal in size.", "A 2 cm fibroid in the anterior wall."]
     # how the organ looks stays with it
     assert len(atomize("The spleen is normal in size with homogeneous density.")[0]) == 1
+
+
+# --- reader-v24: a denial before a new subject; vessels, fetal brain, knee and normal words -----
+
+@pytest.mark.parametrize(("sentence", "atoms"), [
+    ("No fracture, the ankle joint is congruent.", ["No fracture.", "The ankle joint is congruent."]),
+    ("No pleural effusion, the heart is normal in size.",
+     ["No pleural effusion.", "The heart is normal in size."]),
+    ("Mild soft tissue swelling, the joint space is not narrowed.",
+     ["Mild soft tissue swelling.", "The joint space is not narrowed."]),
+    ("A fracture of the lateral malleolus, the ankle joint is congruent.",
+     ["A fracture of the lateral malleolus.", "The ankle joint is congruent."]),
+    ("Endovascular stent graft in the abdominal aorta without evidence of endoleak.",
+     ["Endovascular stent graft in the abdominal aorta.", "No endoleak of the stent."])])
+def test_a_finding_before_a_new_subject_is_a_statement_of_its_own(sentence, atoms):
+    """"No fracture, the ankle joint is congruent" was read as a list of subjects with one verb:
+    "No fracture is congruent" and "No the ankle joint is congruent"; the swelling was "not
+    narrowed"."""
+    assert atomize(sentence)[0] == atoms
+
+
+def test_a_subject_after_a_comma_and_or_ends_a_list():
+    atoms = atomize("No fracture or dislocation of the right knee joint, swelling, or the soft tissues "
+                    "are thickened.")[0]
+    assert atoms and not any(atom.lower().startswith("or ") for atom in atoms)
+
+
+@pytest.mark.parametrize(("reference", "candidate"), [
+    ("Endovascular stent graft in the abdominal aorta without evidence of endoleak.",
+     "Stent graft in the abdominal aorta. No endoleak."),
+    ("No aneurysm is seen in the circle of Willis.", "No intracranial aneurysm."),
+    ("The circle of Willis is complete.", "The circle of Willis is intact."),
+    ("The fetal lateral ventricles are not dilated. The cavum septi pellucidi is present.",
+     "The fetal lateral ventricles are not enlarged. The cavum septum pellucidum is seen."),
+    ("Narrowing of the medial tibiofemoral joint space.", "Medial tibiofemoral joint space loss."),
+    ("Loss of joint space in the right hip.", "The right hip joint space is narrowed."),
+    ("The left common femoral vein is compressible.", "The left common femoral vein is patent."),
+    ("The uterus is anteverted.", "The uterus is normal in position."),
+    ("The flow voids of the major intracranial vessels are present.",
+     "Normal flow voids in the major intracranial arteries."),
+    ("The bladder is moderately filled.", "The bladder is well filled."),
+    ("The kidneys are similar in size.", "The kidneys are symmetric in size."),
+    ("No fracture, the ankle joint is congruent.", "No fracture. The ankle joint is congruent.")])
+def test_vessels_fetal_brain_knee_and_normal_words_pair_however_written(reference, candidate):
+    _assert_radsem_perfect_both_ways(reference, candidate)
+
+
+@pytest.mark.parametrize(("reference", "candidate"), [
+    ("No intracranial aneurysm. The circle of Willis is complete.",
+     "No intracranial aneurysm. The circle of Willis is incomplete."),
+    ("Endovascular stent graft in the abdominal aorta without evidence of endoleak.",
+     "Endovascular stent graft in the abdominal aorta with a type II endoleak."),
+    ("The left common femoral vein is compressible.", "The left common femoral vein is non-compressible."),
+    ("Narrowing of the medial tibiofemoral joint space.", "Narrowing of the lateral tibiofemoral joint space."),
+    ("The superior sagittal sinus is patent.", "Thrombosis of the superior sagittal sinus."),
+    ("No intracranial aneurysm.", "A 4 mm aneurysm of the anterior communicating artery.")])
+def test_the_new_words_still_see_errors(reference, candidate):
+    records = Scorer(["radsem"], extractor="rules").score([reference], [candidate]).records
+    assert records[0]["metrics"]["radsem"]["score"] <= 0.5
+
+
+@pytest.mark.parametrize(("sentence", "sites"), [
+    ("Thrombosis of the left transverse sinus.", {"dural venous sinus"}),
+    ("The superior sagittal sinus is patent.", {"dural venous sinus"}),
+    ("Mucosal thickening in the left maxillary sinus.", {"sinus"}),
+    ("The renal sinus fat is preserved.", {"kidney", "soft tissue"}),
+    ("No abnormality of the piriform sinuses.", {"neck"}),
+    ("Diverticulosis of the sigmoid colon.", {"intestine"}),
+    ("No intracranial arterial stenosis.", {"cerebral artery"}),
+    ("The cisterna magna is normal.", {"cisterns"})])
+def test_sinuses_of_the_head_are_told_apart(sentence, sites):
+    """A dural venous sinus, the renal sinus and the piriform sinus were all the paranasal sinuses."""
+    assert sentence_features(sentence).sites == frozenset(sites)
+
+
+@pytest.mark.parametrize("sentence", [
+    "The left femoral vein is non-compressible.", "The circle of Willis is incomplete.",
+    "Loss of the normal flow void in the left transverse sinus."])
+def test_the_normal_words_keep_their_denials_abnormal(sentence):
+    assert sentence_features(sentence).normality == ABNORMAL
