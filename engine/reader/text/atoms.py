@@ -487,10 +487,11 @@ def _comma_statements(text: str) -> list[str]:
         # and posterior cruciate ligaments are intact" is one subject list)
         said = left.rsplit(":", 1)[-1]
         end = next((c.start() for c, _ in cuts[index + 1:] if c.start() > m.end()), len(text))
-        if not _VERB_RE.search(said) and not (kind == "site" and _verbless_statement(said, text[m.end():end])):
+        right = text[m.end():end]
+        if not _VERB_RE.search(said) and not (kind == "site" and _verbless_statement(said, right)):
             continue
         if (_is_site(m.group("subject")) and not names_finding(m.group("subject")) if kind == "site"
-                else _seen_elsewhere(left, text[m.end():end])):
+                else _seen_elsewhere(left, right)):
             pieces.append(left)
             start = m.end()
     return [*pieces, text[start:]]
