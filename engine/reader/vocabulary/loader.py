@@ -184,14 +184,33 @@ def word_start_index(pattern: re.Pattern[str], starts: frozenset[str] | None) ->
 
 
 def gram_index(items: Iterable[tuple[int, Iterable[str]]]) -> dict[str, tuple[tuple[int, str], ...]]:
-    """Items by the first three characters of their literal starts: for each, (item, the
-    longest prefix its starts that begin so share), which a text holds if it holds one of them."""
+    """Items by the first three characters of their literal starts, each start read from its
+    first telling word (``telling_start``): for each, (item, the longest prefix its starts that
+    begin so share), which a text holds if it holds one of them."""
     grouped: dict[str, dict[int, list[str]]] = {}
     for i, starts in items:
-        for start in starts:
+        for start in map(telling_start, starts):
             grouped.setdefault(start[:3], {}).setdefault(i, []).append(start)
     return {gram: tuple((i, _common_prefix(found)) for i, found in by_item.items())
             for gram, by_item in grouped.items()}
+
+
+# Words in nearly every sentence: a start that begins with one ("the density of", "no joint
+# space") tells little by its first three characters.
+_COMMON_LEADS = ("the ", "a ", "an ", "no ", "in ", "on ", "of ", "at ", "to ", "is ", "are ", "with ",
+                 "and ", "or ")
+
+
+def telling_start(start: str) -> str:
+    """``start`` from the word after its leading common words ("density of" for "the density
+    of"), when at least three characters are left: a text that holds the start holds that, at
+    the start of a word, so indexing by it keeps every pattern that may match."""
+    while True:
+        lead = next((w for w in _COMMON_LEADS if start.startswith(w) and len(start) - len(w) >= 3
+                     and _WORD_CHAR.match(start, len(w))), None)
+        if lead is None:
+            return start
+        start = start[len(lead):]
 
 
 def _common_prefix(strings: list[str]) -> str:

@@ -18,7 +18,14 @@ from radscope.engine.reader.vocabulary.alternation import Alternation, Alternati
 from radscope.engine.reader.text.anatomy import anatomy_lexicon, canonical_text, site_mentions
 from radscope.engine.reader.vocabulary import equivalents
 from radscope.engine.reader.vocabulary.equivalents import read_equivalents
-from radscope.engine.reader.vocabulary.loader import alternative_literals, literal_starts, load, required_literal
+from radscope.engine.reader.vocabulary.loader import (
+    StartIndex,
+    alternative_literals,
+    literal_starts,
+    load,
+    required_literal,
+    telling_start,
+)
 from radscope.engine.reader.vocabulary.reader_words import reader_lexicon
 from radscope.engine.reader.attributes.certainty import scope_rules
 from radscope.engine.metrics.srr.rule_labels import leaf_rules
@@ -161,6 +168,23 @@ def test_the_equivalents_run_only_where_they_may_match() -> None:
 def test_literal_starts(pattern: str, starts: set[str] | None) -> None:
     found = literal_starts(re.compile(pattern, re.IGNORECASE))
     assert (set(found) if found is not None else None) == starts
+
+
+@pytest.mark.parametrize(("start", "told"), [
+    ("the density of ", "density of "), ("no joint space", "joint space"),
+    ("in the left lung", "left lung"), ("not smooth", "not smooth"), ("the ", "the "),
+    ("no -", "no -")])
+def test_a_start_is_indexed_from_its_first_telling_word(start: str, told: str) -> None:
+    assert telling_start(start) == told
+
+
+def test_a_pattern_led_by_a_common_word_is_not_asked_of_every_sentence_holding_it() -> None:
+    """"(the )?density of" is looked up by "density of": a sentence with "the" alone does not
+    run it, one that holds the start still does, whatever comes before it."""
+    index = StartIndex([re.compile(r"\b(?:(?:the )?density of)\b"), re.compile(r"\b(?:no joint space)\b")])
+    assert index.candidates("the lungs are clear; no effusion.") == []
+    assert index.candidates("the density of the left hilum is increased.") == [0]
+    assert index.candidates("increased density of the hilum; no joint space narrowing") == [0, 1]
 
 
 def test_an_alternation_set_names_every_alternation_that_matches() -> None:
