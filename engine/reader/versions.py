@@ -19,6 +19,14 @@ from __future__ import annotations
 from radscope.engine.reader.vocabulary.loader import lexicon_hash
 
 READER_NAME = "radscope-reader"
+# v25: a normal quality denied is the abnormal quality (equivalents.json ``denied_quality``):
+# margins or a surface "not smooth" are irregular, a lesion "not well defined / circumscribed" or
+# whose margins are "not clear / sharp" is ill-defined, a costophrenic angle "not sharp" is blunted,
+# a vessel "not patent" is occluded, "not aligned" is malaligned, hardware "not in a good position"
+# is malpositioned, a sinus "not well aerated" poorly aerated, a cortex "not continuous" broken, a
+# lung "not fully expanded" incompletely expanded and "fully expanded" normal; an absent flow void
+# is lost, and a fat plane that is absent or not seen is lost and one preserved is intact (the two
+# opposite).
 # v24: a finding without a verb ends its statement before ", the <place> is ..." when it is
 # denied or the place is called normal or denied something: "No fracture, the ankle joint is
 # congruent" and "Mild soft tissue swelling, the joint space is not narrowed" are two statements
@@ -215,7 +223,7 @@ READER_NAME = "radscope-reader"
 # opposite places and liver segments, telegraphic labels kept. v5: findings as frames (sizes in mm within a tolerance, change over time), wording.json,
 # comparisons as context. v4: sections as written (RESULT(S), CONCLUSION, sub-headings), the
 # impression read apart. v3: radsem-rules-v5 atoms (level and site lists, joined continuations).
-READER_VERSION = "reader-v24"
+READER_VERSION = "reader-v25"
 READER_RULES_VERSION = "rules-v5"  # v5: telegraphic labels kept; v4: sentences read through wording.json
 RADSEM_RULES_VERSION = "radsem-rules-v11"  # v11: a statement naming no site is kept apart only below 0.25 similarity; v10: site lists, shared nouns, finding lists and finding adjectives written one per sentence; v9: a statement the other report denies pairs only with one that states the denied finding; kinds and effects written one per sentence; v8: a finding that names no abnormality against one that does is part-whole; v7: per-sequence atoms, places; v6: size and change-over-time contradictions
 

@@ -1749,3 +1749,69 @@ def test_sinuses_of_the_head_are_told_apart(sentence, sites):
     "Loss of the normal flow void in the left transverse sinus."])
 def test_the_normal_words_keep_their_denials_abnormal(sentence):
     assert sentence_features(sentence).normality == ABNORMAL
+
+
+# --- reader-v25: a normal quality denied is the abnormal one; a normal feature absent is lost ---
+
+@pytest.mark.parametrize(("reference", "candidate"), [
+    ("A nodule in the right lower lobe with margins that are not smooth.",
+     "A right lower lobe nodule with irregular margins."),
+    ("The boundary of the lesion in the left temporal lobe is not clear.",
+     "An ill-defined lesion in the left temporal lobe."),
+    ("A lesion in the liver that is not well circumscribed.", "A poorly circumscribed lesion in the liver."),
+    ("The right costophrenic angle is not sharp.", "Blunting of the right costophrenic angle."),
+    ("The left internal carotid artery is not patent.", "The left internal carotid artery is occluded."),
+    ("The alignment of the cervical spine is not maintained.", "Malalignment of the cervical spine."),
+    ("The femoral component is not in a good position.", "The femoral component is malpositioned."),
+    ("The right maxillary sinus is not well aerated.", "The right maxillary sinus is poorly aerated."),
+    ("The cortex of the left distal radius is not continuous.",
+     "Cortical discontinuity of the left distal radius."),
+    ("The mass enhances non-uniformly.", "The mass enhances heterogeneously."),
+    ("The left lung is not fully expanded.", "Incomplete expansion of the left lung."),
+    ("Loss of the normal flow void in the left transverse sinus.",
+     "Absence of the normal flow void in the left transverse sinus."),
+    ("No fat plane is seen between the mass and the rectum.",
+     "Loss of the fat plane between the mass and the rectum."),
+    ("Absence of the normal cervical lordosis.", "Loss of the normal cervical lordosis."),
+    ("The left lung is fully expanded.", "The left lung is well expanded.")])
+def test_a_denied_quality_reads_as_its_abnormal_opposite(reference, candidate):
+    """"Not smooth" was a denial of a normal word, which a statement of "irregular" could not
+    pair with (one side denied something, the other nothing); "no fat plane" was a normal
+    statement; a lung "fully expanded" was abnormal."""
+    _assert_radsem_perfect_both_ways(reference, candidate)
+
+
+@pytest.mark.parametrize(("reference", "candidate"), [
+    ("A nodule in the right lower lobe with smooth margins.",
+     "A nodule in the right lower lobe with margins that are not smooth."),
+    ("The left internal carotid artery is patent.", "The left internal carotid artery is not patent."),
+    ("The right costophrenic angle is sharp.", "The right costophrenic angle is not sharp."),
+    ("The femoral component is in a good position.", "The femoral component is not in a good position."),
+    ("The fat plane between the mass and the rectum is preserved.",
+     "No fat plane is seen between the mass and the rectum."),
+    ("The fat plane between the mass and the rectum is preserved.",
+     "Loss of the fat plane between the mass and the rectum."),
+    ("Normal flow voids in the left transverse sinus.",
+     "Absence of the normal flow void in the left transverse sinus."),
+    ("The left lung is fully expanded.", "The left lung is not fully expanded."),
+    ("The cortex of the left distal radius is continuous.",
+     "The cortex of the left distal radius is not continuous."),
+    ("A well-defined nodule in the left thyroid lobe.",
+     "A nodule in the left thyroid lobe that is not well defined.")])
+def test_a_quality_against_its_denial_is_still_an_error(reference, candidate):
+    """A preserved fat plane against a lost one was scored 1.0 before (both "abnormal" statements
+    about the mass, nothing opposite between them): "intact" and "loss" are now opposite."""
+    for ref, cand in ((reference, candidate), (candidate, reference)):
+        records = Scorer(["radsem"], extractor="rules").score([ref], [cand]).records
+        assert records[0]["metrics"]["radsem"]["score"] == 0.0, (ref, cand)
+
+
+@pytest.mark.parametrize(("sentence", "normality"), [
+    ("The left lung is fully expanded.", NORMAL), ("No abnormal flow voids are seen.", NORMAL),
+    ("No loss of the fat plane.", NORMAL), ("A non-patent trachea is noted.", ABNORMAL),
+    ("Midline structures are not in normal position.", ABNORMAL),
+    ("The femoral component is malpositioned.", ABNORMAL)])
+def test_a_denied_quality_keeps_its_normality(sentence, normality):
+    """A "non-patent trachea" was read as a normal statement (a denial of a normal word) and
+    paired with "the trachea is patent"."""
+    assert sentence_features(sentence).normality == normality
