@@ -19,6 +19,14 @@ from __future__ import annotations
 from radscope.engine.reader.vocabulary.loader import lexicon_hash
 
 READER_NAME = "radscope-reader"
+# v26: an exception is a finding of its own ("no X except / other than / apart from Y" is "no other
+# X" and Y); a list of sites ends before a finding of a site ("... of the left kidney and dilatation
+# of the left ureter"), and bare spinal levels share the noun of the last ("the L3/4 and L4/5
+# discs"); a placeless "irregular", "ill-defined" or wall thickening describes the finding before
+# it; fluid in a joint, the thoracic cavity or the pericardium is an effusion; an echo enhanced or
+# reduced is hyper- or hypoechoic and an uneven, disordered or uniform one an echotexture; a lost
+# fatty hilum, an "absent" organ and "non-visualization" keep their meaning (they were denials);
+# the porta hepatis and the pouch of Douglas are places; "thin" is hypoplastic for a vessel only.
 # v25: a normal quality denied is the abnormal quality (equivalents.json ``denied_quality``):
 # margins or a surface "not smooth" are irregular, a lesion "not well defined / circumscribed" or
 # whose margins are "not clear / sharp" is ill-defined, a costophrenic angle "not sharp" is blunted,
@@ -223,7 +231,7 @@ READER_NAME = "radscope-reader"
 # opposite places and liver segments, telegraphic labels kept. v5: findings as frames (sizes in mm within a tolerance, change over time), wording.json,
 # comparisons as context. v4: sections as written (RESULT(S), CONCLUSION, sub-headings), the
 # impression read apart. v3: radsem-rules-v5 atoms (level and site lists, joined continuations).
-READER_VERSION = "reader-v25"
+READER_VERSION = "reader-v26"
 READER_RULES_VERSION = "rules-v5"  # v5: telegraphic labels kept; v4: sentences read through wording.json
 RADSEM_RULES_VERSION = "radsem-rules-v11"  # v11: a statement naming no site is kept apart only below 0.25 similarity; v10: site lists, shared nouns, finding lists and finding adjectives written one per sentence; v9: a statement the other report denies pairs only with one that states the denied finding; kinds and effects written one per sentence; v8: a finding that names no abnormality against one that does is part-whole; v7: per-sequence atoms, places; v6: size and change-over-time contradictions
 

@@ -518,6 +518,45 @@ def _seen_elsewhere(left: str, right: str) -> bool:
     return new_places
 
 
+# "X, except for Y", "no X other than Y", "apart from Y, X": Y is a finding of its own, and X is
+# said of everything else. A place after the cue ("except in the left lobe") limits X instead.
+_EXCEPTION = (r"(?:except(?:\s+for)?|other\s+than|apart\s+from|aside\s+from|save\s+for"
+              r"|with\s+the\s+exception\s+of)")
+_NOT_A_FINDING_AFTER = r"(?!(?:of|in|at|on|within|where|when|that|as|to|the\s+size)\b)"
+_EXCEPTION_RE = re.compile(rf",?\s+{_EXCEPTION}\s+{_NOT_A_FINDING_AFTER}(?P<exception>[^,;]+)",
+                           re.IGNORECASE)
+_LEADING_EXCEPTION_RE = re.compile(
+    rf"^{_EXCEPTION}\s+{_NOT_A_FINDING_AFTER}(?P<exception>[^,]+),\s*(?P<rest>.+)$", re.IGNORECASE)
+_FIRST_DENIAL_RE = re.compile(r"\b(no|without)\s+(?!other\b|further\b|additional\b)", re.IGNORECASE)
+_ELSEWHERE_WORD_RE = re.compile(r"\b(?:other|otherwise|remaining|rest|elsewhere)\b", re.IGNORECASE)
+
+
+def _split_exception(text: str) -> list[str]:
+    """"No lymphadenopathy other than a 9 mm node in the left axilla" -> "No other
+    lymphadenopathy" and "a 9 mm node in the left axilla", as a report writing the node first
+    and then "no other lymphadenopathy" says it: read whole, the sentence was one statement both
+    denying and stating. What the rest says is said of everything else ("no other ...",
+    "otherwise ..."), so it denies nothing the exception states."""
+    m = _LEADING_EXCEPTION_RE.match(text)
+    if m:
+        exception, rest = m.group("exception"), m.group("rest")
+    else:
+        m = _EXCEPTION_RE.search(text)
+        if not m:
+            return [text]
+        exception, rest = m.group("exception"), text[:m.start()] + text[m.end():]
+    denial = _FIRST_DENIAL_RE.search(rest)
+    # an exception to a denial is one of the denied findings, whatever its words ("no enlarged
+    # lymph nodes except a 12 mm node in the right hilum")
+    if not (denial or names_finding(exception)) or not rest.strip(" ,"):
+        return [text]
+    if denial:
+        rest = f"{rest[:denial.end()]}other {rest[denial.end():]}"
+    elif not _ELSEWHERE_WORD_RE.search(rest):
+        rest = f"Otherwise {_continued(rest)}"
+    return [rest, exception]
+
+
 def _cut_clauses(text: str) -> list[str]:
     """Cut where a new statement starts, but not before one that only goes on describing the
     finding ("; the largest measures 7 mm"); a cut at ", and ..." needs a statement on both sides,
@@ -537,7 +576,7 @@ def _cut_clauses(text: str) -> list[str]:
         pieces.append(left)
         start = m.end()
     pieces.append(text[start:])
-    return [p for piece in pieces for p in _comma_statements(piece)]
+    return [p for piece in pieces for part in _split_exception(piece) for p in _comma_statements(part)]
 
 
 def _whole_denial(left: str) -> bool:
@@ -896,16 +935,35 @@ def _site_list(clause: str, start: int) -> tuple[list[str], int] | None:
     if not any(j for _, _, j in spans):
         return None
     texts = [_SITE_ITEM_LEAD_RE.sub("", clause[s:e].strip()) for s, e, _ in spans]
-    items = _adjectives_take_noun(_parts_take_whole(texts))
+    items = _levels_take_noun(_adjectives_take_noun(_parts_take_whole(texts)))
     last = None
     for i, item in enumerate(items):
-        if not item or len(texts[i].split()) > _MAX_SITE_WORDS or not _is_site(item):
+        if not item or len(texts[i].split()) > _MAX_SITE_WORDS or not _is_site(item) \
+                or _finding_of_site(item):
             break
         if spans[i][2]:
             last = i
     if last is None or last < 1:
         return None
     return items[:last + 1], spans[last][1]
+
+
+def _levels_take_noun(items: list[str]) -> list[str]:
+    """"the L3/4 and L4/5 intervertebral discs": bare spinal levels listed before a level with its
+    noun take that noun ("L3/4 intervertebral discs"), as a list of adjectives does."""
+    words = items[-1].split() if items else []
+    if len(items) < 2 or len(words) < 2 or not _LEVEL_RE.match(words[0]) \
+            or not all(_LEVEL_RE.match(i) for i in items[:-1]):
+        return items
+    noun = " ".join(words[1:])
+    return [f"{item} {noun}" for item in items[:-1]] + [items[-1]]
+
+
+def _finding_of_site(item: str) -> bool:
+    """"dilatation of the left ureter": a finding at a site, which a list of sites ends before
+    ("hydronephrosis of the left kidney and dilatation of the left ureter" is two findings)."""
+    m = _PART_OF_RE.match(item)
+    return m is not None and names_finding(m.group("part"))
 
 
 def _parts_take_whole(items: list[str]) -> list[str]:

@@ -9,6 +9,8 @@ import pytest
 
 from radscope.engine.io.reports import ReportPair
 from radscope.engine.metrics.framework.registry import production
+from radscope.engine.metrics.radsem.rules import RadsemRulesExtractor
+from radscope.engine.metrics.radsem.score import score_tags
 from radscope.engine.context import RuntimeContext
 from radscope.engine.eligibility.statements import sentence_kind
 from radscope.engine.reader.attributes.place import ABNORMAL, NORMAL, sentence_features
@@ -1814,4 +1816,102 @@ def test_a_quality_against_its_denial_is_still_an_error(reference, candidate):
 def test_a_denied_quality_keeps_its_normality(sentence, normality):
     """A "non-patent trachea" was read as a normal statement (a denial of a normal word) and
     paired with "the trachea is patent"."""
+    assert sentence_features(sentence).normality == normality
+
+
+# --- reader-v26: an exception is a finding of its own; fluid in a joint or cavity is an effusion ---
+
+@pytest.mark.parametrize(("reference", "candidate"), [
+    ("The lungs are clear without focal consolidation, except for minimal atelectasis at the left base.",
+     "Minimal left basilar atelectasis. No consolidation."),
+    ("The abdominal organs are unremarkable except for a small hepatic cyst.",
+     "Small hepatic cyst. The remaining abdominal organs are unremarkable."),
+    ("No focal liver lesion apart from a 1 cm hemangioma in segment 6.",
+     "A 1 cm hemangioma is seen in segment VI of the liver. No other focal hepatic lesions."),
+    ("The visualized bones are normal apart from a healed fracture of the right clavicle.",
+     "Healed right clavicle fracture. The other visualized bones are normal."),
+    ("There are no focal bone lesions except a bone island in the left iliac bone.",
+     "Bone island in the left ilium. No other focal bone lesion."),
+    ("No significant stenosis of the intracranial arteries except for moderate stenosis of the left "
+     "middle cerebral artery.",
+     "Moderate stenosis of the left MCA. The remaining intracranial arteries show no significant stenosis."),
+    ("Hydronephrosis of the left kidney and dilatation of the left ureter.", "Left hydroureteronephrosis."),
+    ("The signal of the L3/4 and L4/5 intervertebral discs is decreased on T2WI.",
+     "Disc desiccation at L3-4 and L4-5."),
+    ("A small amount of fluid density shadow is seen in the right thoracic cavity.",
+     "A small amount of fluid accumulation is seen in the right thoracic cavity."),
+    ("The liver parenchymal echo is enhanced.", "The liver is hyperechoic."),
+    ("The echo of the breast glands is disordered.", "Heterogeneous echotexture of the breast glands."),
+    ("A lymph node in the left neck with loss of the fatty hilum.",
+     "A lymph node in the left neck without a fatty hilum."),
+    ("Absent left kidney.", "The left kidney is absent."),
+    ("Non-visualization of the gallbladder.", "The gallbladder is not visualized."),
+    ("Enlarged lymph nodes at the hepatic hilum.", "Porta hepatis lymphadenopathy."),
+    ("Free fluid in the pouch of Douglas.", "Free fluid in the rectouterine pouch."),
+    ("The renal cortex is thin.", "Thinning of the renal cortex."),
+    ("Fluid signal is seen in the right knee joint cavity.", "Effusion in the right knee joint cavity."),
+    ("The gallbladder shows a rough wall.", "The gallbladder wall is irregular.")])
+def test_an_exception_and_a_fluid_said_another_way_read_the_same(reference, candidate):
+    """"No X except Y" was one statement both denying and stating; a list of sites ran on into a
+    second finding ("... kidney and dilatation of the left ureter"); fluid in a joint, a liver's
+    echo "enhanced", "absent left kidney" and the porta hepatis were each read as another thing
+    than their usual names; "irregular contour" after a finding named no place."""
+    _assert_radsem_perfect_both_ways(reference, candidate)
+
+
+@pytest.mark.parametrize(("reference", "candidate"), [
+    ("Fluid signal is seen in the joint cavity of the right knee.", "Right knee joint effusion."),
+    ("Sigmoid colon mass with irregular wall thickening.", "Sigmoid colon mass. Irregular wall thickening."),
+    ("The gallbladder has a rough wall, thickened to 5 mm.",
+     "Gallbladder wall thickening to 5 mm, with irregular contour.")])
+def test_a_fluid_and_a_shape_said_apart_are_paired(reference, candidate):
+    """Each statement finds its partner (none is left unpaired, as each was before); the score
+    stays below 1.0 where one side says in two statements what the other says in one, whose
+    details then differ in part (RadSEM's definition)."""
+    for ref, cand in ((reference, candidate), (candidate, reference)):
+        extraction = RadsemRulesExtractor().read_pair(ReportPair("pair", ref, cand))
+        assert not extraction.tags.unmatched_sentences, (ref, cand)
+        assert score_tags(extraction.tags).score >= 0.85, (ref, cand)
+
+
+@pytest.mark.parametrize(("reference", "candidate"), [
+    ("No focal liver lesion apart from a 1 cm hemangioma in segment 6.", "No focal liver lesion."),
+    ("The visualized bones are normal apart from a healed fracture of the right clavicle.",
+     "Healed left clavicle fracture. The other visualized bones are normal."),
+    ("Left hydroureteronephrosis.", "Right hydroureteronephrosis."),
+    ("Fluid signal is seen in the right knee joint cavity.", "No right knee joint effusion."),
+    ("A small amount of fluid density shadow is seen in the right thoracic cavity.",
+     "Small left pleural effusion."),
+    ("The thyroid parenchymal echo is uneven.", "Homogeneous echotexture of the thyroid."),
+    ("Absent left kidney.", "Both kidneys are present and normal."),
+    ("Non-visualization of the gallbladder.", "The gallbladder is normal."),
+    ("Enlarged lymph nodes at the porta hepatis.", "No lymphadenopathy at the hepatic hilum.")])
+def test_an_exception_or_a_fluid_against_its_opposite_is_still_an_error(reference, candidate):
+    """The new readings keep the errors apart: the exception's finding is what the other report
+    misses or puts on the other side, and an effusion, an echotexture or an absent organ against
+    its opposite."""
+    for ref, cand in ((reference, candidate), (candidate, reference)):
+        records = Scorer(["radsem"], extractor="rules").score([ref], [cand]).records
+        assert records[0]["metrics"]["radsem"]["score"] <= 0.1, (ref, cand)
+
+
+def test_an_exception_is_cut_off_and_the_rest_is_said_of_everything_else():
+    """What the rest says is said of everything else ("no other ...", "otherwise ..."), so that
+    it denies nothing the exception states; a place after the cue limits the rest instead."""
+    assert atomize("No lymphadenopathy other than a 9 mm node in the left axilla.")[0] == [
+        "No other lymphadenopathy.", "A 9 mm node in the left axilla."]
+    assert atomize("The abdominal organs are unremarkable except for a small hepatic cyst.")[0] == [
+        "Otherwise the abdominal organs are unremarkable.", "A small hepatic cyst."]
+    assert atomize("No fracture except of the left fifth rib.")[0] == [
+        "No fracture except of the left fifth rib."]
+
+
+@pytest.mark.parametrize(("sentence", "normality"), [
+    ("The liver parenchymal echo is enhanced and fine.", ABNORMAL),
+    ("The liver parenchymal echo is fine and uniform.", NORMAL),
+    ("Absent fatty hilum.", ABNORMAL), ("Absent left kidney.", ABNORMAL),
+    ("No nonvisualization of the gallbladder is seen.", NORMAL)])
+def test_an_echo_and_an_absence_keep_their_normality(sentence, normality):
+    """"Fine" beside an increased echo describes the echo, as a margin word describes a lesion;
+    a lost fatty hilum and an absent kidney were read as denials (normal statements)."""
     assert sentence_features(sentence).normality == normality
