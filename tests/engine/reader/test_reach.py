@@ -1915,3 +1915,11 @@ def test_an_echo_and_an_absence_keep_their_normality(sentence, normality):
     """"Fine" beside an increased echo describes the echo, as a margin word describes a lesion;
     a lost fatty hilum and an absent kidney were read as denials (normal statements)."""
     assert sentence_features(sentence).normality == normality
+
+
+def test_a_posterior_echo_is_not_the_organ_echo():
+    """"The posterior echo is enhanced" is posterior acoustic enhancement, not an echogenic
+    organ (the echo rewrite of reader-v26 read it as "the posterior parenchyma is hyperechoic")."""
+    assert canonical_text("The posterior echo is enhanced.") == canonical_text(
+        "The posterior acoustic enhancement.")
+    assert "hyperechoic" not in canonical_text("A cyst; the posterior echo is enhanced.")
