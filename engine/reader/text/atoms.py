@@ -550,6 +550,10 @@ def _split_exception(text: str) -> list[str]:
     # lymph nodes except a 12 mm node in the right hilum")
     if not (denial or names_finding(exception)) or not rest.strip(" ,"):
         return [text]
+    if len(_CONTENT_WORD_RE.findall(exception)) < 2:
+        # "... except for a cyst": a one-word statement cut from a sentence says nothing alone
+        # (``_has_content``) and would be dropped with its finding; the sentence stays whole
+        return [text]
     if denial:
         rest = f"{rest[:denial.end()]}other {rest[denial.end():]}"
     elif not _ELSEWHERE_WORD_RE.search(rest):

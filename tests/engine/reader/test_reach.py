@@ -1923,3 +1923,13 @@ def test_a_posterior_echo_is_not_the_organ_echo():
     assert canonical_text("The posterior echo is enhanced.") == canonical_text(
         "The posterior acoustic enhancement.")
     assert "hyperechoic" not in canonical_text("A cyst; the posterior echo is enhanced.")
+
+
+def test_an_exception_of_one_word_is_not_lost():
+    """"Except for a cyst" cut off alone was one word, which a piece of a sentence may not be
+    (it says nothing alone), so the cyst was dropped and the sentence read as all normal."""
+    reading = read_report("The liver is unremarkable except for a cyst.")
+    assert [f.features.normality for f in reading.findings] == [ABNORMAL]
+    records = Scorer(["radsem"], extractor="rules").score(
+        ["The liver is unremarkable except for a cyst."], ["The liver is unremarkable."]).records
+    assert records[0]["metrics"]["radsem"]["score"] < 0.5
