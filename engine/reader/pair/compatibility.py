@@ -12,7 +12,6 @@ sites, every finding word the other asserts.
 """
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -23,6 +22,7 @@ from radscope.engine.reader.attributes.change import changes_differ
 from radscope.engine.reader.attributes.place import MRI_SEQUENCES, NORMAL, SentenceFeatures, presence
 from radscope.engine.reader.attributes.size import sizes_differ
 from radscope.engine.reader.text.anatomy import anatomy_lexicon
+from radscope.engine.reader.text.atoms import ELSEWHERE_RE
 from radscope.engine.reader.vocabulary.loader import load
 
 SimilarityFn = Callable[[Sequence[SentenceFeatures], Sequence[SentenceFeatures]], np.ndarray]
@@ -156,9 +156,6 @@ def generic_stems() -> frozenset[str]:
     return frozenset(load("alignment")["generic_stems"])
 
 
-# "no OTHER lesion in the liver": a denial of everything else says nothing against the finding
-ELSEWHERE_RE = re.compile(
-    r"\b(?:other|otherwise|remaining|rest|else|elsewhere|additional|further|besides|except)\b")
 
 
 def denies(denier: SentenceFeatures, other: SentenceFeatures) -> bool:

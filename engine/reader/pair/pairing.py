@@ -26,7 +26,6 @@ from scipy.optimize import linear_sum_assignment
 
 from radscope.engine.reader.attributes.place import NORMAL, SentenceFeatures
 from radscope.engine.reader.pair.compatibility import (
-    ELSEWHERE_RE,
     MatchSettings,
     anatomical_relationship,
     containment,
@@ -35,6 +34,7 @@ from radscope.engine.reader.pair.compatibility import (
     incompatibility_reason,
     may_deny,
 )
+from radscope.engine.reader.text.atoms import ELSEWHERE_RE
 
 Pairs = list[tuple[int, int]]
 

@@ -528,7 +528,11 @@ _EXCEPTION_RE = re.compile(rf",?\s+{_EXCEPTION}\s+{_NOT_A_FINDING_AFTER}(?P<exce
 _LEADING_EXCEPTION_RE = re.compile(
     rf"^{_EXCEPTION}\s+{_NOT_A_FINDING_AFTER}(?P<exception>[^,]+),\s*(?P<rest>.+)$", re.IGNORECASE)
 _FIRST_DENIAL_RE = re.compile(r"\b(no|without)\s+(?!other\b|further\b|additional\b)", re.IGNORECASE)
-_ELSEWHERE_WORD_RE = re.compile(r"\b(?:other|otherwise|remaining|rest|elsewhere)\b", re.IGNORECASE)
+# Words that say a statement is about everything else ("no OTHER lesion in the liver",
+# "otherwise unremarkable"): the exception's rest is written with one, and the pairing reads them
+# (``compatibility.denies``: such a denial says nothing against a finding).
+ELSEWHERE_RE = re.compile(  # on lower-case text, as the pairing reads canonical text
+    r"\b(?:other|otherwise|remaining|rest|else|elsewhere|additional|further|besides|except)\b")
 
 
 def _split_exception(text: str) -> list[str]:
@@ -556,7 +560,7 @@ def _split_exception(text: str) -> list[str]:
         return [text]
     if denial:
         rest = f"{rest[:denial.end()]}other {rest[denial.end():]}"
-    elif not _ELSEWHERE_WORD_RE.search(rest):
+    elif not ELSEWHERE_RE.search(rest.lower()):
         rest = f"Otherwise {_continued(rest)}"
     return [rest, exception]
 
@@ -939,7 +943,8 @@ def _site_list(clause: str, start: int) -> tuple[list[str], int] | None:
     if not any(j for _, _, j in spans):
         return None
     texts = [_SITE_ITEM_LEAD_RE.sub("", clause[s:e].strip()) for s, e, _ in spans]
-    items = _levels_take_noun(_adjectives_take_noun(_parts_take_whole(texts)))
+    items = _adjectives_take_noun(_parts_take_whole(texts))
+    items = _places_share_noun(items) or items  # "the L3/4 and L4/5 discs"
     last = None
     for i, item in enumerate(items):
         if not item or len(texts[i].split()) > _MAX_SITE_WORDS or not _is_site(item) \
@@ -950,17 +955,6 @@ def _site_list(clause: str, start: int) -> tuple[list[str], int] | None:
     if last is None or last < 1:
         return None
     return items[:last + 1], spans[last][1]
-
-
-def _levels_take_noun(items: list[str]) -> list[str]:
-    """"the L3/4 and L4/5 intervertebral discs": bare spinal levels listed before a level with its
-    noun take that noun ("L3/4 intervertebral discs"), as a list of adjectives does."""
-    words = items[-1].split() if items else []
-    if len(items) < 2 or len(words) < 2 or not _LEVEL_RE.match(words[0]) \
-            or not all(_LEVEL_RE.match(i) for i in items[:-1]):
-        return items
-    noun = " ".join(words[1:])
-    return [f"{item} {noun}" for item in items[:-1]] + [items[-1]]
 
 
 def _finding_of_site(item: str) -> bool:
