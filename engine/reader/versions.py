@@ -19,6 +19,15 @@ from __future__ import annotations
 from radscope.engine.reader.vocabulary.loader import lexicon_hash
 
 READER_NAME = "radscope-reader"
+# v27: the wording of reports translated from French (equivalents.json ``translated``): an organ's
+# integrity is the organ intact, a vessel's permeability its patency, a slender or thin duct is not
+# dilated, a formation is a lesion, a T2 hypersignal is T2 hyperintense, the perimedullary fluid
+# spaces are the CSF spaces; "no signs / evidence of X" is "no X", a complication denied is
+# "uncomplicated", "steatotic" is steatosis, a full bladder is a filled one, a thin wall or tympanic
+# membrane is not thickened, a part not visible, not assessed or obscured because of gas is one
+# limit; "intra- or extrahepatic" writes the prefix on each word; "Hemorrhage: none" is "no
+# hemorrhage"; a study named with its date is no finding; a size or a participle after a denial's
+# comma is not denied; an exception of one word leaves its sentence whole (v26 dropped it).
 # v26: an exception is a finding of its own ("no X except / other than / apart from Y" is "no other
 # X" and Y); a list of sites ends before a finding of a site ("... of the left kidney and dilatation
 # of the left ureter"), and bare spinal levels share the noun of the last ("the L3/4 and L4/5
@@ -231,7 +240,7 @@ READER_NAME = "radscope-reader"
 # opposite places and liver segments, telegraphic labels kept. v5: findings as frames (sizes in mm within a tolerance, change over time), wording.json,
 # comparisons as context. v4: sections as written (RESULT(S), CONCLUSION, sub-headings), the
 # impression read apart. v3: radsem-rules-v5 atoms (level and site lists, joined continuations).
-READER_VERSION = "reader-v26"
+READER_VERSION = "reader-v27"
 READER_RULES_VERSION = "rules-v5"  # v5: telegraphic labels kept; v4: sentences read through wording.json
 RADSEM_RULES_VERSION = "radsem-rules-v11"  # v11: a statement naming no site is kept apart only below 0.25 similarity; v10: site lists, shared nouns, finding lists and finding adjectives written one per sentence; v9: a statement the other report denies pairs only with one that states the denied finding; kinds and effects written one per sentence; v8: a finding that names no abnormality against one that does is part-whole; v7: per-sequence atoms, places; v6: size and change-over-time contradictions
 

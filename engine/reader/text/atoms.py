@@ -65,6 +65,9 @@ _NEG_LIST_RE = re.compile(
 _APPOSITIVE_RE = re.compile(
     r"^(?:probabl\w*|possibl\w*|likely|suggest\w*|consistent|in keeping|compatible|represent\w*|"
     r"which|that|a|an|similar|unchanged|stable)\b", re.IGNORECASE)
+# A participle or a size after a denial's comma says more of the finding, not another denied one
+# ("no enhancement after contrast, measuring 17 x 24 mm", "..., extending to the hilum")
+_SAID_OF_THE_FINDING_RE = re.compile(r"^(?:measuring|extending|located|situated|sized|\d)", re.IGNORECASE)
 # A list of sites after a preposition ("in the hila or the mediastinum"): where one may start,
 # where it surely ends, what joins its items, and the words an item starts with that are not sites.
 _LOCATIVE_RE = re.compile(r"\b(?:in|within|at|of|involv(?:es|e|ing)|affect(?:s|ing)?|on|around)\s+",
@@ -810,9 +813,10 @@ def _expand_negated_list(clause: str) -> list[str]:
     # "no effusion and no pneumothorax": the head already denies, so the items lose their own
     # "no" (else "There is no no pneumothorax").
     items = _share_noun([_LEADING_DENIAL_RE.sub("", i) for i in _split_items(m.group("items"))])
-    if any(_VERB_RE.match(i) or _APPOSITIVE_RE.match(i) for i in items[1:]):
-        # "no enhancement, and measures 5 mm" / "without enhancement, probably a simple cyst":
-        # the list ended, a predicate, what the finding is or a comparison goes on
+    if any(_VERB_RE.match(i) or _APPOSITIVE_RE.match(i) or _SAID_OF_THE_FINDING_RE.match(i) for i in items[1:]):
+        # "no enhancement, and measures 5 mm" / "without enhancement, probably a simple cyst" /
+        # "no enhancement, measuring 17 x 24 mm": the list ended, a predicate, what the finding
+        # is, its size or where it lies, or a comparison goes on
         return [clause]
     places = _places_share_noun(items) if _short(items) else None
     if places:  # "no mediastinal or hilar lymphadenopathy"

@@ -16,6 +16,8 @@ Three rewrites, each data in ``wording.json`` (its hash is in every rules signat
   exam" -> "has decreased ..."): the prior study is context and is removed later, the change
   must stay readable;
 - **telegraphic labels** read as the subject ("Lungs: clear." -> "Lungs clear.");
+- **a prefix shared by two words** written on each ("intra- or extrahepatic" -> "intrahepatic
+  or extrahepatic"), so that a list cut item by item does not leave "intra-" alone;
 - **lobes named from their lung** in the one form the site lists read ("the upper and lower
   lobes of the right lung" -> "the right upper lobe and right lower lobe"), so that one statement
   over several lobes is one statement per lobe, as a report written lobe by lobe says it;
@@ -44,7 +46,7 @@ def _patterns() -> tuple[re.Pattern[str], dict[str, str], re.Pattern[str], dict[
                          tuple[tuple[re.Pattern[str], str], ...]]:
     """Abbreviations (any case, capitals only) and the word rewrites: British spellings, then the
     phrases whose wording decides a denial, then changes told against the prior study, then
-    telegraphic labels, then lobes named from their lung."""
+    telegraphic labels, then prefixes shared by two words, then lobes named from their lung."""
     data = load("wording")
     any_case: dict[str, str] = data["abbreviations"]["any_case"]
     upper: dict[str, str] = data["abbreviations"]["upper_only"]
@@ -57,7 +59,7 @@ def _patterns() -> tuple[re.Pattern[str], dict[str, str], re.Pattern[str], dict[
                     for fragment, american in data["british"])
     phrases = tuple((re.compile(rf"\b(?:{phrase})\b", re.IGNORECASE), written)
                     for phrase, written in [*data["negation"], *data["change"], *data["labels"],
-                                            *data["lobes"]])
+                                            *data["prefixes"], *data["lobes"]])
     return (tokens(list(any_case), re.IGNORECASE), any_case, tokens(list(upper), 0), upper,
             british + phrases)
 

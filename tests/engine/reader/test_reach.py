@@ -21,6 +21,7 @@ from radscope.engine.reader.pair.compatibility import incompatibility_reason
 from radscope.engine.reader.text.anatomy import canonical_text
 from radscope.engine.reader.text.atoms import atomize
 from radscope.engine.reader.vocabulary.loader import load, word_regex
+from radscope.engine.reader.text.wording import normalise
 
 
 def test_a_finding_named_by_reference_reads_the_site_of_the_one_it_refers_to():
@@ -1933,3 +1934,81 @@ def test_an_exception_of_one_word_is_not_lost():
     records = Scorer(["radsem"], extractor="rules").score(
         ["The liver is unremarkable except for a cyst."], ["The liver is unremarkable."]).records
     assert records[0]["metrics"]["radsem"]["score"] < 0.5
+
+
+# --- reader-v27: the wording of reports translated from French; limits and labels said one way ---
+
+@pytest.mark.parametrize(("reference", "candidate"), [
+    ("Integrity of the spleen.", "The spleen is intact."),
+    ("Morphological integrity of the pancreas and kidneys.", "The pancreas and both kidneys are intact."),
+    ("Permeability of the portal trunk.", "The portal vein is patent."),
+    ("The suprahepatic veins are permeable.", "The hepatic veins are patent."),
+    ("The common bile duct is slender.", "The common bile duct is not dilated."),
+    ("Slender adrenal glands.", "Normal adrenal glands."),
+    ("The excretory cavities are not dilated.", "The collecting systems are not dilated."),
+    ("A nodular formation in the thyroid isthmus.", "A nodular lesion in the thyroid isthmus."),
+    ("A lesion of the left frontal lobe in T2 hypersignal.", "A left frontal lobe lesion, hyperintense on T2."),
+    ("The perimedullary fluid spaces are maintained.", "The CSF spaces are normal."),
+    ("The pouch of Douglas is free.", "No free fluid in the pouch of Douglas."),
+    ("Gallstones without signs of complication.", "Uncomplicated gallstones."),
+    ("Gallstones with no evidence of cholecystitis.", "Gallstones without cholecystitis."),
+    ("No intra- or extrahepatic biliary dilatation.", "No intrahepatic or extrahepatic biliary dilatation."),
+    ("Gallbladder with thin walls.", "The gallbladder wall is not thickened."),
+    ("The bladder is full.", "The bladder is well distended."),
+    ("Median structures in place.", "No midline shift."),
+    ("The pancreatic head is normal. The tail is not visible because of bowel gas.",
+     "The pancreatic head is normal. The tail is obscured by overlying bowel gas."),
+    ("Small splenic lesions that cannot be characterized.", "Small indeterminate splenic lesions."),
+    ("Mass effect on the adjacent cortex, with no signal abnormality.",
+     "Mass effect on the adjacent cortex, which shows normal signal."),
+    ("Fecal stasis in the colon. No bowel obstruction.", "Faecal loading in the colon. No bowel obstruction."),
+    ("Hemorrhage: none.", "No hemorrhage."),
+    ("Infiltration of the perirenal fat. No hydronephrosis.", "Stranding of the perirenal fat. No hydronephrosis.")])
+def test_translated_wording_reads_as_the_radiologist_writes_it(reference, candidate):
+    """Reports translated from French say an organ's integrity, a vessel's permeability, a
+    slender duct, a formation or a T2 hypersignal; radiologists writing English say intact,
+    patent, not dilated, lesion, hyperintense on T2. Each pair was read as two different
+    statements (often the translated one as abnormal)."""
+    _assert_radsem_perfect_both_ways(reference, candidate)
+
+
+@pytest.mark.parametrize(("reference", "candidate"), [
+    ("Liver of normal size, steatotic.", "Normal liver."),
+    ("Integrity of the pancreas.", "A 2 cm mass in the pancreatic head."),
+    ("Gallstones without signs of complication.", "No gallstones."),
+    ("The common bile duct is slender.", "The common bile duct is dilated."),
+    ("A lesion of the left frontal lobe in T2 hypersignal.", "A lesion of the right frontal lobe in T2 hypersignal."),
+    ("The pouch of Douglas is free.", "Fluid in the pouch of Douglas.")])
+def test_translated_wording_against_its_opposite_is_still_an_error(reference, candidate):
+    """The new readings keep the errors apart: a steatotic liver is not a normal one (it was read
+    as normal), a slender duct not a dilated one, a free pouch of Douglas not one with fluid."""
+    for ref, cand in ((reference, candidate), (candidate, reference)):
+        records = Scorer(["radsem"], extractor="rules").score([ref], [cand]).records
+        assert records[0]["metrics"]["radsem"]["score"] <= 0.1, (ref, cand)
+
+
+@pytest.mark.parametrize(("sentence", "normality"), [
+    ("Integrity of the kidneys.", NORMAL), ("The portal vein is permeable.", NORMAL),
+    ("Liver of normal size and morphology, steatotic.", ABNORMAL), ("The bladder is full.", NORMAL),
+    ("The tympanic membrane is thin.", NORMAL), ("The renal cortex is thin.", ABNORMAL),
+    ("Hemorrhage: none.", NORMAL), ("Gallbladder previously removed.", ABNORMAL)])
+def test_translated_wording_keeps_its_normality(sentence, normality):
+    """Each was read with the other normality: "integrity", "permeable", a full bladder and a
+    thin tympanic membrane as abnormal, "steatotic" and an organ "previously removed" as normal."""
+    assert sentence_features(normalise(sentence)).normality == normality
+
+
+def test_a_study_named_with_its_date_is_no_finding():
+    """A comparison line naming the prior study ("MRI of 3 March 2024", "Compared with the CT
+    chest, abdomen and pelvis of 04/09/2023") says nothing of the patient; it was read as an
+    abnormal statement, which the other report could not pair."""
+    assert atomize("MRI of 3 March 2024.")[0] == []
+    assert atomize("Compared with the CT chest, abdomen and pelvis of 04/09/2023.")[0] == []
+    assert atomize("Mass of the liver of 2024.")[0] != []
+
+
+def test_a_size_after_a_denial_is_not_denied():
+    """"No enhancement after injection, measuring 17 mm": the size says more of the finding; it
+    was cut off as a second denied item ("no measuring 17 mm")."""
+    pieces = atomize("A cyst in the right temporal lobe, no enhancement after injection, measuring 17 mm.")[0]
+    assert not any("no measuring" in piece for piece in pieces), pieces
