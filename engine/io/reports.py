@@ -291,6 +291,12 @@ _CAPS_SENTENCE_RE = re.compile(r"(?:THE|THERE|THIS|THESE|A|AN)\b")
 # A sub-heading alone on its line that names a side ("Right Ear:", "LEFT BREAST:").
 _SIDE_HEADING_RE = re.compile(
     r"^(?=[^:]*\b(?:left|right)\b)([A-Z][A-Za-z /,&-]{1,40}?)\s*:$", re.IGNORECASE)
+# A side heading that names the examination ("Right ankle joint MRI plain scan:", "MRI of the
+# left knee without contrast:") is a title: only its side goes before each sentence, not its
+# technique ("without contrast" would deny what the sentence finds).
+_EXAM_WORD_RE = re.compile(
+    r"\b(?:dr|cr|ct|mri|mr|x-rays?|radiographs?|ultrasound|sonography|views?|positions?|projections?|scans?)\b",
+    re.IGNORECASE)
 _SENTENCE_END_RE = re.compile(r"(?<=[.!?])\s+")
 _LIST_MARKER_RE = re.compile(r"^\(?(?:\d{1,2}|[a-hA-H])[.)]$")
 # Abbreviations after which a period does not end a sentence.
@@ -327,13 +333,22 @@ def _utterances(text: str) -> tuple[tuple[int, str], ...]:
         line = line.strip()
         heading = _SIDE_HEADING_RE.match(line)
         if heading or not line:
-            side = f"{heading.group(1)}: " if heading else ""
+            side = _heading_side(heading.group(1)) if heading else ""
             continue
         for sentence in _split_sentences(line):
             sentence = _clean_utterance(sentence)
             if sentence and re.search(r"[A-Za-z0-9]", sentence):
                 out.append((number, side + sentence if side and not _SIDE_RE.search(sentence) else sentence))
     return tuple(out)
+
+
+def _heading_side(heading: str) -> str:
+    """What a side heading puts before each sentence of its block: the heading, or only its side
+    when it is the examination's title."""
+    if not _EXAM_WORD_RE.search(heading):
+        return f"{heading}: "
+    sides = {m.group(0).lower() for m in re.finditer(r"\b(?:left|right)\b", heading, re.IGNORECASE)}
+    return f"{sides.pop().capitalize()}: " if len(sides) == 1 else ""
 
 
 def _split_sentences(line: str) -> list[str]:

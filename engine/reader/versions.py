@@ -19,6 +19,18 @@ from __future__ import annotations
 from radscope.engine.reader.vocabulary.loader import lexicon_hash
 
 READER_NAME = "radscope-reader"
+# v28: radiograph and MR wording of reports translated from Chinese, found by rewriters who
+# never saw the reader: an examination's title line ("Right elbow joint DR anteroposterior and
+# lateral position:", "AP and lateral views of the right knee", "Right knee joint.") is dropped
+# and a side heading naming the examination lends only its side; a recommended study ("CT is
+# suggested", "MRI correlation") is dropped; "both the anterior and posterior" are two positions,
+# not two sides; a quality of a site list ("the bone density of the pelvis and the femurs") is
+# said of each site; ", the boundary is clear" is a well-defined margin, not a normal statement;
+# a normal or preserved kyphosis or lordosis is a normal curvature, "scoliotic to the left" a
+# levoscoliosis, a continuous sequence of the vertebrae a normal alignment, a posterior edge not
+# protruding backward no retropulsion, a femoral head seated in the acetabulum not dislocated,
+# "consistent with age" appropriate for age, psoas shadows its margins, lucent areas without lung
+# markings bullae, ligamenta flava the ligamentum flavum.
 # v27: the wording of reports translated from French (equivalents.json ``translated``): an organ's
 # integrity is the organ intact, a vessel's permeability its patency, a slender or thin duct is not
 # dilated, a formation is a lesion, a T2 hypersignal is T2 hyperintense, the perimedullary fluid
@@ -240,7 +252,7 @@ READER_NAME = "radscope-reader"
 # opposite places and liver segments, telegraphic labels kept. v5: findings as frames (sizes in mm within a tolerance, change over time), wording.json,
 # comparisons as context. v4: sections as written (RESULT(S), CONCLUSION, sub-headings), the
 # impression read apart. v3: radsem-rules-v5 atoms (level and site lists, joined continuations).
-READER_VERSION = "reader-v27"
+READER_VERSION = "reader-v28"
 READER_RULES_VERSION = "rules-v5"  # v5: telegraphic labels kept; v4: sentences read through wording.json
 RADSEM_RULES_VERSION = "radsem-rules-v11"  # v11: a statement naming no site is kept apart only below 0.25 similarity; v10: site lists, shared nouns, finding lists and finding adjectives written one per sentence; v9: a statement the other report denies pairs only with one that states the denied finding; kinds and effects written one per sentence; v8: a finding that names no abnormality against one that does is part-whole; v7: per-sequence atoms, places; v6: size and change-over-time contradictions
 

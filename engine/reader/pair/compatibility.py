@@ -156,8 +156,6 @@ def generic_stems() -> frozenset[str]:
     return frozenset(load("alignment")["generic_stems"])
 
 
-
-
 def denies(denier: SentenceFeatures, other: SentenceFeatures) -> bool:
     """A normal statement denies, at the other's place, every finding word an abnormal statement
     asserts: "no hypodense lesions in the liver" against "the liver is heterogeneous with

@@ -84,7 +84,11 @@ _AND_OR_RE = re.compile(r"\b(?:and|or|as well as)\b", re.IGNORECASE)
 _OWN_PREPOSITION_RE = re.compile(
     r"(?:around|near|beside|adjacent to|along|below|above|behind|beneath|under|anterior to|posterior to)\s",
     re.IGNORECASE)
-_SITE_ITEM_LEAD_RE = re.compile(r"^(?:(?:the|in|within|at|on|of)\s+)+", re.IGNORECASE)
+# "both the anterior and posterior fat pads": a "both" that opens a list of positions says "each
+# of the two", not "on each side"
+_SITE_ITEM_LEAD_RE = re.compile(
+    r"^(?:(?:the|in|within|at|on|of)\s+|both\s+(?:the\s+)?(?=(?:anterior|posterior|medial|lateral|superior"
+    r"|inferior|proximal|distal|internal|external)\b))+", re.IGNORECASE)
 _MAX_SITE_WORDS = 8  # "lingular segment of the left upper lobe": a part named with its whole
 _LEVEL = r"[ctls]\d{1,2}(?:\s*[-/\u2013\u2014]\s*[ctls]?\d{1,2})?"
 _LEVEL_RE = re.compile(rf"^{_LEVEL}$", re.IGNORECASE)
@@ -130,6 +134,11 @@ _NEGATION_OR_PREPOSITION_RE = re.compile(
 _TELEGRAPHIC_END_RE = re.compile(
     r"\s(?:observed|seen|noted|identified|visible|present|detected|at|in|within|under|beneath|along|around)\b",
     re.IGNORECASE)
+# a quality of a site that a subject list shares: "the bone density of the pelvis and the femurs"
+_QUALITY_OF_RE = re.compile(
+    r"^(?P<head>(?:[\w-]+ ){0,2}(?:density|signal(?: intensity)?|echo(?:genicity)?|attenuation|morphology"
+    r"|size|shape|contour|outline|thickness|structure|appearance|position|alignment|caliber) of)\s",
+    re.IGNORECASE)
 _LEADING_ARTICLE_RE = re.compile(r"^(?:the|both)\s+", re.IGNORECASE)  # "the spleen, ..."
 _LEADING_DENIAL_RE = re.compile(r"^(?:no|any)\s+", re.IGNORECASE)  # "no effusion and no ..."
 _DENIAL_WORD_RE = re.compile(r"\b(?:no|not)\b", re.IGNORECASE)
@@ -142,6 +151,9 @@ _CHANGE_AFTER_SEMICOLON_RE = re.compile(rf";\s*(?=(?:{CHANGE_ALONE})\s*(?:[;.]|$
 _TRAILING_CHANGE_RE = re.compile(rf",?\s*(?:{CHANGE_ALONE})\s*[.;]?\s*$", re.IGNORECASE)
 # A sentence that only goes on describing the previous one's finding: "Multiple nodules in the
 # liver. The largest measures 8 mm." / "A mass in the left lobe. Unclear borders."
+_EDGE_OF_RE = re.compile(
+    r"^(?:the\s+)?(?:[\w-]+\s+){0,2}(?:margins?|borders?|edges?)\s+of\s+(?P<site>(?:the\s+)?[\w -]+?)"
+    r"(?=\s+(?:is|are|does|do|shows?|has|have|was|were)\b|\s*[,.;]|$)", re.IGNORECASE)
 _CONTINUATION_RE = re.compile(
     r"^(?:with\s+)?(?:(?:the|its)\s+(?:largest|biggest|smallest|larger|smaller)\b"
     r"|(?:(?:a|an)\s+)?(?:[\w-]+\s+){0,2}(?:margins?|borders?|edges?|boundar(?:y|ies))\b)", re.IGNORECASE)
@@ -312,13 +324,21 @@ def _join_continuations(utterances: list[tuple[int, str]]) -> list[tuple[int, st
             listed = True
             continue
         lead, listed = "", False
-        if out and _CONTINUATION_RE.match(utterance) and not _is_site(utterance):
+        if out and _CONTINUATION_RE.match(utterance) and not _is_site(utterance) \
+                and not _edge_of_a_site(utterance):
             out[-1] = (out[-1][0], f"{out[-1][1].rstrip(' .;')}, {_continued(utterance)}")
             continue
         out.append((line, utterance))
         if utterance.endswith(":"):
             lead = utterance[:-1].rstrip()
     return out
+
+
+def _edge_of_a_site(sentence: str) -> bool:
+    """"The posterior edge of the vertebral body does not protrude backward": an edge of a named
+    site is a statement of its own, not the margin of the finding before it."""
+    m = _EDGE_OF_RE.match(sentence)
+    return m is not None and _is_site(m.group("site"))
 
 
 def _continued(sentence: str) -> str:
@@ -793,6 +813,13 @@ def _expand_subject_list(clause: str) -> list[str]:
     parts = _parts_share_noun(items)
     if parts:  # "The medial and posterior malleoli are intact"
         return [f"{item} {rest}" for item in parts]
+    quality = _QUALITY_OF_RE.match(items[0])
+    if quality and not any(c.isdigit() for c in subject) \
+            and all(" of " not in i and _is_site(i) for i in items[1:]):
+        # "The bone density of the pelvis and the proximal femurs is decreased": the quality is
+        # said of each site ("the bone density of the proximal femurs"), not the bare site; spinal
+        # levels ("the signal of the L4/5 and L5/S1 discs") share their noun in the site list
+        return [f"{items[0]} {rest}"] + [f"{quality.group('head')} {item} {rest}" for item in items[1:]]
     # "Bony or soft tissue abnormalities are ...": an item that is a lone modifier shares the
     # last item's noun, so the subject is one phrase, not a list.
     if any(len(i.split()) == 1 and _MODIFIER_RE.search(i) for i in items[:-1]):
@@ -826,8 +853,6 @@ def _expand_negated_list(clause: str) -> list[str]:
         return [clause]
     tail = m.group("tail") or ""
     return [f"{m.group('head')}{item}{tail}" for item in items]
-
-
 
 
 def _places_share_noun(items: list[str]) -> list[str] | None:

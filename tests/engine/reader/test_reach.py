@@ -2012,3 +2012,85 @@ def test_a_size_after_a_denial_is_not_denied():
     was cut off as a second denied item ("no measuring 17 mm")."""
     pieces = atomize("A cyst in the right temporal lobe, no enhancement after injection, measuring 17 mm.")[0]
     assert not any("no measuring" in piece for piece in pieces), pieces
+
+
+# --- reader-v28: radiograph and MR wording of reports translated from Chinese; titles and lists ---
+
+@pytest.mark.parametrize(("reference", "candidate"), [
+    ("The lumbar spine is slightly scoliotic to the left.", "Slight levoscoliosis of the lumbar spine."),
+    ("The thoracic kyphosis is normal. No compression fracture.", "Normal kyphosis. No compression fracture."),
+    ("The sequence of the thoracic vertebrae is continuous.", "Thoracic alignment is maintained."),
+    ("Calcification of the abdominal aorta. The posterior edge of the vertebral body does not protrude backward.",
+     "Calcification of the abdominal aorta. No retropulsion."),
+    ("The left femoral head is located in the acetabulum.", "The left femoral head remains seated in the acetabulum."),
+    ("A small left renal stone. The psoas shadows are clear on both sides.",
+     "A small left renal stone. The psoas outlines are preserved."),
+    ("A buckle fracture of the distal radius. The ossification centers are consistent with age.",
+     "A buckle fracture of the distal radius. The ossification centers are appropriate for age."),
+    ("The ligamenta flava at L4-5 are thickened.", "Ligamentum flavum thickening at L4-5."),
+    ("Multiple round transparent areas without lung markings are seen in the left upper lobe.",
+     "Multiple round bullae in the left upper lobe."),
+    ("There is elevation of both the anterior and posterior fat pads.",
+     "The anterior fat pad is elevated. The posterior fat pad is elevated."),
+    ("The bone density of the pelvis and the proximal femurs is decreased.",
+     "The bone density of the pelvis is decreased. The bone density of the proximal femurs is decreased."),
+    ("Right knee joint DR anteroposterior and lateral position:\nA small joint effusion.",
+     "A small joint effusion."),
+    ("AP and lateral views of the right knee.\nA small right knee joint effusion.",
+     "A small right knee joint effusion."),
+    ("MRI of the right ankle without contrast:\nThe deltoid ligament is intact.",
+     "The right deltoid ligament is intact."),
+    ("A fracture of the left distal radius. CT is suggested.", "A fracture of the left distal radius.")])
+def test_translated_radiograph_and_mr_wording_reads_as_the_radiologist_writes_it(reference, candidate):
+    """Found by rewriters who never saw the reader (radiographs, CT, MR and ultrasound reports in
+    the English of translated reports, each rewritten four ways): each pair was read as two
+    different statements, or the title, the recommendation or a wrongly split list stood
+    unmatched."""
+    _assert_radsem_perfect_both_ways(reference, candidate)
+
+
+@pytest.mark.parametrize(("reference", "candidate"), [
+    ("The lumbar spine is slightly scoliotic to the left.", "Slight dextroscoliosis of the lumbar spine."),
+    ("The left femoral head is located in the acetabulum.", "The left hip is dislocated."),
+    ("Normal kyphosis.", "Increased thoracic kyphosis."),
+    ("MRI of the right ankle without contrast:\nThe deltoid ligament is intact.",
+     "The deltoid ligament is torn.")])
+def test_translated_radiograph_wording_against_its_opposite_is_still_an_error(reference, candidate):
+    """The new readings keep the errors apart: a scoliosis to the other side, a retropulsed
+    posterior edge, a dislocated hip and a kyphosis that is increased stay errors."""
+    for ref, cand in ((reference, candidate), (candidate, reference)):
+        records = Scorer(["radsem"], extractor="rules").score([ref], [cand]).records
+        assert records[0]["metrics"]["radsem"]["score"] <= 0.1, (ref, cand)
+
+
+@pytest.mark.parametrize("sentence", [
+    "A round low density shadow is seen in the right lobe of the liver, the boundary is clear.",
+    "Multiple punctate low density shadows are seen in the left basal ganglion, the boundary is clear."])
+def test_a_clear_boundary_said_after_a_finding_keeps_it_abnormal(sentence):
+    """", the boundary is clear" is how the finding's margin looks; read as a normal statement,
+    it made the whole sentence, a hypodense lesion, normal."""
+    assert [sentence_features(a).normality for a in atomize(sentence)[0]] == [ABNORMAL]
+
+
+def test_an_examination_title_is_no_finding():
+    """A title line naming the examination and its views says nothing of the patient; it was read
+    as an abnormal statement the other report could not pair."""
+    for title in ("Right elbow joint DR anteroposterior and lateral position (child):",
+                  "Frontal and lateral views of the chest.", "Right knee joint.",
+                  "MRI is suggested for further evaluation.", "MRI correlation for the rotator cuff."):
+        assert atomize(title)[0] == [], title
+    assert atomize("AP and lateral views of the right knee show a small effusion.")[0] != []
+    assert atomize("A small fracture is suggested.")[0] != []
+
+
+def test_a_posterior_edge_that_protrudes_is_retropulsion_still():
+    """"Does not protrude backward" reads as no retropulsion; the edge that does protrude stays a
+    finding the faithful rewrite does not have."""
+    wedge = "Calcification of the abdominal aorta. "
+    scorer = Scorer(["radsem"], extractor="rules")
+    faithful = scorer.score([wedge + "The posterior edge of the vertebral body does not protrude backward."],
+                            [wedge + "No retropulsion."]).records[0]["metrics"]["radsem"]["score"]
+    wrong = scorer.score([wedge + "The posterior edge of the vertebral body does not protrude backward."],
+                         [wedge + "The posterior edge of the vertebral body protrudes backward into the canal."]
+                         ).records[0]["metrics"]["radsem"]["score"]
+    assert faithful == 1.0 and wrong <= 0.6, (faithful, wrong)
