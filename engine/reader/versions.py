@@ -19,6 +19,17 @@ from __future__ import annotations
 from radscope.engine.reader.vocabulary.loader import lexicon_hash
 
 READER_NAME = "radscope-reader"
+# v29: the English of translated CT, MR and radiograph reports written in SSREE's manner by
+# rewriters who never saw the reader: a comparison lead with its date ("Compared with the film
+# of 2024-09-03:", "since 2024-06-20") goes with its colon, a line naming only the prior study
+# ("Prior MR dated 2024-02-20.", "Comparison: prior film of ...") is dropped, and so is a heading
+# with a parenthesis ("Hardware (post internal fixation):"); "Non-contrast CT of the abdomen
+# shows X" is X; "no enlarged right or left hilar lymph nodes" is both sides, not "no enlarged
+# right"; ", the largest about 1.0 cm" after a denial is no denied item; a site list ending in
+# "normal in signal" keeps "normal" for each site; retropulsion is a finding; "no significant
+# change" is unchanged; arterial phase enhancement denied is nonenhancement in that phase; a
+# trachea or mediastinum "central" is centered; a hilum pulled upward is retracted superiorly;
+# tortuous dilated vessels are varices; a part that cannot be accurately assessed is one limit.
 # v28: radiograph and MR wording of reports translated from Chinese, found by rewriters who
 # never saw the reader: an examination's title line ("Right elbow joint DR anteroposterior and
 # lateral position:", "AP and lateral views of the right knee", "Right knee joint.") is dropped
@@ -252,7 +263,7 @@ READER_NAME = "radscope-reader"
 # opposite places and liver segments, telegraphic labels kept. v5: findings as frames (sizes in mm within a tolerance, change over time), wording.json,
 # comparisons as context. v4: sections as written (RESULT(S), CONCLUSION, sub-headings), the
 # impression read apart. v3: radsem-rules-v5 atoms (level and site lists, joined continuations).
-READER_VERSION = "reader-v28"
+READER_VERSION = "reader-v29"
 READER_RULES_VERSION = "rules-v5"  # v5: telegraphic labels kept; v4: sentences read through wording.json
 RADSEM_RULES_VERSION = "radsem-rules-v11"  # v11: a statement naming no site is kept apart only below 0.25 similarity; v10: site lists, shared nouns, finding lists and finding adjectives written one per sentence; v9: a statement the other report denies pairs only with one that states the denied finding; kinds and effects written one per sentence; v8: a finding that names no abnormality against one that does is part-whole; v7: per-sequence atoms, places; v6: size and change-over-time contradictions
 

@@ -11,6 +11,7 @@ recommendation sentences are removed. Order is kept and exact duplicates are dro
 """
 from __future__ import annotations
 
+import itertools
 import re
 from functools import lru_cache
 
@@ -67,7 +68,11 @@ _APPOSITIVE_RE = re.compile(
     r"which|that|a|an|similar|unchanged|stable)\b", re.IGNORECASE)
 # A participle or a size after a denial's comma says more of the finding, not another denied one
 # ("no enhancement after contrast, measuring 17 x 24 mm", "..., extending to the hilum")
-_SAID_OF_THE_FINDING_RE = re.compile(r"^(?:measuring|extending|located|situated|sized|\d)", re.IGNORECASE)
+_SAID_OF_THE_FINDING_RE = re.compile(
+    r"^(?:measuring|extending|located|situated|sized|\d|(?:the|its)\s+(?:largest|biggest|smallest|larger|smaller)\b)",
+    re.IGNORECASE)
+# "no enlarged right or left hilar lymph nodes": two sides of one place, read as both sides
+_SIDE_PAIR_SPLIT_RE = re.compile(r"\b(?:left|right)$", re.IGNORECASE)
 # A list of sites after a preposition ("in the hila or the mediastinum"): where one may start,
 # where it surely ends, what joins its items, and the words an item starts with that are not sites.
 _LOCATIVE_RE = re.compile(r"\b(?:in|within|at|of|involv(?:es|e|ing)|affect(?:s|ing)?|on|around)\s+",
@@ -132,7 +137,8 @@ _NEGATION_OR_PREPOSITION_RE = re.compile(
     re.IGNORECASE)
 # where the subject of a sentence without a verb ends: "<findings> observed / at <site>"
 _TELEGRAPHIC_END_RE = re.compile(
-    r"\s(?:observed|seen|noted|identified|visible|present|detected|at|in|within|under|beneath|along|around)\b",
+    r"\s(?:observed|seen|noted|identified|visible|present|detected|at|in|within|under|beneath|along|around)\b"
+    r"|\s(?:normal|unremarkable)(?=\s+in\b|\s*[,.;]|\s*$)",  # "cord and conus normal in signal"
     re.IGNORECASE)
 # a quality of a site that a subject list shares: "the bone density of the pelvis and the femurs"
 _QUALITY_OF_RE = re.compile(
@@ -165,7 +171,11 @@ _SIZE_CHANGE_RE = re.compile(
 # "After intravenous injection of contrast via the cubital vein, the scan shows: <finding>",
 # "Small bowel MRE shows: <finding>": the lead that introduces the findings goes, they stay.
 _TECHNIQUE_LEAD_RE = re.compile(
-    r"^[^:;]*\b(?:shows?|demonstrates?|reveals?|(?:was|were) performed|(?:is|are) as follows)\s*:\s*",
+    r"^[^:;]*\b(?:shows?|demonstrates?|reveals?|(?:was|were) performed|(?:is|are) as follows)\s*:\s*"
+    # "Non-contrast CT of the abdomen shows a distended gallbladder": the study, then its finding
+    r"|^(?:(?:non-?contrast|unenhanced|contrast-enhanced|enhanced|plain)\s+)?(?:ct|mri|mr|ultrasound|radiographs?"
+    r"|x-rays?|(?:the\s+)?(?:images?|scans?|study|examination))(?:\s+of\s+the\s+[a-z ]{1,30}?)?"
+    r"\s+(?:shows?|demonstrates?|reveals?)\s+(?=\S)",
     re.IGNORECASE)
 # "neither ... nor ...", rewritten as "no ... or ..." / "not ... or ..."
 _NEITHER_RE = re.compile(r"\bneither\b(?=[^.;]*\bnor\b)", re.IGNORECASE)
@@ -365,7 +375,8 @@ def _atomize_sentence_cached(sentence: str) -> tuple[str, ...] | None:
     text = sentence
     for pattern in lex.remove:
         text = pattern.sub("", text)
-    text = _SPACE_BEFORE_PUNCTUATION_RE.sub(r"\1", _SPACES_RE.sub(" ", text)).strip(" ,.;")
+    # a removed comparison lead may leave its colon ("Compared with the previous MR dated ...:")
+    text = _SPACE_BEFORE_PUNCTUATION_RE.sub(r"\1", _SPACES_RE.sub(" ", text)).lstrip(":").strip(" ,.;")
     text = _CHANGE_AFTER_SEMICOLON_RE.sub(", ", _neither_nor(_TECHNIQUE_LEAD_RE.sub("", text)))
     if not text or lex.drop.search(text.lower()):
         return None
@@ -839,7 +850,11 @@ def _expand_negated_list(clause: str) -> list[str]:
         return [clause]
     # "no effusion and no pneumothorax": the head already denies, so the items lose their own
     # "no" (else "There is no no pneumothorax").
-    items = _share_noun([_LEADING_DENIAL_RE.sub("", i) for i in _split_items(m.group("items"))])
+    raw = _split_items(m.group("items"))
+    if any(_SIDE_PAIR_SPLIT_RE.search(a) and re.match(r"(?:the\s+)?(?:left|right)\b", b, re.IGNORECASE)
+           for a, b in itertools.pairwise(raw)):
+        return [clause]  # the sides are written one per sentence by _expand_sides
+    items = _share_noun([_LEADING_DENIAL_RE.sub("", i) for i in raw])
     if any(_VERB_RE.match(i) or _APPOSITIVE_RE.match(i) or _SAID_OF_THE_FINDING_RE.match(i) for i in items[1:]):
         # "no enhancement, and measures 5 mm" / "without enhancement, probably a simple cyst" /
         # "no enhancement, measuring 17 x 24 mm": the list ended, a predicate, what the finding

@@ -2094,3 +2094,63 @@ def test_a_posterior_edge_that_protrudes_is_retropulsion_still():
                          [wedge + "The posterior edge of the vertebral body protrudes backward into the canal."]
                          ).records[0]["metrics"]["radsem"]["score"]
     assert faithful == 1.0 and wrong <= 0.6, (faithful, wrong)
+
+
+# --- reader-v29: translated CT, MR and radiograph reports in SSREE's manner; comparison lines ---
+
+@pytest.mark.parametrize(("reference", "candidate"), [
+    ("Compared with the film of 2024-09-03: the patchy opacity in the right lower lung field has been largely absorbed.",
+     "The patchy opacity in the right lower lung field has been largely absorbed."),
+    ("A fracture of the left distal radius. Prior film dated 2024-05-12.", "A fracture of the left distal radius."),
+    ("A fracture of the left distal radius. Comparison is made with the prior MR of 2024-02-20.",
+     "A fracture of the left distal radius."),
+    ("Hardware (post internal fixation of a left ankle fracture):\n- Plate and screws in the distal left fibula.",
+     "Plate and screws in the distal left fibula."),
+    ("Non-contrast CT of the abdomen shows a distended gallbladder.", "The gallbladder is distended."),
+    ("A nodule in the right upper lobe. No enlarged right or left hilar lymph nodes.",
+     "A nodule in the right upper lobe. No enlarged left hilar lymph nodes. No enlarged right hilar lymph nodes."),
+    ("Lower thoracic cord and conus medullaris normal in signal. A compression fracture of L1.",
+     "The lower thoracic cord is normal in signal. The conus medullaris is normal in signal. A compression fracture of L1."),
+    ("A nodule in the left lower lobe. The lesions show no significant change.",
+     "A nodule in the left lower lobe. The lesions are essentially unchanged."),
+    ("Multiple small nodules in the liver, with no obvious enhancement in the arterial phase.",
+     "Multiple small nodules in the liver, without arterial phase enhancement."),
+    ("A right pleural effusion. The trachea is central.", "A right pleural effusion. The trachea is midline."),
+    ("A mass in the left upper lobe. The left hilum is pulled upward.",
+     "A mass in the left upper lobe. The left hilum is retracted superiorly."),
+    ("Tortuous dilated vessels are seen around the lower esophagus.", "Varices around the lower esophagus."),
+    ("A right pleural effusion. Heart size cannot be accurately evaluated on this supine film.",
+     "A right pleural effusion. Heart size is not reliably assessable on this supine film.")])
+def test_translated_ssree_manner_wording_reads_as_the_radiologist_writes_it(reference, candidate):
+    """Found on reports written in SSREE's manner by rewriters who never saw the reader: each pair
+    was read as two statements, or a comparison line stood unmatched."""
+    _assert_radsem_perfect_both_ways(reference, candidate)
+
+
+@pytest.mark.parametrize(("reference", "candidate"), [
+    ("A nodule in the left lower lobe. The lesions show no significant change.",
+     "A nodule in the left lower lobe. The lesions have increased."),
+    ("Multiple small nodules in the liver, with no obvious enhancement in the arterial phase.",
+     "Multiple small nodules in the liver, with arterial phase hyperenhancement."),
+    ("No enlarged right or left hilar lymph nodes.", "Enlarged left hilar lymph nodes.")])
+def test_translated_ssree_manner_wording_keeps_the_error(reference, candidate):
+    """A change, an enhancement and a node stated against their denial stay errors (arterial
+    phase hyperenhancement against its denial had read as the same finding: "hyperenhancement"
+    was not the opposite of "nonenhancement")."""
+    records = Scorer(["radsem"], extractor="rules").score([reference], [candidate]).records
+    assert records[0]["metrics"]["radsem"]["score"] < 0.75, (reference, candidate)
+
+
+def test_a_retropulsion_is_a_finding_even_beside_a_denial():
+    """"Retropulsion of the posterosuperior corner ..., without conus compression" was read as a
+    normal statement: retropulsion was no finding word, so the denial made it all normal."""
+    pieces = atomize("Retropulsion of the posterosuperior corner of L1 into the canal, without conus compression.")[0]
+    assert [sentence_features(p).normality for p in pieces] == [ABNORMAL]
+    assert sentence_features("No retropulsion.").normality == NORMAL
+
+
+def test_the_largest_after_a_denial_is_not_denied():
+    """"Several small cysts without enhancement, the largest about 1.0 cm" had made a second
+    statement "... without the largest about 1.0 cm"."""
+    pieces = atomize("Several small cysts in the liver without enhancement, the largest about 1.0 cm.")[0]
+    assert not any("without the largest" in piece for piece in pieces), pieces
