@@ -328,18 +328,56 @@ def _utterances(text: str) -> tuple[tuple[int, str], ...]:
     impression text about four times a report (the report whole and each metric's section
     view hold the same sections)."""
     out: list[tuple[int, str]] = []
-    side = ""
+    side = label = ""
     for number, line in enumerate(text.splitlines()):
         line = line.strip()
         heading = _SIDE_HEADING_RE.match(line)
         if heading or not line:
             side = _heading_side(heading.group(1)) if heading else ""
+            label = ""
             continue
+        if side and _ends_side_block(line):
+            side = ""  # "Mediastinum:" or "Bladder: normal" after "Left kidney:" opens a block of its own
+        if _BLOCK_HEADING_RE.match(line):
+            # "Liver:" alone on its line: the subject of a bare predicate under it ("- Normal.")
+            short = len(line.split()) <= _MAX_HEADING_WORDS and not _HEADER_RE.match(line)
+            label = line[:-1].strip() if short else ""
         for sentence in _split_sentences(line):
             sentence = _clean_utterance(sentence)
             if sentence and re.search(r"[A-Za-z0-9]", sentence):
+                if label and not side and _PREDICATE_ONLY_RE.match(sentence):
+                    sentence = f"{label}: {sentence}"
                 out.append((number, side + sentence if side and not _SIDE_RE.search(sentence) else sentence))
     return tuple(out)
+
+
+# What says nothing without its subject: "Normal.", "Unremarkable.", "Not enlarged.", "Normal in
+# size." after a label ("Spleen: Normal.") or under a heading alone on its line ("Liver:").
+_PREDICATE_ONLY_RE = re.compile(
+    r"\s*(?:[-*\u2022]\s*)?(?:(?:is|are|appears?|remains?)\s+)?(?:(?:essentially|otherwise|grossly)\s+)?"
+    r"(?:normal|unremarkable|intact|patent|clear|negative|preserved|symmetric(?:al)?|not\s+(?:enlarged|dilated"
+    r"|distended|thickened|seen|visualized)|within\s+normal\s+limits|no\s+(?:abnormalit(?:y|ies)|focal\s+lesions?"
+    r"|abnormal\s+findings?)|(?:normal|unremarkable)\s+(?:in|for)\s+[a-z ,]{1,40}|(?:of\s+)?normal\s+(?:size|"
+    r"shape|caliber|morphology|thickness)(?:\s+and\s+(?:shape|contour|morphology|density|signal|echo\w*))?)"
+    r"\s*[.;]?\s*$", re.IGNORECASE)
+# A line that opens another block: a heading alone on its line, or a label naming something
+# other than a part of the side heading's organ ("Mediastinum: ...", not "Cortex: normal").
+_BLOCK_HEADING_RE = re.compile(r"^[A-Z][A-Za-z0-9 /,&()-]{1,60}:$")
+_LABEL_START_RE = re.compile(r"^(?:[-*\u2022]\s*)?([A-Z][A-Za-z /,&-]{1,40}):\s*\S")
+_PART_LABELS = frozenset((
+    "size shape contour outline margin margins cortex parenchyma echotexture echo echogenicity signal "
+    "density attenuation wall walls pole poles pelvis calyces capsule hilum hila lumen caliber course "
+    "enhancement vascularity flow dimensions measurement measurements morphology position alignment "
+    "head neck body tail fundus apex base lobe lobes segment segments").split())
+
+
+def _ends_side_block(line: str) -> bool:
+    """Whether ``line`` opens a block of its own below a side heading (see ``_utterances``)."""
+    if _BLOCK_HEADING_RE.match(line):
+        return True
+    label = _LABEL_START_RE.match(line)
+    return bool(label) and not _SIDE_RE.search(label.group(1)) \
+        and label.group(1).split()[0].lower() not in _PART_LABELS
 
 
 def _heading_side(heading: str) -> str:
@@ -373,9 +411,9 @@ def _clean_utterance(sentence: str) -> str:
         if m and _SIDE_RE.search(m.group(0)) and len(s) > m.end() and \
                 not _SIDE_RE.search(s[m.end():]):
             break  # "Right kidney: simple cyst": only the sub-heading says the finding's side
-        if m and (_TELEGRAPHIC_RE.match(s, m.end()) or (
+        if m and (_TELEGRAPHIC_RE.match(s, m.end()) or _PREDICATE_ONLY_RE.match(s[m.end():]) or (
                 not _LOWER_RE.search(s) and not _CAPS_SENTENCE_RE.match(s, m.end()))):
-            break  # "Hardware: good position", "LUNGS: CLEAR.": the label is the subject
+            break  # "Hardware: good position", "Spleen: Normal.", "LUNGS: CLEAR.": the label is the subject
         if m and len(s) > m.end():
             s = s[m.end():].strip()
         elif m:

@@ -19,6 +19,11 @@ from __future__ import annotations
 from radscope.engine.reader.vocabulary.loader import lexicon_hash
 
 READER_NAME = "radscope-reader"
+# v30: a label whose value says nothing alone keeps it ("Spleen: Normal.", and "- Normal." under
+# a heading "Liver:" alone on its line); a side heading's block ends at a heading or a label of
+# another organ; the lower (upper) segment of the esophagus or a ureter is its distal (proximal)
+# one; "the normal lordosis is diminished" is a diminished curvature (it read as normal); a
+# comparison with a date written in words is context.
 # v29: the English of translated CT, MR and radiograph reports written in SSREE's manner by
 # rewriters who never saw the reader: a comparison lead with its date ("Compared with the film
 # of 2024-09-03:", "since 2024-06-20") goes with its colon, a line naming only the prior study
@@ -263,7 +268,7 @@ READER_NAME = "radscope-reader"
 # opposite places and liver segments, telegraphic labels kept. v5: findings as frames (sizes in mm within a tolerance, change over time), wording.json,
 # comparisons as context. v4: sections as written (RESULT(S), CONCLUSION, sub-headings), the
 # impression read apart. v3: radsem-rules-v5 atoms (level and site lists, joined continuations).
-READER_VERSION = "reader-v29"
+READER_VERSION = "reader-v30"
 READER_RULES_VERSION = "rules-v5"  # v5: telegraphic labels kept; v4: sentences read through wording.json
 RADSEM_RULES_VERSION = "radsem-rules-v11"  # v11: a statement naming no site is kept apart only below 0.25 similarity; v10: site lists, shared nouns, finding lists and finding adjectives written one per sentence; v9: a statement the other report denies pairs only with one that states the denied finding; kinds and effects written one per sentence; v8: a finding that names no abnormality against one that does is part-whole; v7: per-sequence atoms, places; v6: size and change-over-time contradictions
 

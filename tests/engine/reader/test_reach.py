@@ -2154,3 +2154,36 @@ def test_the_largest_after_a_denial_is_not_denied():
     statement "... without the largest about 1.0 cm"."""
     pieces = atomize("Several small cysts in the liver without enhancement, the largest about 1.0 cm.")[0]
     assert not any("without the largest" in piece for piece in pieces), pieces
+
+
+# --- reader-v30: labelled layouts whose value needs its label; lower and upper segments ---
+
+@pytest.mark.parametrize(("reference", "candidate"), [
+    ("The liver is normal. The spleen is normal. A 2 cm cyst in the left kidney.",
+     "Findings:\nLiver:\n- Normal.\nSpleen: Normal.\nLeft kidney:\n- 2 cm cyst."),
+    ("The pancreas is unremarkable. A 2 cm cyst in the left kidney.",
+     "Pancreas: Unremarkable.\nLeft kidney: 2 cm cyst."),
+    ("A mass at the left hilum. Multiple enlarged lymph nodes in the mediastinum.",
+     "Left hilum and left lung:\n- Soft-tissue mass at the left hilum.\nMediastinum: Multiple enlarged lymph nodes in the mediastinum."),
+    ("A stone in the lower segment of the left ureter.", "A stone in the distal left ureter."),
+    ("Varices around the lower esophagus.", "Varices around the distal esophagus."),
+    ("The normal lumbar lordosis is diminished. Disc bulge at L4-5.",
+     "The lumbar lordosis is diminished. Disc bulge at L4-5."),
+    ("Mediastinal lymph nodes have increased in size compared to January 10, 2023.",
+     "Mediastinal lymph nodes have increased in size.")])
+def test_labels_and_segments_read_as_written_in_sentences(reference, candidate):
+    """"Spleen: Normal." lost its label (a capital after the colon read as a sentence of its own)
+    and "Normal." alone says nothing, so the normal organ went unpaired; a heading alone on its
+    line ("Liver:") did the same; a side heading went on over a label of another organ
+    ("Mediastinum: ..." under "Left hilum and left lung:"); a lower ureter is a distal one."""
+    _assert_radsem_perfect_both_ways(reference, candidate)
+
+
+def test_a_label_keeps_a_bare_predicate_only():
+    """The label stays only where what follows it says nothing alone; a sentence after a
+    section label ("Findings: The lungs are clear.") is read without it, as before."""
+    from radscope.engine.io.reports import split_utterances
+    assert split_utterances("Spleen: Normal.\nFindings: The lungs are clear.") == [
+        "Spleen: Normal.", "The lungs are clear."]
+    assert split_utterances("Liver:\n- Normal.\n- A 2 cm cyst in segment 6.") == [
+        "Liver: Normal.", "A 2 cm cyst in segment 6."]
