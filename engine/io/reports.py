@@ -376,8 +376,9 @@ def _ends_side_block(line: str) -> bool:
     if _BLOCK_HEADING_RE.match(line):
         return True
     label = _LABEL_START_RE.match(line)
-    return bool(label) and not _SIDE_RE.search(label.group(1)) \
-        and label.group(1).split()[0].lower() not in _PART_LABELS
+    if label is None:
+        return False
+    return not _SIDE_RE.search(label.group(1)) and label.group(1).split()[0].lower() not in _PART_LABELS
 
 
 def _heading_side(heading: str) -> str:
