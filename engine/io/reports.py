@@ -44,6 +44,8 @@ _ALIAS_TO_SECTION = {alias: name for name, aliases in SECTION_ALIASES.items() fo
 NON_FINDING_SECTIONS = ("comparison", "indication", "history", "technique", "recommendation",
                         "notification")
 CLINICAL_SECTIONS = ("findings", "findings and impression", "impression")
+# Sections that, written inside a clinical one, take one line ("Comparison: CT of 2024-05-12.")
+_LINE_SECTIONS = ("comparison",)
 _ALIASES_PATTERN = "|".join(re.escape(a).replace(r"\ ", r"\s+")
                             for a in sorted(_ALIAS_TO_SECTION, key=len, reverse=True))
 # A list number or letter before a heading ("1. FINDINGS", "II - CONCLUSION", "A) Results").
@@ -151,13 +153,26 @@ def _split(text: str) -> list[Section]:
             offset = pos + (len(chunk) - len(chunk.lstrip()))
             sections.append(Section(current, heading, stripped, offset, offset + len(stripped)))
 
+    resume: tuple[int, str] | None = None  # where a comparison line inside a section ends
     for start, end, name, written in _headings(text):
+        if resume and start >= resume[0]:
+            close(resume[0])
+            current, heading, pos = resume[1], "", resume[0]
+            resume = None
         if name == "other" and (current in CLINICAL_SECTIONS or current == "other"):
             continue  # a sub-heading: its text belongs to the section it is in
         close(start)
+        if name in _LINE_SECTIONS and current in CLINICAL_SECTIONS:
+            # "Findings:\n...Comparison: CT of 2024-05-12.\nLungs: ...": the comparison is its
+            # line; the findings go on after it
+            line_end = text.find("\n", end)
+            resume = (line_end, current) if line_end != -1 and text[line_end:].strip() else None
         # A heading the table lacks stays in its section's text: it may name the organ or the
         # side its findings are about ("Right kidney: simple cyst").
         current, heading, pos = name, written, start if name == "other" else end
+    if resume:
+        close(resume[0])
+        current, heading, pos = resume[1], "", resume[0]
     close(len(text))
     return sections
 

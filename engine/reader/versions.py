@@ -19,6 +19,14 @@ from __future__ import annotations
 from radscope.engine.reader.vocabulary.loader import lexicon_hash
 
 READER_NAME = "radscope-reader"
+# v31: a comparison written inside the findings ("... Comparison: CT of 2024-05-12.") is its line,
+# and the findings go on after it (the lines after it had been a comparison section); a lead naming
+# only the examination's views ("Facial bones, occipitomental and lateral views: ...") goes;
+# swelling about a joint is soft tissue swelling around it; a fracture that does not extend into
+# a joint, a joint not involved by it and no extension into it are one denial; a humeral head
+# that does not articulate with the glenoid is dislocated; a wire fracture is its breakage; a
+# shadow "absorbed" has resolved; "uninvolved" is not involved; foci seen on one sequence "with no
+# corresponding abnormality on conventional sequences" are those foci (they read as normal).
 # v30: a label whose value says nothing alone keeps it ("Spleen: Normal.", and "- Normal." under
 # a heading "Liver:" alone on its line); a side heading's block ends at a heading or a label of
 # another organ; the lower (upper) segment of the esophagus or a ureter is its distal (proximal)
@@ -268,7 +276,7 @@ READER_NAME = "radscope-reader"
 # opposite places and liver segments, telegraphic labels kept. v5: findings as frames (sizes in mm within a tolerance, change over time), wording.json,
 # comparisons as context. v4: sections as written (RESULT(S), CONCLUSION, sub-headings), the
 # impression read apart. v3: radsem-rules-v5 atoms (level and site lists, joined continuations).
-READER_VERSION = "reader-v30"
+READER_VERSION = "reader-v31"
 READER_RULES_VERSION = "rules-v5"  # v5: telegraphic labels kept; v4: sentences read through wording.json
 RADSEM_RULES_VERSION = "radsem-rules-v11"  # v11: a statement naming no site is kept apart only below 0.25 similarity; v10: site lists, shared nouns, finding lists and finding adjectives written one per sentence; v9: a statement the other report denies pairs only with one that states the denied finding; kinds and effects written one per sentence; v8: a finding that names no abnormality against one that does is part-whole; v7: per-sequence atoms, places; v6: size and change-over-time contradictions
 

@@ -157,6 +157,9 @@ _CHANGE_AFTER_SEMICOLON_RE = re.compile(rf";\s*(?=(?:{CHANGE_ALONE})\s*(?:[;.]|$
 _TRAILING_CHANGE_RE = re.compile(rf",?\s*(?:{CHANGE_ALONE})\s*[.;]?\s*$", re.IGNORECASE)
 # A sentence that only goes on describing the previous one's finding: "Multiple nodules in the
 # liver. The largest measures 8 mm." / "A mass in the left lobe. Unclear borders."
+_TITLE_LEAD_RE = re.compile(
+    r"^(?P<lead>[^:;.]{0,120}\b(?:views?|radiographs?|films?|x-rays?|dr|cr|ct|mri|positions?|projections?)\b[^:;.]{0,60})"
+    r":\s*(?=\S)", re.IGNORECASE)
 _EDGE_OF_RE = re.compile(
     r"^(?:the\s+)?(?:[\w-]+\s+){0,2}(?:margins?|borders?|edges?)\s+of\s+(?P<site>(?:the\s+)?[\w -]+?)"
     r"(?=\s+(?:is|are|does|do|shows?|has|have|was|were)\b|\s*[,.;]|$)", re.IGNORECASE)
@@ -344,6 +347,16 @@ def _join_continuations(utterances: list[tuple[int, str]]) -> list[tuple[int, st
     return out
 
 
+def _without_title(text: str) -> str:
+    """"Facial bones, occipitomental and lateral views: A fracture of the left zygomatic arch.":
+    a lead naming only the examination and its views says nothing of the patient; one naming a
+    finding ("Postoperative status after bypass grafting, chest PA view: ...") stays."""
+    m = _TITLE_LEAD_RE.match(text) if ":" in text else None
+    if not m or _may_name_finding(m.group("lead")):
+        return text
+    return text[m.end():]
+
+
 def _edge_of_a_site(sentence: str) -> bool:
     """"The posterior edge of the vertebral body does not protrude backward": an edge of a named
     site is a statement of its own, not the margin of the finding before it."""
@@ -377,7 +390,7 @@ def _atomize_sentence_cached(sentence: str) -> tuple[str, ...] | None:
         text = pattern.sub("", text)
     # a removed comparison lead may leave its colon ("Compared with the previous MR dated ...:")
     text = _SPACE_BEFORE_PUNCTUATION_RE.sub(r"\1", _SPACES_RE.sub(" ", text)).lstrip(":").strip(" ,.;")
-    text = _CHANGE_AFTER_SEMICOLON_RE.sub(", ", _neither_nor(_TECHNIQUE_LEAD_RE.sub("", text)))
+    text = _CHANGE_AFTER_SEMICOLON_RE.sub(", ", _neither_nor(_without_title(_TECHNIQUE_LEAD_RE.sub("", text))))
     if not text or lex.drop.search(text.lower()):
         return None
     text = _BETWEEN_RE.sub(_mask_between, text)

@@ -2187,3 +2187,47 @@ def test_a_label_keeps_a_bare_predicate_only():
         "Spleen: Normal.", "The lungs are clear."]
     assert split_utterances("Liver:\n- Normal.\n- A 2 cm cyst in segment 6.") == [
         "Liver: Normal.", "A 2 cm cyst in segment 6."]
+
+
+# --- reader-v31: a comparison line inside the findings; titles, joints and hardware said other ways ---
+
+def test_a_comparison_line_inside_the_findings_ends_at_its_line():
+    """"Findings: ... Comparison: CT of 2024-05-12.\\nLungs: ..." opened a comparison section that
+    took every line after it, so the findings were one line long and the rest went unread."""
+    from radscope.engine.io.reports import read_layout
+    layout = read_layout("Findings:\nPostoperative chest. Comparison: CT of 2024-05-12.\n"
+                         "Lungs:\n- A 12 mm nodule in the right lower lobe.\nPleura: No effusion.")
+    assert "12 mm nodule" in layout.findings and "No effusion" in layout.findings
+    assert "2024-05-12" not in layout.findings
+    layout = read_layout("FINDINGS: The lungs are clear.\nCOMPARISON: None.\nIMPRESSION: Normal.")
+    assert (layout.findings, layout.impression) == ("The lungs are clear.", "Normal.")
+
+
+@pytest.mark.parametrize(("reference", "candidate"), [
+    ("A fracture of the left distal radius. Soft tissue swelling is seen around the left wrist.",
+     "A fracture of the left distal radius. Swelling about the left wrist."),
+    ("A fracture of the left distal radius. The fracture line does not extend into the radiocarpal joint.",
+     "A fracture of the left distal radius. No extension into the radiocarpal joint."),
+    ("Facial bones, occipitomental and lateral views: A fracture of the left zygomatic arch is seen.",
+     "A fracture of the left zygomatic arch."),
+    ("The patchy consolidation in the left lower lung zone has been largely absorbed.",
+     "The patchy consolidation in the left lower lung zone has largely resolved."),
+    ("A pituitary macroadenoma. The left cavernous sinus is uninvolved.",
+     "A pituitary macroadenoma. The left cavernous sinus is not involved."),
+    ("Two punctate hypointense foci on SWI in the pons, with no corresponding abnormality on conventional sequences.",
+     "Two punctate hypointense foci on SWI in the pons.")])
+def test_joints_titles_and_sequences_read_as_written_otherwise(reference, candidate):
+    """Found on more reports written in SSREE's manner by rewriters who never saw the reader."""
+    _assert_radsem_perfect_both_ways(reference, candidate)
+
+
+@pytest.mark.parametrize(("sentence", "normality"), [
+    ("The humeral head does not articulate with the glenoid.", ABNORMAL),
+    ("Two punctate low-signal foci are seen on SWI in the pons, with no corresponding abnormality on "
+     "conventional sequences.", ABNORMAL),
+    ("The fracture line does not extend into the radiocarpal joint.", NORMAL)])
+def test_a_denied_relation_reads_with_its_meaning(sentence, normality):
+    """A humeral head that does not articulate with the glenoid is dislocated, foci seen on one
+    sequence are there whatever the others show (both read as normal), and a fracture that does
+    not reach a joint is a denial of its extension (read as the fracture)."""
+    assert [sentence_features(a).normality for a in atomize(sentence)[0]] == [normality]
