@@ -232,7 +232,7 @@ class StartIndex:
 
     def __init__(self, patterns: Sequence[re.Pattern[str]], exact: bool = True) -> None:
         # (pattern, the literals one of which its every match holds) of those tested one by one
-        self.always: list[tuple[int, tuple[str, ...]]] = []
+        always: list[tuple[int, tuple[str, ...]]] = []
         indexed: list[tuple[int, frozenset[str]]] = []
         untold: list[int] = []
         for i, pattern in enumerate(patterns):
@@ -240,24 +240,36 @@ class StartIndex:
             if starts is not None and word_start_index(pattern, starts):
                 indexed.append((i, starts))
             elif needed := (_telling_literals(pattern) if exact else None):
-                self.always.append((i, needed))
+                always.append((i, needed))
             else:
                 untold.append(i)
         self.by_gram = by_gram = gram_index(indexed)
         self.grams = frozenset(by_gram)
         self.untold = tuple(untold)
         self.untold_search = _one_search([patterns[i] for i in untold]) if exact else None
+        # each literal the patterns of ``always`` need, once, with the patterns that need it: one
+        # substring test per literal (this runs for every sentence and after every rewrite)
+        by_literal: dict[str, list[int]] = {}
+        for i, needed in always:
+            for literal in needed:
+                by_literal.setdefault(literal, []).append(i)
+        self.always_literals = tuple((literal, tuple(found)) for literal, found in by_literal.items())
 
     def candidates(self, text: str, after: int = -1) -> list[int]:
         """Indices (ascending, above ``after``) of the patterns that may match ``text`` (lower-
         case ASCII)."""
-        found = {i for i, needed in self.always if i > after and any(n in text for n in needed)}
+        found: set[int] = set()
+        for literal, needing in self.always_literals:
+            if literal in text:
+                found.update(needing)
         for gram in self.grams & word_start_grams(text):
-            found.update(i for i, start in self.by_gram[gram] if i > after and start in text)
+            for i, start in self.by_gram[gram]:
+                if start in text:
+                    found.add(i)
         if self.untold and self.untold[-1] > after and (
                 self.untold_search is None or self.untold_search.search(text)):
-            found.update(i for i in self.untold if i > after)
-        return sorted(found)
+            found.update(self.untold)
+        return sorted(i for i in found if i > after)
 
 
 def _telling_literals(pattern: re.Pattern[str]) -> tuple[str, ...] | None:
