@@ -61,7 +61,7 @@ _VERDICT_RE = re.compile(
     r"|\b(?:acute|active|chronic|cardiopulmonary|intrathoracic)\s+(?:\w+\s+)?(?:process|findings?|changes?)\b")
 # What could not be seen of a named site: a statement about the patient's anatomy too.
 _LIMITED_RE = re.compile(r"obscur|(?:not|incompletely|poorly) (?:well )?(?:seen|visuali[sz]ed|evaluated|"
-                         r"assessed|included)|cannot be (?:seen|evaluated|assessed)|excluded from|"
+                         r"assessed|assessable|evaluable|included)|cannot be (?:seen|evaluated|assessed)|excluded from|"
                          r"limited|suboptimal")
 
 
