@@ -19,6 +19,14 @@ from __future__ import annotations
 from radscope.engine.reader.vocabulary.loader import lexicon_hash
 
 READER_NAME = "radscope-reader"
+# v32 (a review of v28-v31 for speed): rewrites whose first words are in nearly every sentence
+# ("has", "with", "no", "normal", "trachea") are written so that the lexicon index runs them only
+# on sentences that hold their telling word ("no significant change" is "unchanged" whatever verb
+# comes before it; "absorbed", "central", "arterial phase hyperenhancement", "markings"); a
+# normal kyphosis or lordosis is read in radsem.json's canonical forms ("normal curvature", and
+# "the normal lordosis is diminished" a diminished curvature), which also reads "Normal
+# curvature." as normal (it was "curvature."); the sequence clause is said of conventional or
+# routine sequences only; lucent areas "devoid of" or "lacking" lung markings are bullae too.
 # v31: a comparison written inside the findings ("... Comparison: CT of 2024-05-12.") is its line,
 # and the findings go on after it (the lines after it had been a comparison section); a lead naming
 # only the examination's views ("Facial bones, occipitomental and lateral views: ...") goes;
@@ -276,7 +284,7 @@ READER_NAME = "radscope-reader"
 # opposite places and liver segments, telegraphic labels kept. v5: findings as frames (sizes in mm within a tolerance, change over time), wording.json,
 # comparisons as context. v4: sections as written (RESULT(S), CONCLUSION, sub-headings), the
 # impression read apart. v3: radsem-rules-v5 atoms (level and site lists, joined continuations).
-READER_VERSION = "reader-v31"
+READER_VERSION = "reader-v32"
 READER_RULES_VERSION = "rules-v5"  # v5: telegraphic labels kept; v4: sentences read through wording.json
 RADSEM_RULES_VERSION = "radsem-rules-v11"  # v11: a statement naming no site is kept apart only below 0.25 similarity; v10: site lists, shared nouns, finding lists and finding adjectives written one per sentence; v9: a statement the other report denies pairs only with one that states the denied finding; kinds and effects written one per sentence; v8: a finding that names no abnormality against one that does is part-whole; v7: per-sequence atoms, places; v6: size and change-over-time contradictions
 

@@ -2231,3 +2231,15 @@ def test_a_denied_relation_reads_with_its_meaning(sentence, normality):
     sequence are there whatever the others show (both read as normal), and a fracture that does
     not reach a joint is a denial of its extension (read as the fracture)."""
     assert [sentence_features(a).normality for a in atomize(sentence)[0]] == [normality]
+
+
+# --- reader-v32: a normal curvature said any way -------------------------------------------------
+
+@pytest.mark.parametrize(("sentence", "normality"), [
+    ("Normal curvature.", NORMAL), ("Normal thoracic kyphosis.", NORMAL), ("Normal lordosis.", NORMAL),
+    ("The normal lumbar lordosis is diminished.", ABNORMAL), ("Kyphosis.", ABNORMAL),
+    ("Increased thoracic kyphosis.", ABNORMAL)])
+def test_a_normal_curvature_is_normal_however_written(sentence, normality):
+    """"Normal curvature." was read as "curvature." (abnormal), and "the normal lordosis is
+    diminished" as normal; a kyphosis named alone stays a finding."""
+    assert [sentence_features(a).normality for a in atomize(sentence)[0]] == [normality]
