@@ -351,9 +351,10 @@ def _utterances(text: str) -> tuple[tuple[int, str], ...]:
             side = _heading_side(heading.group(1)) if heading else ""
             label = ""
             continue
-        if side and _ends_side_block(line):
+        alone = bool(_BLOCK_HEADING_RE.match(line))  # a heading alone on its line
+        if side and (alone or _opens_other_label(line)):
             side = ""  # "Mediastinum:" or "Bladder: normal" after "Left kidney:" opens a block of its own
-        if _BLOCK_HEADING_RE.match(line):
+        if alone:
             # "Liver:" alone on its line: the subject of a bare predicate under it ("- Normal.")
             short = len(line.split()) <= _MAX_HEADING_WORDS and not _HEADER_RE.match(line)
             label = line[:-1].strip() if short else ""
@@ -386,10 +387,9 @@ _PART_LABELS = frozenset((
     "head neck body tail fundus apex base lobe lobes segment segments").split())
 
 
-def _ends_side_block(line: str) -> bool:
-    """Whether ``line`` opens a block of its own below a side heading (see ``_utterances``)."""
-    if _BLOCK_HEADING_RE.match(line):
-        return True
+def _opens_other_label(line: str) -> bool:
+    """Whether ``line`` opens with a label of something other than a part of a side heading's
+    organ, which ends that heading's block (see ``_utterances``)."""
     label = _LABEL_START_RE.match(line)
     if label is None:
         return False

@@ -155,14 +155,17 @@ _MODIFIER_RE = re.compile(r"(?:y|like|al|ar|ic|ed|ous|ive|ing|thin|thick)$", re.
 _CHANGE_AFTER_SEMICOLON_RE = re.compile(rf";\s*(?=(?:{CHANGE_ALONE})\s*(?:[;.]|$))", re.IGNORECASE)
 # ", with low signal on T1WI, has increased": how a finding looks, then how it changed
 _TRAILING_CHANGE_RE = re.compile(rf",?\s*(?:{CHANGE_ALONE})\s*[.;]?\s*$", re.IGNORECASE)
-# A sentence that only goes on describing the previous one's finding: "Multiple nodules in the
-# liver. The largest measures 8 mm." / "A mass in the left lobe. Unclear borders."
+# A lead naming the examination or its views before a colon ("Facial bones, occipitomental and
+# lateral views: ..."): ``_without_title`` drops it when it names no finding
 _TITLE_LEAD_RE = re.compile(
     r"^(?P<lead>[^:;.]{0,120}\b(?:views?|radiographs?|films?|x-rays?|dr|cr|ct|mri|positions?|projections?)\b[^:;.]{0,60})"
     r":\s*(?=\S)", re.IGNORECASE)
+# An edge of a named site ("The posterior edge of the vertebral body ..."): a statement of its own
 _EDGE_OF_RE = re.compile(
     r"^(?:the\s+)?(?:[\w-]+\s+){0,2}(?:margins?|borders?|edges?)\s+of\s+(?P<site>(?:the\s+)?[\w -]+?)"
     r"(?=\s+(?:is|are|does|do|shows?|has|have|was|were)\b|\s*[,.;]|$)", re.IGNORECASE)
+# A sentence that only goes on describing the previous one's finding: "Multiple nodules in the
+# liver. The largest measures 8 mm." / "A mass in the left lobe. Unclear borders."
 _CONTINUATION_RE = re.compile(
     r"^(?:with\s+)?(?:(?:the|its)\s+(?:largest|biggest|smallest|larger|smaller)\b"
     r"|(?:(?:a|an)\s+)?(?:[\w-]+\s+){0,2}(?:margins?|borders?|edges?|boundar(?:y|ies))\b)", re.IGNORECASE)
