@@ -328,21 +328,30 @@ def split_utterances(text: str) -> list[str]:
     line that names a side ("Right Ear:") is written before each sentence of its block (up to
     the next blank line or sub-heading), which would otherwise lose its side.
     """
-    return [sentence for _, sentence in _utterances(text)]
+    return [sentence for _, sentence, _ in _utterances(text)]
 
 
 def utterances_by_line(text: str) -> list[tuple[int, str]]:
     """``split_utterances`` with the number of the line each utterance is on: the sentences of
     one line (a paragraph) go on from one another, the items of a list each stand alone."""
+    return [(number, sentence) for number, sentence, _ in _utterances(text)]
+
+
+def labelled_utterances_by_line(text: str) -> list[tuple[int, str, str]]:
+    """``utterances_by_line`` with the label taken off the start of each utterance's line ("" for
+    none): "Liver: Reduced volume. Smooth surface." gives "Reduced volume." and "Smooth surface.",
+    each with "Liver", since a label before a sentence of its own is taken off like a heading
+    ("Lungs and airways: The lungs are clear."). Which sentences say nothing without it is for
+    the reader to tell, which knows the sites."""
     return list(_utterances(text))
 
 
 @lru_cache(maxsize=8192)
-def _utterances(text: str) -> tuple[tuple[int, str], ...]:
-    """``utterances_by_line``, once per text: the reader asks it of the same findings and
+def _utterances(text: str) -> tuple[tuple[int, str, str], ...]:
+    """``labelled_utterances_by_line``, once per text: the reader asks it of the same findings and
     impression text about four times a report (the report whole and each metric's section
     view hold the same sections)."""
-    out: list[tuple[int, str]] = []
+    out: list[tuple[int, str, str]] = []
     side = label = ""
     for number, line in enumerate(text.splitlines()):
         line = line.strip()
@@ -358,12 +367,15 @@ def _utterances(text: str) -> tuple[tuple[int, str], ...]:
             # "Liver:" alone on its line: the subject of a bare predicate under it ("- Normal.")
             short = len(line.split()) <= _MAX_HEADING_WORDS and not _HEADER_RE.match(line)
             label = line[:-1].strip() if short else ""
+        line_label = ""  # a label taken off the line's first sentence goes with all of them
         for sentence in _split_sentences(line):
-            sentence = _clean_utterance(sentence)
+            sentence, taken = _clean_utterance(sentence)
+            line_label = taken or line_label
             if sentence and re.search(r"[A-Za-z0-9]", sentence):
                 if label and not side and _PREDICATE_ONLY_RE.match(sentence):
                     sentence = f"{label}: {sentence}"
-                out.append((number, side + sentence if side and not _SIDE_RE.search(sentence) else sentence))
+                out.append((number, side + sentence if side and not _SIDE_RE.search(sentence) else sentence,
+                            line_label))
     return tuple(out)
 
 
@@ -415,8 +427,11 @@ def _split_sentences(line: str) -> list[str]:
     return pieces
 
 
-def _clean_utterance(sentence: str) -> str:
+def _clean_utterance(sentence: str) -> tuple[str, str]:
+    """The utterance without its headings and list markers, and the last label taken off it
+    (a heading the table does not know, "Liver:"; "" for none)."""
     s = sentence.strip()
+    taken = ""
     # Headers ("FINDINGS:", "Lungs and Airways:") and list markers may be stacked: strip both.
     for _ in range(3):
         before = s
@@ -431,13 +446,14 @@ def _clean_utterance(sentence: str) -> str:
                 not _LOWER_RE.search(s) and not _CAPS_SENTENCE_RE.match(s, m.end()))):
             break  # "Hardware: good position", "Spleen: Normal.", "LUNGS: CLEAR.": the label is the subject
         if m and len(s) > m.end():
+            taken = m.group(0).strip().rstrip(":").strip()
             s = s[m.end():].strip()
         elif m:
             s = ""
         s = _BULLET_RE.sub("", s, count=1).strip()
         if s == before:
             break
-    return "" if _LIST_MARKER_RE.match(s) else s
+    return ("" if _LIST_MARKER_RE.match(s) else s), taken
 
 
 # --- pairs --------------------------------------------------------------------------------------

@@ -19,6 +19,15 @@ from __future__ import annotations
 from radscope.engine.reader.vocabulary.loader import lexicon_hash
 
 READER_NAME = "radscope-reader"
+# v33: a label before a sentence in capitals ("Liver: Reduced volume. Smooth surface.") goes with
+# each sentence of its line that names no site (it was taken off like a section heading, and the
+# organ was lost), unless it names the examination or a procedure; a labelled denial is said at
+# the label ("Gastric anastomosis: no mass" -> "No mass at the gastric anastomosis": a label
+# naming an operation or device had made the denial an abnormal statement); a measurement of a
+# structure that names no finding ("the common bile duct measures 7 mm") is left out, as RadSEM
+# leaves out measurements not tied to a finding; "the volume of X is reduced" is volume loss,
+# "reduced volume" too; lymph nodes "not enlarged" are no lymphadenopathy; periportal is the
+# portal vein's site.
 # v32 (a review of v28-v31 for speed): rewrites whose first words are in nearly every sentence
 # ("has", "with", "no", "normal", "trachea") are written so that the lexicon index runs them only
 # on sentences that hold their telling word ("no significant change" is "unchanged" whatever verb
@@ -284,7 +293,7 @@ READER_NAME = "radscope-reader"
 # opposite places and liver segments, telegraphic labels kept. v5: findings as frames (sizes in mm within a tolerance, change over time), wording.json,
 # comparisons as context. v4: sections as written (RESULT(S), CONCLUSION, sub-headings), the
 # impression read apart. v3: radsem-rules-v5 atoms (level and site lists, joined continuations).
-READER_VERSION = "reader-v32"
+READER_VERSION = "reader-v33"
 READER_RULES_VERSION = "rules-v5"  # v5: telegraphic labels kept; v4: sentences read through wording.json
 RADSEM_RULES_VERSION = "radsem-rules-v11"  # v11: a statement naming no site is kept apart only below 0.25 similarity; v10: site lists, shared nouns, finding lists and finding adjectives written one per sentence; v9: a statement the other report denies pairs only with one that states the denied finding; kinds and effects written one per sentence; v8: a finding that names no abnormality against one that does is part-whole; v7: per-sequence atoms, places; v6: size and change-over-time contradictions
 

@@ -280,6 +280,22 @@ _UNSEEN_BEFORE_RE = re.compile(
     r"^(?:this|these|it|they|which)\s+(?:was|were|is|are|had|has|have)\s+not\s+(?:been\s+)?"
     r"(?:present|seen|visible|identified|evident|apparent)\W*$", re.IGNORECASE)
 
+# A measurement of a structure that names no finding ("The common bile duct measures about 7 mm in
+# diameter", "the maximum diameter of the main portal vein is 15 mm", "the endometrium is 8 mm
+# thick"): a measurement not tied to a finding, which RadSEM leaves out (a finding's own size,
+# "the lesion measures 28 x 12 mm", names the finding and stays). ``_measures_a_site`` checks that
+# the subject is a site.
+_AMOUNT = (r"(?:(?:approximately|about|roughly|around|up to|nearly)\s+)?\d+(?:\.\d+)?"
+           r"(?:\s*[-x\u00d7*]\s*\d+(?:\.\d+)?)*\s*(?:mm|cm)")
+_DIMENSION = r"(?:diameter|thickness|width|length|size|calib(?:er|re)|depth|height)"
+_SITE_MEASUREMENT_RE = re.compile(
+    rf"^(?:the\s+)?(?:(?:(?:maximum|maximal|largest|greatest|transverse|anteroposterior|inner|internal)\s+)*"
+    rf"{_DIMENSION}\s+of\s+(?:the\s+)?(?P<of>[a-z][\w /-]*?)\s+(?:is|are|measures?)\s+{_AMOUNT}"
+    rf"|(?P<site>[a-z][\w /-]*?)\s+(?:measures?|measuring|is|are)\s+{_AMOUNT}"
+    rf"(?:\s+(?:in\s+)?(?:(?:maximum|maximal|largest|transverse)\s+)?{_DIMENSION}|\s+(?:thick|wide|long|deep))?"
+    rf"|(?P<has>[a-z][\w /-]*?)\s+(?:has|shows)\s+an?\s+(?:(?:maximum|maximal)\s+)?{_DIMENSION}\s+of\s+{_AMOUNT})"
+    r"\W*$", re.IGNORECASE)
+
 
 
 def atomize(report: str) -> tuple[list[str], list[str]]:
@@ -406,8 +422,17 @@ def _atomize_sentence_cached(sentence: str) -> tuple[str, ...] | None:
                     for sequence in _expand_sequences(located):
                         out.extend(_expand_sides(sequence))
     return tuple(_tidy(d).replace(_BETWEEN_AND, " and ") for s in out
-                 if _has_content(s, sentence) and not _UNSEEN_BEFORE_RE.match(s)
+                 if _has_content(s, sentence) and not _UNSEEN_BEFORE_RE.match(s) and not _measures_a_site(s)
                  for d in _split_device_denial(s))
+
+
+def _measures_a_site(atom: str) -> bool:
+    """Whether ``atom`` only measures a structure, naming no finding (``_SITE_MEASUREMENT_RE``)."""
+    m = _SITE_MEASUREMENT_RE.match(atom.strip())
+    if not m:
+        return False
+    subject = m.group("of") or m.group("site") or m.group("has")
+    return _is_site(subject) and not names_finding(subject)
 
 
 def _mask_between(m: re.Match[str]) -> str:
@@ -540,6 +565,10 @@ def _comma_statements(text: str) -> list[str]:
         right = text[m.end():end]
         if not _VERB_RE.search(said) and not (kind == "site" and _verbless_statement(said, right)):
             continue
+        if "," not in m.group(0) and not _VERB_RE.search(said) and left.split() \
+                and _MODIFIER_RE.search(left.split()[-1]):
+            continue  # "No dilation of the intrahepatic and extrahepatic bile ducts is seen": two
+            # adjectives share one noun, not a statement about the extrahepatic ducts after a denial
         if (_is_site(m.group("subject")) and not names_finding(m.group("subject")) if kind == "site"
                 else _seen_elsewhere(left, right)):
             pieces.append(left)

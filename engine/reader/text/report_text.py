@@ -8,10 +8,12 @@ reference recurs across candidates and metrics.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from radscope.engine.io.reports import read_layout, utterances_by_line
+from radscope.engine.io.reports import labelled_utterances_by_line, read_layout
+from radscope.engine.reader.text.anatomy import names_finding, names_site
 from radscope.engine.reader.text.labelled_lines import label_each_part
 from radscope.engine.reader.text.wording import normalise
 
@@ -53,6 +55,44 @@ def reader_utterances(text: str) -> tuple[str, ...]:
 
 def _reader_utterances_by_line(text: str) -> tuple[tuple[int, ...], tuple[str, ...]]:
     """``reader_utterances`` and the line each one is on."""
-    read = [(number, normalise(u)) for number, whole in utterances_by_line(text)
-            for u in label_each_part(whole)]
+    read = [(number, normalise(_denial_at_label(u))) for number, whole, label in labelled_utterances_by_line(text)
+            for u in label_each_part(_said_of_label(whole, label))]
     return tuple(n for n, _ in read), tuple(u for _, u in read)
+
+
+# A label that names the examination, its views or a procedure before the findings ("Contrast-
+# enhanced chest CT:", "Upright abdominal plain film:", "Postoperative changes after right hip
+# arthroplasty:"), not what the sentence after it is about
+_TITLE_LABEL_RE = re.compile(
+    r"\b(?:views?|radiographs?|films?|x-rays?|dr|cr|ct|cta|mri?|mra|pet|ultrasound|sonograph\w*|scans?|imaging"
+    r"|positions?|projections?|contrast|enhanced|postoperative|post-operative|follow-?up|after|following"
+    r"|status|history|compared|comparison|technique)\b", re.IGNORECASE)
+# A word opening a sentence in capitals that is not an abbreviation ("Reduced", not "MRCP")
+_CAPITALISED_RE = re.compile(r"^[A-Z][a-z]")
+
+
+def _said_of_label(sentence: str, label: str) -> str:
+    """"Reduced volume with an undulating surface." from the line "Liver: Reduced volume ...": a
+    sentence naming no site of its own is said of its line's label, as "Liver: reduced volume"
+    is; one that names its site ("Lungs and airways: The lungs are clear.") stands alone."""
+    if not label or _TITLE_LABEL_RE.search(label) or names_site(sentence) \
+            or not (names_site(label) or names_finding(label)):
+        return sentence
+    said = f"{sentence[:1].lower()}{sentence[1:]}" if _CAPITALISED_RE.match(sentence) else sentence
+    return f"{label}: {said}"
+
+
+# "Gastric anastomosis: no mass lesion.", "Urinary bladder: No intravesical mass is identified."
+_LABELLED_DENIAL_RE = re.compile(
+    r"^(?P<label>[A-Za-z][A-Za-z /,&-]{1,40}?):\s*(?P<word>no|without)\s+(?P<denied>[^:;]+?)\s*\.?$", re.IGNORECASE)
+
+
+def _denial_at_label(part: str) -> str:
+    """"Gastric anastomosis: no mass lesion." -> "No mass lesion at the gastric anastomosis.": a
+    label before a denial is where the denial is said, as a report written in sentences puts it;
+    read as the line's subject, a label naming an operation or device ("anastomosis", "drain")
+    would assert it and make the denial an abnormal statement."""
+    m = _LABELLED_DENIAL_RE.match(part)
+    if not m or names_site(m["denied"]) or not (names_site(m["label"]) or names_finding(m["label"])):
+        return part
+    return f"No {m['denied']} at the {m['label'].lower()}."

@@ -894,7 +894,7 @@ def test_in_a_labelled_line_a_denial_of_what_may_go_wrong_is_said_of_the_device_
     assert _texts("Right humerus: intramedullary nail and locking screws; good position; no loosening "
                   "or breakage.")[1:] == ["No loosening of the screws.", "No breakage of the screws."]
     # still a denial of the label's own findings when it is not about a device
-    assert _texts("Liver: normal size; no focal lesion.")[-1] == "Liver no focal lesion."
+    assert _texts("Liver: normal size; no focal lesion.")[-1] == "No focal lesion at the liver."
 
 
 def test_a_device_denial_is_about_the_device_not_the_procedure_that_placed_it():
@@ -904,7 +904,7 @@ def test_a_device_denial_is_about_the_device_not_the_procedure_that_placed_it():
 
 def test_in_a_labelled_line_every_part_naming_no_site_is_said_of_the_labelled_site():
     assert _texts("Liver: normal size; smooth contour; no focal lesion.") == [
-        "Liver normal size.", "Liver smooth contour.", "Liver no focal lesion."]
+        "Liver normal size.", "Liver smooth contour.", "No focal lesion at the liver."]
     # a part naming a site of its own keeps it
     assert _texts("Lungs: clear; heart normal size.")[-1] == "Heart normal size."
     # how the device sits and what may go wrong with it, in one part, still describe the device
@@ -2243,3 +2243,71 @@ def test_a_normal_curvature_is_normal_however_written(sentence, normality):
     """"Normal curvature." was read as "curvature." (abnormal), and "the normal lordosis is
     diminished" as normal; a kyphosis named alone stays a finding."""
     assert [sentence_features(a).normality for a in atomize(sentence)[0]] == [normality]
+
+
+# --- reader-v33: a label before a sentence of its own; measurements of a structure ---------------
+
+def test_a_label_before_a_capitalised_sentence_is_given_with_it():
+    """"Liver: Reduced volume." lost its organ (a label before a capital was taken off like a
+    section heading); the label now goes with each sentence of its line that names no site."""
+    from radscope.engine.io.reports import labelled_utterances_by_line
+    assert labelled_utterances_by_line("Liver: Reduced volume. Smooth surface.\nFindings: Normal.") == [
+        (0, "Reduced volume.", "Liver"), (0, "Smooth surface.", "Liver"), (1, "Normal.", "")]
+    read = [f.features for f in read_report(
+        "Liver: Reduced volume. Imbalanced lobar proportions.\nSutures: Not widened.\n"
+        "Lungs and airways: The lungs are clear.").findings]
+    assert ["liver" in f.sites for f in read[:2]] == [True, True]
+    assert "airway" not in " ".join(f.text.lower() for f in read)
+
+
+@pytest.mark.parametrize(("reference", "candidate"), [
+    ("No foreign body is seen in the left hand.", "Foreign body: None identified."),
+    ("The left kidney contains a 4 mm nodule.", "Left kidney: A nodule of 4 mm."),
+    ("No mass is seen around the gastric anastomosis.", "Gastric anastomosis: no mass lesion."),
+    ("No mass is seen in the urinary bladder.", "Urinary bladder: No intravesical mass is identified."),
+    ("The volume of the right hemithorax is reduced. The left lung is clear.",
+     "Right hemithorax: Reduced volume.\nLeft lung: Clear."),
+    ("No enlarged lymph nodes are seen along the left iliac vessels.", "Left iliac lymph nodes: not enlarged."),
+    ("The volume of the liver is increased.", "The liver is enlarged.")])
+def test_labelled_lines_and_volumes_read_as_sentences_do(reference, candidate):
+    """Found on reports written in SSREE's manner by rewriters who never saw the reader."""
+    _assert_radsem_perfect_both_ways(reference, candidate)
+
+
+@pytest.mark.parametrize("title", ["Contrast-enhanced chest CT", "Upright abdominal plain film",
+                                   "Postoperative changes after hip arthroplasty"])
+def test_a_title_label_is_not_the_subject_of_its_sentence(title):
+    """A label naming the examination or a procedure says where the findings come from, not
+    what the sentence after it is about."""
+    [finding] = read_report(f"{title}: Lymphoma is considered first.").findings
+    assert finding.features.text == "Lymphoma is considered first."
+
+
+@pytest.mark.parametrize(("sentence", "kept"), [
+    ("The common bile duct measures approximately 7 mm in diameter.", False),
+    ("The maximum diameter of the main portal vein is 15 mm.", False),
+    ("The endometrium is 8 mm thick.", False),
+    ("The lesion measures approximately 28 x 12 mm.", True),
+    ("A cyst in the liver measures 5 mm.", True)])
+def test_a_measurement_of_a_structure_is_not_a_finding(sentence, kept):
+    """RadSEM leaves out a measurement not tied to a finding: "the common bile duct measures 7 mm"
+    was read as an abnormal finding that a rewrite saying "the duct is of normal caliber" lacked.
+    A finding's own size stays."""
+    texts = [f.features.text for f in read_report(f"The spleen is normal. {sentence}").findings]
+    assert (sentence in texts) is kept
+
+
+@pytest.mark.parametrize(("reference", "candidate"), [
+    ("Varicose vessels are seen at the gastric fundus.", "Gastric fundal varices are present."),
+    ("A double-J tube shadow is seen in the left ureter.", "A left double-J ureteral stent is in place."),
+    ("The left intervertebral foramen is not narrowed.", "The left neural foramen is patent."),
+    ("A femoral stem prosthesis is in place on the right.", "The right femoral stem is in place."),
+    ("A dural-based mass at the left frontal convexity. A dural tail sign is visible.",
+     "A dural-based mass at the left frontal convexity, with a dural tail."),
+    ("No dilation of the intrahepatic and extrahepatic bile ducts is seen.",
+     "The intrahepatic and extrahepatic bile ducts are not dilated.")])
+def test_vessels_devices_and_shared_adjectives_read_as_written_otherwise(reference, candidate):
+    """Found on reports written in SSREE's manner: "and extrahepatic bile ducts is seen" had been
+    cut off a denial as a statement of its own (abnormal); an arthroplasty's stem or cup is a
+    device, a dural tail a finding."""
+    _assert_radsem_perfect_both_ways(reference, candidate)
