@@ -27,7 +27,12 @@ READER_NAME = "radscope-reader"
 # structure that names no finding ("the common bile duct measures 7 mm") is left out, as RadSEM
 # leaves out measurements not tied to a finding; "the volume of X is reduced" is volume loss,
 # "reduced volume" too; lymph nodes "not enlarged" are no lymphadenopathy; periportal is the
-# portal vein's site.
+# portal vein's site. A side said of the first of a list goes on to another part of the same
+# paired organ ("the left renal pelvis and calyces", "the right kidney and ureter"). Ultrasound:
+# the Doppler technique ("CDFI:", "on color Doppler") is context, not the statement's subject;
+# anechoic, hypo- and hyperechoic areas are findings; a sentence describing the finding before by
+# a pronoun or its inside in words that alone read as normal ("It is oval, with clear margins.",
+# "The internal echo is uniform.") goes on from it; "roughly the same size" is unchanged.
 # v32 (a review of v28-v31 for speed): rewrites whose first words are in nearly every sentence
 # ("has", "with", "no", "normal", "trachea") are written so that the lexicon index runs them only
 # on sentences that hold their telling word ("no significant change" is "unchanged" whatever verb

@@ -168,7 +168,8 @@ _EDGE_OF_RE = re.compile(
 # liver. The largest measures 8 mm." / "A mass in the left lobe. Unclear borders."
 _CONTINUATION_RE = re.compile(
     r"^(?:with\s+)?(?:(?:the|its)\s+(?:largest|biggest|smallest|larger|smaller)\b"
-    r"|(?:(?:a|an)\s+)?(?:[\w-]+\s+){0,2}(?:margins?|borders?|edges?|boundar(?:y|ies))\b)", re.IGNORECASE)
+    r"|(?:(?:a|an)\s+)?(?:[\w-]+\s+){0,2}(?:margins?|borders?|edges?|boundar(?:y|ies))\b"
+    r"|(?:(?:a|an)\s+)?(?:clear|smooth|regular|intact|well[- ]defined)\s+(?:walls?|capsules?)\b)", re.IGNORECASE)
 # A change in size said after ", with": the finding's, not a finding ("a nodule ..., with an
 # increased size compared to the previous scan")
 _SIZE_CHANGE_RE = re.compile(
@@ -356,14 +357,33 @@ def _join_continuations(utterances: list[tuple[int, str]]) -> list[tuple[int, st
             listed = True
             continue
         lead, listed = "", False
-        if out and _CONTINUATION_RE.match(utterance) and not _is_site(utterance) \
-                and not _edge_of_a_site(utterance):
+        if out and (_CONTINUATION_RE.match(utterance) or _describes_the_finding_before(utterance)) \
+                and not _is_site(utterance) and not _edge_of_a_site(utterance):
             out[-1] = (out[-1][0], f"{out[-1][1].rstrip(' .;')}, {_continued(utterance)}")
             continue
         out.append((line, utterance))
         if utterance.endswith(":"):
             lead = utterance[:-1].rstrip()
     return out
+
+
+# A sentence that describes the finding before by a pronoun or its inside ("It is oval, with clear
+# margins and an intact capsule.", "The internal echo is uniform."): alone it reads as a normal
+# statement about nothing, which the same description inside one sentence does not make
+_DESCRIBED_BEFORE_RE = re.compile(
+    r"^(?:(?:it|this|they|these)\s+(?:is|are|appears?|shows?|has|have|demonstrates?|exhibits?|looks?)\b"
+    r"|(?:the\s+|its\s+)?internal\s+(?:echo(?:es|genicity|texture)?|signal|density|attenuation|structure|contents?)\b)",
+    re.IGNORECASE)
+
+
+def _describes_the_finding_before(sentence: str) -> bool:
+    """Whether ``sentence`` only describes the finding before it (``_DESCRIBED_BEFORE_RE``) in
+    words that alone would read as normal ("clear margins", "uniform"): one that names a finding
+    ("It is considered a hemangioma") or says nothing normal ("It is hyperintense on T2WI", which
+    a pronoun gives the nearest finding's site) stays a statement of its own."""
+    if not _DESCRIBED_BEFORE_RE.match(sentence) or names_finding(sentence):
+        return False
+    return anatomy_lexicon().normal.search(canonical_text(sentence)) is not None
 
 
 def _without_title(text: str) -> str:
@@ -860,7 +880,7 @@ def _expand_subject_list(clause: str) -> list[str]:
     subject, rest = clause[:verb.start()].strip(), clause[verb.start():]
     if _NEGATION_OR_PREPOSITION_RE.search(subject):
         return [clause]
-    items = _parts_take_whole(_split_items(_LEADING_ARTICLE_RE.sub("", subject)))
+    items = _side_goes_on(_parts_take_whole(_split_items(_LEADING_ARTICLE_RE.sub("", subject))))
     if len(items) < 2 or not _short(items):
         return [clause]
     places = _places_share_noun(items)
@@ -1043,7 +1063,39 @@ def _site_list(clause: str, start: int) -> tuple[list[str], int] | None:
             last = i
     if last is None or last < 1:
         return None
-    return items[:last + 1], spans[last][1]
+    return _side_goes_on(items[:last + 1]), spans[last][1]
+
+
+_LEADING_SIDE_RE = re.compile(r"^(?:the\s+)?(left|right)\b", re.IGNORECASE)
+
+
+@lru_cache(maxsize=1)
+def _paired_structures() -> tuple[frozenset[str], frozenset[str]]:
+    """The paired structures as written once per side ("ureter", "lower lobe") and the sites they
+    name ("kidney", "lung"): a side said of one goes on to another part of the same."""
+    written = frozenset(anatomy_lexicon().paired_singular.values())
+    return written, frozenset(site for w in written for site in _site_names(w))
+
+
+def _side_goes_on(items: list[str]) -> list[str]:
+    """"the left renal pelvis and calyces", "the right kidney and ureter": the side of the first
+    item goes on to a later one that names none and is a part of the same organ or a paired
+    structure (the calyces, the ureter); "the left kidney and the spleen" keeps a spleen with no
+    side. Without it "calyces" had no side and paired with either kidney's."""
+    side = _LEADING_SIDE_RE.match(items[0]) if items else None
+    if side is None:
+        return items
+    paired, paired_sites = _paired_structures()
+    first = _site_names(items[0]) & paired_sites  # a part of a paired organ: the kidney's calyces
+    out = [items[0]]
+    for item in items[1:]:
+        said = _SIDE_RE.search(item) or anatomy_lexicon().bilateral.search(item.lower())
+        sites = set() if said else _site_names(item)
+        same_organ = bool(sites) and sites <= first
+        if same_organ or (sites and _LEADING_ARTICLE_RE.sub("", item).lower().rstrip("s") in paired):
+            item = f"{side.group(1).lower()} {_LEADING_ARTICLE_RE.sub('', item)}"
+        out.append(item)
+    return out
 
 
 def _finding_of_site(item: str) -> bool:

@@ -2311,3 +2311,35 @@ def test_vessels_devices_and_shared_adjectives_read_as_written_otherwise(referen
     cut off a denial as a statement of its own (abnormal); an arthroplasty's stem or cup is a
     device, a dural tail a finding."""
     _assert_radsem_perfect_both_ways(reference, candidate)
+
+
+@pytest.mark.parametrize(("sentence", "expected"), [
+    ("The left renal pelvis and calyces are mildly dilated.",
+     ["Left renal pelvis is mildly dilated.", "Left calyces are mildly dilated."]),
+    ("Mild dilatation of the right renal pelvis and ureter.",
+     ["Mild dilatation of the right renal pelvis.", "Mild dilatation of the right ureter."]),
+    ("The left kidney and spleen are normal.", ["Left kidney is normal.", "Spleen is normal."]),
+    ("Mucosal thickening in the left frontal sinus and bilateral ethmoid sinuses.",
+     ["Mucosal thickening in the left frontal sinus.", "Mucosal thickening in the left ethmoid sinuses.",
+      "Mucosal thickening in the right ethmoid sinuses."])])
+def test_a_side_goes_on_to_another_part_of_a_paired_organ(sentence, expected):
+    """"The left renal pelvis and calyces": the calyces are the left kidney's too (side-less, they
+    paired with the other kidney's, and a swapped side went unseen); an organ that is not paired,
+    or one with sides of its own, keeps what it says."""
+    assert atomize(sentence)[0] == expected
+
+
+@pytest.mark.parametrize(("reference", "candidate"), [
+    ("A hypoechoic nodule in the right lobe of the thyroid. CDFI: no obvious blood flow signal is seen inside the nodule.",
+     "A hypoechoic nodule in the right thyroid lobe. No internal vascularity is detected in the nodule on color Doppler."),
+    ("Two anechoic areas are seen in the left lobe of the liver, with clear walls.",
+     "Two anechoic areas with clear walls are present in the left hepatic lobe."),
+    ("A hypoechoic mass is seen in the right breast. It is oval, with clear margins. The internal echo is uniform.",
+     "An oval hypoechoic mass with clear margins and uniform internal echo is seen in the right breast."),
+    ("A hypoechoic nodule in the right lobe of the thyroid. Compared with the previous examination, the nodule is "
+     "roughly the same size.", "A hypoechoic nodule in the right thyroid lobe, unchanged in size.")])
+def test_ultrasound_descriptions_read_as_one_finding(reference, candidate):
+    """Found on ultrasound reports written in SSREE's manner: the Doppler technique ("CDFI:") made
+    a denial abnormal, anechoic areas read as normal, and a description by a pronoun or of the
+    inside ("It is oval ...", "The internal echo is uniform.") stood alone as a normal statement."""
+    _assert_radsem_perfect_both_ways(reference, candidate)
