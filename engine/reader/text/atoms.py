@@ -184,6 +184,13 @@ _TECHNIQUE_LEAD_RE = re.compile(
     r"|x-rays?|(?:the\s+)?(?:images?|scans?|study|examination))(?:\s+of\s+the\s+[a-z ]{1,30}?)?"
     r"\s+(?:shows?|demonstrates?|reveals?)\s+(?=\S)",
     re.IGNORECASE)
+# "CDFI: no blood flow signal inside", "...; Color Doppler shows peripheral flow": the Doppler
+# technique before what it shows, at the start of a sentence or of a clause (said after it, "on
+# color Doppler" is context in the canonical forms)
+_DOPPLER_LEAD_RE = re.compile(
+    r"(?:^|(?<=[;,]\s))(?:cdfi\b|(?:colou?r|power)\s+doppler(?:\s+flow\s+imaging)?"
+    r"(?=\s*:|\s+(?:shows?|showed|demonstrates?|reveals?)\b))\s*:?\s*(?:(?:shows?|showed|demonstrates?|reveals?)\b\s*:?\s*)?",
+    re.IGNORECASE)
 # "neither ... nor ...", rewritten as "no ... or ..." / "not ... or ..."
 _NEITHER_RE = re.compile(r"\bneither\b(?=[^.;]*\bnor\b)", re.IGNORECASE)
 _THERE_NEITHER_RE = re.compile(r"\b(there\s+(?:is|are|was|were))\s+neither\b", re.IGNORECASE)
@@ -429,7 +436,8 @@ def _atomize_sentence_cached(sentence: str) -> tuple[str, ...] | None:
         text = pattern.sub("", text)
     # a removed comparison lead may leave its colon ("Compared with the previous MR dated ...:")
     text = _SPACE_BEFORE_PUNCTUATION_RE.sub(r"\1", _SPACES_RE.sub(" ", text)).lstrip(":").strip(" ,.;")
-    text = _CHANGE_AFTER_SEMICOLON_RE.sub(", ", _neither_nor(_without_title(_TECHNIQUE_LEAD_RE.sub("", text))))
+    text = _DOPPLER_LEAD_RE.sub("", _TECHNIQUE_LEAD_RE.sub("", text))
+    text = _CHANGE_AFTER_SEMICOLON_RE.sub(", ", _neither_nor(_without_title(text)))
     if not text or lex.drop.search(text.lower()):
         return None
     text = _BETWEEN_RE.sub(_mask_between, text)
@@ -448,6 +456,8 @@ def _atomize_sentence_cached(sentence: str) -> tuple[str, ...] | None:
 
 def _measures_a_site(atom: str) -> bool:
     """Whether ``atom`` only measures a structure, naming no finding (``_SITE_MEASUREMENT_RE``)."""
+    if "mm" not in atom and "cm" not in atom:
+        return False  # most statements measure nothing: the pattern need not run
     m = _SITE_MEASUREMENT_RE.match(atom.strip())
     if not m:
         return False
