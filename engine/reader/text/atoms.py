@@ -388,7 +388,7 @@ def _describes_the_finding_before(sentence: str) -> bool:
     words that alone would read as normal ("clear margins", "uniform"): one that names a finding
     ("It is considered a hemangioma") or says nothing normal ("It is hyperintense on T2WI", which
     a pronoun gives the nearest finding's site) stays a statement of its own."""
-    if not _DESCRIBED_BEFORE_RE.match(sentence) or names_finding(sentence):
+    if sentence[:1] not in "ITit" or not _DESCRIBED_BEFORE_RE.match(sentence) or names_finding(sentence):
         return False
     return anatomy_lexicon().normal.search(canonical_text(sentence)) is not None
 
@@ -436,7 +436,9 @@ def _atomize_sentence_cached(sentence: str) -> tuple[str, ...] | None:
         text = pattern.sub("", text)
     # a removed comparison lead may leave its colon ("Compared with the previous MR dated ...:")
     text = _SPACE_BEFORE_PUNCTUATION_RE.sub(r"\1", _SPACES_RE.sub(" ", text)).lstrip(":").strip(" ,.;")
-    text = _DOPPLER_LEAD_RE.sub("", _TECHNIQUE_LEAD_RE.sub("", text))
+    text = _TECHNIQUE_LEAD_RE.sub("", text)
+    if "cdfi" in text.lower() or "doppler" in text.lower():
+        text = _DOPPLER_LEAD_RE.sub("", text)
     text = _CHANGE_AFTER_SEMICOLON_RE.sub(", ", _neither_nor(_without_title(text)))
     if not text or lex.drop.search(text.lower()):
         return None

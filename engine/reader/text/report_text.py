@@ -92,7 +92,7 @@ def _denial_at_label(part: str) -> str:
     label before a denial is where the denial is said, as a report written in sentences puts it;
     read as the line's subject, a label naming an operation or device ("anastomosis", "drain")
     would assert it and make the denial an abnormal statement."""
-    m = _LABELLED_DENIAL_RE.match(part)
+    m = _LABELLED_DENIAL_RE.match(part) if ":" in part else None  # most parts have no label
     if not m or names_site(m["denied"]) or not (names_site(m["label"]) or names_finding(m["label"])):
         return part
     return f"No {m['denied']} at the {m['label'].lower()}."

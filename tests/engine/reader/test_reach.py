@@ -2343,3 +2343,13 @@ def test_ultrasound_descriptions_read_as_one_finding(reference, candidate):
     a denial abnormal, anechoic areas read as normal, and a description by a pronoun or of the
     inside ("It is oval ...", "The internal echo is uniform.") stood alone as a normal statement."""
     _assert_radsem_perfect_both_ways(reference, candidate)
+
+
+def test_a_stent_named_by_its_shape_keeps_the_side_of_each_site():
+    """"A double J stent ... in the left renal area, ureteral area and bladder area" against the
+    right one: written "ureteral stent", every statement had the ureter for a site and the sides
+    paired across; a double-J tube is a stent, a ureteral one only when written so."""
+    records = Scorer(["radsem"], extractor="rules").score(
+        ["A double J stent is observed in the left renal area, ureteral area, and bladder area."],
+        ["A double J stent is observed in the right renal area, ureteral area, and bladder area."]).records
+    assert records[0]["metrics"]["radsem"]["score"] < 1.0
