@@ -437,7 +437,8 @@ def _atomize_sentence_cached(sentence: str) -> tuple[str, ...] | None:
     # a removed comparison lead may leave its colon ("Compared with the previous MR dated ...:")
     text = _SPACE_BEFORE_PUNCTUATION_RE.sub(r"\1", _SPACES_RE.sub(" ", text)).lstrip(":").strip(" ,.;")
     text = _TECHNIQUE_LEAD_RE.sub("", text)
-    if "cdfi" in text.lower() or "doppler" in text.lower():
+    lowered = text.lower()
+    if "cdfi" in lowered or "doppler" in lowered:
         text = _DOPPLER_LEAD_RE.sub("", text)
     text = _CHANGE_AFTER_SEMICOLON_RE.sub(", ", _neither_nor(_without_title(text)))
     if not text or lex.drop.search(text.lower()):
@@ -1104,8 +1105,9 @@ def _side_goes_on(items: list[str]) -> list[str]:
         said = _SIDE_RE.search(item) or anatomy_lexicon().bilateral.search(item.lower())
         sites = set() if said else _site_names(item)
         same_organ = bool(sites) and sites <= first
-        if same_organ or (sites and _LEADING_ARTICLE_RE.sub("", item).lower().rstrip("s") in paired):
-            item = f"{side.group(1).lower()} {_LEADING_ARTICLE_RE.sub('', item)}"
+        bare = _LEADING_ARTICLE_RE.sub("", item)
+        if same_organ or (sites and bare.lower().rstrip("s") in paired):
+            item = f"{side.group(1).lower()} {bare}"
         out.append(item)
     return out
 

@@ -84,7 +84,7 @@ def _said_of_label(sentence: str, label: str) -> str:
 
 # "Gastric anastomosis: no mass lesion.", "Urinary bladder: No intravesical mass is identified."
 _LABELLED_DENIAL_RE = re.compile(
-    r"^(?P<label>[A-Za-z][A-Za-z /,&-]{1,40}?):\s*(?P<word>no|without)\s+(?P<denied>[^:;]+?)\s*\.?$", re.IGNORECASE)
+    r"^(?P<label>[A-Za-z][A-Za-z /,&-]{1,40}?):\s*(?:no|without)\s+(?P<denied>[^:;]+?)\s*\.?$", re.IGNORECASE)
 
 
 def _denial_at_label(part: str) -> str:
