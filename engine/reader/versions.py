@@ -19,6 +19,14 @@ from __future__ import annotations
 from radscope.engine.reader.vocabulary.loader import lexicon_hash
 
 READER_NAME = "radscope-reader"
+# v34: read off radiologists' reports translated from French (PARROT) and rewritten by helpers: ",
+# without <finding of another organ>" and ", with no <finding> on the other side" are statements
+# of their own; "Both are ..." counts two findings, not two sides; an organ's size written as a
+# line ("Kidney 12 cm bipolar length") is a measurement, not a finding; an operation (sternotomy,
+# laminectomy, nephrostomy) names its organ;
+# finding words of every modality (microcalcifications, washout, necrosis, sediment, dehiscence,
+# pseudoaneurysm, ...); "nothing suggests", "not characterizable", "hematic", a duct or membrane
+# "thin" without a verb, "structures central".
 # v33: a label before a sentence in capitals ("Liver: Reduced volume. Smooth surface.") goes with
 # each sentence of its line that names no site (it was taken off like a section heading, and the
 # organ was lost), unless it names the examination or a procedure; a labelled denial is said at
@@ -298,7 +306,7 @@ READER_NAME = "radscope-reader"
 # opposite places and liver segments, telegraphic labels kept. v5: findings as frames (sizes in mm within a tolerance, change over time), wording.json,
 # comparisons as context. v4: sections as written (RESULT(S), CONCLUSION, sub-headings), the
 # impression read apart. v3: radsem-rules-v5 atoms (level and site lists, joined continuations).
-READER_VERSION = "reader-v33"
+READER_VERSION = "reader-v34"
 READER_RULES_VERSION = "rules-v5"  # v5: telegraphic labels kept; v4: sentences read through wording.json
 RADSEM_RULES_VERSION = "radsem-rules-v11"  # v11: a statement naming no site is kept apart only below 0.25 similarity; v10: site lists, shared nouns, finding lists and finding adjectives written one per sentence; v9: a statement the other report denies pairs only with one that states the denied finding; kinds and effects written one per sentence; v8: a finding that names no abnormality against one that does is part-whole; v7: per-sequence atoms, places; v6: size and change-over-time contradictions
 

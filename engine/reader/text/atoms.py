@@ -106,7 +106,7 @@ _LEVEL_LIST_RE = re.compile(
 _EFFECT_RE = re.compile(
     rf",\s*(?:and\s+)?(?P<verb>{'|'.join(_EFFECT_PARTICIPLES)})\s+(?P<object>[^,;]+)$", re.IGNORECASE)
 # ", with compression of the dural sac": a second finding attached to the first.
-_WITH_RE = re.compile(r",\s*(?:with|accompanied by|associated with|and)\s+", re.IGNORECASE)
+_WITH_RE = re.compile(r",\s*(?:with|without|accompanied by|associated with|and)\s+", re.IGNORECASE)
 # "with" without a comma after an organ called normal in size or shape ("normal in size with a 2
 # cm fibroid"): it begins what is in the organ, not how it looks
 _SIZE_WITH_RE = re.compile(
@@ -295,12 +295,15 @@ _UNSEEN_BEFORE_RE = re.compile(
 # the subject is a site.
 _AMOUNT = (r"(?:(?:approximately|about|roughly|around|up to|nearly)\s+)?\d+(?:\.\d+)?"
            r"(?:\s*[-x\u00d7*]\s*\d+(?:\.\d+)?)*\s*(?:mm|cm)")
-_DIMENSION = r"(?:diameter|thickness|width|length|size|calib(?:er|re)|depth|height)"
+_DIMENSION = r"(?:diameter|thickness|width|length|size|calib(?:er|re)|depth|height|span)"
 _SITE_MEASUREMENT_RE = re.compile(
     rf"^(?:the\s+)?(?:(?:(?:maximum|maximal|largest|greatest|transverse|anteroposterior|inner|internal)\s+)*"
     rf"{_DIMENSION}\s+of\s+(?:the\s+)?(?P<of>[a-z][\w /-]*?)\s+(?:is|are|measures?)\s+{_AMOUNT}"
-    rf"|(?P<site>[a-z][\w /-]*?)\s+(?:measures?|measuring|is|are)\s+{_AMOUNT}"
-    rf"(?:\s+(?:in\s+)?(?:(?:maximum|maximal|largest|transverse)\s+)?{_DIMENSION}|\s+(?:thick|wide|long|deep))?"
+    # "the right kidney measures 11 cm", "the liver span is 16 cm", "hepatic span measured at 16
+    # cm", and a short subject as a line writes it: "Kidney 13 cm in diameter"
+    rf"|(?:(?P<site>[a-z][\w /-]*?)(?:\s+{_DIMENSION})?\s+(?:measures?|measuring|measured\s+at|is|are)"
+    rf"|(?P<short>[a-z][\w-]*(?:\s+[a-z][\w-]*)?))\s+{_AMOUNT}"
+    rf"(?:\s+(?:in\s+)?(?:(?:maximum|maximal|largest|transverse|bipolar|craniocaudal)\s+)?{_DIMENSION}|\s+(?:thick|wide|long|deep))?"
     rf"|(?P<has>[a-z][\w /-]*?)\s+(?:has|shows)\s+an?\s+(?:(?:maximum|maximal)\s+)?{_DIMENSION}\s+of\s+{_AMOUNT})"
     r"\W*$", re.IGNORECASE)
 
@@ -464,7 +467,7 @@ def _measures_a_site(atom: str) -> bool:
     m = _SITE_MEASUREMENT_RE.match(atom.strip())
     if not m:
         return False
-    subject = m.group("of") or m.group("site") or m.group("has")
+    subject = m.group("of") or m.group("site") or m.group("short") or m.group("has")
     return _is_site(subject) and not names_finding(subject)
 
 
@@ -735,7 +738,8 @@ def _split_attached_findings(clause: str) -> list[str]:
     lex = anatomy_lexicon()
     for start, end, joiner in _joints(clause):
         left, right = clause[:start], clause[end:]
-        denial = right.lower().startswith(("no ", "without "))
+        without = joiner.strip(" ,").lower() == "without"
+        denial = without or right.lower().startswith(("no ", "without "))
         if _LEVEL_RE.match(right.split(maxsplit=1)[0].rstrip(",")):
             continue  # ", and C6/7": the last item of a list of levels, not a second finding
         joined_by_and = joiner.strip(" ,").lower() == "and"
@@ -764,9 +768,30 @@ def _split_attached_findings(clause: str) -> list[str]:
                 predicate = aside.group("predicate")
                 left, right = f"{left} {predicate}", f"{aside.group('finding')} {predicate}"
             return [left, *_split_attached_findings(right)]
-        if denial and names_finding(left) and _site_names(right) - _site_names(left):
-            return [left, f"{right[:1].upper()}{right[1:]}"]
+        if denial and names_finding(left) and (_elsewhere(left, right, without)
+                                               or _other_side(left, right)):
+            return [left, f"No {right}" if without else f"{right[:1].upper()}{right[1:]}"]
     return [clause]
+
+
+def _elsewhere(left: str, right: str, without: bool) -> bool:
+    """The denial names a site the finding does not: "The heart is enlarged, with no abnormality
+    in the pericardium". After "without", a site of the same organ ("a focal lesion ..., without
+    contact with the prostatic margin") says how the finding lies, so only another organ counts
+    ("..., without portosystemic venous shunt")."""
+    theirs, ours = _site_names(right), _site_names(left)
+    if not without:
+        return bool(theirs - ours)
+    lex = anatomy_lexicon()
+    return any(not any(lex.related(x, y) for y in ours) for x in theirs)
+
+
+def _other_side(left: str, right: str) -> bool:
+    """"moderate left foraminal narrowing, with no narrowing of the right foramina": the denial
+    names only the other side, so it is said of another place than the finding."""
+    theirs = {w.lower() for w in _SIDE_RE.findall(right)}
+    ours = {w.lower() for w in _SIDE_RE.findall(left)}
+    return bool(theirs and ours and not theirs & ours)
 
 
 def _expand_predicates(clause: str) -> list[str]:

@@ -2353,3 +2353,84 @@ def test_a_stent_named_by_its_shape_keeps_the_side_of_each_site():
         ["A double J stent is observed in the left renal area, ureteral area, and bladder area."],
         ["A double J stent is observed in the right renal area, ureteral area, and bladder area."]).records
     assert records[0]["metrics"]["radsem"]["score"] < 1.0
+
+
+# --- reader-v34: radiologists' reports translated from French, rewritten by helpers --------------
+
+@pytest.mark.parametrize(("sentence", "site"), [
+    ("Median sternotomy wires are intact.", "sternum"),
+    ("Status post right craniotomy.", "head"),
+    ("Postoperative changes of an L4 laminectomy.", "spine"),
+    ("A left nephrostomy catheter is in place.", "kidney")])
+def test_an_operation_names_the_organ_it_was_done_on(sentence, site):
+    """An operation's name says where it was done, as "sternal wires" says where they are."""
+    assert site in sentence_features(sentence).sites
+
+
+@pytest.mark.parametrize(("reference", "candidate"), [
+    ("No sign of a fracture.", "Nothing suggests a fracture."),
+    ("Gallstones without signs of complication.", "Gallstones, no signs of complication."),
+    ("Several small splenic lesions, indeterminate.", "Spleen: several small lesions, not characterizable."),
+    ("Hemorrhagic sediment within the bladder.", "Intravesical hematic sediment."),
+    ("A fat plane separates the mass from the parotid gland.",
+     "A fatty plane separates the mass from the parotid gland."),
+    ("Bone marrow edema of the talus.", "Osteomedullary edema of the talus."),
+    ("The main pancreatic duct is not dilated.", "Main pancreatic duct thin."),
+    ("The tympanic membranes are not thickened.", "Tympanic membranes thin."),
+    ("Mass effect on the adjacent parenchyma, with no signal abnormality.",
+     "Mass effect on the adjacent parenchyma, which shows no signal abnormality."),
+    ("Narrow lumbar spinal canal.", "Narrow lumbar canal.")])
+def test_translated_and_telegraphic_wordings_read_as_their_plain_forms(reference, candidate):
+    """Found on radiologists' reports translated from French, rewritten by helpers who never saw
+    the reader: "nothing suggests", a complication denied after a comma, "not characterizable",
+    "hematic", a duct or membrane called thin without a verb."""
+    _assert_radsem_perfect_both_ways(reference, candidate)
+
+
+@pytest.mark.parametrize(("sentence", "kept"), [
+    ("Right kidney 11.4 cm in length.", False),
+    ("Left kidney 10.9 cm bipolar length.", False),
+    ("Liver span measured at 15 cm.", False),
+    ("The hepatic span is 16 cm.", False),
+    ("Left hydronephrosis 18 mm.", True),
+    ("A 4 mm nodule in the right kidney.", True)])
+def test_a_measurement_of_an_organ_written_as_a_line_is_not_a_finding(sentence, kept):
+    """"Kidney 12 cm bipolar length": the organ's size as a structured line writes it, left out
+    as the sentence form is; a finding's own size stays."""
+    texts = [f.features.text for f in read_report(f"The spleen is normal. {sentence}").findings]
+    assert (sentence in texts) is kept
+
+
+@pytest.mark.parametrize(("sentence", "expected"), [
+    ("Left hydronephrosis, without dilatation of the ureter.",
+     ["Left hydronephrosis.", "No dilatation of the ureter."]),
+    ("Moderate narrowing of the left neural foramen, with no narrowing of the right foramen.",
+     ["Moderate narrowing of the left neural foramen.", "No narrowing of the right foramen."]),
+    ("A cyst in the liver, without enhancement.", ["A cyst in the liver, without enhancement."]),
+    ("A focal lesion in the left peripheral zone, without contact with the prostatic capsule.",
+     ["A focal lesion in the left peripheral zone, without contact with the prostatic capsule."])])
+def test_a_denial_of_another_organ_or_side_is_a_statement_of_its_own(sentence, expected):
+    """", without <finding of another organ>" and ", with no <finding> on the other side" deny
+    something elsewhere; how the finding itself looks or lies stays with it."""
+    assert [f.features.text for f in read_report(sentence).findings] == expected
+
+
+def test_both_before_a_verb_counts_findings_not_sides():
+    """"Two cysts in the liver. Both are simple.": "both" is the two cysts, not the two sides."""
+    read = [f.features for f in read_report("Two cysts in the liver. Both are simple. Both lungs are clear.").findings]
+    assert [sorted(f.sides) for f in read] == [[], [], ["left"], ["right"]]
+
+
+@pytest.mark.parametrize("sentence", ["Scattered microcalcifications.", "Necrotic components.",
+                                      "Washout on delayed images.", "Layering sediment.",
+                                      "A pseudoaneurysm.", "Dehiscence of the superior canal."])
+def test_finding_words_of_every_modality_name_a_finding(sentence):
+    """They name what the statement is about, so a statement of their change is not left out as
+    "a change against a prior study about nothing named"."""
+    assert sentence_features(sentence).core
+    kept = [f.features.text for f in read_report(f"Stable {sentence[0].lower()}{sentence[1:]}\nNo mass.").findings]
+    assert len(kept) == 2
+
+
+def test_central_midline_structures_are_normal():
+    assert sentence_features("Structures central.").normality == NORMAL
