@@ -300,9 +300,10 @@ _SITE_MEASUREMENT_RE = re.compile(
     rf"^(?:the\s+)?(?:(?:(?:maximum|maximal|largest|greatest|transverse|anteroposterior|inner|internal)\s+)*"
     rf"{_DIMENSION}\s+of\s+(?:the\s+)?(?P<of>[a-z][\w /-]*?)\s+(?:is|are|measures?)\s+{_AMOUNT}"
     # "the right kidney measures 11 cm", "the liver span is 16 cm", "hepatic span measured at 16
-    # cm", and a short subject as a line writes it: "Kidney 13 cm in diameter"
+    # cm", and a short subject as a line writes it: "Kidney 13 cm in diameter", "Right kidney
+    # bipolar length 12.2 cm"
     rf"|(?:(?P<site>[a-z][\w /-]*?)(?:\s+{_DIMENSION})?\s+(?:measures?|measuring|measured\s+at|is|are)"
-    rf"|(?P<short>[a-z][\w-]*(?:\s+[a-z][\w-]*)?))\s+{_AMOUNT}"
+    rf"|(?P<short>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)(?:\s+(?:[a-z]+\s+)?{_DIMENSION})?)\s+{_AMOUNT}"
     rf"(?:\s+(?:in\s+)?(?:(?:maximum|maximal|largest|transverse|bipolar|craniocaudal)\s+)?{_DIMENSION}|\s+(?:thick|wide|long|deep))?"
     rf"|(?P<has>[a-z][\w /-]*?)\s+(?:has|shows)\s+an?\s+(?:(?:maximum|maximal)\s+)?{_DIMENSION}\s+of\s+{_AMOUNT})"
     r"\W*$", re.IGNORECASE)
@@ -963,8 +964,8 @@ def _expand_negated_list(clause: str) -> list[str]:
         # "no enhancement, measuring 17 x 24 mm": the list ended, a predicate, what the finding
         # is, its size or where it lies, or a comparison goes on
         return [clause]
-    places = _places_share_noun(items) if _short(items) else None
-    if places:  # "no mediastinal or hilar lymphadenopathy"
+    places = (_places_share_noun(items) or _sites_take_finding(items)) if _short(items) else None
+    if places:  # "no mediastinal or hilar lymphadenopathy", "no small bowel or colonic distension"
         items = places
     elif len(items) < 2 or not _short(items) or any(
             _MODIFIER_RE.search(i.split()[-1]) for i in items[:-1]):
@@ -984,6 +985,20 @@ def _places_share_noun(items: list[str]) -> list[str] | None:
         return None
     noun = " ".join(last[1:])
     return [f"{item} {noun}" for item in items[:-1]] + [items[-1]]
+
+
+def _sites_take_finding(items: list[str]) -> list[str] | None:
+    """"no small bowel or colonic distension", "no liver or spleen enlargement": items that name
+    a site and no finding take the finding the last item names after its own place (else "No
+    small bowel." denies nothing); None when the items are not such a list."""
+    last = items[-1].split() if items else []
+    if len(items) < 2 or len(last) < 2 or not all(_is_site(i) and not names_finding(i) for i in items[:-1]):
+        return None
+    for k in range(1, len(last)):
+        place, finding = " ".join(last[:k]), " ".join(last[k:])
+        if _is_site(place) and not names_finding(place) and names_finding(finding) and not _is_site(finding):
+            return [f"{item} {finding}" for item in items[:-1]] + [items[-1]]
+    return None
 
 
 def _parts_share_noun(items: list[str]) -> list[str] | None:

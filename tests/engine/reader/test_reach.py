@@ -2379,7 +2379,14 @@ def test_an_operation_names_the_organ_it_was_done_on(sentence, site):
     ("The tympanic membranes are not thickened.", "Tympanic membranes thin."),
     ("Mass effect on the adjacent parenchyma, with no signal abnormality.",
      "Mass effect on the adjacent parenchyma, which shows no signal abnormality."),
-    ("Narrow lumbar spinal canal.", "Narrow lumbar canal.")])
+    ("Narrow lumbar spinal canal.", "Narrow lumbar canal."),
+    ("Mild congenital narrowing of the cervical spinal canal.",
+     "Mild narrowing of the cervical canal, constitutional."),
+    ("The mastoid air cells are normally pneumatized.", "Mastoid air cells: normal pneumatization."),
+    ("The perimedullary CSF spaces are maintained.", "The perimedullary CSF spaces persist."),
+    ("Slender main pancreatic duct.", "The MPD is not dilated."),
+    ("A focal lesion in the left peripheral zone.", "A focal lesion in the left PZ."),
+    ("Normal anterior fibromuscular stroma.", "The anterior fibromuscular stroma is normal.")])
 def test_translated_and_telegraphic_wordings_read_as_their_plain_forms(reference, candidate):
     """Found on radiologists' reports translated from French, rewritten by helpers who never saw
     the reader: "nothing suggests", a complication denied after a comma, "not characterizable",
@@ -2391,6 +2398,7 @@ def test_translated_and_telegraphic_wordings_read_as_their_plain_forms(reference
     ("Right kidney 11.4 cm in length.", False),
     ("Left kidney 10.9 cm bipolar length.", False),
     ("Liver span measured at 15 cm.", False),
+    ("Right kidney bipolar length 12.2 cm.", False),
     ("The hepatic span is 16 cm.", False),
     ("Left hydronephrosis 18 mm.", True),
     ("A 4 mm nodule in the right kidney.", True)])
@@ -2434,3 +2442,13 @@ def test_finding_words_of_every_modality_name_a_finding(sentence):
 
 def test_central_midline_structures_are_normal():
     assert sentence_features("Structures central.").normality == NORMAL
+
+
+@pytest.mark.parametrize(("sentence", "expected"), [
+    ("No small bowel or colonic distension.", ["No small bowel distension.", "No colonic distension."]),
+    ("No liver or spleen enlargement.", ["No liver enlargement.", "No spleen enlargement."]),
+    ("No pneumothorax or pleural effusion.", ["No pneumothorax.", "No pleural effusion."])])
+def test_sites_in_a_denied_list_take_the_finding_of_the_last_item(sentence, expected):
+    """"No small bowel or colonic distension" had made "No small bowel." (a denial of nothing,
+    read as abnormal); sites that name no finding take the finding the last item names."""
+    assert atomize(sentence)[0] == expected
