@@ -28,7 +28,8 @@ READER_NAME = "radscope-reader"
 # pseudoaneurysm, ...), and "stroma" is no tumour; sites in a denied list that name no finding take
 # the last item's ("no small bowel or colonic distension"); "nothing suggests", "not
 # characterizable", "hematic", "constitutional", "normal pneumatization", CSF spaces that
-# persist, MPD and PZ, a duct or membrane "thin" without a verb, "structures central".
+# persist, MPD and PZ, a duct or membrane "thin" without a verb, "structures central"; "has",
+# "have" and "had" end a subject as "shows" does (grammar.json).
 # v33: a label before a sentence in capitals ("Liver: Reduced volume. Smooth surface.") goes with
 # each sentence of its line that names no site (it was taken off like a section heading, and the
 # organ was lost), unless it names the examination or a procedure; a labelled denial is said at

@@ -2452,3 +2452,10 @@ def test_sites_in_a_denied_list_take_the_finding_of_the_last_item(sentence, expe
     """"No small bowel or colonic distension" had made "No small bowel." (a denial of nothing,
     read as abnormal); sites that name no finding take the finding the last item names."""
     assert atomize(sentence)[0] == expected
+
+
+def test_have_ends_a_subject_as_show_does():
+    """"The lesions have regressed, and no new lesion is seen": "have" is the statement's verb, so
+    ", and no new lesion" starts a statement of its own instead of ending a subject list."""
+    assert atomize("The liver lesions have regressed, and no new lesion is seen.")[0] == [
+        "The liver lesions have regressed.", "No new lesion is seen."]
