@@ -29,7 +29,11 @@ READER_NAME = "radscope-reader"
 # the last item's ("no small bowel or colonic distension"); "nothing suggests", "not
 # characterizable", "hematic", "constitutional", "normal pneumatization", CSF spaces that
 # persist, MPD and PZ, a duct or membrane "thin" without a verb, "structures central"; "has",
-# "have" and "had" end a subject as "shows" does (grammar.json).
+# "have" and "had" end a subject as "shows" does (grammar.json); two organs measured in one
+# sentence ("Liver span 16 cm, spleen span 13 cm") are measurements, a subject that refers to a
+# finding ("the largest at the renal hilum measuring 33 mm") is not a structure; "spans" and a
+# decimal point no longer end or cut a site list; why an organ was not seen (the patient's poor
+# echogenicity) is not a finding.
 # v33: a label before a sentence in capitals ("Liver: Reduced volume. Smooth surface.") goes with
 # each sentence of its line that names no site (it was taken off like a section heading, and the
 # organ was lost), unless it names the examination or a procedure; a labelled denial is said at

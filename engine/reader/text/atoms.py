@@ -78,7 +78,7 @@ _SIDE_PAIR_SPLIT_RE = re.compile(r"\b(?:left|right)$", re.IGNORECASE)
 _LOCATIVE_RE = re.compile(r"\b(?:in|within|at|of|involv(?:es|e|ing)|affect(?:s|ing)?|on|around)\s+",
                           re.IGNORECASE)
 _LOCATIVE_END_RE = re.compile(
-    r"[.;:()]|,?\s+(?:is|are|was|were|shows?|showing|demonstrat\w*|exhibit\w*|with|without|measuring|"
+    r"(?<!\d)\.|\.(?!\d)|[;:()]|,?\s+(?:is|are|was|were|shows?|showing|demonstrat\w*|exhibit\w*|with|without|measur\w*|spans?|"
     r"which|that|on|along|due|suggest\w*|consistent|compatible|likely|possibly|probably|extending)\b",
     re.IGNORECASE)
 _SITE_JOINER_RE = re.compile(
@@ -105,7 +105,8 @@ _LEVEL_LIST_RE = re.compile(
 # ", obscuring the right hemidiaphragm": a second finding, at other sites, acting on them.
 _EFFECT_RE = re.compile(
     rf",\s*(?:and\s+)?(?P<verb>{'|'.join(_EFFECT_PARTICIPLES)})\s+(?P<object>[^,;]+)$", re.IGNORECASE)
-# ", with compression of the dural sac": a second finding attached to the first.
+# ", with compression of the dural sac": a second finding attached to the first (", without
+# <finding>" a denial, a statement of its own only where it is said of another organ or side).
 _WITH_RE = re.compile(r",\s*(?:with|without|accompanied by|associated with|and)\s+", re.IGNORECASE)
 # "with" without a comma after an organ called normal in size or shape ("normal in size with a 2
 # cm fibroid"): it begins what is in the organ, not how it looks
@@ -297,12 +298,12 @@ _AMOUNT = (r"(?:(?:approximately|about|roughly|around|up to|nearly)\s+)?\d+(?:\.
            r"(?:\s*[-x\u00d7*]\s*\d+(?:\.\d+)?)*\s*(?:mm|cm)")
 _DIMENSION = r"(?:diameter|thickness|width|length|size|calib(?:er|re)|depth|height|span)"
 _SITE_MEASUREMENT_RE = re.compile(
-    rf"^(?:the\s+)?(?:(?:(?:maximum|maximal|largest|greatest|transverse|anteroposterior|inner|internal)\s+)*"
+    rf"^(?:in\s+the\s+[a-z]+,\s*)?(?:the\s+)?(?:(?:(?:maximum|maximal|largest|greatest|transverse|anteroposterior|inner|internal)\s+)*"
     rf"{_DIMENSION}\s+of\s+(?:the\s+)?(?P<of>[a-z][\w /-]*?)\s+(?:is|are|measures?)\s+{_AMOUNT}"
     # "the right kidney measures 11 cm", "the liver span is 16 cm", "hepatic span measured at 16
     # cm", and a short subject as a line writes it: "Kidney 13 cm in diameter", "Right kidney
     # bipolar length 12.2 cm"
-    rf"|(?:(?P<site>[a-z][\w /-]*?)(?:\s+{_DIMENSION})?\s+(?:measures?|measuring|measured\s+at|is|are)"
+    rf"|(?:(?P<site>[a-z][\w /-]*?)(?:\s+{_DIMENSION})?\s+(?:measures?|measuring|measured\s+at|spans?|is|are)"
     rf"|(?P<short>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)(?:\s+(?:[a-z]+\s+)?{_DIMENSION})?)\s+{_AMOUNT}"
     rf"(?:\s+(?:in\s+)?(?:(?:maximum|maximal|largest|transverse|bipolar|craniocaudal)\s+)?{_DIMENSION}|\s+(?:thick|wide|long|deep))?"
     rf"|(?P<has>[a-z][\w /-]*?)\s+(?:has|shows)\s+an?\s+(?:(?:maximum|maximal)\s+)?{_DIMENSION}\s+of\s+{_AMOUNT})"
@@ -462,14 +463,29 @@ def _atomize_sentence_cached(sentence: str) -> tuple[str, ...] | None:
 
 
 def _measures_a_site(atom: str) -> bool:
-    """Whether ``atom`` only measures a structure, naming no finding (``_SITE_MEASUREMENT_RE``)."""
+    """Whether ``atom`` only measures one or more structures, naming no finding
+    (``_SITE_MEASUREMENT_RE``): "Liver span 16 cm, spleen span 13 cm" and "the right kidney measures
+    12 cm and the left kidney 11 cm" measure two."""
     if "mm" not in atom and "cm" not in atom:
         return False  # most statements measure nothing: the pattern need not run
-    m = _SITE_MEASUREMENT_RE.match(atom.strip())
+    return all(_measures_one_site(part) for part in _MEASUREMENT_LIST_RE.split(atom.strip()))
+
+
+_MEASUREMENT_LIST_RE = re.compile(r"(?<=mm|cm)(?:\s+in\s+(?:length|diameter))?\s*(?:,\s*(?:and\s+)?|\s+and\s+)", re.IGNORECASE)
+
+
+def _measures_one_site(part: str) -> bool:
+    m = _SITE_MEASUREMENT_RE.match(part.strip())
     if not m:
         return False
     subject = m.group("of") or m.group("site") or m.group("short") or m.group("has")
-    return _is_site(subject) and not names_finding(subject)
+    return _is_site(subject) and not names_finding(subject) and not _REFERS_TO_FINDING_RE.match(subject)
+
+
+# "the largest at the left renal hilum measuring 33 mm": a subject that refers to a finding named
+# before measures that finding, wherever it lies
+_REFERS_TO_FINDING_RE = re.compile(
+    r"(?:the\s+)?(?:largest|biggest|smallest|greatest|it|they|this|these|those|one|each)\b", re.IGNORECASE)
 
 
 def _mask_between(m: re.Match[str]) -> str:
@@ -739,11 +755,12 @@ def _split_attached_findings(clause: str) -> list[str]:
     lex = anatomy_lexicon()
     for start, end, joiner in _joints(clause):
         left, right = clause[:start], clause[end:]
-        without = joiner.strip(" ,").lower() == "without"
+        word = joiner.strip(" ,").lower()
+        without = word == "without"
         denial = without or right.lower().startswith(("no ", "without "))
         if _LEVEL_RE.match(right.split(maxsplit=1)[0].rstrip(",")):
             continue  # ", and C6/7": the last item of a list of levels, not a second finding
-        joined_by_and = joiner.strip(" ,").lower() == "and"
+        joined_by_and = word == "and"
         if joined_by_and and (_FIRST_PREDICATE_RE.match(right) or re.match(r"[\w-]+,", right)):
             continue  # ", and demonstrates ...": the same subject's next predicate; ", and course,
             # is ...": the last item of a list, not a finding of its own

@@ -2399,6 +2399,11 @@ def test_translated_and_telegraphic_wordings_read_as_their_plain_forms(reference
     ("Left kidney 10.9 cm bipolar length.", False),
     ("Liver span measured at 15 cm.", False),
     ("Right kidney bipolar length 12.2 cm.", False),
+    ("Liver span 15 cm, spleen span 11 cm.", False),
+    ("The right kidney measures 11.2 cm in length and the left kidney 10.8 cm.", False),
+    ("A 4 mm nodule in the liver, 6 mm cyst in the kidney.", True),
+    ("In the abdomen, the liver spans 15 cm and the spleen 11.5 cm.", False),
+    ("Several nodes, the largest at the left renal hilum measuring 33 mm.", True),
     ("The hepatic span is 16 cm.", False),
     ("Left hydronephrosis 18 mm.", True),
     ("A 4 mm nodule in the right kidney.", True)])
@@ -2459,3 +2464,17 @@ def test_have_ends_a_subject_as_show_does():
     ", and no new lesion" starts a statement of its own instead of ending a subject list."""
     assert atomize("The liver lesions have regressed, and no new lesion is seen.")[0] == [
         "The liver lesions have regressed.", "No new lesion is seen."]
+
+
+@pytest.mark.parametrize("sentence", [
+    "The left ureter cannot be well assessed because the patient is poorly echogenic.",
+    "The left ureter is not clearly visible owing to the patient's poor echogenicity.",
+    "The left ureter is poorly visualized due to the patient's low echogenicity."])
+def test_why_an_organ_was_not_seen_is_not_a_finding(sentence):
+    """The patient's poor echogenicity says why the ureter was not seen; "poor" had read as a
+    finding and "poorly echogenic" as hyperechoic, so the same limit written three ways read
+    three ways."""
+    features = sentence_features(sentence)
+    assert features.normality == NORMAL
+    assert "hyperecho" not in features.asserted and "poor" not in features.asserted
+
