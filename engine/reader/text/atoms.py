@@ -308,6 +308,14 @@ _SITE_MEASUREMENT_RE = re.compile(
     rf"(?:\s+(?:in\s+)?(?:(?:maximum|maximal|largest|transverse|bipolar|craniocaudal)\s+)?{_DIMENSION}|\s+(?:thick|wide|long|deep))?"
     rf"|(?P<has>[a-z][\w /-]*?)\s+(?:has|shows)\s+an?\s+(?:(?:maximum|maximal)\s+)?{_DIMENSION}\s+of\s+{_AMOUNT})"
     r"\W*$", re.IGNORECASE)
+# Where one line measures several structures ("Liver span 16 cm, spleen span 13 cm", "... 12 cm in
+# length and the left kidney 11 cm"): after an amount, a comma or "and"
+_MEASUREMENT_LIST_RE = re.compile(
+    r"(?<=mm|cm)(?:\s+in\s+(?:length|diameter))?\s*(?:,\s*(?:and\s+)?|\s+and\s+)", re.IGNORECASE)
+# "the largest at the left renal hilum measuring 33 mm": a subject that refers to a finding named
+# before measures that finding, wherever it lies
+_REFERS_TO_FINDING_RE = re.compile(
+    r"(?:the\s+)?(?:largest|biggest|smallest|greatest|it|they|this|these|those|one|each)\b", re.IGNORECASE)
 
 
 
@@ -471,21 +479,12 @@ def _measures_a_site(atom: str) -> bool:
     return all(_measures_one_site(part) for part in _MEASUREMENT_LIST_RE.split(atom.strip()))
 
 
-_MEASUREMENT_LIST_RE = re.compile(r"(?<=mm|cm)(?:\s+in\s+(?:length|diameter))?\s*(?:,\s*(?:and\s+)?|\s+and\s+)", re.IGNORECASE)
-
-
 def _measures_one_site(part: str) -> bool:
     m = _SITE_MEASUREMENT_RE.match(part.strip())
     if not m:
         return False
     subject = m.group("of") or m.group("site") or m.group("short") or m.group("has")
     return _is_site(subject) and not names_finding(subject) and not _REFERS_TO_FINDING_RE.match(subject)
-
-
-# "the largest at the left renal hilum measuring 33 mm": a subject that refers to a finding named
-# before measures that finding, wherever it lies
-_REFERS_TO_FINDING_RE = re.compile(
-    r"(?:the\s+)?(?:largest|biggest|smallest|greatest|it|they|this|these|those|one|each)\b", re.IGNORECASE)
 
 
 def _mask_between(m: re.Match[str]) -> str:
