@@ -60,9 +60,9 @@ _VERDICT_RE = re.compile(
     r"|\bno\b(?:\W+\w+){0,3}?\W+(?:acute|active|process|findings?|changes?)\b"
     r"|\b(?:acute|active|chronic|cardiopulmonary|intrathoracic)\s+(?:\w+\s+)?(?:process|findings?|changes?)\b")
 # What could not be seen of a named site: a statement about the patient's anatomy too.
-_LIMITED_RE = re.compile(r"obscur|(?:not|incompletely|poorly) (?:well )?(?:seen|visuali[sz]ed|evaluated|"
-                         r"assessed|assessable|evaluable|included)|cannot be (?:seen|evaluated|assessed)|excluded from|"
-                         r"limited|suboptimal")
+_LIMITED_RE = re.compile(r"obscur|(?:not|incompletely|poorly) (?:well )?(?:seen|visuali[sz]ed|shown|displayed|depicted|"
+                         r"evaluated|assessed|assessable|evaluable|included)|cannot be (?:seen|evaluated|assessed)|"
+                         r"excluded from|limited|suboptimal|\bneither\b[^.;]*\b(?:seen|visuali[sz]ed|identified|shown)\b")
 
 
 # Device words that are everyday English too: they count only beside a site.

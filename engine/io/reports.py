@@ -162,11 +162,17 @@ def _split(text: str) -> list[Section]:
         if name == "other" and (current in CLINICAL_SECTIONS or current == "other"):
             continue  # a sub-heading: its text belongs to the section it is in
         close(start)
-        if name in _LINE_SECTIONS and current in CLINICAL_SECTIONS:
+        if name in _LINE_SECTIONS:
             # "Findings:\n...Comparison: CT of 2024-05-12.\nLungs: ...": the comparison is its
-            # line; the findings go on after it
+            # line; the findings go on after it. At the top of a report, a comparison written on
+            # its heading's line ("Comparison: MRI of 3 months ago.\n- Resection cavity ...") is
+            # that line too: the lines after it are under no heading, not the comparison's
             line_end = text.find("\n", end)
-            resume = (line_end, current) if line_end != -1 and text[line_end:].strip() else None
+            inline = line_end != -1 and text[end:line_end].strip() and text[line_end:].strip()
+            if current in CLINICAL_SECTIONS:
+                resume = (line_end, current) if line_end != -1 and text[line_end:].strip() else None
+            elif inline:
+                resume = (line_end, "preamble")
         # A heading the table lacks stays in its section's text: it may name the organ or the
         # side its findings are about ("Right kidney: simple cyst").
         current, heading, pos = name, written, start if name == "other" else end

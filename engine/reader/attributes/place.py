@@ -32,6 +32,11 @@ _DATE_RE = re.compile(r"\b(?:19|20)\d{2}(?:[-./]\d{1,2}(?:[-./]\d{1,2})?)?\b")
 # own stem, so the words a sentence asserts or denies hold them as written here.
 MRI_SEQUENCES = frozenset({"t1", "t2", "flair", "dwi", "adc", "swi", "stir", "pd"})
 _SEQUENCE_RE = re.compile(rf"\b({'|'.join(sorted(MRI_SEQUENCES))})\b")
+# a sequence that is the subject of a denial ("DWI shows no high signal", "the ADC map shows no
+# low signal", "DWI: no high signal"): denied with its signal, as "no high signal on DWI" denies it
+_DENYING_SEQUENCE_RE = re.compile(
+    rf"\b({'|'.join(sorted(MRI_SEQUENCES))})\b(?=(?:\s+(?:sequences?|images?|imaging|map))?"
+    r"(?:\s*:)?\s+(?:(?:shows?|demonstrates?|reveals?|displays?|has)\s+)?no\b)")
 _SEGMENT_RE = re.compile(r"\bsegment s([1-8])\b")  # a liver segment, as equivalents.json writes it
 _SIDES = ("left", "right")
 _BLANKET = re.compile(r"abnormal\w*")
@@ -147,7 +152,29 @@ def _levels(canon: str) -> frozenset[str]:
             out |= _span_levels(m)
         elif _spinal_single(canon, m, bool(liver)):
             out.add(_level_name(m))
+    if "-" in canon or " to " in canon or " through " in canon:
+        out |= _disc_range_levels(canon)
     return frozenset(out)
+
+
+# Vertebrae in order, from the skull down: a range of disc levels covers every disc between
+_VERTEBRAE = (*(f"c{n}" for n in range(1, 8)), *(f"t{n}" for n in range(1, 13)),
+              *(f"l{n}" for n in range(1, 6)), "s1")
+_DISC = r"[ctls]\d{1,2}-[ctls]\d{1,2}"
+# "the c3-c4-c6-c7 discs" (written "C3/4-C6/7"), "from l3-l4 to l5-s1": a range of disc levels
+_DISC_RANGE_RE = re.compile(rf"\b({_DISC})(?:-|\s+(?:to|through)\s+)({_DISC})\b")
+
+
+def _disc_range_levels(canon: str) -> set[str]:
+    """Every disc level of a range of them ("C3/4-C6/7 discs show low T2 signal" is said of C3/4,
+    C4/5, C5/6 and C6/7), as a report written one level per line says it."""
+    out: set[str] = set()
+    for m in _DISC_RANGE_RE.finditer(canon):
+        first, last = m.group(1).split("-")[0], m.group(2).split("-")[0]
+        if first in _VERTEBRAE and last in _VERTEBRAE and _VERTEBRAE.index(first) < _VERTEBRAE.index(last) < len(_VERTEBRAE) - 1:
+            start, stop = _VERTEBRAE.index(first), _VERTEBRAE.index(last)
+            out |= {f"{_VERTEBRAE[i]}-{_VERTEBRAE[i + 1]}" for i in range(start, stop + 1)}
+    return out
 
 
 def _span_levels(m: re.Match[str]) -> set[str]:
@@ -195,7 +222,7 @@ def _absent_finding(canon: str) -> bool:
     return bool(m and anatomy_lexicon().abnormal.search(m.group(1)))
 
 
-_PRESENCE_WORDS = r"seen|present|visuali[sz]ed|identified|visible|noted|observed|demonstrated"
+_PRESENCE_WORDS = r"seen|present|visuali[sz]ed|identified|visible|noted|observed|demonstrated|shown|displayed|depicted"
 _PRESENT_RE = re.compile(rf"\b(?:{_PRESENCE_WORDS})\W*$")
 
 
@@ -332,7 +359,9 @@ def _words(canon: str, scope: ClauseScope, site_spans: list[tuple[int, int]],
         if any(s <= m.start() and m.end() <= e for s, e in site_spans) or word in _SIDES \
                 or word in places or _level_of(word) in levels:
             continue
-        (negated if scope.status(m.start(), m.end()) == NEGATIVE else asserted).add(stemmed)
+        denied = scope.status(m.start(), m.end()) == NEGATIVE \
+            or (word in MRI_SEQUENCES and _DENYING_SEQUENCE_RE.match(canon, m.start()) is not None)
+        (negated if denied else asserted).add(stemmed)
     return tokens, asserted, negated
 
 

@@ -82,9 +82,11 @@ def _said_of_label(sentence: str, label: str) -> str:
     return f"{label}: {said}"
 
 
-# "Gastric anastomosis: no mass lesion.", "Urinary bladder: No intravesical mass is identified."
+# "Gastric anastomosis: no mass lesion.", "Urinary bladder: No intravesical mass is identified.",
+# "Hardware: There is no evidence of loosening."
 _LABELLED_DENIAL_RE = re.compile(
-    r"^(?P<label>[A-Za-z][A-Za-z /,&-]{1,40}?):\s*(?:no|without)\s+(?P<denied>[^:;]+?)\s*\.?$", re.IGNORECASE)
+    r"^(?P<label>[A-Za-z][A-Za-z /,&-]{1,40}?):\s*(?:there\s+(?:is|are|was|were)\s+)?(?:no|without)\s+(?P<denied>[^:;]+?)\s*\.?$",
+    re.IGNORECASE)
 
 
 def _denial_at_label(part: str) -> str:
