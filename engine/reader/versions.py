@@ -19,22 +19,22 @@ from __future__ import annotations
 from radscope.engine.reader.vocabulary.loader import lexicon_hash
 
 READER_NAME = "radscope-reader"
-# v35: read off 140 report pairs helpers wrote (100 in the translated style: radiographs of limbs,
-# brain MR and vessels, spine and joints, body CT follow-up; 40 with planted errors) and radiology knowledge: normal
-# wordings of every modality ("in the center", "arranged in order", "well gasified", "run
-# smoothly", "clearly shown", "of equal width", "well opacified", "corresponds to gestational
-# age", a head "round in shape", "in continuity", a hip "located", a head that "maintains its
-# contour"); the placenta, the amniotic fluid and the umbilical cord are places, the fluid no
-# effusion; growth plates, end plates, the cribriform plate and the epiphyseal, Shenton,
+# v35: read off 170 report pairs helpers wrote (100 in the translated style: radiographs of limbs,
+# brain MR and vessels, spine and joints, body CT follow-up; 70 more with ultrasound) and radiology
+# knowledge: normal wordings of every modality ("in the center", "arranged in order", "well
+# gasified", "run smoothly", "clearly shown", "of equal width", "well opacified", "corresponds to
+# gestational age", a head "round in shape", "in continuity", a hip "located", a head that
+# "maintains its contour"); the placenta, the amniotic fluid and the umbilical cord are places, the
+# fluid no effusion; growth plates, end plates, the cribriform plate and the epiphyseal, Shenton,
 # Hilgenreiner and Perkins lines are anatomy, not devices; para-aortic nodes are retroperitoneal;
 # "near the midline" is a place, not a normal word; "continuous" callus is no normal word; an
-# examination's title on a line of its own is no finding, nor is a comparison line at the top
-# of a report the heading of what follows it; a sequence that
-# is the subject of a denial ("DWI shows no high signal", "DWI no high signal") is denied with
-# it; a range of disc levels ("C3/4-C6/7") is each level; a lost joint relationship is a
-# dislocation, "under the pleura" subpleural, "partially continuous" a partial tear, open physes
-# not closed, "neither X is visualized" both sides not visualized; "Label: There is no X" denies
-# X at the label.
+# examination's title on a line of its own is no finding, nor is a comparison line at the top of a
+# report the heading of what follows it; a sequence that is the subject of a denial ("DWI shows no
+# high signal", "DWI no high signal") is denied with it; a range of disc levels ("C3/4-C6/7") is
+# each level; a lost joint relationship is a dislocation, "under the pleura" subpleural, "partially
+# continuous" a partial tear, open physes not closed, "neither X is visualized" both sides not
+# visualized; "Label: There is no X" denies X at the label; flow towards the liver is hepatopetal;
+# EPE, CFV, DVP, FGR and the like are written out.
 # v34: read off radiologists' reports translated from French (PARROT) and rewritten by helpers: ",
 # without <finding of another organ>" and ", with no <finding> on the other side" are statements
 # of their own; "Both are ..." counts two findings, not two sides; an organ's size written as a

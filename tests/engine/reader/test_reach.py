@@ -2535,7 +2535,13 @@ def test_a_patch_beside_the_midline_is_not_normal():
     ("Hardware: There is no evidence of loosening or breakage.", "No loosening or breakage of the hardware."),
     ("The bone mineral density is diffusely reduced.", "Osteopenia."),
     ("The supraspinatus tendon fibers are partially continuous.",
-     "The supraspinatus tendon is partially torn.")])
+     "The supraspinatus tendon is partially torn."),
+    ("Left hip located.", "The left hip is not dislocated."),
+    ("A 38 mm cyst in the left ovary, avascular on color Doppler.",
+     "A 38 mm cyst in the left ovary without internal vascularity."),
+    ("The prostate capsule is intact, no EPE.", "The prostate capsule is intact, no extraprostatic extension."),
+    ("Portal vein flow is directed towards the liver.", "Hepatopetal portal venous flow."),
+    ("Left CFV: phasic flow.", "Phasic flow in the left common femoral vein.")])
 def test_reader_v35_rewrites_score_perfect(reference, candidate):
     """A signal denied on a sequence named first ("DWI no high signal") denies the sequence as
     "without high signal on DWI" does; a range of disc levels is each level; a lost joint
@@ -2557,7 +2563,8 @@ def test_reader_v35_errors_are_still_errors(reference, candidate):
 @pytest.mark.parametrize("title", [
     "MRI lumbar spine.", "CT neck with contrast.", "CT abdomen and pelvis with IV contrast.",
     "MRI brain without and with contrast.", "Right ankle, three views.", "Right shoulder, AP and Y views.",
-    "Left standing AP and lateral knee radiographs.", "Right lower limb venous Doppler."])
+    "Left standing AP and lateral knee radiographs.", "Right lower limb venous Doppler.",
+    "CT abdomen and pelvis with contrast, compared with CT of 12 months ago."])
 def test_an_examination_title_on_a_line_of_its_own_is_no_finding(title):
     """A report that opens its findings with the examination's name had one abnormal statement
     more than its rewrite, which names the examination nowhere."""
