@@ -168,10 +168,10 @@ def _split(text: str) -> list[Section]:
             # its heading's line ("Comparison: MRI of 3 months ago.\n- Resection cavity ...") is
             # that line too: the lines after it are under no heading, not the comparison's
             line_end = text.find("\n", end)
-            inline = line_end != -1 and text[end:line_end].strip() and text[line_end:].strip()
+            more_after = line_end != -1 and bool(text[line_end:].strip())
             if current in CLINICAL_SECTIONS:
-                resume = (line_end, current) if line_end != -1 and text[line_end:].strip() else None
-            elif inline:
+                resume = (line_end, current) if more_after else None
+            elif more_after and text[end:line_end].strip():
                 resume = (line_end, "preamble")
         # A heading the table lacks stays in its section's text: it may name the organ or the
         # side its findings are about ("Right kidney: simple cyst").

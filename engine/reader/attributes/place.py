@@ -160,6 +160,7 @@ def _levels(canon: str) -> frozenset[str]:
 # Vertebrae in order, from the skull down: a range of disc levels covers every disc between
 _VERTEBRAE = (*(f"c{n}" for n in range(1, 8)), *(f"t{n}" for n in range(1, 13)),
               *(f"l{n}" for n in range(1, 6)), "s1")
+_VERTEBRA_ORDER = {name: i for i, name in enumerate(_VERTEBRAE)}
 _DISC = r"[ctls]\d{1,2}-[ctls]\d{1,2}"
 # "the c3-c4-c6-c7 discs" (written "C3/4-C6/7"), "from l3-l4 to l5-s1": a range of disc levels
 _DISC_RANGE_RE = re.compile(rf"\b({_DISC})(?:-|\s+(?:to|through)\s+)({_DISC})\b")
@@ -170,9 +171,10 @@ def _disc_range_levels(canon: str) -> set[str]:
     C4/5, C5/6 and C6/7), as a report written one level per line says it."""
     out: set[str] = set()
     for m in _DISC_RANGE_RE.finditer(canon):
-        first, last = m.group(1).split("-")[0], m.group(2).split("-")[0]
-        if first in _VERTEBRAE and last in _VERTEBRAE and _VERTEBRAE.index(first) < _VERTEBRAE.index(last) < len(_VERTEBRAE) - 1:
-            start, stop = _VERTEBRAE.index(first), _VERTEBRAE.index(last)
+        # each disc named by the vertebra above it: "c3-c4" ... "c6-c7" runs from c3 to c6
+        start = _VERTEBRA_ORDER.get(m.group(1).split("-")[0])
+        stop = _VERTEBRA_ORDER.get(m.group(2).split("-")[0])
+        if start is not None and stop is not None and start < stop < len(_VERTEBRAE) - 1:
             out |= {f"{_VERTEBRAE[i]}-{_VERTEBRAE[i + 1]}" for i in range(start, stop + 1)}
     return out
 
