@@ -31,11 +31,12 @@ _DATE_RE = re.compile(r"\b(?:19|20)\d{2}(?:[-./]\d{1,2}(?:[-./]\d{1,2})?)?\b")
 # The MRI sequences as the canonical text writes them (equivalents.json's MR family); each is its
 # own stem, so the words a sentence asserts or denies hold them as written here.
 MRI_SEQUENCES = frozenset({"t1", "t2", "flair", "dwi", "adc", "swi", "stir", "pd"})
-_SEQUENCE_RE = re.compile(rf"\b({'|'.join(sorted(MRI_SEQUENCES))})\b")
+_SEQUENCES = "|".join(sorted(MRI_SEQUENCES))
+_SEQUENCE_RE = re.compile(rf"\b({_SEQUENCES})\b")
 # a sequence that is the subject of a denial ("DWI shows no high signal", "the ADC map shows no
 # low signal", "DWI: no high signal"): denied with its signal, as "no high signal on DWI" denies it
 _DENYING_SEQUENCE_RE = re.compile(
-    rf"\b({'|'.join(sorted(MRI_SEQUENCES))})\b(?=(?:\s+(?:sequences?|images?|imaging|map))?"
+    rf"\b({_SEQUENCES})\b(?=(?:\s+(?:sequences?|images?|imaging|map))?"
     r"(?:\s*:)?\s+(?:(?:shows?|demonstrates?|reveals?|displays?|has)\s+)?no\b)")
 _SEGMENT_RE = re.compile(r"\bsegment s([1-8])\b")  # a liver segment, as equivalents.json writes it
 _SIDES = ("left", "right")
