@@ -110,11 +110,6 @@ class Scoring(Generic[T]):
         """The signature's fields: the extractor's plus what the scoring adds."""
         return extractor_fields
 
-    def section_alignment(self, reference: str, candidate: str) -> dict[str, Any] | None:
-        """How a section the metric did not compare lines up, for the Differences view (the
-        two sections' texts; None: nothing to show)."""
-        return None
-
 
 class ExtractorMetric(Metric, Generic[T]):
     """A metric as extractor -> statistics -> score; one failing pair never fails the others."""
@@ -170,12 +165,6 @@ class ExtractorMetric(Metric, Generic[T]):
         if self.parts:
             read = sections_read(pair, self.parts, self.card.reads, self.card.title,
                                  self.card.reads_why)
-            for entry in read["not_compared"]:
-                texts = [_part(read_layout(text), entry["section"])
-                         for text in (pair.reference, pair.candidate)]
-                alignment = self.scoring.section_alignment(*texts) if all(texts) else None
-                if alignment is not None:
-                    entry["alignment"] = alignment
             result.details = {**result.details, "sections": read}
         return result
 

@@ -66,13 +66,6 @@ class RadsemScoring(Scoring[RadsemExtraction]):
         out["judge_calls"] = []  # the judge's calls, when a judge read the pair (below)
         return PairScore(score=scored.score, details={**out, **details})
 
-    def section_alignment(self, reference: str, candidate: str) -> dict[str, Any] | None:
-        """The impression's sentence alignment by the rules matcher, not scored: drawn by the
-        Differences view beside the findings ("not compared: RadSEM reads findings only")."""
-        from radscope.engine.metrics.radsem.rules import section_alignment  # the reader: on use
-
-        return section_alignment(reference, candidate)
-
 
 def _rules(ctx: RuntimeContext) -> Extractor[RadsemExtraction]:
     from radscope.engine.metrics.radsem.rules import build_extractor  # the reader: imported on use

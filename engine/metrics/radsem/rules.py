@@ -145,14 +145,6 @@ class RadsemRulesExtractor(PairwiseExtractor[RadsemExtraction]):
 
 
 
-def section_alignment(reference: str, candidate: str) -> dict[str, Any]:
-    """Two sections' alignment by the lexical rules matcher, in the extraction's shape
-    (``ref_sentences``, ``gen_sentences``, ``tags``), marked ``scored: False``: it is shown,
-    never part of a score."""
-    extraction = RadsemRulesExtractor().read_pair(ReportPair("section", reference, candidate))
-    return {**extraction.to_json(), "scored": False, "reader": f"rules ({RADSEM_RULES_VERSION})"}
-
-
 def _load_encoder(ctx: Any = None) -> tuple[Any, dict[str, Any]]:
     """The bundled sentence encoder (shared through ``ctx`` when given).
 

@@ -169,8 +169,7 @@ def test_iu_3707_shape_impression_changed_with_identical_findings(metrics):
         left_out = radsem.details["sections"]["not_compared"]
         assert [e["section"] for e in left_out] == ["impression"]
         assert left_out[0]["why"].startswith("impression not compared: RadSEM reads findings only")
-        assert left_out[0]["alignment"]["scored"] is False
-        assert left_out[0]["alignment"]["ref_sentences"] == ["Right lower lobe pneumonia."]
+        assert set(left_out[0]) == {"section", "why"}  # no reading of a section it did not score
 
 
 def test_the_sections_option_scores_one_section_and_names_it():
