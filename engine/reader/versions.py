@@ -19,6 +19,16 @@ from __future__ import annotations
 from radscope.engine.reader.vocabulary.loader import lexicon_hash
 
 READER_NAME = "radscope-reader"
+# v36: read from radiology knowledge and checked on fold a's texts at every level: lymph nodes
+# said not to be seen ("no lymph nodes are seen in the mediastinum", "mediastinal lymph nodes are
+# not identified") deny nodes, as "no enlarged lymph nodes" does (the denial had read as an organ
+# said to be absent, an abnormal statement); "stenosed" and a stricture are stenosis, "ill defined"
+# without a hyphen ill-defined, osseous or bony bridging (written "bone bridging" once read) a
+# finding; adhesions, callus, a reversed curvature, volume loss (a
+# spelling the lexicon wrote and no pattern read), ossification and about forty findings,
+# variants and anomalies of every modality that had no word of their own (hyperinflation,
+# pseudarthrosis as nonunion, cephalization as vascular redistribution, microhemorrhages as
+# microbleeds, hemivertebra, tethered cord, situs inversus, phleboliths, ...).
 # v35: read off 170 report pairs helpers wrote (100 in the translated style: radiographs of limbs,
 # brain MR and vessels, spine and joints, body CT follow-up; 70 more with ultrasound) and radiology
 # knowledge: normal wordings of every modality ("in the center", "arranged in order", "well
@@ -329,7 +339,7 @@ READER_NAME = "radscope-reader"
 # opposite places and liver segments, telegraphic labels kept. v5: findings as frames (sizes in mm within a tolerance, change over time), wording.json,
 # comparisons as context. v4: sections as written (RESULT(S), CONCLUSION, sub-headings), the
 # impression read apart. v3: radsem-rules-v5 atoms (level and site lists, joined continuations).
-READER_VERSION = "reader-v35"
+READER_VERSION = "reader-v36"
 READER_RULES_VERSION = "rules-v5"  # v5: telegraphic labels kept; v4: sentences read through wording.json
 RADSEM_RULES_VERSION = "radsem-rules-v11"  # v11: a statement naming no site is kept apart only below 0.25 similarity; v10: site lists, shared nouns, finding lists and finding adjectives written one per sentence; v9: a statement the other report denies pairs only with one that states the denied finding; kinds and effects written one per sentence; v8: a finding that names no abnormality against one that does is part-whole; v7: per-sequence atoms, places; v6: size and change-over-time contradictions
 

@@ -27,9 +27,9 @@ from radscope.engine.reader.text.wording import normalise
 def test_a_finding_named_by_reference_reads_the_site_of_the_one_it_refers_to():
     reading = read_report("There is a healing fracture of the right distal radius. "
                           "The fracture is in anatomic alignment, with callus formation.")
-    fracture, alignment = reading.findings
-    assert fracture.sites == alignment.sites == ("radius",)
-    assert alignment.laterality == ("right",)
+    fracture, alignment, callus = reading.findings  # the callus is a finding of its own (reader-v36)
+    assert fracture.sites == alignment.sites == callus.sites == ("radius",)
+    assert alignment.laterality == callus.laterality == ("right",)
 
 
 def test_a_pronoun_refers_to_the_nearest_finding_with_a_site():
@@ -2598,3 +2598,57 @@ def test_joint_position_words_and_bridging_callus(sentence, normality):
 
 def test_para_aortic_nodes_are_retroperitoneal():
     assert "retroperitoneum" in sentence_features("Multiple enlarged para-aortic lymph nodes.").sites
+
+
+# --- reader-v36: lymph nodes said not to be seen, and findings of every modality that had no word
+
+
+@pytest.mark.parametrize("sentence", [
+    "No lymph nodes are seen in the mediastinum.", "No mediastinal lymph nodes are identified.",
+    "Mediastinal lymph nodes are not seen.", "Calcified lymph nodes are not noted in the mediastinum."])
+def test_lymph_nodes_said_not_to_be_seen_are_denied_at_their_place(sentence):
+    """Nodes that are not there are no finding: the denial had read as an organ said to be absent
+    (an abnormal statement naming nothing)."""
+    features = sentence_features(sentence)
+    assert features.normality == NORMAL
+    assert "lymphadenopathi" in features.negated and features.sites == frozenset({"mediastinum"})
+
+
+def test_nodes_said_to_be_seen_are_still_a_finding():
+    assert sentence_features("Several small lymph nodes are seen in the mediastinum.").normality == ABNORMAL
+
+
+def test_no_nodes_seen_and_no_enlarged_nodes_are_one_denial():
+    _assert_radsem_perfect_both_ways("No lymph nodes are seen in the mediastinum.",
+                                     "No enlarged mediastinal lymph nodes.")
+
+
+@pytest.mark.parametrize(("first", "second"), [
+    ("The trachea is stenosed.", "Tracheal stenosis."),
+    ("A stricture of the common bile duct.", "Narrowing of the common bile duct."),
+    ("The margins are ill defined.", "The margins are ill-defined."),
+    ("The lungs are hyperexpanded.", "Hyperinflation of the lungs."),
+    ("Pseudarthrosis of the left clavicle.", "Nonunion of the left clavicle."),
+    ("Cephalization of the pulmonary vessels.", "Upper lobe diversion of the pulmonary vessels."),
+    ("Microhemorrhages in the left frontal lobe.", "Microbleeds in the left frontal lobe."),
+    ("Osseous bridging of the lumbar vertebral bodies.", "Bony bridging of the lumbar vertebral bodies.")])
+def test_one_finding_in_two_wordings_names_one_finding_word(first, second):
+    a, b = sentence_features(first), sentence_features(second)
+    assert a.core and a.core == b.core, (a.core, b.core)
+
+
+@pytest.mark.parametrize("finding", [
+    "pleural adhesions", "callus", "reversal of the cervical lordosis",
+    "volume loss", "heterotopic ossification", "bronchiolectasis", "diastasis", "an exostosis",
+    "malrotation", "osteosclerosis", "eventration", "delayed union", "a lipohemarthrosis",
+    "a concha bullosa", "granulation tissue", "coarctation", "situs inversus",
+    "dextrocardia", "an azygos lobe", "a cervical rib", "a butterfly vertebra", "a hemivertebra",
+    "a tethered cord", "syringomyelia", "a cavum septum pellucidum", "a mega cisterna magna",
+    "lipomatosis", "hemosiderin deposition", "subpleural lines", "parenchymal bands",
+    "peribronchial cuffing", "tracheomalacia", "an unfolded aorta", "pneumopericardium",
+    "phleboliths", "nephrocalcinosis", "a duplex collecting system"])
+def test_findings_of_every_modality_are_named(finding):
+    """Each had read as an abnormal statement naming no finding, so that the same finding written
+    another way paired only by its other words, and its denial named nothing."""
+    assert sentence_features(f"There is {finding}.").core, finding
+    assert sentence_features(f"No {finding.removeprefix('a ').removeprefix('an ')}.").normality == NORMAL
