@@ -2652,3 +2652,19 @@ def test_findings_of_every_modality_are_named(finding):
     another way paired only by its other words, and its denial named nothing."""
     assert sentence_features(f"There is {finding}.").core, finding
     assert sentence_features(f"No {finding.removeprefix('a ').removeprefix('an ')}.").normality == NORMAL
+
+
+@pytest.mark.parametrize("sentence", [
+    "The left upper lobe does not demonstrate small ground-glass nodules with distinct margins.",
+    "The right lung does not exhibit patchy opacities with partially ill-defined margins.",
+    "The right centrum semiovale does not harbor multiple patchy T2 hyperintense lesions."])
+def test_a_verb_denied_denies_its_whole_object(sentence):
+    """"Does not show X" says what "shows no X" says: the denial reaches the end of the object,
+    as "no" does (the plain "not" reaches four words, and the finding had been read as stated)."""
+    features = sentence_features(sentence)
+    assert features.normality == NORMAL and not features.core, (features.core, features.negated)
+
+
+def test_a_denied_verb_stops_at_a_new_clause():
+    findings = read_report("The liver does not show any focal lesion, but there is a 5 mm cyst in the right kidney.").findings
+    assert [f.features.normality for f in findings] == [NORMAL, ABNORMAL]
