@@ -29,7 +29,8 @@ READER_NAME = "radscope-reader"
 # variants and anomalies of every modality that had no word of their own (hyperinflation,
 # pseudarthrosis as nonunion, cephalization as vascular redistribution, microhemorrhages as
 # microbleeds, hemivertebra, tethered cord, situs inversus, phleboliths, ...); "does not show /
-# demonstrate / exhibit ..." denies its whole object, as "no" does.
+# demonstrate / exhibit ..." denies its whole object, as "no" does; antegrade flow, a negligible
+# residual, cardiac activity present and a vena cava collapsing with respiration are normal.
 # v35: read off 170 report pairs helpers wrote (100 in the translated style: radiographs of limbs,
 # brain MR and vessels, spine and joints, body CT follow-up; 70 more with ultrasound) and radiology
 # knowledge: normal wordings of every modality ("in the center", "arranged in order", "well

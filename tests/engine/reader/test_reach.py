@@ -2668,3 +2668,19 @@ def test_a_verb_denied_denies_its_whole_object(sentence):
 def test_a_denied_verb_stops_at_a_new_clause():
     findings = read_report("The liver does not show any focal lesion, but there is a 5 mm cyst in the right kidney.").findings
     assert [f.features.normality for f in findings] == [NORMAL, ABNORMAL]
+
+
+@pytest.mark.parametrize(("sentence", "normality"), [
+    ("The vertebral arteries show antegrade flow.", NORMAL), ("Fetal cardiac activity is present.", NORMAL),
+    ("No fetal cardiac activity is seen.", ABNORMAL), ("Post-void residual volume is negligible.", NORMAL),
+    ("The IVC is normal in caliber and collapses with respiration.", NORMAL),
+    ("The IVC is dilated and does not collapse with inspiration.", ABNORMAL)])
+def test_doppler_and_obstetric_normal_wordings(sentence, normality):
+    """Flow in its normal direction, a heartbeat seen, a vena cava that collapses as it should
+    ("collapses" had read as a collapse)."""
+    assert all(f.features.normality == normality for f in read_report(sentence).findings)
+
+
+def test_retrograde_flow_is_reversed_flow():
+    assert sentence_features("Retrograde flow in the left vertebral artery.").core == \
+        sentence_features("Reversed flow in the left vertebral artery.").core == frozenset({"reversed"})
