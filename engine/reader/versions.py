@@ -22,15 +22,15 @@ READER_NAME = "radscope-reader"
 # v36: read from radiology knowledge and checked on fold a's texts at every level: lymph nodes
 # said not to be seen ("no lymph nodes are seen in the mediastinum", "mediastinal lymph nodes are
 # not identified") deny nodes, as "no enlarged lymph nodes" does (the denial had read as an organ
-# said to be absent, an abnormal statement); "stenosed" and a stricture are stenosis, "ill defined"
-# without a hyphen ill-defined, osseous or bony bridging (written "bone bridging" once read) a
-# finding; adhesions, callus, a reversed curvature, volume loss (a
-# spelling the lexicon wrote and no pattern read), ossification and about forty findings,
-# variants and anomalies of every modality that had no word of their own (hyperinflation,
-# pseudarthrosis as nonunion, cephalization as vascular redistribution, microhemorrhages as
-# microbleeds, hemivertebra, tethered cord, situs inversus, phleboliths, ...); "does not show /
-# demonstrate / exhibit ..." denies its whole object, as "no" does; antegrade flow, a negligible
-# residual, cardiac activity present and a vena cava collapsing with respiration are normal.
+# said to be absent, an abnormal statement); "stenosed" and a stricture are stenosis, "ill
+# defined" without a hyphen ill-defined, osseous or bony bridging (written "bone bridging" once
+# read) a finding; adhesions, callus, a reversed curvature, volume loss (a spelling the lexicon
+# wrote and no pattern read), ossification and about forty findings, variants and anomalies of
+# every modality that had no word of their own (hyperinflation, pseudarthrosis as nonunion,
+# cephalization as vascular redistribution, microhemorrhages as microbleeds, hemivertebra,
+# tethered cord, situs inversus, phleboliths, ...); "does not show / demonstrate / exhibit ..."
+# denies its whole object, as "no" does; antegrade flow, a negligible residual, cardiac activity
+# present and a vena cava collapsing with respiration are normal.
 # v35: read off 170 report pairs helpers wrote (100 in the translated style: radiographs of limbs,
 # brain MR and vessels, spine and joints, body CT follow-up; 70 more with ultrasound) and radiology
 # knowledge: normal wordings of every modality ("in the center", "arranged in order", "well

@@ -144,7 +144,6 @@ class RadsemRulesExtractor(PairwiseExtractor[RadsemExtraction]):
                                 gen_sentences=[f.text for f in gen], tags=tags, notes=notes)
 
 
-
 def _load_encoder(ctx: Any = None) -> tuple[Any, dict[str, Any]]:
     """The bundled sentence encoder (shared through ``ctx`` when given).
 
