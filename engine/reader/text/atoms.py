@@ -146,6 +146,8 @@ _QUALITY_OF_RE = re.compile(
     r"^(?P<head>(?:[\w-]+ ){0,2}(?:density|signal(?: intensity)?|echo(?:genicity)?|attenuation|morphology"
     r"|size|shape|contour|outline|thickness|structure|appearance|position|alignment|caliber) of)\s",
     re.IGNORECASE)
+# a finding of a site that a subject list shares: "thickening of the left pleura and diaphragm"
+_FINDING_OF_RE = re.compile(r"^(?P<head>(?:[\w-]+ ){0,2}[\w-]+ of)\s(?:the\s)?", re.IGNORECASE)
 _LEADING_ARTICLE_RE = re.compile(r"^(?:the|both)\s+", re.IGNORECASE)  # "the spleen, ..."
 _LEADING_DENIAL_RE = re.compile(r"^(?:no|any)\s+", re.IGNORECASE)  # "no effusion and no ..."
 _DENIAL_WORD_RE = re.compile(r"\b(?:no|not)\b", re.IGNORECASE)
@@ -944,13 +946,17 @@ def _expand_subject_list(clause: str) -> list[str]:
     parts = _parts_share_noun(items)
     if parts:  # "The medial and posterior malleoli are intact"
         return [f"{item} {rest}" for item in parts]
-    quality = _QUALITY_OF_RE.match(items[0])
+    quality = _QUALITY_OF_RE.match(items[0]) or _finding_of(items[0])
     if quality and not any(c.isdigit() for c in subject) \
-            and all(" of " not in i and _is_site(i) for i in items[1:]):
+            and all(" of " not in i and _is_site(i) and not names_finding(i) for i in items[1:]):
         # "The bone density of the pelvis and the proximal femurs is decreased": the quality is
         # said of each site ("the bone density of the proximal femurs"), not the bare site; spinal
-        # levels ("the signal of the L4/5 and L5/S1 discs") share their noun in the site list
-        return [f"{items[0]} {rest}"] + [f"{quality.group('head')} {item} {rest}" for item in items[1:]]
+        # levels ("the signal of the L4/5 and L5/S1 discs") share their noun in the site list;
+        # a side goes on to the sites that name none ("of the left radius and ulna")
+        side = _SIDE_RE.search(items[0], quality.end())
+        return [f"{items[0]} {rest}"] + [
+            f"{quality.group('head')} {item if _SIDE_RE.search(item) or not side else f'{side.group(0)} {item}'} {rest}"
+            for item in items[1:]]
     # "Bony or soft tissue abnormalities are ...": an item that is a lone modifier shares the
     # last item's noun, so the subject is one phrase, not a list.
     if any(len(i.split()) == 1 and _MODIFIER_RE.search(i) for i in items[:-1]):
@@ -961,6 +967,15 @@ def _expand_subject_list(clause: str) -> list[str]:
     if not (sites or findings):
         return [clause]
     return [f"{item} {rest}" for item in items]
+
+
+def _finding_of(item: str) -> re.Match[str] | None:
+    """"thickening of the left pleura": a finding named before the site it is of, which a
+    subject list's other sites share ("Thickening of the left pleura and diaphragm is noted" says
+    the diaphragm is thickened too, not that it is there)."""
+    m = _FINDING_OF_RE.match(item)
+    head = m.group("head")[:-3] if m else ""
+    return m if m and names_finding(head) and not _is_site(head) else None
 
 
 def _expand_negated_list(clause: str) -> list[str]:

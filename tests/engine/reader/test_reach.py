@@ -2679,3 +2679,56 @@ def test_a_denied_verb_stops_at_a_new_clause():
 def test_retrograde_flow_is_reversed_flow():
     assert sentence_features("Retrograde flow in the left vertebral artery.").core == \
         sentence_features("Reversed flow in the left vertebral artery.").core == frozenset({"reversed"})
+
+
+# --- reader-v37: a long subject said not to be seen, a finding of a list of sites, places of every
+# region that named none
+
+
+@pytest.mark.parametrize("sentence", [
+    "Thickening of the wall of the right main bronchus is not observed.",
+    "Herniation of left orbital fat into the ethmoid sinus is not noted.",
+    "Widening of the joint space of the left knee is not evident."])
+def test_a_long_subject_said_not_to_be_seen_is_denied(sentence):
+    """The finding opens a subject of eight or more words: a cue after it reaching back seven
+    words had left it stated, so the denial read as the finding."""
+    features = sentence_features(sentence)
+    assert features.normality == NORMAL and not features.core, (features.core, features.negated)
+
+
+@pytest.mark.parametrize(("sentence", "places"), [
+    ("Thickening of the left pleura and diaphragm is noted.", [{"pleura"}, {"diaphragm"}]),
+    ("Calcification of the aortic arch and carina is noted.", [{"aorta"}, {"trachea"}]),
+    ("Fracture of the left radius and ulna is seen.", [{"radius"}, {"ulna"}])])
+def test_a_finding_of_a_list_of_sites_is_said_of_each(sentence, places):
+    """"Thickening of A and B" says B is thickened too; B alone had become "B is noted", a normal
+    statement about B. A side goes on to a site that names none ("left radius and ulna")."""
+    findings = [f.features for f in read_report(sentence).findings]
+    assert [f.sites for f in findings] == places
+    assert all(f.normality == ABNORMAL and f.core == findings[0].core for f in findings)
+    if "left" in sentence:
+        assert all("left" in f.sides for f in findings)
+
+
+@pytest.mark.parametrize(("structure", "site"), [
+    ("subdural space", "meninges"), ("subarachnoid space", "sulci"), ("amygdala", "temporal lobe"),
+    ("dentate nucleus", "cerebellum"), ("pineal gland", "brain"), ("clivus", "head"),
+    ("nasal septum", "nasal cavity"), ("tongue base", "oral cavity"), ("palatine tonsils", "oral cavity"),
+    ("parathyroid glands", "neck"), ("brachial plexus", "neck"), ("supraclavicular fossa", "neck"),
+    ("inferior vena cava", "vessel"), ("celiac trunk", "vessel"), ("interventricular septum", "heart"),
+    ("carina", "trachea"), ("subcarinal region", "mediastinum"), ("aortopulmonary window", "mediastinum"),
+    ("gastroesophageal junction", "esophagus"), ("pylorus", "stomach"), ("cystic duct", "bileduct"),
+    ("urethra", "bladder"), ("vertebral endplates", "spine"), ("pubic symphysis", "pelvis"),
+    ("popliteal fossa", "knee"), ("subacromial bursa", "shoulder"), ("greater tuberosity", "humerus"),
+    ("triangular fibrocartilage complex", "wrist"), ("manubrium", "sternum"),
+    ("rectus abdominis muscle", "abdominal wall")])
+def test_structures_of_every_region_name_their_place(structure, site):
+    """Each named no place, so a finding there paired by its words alone with the same finding
+    anywhere ("localized widening of the subarachnoid space" with "the liver is enlarged")."""
+    assert site in sentence_features(f"Mild thickening of the {structure} is noted.").sites
+    assert site in sentence_features(f"The {structure} is unremarkable.").sites
+
+
+def test_a_bakers_cyst_is_a_cyst_at_the_knee():
+    features = sentence_features("A Baker cyst is present in the right popliteal fossa.")
+    assert features.core == frozenset({"cyst"}) and features.sites == frozenset({"knee"})

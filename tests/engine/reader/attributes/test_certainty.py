@@ -20,13 +20,15 @@ def test_every_cue_is_a_record_of_a_category_and_direction():
     assert by_literal[("versus", "forward")].category == "uncertainty"
     assert by_literal[("versus", "backward")].category == "uncertainty"  # read both ways
     assert {r.direction for r in rules if r.category == "termination"} == {"terminate"}
-    assert all(r.max_scope == 7 for r in rules if r.direction == "backward")
+    assert all(r.max_scope == 12 for r in rules if r.direction == "backward")
 
 
 def test_a_backward_cue_reaches_the_mention_among_its_max_scope_words():
-    # "is not seen" (backward, max_scope 7): six words between still reach, seven do not.
-    assert status("Effusion in the left lower lung base is not seen", "effusion") == "negative"
-    assert status("Effusion in the far left lower lung base is not seen", "effusion") == "positive"
+    # "is not seen" (backward, max_scope 12): eleven words between still reach, twelve do not.
+    assert status("Effusion in the far lateral part of the left lower lung base is not seen",
+                  "effusion") == "negative"
+    assert status("Effusion in the far lateral part of the left lower lung base region is not seen",
+                  "effusion") == "positive"
 
 
 def test_a_forward_cue_with_max_scope_reaches_its_next_words_only():
