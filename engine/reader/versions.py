@@ -19,6 +19,18 @@ from __future__ import annotations
 from radscope.engine.reader.vocabulary.loader import lexicon_hash
 
 READER_NAME = "radscope-reader"
+# v37: from radiology knowledge and our own sentences (fold a read only at L5, where every
+# statement is turned): a cue after its finding ("... is not seen", "has resolved") reaches back
+# twelve words, so a long subject ("thickening of the wall of the right main bronchus is not
+# observed") is denied; a finding of a list of sites ("thickening of the left pleura and
+# diaphragm") is said of each site, the last no longer "the diaphragm is noted"; restricted
+# diffusion is cut into its DWI and ADC readings as a report that writes them out is, and "bright"
+# / "dark" on a sequence are readings; plates and screws are one fixation construct; about eighty
+# structures of every region name their place (subarachnoid and subdural spaces, amygdala, carina,
+# vena cava, pylorus, cystic duct, endplates, popliteal fossa, the cranial nerves, perihilar,
+# retrocardiac, ...); hypoplasia, agenesis, hepatofugal flow, susceptibility, a low-lying placenta
+# or one covering the os, an abruption and air under the diaphragm are findings, a wall "thick"
+# is thickened, and a placenta located on a wall is normal.
 # v36: read from radiology knowledge and checked on fold a's texts at every level: lymph nodes
 # said not to be seen ("no lymph nodes are seen in the mediastinum", "mediastinal lymph nodes are
 # not identified") deny nodes, as "no enlarged lymph nodes" does (the denial had read as an organ
@@ -341,7 +353,7 @@ READER_NAME = "radscope-reader"
 # opposite places and liver segments, telegraphic labels kept. v5: findings as frames (sizes in mm within a tolerance, change over time), wording.json,
 # comparisons as context. v4: sections as written (RESULT(S), CONCLUSION, sub-headings), the
 # impression read apart. v3: radsem-rules-v5 atoms (level and site lists, joined continuations).
-READER_VERSION = "reader-v36"
+READER_VERSION = "reader-v37"
 READER_RULES_VERSION = "rules-v5"  # v5: telegraphic labels kept; v4: sentences read through wording.json
 RADSEM_RULES_VERSION = "radsem-rules-v11"  # v11: a statement naming no site is kept apart only below 0.25 similarity; v10: site lists, shared nouns, finding lists and finding adjectives written one per sentence; v9: a statement the other report denies pairs only with one that states the denied finding; kinds and effects written one per sentence; v8: a finding that names no abnormality against one that does is part-whole; v7: per-sequence atoms, places; v6: size and change-over-time contradictions
 

@@ -246,7 +246,7 @@ _LEADING_CONNECTIVE_RE = re.compile(
 _SEQUENCE = (r"(?:(?:T[12]|PD)(?:WI|W)?(?:[- ]weighted(?:\s+(?:imaging|images?|sequences?))?)?|(?:T2[- ])?FLAIR|DWI|ADC|SWI|STIR"
              r"|diffusion[- ]weighted(?:\s+(?:imaging|images?))?|proton[- ]density(?:[- ]weighted)?)(?![\w-])")
 _INTENSITY = (r"(?:(?:slightly|mildly|markedly|mixed|heterogeneously|homogeneously|uniformly|predominantly)\s+)?(?:(?:iso(?:intense)?-?\s*to\s+)?(?:hypo|hyper|iso)-?\s*intens(?:e|ity|ities)"
-              r"|(?:iso-?\s*to\s+)?(?:low|high|iso|equal|increased|decreased|reduced|elevated)(?:\s+mixed)?(?:\s+signals?)?"
+              r"|(?:iso-?\s*to\s+)?(?:low|high|iso|equal|increased|decreased|reduced|elevated|bright|dark)(?:\s+mixed)?(?:\s+signals?)?"
               r"(?:\s+intensity)?)")
 _SEQUENCE_LIST = rf"{_SEQUENCE}(?:\s*(?:/|,|,?\s*and)\s*(?:on\s+|in\s+)?(?:the\s+)?{_SEQUENCE})*"
 _SEQUENCE_READING_RE = re.compile(
@@ -256,6 +256,13 @@ _SEQUENCE_READING_RE = re.compile(
     rf"{_INTENSITY}(?:\s+signals?)?(?:\s+intensity)?"
     rf"|(?:long|short)\s+{_SEQUENCE}(?:\s+signals?)?|{_INTENSITY}\s+{_SEQUENCE}(?:\s+signals?)?", re.IGNORECASE)
 _ONE_SEQUENCE_RE = re.compile(_SEQUENCE, re.IGNORECASE)
+# restricted diffusion in the words of equivalents.json's MR family, and a denial before it in its clause
+_RESTRICTED_DIFFUSION_RE = re.compile(
+    r"\b(?:restricted (?:water )?diffusion|diffusion restriction|restriction of diffusion|restricts? diffusion"
+    r"|diffusion[- ]restricted|restricted on DWI)\b", re.IGNORECASE)
+_DENIED_BEFORE_RE = re.compile(r"\b(?:no|not|without|absent|negative for|free of)\b", re.IGNORECASE)
+_RESTRICTS_RE = re.compile(r"restricts? diffusion", re.IGNORECASE)  # the verb: "the lesion restricts diffusion"
+_DIFFUSION_SEQUENCE_RE = re.compile(r"\b(?:DWI|ADC)\b|diffusion[- ]weighted", re.IGNORECASE)
 # a word that says something: two letters or more, or an MR sequence ("T1: hypointense." is a
 # reading of its own, not a stray letter and a word)
 _CONTENT_WORD_RE = re.compile(rf"{_SEQUENCE}|[A-Za-z]{{2,}}", re.IGNORECASE)
@@ -277,6 +284,9 @@ _BETWEEN_RE = re.compile(
     r"\bbetween\s+(?:the\s+)?(?P<first>[^,;.]{1,60}?)(?P<joiner>\s+and\s+)(?:the\s+)?(?P<second>[^,;.\s]+)",
     re.IGNORECASE)
 _BETWEEN_AND = "\ue000"  # a private-use character: no list rule reads it as "and"
+# plates and screws are one fixation construct (equivalents.json's hardware family reads them as
+# "fixation hardware"), not two devices to cut into two statements: their "and" is hidden too
+_ONE_CONSTRUCT_RE = re.compile(r"\b(?:plates?\s+and\s+screws?|screws?\s+and\s+plates?)\b", re.IGNORECASE)
 # an organ's density, signal or echo read as abnormal, in canonical spelling
 _ABNORMAL_APPEARANCE_RE = re.compile(r"\bhyp(?:o|er)(?:dense|intense|echoic)\b")
 _FAT_SEQUENCE_RE = re.compile(r"\bfat[- ](?:suppress|saturat)\w*", re.IGNORECASE)
@@ -458,7 +468,7 @@ def _atomize_sentence_cached(sentence: str) -> tuple[str, ...] | None:
     text = _CHANGE_AFTER_SEMICOLON_RE.sub(", ", _neither_nor(_without_title(text)))
     if not text or lex.drop.search(text.lower()):
         return None
-    text = _BETWEEN_RE.sub(_mask_between, text)
+    text = _ONE_CONSTRUCT_RE.sub(lambda m: m.group(0).replace(" and ", _BETWEEN_AND), _BETWEEN_RE.sub(_mask_between, text))
     out: list[str] = []
     for clause in (a for whole in _clauses(text) for c in _expand_predicates(whole)
                    for a in _expand_adjectives(c)):
@@ -524,7 +534,7 @@ def _split_device_denial(atom: str) -> list[str]:
     if not m:
         return [atom]
     left = _TRAILING_VERB_RE.sub("", atom[:m.start()].strip(" ,;"))
-    said = canonical_text(left)
+    said = canonical_text(left.replace(_BETWEEN_AND, " and "))
     # a device named by the procedure that placed it ("plate and screws after internal fixation")
     # is not the one the denial is about
     procedure = [m.span() for m in _PROCEDURE_RE.finditer(said)]
@@ -841,7 +851,10 @@ def _expand_sequences(clause: str) -> list[str]:
     """One statement per MR sequence: "a lesion with low signal on T1WI and high signal on T2WI
     and DWI" -> "a lesion with low signal on T1WI", "... high signal on T2WI", "... high signal on
     DWI", as a report written one line per sequence says it. Only a run of sequence readings
-    joined by "and", commas or a verb is cut; the words before and after it go with each one."""
+    joined by "and", commas or a verb is cut; the words before and after it go with each one.
+    Restricted diffusion is its two readings ("high signal on DWI and low signal on ADC"), so it
+    is cut as a report that writes them out is."""
+    clause = _restricted_diffusion_written_out(clause)
     if len(_ONE_SEQUENCE_RE.findall(clause)) < 2:
         return [clause]  # fewer than two sequences named: nothing to cut (most clauses)
     run: list[re.Match[str]] = []
@@ -855,6 +868,16 @@ def _expand_sequences(clause: str) -> list[str]:
         return [clause]
     head, tail = clause[:run[0].start()], clause[run[-1].end():]
     return [f"{head}{reading}{tail}" for unit in run for reading in _one_per_sequence(unit.group(0))]
+
+
+def _restricted_diffusion_written_out(clause: str) -> str:
+    """"shows restricted diffusion" -> "shows high signal on DWI and low signal on ADC"; a denied
+    one ("no restricted diffusion") stays one statement, as the denial of each reading would."""
+    m = _RESTRICTED_DIFFUSION_RE.search(clause)
+    if not m or _DENIED_BEFORE_RE.search(clause[:m.start()]) or _DIFFUSION_SEQUENCE_RE.search(clause):
+        return clause  # denied, or its readings written out beside it already
+    verb = "shows " if _RESTRICTS_RE.fullmatch(m.group(0)) else ""
+    return f"{clause[:m.start()]}{verb}high signal on DWI and low signal on ADC{clause[m.end():]}"
 
 
 def _sequence_count(run: list[re.Match[str]]) -> int:
@@ -946,17 +969,18 @@ def _expand_subject_list(clause: str) -> list[str]:
     parts = _parts_share_noun(items)
     if parts:  # "The medial and posterior malleoli are intact"
         return [f"{item} {rest}" for item in parts]
-    quality = _QUALITY_OF_RE.match(items[0]) or _finding_of(items[0])
+    quality = _QUALITY_OF_RE.match(items[0])
     if quality and not any(c.isdigit() for c in subject) \
-            and all(" of " not in i and _is_site(i) and not names_finding(i) for i in items[1:]):
+            and all(" of " not in i and _is_site(i) for i in items[1:]):
         # "The bone density of the pelvis and the proximal femurs is decreased": the quality is
         # said of each site ("the bone density of the proximal femurs"), not the bare site; spinal
-        # levels ("the signal of the L4/5 and L5/S1 discs") share their noun in the site list;
-        # a side goes on to the sites that name none ("of the left radius and ulna")
-        side = _SIDE_RE.search(items[0], quality.end())
-        return [f"{items[0]} {rest}"] + [
-            f"{quality.group('head')} {item if _SIDE_RE.search(item) or not side else f'{side.group(0)} {item}'} {rest}"
-            for item in items[1:]]
+        # levels ("the signal of the L4/5 and L5/S1 discs") share their noun in the site list
+        return [f"{items[0]} {rest}"] + [f"{quality.group('head')} {item} {rest}" for item in items[1:]]
+    if _finding_of(items[0]) and all(" of " not in i and _is_site(i) and not names_finding(i) for i in items[1:]):
+        # "Thickening of the left pleura and diaphragm is noted": one finding of a list of sites,
+        # which the site list cuts (``_expand_site_list``), not a list of subjects ("the
+        # diaphragm is noted" would say nothing of it)
+        return [clause]
     # "Bony or soft tissue abnormalities are ...": an item that is a lone modifier shares the
     # last item's noun, so the subject is one phrase, not a list.
     if any(len(i.split()) == 1 and _MODIFIER_RE.search(i) for i in items[:-1]):
@@ -975,7 +999,7 @@ def _finding_of(item: str) -> re.Match[str] | None:
     the diaphragm is thickened too, not that it is there)."""
     m = _FINDING_OF_RE.match(item)
     head = m.group("head")[:-3] if m else ""
-    return m if m and names_finding(head) and not _is_site(head) else None
+    return m if m and _may_name_finding(head) and not _is_site(head) else None
 
 
 def _expand_negated_list(clause: str) -> list[str]:
