@@ -19,18 +19,20 @@ from __future__ import annotations
 from radscope.engine.reader.vocabulary.loader import lexicon_hash
 
 READER_NAME = "radscope-reader"
-# v37: from radiology knowledge and our own sentences (fold a read only at L5, where every
-# statement is turned): a cue after its finding ("... is not seen", "has resolved") reaches back
-# twelve words, so a long subject ("thickening of the wall of the right main bronchus is not
-# observed") is denied; a finding of a list of sites ("thickening of the left pleura and
+# v37: from radiology knowledge and our own sentences (and fold a's statements left unpaired at L1
+# and paired at L5, where every statement is turned): a cue after its finding that says it is not
+# there ("... is not seen", "has resolved") reaches back twelve words, so a long subject
+# ("thickening of the wall of the right main bronchus is not observed") is denied (a hedge after a
+# finding still reaches seven); a finding of a list of sites ("thickening of the left pleura and
 # diaphragm") is said of each site, the last no longer "the diaphragm is noted"; restricted
 # diffusion is cut into its DWI and ADC readings as a report that writes them out is, and "bright"
 # / "dark" on a sequence are readings; plates and screws are one fixation construct; about eighty
 # structures of every region name their place (subarachnoid and subdural spaces, amygdala, carina,
 # vena cava, pylorus, cystic duct, endplates, popliteal fossa, the cranial nerves, perihilar,
-# retrocardiac, ...); hypoplasia, agenesis, hepatofugal flow, susceptibility, a low-lying placenta
-# or one covering the os, an abruption and air under the diaphragm are findings, a wall "thick"
-# is thickened, and a placenta located on a wall is normal.
+# retrocardiac, ...); hypoplasia (a vessel "slender" in a label too), a fetal-type variant,
+# agenesis, hepatofugal flow, susceptibility, a low-lying placenta or one covering the os, an
+# abruption and air under the diaphragm are findings, a wall "thick" is thickened, and a placenta
+# located on a wall is normal.
 # v36: read from radiology knowledge and checked on fold a's texts at every level: lymph nodes
 # said not to be seen ("no lymph nodes are seen in the mediastinum", "mediastinal lymph nodes are
 # not identified") deny nodes, as "no enlarged lymph nodes" does (the denial had read as an organ

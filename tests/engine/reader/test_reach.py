@@ -2773,3 +2773,16 @@ def test_reader_v37_rewrites_score_perfect(reference, candidate):
 
 def test_a_denied_restricted_diffusion_stays_one_statement():
     assert [f.features.normality for f in read_report("No restricted diffusion.").findings] == [NORMAL]
+
+
+@pytest.mark.parametrize("written", ["Right vertebral artery: slender.", "Vertebral arteries: right slender.",
+                                     "The right vertebral artery is slender."])
+def test_a_slender_vessel_is_hypoplastic_however_written(written):
+    """Now that hypoplasia is a finding word, a label's "slender" must read as it too, or the two
+    wordings of one variant pair as part and whole."""
+    assert "hypoplastic" in sentence_features(written).core
+
+
+def test_a_fetal_type_posterior_cerebral_artery_is_a_variant_named():
+    assert sentence_features("The right posterior cerebral artery is probably of fetal type.").core
+    assert not sentence_features("The fetal heart rate is normal.").core
