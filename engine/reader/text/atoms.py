@@ -146,8 +146,8 @@ _QUALITY_OF_RE = re.compile(
     r"^(?P<head>(?:[\w-]+ ){0,2}(?:density|signal(?: intensity)?|echo(?:genicity)?|attenuation|morphology"
     r"|size|shape|contour|outline|thickness|structure|appearance|position|alignment|caliber) of)\s",
     re.IGNORECASE)
-# a finding of a site that a subject list shares: "thickening of the left pleura and diaphragm"
-_FINDING_OF_RE = re.compile(r"^(?P<head>(?:[\w-]+ ){0,2}[\w-]+ of)\s(?:the\s)?", re.IGNORECASE)
+# a finding named before the site it is of: "thickening of the left pleura and diaphragm"
+_FINDING_OF_RE = re.compile(r"^(?P<head>(?:[\w-]+ ){0,2}[\w-]+) of\s", re.IGNORECASE)
 _LEADING_ARTICLE_RE = re.compile(r"^(?:the|both)\s+", re.IGNORECASE)  # "the spleen, ..."
 _LEADING_DENIAL_RE = re.compile(r"^(?:no|any)\s+", re.IGNORECASE)  # "no effusion and no ..."
 _DENIAL_WORD_RE = re.compile(r"\b(?:no|not)\b", re.IGNORECASE)
@@ -468,7 +468,7 @@ def _atomize_sentence_cached(sentence: str) -> tuple[str, ...] | None:
     text = _CHANGE_AFTER_SEMICOLON_RE.sub(", ", _neither_nor(_without_title(text)))
     if not text or lex.drop.search(text.lower()):
         return None
-    text = _ONE_CONSTRUCT_RE.sub(lambda m: m.group(0).replace(" and ", _BETWEEN_AND), _BETWEEN_RE.sub(_mask_between, text))
+    text = _ONE_CONSTRUCT_RE.sub(_mask_and, _BETWEEN_RE.sub(_mask_between, text))
     out: list[str] = []
     for clause in (a for whole in _clauses(text) for c in _expand_predicates(whole)
                    for a in _expand_adjectives(c)):
@@ -505,6 +505,11 @@ def _mask_between(m: re.Match[str]) -> str:
         return m.group(0)
     whole, start = m.group(0), m.start()
     return whole[:m.start("joiner") - start] + _BETWEEN_AND + whole[m.end("joiner") - start:]
+
+
+def _mask_and(m: re.Match[str]) -> str:
+    """"plates and screws" with its "and" hidden: one construct, not a list."""
+    return m.group(0).replace(" and ", _BETWEEN_AND)
 
 
 def _is_level_range(text: str) -> bool:
@@ -976,7 +981,8 @@ def _expand_subject_list(clause: str) -> list[str]:
         # said of each site ("the bone density of the proximal femurs"), not the bare site; spinal
         # levels ("the signal of the L4/5 and L5/S1 discs") share their noun in the site list
         return [f"{items[0]} {rest}"] + [f"{quality.group('head')} {item} {rest}" for item in items[1:]]
-    if _finding_of(items[0]) and all(" of " not in i and _is_site(i) and not names_finding(i) for i in items[1:]):
+    if _finding_of_a_site(items[0]) and all(" of " not in i and _is_site(i) and not names_finding(i)
+                                            for i in items[1:]):
         # "Thickening of the left pleura and diaphragm is noted": one finding of a list of sites,
         # which the site list cuts (``_expand_site_list``), not a list of subjects ("the
         # diaphragm is noted" would say nothing of it)
@@ -993,13 +999,12 @@ def _expand_subject_list(clause: str) -> list[str]:
     return [f"{item} {rest}" for item in items]
 
 
-def _finding_of(item: str) -> re.Match[str] | None:
+def _finding_of_a_site(item: str) -> bool:
     """"thickening of the left pleura": a finding named before the site it is of, which a
     subject list's other sites share ("Thickening of the left pleura and diaphragm is noted" says
     the diaphragm is thickened too, not that it is there)."""
     m = _FINDING_OF_RE.match(item)
-    head = m.group("head")[:-3] if m else ""
-    return m if m and _may_name_finding(head) and not _is_site(head) else None
+    return m is not None and _may_name_finding(m.group("head")) and not _is_site(m.group("head"))
 
 
 def _expand_negated_list(clause: str) -> list[str]:
