@@ -31,7 +31,7 @@ from radscope.engine.reader.text.labelled_lines import (
 )
 from radscope.engine.reader.text.report_text import ReportText, read_text
 from radscope.engine.reader.vocabulary.equivalents import appearance_words, kind_words
-from radscope.engine.reader.vocabulary.loader import load
+from radscope.engine.reader.vocabulary.loader import load, word_regex
 
 # --- words (engine/data/lexicons/grammar.json) ----------------------------------------------------
 _GRAMMAR = load("grammar")
@@ -256,10 +256,8 @@ _SEQUENCE_READING_RE = re.compile(
     rf"{_INTENSITY}(?:\s+signals?)?(?:\s+intensity)?"
     rf"|(?:long|short)\s+{_SEQUENCE}(?:\s+signals?)?|{_INTENSITY}\s+{_SEQUENCE}(?:\s+signals?)?", re.IGNORECASE)
 _ONE_SEQUENCE_RE = re.compile(_SEQUENCE, re.IGNORECASE)
-# restricted diffusion in the words of equivalents.json's MR family, and a denial before it in its clause
-_RESTRICTED_DIFFUSION_RE = re.compile(
-    r"\b(?:restricted (?:water )?diffusion|diffusion restriction|restriction of diffusion|restricts? diffusion"
-    r"|diffusion[- ]restricted|restricted on DWI)\b", re.IGNORECASE)
+# what equivalents.json's MR family writes restricted diffusion as; a denial before it in its clause
+_DIFFUSION_READINGS = "dwi hyperintense and adc hypointense"
 _DENIED_BEFORE_RE = re.compile(r"\b(?:no|not|without|absent|negative for|free of)\b", re.IGNORECASE)
 _RESTRICTS_RE = re.compile(r"restricts? diffusion", re.IGNORECASE)  # the verb: "the lesion restricts diffusion"
 _DIFFUSION_SEQUENCE_RE = re.compile(r"\b(?:DWI|ADC)\b|diffusion[- ]weighted", re.IGNORECASE)
@@ -878,11 +876,19 @@ def _expand_sequences(clause: str) -> list[str]:
 def _restricted_diffusion_written_out(clause: str) -> str:
     """"shows restricted diffusion" -> "shows high signal on DWI and low signal on ADC"; a denied
     one ("no restricted diffusion") stays one statement, as the denial of each reading would."""
-    m = _RESTRICTED_DIFFUSION_RE.search(clause)
+    m = _restricted_diffusion_re().search(clause)
     if not m or _DENIED_BEFORE_RE.search(clause[:m.start()]) or _DIFFUSION_SEQUENCE_RE.search(clause):
         return clause  # denied, or its readings written out beside it already
     verb = "shows " if _RESTRICTS_RE.fullmatch(m.group(0)) else ""
     return f"{clause[:m.start()]}{verb}high signal on DWI and low signal on ADC{clause[m.end():]}"
+
+
+@lru_cache(maxsize=1)
+def _restricted_diffusion_re() -> re.Pattern[str]:
+    """The wordings of restricted diffusion, from the MR family's rewrite that reads them as their
+    two readings (one list of them, kept in equivalents.json)."""
+    return word_regex([pattern for family in load("equivalents")["families"].values()
+                       for pattern, written in family["rewrites"] if written == _DIFFUSION_READINGS])
 
 
 def _sequence_count(run: list[re.Match[str]]) -> int:
