@@ -19,6 +19,18 @@ from __future__ import annotations
 from radscope.engine.reader.vocabulary.loader import lexicon_hash
 
 READER_NAME = "radscope-reader"
+# v38: from report pairs of our own written by helpers who never saw the reader (head and neck
+# CTA, coronary CTA, head CT, brain and fetal MR, lower-limb radiographs, hip MR, chest wall and
+# bladder CT, abdominal CT and MR): a line labelled with an MR sequence ("DWI: ...") says each of
+# its parts on that sequence; "X absent" reads as "X is absent" (a finding denied, an organ
+# missing); a loss more marked on one side is "more so" there, not "larger"; a label listing "left
+# and right kidneys" names each; comparison clauses after a semicolon, with a parenthesis or a
+# decimal, and gestational dating are no statements; vessel dominance, a structure visualized in
+# its full length, a singleton pregnancy and development that corresponds to a number of weeks are
+# normal; a calcium score is coronary calcification (none at zero); a vessel not opacified is not
+# visualized; proptosis, myocardial bridging, hypo- / hyperenhancing and a lesion that has grown
+# are findings; M, A, P and V segments, the nipple and areola, the groin and the middle ear cavity
+# name their places, and "disc-like" names no disc.
 # v37: from radiology knowledge and our own sentences (and fold a's statements left unpaired at L1
 # and paired at L5, where every statement is turned): a cue after its finding that says it is not
 # there ("... is not seen", "has resolved") reaches back twelve words, so a long subject
@@ -355,7 +367,7 @@ READER_NAME = "radscope-reader"
 # opposite places and liver segments, telegraphic labels kept. v5: findings as frames (sizes in mm within a tolerance, change over time), wording.json,
 # comparisons as context. v4: sections as written (RESULT(S), CONCLUSION, sub-headings), the
 # impression read apart. v3: radsem-rules-v5 atoms (level and site lists, joined continuations).
-READER_VERSION = "reader-v37"
+READER_VERSION = "reader-v38"
 READER_RULES_VERSION = "rules-v5"  # v5: telegraphic labels kept; v4: sentences read through wording.json
 RADSEM_RULES_VERSION = "radsem-rules-v11"  # v11: a statement naming no site is kept apart only below 0.25 similarity; v10: site lists, shared nouns, finding lists and finding adjectives written one per sentence; v9: a statement the other report denies pairs only with one that states the denied finding; kinds and effects written one per sentence; v8: a finding that names no abnormality against one that does is part-whole; v7: per-sequence atoms, places; v6: size and change-over-time contradictions
 

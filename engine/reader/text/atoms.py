@@ -28,6 +28,7 @@ from radscope.engine.reader.text.labelled_lines import (
     COMPLICATION,
     COMPLICATION_LIST,
     DENIAL_HEDGE,
+    MR_SEQUENCE,
 )
 from radscope.engine.reader.text.report_text import ReportText, read_text
 from radscope.engine.reader.vocabulary.equivalents import appearance_words, kind_words
@@ -225,6 +226,10 @@ _PREDOMINANT_RE = re.compile(
     r"|\(?\b(?P<more>left|right|[lr])\s*(?:>|greater than|more than|worse than)\s*"
     r"(?:the\s+)?(?:left|right|[lr])\b\)?", re.IGNORECASE)
 _DOMINANCE = "\x00"  # where the predominance phrase stood: each side's sentence says larger / smaller
+# a finding that is a loss ("hippocampi reduced in volume, more marked on the left"): the side with
+# more of it has less of the organ, so it is "more so" there, not "larger"
+_LOSS_RE = re.compile(r"\b(?:reduc\w*|decreas\w*|loss|lost|atroph\w*|narrow\w*|smaller|thinn\w*|shrunk\w*|shrink\w*)\b",
+                      re.IGNORECASE)
 _BARE_SIDE_RE = re.compile(r"(left|right)(-sided|-)?", re.IGNORECASE)
 # the words that say which part of an organ ("the right upper and middle lobes", "the medial and
 # posterior malleoli"); an adjective of place is one of them or ends like "frontal", "hilar", "hepatic"
@@ -241,21 +246,19 @@ _SPACES_RE = re.compile(r"\s{2,}")
 _SPACE_BEFORE_PUNCTUATION_RE = re.compile(r"\s+([,.;])")
 _LEADING_CONNECTIVE_RE = re.compile(
     r"^(?:and|but|with|while|also|additionally|in addition|furthermore)\b[,\s]*", re.IGNORECASE)
-# An MR sequence as written, and a signal reading of one: "low signal on T1WI", "T2WI/FLAIR
-# hyperintense", "long T1", "high T2 signal" (the sequences of equivalents.json's MR family).
-_SEQUENCE = (r"(?:(?:T[12]|PD)(?:WI|W)?(?:[- ]weighted(?:\s+(?:imaging|images?|sequences?))?)?|(?:T2[- ])?FLAIR|DWI|ADC|SWI|STIR"
-             r"|diffusion[- ]weighted(?:\s+(?:imaging|images?))?|proton[- ]density(?:[- ]weighted)?)(?![\w-])")
+# A signal reading of an MR sequence: "low signal on T1WI", "T2WI/FLAIR hyperintense", "long T1",
+# "high T2 signal" (the sequences of equivalents.json's MR family).
 _INTENSITY = (r"(?:(?:slightly|mildly|markedly|mixed|heterogeneously|homogeneously|uniformly|predominantly)\s+)?(?:(?:iso(?:intense)?-?\s*to\s+)?(?:hypo|hyper|iso)-?\s*intens(?:e|ity|ities)"
               r"|(?:iso-?\s*to\s+)?(?:low|high|iso|equal|increased|decreased|reduced|elevated|bright|dark)(?:\s+mixed)?(?:\s+signals?)?"
               r"(?:\s+intensity)?)")
-_SEQUENCE_LIST = rf"{_SEQUENCE}(?:\s*(?:/|,|,?\s*and)\s*(?:on\s+|in\s+)?(?:the\s+)?{_SEQUENCE})*"
+_SEQUENCE_LIST = rf"{MR_SEQUENCE}(?:\s*(?:/|,|,?\s*and)\s*(?:on\s+|in\s+)?(?:the\s+)?{MR_SEQUENCE})*"
 _SEQUENCE_READING_RE = re.compile(
     rf"{_INTENSITY}(?:\s+signals?)?(?:\s+intensity)?\s+(?:on|in)\s+(?:the\s+)?{_SEQUENCE_LIST}"
     rf"|{_SEQUENCE_LIST}[\s-]+(?:signals?\s+)?(?:(?:is|are)\s+)?{_INTENSITY}(?:\s+signals?)?"
     rf"|(?:on|in)\s+(?:the\s+)?{_SEQUENCE_LIST},?\s+(?:it|they|the lesions?)?\s*(?:shows?|demonstrates?|is|are)\s+"
     rf"{_INTENSITY}(?:\s+signals?)?(?:\s+intensity)?"
-    rf"|(?:long|short)\s+{_SEQUENCE}(?:\s+signals?)?|{_INTENSITY}\s+{_SEQUENCE}(?:\s+signals?)?", re.IGNORECASE)
-_ONE_SEQUENCE_RE = re.compile(_SEQUENCE, re.IGNORECASE)
+    rf"|(?:long|short)\s+{MR_SEQUENCE}(?:\s+signals?)?|{_INTENSITY}\s+{MR_SEQUENCE}(?:\s+signals?)?", re.IGNORECASE)
+_ONE_SEQUENCE_RE = re.compile(MR_SEQUENCE, re.IGNORECASE)
 # what equivalents.json's MR family writes restricted diffusion as; a denial before it in its clause
 _DIFFUSION_READINGS = "dwi hyperintense and adc hypointense"
 _DENIED_BEFORE_RE = re.compile(r"\b(?:no|not|without|absent|negative for|free of)\b", re.IGNORECASE)
@@ -263,7 +266,7 @@ _RESTRICTS_RE = re.compile(r"restricts? diffusion", re.IGNORECASE)  # the verb: 
 _DIFFUSION_SEQUENCE_RE = re.compile(r"\b(?:DWI|ADC)\b|diffusion[- ]weighted", re.IGNORECASE)
 # a word that says something: two letters or more, or an MR sequence ("T1: hypointense." is a
 # reading of its own, not a stray letter and a word)
-_CONTENT_WORD_RE = re.compile(rf"{_SEQUENCE}|[A-Za-z]{{2,}}", re.IGNORECASE)
+_CONTENT_WORD_RE = re.compile(rf"{MR_SEQUENCE}|[A-Za-z]{{2,}}", re.IGNORECASE)
 # what may stand between two readings of one run: "and", a comma, "is" / "shows" and the like
 _SEQUENCE_GAP_RE = re.compile(
     r"\s*,?\s*(?:and\s+)?(?:(?:is|are|was|were|shows?|showing|demonstrates?|demonstrating|displays?|"
@@ -1286,7 +1289,8 @@ def _expand_sides(clause: str) -> list[str]:
         text = _write_side(clause, side)
         if dominant:  # "Right pleural effusion, larger." / "Left pleural effusion, smaller."
             where = f" on the {side}" if both_compared else ""
-            text = text.replace(_DOMINANCE, f"{where}, {'larger' if side == dominant else 'smaller'}")
+            more, less = ("more so", "less so") if _LOSS_RE.search(clause) else ("larger", "smaller")
+            text = text.replace(_DOMINANCE, f"{where}, {more if side == dominant else less}")
         if text not in out:
             out.append(text)
     return out

@@ -14,6 +14,10 @@ import re
 
 from radscope.engine.reader.text.anatomy import names_finding, names_site
 
+# An MR sequence as written ("T1WI", "T2-weighted images", "FLAIR", "DWI", "ADC"): the atomiser cuts
+# a lesion's readings one per sequence, and a line labelled with one says each part on it
+MR_SEQUENCE = (r"(?:(?:T[12]|PD)(?:WI|W)?(?:[- ]weighted(?:\s+(?:imaging|images?|sequences?))?)?|(?:T2[- ])?FLAIR|DWI|ADC|SWI|STIR"
+               r"|diffusion[- ]weighted(?:\s+(?:imaging|images?))?|proton[- ]density(?:[- ]weighted)?)(?![\w-])")
 _LABEL_RE = re.compile(r"^([A-Za-z][A-Za-z /,&-]{1,40}):\s+(?=[a-z0-9])")
 # a label that lists sites: "Bilateral basal ganglia and right thalamus: ...", "Liver, spleen and
 # pancreas: normal"
@@ -22,6 +26,7 @@ _LABEL_ITEM_SPLIT_RE = re.compile(r"\s*,\s*(?:and\s+)?|\s+and\s+|\s+as well as\s
 _MAX_LABEL_ITEM_WORDS = 5
 _PARENTHESES_RE = re.compile(r"\s*\([^()]*\)")  # "Anterior cerebral arteries (A1, A2)": segments, not sites
 _BOTH_SIDES_RE = re.compile(r"(?:on )?both sides|bilateral(?:ly)?", re.IGNORECASE)
+_SIDES = frozenset(("left", "right"))
 _DENIAL_PIECE_RE = re.compile(r"^(?:no|without)\b", re.IGNORECASE)
 _DETERMINER_RE = re.compile(r"(?:a|an|the|some|several|multiple|no)\b", re.IGNORECASE)
 
@@ -102,6 +107,11 @@ def _listed_sites(utterance: str) -> list[str]:
             items[-1] = f"{items[-1]}, both sides"  # "Anterior cerebral arteries, both sides, and ..."
         else:
             items.append(item)
+    # "left and right kidneys": the first side names the noun the second side's item holds
+    items = [f"{item} {items[k + 1].split(maxsplit=1)[1]}"
+             if item.lower() in _SIDES and k + 1 < len(items) and len(items[k + 1].split()) > 1
+             and items[k + 1].split()[0].lower() in _SIDES else item
+             for k, item in enumerate(items)]
     # the cheap checks first: most labels name one thing ("Liver: ...")
     if len(items) < 2 or any(len(i.split()) > _MAX_LABEL_ITEM_WORDS for i in items):
         return []

@@ -14,7 +14,7 @@ from functools import lru_cache
 
 from radscope.engine.io.reports import labelled_utterances_by_line, read_layout
 from radscope.engine.reader.text.anatomy import names_finding, names_site
-from radscope.engine.reader.text.labelled_lines import label_each_part
+from radscope.engine.reader.text.labelled_lines import MR_SEQUENCE, label_each_part
 from radscope.engine.reader.text.wording import normalise
 
 
@@ -56,7 +56,7 @@ def reader_utterances(text: str) -> tuple[str, ...]:
 def _reader_utterances_by_line(text: str) -> tuple[tuple[int, ...], tuple[str, ...]]:
     """``reader_utterances`` and the line each one is on."""
     read = [(number, normalise(_denial_at_label(u))) for number, whole, label in labelled_utterances_by_line(text)
-            for u in label_each_part(_said_of_label(whole, label))]
+            for u in label_each_part(_said_on_sequence(_said_of_label(whole, label), label))]
     return tuple(n for n, _ in read), tuple(u for _, u in read)
 
 
@@ -80,6 +80,31 @@ def _said_of_label(sentence: str, label: str) -> str:
         return sentence
     said = f"{sentence[:1].lower()}{sentence[1:]}" if _CAPITALISED_RE.match(sentence) else sentence
     return f"{label}: {said}"
+
+
+# A line labelled with an MR sequence ("DWI:", "T2-weighted images:", "ADC map:", "Fat-suppressed T2WI:")
+_SEQUENCE_LABEL_RE = re.compile(
+    rf"(?:(?:fat[- ](?:suppressed|saturated)|axial|sagittal|coronal)\s+)?(?:{MR_SEQUENCE})(?:\s+(?:maps?|sequences?))?",
+    re.IGNORECASE)
+_ANY_SEQUENCE_RE = re.compile(MR_SEQUENCE, re.IGNORECASE)
+_KEPT_SEQUENCE_LABEL_RE = re.compile(rf"(?P<label>{_SEQUENCE_LABEL_RE.pattern}):\s+(?P<rest>\S.*)", re.IGNORECASE)
+
+
+def _said_on_sequence(sentence: str, label: str) -> str:
+    """"Marked hyperintensity of the lesion; the foci show no high signal." from the line "DWI:
+    Marked hyperintensity ...": each part that names no sequence of its own is said on the
+    label's, as "hyperintense on DWI" says it. Taken off like any label, the sequence would be
+    lost, and a lesion read one line per sequence would have no readings to pair."""
+    if not label:  # a label the line kept: "T2WI: The lesion is hyperintense; ..."
+        kept = _KEPT_SEQUENCE_LABEL_RE.match(sentence)
+        if kept is None:
+            return sentence
+        label, sentence = kept["label"], kept["rest"]
+    if not _SEQUENCE_LABEL_RE.fullmatch(label.strip()) or _ANY_SEQUENCE_RE.search(sentence):
+        return sentence
+    end = "." if sentence.rstrip().endswith(".") else ""
+    parts = [part.strip() for part in sentence.rstrip().rstrip(".").split(";") if part.strip()]
+    return "; ".join(f"{part} on {label.strip()}" for part in parts) + end
 
 
 # "Gastric anastomosis: no mass lesion.", "Urinary bladder: No intravesical mass is identified.",

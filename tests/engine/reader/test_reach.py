@@ -1510,7 +1510,7 @@ def test_a_reading_per_sequence_on_its_own_line_is_read_not_dropped():
     """"T1: hypointense." was a stray letter and one word, so it was dropped: a signal turned
     on such a line went unseen by every metric."""
     atoms, _ = atomize("FINDINGS:\nRound lesion in the left frontal lobe.\nT1: hypointense.\nT2: hyperintense.")
-    assert atoms == ["Round lesion in the left frontal lobe.", "T1: hypointense.", "T2: hyperintense."]
+    assert atoms == ["Round lesion in the left frontal lobe.", "Hypointense on T1.", "Hyperintense on T2."]
     reference = "Round lesion in the left frontal lobe.\nT1: hypointense.\nT2: hyperintense."
     turned = "Round lesion in the left frontal lobe.\nT1: hyperintense.\nT2: hypointense."
     scorer = Scorer(["radsem", "vert"], extractor="rules")
@@ -2786,3 +2786,94 @@ def test_a_slender_vessel_is_hypoplastic_however_written(written):
 def test_a_fetal_type_posterior_cerebral_artery_is_a_variant_named():
     assert sentence_features("The right posterior cerebral artery is probably of fetal type.").core
     assert not sentence_features("The fetal heart rate is normal.").core
+
+
+# --- reader-v38: lines labelled with a sequence, telegraphic absence, vessels and the fetal brain ---
+
+
+def test_a_line_labelled_with_a_sequence_says_each_part_on_that_sequence():
+    """"DWI: Marked hyperintensity ...; the foci show no high signal." had lost its sequence with
+    its label, so a lesion written one line per sequence had readings on no sequence at all."""
+    report = ("Findings:\nFLAIR: Hyperintensity of the left frontal lesion.\n"
+              "DWI: Marked hyperintensity of the left frontal lesion; the periventricular foci show no high signal.\n"
+              "T2WI: The left frontal lesion is hyperintense.")
+    sequences = [f.features.sequences for f in read_report(report).findings]
+    assert sequences == [frozenset({"flair"}), frozenset({"dwi"}), frozenset({"dwi"}), frozenset({"t2"})]
+
+
+@pytest.mark.parametrize(("sentence", "normality", "core"), [
+    ("Pneumothorax absent.", NORMAL, None), ("Gallbladder absent.", ABNORMAL, "absent"),
+    ("Cavum septi pellucidi absent.", ABNORMAL, "absent"), ("Uterus surgically absent.", ABNORMAL, "absent")])
+def test_absent_written_without_a_verb_reads_as_with_one(sentence, normality, core):
+    """"Pneumothorax absent." had asserted the pneumothorax and "Gallbladder absent." denied
+    nothing: the telegraphic form reads as "is absent" does (a finding denied, an organ missing)."""
+    features = sentence_features(sentence)
+    assert features.normality == normality
+    assert core is None or core in features.core
+
+
+@pytest.mark.parametrize(("sentence", "normality"), [
+    ("The left vertebral artery is dominant.", NORMAL), ("Dominant left vertebral artery.", NORMAL),
+    ("The corpus callosum is visualized in its full length.", NORMAL),
+    ("Singleton intrauterine pregnancy, cephalic presentation.", NORMAL),
+    ("Fetal brain sulcation corresponds to approximately 24 weeks of gestation.", NORMAL),
+    ("Middle ear cavity is well pneumatized and clear.", NORMAL),
+    ("The coronary calcium score is 0.", NORMAL), ("The coronary artery calcium score (Agatston) is 286.", ABNORMAL),
+    ("Right posterior communicating artery not opacified.", ABNORMAL), ("Midline structures undisplaced.", NORMAL),
+    ("Nondisplaced fracture of the left distal radius.", ABNORMAL)])
+def test_wordings_of_vessels_and_the_fetal_brain_read_as_what_they_say(sentence, normality):
+    assert sentence_features(sentence).normality == normality
+
+
+@pytest.mark.parametrize(("written", "word"), [
+    ("Both eyeballs are protruded.", "proptosis"), ("There is exophthalmos of the right eye.", "proptosis"),
+    ("A myocardial bridge involves the mid left anterior descending artery.", "myocardial bridging"),
+    ("The mid LAD runs intramyocardially for 18 mm.", "myocardial bridging"),
+    ("The right vertebral artery is diffusely slender.", "hypoplastic"),
+    ("The pancreatic lesion has grown slightly.", "enlarged"),
+    ("Calcium score of 120.", "calcified")])
+def test_findings_written_another_way_name_their_finding(written, word):
+    assert word in sentence_features(written).core
+
+
+@pytest.mark.parametrize(("sentence", "site"), [
+    ("The right M1 segment is mildly stenotic.", "middle cerebral artery"),
+    ("Right P1 hypoplastic.", "posterior cerebral artery"), ("The V4 segment shows a plaque.", "vertebral artery"),
+    ("Soft tissue density behind the left nipple.", "breast"), ("Left groin unremarkable.", "abdominal wall")])
+def test_segments_and_regions_name_their_place(sentence, site):
+    assert site in sentence_features(sentence).sites
+    assert "disc" not in sentence_features("Disc-like soft tissue density behind the left nipple.").sites
+
+
+def test_dating_and_comparison_clauses_are_no_statements():
+    assert not read_report("Findings: Fetal MRI; gestational age about 26 weeks by dates.").findings
+    assert not read_report("The gestational age is about 30 weeks.").findings
+    texts = [f.text for f in read_report(
+        "Compared with the MRI of 2023-06-20 (approximately 1.9×1.5 cm), the lesion has slightly increased in size. "
+        "Status post stenting; comparison is made with the study of 12 May 2023.").findings]
+    assert texts == ["The lesion has slightly increased in size.", "Status post stenting."]
+
+
+def test_a_loss_more_marked_on_one_side_is_not_larger_there():
+    """"Reduced in volume, more marked on the left" had written "larger" on the left, the opposite
+    direction of the loss, so that the statement could pair with nothing."""
+    texts = [f.text for f in read_report("The bilateral hippocampi are reduced in volume, more marked on the left.").findings]
+    assert texts == ["The left hippocampi is reduced in volume, more so.", "The right hippocampi is reduced in volume, less so."]
+    assert [f.text for f in read_report("Bilateral pleural effusions, more on the right.").findings] == [
+        "Left pleural effusions, smaller.", "Right pleural effusions, larger."]
+
+
+def test_a_label_listing_left_and_right_organs_says_each():
+    texts = [f.text for f in read_report("Liver, spleen, left and right kidneys: Unremarkable.").findings]
+    assert texts == ["Liver Unremarkable.", "Spleen Unremarkable.", "Left kidneys Unremarkable.", "Right kidneys Unremarkable."]
+
+
+@pytest.mark.parametrize(("reference", "candidate"), [
+    ("The left vertebral artery is dominant.", "Vertebral arteries: left dominant."),
+    ("Both eyeballs are protruded.", "Right orbit: proptosis.\nLeft orbit: proptosis."),
+    ("The coronary calcium score is 0.", "No coronary artery calcification."),
+    ("The cavum septi pellucidi is absent.", "Cavum septi pellucidi absent."),
+    ("Lesion in the left frontal lobe, high signal on FLAIR and on DWI.",
+     "FLAIR: hyperintense lesion in the left frontal lobe.\nDWI: hyperintense lesion in the left frontal lobe.")])
+def test_reader_v38_rewrites_score_perfect(reference, candidate):
+    _assert_radsem_perfect_both_ways(reference, candidate)
