@@ -30,7 +30,10 @@ READER_NAME = "radscope-reader"
 # normal; a calcium score is coronary calcification (none at zero); a vessel not opacified is not
 # visualized; proptosis, myocardial bridging, hypo- / hyperenhancing and a lesion that has grown
 # are findings; M, A, P and V segments, the nipple and areola, the groin and the middle ear cavity
-# name their places, and "disc-like" names no disc.
+# name their places, and "disc-like" names no disc. Second round: a finding partly resolved is
+# still there; a radiograph's projection alone ("PA chest.") is no statement; a size on a line of
+# its own ("It measures 18 mm.") belongs to the finding before; "the femoral head and neck" is the
+# femur's neck; areas without walls are wall-less; a decompressed bladder is a collapsed one.
 # v37: from radiology knowledge and our own sentences (and fold a's statements left unpaired at L1
 # and paired at L5, where every statement is turned): a cue after its finding that says it is not
 # there ("... is not seen", "has resolved") reaches back twelve words, so a long subject

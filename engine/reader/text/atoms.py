@@ -173,7 +173,11 @@ _EDGE_OF_RE = re.compile(
 _CONTINUATION_RE = re.compile(
     r"^(?:with\s+)?(?:(?:the|its)\s+(?:largest|biggest|smallest|larger|smaller)\b"
     r"|(?:(?:a|an)\s+)?(?:[\w-]+\s+){0,2}(?:margins?|borders?|edges?|boundar(?:y|ies))\b"
-    r"|(?:(?:a|an)\s+)?(?:clear|smooth|regular|intact|well[- ]defined)\s+(?:walls?|capsules?)\b)", re.IGNORECASE)
+    r"|(?:(?:a|an)\s+)?(?:clear|smooth|regular|intact|well[- ]defined)\s+(?:walls?|capsules?)\b"
+    # its size on a line of its own: "It measures 18 x 15 mm.", "Current size about 24 x 19 mm."
+    r"|(?:it|they)\s+(?:now\s+)?measures?\b"
+    r"|(?:(?:current|previous|prior|overall|maximum|maximal|greatest)\s+)?(?:size|diameter|dimensions?)\s+"
+    r"(?:(?:is|was|of|now)\s+)?(?:about|approximately|approx\.?|around|up to|\d))", re.IGNORECASE)
 # A change in size said after ", with": the finding's, not a finding ("a nodule ..., with an
 # increased size compared to the previous scan")
 _SIZE_CHANGE_RE = re.compile(
@@ -1230,9 +1234,15 @@ def _finding_of_site(item: str) -> bool:
 
 def _parts_take_whole(items: list[str]) -> list[str]:
     """"the genu, body, and splenium of the corpus callosum": the one-word parts listed before
-    "<part> of <whole>" are parts of that whole too ("genu of the corpus callosum")."""
+    "<part> of <whole>" are parts of that whole too ("genu of the corpus callosum"); a one-word
+    part after "<whole's adjective> <part>" is a part of that whole ("the left femoral head and
+    neck": the left femoral neck, not the neck)."""
     out = list(items)
     for i, item in enumerate(items):
+        before = items[i - 1].split() if i else []
+        if item.lower() in PART_NOUNS and len(before) > 1 and before[-1].lower() in PART_NOUNS:
+            out[i] = " ".join([*before[:-1], item])
+            continue
         m = _PART_OF_RE.match(item)
         if not m or m.group("part").lower() not in PART_NOUNS:
             continue

@@ -2877,3 +2877,39 @@ def test_a_label_listing_left_and_right_organs_says_each():
      "FLAIR: hyperintense lesion in the left frontal lobe.\nDWI: hyperintense lesion in the left frontal lobe.")])
 def test_reader_v38_rewrites_score_perfect(reference, candidate):
     _assert_radsem_perfect_both_ways(reference, candidate)
+
+
+def test_a_finding_partly_resolved_is_still_there():
+    """"The patchy opacity has partly resolved" had read as the opacity denied (a normal
+    statement), so a follow-up saying it is smaller and one saying it is partly gone disagreed."""
+    assert sentence_features("The consolidation in the right lower lobe has partially resolved.").normality == ABNORMAL
+    assert sentence_features("Left pleural effusion has nearly resolved.").normality == ABNORMAL
+    assert sentence_features("The consolidation in the right lower lobe has resolved.").normality == NORMAL
+
+
+@pytest.mark.parametrize("title", ["PA chest.", "Portable AP chest.", "PA and lateral chest.",
+                                   "Chest, PA and lateral views.", "AP chest radiograph."])
+def test_a_radiograph_s_projection_alone_is_no_statement(title):
+    """A normal film written "PA chest." then its lines scored 0.1 against the same film without
+    the title line: the title read as an abnormal statement naming nothing."""
+    report = f"{title}\nRight lung: clear.\nLeft lung: clear."
+    assert [f.features.normality for f in read_report(report).findings] == [NORMAL, NORMAL]
+
+
+def test_a_size_on_a_line_of_its_own_belongs_to_the_finding_before():
+    texts = [f.text for f in read_report("Right upper lobe: solid nodule.\nIt measures approximately 18 × 15 mm.\n"
+                                         "Current size about 24 × 19 mm.").findings]
+    assert len(texts) == 1 and "18 × 15 mm" in texts[0] and "24 × 19 mm" in texts[0]
+
+
+@pytest.mark.parametrize(("reference", "candidate"), [
+    ("Multiple small low-density areas without walls are seen in the left upper lobe.",
+     "Left upper lobe contains multiple small wall-less areas of low attenuation."),
+    ("Patchy edema is seen in the left femoral head and neck.",
+     "Left femoral head: patchy edema.\nLeft femoral neck: patchy edema."),
+    ("The bladder is collapsed.", "Bladder: decompressed."),
+    ("The patchy shadows in the left upper lung field have been partially absorbed.",
+     "Left upper zone: the patchy opacity has partly resolved.")])
+def test_reader_v38_second_round_rewrites_score_perfect(reference, candidate):
+    _assert_radsem_perfect_both_ways(reference, candidate)
+    assert "neck" not in sentence_features("Patchy edema is seen in the left femoral neck.").sites
