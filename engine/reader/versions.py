@@ -34,6 +34,10 @@ READER_NAME = "radscope-reader"
 # still there; a radiograph's projection alone ("PA chest.") is no statement; a size on a line of
 # its own ("It measures 18 mm.") belongs to the finding before; "the femoral head and neck" is the
 # femur's neck; areas without walls are wall-less; a decompressed bladder is a collapsed one.
+# Third round: a diagnosis said alone after its finding ("...; contusion is considered", "A cyst is
+# considered.") is one statement with it; a heading without its colon ("Salivary glands"), an
+# ultrasound approach, fetal biometry and organ sizes given per side are no statements; a thin
+# wall no longer denies what follows its "and".
 # v37: from radiology knowledge and our own sentences (and fold a's statements left unpaired at L1
 # and paired at L5, where every statement is turned): a cue after its finding that says it is not
 # there ("... is not seen", "has resolved") reaches back twelve words, so a long subject

@@ -157,6 +157,12 @@ _MODIFIER_RE = re.compile(r"(?:y|like|al|ar|ic|ed|ous|ive|ing|thin|thick)$", re.
 # "A nodule in the left upper lobe; new since the prior CT" (its comparison already removed): the
 # part after the semicolon only says how the finding changed, so it is one statement
 _CHANGE_AFTER_SEMICOLON_RE = re.compile(rf";\s*(?=(?:{CHANGE_ALONE})\s*(?:[;.]|$))", re.IGNORECASE)
+# What the finding before is taken to be, said alone ("...; contusion is considered", "A cyst is
+# considered."): the diagnosis of that finding, one statement with it, as "..., likely a contusion" is
+_INFERENCE_ALONE = (r"(?:(?:a|an|the)\s+)?[a-z][\w-]*(?:\s+[\w-]+){0,4}?\s+(?:is|are)\s+(?:first\s+)?"
+                    r"(?:considered|favou?red|likely)(?:\s+first)?")
+_INFERENCE_AFTER_SEMICOLON_RE = re.compile(rf";\s*(?=(?:{_INFERENCE_ALONE})\s*(?:[;.]|$))", re.IGNORECASE)
+_INFERENCE_ALONE_RE = re.compile(rf"(?:{_INFERENCE_ALONE})\s*\.?", re.IGNORECASE)
 # ", with low signal on T1WI, has increased": how a finding looks, then how it changed
 _TRAILING_CHANGE_RE = re.compile(rf",?\s*(?:{CHANGE_ALONE})\s*[.;]?\s*$", re.IGNORECASE)
 # A lead naming the examination or its views before a colon ("Facial bones, occipitomental and
@@ -321,12 +327,14 @@ _SITE_MEASUREMENT_RE = re.compile(
     # cm", and a short subject as a line writes it: "Kidney 13 cm in diameter", "Right kidney
     # bipolar length 12.2 cm"
     rf"|(?:(?P<site>[a-z][\w /-]*?)(?:\s+{_DIMENSION})?\s+(?:measures?|measuring|measured\s+at|spans?|is|are)"
-    rf"|(?P<short>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)(?:\s+(?:[a-z]+\s+)?{_DIMENSION})?)\s+{_AMOUNT}"
+    rf"|(?P<short>[a-z][\w-]*(?:\s+[a-z][\w-]*){{0,2}})(?:\s+(?:[a-z]+\s+)?{_DIMENSION})?)\s+{_AMOUNT}"
     rf"(?:\s+(?:in\s+)?(?:(?:maximum|maximal|largest|transverse|bipolar|craniocaudal)\s+)?{_DIMENSION}|\s+(?:thick|wide|long|deep))?"
     rf"|(?P<has>[a-z][\w /-]*?)\s+(?:has|shows)\s+an?\s+(?:(?:maximum|maximal)\s+)?{_DIMENSION}\s+of\s+{_AMOUNT})"
     r"\W*$", re.IGNORECASE)
 # Where one line measures several structures ("Liver span 16 cm, spleen span 13 cm", "... 12 cm in
 # length and the left kidney 11 cm"): after an amount, a comma or "and"
+_SIDE_WORDS_RE = re.compile(r"\s*\(?\b(?:on\s+the\s+)?(?:right|left)\b(?:\s+side)?\)?", re.IGNORECASE)
+_BARE_AMOUNT_RE = re.compile(_AMOUNT, re.IGNORECASE)
 _MEASUREMENT_LIST_RE = re.compile(
     r"(?<=mm|cm)(?:\s+in\s+(?:length|diameter))?\s*(?:,\s*(?:and\s+)?|\s+and\s+)", re.IGNORECASE)
 # "the largest at the left renal hilum measuring 33 mm": a subject that refers to a finding named
@@ -394,7 +402,8 @@ def _join_continuations(utterances: list[tuple[int, str]]) -> list[tuple[int, st
             listed = True
             continue
         lead, listed = "", False
-        if out and (_CONTINUATION_RE.match(utterance) or _describes_the_finding_before(utterance)) \
+        if out and (_CONTINUATION_RE.match(utterance) or _describes_the_finding_before(utterance)
+                    or (_INFERENCE_ALONE_RE.fullmatch(utterance) and _describes_a_finding(out[-1][1]))) \
                 and not _is_site(utterance) and not _edge_of_a_site(utterance):
             out[-1] = (out[-1][0], f"{out[-1][1].rstrip(' .;')}, {_continued(utterance)}")
             continue
@@ -443,7 +452,7 @@ def _edge_of_a_site(sentence: str) -> bool:
 def _continued(sentence: str) -> str:
     """A sentence going on another: its first letter in lower case, unless it starts an
     abbreviation ("T1WI", "DWI")."""
-    return sentence[:1].lower() + sentence[1:] if sentence[1:2].islower() else sentence
+    return sentence[:1].lower() + sentence[1:] if sentence[1:2].islower() or sentence[1:2] == " " else sentence
 
 
 def atomize_sentence(sentence: str, notes: list[str] | None = None) -> list[str]:
@@ -471,7 +480,9 @@ def _atomize_sentence_cached(sentence: str) -> tuple[str, ...] | None:
     if "cdfi" in lowered or "doppler" in lowered:
         text = _DOPPLER_LEAD_RE.sub("", text)
     text = _CHANGE_AFTER_SEMICOLON_RE.sub(", ", _neither_nor(_without_title(text)))
-    if not text or lex.drop.search(text.lower()):
+    if ";" in text:
+        text = _INFERENCE_AFTER_SEMICOLON_RE.sub(", ", text)
+    if not text or lex.drop.search(text.lower()) or _names_only_places(text):
         return None
     text = _ONE_CONSTRUCT_RE.sub(_mask_and, _BETWEEN_RE.sub(_mask_between, text))
     out: list[str] = []
@@ -493,7 +504,12 @@ def _measures_a_site(atom: str) -> bool:
     12 cm and the left kidney 11 cm" measure two."""
     if "mm" not in atom and "cm" not in atom:
         return False  # most statements measure nothing: the pattern need not run
-    return all(_measures_one_site(part) for part in _MEASUREMENT_LIST_RE.split(atom.strip()))
+    if all(_measures_one_site(part) for part in _MEASUREMENT_LIST_RE.split(atom.strip())):
+        return True
+    # "Testes right 45 x 28 mm, left 43 x 26 mm": the sides say which, the first part what
+    first, *rest = _MEASUREMENT_LIST_RE.split(_SIDE_WORDS_RE.sub("", atom.strip()).strip())
+    return _measures_one_site(first) and all(
+        _BARE_AMOUNT_RE.fullmatch(part.strip(" .")) or _measures_one_site(part) for part in rest)
 
 
 def _measures_one_site(part: str) -> bool:
@@ -930,6 +946,26 @@ def _is_site(phrase: str) -> bool:
 def _site_names(phrase: str) -> set[str]:
     canon = canonical_text(phrase)
     return {site for site, p in site_mentions(canon) if p.search(canon)}
+
+
+_PLACE_GLUE_RE = re.compile(r"\b(?:the|and|or|of|left|right|bilateral|both)\b|[,/&-]")
+
+
+def _names_only_places(text: str) -> bool:
+    """"Salivary glands", "Lymph nodes", "Left orbit": a heading written without its colon on a
+    line of its own says nothing of what it names (read, it was an abnormal statement about no
+    finding); the lines under it do."""
+    if len(text.split()) > 4 or not names_site(text):
+        return False
+    canon = canonical_text(text)
+    for _, pattern in site_mentions(canon):
+        canon = pattern.sub(" ", canon)
+    return not _PLACE_GLUE_RE.sub(" ", canon).strip(" .;:")
+
+
+def _describes_a_finding(sentence: str) -> bool:
+    """Whether ``sentence`` names a finding or how one looks ("a round low-density shadow")."""
+    return names_finding(sentence) or anatomy_lexicon().neutral.search(canonical_text(sentence)) is not None
 
 
 def _is_normal(clause: str) -> bool:

@@ -2913,3 +2913,46 @@ def test_a_size_on_a_line_of_its_own_belongs_to_the_finding_before():
 def test_reader_v38_second_round_rewrites_score_perfect(reference, candidate):
     _assert_radsem_perfect_both_ways(reference, candidate)
     assert "neck" not in sentence_features("Patchy edema is seen in the left femoral neck.").sites
+
+
+@pytest.mark.parametrize(("reference", "candidate"), [
+    ("Patchy ground-glass opacities are seen in the right lower lobe; contusion is considered.",
+     "Patchy ground-glass opacity in the right lower lobe, likely contusion."),
+    ("A round low-density shadow is seen in segment VII of the liver. A cyst is considered.",
+     "Segment VII of the liver: round hypodense lesion, likely a cyst."),
+    ("A moderate amount of fluid density is seen in the abdominal cavity.", "Moderate ascites."),
+    ("The right lobe of the liver is shrunken.", "Atrophic right hepatic lobe.")])
+def test_a_diagnosis_said_alone_is_the_finding_before_it(reference, candidate):
+    """"...; contusion is considered" had been a statement of its own with no place, while a
+    rewrite writes the same diagnosis into the finding ("..., likely contusion")."""
+    _assert_radsem_perfect_both_ways(reference, candidate)
+    assert len(read_report("The lungs are clear. Pneumonia is considered.").findings) == 3
+
+
+@pytest.mark.parametrize("report", [
+    "Salivary glands\nParotid: normal.\nSubmandibular: normal.",
+    "Transvaginal study.\nThe uterus is normal in size.",
+    "Estimated fetal weight about 800 g.\nBPD 8.1 cm (32w4d), HC 29.4 cm (32w3d).\nThe placenta is posterior.",
+    "Testes right 45 × 28 × 30 mm, left 43 × 26 × 29 mm.\nBoth testes are normal in echotexture.",
+    "Lateral ventricular atria: right 5.8 mm, left 6.2 mm.\nThe cerebellum is normal."])
+def test_headings_technique_and_bare_measurements_are_no_statements(report):
+    """A heading without its colon, an ultrasound approach, fetal biometry and organ sizes name no
+    finding: read, each was an abnormal statement about nothing, and a normal study with one
+    scored like one with an error."""
+    assert all(f.features.normality == NORMAL for f in read_report(report).findings)
+
+
+@pytest.mark.parametrize(("reference", "candidate"), [
+    ("The cervical vessels are well enhanced.", "The cervical vessels opacify well."),
+    ("The right pyriform sinus is clear.", "Right piriform sinus clear."),
+    ("The right mandibular canine is absent.", "The right mandibular canine is missing."),
+    ("A 3.2 cm anechoic cyst with a thin wall and posterior acoustic enhancement in the right kidney.",
+     "A thin-walled 32 mm anechoic cyst with posterior acoustic enhancement in the right kidney."),
+    ("The urinary bladder is partially distended.", "The bladder is partially filled."),
+    ("No nephrolithiasis on the left.", "No left renal calculus."),
+    ("A single fetus is seen in the uterine cavity, cephalic position. The amniotic fluid volume is normal.",
+     "Single intrauterine fetus, cephalic presentation. Amniotic fluid normal.")])
+def test_head_neck_and_ultrasound_wordings_score_perfect(reference, candidate):
+    """"With a thin wall and posterior acoustic enhancement" had denied the enhancement too (the
+    thin wall was written "wall not thickened", whose "not" reached past "and")."""
+    _assert_radsem_perfect_both_ways(reference, candidate)
