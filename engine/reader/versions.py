@@ -37,7 +37,8 @@ READER_NAME = "radscope-reader"
 # Third round: a diagnosis said alone after its finding ("...; contusion is considered", "A cyst is
 # considered.") is one statement with it; a heading without its colon ("Salivary glands"), an
 # ultrasound approach, fetal biometry and organ sizes given per side are no statements; a thin
-# wall no longer denies what follows its "and".
+# wall no longer denies what follows its "and"; "the right vertebral artery is slender, the left
+# is dominant" is cut where the side changes, the second clause naming its organ.
 # v37: from radiology knowledge and our own sentences (and fold a's statements left unpaired at L1
 # and paired at L5, where every statement is turned): a cue after its finding that says it is not
 # there ("... is not seen", "has resolved") reaches back twelve words, so a long subject

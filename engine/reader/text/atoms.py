@@ -170,6 +170,12 @@ _TRAILING_CHANGE_RE = re.compile(rf",?\s*(?:{CHANGE_ALONE})\s*[.;]?\s*$", re.IGN
 _TITLE_LEAD_RE = re.compile(
     r"^(?P<lead>[^:;.]{0,120}\b(?:views?|radiographs?|films?|x-rays?|dr|cr|ct|mri|positions?|projections?)\b[^:;.]{0,60})"
     r":\s*(?=\S)", re.IGNORECASE)
+# "The right vertebral artery is slender, the left is dominant": a clause about the other side
+# of the organ just named, which a report written one line per side says of that organ
+_OTHER_SIDE_CLAUSE_RE = re.compile(
+    r"^(?P<first>(?:the\s+)?(?P<side>left|right)\s+(?P<organ>[a-z][a-z -]{2,40}?)\s+(?:is|are|was|were|shows?|has|have)\b[^,;]*)"
+    r",\s+(?:and\s+|while\s+|whereas\s+|but\s+)?the\s+(?P<other>left|right)(?:\s+one|\s+side)?\s+"
+    r"(?P<rest>(?:is|are|was|were|shows?|has|have|appears?)\b[^;]*)$", re.IGNORECASE)
 # An edge of a named site ("The posterior edge of the vertebral body ..."): a statement of its own
 _EDGE_OF_RE = re.compile(
     r"^(?:the\s+)?(?:[\w-]+\s+){0,2}(?:margins?|borders?|edges?)\s+of\s+(?P<site>(?:the\s+)?[\w -]+?)"
@@ -432,6 +438,15 @@ def _describes_the_finding_before(sentence: str) -> bool:
     return anatomy_lexicon().normal.search(canonical_text(sentence)) is not None
 
 
+def _other_side_clause(text: str) -> str:
+    """"The right vertebral artery is slender, the left is dominant" -> "...slender; the left
+    vertebral artery is dominant" (``_OTHER_SIDE_CLAUSE_RE``), cut where the sides change."""
+    m = _OTHER_SIDE_CLAUSE_RE.match(text)
+    if not m or m["side"].lower() == m["other"].lower():
+        return text
+    return f"{m['first']}; the {m['other'].lower()} {m['organ']} {m['rest']}"
+
+
 def _without_title(text: str) -> str:
     """"Facial bones, occipitomental and lateral views: A fracture of the left zygomatic arch.":
     a lead naming only the examination and its views says nothing of the patient; one naming a
@@ -482,6 +497,8 @@ def _atomize_sentence_cached(sentence: str) -> tuple[str, ...] | None:
     text = _CHANGE_AFTER_SEMICOLON_RE.sub(", ", _neither_nor(_without_title(text)))
     if ";" in text:
         text = _INFERENCE_AFTER_SEMICOLON_RE.sub(", ", text)
+    if ", the " in text:
+        text = _other_side_clause(text)
     if not text or lex.drop.search(text.lower()) or _names_only_places(text):
         return None
     text = _ONE_CONSTRUCT_RE.sub(_mask_and, _BETWEEN_RE.sub(_mask_between, text))

@@ -2956,3 +2956,13 @@ def test_head_neck_and_ultrasound_wordings_score_perfect(reference, candidate):
     """"With a thin wall and posterior acoustic enhancement" had denied the enhancement too (the
     thin wall was written "wall not thickened", whose "not" reached past "and")."""
     _assert_radsem_perfect_both_ways(reference, candidate)
+
+
+@pytest.mark.parametrize(("reference", "candidate"), [
+    ("The right vertebral artery is slender, the left is dominant.",
+     "Right vertebral artery: slender.\nLeft vertebral artery: dominant."),
+    ("The right kidney is small, the left is enlarged.", "The right kidney is small. The left kidney is enlarged.")])
+def test_a_clause_about_the_other_side_names_its_organ(reference, candidate):
+    """", the left is dominant" had stayed in the statement about the right artery, which a report
+    written one line per side says of the left artery."""
+    _assert_radsem_perfect_both_ways(reference, candidate)
