@@ -163,6 +163,7 @@ _INFERENCE_ALONE = (r"(?:(?:a|an|the)\s+)?[a-z][\w-]*(?:\s+[\w-]+){0,4}?\s+(?:is
                     r"(?:considered|favou?red|likely)(?:\s+first)?")
 _INFERENCE_AFTER_SEMICOLON_RE = re.compile(rf";\s*(?=(?:{_INFERENCE_ALONE})\s*(?:[;.]|$))", re.IGNORECASE)
 _INFERENCE_ALONE_RE = re.compile(rf"(?:{_INFERENCE_ALONE})\s*\.?", re.IGNORECASE)
+_INFERENCE_WORD_RE = re.compile(r"consider|favou?r|likely", re.IGNORECASE)  # the cheap test first
 # ", with low signal on T1WI, has increased": how a finding looks, then how it changed
 _TRAILING_CHANGE_RE = re.compile(rf",?\s*(?:{CHANGE_ALONE})\s*[.;]?\s*$", re.IGNORECASE)
 # A lead naming the examination or its views before a colon ("Facial bones, occipitomental and
@@ -409,7 +410,8 @@ def _join_continuations(utterances: list[tuple[int, str]]) -> list[tuple[int, st
             continue
         lead, listed = "", False
         if out and (_CONTINUATION_RE.match(utterance) or _describes_the_finding_before(utterance)
-                    or (_INFERENCE_ALONE_RE.fullmatch(utterance) and _describes_a_finding(out[-1][1]))) \
+                    or (_INFERENCE_WORD_RE.search(utterance) and _INFERENCE_ALONE_RE.fullmatch(utterance)
+                        and _describes_a_finding(out[-1][1]))) \
                 and not _is_site(utterance) and not _edge_of_a_site(utterance):
             out[-1] = (out[-1][0], f"{out[-1][1].rstrip(' .;')}, {_continued(utterance)}")
             continue
@@ -495,7 +497,7 @@ def _atomize_sentence_cached(sentence: str) -> tuple[str, ...] | None:
     if "cdfi" in lowered or "doppler" in lowered:
         text = _DOPPLER_LEAD_RE.sub("", text)
     text = _CHANGE_AFTER_SEMICOLON_RE.sub(", ", _neither_nor(_without_title(text)))
-    if ";" in text:
+    if ";" in text and _INFERENCE_WORD_RE.search(text):
         text = _INFERENCE_AFTER_SEMICOLON_RE.sub(", ", text)
     if ", the " in text:
         text = _other_side_clause(text)
@@ -965,6 +967,10 @@ def _site_names(phrase: str) -> set[str]:
     return {site for site, p in site_mentions(canon) if p.search(canon)}
 
 
+# a word of a statement or a number: what a heading written without its colon does not hold
+_SAYS_SOMETHING_RE = re.compile(
+    r"\d|\b(?:is|are|was|were|has|have|shows?|seen|noted|no|not|normal|unremarkable|clear|intact|without|with)\b",
+    re.IGNORECASE)
 _PLACE_GLUE_RE = re.compile(r"\b(?:the|and|or|of|left|right|bilateral|both)\b|[,/&-]")
 
 
@@ -972,7 +978,10 @@ def _names_only_places(text: str) -> bool:
     """"Salivary glands", "Lymph nodes", "Left orbit": a heading written without its colon on a
     line of its own says nothing of what it names (read, it was an abnormal statement about no
     finding); the lines under it do."""
-    if len(text.split()) > 4 or not names_site(text):
+    if len(text.split()) > 4 or _SAYS_SOMETHING_RE.search(text):
+        return False  # the cheap test first: most short sentences say something ("No effusion.")
+    lower, lex = text.lower(), anatomy_lexicon()
+    if lex.normal.search(lower) or lex.abnormal.search(lower) or not names_site(text):
         return False
     canon = canonical_text(text)
     for _, pattern in site_mentions(canon):

@@ -96,7 +96,7 @@ def _said_on_sequence(sentence: str, label: str) -> str:
     label's, as "hyperintense on DWI" says it. Taken off like any label, the sequence would be
     lost, and a lesion read one line per sequence would have no readings to pair."""
     if not label:  # a label the line kept: "T2WI: The lesion is hyperintense; ..."
-        kept = _KEPT_SEQUENCE_LABEL_RE.match(sentence)
+        kept = _KEPT_SEQUENCE_LABEL_RE.match(sentence) if ":" in sentence else None
         if kept is None:
             return sentence
         label, sentence = kept["label"], kept["rest"]

@@ -2838,7 +2838,7 @@ def test_findings_written_another_way_name_their_finding(written, word):
 
 @pytest.mark.parametrize(("sentence", "site"), [
     ("The right M1 segment is mildly stenotic.", "middle cerebral artery"),
-    ("Right P1 hypoplastic.", "posterior cerebral artery"), ("The V4 segment shows a plaque.", "vertebral artery"),
+    ("Right P1 segment: hypoplastic.", "posterior cerebral artery"), ("The V4 segment shows a plaque.", "vertebral artery"),
     ("Soft tissue density behind the left nipple.", "breast"), ("Left groin unremarkable.", "abdominal wall")])
 def test_segments_and_regions_name_their_place(sentence, site):
     assert site in sentence_features(sentence).sites
@@ -2966,3 +2966,19 @@ def test_a_clause_about_the_other_side_names_its_organ(reference, candidate):
     """", the left is dominant" had stayed in the statement about the right artery, which a report
     written one line per side says of the left artery."""
     _assert_radsem_perfect_both_ways(reference, candidate)
+
+
+@pytest.mark.parametrize(("sentence", "normality", "word"), [
+    ("Good compressibility, no abnormal echo in the lumen.", NORMAL, None),
+    ("Poor compressibility of the left popliteal vein.", ABNORMAL, "noncompressible"),
+    ("The left popliteal vein is not compressible.", ABNORMAL, "noncompressible"),
+    ("Thyroid: echogenicity low.", ABNORMAL, "hypoechoic"),
+    ("The liver shows increased echogenicity.", ABNORMAL, "hyperechoic")])
+def test_ultrasound_compressibility_and_echogenicity_read_as_said(sentence, normality, word):
+    features = sentence_features(sentence)
+    assert features.normality == normality and (word is None or word in features.core)
+
+
+def test_doppler_velocities_alone_are_no_statement():
+    report = "Right internal carotid artery PSV 92 cm/s, EDV 28 cm/s.\nNo plaque in the right carotid bulb."
+    assert [f.features.normality for f in read_report(report).findings] == [NORMAL]
