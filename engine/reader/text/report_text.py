@@ -95,15 +95,16 @@ def _said_on_sequence(sentence: str, label: str) -> str:
     Marked hyperintensity ...": each part that names no sequence of its own is said on the
     label's, as "hyperintense on DWI" says it. Taken off like any label, the sequence would be
     lost, and a lesion read one line per sequence would have no readings to pair."""
+    said = sentence
     if not label:  # a label the line kept: "T2WI: The lesion is hyperintense; ..."
         kept = _KEPT_SEQUENCE_LABEL_RE.match(sentence) if ":" in sentence else None
         if kept is None:
             return sentence
-        label, sentence = kept["label"], kept["rest"]
-    if not _SEQUENCE_LABEL_RE.fullmatch(label.strip()) or _ANY_SEQUENCE_RE.search(sentence):
-        return sentence
-    end = "." if sentence.rstrip().endswith(".") else ""
-    parts = [part.strip() for part in sentence.rstrip().rstrip(".").split(";") if part.strip()]
+        label, said = kept["label"], kept["rest"]
+    if not _SEQUENCE_LABEL_RE.fullmatch(label.strip()) or _ANY_SEQUENCE_RE.search(said):
+        return sentence  # a part that names its own sequence keeps the line as written
+    end = "." if said.rstrip().endswith(".") else ""
+    parts = [part.strip() for part in said.rstrip().rstrip(".").split(";") if part.strip()]
     return "; ".join(f"{part} on {label.strip()}" for part in parts) + end
 
 

@@ -2982,3 +2982,9 @@ def test_ultrasound_compressibility_and_echogenicity_read_as_said(sentence, norm
 def test_doppler_velocities_alone_are_no_statement():
     report = "Right internal carotid artery PSV 92 cm/s, EDV 28 cm/s.\nNo plaque in the right carotid bulb."
     assert [f.features.normality for f in read_report(report).findings] == [NORMAL]
+
+
+def test_a_sequence_label_stays_where_its_line_names_another_sequence():
+    sequences = [f.features.sequences for f in read_report("T1WI: hypointense lesion in the left frontal lobe, "
+                                                           "hyperintense on FLAIR.").findings]
+    assert any("t1" in s for s in sequences) and any("flair" in s for s in sequences)
