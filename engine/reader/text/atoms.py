@@ -29,6 +29,7 @@ from radscope.engine.reader.text.labelled_lines import (
     COMPLICATION_LIST,
     DENIAL_HEDGE,
     MR_SEQUENCE,
+    MR_SEQUENCE_RE,
 )
 from radscope.engine.reader.text.report_text import ReportText, read_text
 from radscope.engine.reader.vocabulary.equivalents import appearance_words, kind_words
@@ -275,7 +276,6 @@ _SEQUENCE_READING_RE = re.compile(
     rf"|(?:on|in)\s+(?:the\s+)?{_SEQUENCE_LIST},?\s+(?:it|they|the lesions?)?\s*(?:shows?|demonstrates?|is|are)\s+"
     rf"{_INTENSITY}(?:\s+signals?)?(?:\s+intensity)?"
     rf"|(?:long|short)\s+{MR_SEQUENCE}(?:\s+signals?)?|{_INTENSITY}\s+{MR_SEQUENCE}(?:\s+signals?)?", re.IGNORECASE)
-_ONE_SEQUENCE_RE = re.compile(MR_SEQUENCE, re.IGNORECASE)
 # what equivalents.json's MR family writes restricted diffusion as; a denial before it in its clause
 _DIFFUSION_READINGS = "dwi hyperintense and adc hypointense"
 _DENIED_BEFORE_RE = re.compile(r"\b(?:no|not|without|absent|negative for|free of)\b", re.IGNORECASE)
@@ -900,7 +900,7 @@ def _expand_sequences(clause: str) -> list[str]:
     Restricted diffusion is its two readings ("high signal on DWI and low signal on ADC"), so it
     is cut as a report that writes them out is."""
     clause = _restricted_diffusion_written_out(clause)
-    if len(_ONE_SEQUENCE_RE.findall(clause)) < 2:
+    if len(MR_SEQUENCE_RE.findall(clause)) < 2:
         return [clause]  # fewer than two sequences named: nothing to cut (most clauses)
     run: list[re.Match[str]] = []
     for unit in _SEQUENCE_READING_RE.finditer(clause):
@@ -934,12 +934,12 @@ def _restricted_diffusion_re() -> re.Pattern[str]:
 
 
 def _sequence_count(run: list[re.Match[str]]) -> int:
-    return sum(len(_ONE_SEQUENCE_RE.findall(unit.group(0))) for unit in run)
+    return sum(len(MR_SEQUENCE_RE.findall(unit.group(0))) for unit in run)
 
 
 def _one_per_sequence(reading: str) -> list[str]:
     """"high signal on T2WI and DWI" -> "high signal on T2WI", "high signal on DWI"."""
-    mentions = list(_ONE_SEQUENCE_RE.finditer(reading))
+    mentions = list(MR_SEQUENCE_RE.finditer(reading))
     if len(mentions) < 2:
         return [reading]
     first, last = mentions[0], mentions[-1]

@@ -18,6 +18,7 @@ from radscope.engine.reader.text.anatomy import names_finding, names_site
 # a lesion's readings one per sequence, and a line labelled with one says each part on it
 MR_SEQUENCE = (r"(?:(?:T[12]|PD)(?:WI|W)?(?:[- ]weighted(?:\s+(?:imaging|images?|sequences?))?)?|(?:T2[- ])?FLAIR|DWI|ADC|SWI|STIR"
                r"|diffusion[- ]weighted(?:\s+(?:imaging|images?))?|proton[- ]density(?:[- ]weighted)?)(?![\w-])")
+MR_SEQUENCE_RE = re.compile(MR_SEQUENCE, re.IGNORECASE)
 _LABEL_RE = re.compile(r"^([A-Za-z][A-Za-z /,&-]{1,40}):\s+(?=[a-z0-9])")
 # a label that lists sites: "Bilateral basal ganglia and right thalamus: ...", "Liver, spleen and
 # pancreas: normal"

@@ -14,7 +14,7 @@ from functools import lru_cache
 
 from radscope.engine.io.reports import labelled_utterances_by_line, read_layout
 from radscope.engine.reader.text.anatomy import names_finding, names_site
-from radscope.engine.reader.text.labelled_lines import MR_SEQUENCE, label_each_part
+from radscope.engine.reader.text.labelled_lines import MR_SEQUENCE, MR_SEQUENCE_RE, label_each_part
 from radscope.engine.reader.text.wording import normalise
 
 
@@ -86,7 +86,6 @@ def _said_of_label(sentence: str, label: str) -> str:
 _SEQUENCE_LABEL_RE = re.compile(
     rf"(?:(?:fat[- ](?:suppressed|saturated)|axial|sagittal|coronal)\s+)?(?:{MR_SEQUENCE})(?:\s+(?:maps?|sequences?))?",
     re.IGNORECASE)
-_ANY_SEQUENCE_RE = re.compile(MR_SEQUENCE, re.IGNORECASE)
 _KEPT_SEQUENCE_LABEL_RE = re.compile(rf"(?P<label>{_SEQUENCE_LABEL_RE.pattern}):\s+(?P<rest>\S.*)", re.IGNORECASE)
 
 
@@ -101,7 +100,7 @@ def _said_on_sequence(sentence: str, label: str) -> str:
         if kept is None:
             return sentence
         label, said = kept["label"], kept["rest"]
-    if not _SEQUENCE_LABEL_RE.fullmatch(label.strip()) or _ANY_SEQUENCE_RE.search(said):
+    if not _SEQUENCE_LABEL_RE.fullmatch(label.strip()) or MR_SEQUENCE_RE.search(said):
         return sentence  # a part that names its own sequence keeps the line as written
     end = "." if said.rstrip().endswith(".") else ""
     parts = [part.strip() for part in said.rstrip().rstrip(".").split(";") if part.strip()]
