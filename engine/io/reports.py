@@ -359,20 +359,21 @@ def _utterances(text: str) -> tuple[tuple[int, str, str], ...]:
     view hold the same sections)."""
     out: list[tuple[int, str, str]] = []
     side = label = ""
-    for number, line in enumerate(text.splitlines()):
-        line = line.strip()
-        heading = _SIDE_HEADING_RE.match(line)
+    lines = [line.strip() for line in text.splitlines()]
+    for number, line in enumerate(lines):
+        bare = _bare_heading(line, lines, number)
+        heading = _SIDE_HEADING_RE.match(f"{line}:" if bare else line)
         if heading or not line:
             side = _heading_side(heading.group(1)) if heading else ""
             label = ""
             continue
-        alone = bool(_BLOCK_HEADING_RE.match(line))  # a heading alone on its line
+        alone = bare or bool(_BLOCK_HEADING_RE.match(line))  # a heading alone on its line
         if side and (alone or _opens_other_label(line)):
             side = ""  # "Mediastinum:" or "Bladder: normal" after "Left kidney:" opens a block of its own
         if alone:
             # "Liver:" alone on its line: the subject of a bare predicate under it ("- Normal.")
             short = len(line.split()) <= _MAX_HEADING_WORDS and not _HEADER_RE.match(line)
-            label = line[:-1].strip() if short else ""
+            label = line.rstrip(":").strip() if short else ""
         line_label = ""  # a label taken off the line's first sentence goes with all of them
         for sentence in _split_sentences(line):
             sentence, taken = _clean_utterance(sentence)
@@ -403,6 +404,26 @@ _PART_LABELS = frozenset((
     "density attenuation wall walls pole poles pelvis calyces capsule hilum hila lumen caliber course "
     "enhancement vascularity flow dimensions measurement measurements morphology position alignment "
     "head neck body tail fundus apex base lobe lobes segment segments").split())
+
+
+# A heading written without its colon ("Salivary glands", "RIGHT KIDNEY", "Left IAC / CPA"): a
+# short line of words with no ending stop, no number and nothing a statement says, above a line
+# that ends like a sentence. Bullet items written without stops are no headings: the line under
+# them has no stop either.
+_BARE_HEADING_RE = re.compile(r"^[A-Z][A-Za-z /,&()'-]{1,40}$")
+_STATEMENT_WORD_RE = re.compile(
+    r"\b(?:is|are|was|were|has|have|shows?|seen|noted|no|not|none|normal|unremarkable|clear|intact|patent"
+    r"|without|with|stable|unchanged|new|absent|present|resolved|negative)\b", re.IGNORECASE)
+_MAX_BARE_HEADING_WORDS = 4
+
+
+def _bare_heading(line: str, lines: list[str], number: int) -> bool:
+    """Whether ``line`` is a heading written without its colon (``_BARE_HEADING_RE``)."""
+    if not _BARE_HEADING_RE.match(line) or len(line.split()) > _MAX_BARE_HEADING_WORDS \
+            or _STATEMENT_WORD_RE.search(line):
+        return False
+    below = next((other for other in lines[number + 1:] if other), "")
+    return below.endswith((".", ";")) and not _BARE_HEADING_RE.match(below)
 
 
 def _opens_other_label(line: str) -> bool:

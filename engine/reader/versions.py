@@ -19,6 +19,16 @@ from __future__ import annotations
 from radscope.engine.reader.vocabulary.loader import lexicon_hash
 
 READER_NAME = "radscope-reader"
+# v39: from a second set of our own report pairs (ultrasound, neck and face, MR follow-ups, head
+# CT and fetal MR, bones and joints, body CT and MR): a heading written without its colon on a line
+# of its own heads the lines under it (a side heading's side with them) and, naming only places
+# ("Nasal cavity", "Sinus walls", "Lacrimal glands"), is no statement; a lead naming a follow-up
+# ("Multiple sclerosis follow-up, compared with ...:") goes while its sentence stays (the whole
+# sentence had been dropped); ", and their ..." starts a statement; a subject with its own verb after
+# a comma starts one however long ("..., the previously seen patchy opacity has resolved");
+# telegraphic subjects end at "symmetric", "homogeneous", "intact", "patent", "well <verb>ed";
+# tympanic and laryngeal cavities are places; vessels that enhance well are well filled; "now absent"
+# denies; "not seen on the prior CT" says new, not absent.
 # v38: from report pairs of our own written by helpers who never saw the reader (head and neck
 # CTA, coronary CTA, head CT, brain and fetal MR, lower-limb radiographs, hip MR, chest wall and
 # bladder CT, abdominal CT and MR): a line labelled with an MR sequence ("DWI: ...") says each of
@@ -375,7 +385,7 @@ READER_NAME = "radscope-reader"
 # opposite places and liver segments, telegraphic labels kept. v5: findings as frames (sizes in mm within a tolerance, change over time), wording.json,
 # comparisons as context. v4: sections as written (RESULT(S), CONCLUSION, sub-headings), the
 # impression read apart. v3: radsem-rules-v5 atoms (level and site lists, joined continuations).
-READER_VERSION = "reader-v38"
+READER_VERSION = "reader-v39"
 READER_RULES_VERSION = "rules-v5"  # v5: telegraphic labels kept; v4: sentences read through wording.json
 RADSEM_RULES_VERSION = "radsem-rules-v11"  # v11: a statement naming no site is kept apart only below 0.25 similarity; v10: site lists, shared nouns, finding lists and finding adjectives written one per sentence; v9: a statement the other report denies pairs only with one that states the denied finding; kinds and effects written one per sentence; v8: a finding that names no abnormality against one that does is part-whole; v7: per-sequence atoms, places; v6: size and change-over-time contradictions
 

@@ -53,7 +53,7 @@ _MAX_ITEM_WORDS = 5
 # Where a new statement starts: ";", "but", ", however", ", and the ..." (not ", and" inside a list).
 _CLAUSE_SPLIT_RE = re.compile(
     r";\s*|\s+but\s+|,?\s+despite\s+(?=(?:a|an|the|some|bilateral|left|right)\b)|,?\s+along with\s+|,?\s+as well as\s+(?=(?:a|an|the|some|multiple|mild|small)\b)|,\s*(?:however|whereas|while)\s+|\s+whereas\s+"
-    r"|,\s*and\s+(?=(?:the|there|no|a|an|its|some|multiple|scattered|bilateral|both|left|right|"
+    r"|,\s*and\s+(?=(?:the|there|no|a|an|its|their|some|multiple|scattered|bilateral|both|left|right|"
     r"mild|small|slight|several|few|local|partial|patchy)\b)",
     re.IGNORECASE)
 _VERB_RE = re.compile(rf"\b(?:{'|'.join(_STATEMENT_VERBS)})\b", re.IGNORECASE)
@@ -141,7 +141,8 @@ _NEGATION_OR_PREPOSITION_RE = re.compile(
 # where the subject of a sentence without a verb ends: "<findings> observed / at <site>"
 _TELEGRAPHIC_END_RE = re.compile(
     r"\s(?:observed|seen|noted|identified|visible|present|detected|at|in|within|under|beneath|along|around)\b"
-    r"|\s(?:normal|unremarkable)(?=\s+in\b|\s*[,.;]|\s*$)",  # "cord and conus normal in signal"
+    r"|\s(?:normal|unremarkable|symmetric(?:al)?|homogeneous|intact|patent|preserved)(?=\s+in\b|\s*[,.;]|\s*$)"
+    r"|\swell\s(?=[a-z]+ed\b)",  # "cord and conus normal in signal", "sinuses well aerated"
     re.IGNORECASE)
 # a quality of a site that a subject list shares: "the bone density of the pelvis and the femurs"
 _QUALITY_OF_RE = re.compile(
@@ -225,7 +226,7 @@ _NOR_RE = re.compile(r"\bnor\b", re.IGNORECASE)
 # comma or "and" that starts another subject with its own verb starts another statement (one
 # after ", or" ends a list: its subject never starts with "or").
 _COMMA_STATEMENT_RE = re.compile(
-    rf"(?:,\s+(?:and\s+)?|\s+and\s+)(?=(?:the\s+)?(?P<subject>(?!(?:or|nor)\b)[a-z][\w-]*(?:\s+[a-z][\w-]*){{0,3}})\s+(?:{'|'.join(_STATEMENT_VERBS)}|has|have)\b)",
+    rf"(?:,\s+(?:and\s+)?|\s+and\s+)(?=(?:the\s+)?(?P<subject>(?!(?:or|nor)\b)[a-z][\w-]*(?:\s+[a-z][\w-]*){{0,6}})\s+(?:{'|'.join(_STATEMENT_VERBS)}|has|have)\b)",
     re.IGNORECASE)
 # ", no focal lesion is seen" / ", patchy high signal is seen in the left basal ganglia": after a
 # complete statement, a comma before a denial or a finding not named before ("the", "its" or
@@ -971,7 +972,15 @@ def _site_names(phrase: str) -> set[str]:
 _SAYS_SOMETHING_RE = re.compile(
     r"\d|\b(?:is|are|was|were|has|have|shows?|seen|noted|no|not|normal|unremarkable|clear|intact|without|with)\b",
     re.IGNORECASE)
-_PLACE_GLUE_RE = re.compile(r"\b(?:the|and|or|of|left|right|bilateral|both)\b|[,/&-]")
+_PLACE_GLUE_RE = re.compile(r"\b(?:the|and|or|of|left|right|bilateral|both|other|rest|remaining|anterior|posterior"
+                            r"|upper|lower|medial|lateral|superior|inferior|proximal|distal|great|findings)\b|[,/&-]")
+# plain nouns for a part of the body, which no site pattern names alone
+_PLACE_NOUN_RE = re.compile(
+    r"\b(?:walls?|glands?|vessels?|bones?|lobes?|cords?|parenchyma|structures?|tissues?|regions?|areas?"
+    r"|(?:csf )?spaces?|compartments?|complex(?:es)?|muscles?|nodes?|isthmus|fossae?|segments?|cells?|midface|contents?"
+    r"|circulation|tracts?|organs?|levels?(?: [ivx]+[ab]?)?)\b")
+# a place's adjective before such a noun ("lacrimal glands", "popliteal vessels")
+_PLACE_ADJECTIVE_RE = re.compile(r"[a-z]+(?:al|ar|ary|ic)[.;:]?")
 
 
 def _names_only_places(text: str) -> bool:
@@ -980,13 +989,20 @@ def _names_only_places(text: str) -> bool:
     finding); the lines under it do."""
     if len(text.split()) > 4 or _SAYS_SOMETHING_RE.search(text):
         return False  # the cheap test first: most short sentences say something ("No effusion.")
-    lower, lex = text.lower(), anatomy_lexicon()
-    if lex.normal.search(lower) or lex.abnormal.search(lower) or not names_site(text):
+    lower = text.lower()
+    if not _PLACE_NOUN_RE.search(lower) and not names_site(text) or anatomy_lexicon().normal.search(lower):
         return False
+    # what is left once the places are out: a finding word inside a place's name ("Nasal
+    # cavity") is part of the place, and a part named by a plain noun ("Sinus walls", "Other
+    # parenchyma") is a place too
     canon = canonical_text(text)
     for _, pattern in site_mentions(canon):
         canon = pattern.sub(" ", canon)
-    return not _PLACE_GLUE_RE.sub(" ", canon).strip(" .;:")
+    if anatomy_lexicon().abnormal.search(canon):
+        return False
+    rest = _PLACE_NOUN_RE.sub(" ", _PLACE_GLUE_RE.sub(" ", canon))
+    return all(_PLACE_ADJECTIVE_RE.fullmatch(w) for w in rest.strip(" .;:").split()) \
+        and (canon != canonical_text(text) or bool(_PLACE_NOUN_RE.search(canon)))
 
 
 def _describes_a_finding(sentence: str) -> bool:

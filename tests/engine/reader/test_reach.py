@@ -2988,3 +2988,58 @@ def test_a_sequence_label_stays_where_its_line_names_another_sequence():
     sequences = [f.features.sequences for f in read_report("T1WI: hypointense lesion in the left frontal lobe, "
                                                            "hyperintense on FLAIR.").findings]
     assert any("t1" in s for s in sequences) and any("flair" in s for s in sequences)
+
+
+@pytest.mark.parametrize("report", [
+    "NASAL CAVITY\nThe septum is midline.\nSINUS WALLS\nIntact without erosion.",
+    "Lacrimal glands\nSymmetric in size.\nOther parenchyma\nNo abnormal signal.",
+    "Popliteal vessels\nThe popliteal vein is compressible.\nLevel II\nNo enlarged lymph nodes in the neck."])
+def test_a_heading_naming_only_places_is_no_statement_even_with_a_finding_word_in_it(report):
+    """reader-v39: "Nasal cavity" holds "cavity" (a lung finding) and "Sinus walls" a plain noun; on a
+    line of their own, without a colon, each had been an abnormal statement about nothing, which
+    costs a normal study nine tenths of its score."""
+    assert all(f.features.normality == NORMAL for f in read_report(report).findings)
+
+
+def test_a_side_heading_without_its_colon_gives_its_side_to_the_lines_under_it():
+    reading = read_report("Left kidney\nNo hydronephrosis.\nRight kidney\nA 12 mm cyst in the upper pole.")
+    denial, cyst = reading.findings
+    assert denial.features.sides == {"left"} and denial.features.normality == NORMAL
+    assert cyst.features.sides == {"right"} and "kidney" in cyst.features.sites
+
+
+def test_a_line_without_a_stop_above_another_without_one_is_no_heading():
+    """Bullet items written without stops ("Right pneumothorax" over "Left basal atelectasis") are
+    findings: neither heads the other."""
+    reading = read_report("Right pneumothorax\nLeft basal atelectasis")
+    assert [f.features.sides for f in reading.findings] == [{"right"}, {"left"}]
+
+
+def test_a_follow_up_lead_goes_and_its_sentence_stays():
+    """The sentence after "<disease> follow-up, compared with <date>:" had been dropped whole as a
+    recommendation of follow-up."""
+    reading = read_report("Lymphoma follow-up, compared with 2024-03-02: A 15 mm lymph node in the left axilla.")
+    assert [f.features.normality for f in reading.findings] == [ABNORMAL]
+
+
+@pytest.mark.parametrize(("sentence", "statements"), [
+    ("The remaining nodules show no enhancement, and their size is stable.", 1),
+    ("The left common femoral artery is patent, the distal left superficial femoral artery is occluded.", 2)])
+def test_a_new_subject_after_a_comma_starts_a_statement(sentence, statements):
+    findings = read_report(sentence).findings
+    assert len(findings) == statements and not any(" their " in f.text for f in findings)
+
+
+def test_a_telegraphic_subject_list_ends_at_its_normal_adjective():
+    texts = [f.text for f in read_report("Parotid and submandibular glands symmetric in size.").findings]
+    assert len(texts) == 2 and all("symmetric" in t for t in texts)
+
+
+@pytest.mark.parametrize("sentence", ["The tympanic cavities are clear.", "The laryngeal cavity is patent.",
+                                      "The cervical vessels enhance well.", "The pleural effusion is now absent."])
+def test_places_called_cavities_and_vessels_enhancing_well_are_normal(sentence):
+    assert sentence_features(sentence).normality == NORMAL
+
+
+def test_what_was_not_seen_on_a_prior_study_is_new_not_denied():
+    assert sentence_features("A new 8 mm nodule in the left upper lobe, not seen on the prior CT.").normality == ABNORMAL
