@@ -52,8 +52,11 @@ _ALIASES_PATTERN = "|".join(re.escape(a).replace(r"\ ", r"\s+")
 _NUMBERING = r"(?:(?:\d{1,2}|[IVX]{1,4}|[A-H])\s*[.)\-]\s*)?"
 # A known heading followed by a colon: at the start of the text or of a line, or after a
 # sentence end ("... normal. Impression: ...").
+# The look-ahead says what every match holds, words then a colon: it fails at once where no colon
+# follows, before the hundred aliases are tried (a third of the search's time on IU X-ray texts).
 _HEADER_RE = re.compile(
-    rf"(?:^|(?<=\n)|(?<=[.!?]\s)|(?<=[.!?]))[ \t]*{_NUMBERING}({_ALIASES_PATTERN})[ \t]*:",
+    rf"(?:(?<=[\n.!?])|(?<=[.!?]\s)|^)(?=[ \t]*{_NUMBERING}[A-Za-z][A-Za-z\s/&-]*:)"
+    rf"[ \t]*{_NUMBERING}({_ALIASES_PATTERN})[ \t]*:",
     re.IGNORECASE)
 # A known heading alone on its line, without a colon ("FINDINGS", "Conclusion", "results -").
 _BARE_HEADER_RE = re.compile(rf"^[ \t]*{_NUMBERING}({_ALIASES_PATTERN})[ \t]*[-:.]?[ \t]*$",
@@ -113,10 +116,11 @@ class ReportLayout:
 def _headings(text: str) -> list[tuple[int, int, str, str]]:
     """(start, end, section name or "other", heading as written), in text order."""
     marks: list[tuple[int, int, str, str]] = []
-    for pattern in (_HEADER_RE, _BARE_HEADER_RE):  # from the list number on, if any
+    colon = ":" in text  # the heading patterns that end in a colon have nothing to find without one
+    for pattern in ((_HEADER_RE, _BARE_HEADER_RE) if colon else (_BARE_HEADER_RE,)):  # from the list number on
         for m in pattern.finditer(text):
             marks.append((m.start(), m.end(), _ALIAS_TO_SECTION[_norm(m.group(1))], m.group(1)))
-    for pattern in (_UNKNOWN_HEADER_RE, _CAPS_LINE_RE):
+    for pattern in ((_UNKNOWN_HEADER_RE, _CAPS_LINE_RE) if colon else (_CAPS_LINE_RE,)):
         for m in pattern.finditer(text):
             words = m.group(1).split()
             if len(words) <= _MAX_HEADING_WORDS and _norm(m.group(1)) not in _ALIAS_TO_SECTION:

@@ -990,7 +990,7 @@ def _names_only_places(text: str) -> bool:
     if len(text.split()) > 4 or _SAYS_SOMETHING_RE.search(text):
         return False  # the cheap test first: most short sentences say something ("No effusion.")
     lower = text.lower()
-    if not _PLACE_NOUN_RE.search(lower) and not names_site(text) or anatomy_lexicon().normal.search(lower):
+    if (not _PLACE_NOUN_RE.search(lower) and not names_site(text)) or anatomy_lexicon().normal.search(lower):
         return False
     # what is left once the places are out: a finding word inside a place's name ("Nasal
     # cavity") is part of the place, and a part named by a plain noun ("Sinus walls", "Other

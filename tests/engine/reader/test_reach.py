@@ -3043,3 +3043,14 @@ def test_places_called_cavities_and_vessels_enhancing_well_are_normal(sentence):
 
 def test_what_was_not_seen_on_a_prior_study_is_new_not_denied():
     assert sentence_features("A new 8 mm nodule in the left upper lobe, not seen on the prior CT.").normality == ABNORMAL
+
+
+@pytest.mark.parametrize(("sentence", "normality"), [
+    ("A liquid dark area 12 mm deep is seen around the left testis.", ABNORMAL),
+    ("No liquid dark area in the pelvis.", NORMAL),
+    ("Pouch of Douglas free fluid, 9 mm deep.", ABNORMAL),
+    ("The pouch of Douglas is free.", NORMAL)])
+def test_fluid_written_as_a_dark_area_or_free_in_the_pouch_reads_as_fluid(sentence, normality):
+    """A "liquid dark area" is the translated ultrasound word for anechoic fluid; "free fluid" in
+    the pouch had read as the pouch called free (no fluid)."""
+    assert sentence_features(sentence).normality == normality
