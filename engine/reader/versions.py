@@ -28,7 +28,10 @@ READER_NAME = "radscope-reader"
 # a comma starts one however long ("..., the previously seen patchy opacity has resolved");
 # telegraphic subjects end at "symmetric", "homogeneous", "intact", "patent", "well <verb>ed";
 # tympanic and laryngeal cavities are places; vessels that enhance well are well filled; "now absent"
-# denies; "not seen on the prior CT" says new, not absent.
+# denies; "not seen on the prior CT" says new, not absent; a liquid dark area is anechoic fluid and
+# free fluid in the pouch is fluid; a label that is no site reads with its sentence when the two
+# make one phrase ("Midline: Central."); a space-occupying lesion is a mass; free gas named without
+# a place is pneumoperitoneum.
 # v38: from report pairs of our own written by helpers who never saw the reader (head and neck
 # CTA, coronary CTA, head CT, brain and fetal MR, lower-limb radiographs, hip MR, chest wall and
 # bladder CT, abdominal CT and MR): a line labelled with an MR sequence ("DWI: ...") says each of

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from radscope.engine.io.reports import labelled_utterances_by_line, read_layout
-from radscope.engine.reader.text.anatomy import names_finding, names_site
+from radscope.engine.reader.text.anatomy import anatomy_lexicon, canonical_text, names_finding, names_site
 from radscope.engine.reader.text.labelled_lines import MR_SEQUENCE, MR_SEQUENCE_RE, label_each_part
 from radscope.engine.reader.text.wording import normalise
 
@@ -75,11 +75,20 @@ def _said_of_label(sentence: str, label: str) -> str:
     """"Reduced volume with an undulating surface." from the line "Liver: Reduced volume ...": a
     sentence naming no site of its own is said of its line's label, as "Liver: reduced volume"
     is; one that names its site ("Lungs and airways: The lungs are clear.") stands alone."""
-    if not label or _TITLE_LABEL_RE.search(label) or names_site(sentence) \
-            or not (names_site(label) or names_finding(label)):
+    if not label or _TITLE_LABEL_RE.search(label) or names_site(sentence):
         return sentence
     said = f"{sentence[:1].lower()}{sentence[1:]}" if _CAPITALISED_RE.match(sentence) else sentence
+    if not (names_site(label) or names_finding(label) or _normal_only_with(label, said)):
+        return sentence
     return f"{label}: {said}"
+
+
+def _normal_only_with(label: str, said: str) -> bool:
+    """"Midline: Central.": a label that is no site ("midline") which, read with its sentence, is
+    one normal phrase of the lexicons ("midline central": the midline structures not displaced)."""
+    together = canonical_text(f"{label} {said}")
+    return together != f"{canonical_text(label)} {canonical_text(said)}" \
+        and anatomy_lexicon().normal.search(together) is not None
 
 
 # A line labelled with an MR sequence ("DWI:", "T2-weighted images:", "ADC map:", "Fat-suppressed T2WI:")

@@ -3054,3 +3054,10 @@ def test_fluid_written_as_a_dark_area_or_free_in_the_pouch_reads_as_fluid(senten
     """A "liquid dark area" is the translated ultrasound word for anechoic fluid; "free fluid" in
     the pouch had read as the pouch called free (no fluid)."""
     assert sentence_features(sentence).normality == normality
+
+
+def test_a_label_that_is_no_site_reads_with_its_sentence_as_one_phrase():
+    """"Midline: Central." had read as "Central.", a statement about nothing that was dropped; read
+    with its label it is the midline not shifted."""
+    assert [f.features.canon for f in read_report("Midline: Central.").findings] == \
+        [f.features.canon for f in read_report("The midline structures are not shifted.").findings]
