@@ -31,7 +31,8 @@ READER_NAME = "radscope-reader"
 # denies; "not seen on the prior CT" says new, not absent; a liquid dark area is anechoic fluid and
 # free fluid in the pouch is fluid; a label that is no site reads with its sentence when the two
 # make one phrase ("Midline: Central."); a space-occupying lesion is a mass; free gas named without
-# a place is pneumoperitoneum.
+# a place is pneumoperitoneum; a vessel "open" is patent; development that matches the gestational
+# age is appropriate for age.
 # v38: from report pairs of our own written by helpers who never saw the reader (head and neck
 # CTA, coronary CTA, head CT, brain and fetal MR, lower-limb radiographs, hip MR, chest wall and
 # bladder CT, abdominal CT and MR): a line labelled with an MR sequence ("DWI: ...") says each of

@@ -3061,3 +3061,14 @@ def test_a_label_that_is_no_site_reads_with_its_sentence_as_one_phrase():
     with its label it is the midline not shifted."""
     assert [f.features.canon for f in read_report("Midline: Central.").findings] == \
         [f.features.canon for f in read_report("The midline structures are not shifted.").findings]
+
+
+@pytest.mark.parametrize(("sentence", "normality"), [
+    ("The right vertebral artery is open.", NORMAL),
+    ("Cortical development and sulcation match gestational age.", NORMAL),
+    ("No obvious space-occupying lesion in the spleen.", NORMAL),
+    ("No free gas is seen.", NORMAL)])
+def test_translated_and_fetal_wordings_of_normal_read_as_normal(sentence, normality):
+    """A vessel "open" (the translated word for patent) and development that "matches" the
+    gestational age had been statements about nothing, read as abnormal."""
+    assert sentence_features(sentence).normality == normality
