@@ -32,7 +32,8 @@ READER_NAME = "radscope-reader"
 # free fluid in the pouch is fluid; a label that is no site reads with its sentence when the two
 # make one phrase ("Midline: Central."); a space-occupying lesion is a mass; free gas named without
 # a place is pneumoperitoneum; a vessel "open" is patent; development that matches the gestational
-# age is appropriate for age.
+# age is appropriate for age; a kyphosis "preserved" is the normal curve; a title line naming an
+# examination and its region ("CT CHEST (NON-CONTRAST)", "Venous duplex, left lower limb") is none.
 # v38: from report pairs of our own written by helpers who never saw the reader (head and neck
 # CTA, coronary CTA, head CT, brain and fetal MR, lower-limb radiographs, hip MR, chest wall and
 # bladder CT, abdominal CT and MR): a line labelled with an MR sequence ("DWI: ...") says each of

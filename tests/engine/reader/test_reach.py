@@ -3072,3 +3072,20 @@ def test_translated_and_fetal_wordings_of_normal_read_as_normal(sentence, normal
     """A vessel "open" (the translated word for patent) and development that "matches" the
     gestational age had been statements about nothing, read as abnormal."""
     assert sentence_features(sentence).normality == normality
+
+
+@pytest.mark.parametrize("report", [
+    "CT CHEST (NON-CONTRAST)\nLungs: clear.\nNo pleural effusion.",
+    "Venous duplex, left lower limb.\nThe femoral and popliteal veins are compressible.",
+    "MRI abdomen / MRCP.\nThe liver is normal in size.",
+    "Kyphosis preserved.\nNo fracture."])
+def test_an_examination_title_and_a_preserved_curve_are_no_findings(report):
+    """A structured report's title line ("CT CHEST (NON-CONTRAST)") had been an abnormal statement
+    about nothing, and "Kyphosis preserved." had asserted a kyphosis: each cost a normal study
+    nine tenths of its score."""
+    assert all(f.features.normality == NORMAL for f in read_report(report).findings)
+
+
+def test_a_line_naming_an_examination_and_what_it_found_stays():
+    reading = read_report("Duplex thrombus in the left femoral vein.\nNo other abnormality.")
+    assert [f.features.normality for f in reading.findings] == [ABNORMAL, NORMAL]
