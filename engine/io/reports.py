@@ -362,14 +362,14 @@ def _utterances(text: str) -> tuple[tuple[int, str, str], ...]:
     impression text about four times a report (the report whole and each metric's section
     view hold the same sections)."""
     out: list[tuple[int, str, str]] = []
-    side = label = ""
+    side = label = block = ""
     lines = [line.strip() for line in text.splitlines()]
     for number, line in enumerate(lines):
         bare = _bare_heading(line, lines, number)
         heading = _SIDE_HEADING_RE.match(f"{line}:" if bare else line)
         if heading or not line:
             side = _heading_side(heading.group(1)) if heading else ""
-            label = ""
+            label = block = ""
             continue
         alone = bare or bool(_BLOCK_HEADING_RE.match(line))  # a heading alone on its line
         if side and (alone or _opens_other_label(line)):
@@ -378,6 +378,11 @@ def _utterances(text: str) -> tuple[tuple[int, str, str], ...]:
             # "Liver:" alone on its line: the subject of a bare predicate under it ("- Normal.")
             short = len(line.split()) <= _MAX_HEADING_WORDS and not _HEADER_RE.match(line)
             label = line.rstrip(":").strip() if short else ""
+            # a heading written without its colon ("MASS", "Deep veins") is the label of each line
+            # under it, which the reader gives to a line naming no place; it says nothing itself
+            block = label if bare else ""
+            if bare:
+                continue
         line_label = ""  # a label taken off the line's first sentence goes with all of them
         for sentence in _split_sentences(line):
             sentence, taken = _clean_utterance(sentence)
@@ -386,7 +391,7 @@ def _utterances(text: str) -> tuple[tuple[int, str, str], ...]:
                 if label and not side and _PREDICATE_ONLY_RE.match(sentence):
                     sentence = f"{label}: {sentence}"
                 out.append((number, side + sentence if side and not _SIDE_RE.search(sentence) else sentence,
-                            line_label))
+                            line_label or block))
     return tuple(out)
 
 

@@ -33,7 +33,10 @@ READER_NAME = "radscope-reader"
 # make one phrase ("Midline: Central."); a space-occupying lesion is a mass; free gas named without
 # a place is pneumoperitoneum; a vessel "open" is patent; development that matches the gestational
 # age is appropriate for age; a kyphosis "preserved" is the normal curve; a title line naming an
-# examination and its region ("CT CHEST (NON-CONTRAST)", "Venous duplex, left lower limb") is none.
+# examination and its region ("CT CHEST (NON-CONTRAST)", "Venous duplex, left lower limb") is none,
+# and so is a radiograph's title with its views ("Left knee, AP and lateral", "Portable chest"); a
+# heading without its colon is the label of each line under it (the reader gives it to a line naming
+# no place: "MASS" / "T2 hyperintense.") and no statement itself.
 # v38: from report pairs of our own written by helpers who never saw the reader (head and neck
 # CTA, coronary CTA, head CT, brain and fetal MR, lower-limb radiographs, hip MR, chest wall and
 # bladder CT, abdominal CT and MR): a line labelled with an MR sequence ("DWI: ...") says each of

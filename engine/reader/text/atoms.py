@@ -973,12 +973,12 @@ _SAYS_SOMETHING_RE = re.compile(
     r"\d|\b(?:is|are|was|were|has|have|shows?|seen|noted|no|not|normal|unremarkable|clear|intact|without|with)\b",
     re.IGNORECASE)
 _PLACE_GLUE_RE = re.compile(r"\b(?:the|and|or|of|left|right|bilateral|both|other|rest|remaining|anterior|posterior"
-                            r"|upper|lower|medial|lateral|superior|inferior|proximal|distal|great|findings)\b|[,/&-]")
+                            r"|upper|lower|medial|lateral|superior|inferior|proximal|distal|deep|superficial|great|findings)\b|[,/&-]")
 # plain nouns for a part of the body, which no site pattern names alone
 _PLACE_NOUN_RE = re.compile(
     r"\b(?:walls?|glands?|vessels?|bones?|lobes?|cords?|parenchyma|structures?|tissues?|regions?|areas?"
     r"|(?:csf )?spaces?|compartments?|complex(?:es)?|muscles?|nodes?|isthmus|fossae?|segments?|cells?|midface|contents?"
-    r"|circulation|tracts?|organs?|levels?(?: [ivx]+[ab]?)?)\b")
+    r"|circulation|tracts?|organs?|veins?|arter(?:y|ies)|branch(?:es)?|levels?(?: [ivx]+[ab]?)?)\b")
 # a place's adjective before such a noun ("lacrimal glands", "popliteal vessels")
 _PLACE_ADJECTIVE_RE = re.compile(r"[a-z]+(?:al|ar|ary|ic)[.;:]?")
 

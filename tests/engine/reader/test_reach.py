@@ -3089,3 +3089,19 @@ def test_an_examination_title_and_a_preserved_curve_are_no_findings(report):
 def test_a_line_naming_an_examination_and_what_it_found_stays():
     reading = read_report("Duplex thrombus in the left femoral vein.\nNo other abnormality.")
     assert [f.features.normality for f in reading.findings] == [ABNORMAL, NORMAL]
+
+
+def test_a_heading_without_its_colon_labels_the_lines_under_it_that_name_no_place():
+    """A structured template puts a finding or a structure on a line of its own and describes it
+    below ("MASS" / "Oval, 28 x 24 mm." / "T2 hyperintense."): the lines read as the finding's, as
+    "Mass: oval ..." on one line does, and the heading says nothing of its own."""
+    reading = read_report("MASS\nOval, 28 x 24 mm, in the left parietal lobe.\nT2 hyperintense.\n\n"
+                          "DEEP VEINS\nCompressible, with normal flow.")
+    texts = [f.text.lower() for f in reading.findings]
+    assert "mass t2 hyperintense." in texts and "mass." not in texts
+    assert reading.findings[-1].features.normality == NORMAL
+
+
+@pytest.mark.parametrize("title", ["Left knee, AP and lateral.", "Portable chest."])
+def test_a_radiograph_s_title_with_its_views_or_setting_is_no_statement(title):
+    assert all(f.features.normality == NORMAL for f in read_report(f"{title}\nNo fracture.").findings)
