@@ -502,7 +502,7 @@ def _atomize_sentence_cached(sentence: str) -> tuple[str, ...] | None:
         text = _INFERENCE_AFTER_SEMICOLON_RE.sub(", ", text)
     if ", the " in text:
         text = _other_side_clause(text)
-    if not text or lex.drop.search(text.lower()) or _names_only_places(text):
+    if not text or lex.drop.search(text.lower()) or _names_only_places(text) or _measures_a_place(text):
         return None
     text = _ONE_CONSTRUCT_RE.sub(_mask_and, _BETWEEN_RE.sub(_mask_between, text))
     out: list[str] = []
@@ -1003,6 +1003,26 @@ def _names_only_places(text: str) -> bool:
     rest = _PLACE_NOUN_RE.sub(" ", _PLACE_GLUE_RE.sub(" ", canon))
     return all(_PLACE_ADJECTIVE_RE.fullmatch(w) for w in rest.strip(" .;:").split()) \
         and (canon != canonical_text(text) or bool(_PLACE_NOUN_RE.search(canon)))
+
+
+# "Right kidney size: 112 x 50 mm.", "Uterus dimensions 50 x 46 x 42 mm": a place and its size alone
+_MEASURED_RE = re.compile(
+    r"^(?P<what>[a-z][a-z /-]{1,40}?)(?P<keyword>\s+(?:size|dimensions?|measurements?|measures|measuring))?"
+    r"\s*:?\s*(?:about\s+|approximately\s+|approx\.?\s+)?\d[\d.]*(?:\s*[x\u00d7]\s*\d[\d.]*)*\s*(?:mm|cm)\s*\.?$",
+    re.IGNORECASE)
+# a vessel's or a duct's caliber says whether it is dilated: a finding, kept
+_CALIBER_RE = re.compile(r"\b(?:aort\w*|arter\w*|veins?|venous|ducts?|pa|ivc|svc|vessels?|ventricles?)\b", re.IGNORECASE)
+
+
+def _measures_a_place(text: str) -> bool:
+    """An organ measured, by side or as its size, and nothing said of it ("Right kidney size: 112 x
+    50 mm."): a size tied to no finding, which RadSEM leaves out (read, it was an abnormal statement
+    about nothing). A vessel's or a duct's caliber stays: it says whether it is dilated."""
+    if not text.rstrip(". ").endswith(("mm", "cm")):
+        return False  # the cheap test first: most sentences end otherwise
+    m = _MEASURED_RE.match(text)
+    return m is not None and bool(m["keyword"] or _SIDE_RE.search(m["what"])) \
+        and not _CALIBER_RE.search(m["what"]) and names_site(m["what"]) and not names_finding(m["what"])
 
 
 def _describes_a_finding(sentence: str) -> bool:

@@ -3105,3 +3105,13 @@ def test_a_heading_without_its_colon_labels_the_lines_under_it_that_name_no_plac
 @pytest.mark.parametrize("title", ["Left knee, AP and lateral.", "Portable chest."])
 def test_a_radiograph_s_title_with_its_views_or_setting_is_no_statement(title):
     assert all(f.features.normality == NORMAL for f in read_report(f"{title}\nNo fracture.").findings)
+
+
+@pytest.mark.parametrize(("report", "statements"), [
+    ("Right kidney size: 108 x 47 mm.\nNo hydronephrosis.", 1),
+    ("Uterus dimensions 72 x 41 x 38 mm.\nEndometrium 6 mm, homogeneous.", 1),
+    ("Right kidney: 12 mm cyst in the upper pole.", 1)])
+def test_an_organ_measured_and_nothing_said_of_it_is_no_statement(report, statements):
+    """"Right kidney size: 108 x 47 mm." says no finding (read, it was an abnormal statement about
+    nothing); a finding with its size stays."""
+    assert len(read_report(report).findings) == statements
