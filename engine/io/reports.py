@@ -338,30 +338,33 @@ def split_utterances(text: str) -> list[str]:
     line that names a side ("Right Ear:") is written before each sentence of its block (up to
     the next blank line or sub-heading), which would otherwise lose its side.
     """
-    return [sentence for _, sentence, _ in _utterances(text)]
+    return [sentence for _, sentence, _, _ in _utterances(text)]
 
 
 def utterances_by_line(text: str) -> list[tuple[int, str]]:
     """``split_utterances`` with the number of the line each utterance is on: the sentences of
     one line (a paragraph) go on from one another, the items of a list each stand alone."""
-    return [(number, sentence) for number, sentence, _ in _utterances(text)]
+    return [(number, sentence) for number, sentence, _, _ in _utterances(text)]
 
 
-def labelled_utterances_by_line(text: str) -> list[tuple[int, str, str]]:
+def labelled_utterances_by_line(text: str) -> list[tuple[int, str, str, str]]:
     """``utterances_by_line`` with the label taken off the start of each utterance's line ("" for
     none): "Liver: Reduced volume. Smooth surface." gives "Reduced volume." and "Smooth surface.",
     each with "Liver", since a label before a sentence of its own is taken off like a heading
-    ("Lungs and airways: The lungs are clear."). Which sentences say nothing without it is for
-    the reader to tell, which knows the sites."""
+    ("Lungs and airways: The lungs are clear."); and the heading written without its colon over
+    the utterance's block ("Deep veins" over "Compressible."; ``_bare_heading``), or "". Which
+    sentences say nothing without them, and whether such a heading is one or a finding written
+    without its stop ("Mild cardiomegaly" over "No effusion."), is for the reader to tell, which
+    knows the sites and the findings."""
     return list(_utterances(text))
 
 
 @lru_cache(maxsize=8192)
-def _utterances(text: str) -> tuple[tuple[int, str, str], ...]:
+def _utterances(text: str) -> tuple[tuple[int, str, str, str], ...]:
     """``labelled_utterances_by_line``, once per text: the reader asks it of the same findings and
     impression text about four times a report (the report whole and each metric's section
     view hold the same sections)."""
-    out: list[tuple[int, str, str]] = []
+    out: list[tuple[int, str, str, str]] = []
     side = label = block = ""
     lines = [line.strip() for line in text.splitlines()]
     for number, line in enumerate(lines):
@@ -378,11 +381,9 @@ def _utterances(text: str) -> tuple[tuple[int, str, str], ...]:
             # "Liver:" alone on its line: the subject of a bare predicate under it ("- Normal.")
             short = len(line.split()) <= _MAX_HEADING_WORDS and not _HEADER_RE.match(line)
             label = line.rstrip(":").strip() if short else ""
-            # a heading written without its colon ("MASS", "Deep veins") is the label of each line
-            # under it, which the reader gives to a line naming no place; it says nothing itself
-            block = label if bare else ""
-            if bare:
-                continue
+        heads = block  # the heading written without its colon over this line (not the line itself)
+        if alone:
+            block = line if bare else ""
         line_label = ""  # a label taken off the line's first sentence goes with all of them
         for sentence in _split_sentences(line):
             sentence, taken = _clean_utterance(sentence)
@@ -391,7 +392,7 @@ def _utterances(text: str) -> tuple[tuple[int, str, str], ...]:
                 if label and not side and _PREDICATE_ONLY_RE.match(sentence):
                     sentence = f"{label}: {sentence}"
                 out.append((number, side + sentence if side and not _SIDE_RE.search(sentence) else sentence,
-                            line_label or block))
+                            line_label, heads))
     return tuple(out)
 
 

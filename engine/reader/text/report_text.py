@@ -55,9 +55,22 @@ def reader_utterances(text: str) -> tuple[str, ...]:
 
 def _reader_utterances_by_line(text: str) -> tuple[tuple[int, ...], tuple[str, ...]]:
     """``reader_utterances`` and the line each one is on."""
-    read = [(number, normalise(_denial_at_label(u))) for number, whole, label in labelled_utterances_by_line(text)
-            for u in label_each_part(_said_on_sequence(_said_of_label(whole, label), label))]
+    read = [(number, normalise(_denial_at_label(u)))
+            for number, whole, label, heading in labelled_utterances_by_line(text)
+            for said, label in [_under_heading(whole, label, heading)]
+            for u in label_each_part(_said_on_sequence(_said_of_label(said, label), label))]
     return tuple(n for n, _ in read), tuple(u for _, u in read)
+
+
+def _under_heading(sentence: str, label: str, heading: str) -> tuple[str, str]:
+    """The sentence and its label under a heading written without its colon ("Deep veins" over
+    "Compressible."; one naming a side goes before each sentence of its block, as "Left kidney:"
+    does): the heading is the sentence's label when its line has none. A heading that names a
+    finding ("Mild cardiomegaly" over "No acute disease.") is a finding written without its stop:
+    it heads nothing (read as a label, "no acute disease at the mild cardiomegaly" denied it)."""
+    if not heading or names_finding(heading):
+        return sentence, label
+    return sentence, label or heading
 
 
 # A label that names the examination, its views or a procedure before the findings ("Contrast-

@@ -2258,7 +2258,7 @@ def test_a_label_before_a_capitalised_sentence_is_given_with_it():
     section heading); the label now goes with each sentence of its line that names no site."""
     from radscope.engine.io.reports import labelled_utterances_by_line
     assert labelled_utterances_by_line("Liver: Reduced volume. Smooth surface.\nFindings: Normal.") == [
-        (0, "Reduced volume.", "Liver"), (0, "Smooth surface.", "Liver"), (1, "Normal.", "")]
+        (0, "Reduced volume.", "Liver", ""), (0, "Smooth surface.", "Liver", ""), (1, "Normal.", "", "")]
     read = [f.features for f in read_report(
         "Liver: Reduced volume. Imbalanced lobar proportions.\nSutures: Not widened.\n"
         "Lungs and airways: The lungs are clear.").findings]
@@ -3092,14 +3092,21 @@ def test_a_line_naming_an_examination_and_what_it_found_stays():
 
 
 def test_a_heading_without_its_colon_labels_the_lines_under_it_that_name_no_place():
-    """A structured template puts a finding or a structure on a line of its own and describes it
-    below ("MASS" / "Oval, 28 x 24 mm." / "T2 hyperintense."): the lines read as the finding's, as
-    "Mass: oval ..." on one line does, and the heading says nothing of its own."""
-    reading = read_report("MASS\nOval, 28 x 24 mm, in the left parietal lobe.\nT2 hyperintense.\n\n"
-                          "DEEP VEINS\nCompressible, with normal flow.")
-    texts = [f.text.lower() for f in reading.findings]
-    assert "mass t2 hyperintense." in texts and "mass." not in texts
-    assert reading.findings[-1].features.normality == NORMAL
+    """A structured template puts a structure on a line of its own and describes it below ("DEEP
+    VEINS" / "Compressible, with normal flow."): the lines read as the structure's, as "Deep veins:
+    compressible ..." on one line does."""
+    reading = read_report("DEEP VEINS\nCompressible, with normal flow.")
+    assert [f.text.lower() for f in reading.findings] == ["deep veins compressible, with normal flow."]
+    assert reading.findings[0].features.normality == NORMAL
+
+
+def test_a_finding_written_without_its_stop_heads_nothing():
+    """"Mild cardiomegaly" above "No acute disease." looks like a heading written without its
+    colon; read as the label of the line under it, it had become "no acute disease at the mild
+    cardiomegaly", a denial of the cardiomegaly. A heading that names a finding heads nothing."""
+    reading = read_report("Mild cardiomegaly\nNo acute disease.")
+    assert [f.features.normality for f in reading.findings] == [ABNORMAL, NORMAL]
+    assert "enlarg" not in reading.findings[1].features.negated
 
 
 @pytest.mark.parametrize("title", ["Left knee, AP and lateral.", "Portable chest."])
