@@ -368,12 +368,12 @@ def _utterances(text: str) -> tuple[tuple[int, str, str, str], ...]:
     side = label = block = ""
     lines = [line.strip() for line in text.splitlines()]
     for number, line in enumerate(lines):
-        bare = _bare_heading(line, lines, number)
-        heading = _SIDE_HEADING_RE.match(f"{line}:" if bare else line)
+        heading = _SIDE_HEADING_RE.match(line)
         if heading or not line:
             side = _heading_side(heading.group(1)) if heading else ""
             label = block = ""
             continue
+        bare = _bare_heading(line, lines, number)
         alone = bare or bool(_BLOCK_HEADING_RE.match(line))  # a heading alone on its line
         if side and (alone or _opens_other_label(line)):
             side = ""  # "Mediastinum:" or "Bladder: normal" after "Left kidney:" opens a block of its own

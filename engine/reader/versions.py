@@ -37,7 +37,9 @@ READER_NAME = "radscope-reader"
 # and so is a radiograph's title with its views ("Left knee, AP and lateral", "Portable chest"); a
 # heading without its colon is the label of each line under it (the reader gives it to a line naming
 # no place: "DEEP VEINS" / "Compressible.") unless it names a finding ("Mild cardiomegaly" over "No
-# acute disease." is a finding without its stop, heading nothing); an organ measured by side or as
+# acute disease." is a finding without its stop, heading nothing), and one naming a side goes before
+# each sentence of its block naming none (the reader decides: "Small right pleural effusion" heads
+# nothing); an organ measured by side or as
 # its size and nothing said of it ("Right kidney size: 112 x 50 mm.") is none.
 # v38: from report pairs of our own written by helpers who never saw the reader (head and neck
 # CTA, coronary CTA, head CT, brain and fetal MR, lower-limb radiographs, hip MR, chest wall and

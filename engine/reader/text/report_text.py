@@ -62,14 +62,21 @@ def _reader_utterances_by_line(text: str) -> tuple[tuple[int, ...], tuple[str, .
     return tuple(n for n, _ in read), tuple(u for _, u in read)
 
 
+_SIDE_WORD_RE = re.compile(r"\b(?:left|right)\b", re.IGNORECASE)
+
+
 def _under_heading(sentence: str, label: str, heading: str) -> tuple[str, str]:
-    """The sentence and its label under a heading written without its colon ("Deep veins" over
-    "Compressible."; one naming a side goes before each sentence of its block, as "Left kidney:"
-    does): the heading is the sentence's label when its line has none. A heading that names a
-    finding ("Mild cardiomegaly" over "No acute disease.") is a finding written without its stop:
-    it heads nothing (read as a label, "no acute disease at the mild cardiomegaly" denied it)."""
+    """The sentence and its label under a heading written without its colon: one naming a side
+    goes before each sentence of its block that names none, as "Left kidney:" alone on its line
+    does ("Left kidney" / "No hydronephrosis."), and any other is the sentence's label when its line
+    has none ("Deep veins" / "Compressible."). A heading that names a finding is a finding written
+    without its stop and heads nothing: "Mild cardiomegaly" over "No acute disease." had read as a
+    denial of the cardiomegaly, and "Small right pleural effusion" had gone into each sentence under
+    it ("... Heart size normal." an abnormal statement)."""
     if not heading or names_finding(heading):
         return sentence, label
+    if _SIDE_WORD_RE.search(heading):
+        return (sentence if _SIDE_WORD_RE.search(sentence) else f"{heading}: {sentence}"), label
     return sentence, label or heading
 
 

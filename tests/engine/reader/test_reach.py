@@ -3122,3 +3122,10 @@ def test_an_organ_measured_and_nothing_said_of_it_is_no_statement(report, statem
     """"Right kidney size: 108 x 47 mm." says no finding (read, it was an abnormal statement about
     nothing); a finding with its size stays."""
     assert len(read_report(report).findings) == statements
+
+
+def test_a_finding_with_a_side_written_without_its_stop_goes_into_no_other_sentence():
+    """"Small right pleural effusion" above "Heart size normal." had been read as a side heading
+    and written before each sentence under it, which made the normal heart an abnormal statement."""
+    reading = read_report("Small right pleural effusion\nNo pneumothorax.\nHeart size normal.")
+    assert [f.features.normality for f in reading.findings] == [ABNORMAL, NORMAL, NORMAL]
