@@ -989,20 +989,20 @@ def _names_only_places(text: str) -> bool:
     finding); the lines under it do."""
     if len(text.split()) > 4 or _SAYS_SOMETHING_RE.search(text):
         return False  # the cheap test first: most short sentences say something ("No effusion.")
-    lower = text.lower()
-    if (not _PLACE_NOUN_RE.search(lower) and not names_site(text)) or anatomy_lexicon().normal.search(lower):
+    lex, lower = anatomy_lexicon(), text.lower()
+    if (not _PLACE_NOUN_RE.search(lower) and not names_site(text)) or lex.normal.search(lower):
         return False
     # what is left once the places are out: a finding word inside a place's name ("Nasal
     # cavity") is part of the place, and a part named by a plain noun ("Sinus walls", "Other
     # parenchyma") is a place too
-    canon = canonical_text(text)
+    whole = canon = canonical_text(text)
     for _, pattern in site_mentions(canon):
         canon = pattern.sub(" ", canon)
-    if anatomy_lexicon().abnormal.search(canon):
+    if lex.abnormal.search(canon):
         return False
     rest = _PLACE_NOUN_RE.sub(" ", _PLACE_GLUE_RE.sub(" ", canon))
-    return all(_PLACE_ADJECTIVE_RE.fullmatch(w) for w in rest.strip(" .;:").split()) \
-        and (canon != canonical_text(text) or bool(_PLACE_NOUN_RE.search(canon)))
+    named_a_place = canon != whole or bool(_PLACE_NOUN_RE.search(canon))
+    return named_a_place and all(_PLACE_ADJECTIVE_RE.fullmatch(w) for w in rest.strip(" .;:").split())
 
 
 # "Right kidney size: 112 x 50 mm.", "Uterus dimensions 50 x 46 x 42 mm": a place and its size alone
