@@ -366,7 +366,8 @@ def _utterances(text: str) -> tuple[tuple[int, str, str, str], ...]:
     view hold the same sections)."""
     out: list[tuple[int, str, str, str]] = []
     side = label = block = ""
-    lines = [line.strip() for line in text.splitlines()]
+    lines = [_CAPS_LEAD_RE.sub(r"\1: ", line.strip()) if "  " in line else line.strip()
+             for line in text.splitlines()]
     for number, line in enumerate(lines):
         heading = _SIDE_HEADING_RE.match(line)
         if heading or not line:
@@ -407,6 +408,8 @@ _PREDICATE_ONLY_RE = re.compile(
     r"\s*[.;]?\s*$", re.IGNORECASE)
 # A line that opens another block: a heading alone on its line, or a label naming something
 # other than a part of the side heading's organ ("Mediastinum: ...", not "Cortex: normal").
+# "UTERUS  Anteverted and enlarged.": a heading in capitals set off by spaces instead of a colon
+_CAPS_LEAD_RE = re.compile(r"^([A-Z][A-Z/&-]+(?: [A-Z/&-]+){0,3})[ \t]{2,}(?=\S)")
 _BLOCK_HEADING_RE = re.compile(r"^[A-Z][A-Za-z0-9 /,&()-]{1,60}:$")
 _LABEL_START_RE = re.compile(r"^(?:[-*\u2022]\s*)?([A-Z][A-Za-z /,&-]{1,40}):\s*\S")
 _PART_LABELS = frozenset((

@@ -120,7 +120,7 @@ def read_report(text: str) -> ReportReading:
         if sentences:
             notes = [*notes, "no atomic statement left: the sentences are read whole"]
     if len(lines) != len(sentences):  # read whole or in parts: each stands alone
-        lines = list(range(len(sentences)))
+        lines = [(i, i) for i in range(len(sentences))]
 
     utterances = sentences_read.utterances
     findings = _distinct(resolve_references([read_finding(s) for s in sentences], lines))
@@ -168,7 +168,7 @@ _PRONOUN_RE = re.compile(r"(?:it|its|they|their|the largest|the biggest|the smal
                          re.IGNORECASE)
 
 
-def resolve_references(findings: list[Finding], lines: list[int]) -> list[Finding]:
+def resolve_references(findings: list[Finding], origins: list[tuple[int, int]]) -> list[Finding]:
     """Give a site-less abnormal statement the place of the statement it goes on from.
 
     One that refers back to a finding ("the fracture", "the lesion", "it") takes the place of
@@ -178,8 +178,11 @@ def resolve_references(findings: list[Finding], lines: list[int]) -> list[Findin
     is not the same finding. One that names no place at all and describes the abnormal statement
     just before it on the same line (``_said_of_the_one_before``) takes that statement's place: "A
     non-calcified plaque in the mid right coronary artery. Mild stenosis." is a stenosis of that
-    artery, not of any vessel. The items of a list ("- Mild periarticular osteopenia.") and a
-    statement of a finding of its own ("Osteopenia.") each stand alone."""
+    artery, not of any vessel. One cut from the same sentence as an organ called normal takes
+    the organ's place: "The gallbladder is normal in size, and a hyperechoic protrusion is
+    attached to the anterior wall" sees the protrusion in the gallbladder. The items of a list
+    ("- Mild periarticular osteopenia.") and a statement of a finding of its own
+    ("Osteopenia.") each stand alone. ``origins``: each statement's line and sentence."""
     out: list[Finding] = []
     for index, finding in enumerate(findings):
         f = finding.features
@@ -188,8 +191,10 @@ def resolve_references(findings: list[Finding], lines: list[int]) -> list[Findin
             if _REFERENCE_RE.match(finding.text):
                 referent = _referent(finding, out)
                 g = None if referent is None else referent.features
-            elif index and lines[index - 1] == lines[index] and _said_of_the_one_before(finding):
+            elif index and origins[index - 1][0] == origins[index][0] and _said_of_the_one_before(finding):
                 g = _place_before(out)
+            elif f.core and not _PLACE_PHRASE_RE.search(finding.text):
+                g = _organ_of_the_sentence(out, origins, index)
         if g is not None:
             sides = f.sides or g.sides
             finding = replace(finding, sites=tuple(sorted(g.sites)),
@@ -199,6 +204,31 @@ def resolve_references(findings: list[Finding], lines: list[int]) -> list[Findin
                                                levels=f.levels or g.levels))
         out.append(finding)
     return out
+
+
+def _organ_of_the_sentence(before: list[Finding], origins: list[tuple[int, int]],
+                           index: int) -> SentenceFeatures | None:
+    """The place of the first statement of the same sentence (or of the first few, when it was
+    written out side by side), when that statement names an organ and calls it normal ("The liver is normal in size, with increased fine echoes in the
+    near field"): the finding the sentence goes on to name is of that organ. A normal statement
+    later in a sentence ("...; normal wrist joint space; mild osteopenia") is one item of a list,
+    not the sentence's subject."""
+    first = index
+    while first and origins[first - 1] == origins[index]:
+        first -= 1
+        if before[first].features.sites and before[first].features.normality != NORMAL:
+            return None  # a finding of its own place is nearer ("...; the right vertebral artery
+            # is slender throughout, with a uniformly narrow lumen")
+    # "Both lungs show good translucency, with ...", read as one statement per side: both sides
+    subject = []
+    for g in (finding.features for finding in before[first:index]):
+        if not g.sites or g.normality != NORMAL:
+            break
+        subject.append(g)
+    if not subject:
+        return None
+    return replace(subject[0], sites=frozenset().union(*(g.sites for g in subject)),
+                   sides=frozenset().union(*(g.sides for g in subject)))
 
 
 def _distinct(findings: list[Finding]) -> list[Finding]:

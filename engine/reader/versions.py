@@ -19,6 +19,25 @@ from __future__ import annotations
 from radscope.engine.reader.vocabulary.loader import lexicon_hash
 
 READER_NAME = "radscope-reader"
+# v40: from two scored-only sets turned into material and two new sets of our own (ultrasound,
+# operations): a finding cut from a sentence that first calls an organ normal is that organ's ("The
+# liver is normal in size, with increased fine echoes"; "Gallbladder of normal size with a 4 mm
+# echogenic focus" cut at "with"), unless it names a place of its own in other words; fluid is
+# one finding however it is written (free fluid, an amount of fluid, a liquid dark area, fluid
+# signal); a focus that does not move or shadow reads the
+# same however that is said; a chocolate cyst is an endometrioma (read as the endometrium before);
+# a hemicolectomy is a colectomy; "left base" is the lung base; a limb named on a line of its own
+# ("Left leg") is a heading and "(Posteroanterior projection.)" no statement; a lead naming a
+# follow-up study goes and its findings stay, each its own (all had been dropped as a
+# recommendation), and a short "Follow-up of <site>:" lead keeps its colon and so its place; a
+# side before a label's list of vessels or paired organs goes on to each ("Right CCA, ICA, ECA:");
+# a heading in capitals set off by two spaces is a label ("UTERUS  Enlarged."), and a label's first
+# part is its subject even when a later part names a site; two denials of the same findings at one
+# place named two ways pair ("no free fluid in the pouch of Douglas" / "... at the cul-de-sac");
+# the veins and arteries of the leg are places of their own (common femoral, femoral, popliteal,
+# tibial, peroneal, saphenous), and a list of named vessels sharing one noun is one statement per
+# vessel ("the common femoral, femoral and popliteal veins are compressible"); a grade said in so
+# many words (mild, moderate, severe) decides a statement's severity over one implied ("dense").
 # v39: from a second set of our own report pairs (ultrasound, neck and face, MR follow-ups, head
 # CT and fetal MR, bones and joints, body CT and MR): a heading written without its colon on a line
 # of its own heads the lines under it (a side heading's side with them) and, naming only places
@@ -397,7 +416,7 @@ READER_NAME = "radscope-reader"
 # opposite places and liver segments, telegraphic labels kept. v5: findings as frames (sizes in mm within a tolerance, change over time), wording.json,
 # comparisons as context. v4: sections as written (RESULT(S), CONCLUSION, sub-headings), the
 # impression read apart. v3: radsem-rules-v5 atoms (level and site lists, joined continuations).
-READER_VERSION = "reader-v39"
+READER_VERSION = "reader-v40"
 READER_RULES_VERSION = "rules-v5"  # v5: telegraphic labels kept; v4: sentences read through wording.json
 RADSEM_RULES_VERSION = "radsem-rules-v11"  # v11: a statement naming no site is kept apart only below 0.25 similarity; v10: site lists, shared nouns, finding lists and finding adjectives written one per sentence; v9: a statement the other report denies pairs only with one that states the denied finding; kinds and effects written one per sentence; v8: a finding that names no abnormality against one that does is part-whole; v7: per-sequence atoms, places; v6: size and change-over-time contradictions
 

@@ -59,8 +59,9 @@ def _normal_site_floor(ref: Sequence[SentenceFeatures], gen: Sequence[SentenceFe
                        sim: np.ndarray, allowed: np.ndarray, floor: float) -> np.ndarray:
     for i, r in enumerate(ref):
         for j, g in enumerate(gen):
-            if allowed[i, j] and _plain_normal(r) and _plain_normal(g) \
-                    and anatomical_relationship(r, g) == "part-whole":
+            if allowed[i, j] and ((_plain_normal(r) and _plain_normal(g)
+                                   and anatomical_relationship(r, g) == "part-whole")
+                                  or _same_denial(r, g)):
                 sim[i, j] = max(sim[i, j], floor)
     return sim
 
@@ -68,6 +69,15 @@ def _normal_site_floor(ref: Sequence[SentenceFeatures], gen: Sequence[SentenceFe
 # What a denial of any abnormality of a site's appearance denies ("no abnormal signal", "no
 # abnormality", "no abnormal density or morphology"), as stems
 _BLANKET_DENIED = frozenset({"abnorm", "signal", "intens", "opac", "echo", "attenu", "morpholog", "mark"})
+
+
+def _same_denial(r: SentenceFeatures, g: SentenceFeatures) -> bool:
+    """Two denials of the same findings and nothing else at one place named two ways: "no free
+    fluid in the pouch of Douglas" and "no free fluid at the cul-de-sac" differ only in how they
+    name the place, which the site comparison has already found the same."""
+    return r.normality == g.normality == NORMAL and bool(r.denied_findings) \
+        and r.denied_findings == g.denied_findings and r.negated == g.negated \
+        and bool(r.sites) and r.sites == g.sites and r.sides == g.sides
 
 
 def _plain_normal(f: SentenceFeatures) -> bool:

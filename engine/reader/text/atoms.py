@@ -113,7 +113,7 @@ _WITH_RE = re.compile(r",\s*(?:with|without|accompanied by|associated with|and)\
 # "with" without a comma after an organ called normal in size or shape ("normal in size with a 2
 # cm fibroid"): it begins what is in the organ, not how it looks
 _SIZE_WITH_RE = re.compile(
-    r"(?:normal in size|normal in shape|of normal size|size and shape)(?P<joiner>\s+with\s+)"
+    r"(?:normal in size|normal in shape|of normal size|size and shape|normal[- ]sized \w+)(?P<joiner>\s+with\s+)"
     r"(?=(?:an?|\d|multiple|several|scattered|a few|two|three)\b)", re.IGNORECASE)
 _SIDE_RE = re.compile(r"\b(?:left|right)\b", re.IGNORECASE)
 # "X contains a plaque and demonstrates mild narrowing": a second predicate of the same subject.
@@ -363,14 +363,16 @@ def atoms_of(text: ReportText) -> tuple[list[str], list[str]]:
     return list(dict.fromkeys(sentences)), notes
 
 
-def atoms_by_line(text: ReportText) -> tuple[list[str], list[int], list[str]]:
-    """``atoms_of`` with the line each atomic sentence was read from."""
+def atoms_by_line(text: ReportText) -> tuple[list[str], list[tuple[int, int]], list[str]]:
+    """``atoms_of`` with where each atomic sentence was read from: its line, and which of the
+    report's sentences it was cut from."""
     sentences: list[str] = []
-    lines: list[int] = []
+    lines: list[tuple[int, int]] = []
     read: set[tuple[str, int]] = set()
     notes: list[str] = []
     place = None  # where a follow-up lead-in says the report's findings are
-    for line, utterance in _join_continuations(list(zip(text.atom_lines, text.atom_source, strict=True))):
+    joined = _join_continuations(list(zip(text.atom_lines, text.atom_source, strict=True)))
+    for said, (line, utterance) in enumerate(joined):
         lead = _follow_up_place(utterance)
         place = lead or place
         # a sentence naming a place of its own keeps it for all its statements ("the ulnar
@@ -382,7 +384,7 @@ def atoms_by_line(text: ReportText) -> tuple[list[str], list[int], list[str]]:
             if (piece, line) not in read:  # a repeat on another line may be said of another place
                 read.add((piece, line))
                 sentences.append(piece)
-                lines.append(line)
+                lines.append((line, said))
     return sentences, lines, notes
 
 
@@ -836,7 +838,8 @@ def _split_attached_findings(clause: str) -> list[str]:
             continue  # ", with low signal on T1WI" (", ..., larger than before"): how the finding
             # looks, and how it changed, not a second finding
         if (lex.abnormal.search(said) or lex.neutral.search(said) or lex.devices.search(said)) \
-                and (names_finding(left) or _is_normal(left) or _looks_abnormal_elsewhere(left, right)) \
+                and (names_finding(left) or _is_normal(left) or _looks_abnormal_elsewhere(left, right)
+                     or not joiner.startswith(",")) \
                 and not denial:
             aside = _ASIDE_RE.match(right)
             if aside:  # "Nodular areas, with calcification, are seen in the thyroid": one predicate
@@ -978,7 +981,8 @@ _PLACE_GLUE_RE = re.compile(r"\b(?:the|and|or|of|left|right|bilateral|both|other
 _PLACE_NOUN_RE = re.compile(
     r"\b(?:walls?|glands?|vessels?|bones?|lobes?|cords?|parenchyma|structures?|tissues?|regions?|areas?"
     r"|(?:csf )?spaces?|compartments?|complex(?:es)?|muscles?|nodes?|isthmus|fossae?|segments?|cells?|midface|contents?"
-    r"|circulation|tracts?|organs?|veins?|arter(?:y|ies)|branch(?:es)?|levels?(?: [ivx]+[ab]?)?)\b")
+    r"|circulation|tracts?|organs?|veins?|arter(?:y|ies)|branch(?:es)?|levels?(?: [ivx]+[ab]?)?"
+    r"|limbs?|legs?|arms?|extremit(?:y|ies)|thighs?|calf|calves|forearms?)\b")
 # a place's adjective before such a noun ("lacrimal glands", "popliteal vessels")
 _PLACE_ADJECTIVE_RE = re.compile(r"[a-z]+(?:al|ar|ary|ic)[.;:]?")
 
@@ -1082,7 +1086,7 @@ def _expand_subject_list(clause: str) -> list[str]:
     places = _places_share_noun(items)
     if places:  # "Mediastinal and hilar lymph nodes are enlarged"
         return [f"{item} {rest}" for item in places]
-    parts = _parts_share_noun(items)
+    parts = _parts_share_noun(items) or _vessels_share_noun(items)
     if parts:  # "The medial and posterior malleoli are intact"
         return [f"{item} {rest}" for item in parts]
     quality = _QUALITY_OF_RE.match(items[0])
@@ -1182,6 +1186,30 @@ def _parts_share_noun(items: list[str]) -> list[str] | None:
         return None
     named = _adjectives_take_noun(items)
     return named if named != items and all(_is_site(i) for i in named) else None
+
+
+_LEADING_SIDES_RE = re.compile(r"(?:left|right|bilateral|both)\s+", re.IGNORECASE)
+_BOTH_RE = re.compile(r"\b(?:bilateral|both)\b", re.IGNORECASE)
+_VESSEL_NOUN_RE = re.compile(r"\b(?:arteries|veins|vessels)$", re.IGNORECASE)
+
+
+def _vessels_share_noun(items: list[str]) -> list[str] | None:
+    """"The common femoral, femoral and great saphenous veins are patent": named vessels that share
+    the last item's noun, one statement each, as a report written vessel by vessel says them; None
+    unless each then names a vessel of its own (not only "a vessel")."""
+    noun = _VESSEL_NOUN_RE.search(items[-1])
+    if not noun or any(_VESSEL_NOUN_RE.search(i) for i in items[:-1]):
+        return None
+    last = items[-1].split()
+    # the noun alone, or the last item's words after its own adjective ("the internal and external
+    # carotid arteries": "internal carotid arteries")
+    for shared in dict.fromkeys((noun.group(0), " ".join(last[1:]))):
+        named = [f"{item} {shared}" for item in items[:-1]] + [items[-1]]
+        if all(_site_names(item) - {"vessel"} for item in named):
+            side = _LEADING_SIDES_RE.match(named[0])  # "the bilateral internal and external ..."
+            return [named[0], *(i if not side or _SIDE_RE.search(i) or _BOTH_RE.search(i)
+                                else f"{side.group(0)}{i}" for i in named[1:])]
+    return None
 
 
 def _is_place_word(word: str) -> bool:

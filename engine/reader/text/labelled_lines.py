@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import re
 
-from radscope.engine.reader.text.anatomy import names_finding, names_site
+from radscope.engine.reader.text.anatomy import anatomy_lexicon, names_finding, names_site
+from radscope.engine.reader.text.wording import normalise
 
 # An MR sequence as written ("T1WI", "T2-weighted images", "FLAIR", "DWI", "ADC"): the atomiser cuts
 # a lesion's readings one per sequence, and a line labelled with one says each part on it
@@ -28,6 +29,7 @@ _MAX_LABEL_ITEM_WORDS = 5
 _PARENTHESES_RE = re.compile(r"\s*\([^()]*\)")  # "Anterior cerebral arteries (A1, A2)": segments, not sites
 _BOTH_SIDES_RE = re.compile(r"(?:on )?both sides|bilateral(?:ly)?", re.IGNORECASE)
 _SIDES = frozenset(("left", "right"))
+_SIDE_WORD_RE = re.compile(r"\b(?:left|right|bilateral|both)\b")
 _DENIAL_PIECE_RE = re.compile(r"^(?:no|without)\b", re.IGNORECASE)
 _DETERMINER_RE = re.compile(r"(?:a|an|the|some|several|multiple|no)\b", re.IGNORECASE)
 
@@ -61,6 +63,15 @@ _DEVICE_PIECE_RE = re.compile(rf"(?:{_DESCRIPTION})(?:\s*,\s*{_COMPLICATION_DENI
                               re.IGNORECASE)
 
 
+# A lead naming a follow-up study before what it found ("Follow-up left wrist radiographs after
+# fixation: plate and screws; mild osteopenia"): a title, not a label of the findings. One that
+# opens on what is followed up ("Follow-up of the right tibia: ...") names the findings' place, which
+# the atomiser reads.
+_FOLLOW_UP_LEAD_RE = re.compile(
+    r"^(?!(?:follow[- ]?up|re-?examination|review) (?:after|of|for|post)\b)(?![^:;]*\b(?:recommend|suggest|advis))"
+    r"[^:;]*\b(?:follow[- ]?up|re-?examination)\b[^:;]*:\s+(?=[a-z])", re.IGNORECASE)
+
+
 def label_each_part(utterance: str) -> list[str]:
     """"Hardware: good position; no loosening or breakage" -> the label before each part:
     a denial after the semicolon denies it of the label, as "the hardware ... with no loosening"
@@ -69,6 +80,10 @@ def label_each_part(utterance: str) -> list[str]:
     loosening or breakage": the plate's loosening, not the clavicle's), or only says how it
     changed ("; new compared with the previous MRI"), goes on describing it. A label that lists
     sites says its parts of each, one line per site, as a report written site by site does."""
+    lowered = utterance.lower()
+    lead = _FOLLOW_UP_LEAD_RE.match(utterance) if "follow" in lowered or "examination" in lowered else None
+    if lead:  # the title goes; read with its findings, "follow-up" made each a recommendation
+        return [part.strip() for part in utterance[lead.end():].split(";") if part.strip()]
     sites = _listed_sites(utterance)
     if sites:
         said = utterance.split(":", 1)[1].strip()
@@ -96,6 +111,31 @@ def label_each_part(utterance: str) -> list[str]:
     return [", ".join([first.rstrip(". "), *described]), *others]
 
 
+# a vessel or nerve one of each side has, and those of the midline, which have no side
+_SIDED_VESSEL_RE = re.compile(r"\b(?:arter(?:y|ies)|veins?|nerves?)\b", re.IGNORECASE)
+_MIDLINE_VESSEL_RE = re.compile(
+    r"\b(?:basilar|superior mesenteric|inferior mesenteric|celiac|coeliac|portal|splenic|main pulmonary"
+    r"|anterior communicating|inferior vena|superior vena|azygos)\b", re.IGNORECASE)
+
+
+def _side_goes_on(items: list[str]) -> list[str]:
+    """"Right CCA, ICA, ECA: ...": the side before the first item goes on to a later item that
+    names none when that item is one of a pair (a kidney, an ovary) or a vessel or nerve each side
+    has; "Right kidney and liver" keeps a liver with no side."""
+    side = items[0].split(maxsplit=1)[0].lower()
+    if side not in _SIDES or len(items[0].split()) < 2:
+        return items
+    paired = frozenset(anatomy_lexicon().paired_singular.values())
+    out = [items[0]]
+    for item in items[1:]:
+        named = normalise(item).lower()
+        if not _SIDE_WORD_RE.search(named) and not _MIDLINE_VESSEL_RE.search(named) and (
+                _SIDED_VESSEL_RE.search(named) or named.rstrip("s") in paired):
+            item = f"{side} {item}"
+        out.append(item)
+    return out
+
+
 def _listed_sites(utterance: str) -> list[str]:
     """The sites a label lists ("Bilateral basal ganglia and right thalamus: ..." -> the three
     phrases), or nothing when the label is one phrase or an item is not a place."""
@@ -116,6 +156,7 @@ def _listed_sites(utterance: str) -> list[str]:
     # the cheap checks first: most labels name one thing ("Liver: ...")
     if len(items) < 2 or any(len(i.split()) > _MAX_LABEL_ITEM_WORDS for i in items):
         return []
+    items = _side_goes_on(items)
     if any(not names_site(i) or names_finding(i) for i in items) or names_site(label["rest"]):
         return []  # an item that is no place; "Heart and lungs: The heart is normal ..." heads a section
     return items

@@ -95,8 +95,9 @@ def _said_of_label(sentence: str, label: str) -> str:
     """"Reduced volume with an undulating surface." from the line "Liver: Reduced volume ...": a
     sentence naming no site of its own is said of its line's label, as "Liver: reduced volume"
     is; one that names its site ("Lungs and airways: The lungs are clear.") stands alone."""
-    if not label or _TITLE_LABEL_RE.search(label) or names_site(sentence):
-        return sentence
+    if not label or _TITLE_LABEL_RE.search(label) or names_site(sentence.split(";", 1)[0]):
+        return sentence  # what the first part says is the label's ("Uterus: Enlarged; heterogeneous
+        # myometrium" names its site only after the semicolon)
     said = f"{sentence[:1].lower()}{sentence[1:]}" if _CAPITALISED_RE.match(sentence) else sentence
     if not (names_site(label) or names_finding(label) or _normal_only_with(label, said)):
         return sentence
