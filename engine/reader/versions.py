@@ -37,7 +37,9 @@ READER_NAME = "radscope-reader"
 # the veins and arteries of the leg are places of their own (common femoral, femoral, popliteal,
 # tibial, peroneal, saphenous), and a list of named vessels sharing one noun is one statement per
 # vessel ("the common femoral, femoral and popliteal veins are compressible"); a grade said in so
-# many words (mild, moderate, severe) decides a statement's severity over one implied ("dense").
+# many words (mild, moderate, severe) decides a statement's severity over one implied ("dense");
+# a template's heading in capitals over prose ("INFARCT", "MASS EFFECT") is no statement, and no
+# sentence below it goes on from one above; a side ("Right side") on a line of its own heads.
 # v39: from a second set of our own report pairs (ultrasound, neck and face, MR follow-ups, head
 # CT and fetal MR, bones and joints, body CT and MR): a heading written without its colon on a line
 # of its own heads the lines under it (a side heading's side with them) and, naming only places

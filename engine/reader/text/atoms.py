@@ -373,6 +373,8 @@ def atoms_by_line(text: ReportText) -> tuple[list[str], list[tuple[int, int]], l
     place = None  # where a follow-up lead-in says the report's findings are
     joined = _join_continuations(list(zip(text.atom_lines, text.atom_source, strict=True)))
     for said, (line, utterance) in enumerate(joined):
+        if not utterance:
+            continue
         lead = _follow_up_place(utterance)
         place = lead or place
         # a sentence naming a place of its own keeps it for all its statements ("the ulnar
@@ -405,6 +407,10 @@ def _join_continuations(utterances: list[tuple[int, str]]) -> list[tuple[int, st
     out: list[tuple[int, str]] = []
     lead, listed = "", False
     for line, utterance in utterances:
+        if not utterance:  # a break (``report_text._template_heading``): nothing goes on across it
+            out.append((line, utterance))
+            lead, listed = "", False
+            continue
         if lead and _describes_only(canonical_text(utterance)):
             if not listed:
                 out.pop()  # the lead-in says nothing its lines do not say again
@@ -412,7 +418,7 @@ def _join_continuations(utterances: list[tuple[int, str]]) -> list[tuple[int, st
             listed = True
             continue
         lead, listed = "", False
-        if out and (_CONTINUATION_RE.match(utterance) or _describes_the_finding_before(utterance)
+        if out and out[-1][1] and (_CONTINUATION_RE.match(utterance) or _describes_the_finding_before(utterance)
                     or (_INFERENCE_WORD_RE.search(utterance) and _INFERENCE_ALONE_RE.fullmatch(utterance)
                         and _describes_a_finding(out[-1][1]))) \
                 and not _is_site(utterance) and not _edge_of_a_site(utterance):
@@ -982,7 +988,7 @@ _PLACE_NOUN_RE = re.compile(
     r"\b(?:walls?|glands?|vessels?|bones?|lobes?|cords?|parenchyma|structures?|tissues?|regions?|areas?"
     r"|(?:csf )?spaces?|compartments?|complex(?:es)?|muscles?|nodes?|isthmus|fossae?|segments?|cells?|midface|contents?"
     r"|circulation|tracts?|organs?|veins?|arter(?:y|ies)|branch(?:es)?|levels?(?: [ivx]+[ab]?)?"
-    r"|limbs?|legs?|arms?|extremit(?:y|ies)|thighs?|calf|calves|forearms?)\b")
+    r"|limbs?|legs?|arms?|extremit(?:y|ies)|thighs?|calf|calves|forearms?|sides?)\b")
 # a place's adjective before such a noun ("lacrimal glands", "popliteal vessels")
 _PLACE_ADJECTIVE_RE = re.compile(r"[a-z]+(?:al|ar|ary|ic)[.;:]?")
 

@@ -42,7 +42,7 @@ def read_text(report: str) -> ReportText:
     findings_section = layout.findings or layout.impression
     lines, findings = _reader_utterances_by_line(findings_section)
     atom_lines, atom_source = (lines, findings) if findings_section else _reader_utterances_by_line(report)
-    return ReportText(findings=findings, atom_source=atom_source,
+    return ReportText(findings=tuple(u for u in findings if u), atom_source=atom_source,
                       utterances=reader_utterances(layout.text(("findings", "impression"))),
                       atom_lines=atom_lines)
 
@@ -50,16 +50,33 @@ def read_text(report: str) -> ReportText:
 def reader_utterances(text: str) -> tuple[str, ...]:
     """The sentences of ``text`` (``split_utterances``), each labelled line's parts said of what
     they are about (``labelled_lines``), each ``normalise``d."""
-    return _reader_utterances_by_line(text)[1]
+    return tuple(u for u in _reader_utterances_by_line(text)[1] if u)
 
 
 def _reader_utterances_by_line(text: str) -> tuple[tuple[int, ...], tuple[str, ...]]:
-    """``reader_utterances`` and the line each one is on."""
-    read = [(number, normalise(_denial_at_label(u)))
-            for number, whole, label, heading in labelled_utterances_by_line(text)
-            for said, label in [_under_heading(whole, label, heading)]
+    """``reader_utterances`` and the line each one is on, with an empty sentence where a template's
+    heading breaks the text (``_template_heading``), for the atomiser."""
+    utterances = labelled_utterances_by_line(text)
+    read = [(number, "" if _template_heading(whole, below) else normalise(_denial_at_label(u)))
+            for k, (number, whole, label, heading) in enumerate(utterances)
+            for below in [utterances[k + 1] if k + 1 < len(utterances) else None]
+            # a heading line is under no heading of its own ("Right side" after another block)
+            for said, label in [_under_heading(whole, label, "" if _heads(whole, below) else heading)]
             for u in label_each_part(_said_on_sequence(_said_of_label(said, label), label))]
     return tuple(n for n, _ in read), tuple(u for _, u in read)
+
+
+def _heads(whole: str, below: tuple[int, str, str, str] | None) -> bool:
+    """Whether the utterance is the heading of the one below it (written without its colon)."""
+    return below is not None and below[3] == whole
+
+
+def _template_heading(whole: str, below: tuple[int, str, str, str] | None) -> bool:
+    """A heading written in capitals without its colon over lines that are not ("MASS EFFECT" /
+    "Slight rightward midline shift."): a template's heading, whatever it names, which the lines
+    under it say; in a report written all in capitals every line is, and none is one. It is read
+    as an empty sentence: nothing, but a break that no sentence below continues across."""
+    return below is not None and _heads(whole, below) and whole.isupper() and not below[1].isupper()
 
 
 _SIDE_WORD_RE = re.compile(r"\b(?:left|right)\b", re.IGNORECASE)

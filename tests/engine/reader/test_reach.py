@@ -3257,3 +3257,19 @@ def test_a_grade_said_in_words_decides_over_one_implied():
     assert read_report("Increased, fine, dense near-field echoes, suggestive of mild hepatic "
                        "steatosis.").findings[0].severity == "mild"
     assert read_report("Dense consolidation in the left lower lobe.").findings[0].severity == "severe"
+
+
+def test_a_heading_in_capitals_over_prose_and_a_side_heading_are_no_statements():
+    """A template's "INFARCT" over "Left frontal lobe: ..." and "Right side" over its block had each
+    been a statement of its own (a finding the lines below already say, or a side with nothing said
+    of it). Gone, the heading still parts its block from the one above: "Diameter: 51 mm." under
+    "ANEURYSM SAC" does not go on from "Kinking: none." In a report written all in capitals a line
+    in capitals is a finding."""
+    reading = read_report("INFARCT\nLeft frontal lobe: patchy T1 hypointense signal.\nRight side\n"
+                          "The transverse sinus is well visualised.\nKinking: none.\nANEURYSM SAC\n"
+                          "Diameter: 51 mm.")
+    assert [f.text for f in reading.findings] == ["Left frontal lobe patchy T1 hypointense signal.",
+                                                  "Right side The transverse sinus is well visualized.",
+                                                  "Right side Kinking: none.", "Diameter 51 mm."]
+    assert [f.text for f in read_report("MILD CARDIOMEGALY\nNO EFFUSION.").findings] == [
+        "Mild cardiomegaly.", "No effusion."]
