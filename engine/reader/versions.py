@@ -39,7 +39,11 @@ READER_NAME = "radscope-reader"
 # vessel ("the common femoral, femoral and popliteal veins are compressible"); a grade said in so
 # many words (mild, moderate, severe) decides a statement's severity over one implied ("dense");
 # a template's heading in capitals over prose ("INFARCT", "MASS EFFECT") is no statement, and no
-# sentence below it goes on from one above; a side ("Right side") on a line of its own heads.
+# sentence below it goes on from one above; a side ("Right side") on a line of its own heads;
+# "None in <place>" denies; "no longer visible" without its verb and "has been relieved" say a
+# finding is gone; radiograph titles name views per region either way round ("AP pelvis and lateral
+# right hip", "Left tibia and fibula, AP and lateral"); a compartment "spared" is preserved; a
+# denial before a label's next part does not reach it ("Carpus: no fracture; normal alignment").
 # v39: from a second set of our own report pairs (ultrasound, neck and face, MR follow-ups, head
 # CT and fetal MR, bones and joints, body CT and MR): a heading written without its colon on a line
 # of its own heads the lines under it (a side heading's side with them) and, naming only places

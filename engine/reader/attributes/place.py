@@ -278,6 +278,8 @@ def sentence_features(text: str) -> SentenceFeatures:
         abn_neg, abn_pos = abn_neg + abn_pos, []
     if abn_pos or dev_pos:
         normality = ABNORMAL
+    elif canon.startswith("none ") and not neutral_pos:
+        normality = NORMAL  # "None in the basal ganglia or thalami": the finding before, denied there
     elif finest and not asserted and not neutral_pos and _said_present(canon, scope) \
             and not finest & _SEEN_AS_FINDINGS:
         normality = NORMAL  # "the gallbladder is seen": an organ said to be there, nothing more

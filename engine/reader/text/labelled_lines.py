@@ -92,8 +92,11 @@ def label_each_part(utterance: str) -> list[str]:
     if not label or ";" not in utterance:
         return [utterance]
     first, *rest = (p.strip() for p in utterance.split(";"))
-    described = [p for p in rest if p and (_DEVICE_PIECE_RE.fullmatch(p.rstrip(". "))
-                                           or _CHANGE_PIECE_RE.fullmatch(p.rstrip(". ")))]
+    # what describes the first part's subject goes on from it, unless that part is a denial
+    # ("Carpus: no fracture; normal alignment" is no "no ... normal alignment")
+    denied_first = bool(_DENIAL_PIECE_RE.match(utterance[label.end():]))
+    described = [p for p in rest if p and not denied_first and (_DEVICE_PIECE_RE.fullmatch(p.rstrip(". "))
+                                                                or _CHANGE_PIECE_RE.fullmatch(p.rstrip(". ")))]
     others = [p for p in rest if p and p not in described]
     if names_site(label.group(1)):
         # "Liver: normal size; smooth contour; no focal lesion": each part naming no site of its

@@ -3273,3 +3273,25 @@ def test_a_heading_in_capitals_over_prose_and_a_side_heading_are_no_statements()
                                                   "Right side Kinking: none.", "Diameter 51 mm."]
     assert [f.text for f in read_report("MILD CARDIOMEGALY\nNO EFFUSION.").findings] == [
         "Mild cardiomegaly.", "No effusion."]
+
+
+@pytest.mark.parametrize(("report", "normality"), [
+    ("None in the basal ganglia or thalami.", NORMAL),
+    ("The fracture line no longer visible.", NORMAL),
+    ("The compression of the right lateral ventricle has been relieved.", NORMAL),
+    ("AP pelvis and lateral right hip.\nNo fracture.", NORMAL),
+    ("Left tibia and fibula, AP and lateral.\nBilateral standing AP and lateral knees.\nNo fracture.", NORMAL),
+    ("Lateral compartment relatively spared.", NORMAL)])
+def test_what_a_template_line_denies_or_resolves_and_a_title_of_views_per_region(report, normality):
+    """"None in the basal ganglia" (of the foci listed before) is a denial; "no longer visible"
+    without its verb and "has been relieved" say the finding is gone; "AP pelvis and lateral right
+    hip" and "Left tibia and fibula, AP and lateral" name the views taken; a compartment "spared"
+    is preserved. Each had been an abnormal statement."""
+    assert {f.features.normality for f in read_report(report).findings} == {normality}
+
+
+def test_a_denial_before_a_label_s_next_part_does_not_reach_it():
+    """"Carpus: no fracture; normal alignment" had become "Carpus no normal alignment", a denial
+    of the normal alignment; the alignment is the carpus's, said on its own."""
+    assert atomize("Carpus: no fracture; normal alignment.")[0] == ["No fracture at the carpus.",
+                                                                    "Carpus normal alignment."]
