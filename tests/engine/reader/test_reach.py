@@ -3295,3 +3295,15 @@ def test_a_denial_before_a_label_s_next_part_does_not_reach_it():
     of the normal alignment; the alignment is the carpus's, said on its own."""
     assert atomize("Carpus: no fracture; normal alignment.")[0] == ["No fracture at the carpus.",
                                                                     "Carpus normal alignment."]
+
+
+@pytest.mark.parametrize(("report", "normality"), [
+    ("Fetal heart rate 136 bpm.", NORMAL),
+    ("Primitive cardiac tube pulsation is visible.", NORMAL),
+    ("BPD 52 mm, HC 190 mm, FL 36 mm, consistent with dates.", NORMAL),
+    ("No cardiac activity is seen.", ABNORMAL)])
+def test_an_obstetric_scan_s_normal_statements(report, normality):
+    """A fetal heart rate with its number, cardiac activity however written and biometry consistent
+    with dates are what a normal pregnancy scan says (each had been an abnormal statement about
+    nothing); cardiac activity absent is a finding."""
+    assert read_report(report).findings[0].features.normality == normality
