@@ -57,11 +57,13 @@ def pairable(ref: Sequence[SentenceFeatures], gen: Sequence[SentenceFeatures], s
 
 def _normal_site_floor(ref: Sequence[SentenceFeatures], gen: Sequence[SentenceFeatures],
                        sim: np.ndarray, allowed: np.ndarray, floor: float) -> np.ndarray:
+    # each statement's kind once, not once per pair: the loop below runs for every pair
+    plain = ([_plain_normal(r) for r in ref], [_plain_normal(g) for g in gen])
+    denial = ([_denial_at_a_place(r) for r in ref], [_denial_at_a_place(g) for g in gen])
     for i, r in enumerate(ref):
         for j, g in enumerate(gen):
-            if allowed[i, j] and ((_plain_normal(r) and _plain_normal(g)
-                                   and anatomical_relationship(r, g) == "part-whole")
-                                  or _same_denial(r, g)):
+            if allowed[i, j] and ((plain[0][i] and plain[1][j] and anatomical_relationship(r, g) == "part-whole")
+                                  or (denial[0][i] and denial[1][j] and _same_denial(r, g))):
                 sim[i, j] = max(sim[i, j], floor)
     return sim
 
@@ -71,13 +73,16 @@ def _normal_site_floor(ref: Sequence[SentenceFeatures], gen: Sequence[SentenceFe
 _BLANKET_DENIED = frozenset({"abnorm", "signal", "intens", "opac", "echo", "attenu", "morpholog", "mark"})
 
 
+def _denial_at_a_place(f: SentenceFeatures) -> bool:
+    return f.normality == NORMAL and bool(f.denied_findings) and bool(f.sites)
+
+
 def _same_denial(r: SentenceFeatures, g: SentenceFeatures) -> bool:
-    """Two denials of the same findings and nothing else at one place named two ways: "no free
-    fluid in the pouch of Douglas" and "no free fluid at the cul-de-sac" differ only in how they
-    name the place, which the site comparison has already found the same."""
-    return r.normality == g.normality == NORMAL and bool(r.denied_findings) \
-        and r.denied_findings == g.denied_findings and r.negated == g.negated \
-        and bool(r.sites) and r.sites == g.sites and r.sides == g.sides
+    """Two denials (``_denial_at_a_place``) of the same findings and nothing else at one place
+    named two ways: "no free fluid in the pouch of Douglas" and "no free fluid at the cul-de-sac"
+    differ only in how they name the place, which the site comparison has already found the same."""
+    return r.denied_findings == g.denied_findings and r.negated == g.negated \
+        and r.sites == g.sites and r.sides == g.sides
 
 
 def _plain_normal(f: SentenceFeatures) -> bool:
