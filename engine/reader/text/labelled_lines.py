@@ -67,6 +67,7 @@ _DEVICE_PIECE_RE = re.compile(rf"(?:{_DESCRIPTION})(?:\s*,\s*{_COMPLICATION_DENI
 # fixation: plate and screws; mild osteopenia"): a title, not a label of the findings. One that
 # opens on what is followed up ("Follow-up of the right tibia: ...") names the findings' place, which
 # the atomiser reads.
+_FOLLOW_UP_WORD_RE = re.compile(r"follow|examination", re.IGNORECASE)
 _FOLLOW_UP_LEAD_RE = re.compile(
     r"^(?!(?:follow[- ]?up|re-?examination|review) (?:after|of|for|post)\b)(?![^:;]*\b(?:recommend|suggest|advis))"
     r"[^:;]*\b(?:follow[- ]?up|re-?examination)\b[^:;]*:\s+(?=[a-z])", re.IGNORECASE)
@@ -80,8 +81,7 @@ def label_each_part(utterance: str) -> list[str]:
     loosening or breakage": the plate's loosening, not the clavicle's), or only says how it
     changed ("; new compared with the previous MRI"), goes on describing it. A label that lists
     sites says its parts of each, one line per site, as a report written site by site does."""
-    lowered = utterance.lower()
-    lead = _FOLLOW_UP_LEAD_RE.match(utterance) if "follow" in lowered or "examination" in lowered else None
+    lead = _FOLLOW_UP_LEAD_RE.match(utterance) if ":" in utterance and _FOLLOW_UP_WORD_RE.search(utterance) else None
     if lead:  # the title goes; read with its findings, "follow-up" made each a recommendation
         return [part.strip() for part in utterance[lead.end():].split(";") if part.strip()]
     sites = _listed_sites(utterance)

@@ -57,26 +57,25 @@ def _reader_utterances_by_line(text: str) -> tuple[tuple[int, ...], tuple[str, .
     """``reader_utterances`` and the line each one is on, with an empty sentence where a template's
     heading breaks the text (``_template_heading``), for the atomiser."""
     utterances = labelled_utterances_by_line(text)
-    read = [(number, "" if _template_heading(whole, below) else normalise(_denial_at_label(u)))
+    # the lines that head the one below them, written without a colon (most texts have none)
+    heads = [k + 1 < len(utterances) and utterances[k + 1][3] == whole
+             for k, (_, whole, _, _) in enumerate(utterances)] \
+        if any(heading for *_, heading in utterances) else [False] * len(utterances)
+    read = [(number, "" if heads[k] and _template_heading(whole, utterances[k + 1][1])
+             else normalise(_denial_at_label(u)))
             for k, (number, whole, label, heading) in enumerate(utterances)
-            for below in [utterances[k + 1] if k + 1 < len(utterances) else None]
             # a heading line is under no heading of its own ("Right side" after another block)
-            for said, label in [_under_heading(whole, label, "" if _heads(whole, below) else heading)]
+            for said, label in [_under_heading(whole, label, "" if heads[k] else heading)]
             for u in label_each_part(_said_on_sequence(_said_of_label(said, label), label))]
     return tuple(n for n, _ in read), tuple(u for _, u in read)
 
 
-def _heads(whole: str, below: tuple[int, str, str, str] | None) -> bool:
-    """Whether the utterance is the heading of the one below it (written without its colon)."""
-    return below is not None and below[3] == whole
-
-
-def _template_heading(whole: str, below: tuple[int, str, str, str] | None) -> bool:
-    """A heading written in capitals without its colon over lines that are not ("MASS EFFECT" /
+def _template_heading(heading: str, below: str) -> bool:
+    """A heading written in capitals without its colon over a line that is not ("MASS EFFECT" /
     "Slight rightward midline shift."): a template's heading, whatever it names, which the lines
     under it say; in a report written all in capitals every line is, and none is one. It is read
     as an empty sentence: nothing, but a break that no sentence below continues across."""
-    return below is not None and _heads(whole, below) and whole.isupper() and not below[1].isupper()
+    return heading.isupper() and not below.isupper()
 
 
 _SIDE_WORD_RE = re.compile(r"\b(?:left|right)\b", re.IGNORECASE)
