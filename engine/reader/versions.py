@@ -45,7 +45,9 @@ READER_NAME = "radscope-reader"
 # right hip", "Left tibia and fibula, AP and lateral"); a compartment "spared" is preserved; a
 # denial before a label's next part does not reach it ("Carpus: no fracture; normal alignment");
 # an obstetric scan's normal statements (a fetal heart rate with its number, cardiac activity
-# however written, biometry consistent with dates; BPD, HC, FL, CRL, EFW written out).
+# however written, biometry consistent with dates; BPD, HC, FL, CRL, EFW written out); an
+# operation written as a lead keeps its colon ("Post right hemicolectomy: ...") and a clause's
+# edge (a colon or semicolon inside a statement) ends every cue's reach.
 # v39: from a second set of our own report pairs (ultrasound, neck and face, MR follow-ups, head
 # CT and fetal MR, bones and joints, body CT and MR): a heading written without its colon on a line
 # of its own heads the lines under it (a side heading's side with them) and, naming only places

@@ -36,6 +36,7 @@ UNCERTAIN: Final = "uncertain"
 
 _WORD_RE = re.compile(r"[a-z0-9']+")
 _CLAUSE_END_RE = re.compile(r"[;:!\n]|\.(?!\d)")  # a period inside a number ("2.5") is none
+_CLAUSE_EDGE_RE = re.compile(r"[;:]")  # inside one statement ("Post right hemicolectomy: ...")
 
 Category = Literal["negation", "uncertainty", "termination"]
 Direction = Literal["forward", "backward", "pseudo", "terminate"]
@@ -172,6 +173,8 @@ class ClauseScope:
         self.text = clause.lower()
         self.rules = rules or scope_rules()
         self.terminations = [(m.start(), m.end()) for m in self.rules.termination.finditer(self.text)]
+        if ":" in self.text or ";" in self.text:  # a clause's edge ends every cue's reach
+            self.terminations += [(m.start(), m.end()) for m in _CLAUSE_EDGE_RE.finditer(self.text)]
         self.cues: list[Cue] = []
         if self.rules.any_cue.may_match(self.text):
             self.cues = self._cues()

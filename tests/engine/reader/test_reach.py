@@ -3307,3 +3307,11 @@ def test_an_obstetric_scan_s_normal_statements(report, normality):
     with dates are what a normal pregnancy scan says (each had been an abnormal statement about
     nothing); cardiac activity absent is a finding."""
     assert read_report(report).findings[0].features.normality == normality
+
+
+def test_an_operation_written_as_a_lead_is_not_reached_by_the_absence_after_it():
+    """"Post right hemicolectomy: the ileocecal region and ascending colon are absent": the lead
+    keeps its colon (a label merged into its sentence had made one clause of both) and a clause's
+    edge ends a cue's reach, so the absence no longer denies the operation."""
+    features = read_report("After cholecystectomy: the gallbladder is absent.").findings[0].features
+    assert "postoperative" in features.core and "postop" not in features.negated
