@@ -406,10 +406,10 @@ _PREDICATE_ONLY_RE = re.compile(
     r"|abnormal\s+findings?)|(?:normal|unremarkable)\s+(?:in|for)\s+[a-z ,]{1,40}|(?:of\s+)?normal\s+(?:size|"
     r"shape|caliber|morphology|thickness)(?:\s+and\s+(?:shape|contour|morphology|density|signal|echo\w*))?)"
     r"\s*[.;]?\s*$", re.IGNORECASE)
-# A line that opens another block: a heading alone on its line, or a label naming something
-# other than a part of the side heading's organ ("Mediastinum: ...", not "Cortex: normal").
 # "UTERUS  Anteverted and enlarged.": a heading in capitals set off by spaces instead of a colon
 _CAPS_LEAD_RE = re.compile(r"^([A-Z][A-Z/&-]+(?: [A-Z/&-]+){0,3})[ \t]{2,}(?=\S)")
+# A line that opens another block: a heading alone on its line, or a label naming something
+# other than a part of the side heading's organ ("Mediastinum: ...", not "Cortex: normal").
 _BLOCK_HEADING_RE = re.compile(r"^[A-Z][A-Za-z0-9 /,&()-]{1,60}:$")
 _LABEL_START_RE = re.compile(r"^(?:[-*\u2022]\s*)?([A-Z][A-Za-z /,&-]{1,40}):\s*\S")
 _PART_LABELS = frozenset((
