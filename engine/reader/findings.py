@@ -179,10 +179,11 @@ def resolve_references(findings: list[Finding], origins: list[tuple[int, int]]) 
     just before it on the same line (``_said_of_the_one_before``) takes that statement's place: "A
     non-calcified plaque in the mid right coronary artery. Mild stenosis." is a stenosis of that
     artery, not of any vessel. One cut from the same sentence as an organ called normal takes
-    the organ's place: "The gallbladder is normal in size, and a hyperechoic protrusion is
-    attached to the anterior wall" sees the protrusion in the gallbladder. The items of a list
-    ("- Mild periarticular osteopenia.") and a statement of a finding of its own
-    ("Osteopenia.") each stand alone. ``origins``: each statement's line and sentence."""
+    the organ's place, unless it names a place of its own in other words: "The gallbladder is
+    normal in size, and a hyperechoic protrusion is attached to the anterior wall" sees the
+    protrusion in the gallbladder ("..., a nodule on the right wall" may be another organ's).
+    The items of a list ("- Mild periarticular osteopenia.") and a statement of a finding of its
+    own ("Osteopenia.") each stand alone. ``origins``: each statement's line and sentence."""
     out: list[Finding] = []
     for index, finding in enumerate(findings):
         f = finding.features
@@ -209,10 +210,11 @@ def resolve_references(findings: list[Finding], origins: list[tuple[int, int]]) 
 def _organ_of_the_sentence(before: list[Finding], origins: list[tuple[int, int]],
                            index: int) -> SentenceFeatures | None:
     """The place of the first statement of the same sentence (or of the first few, when it was
-    written out side by side), when that statement names an organ and calls it normal ("The liver is normal in size, with increased fine echoes in the
-    near field"): the finding the sentence goes on to name is of that organ. A normal statement
-    later in a sentence ("...; normal wrist joint space; mild osteopenia") is one item of a list,
-    not the sentence's subject."""
+    written out side by side), when that statement names an organ and calls it normal ("The liver
+    is normal in size, with increased fine echoes"): the finding the sentence goes on to name is of
+    that organ. A normal statement later in a sentence ("...; normal wrist joint space; mild
+    osteopenia") is one item of a list, not the sentence's subject, and a finding nearer to it
+    that names its own place is what the sentence goes on from."""
     first = index
     while first and origins[first - 1] == origins[index]:
         first -= 1

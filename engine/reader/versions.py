@@ -24,8 +24,8 @@ READER_NAME = "radscope-reader"
 # liver is normal in size, with increased fine echoes"; "Gallbladder of normal size with a 4 mm
 # echogenic focus" cut at "with"), unless it names a place of its own in other words; fluid is
 # one finding however it is written (free fluid, an amount of fluid, a liquid dark area, fluid
-# signal); a focus that does not move or shadow reads the
-# same however that is said; a chocolate cyst is an endometrioma (read as the endometrium before);
+# signal); a focus that does not move or shadow reads the same however that is said; a chocolate
+# cyst is an endometrioma (read as the endometrium before);
 # a hemicolectomy is a colectomy; "left base" is the lung base; a limb named on a line of its own
 # ("Left leg") is a heading and "(Posteroanterior projection.)" no statement; a lead naming a
 # follow-up study goes and its findings stay, each its own (all had been dropped as a
