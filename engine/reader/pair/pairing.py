@@ -58,12 +58,12 @@ def pairable(ref: Sequence[SentenceFeatures], gen: Sequence[SentenceFeatures], s
 def _normal_site_floor(ref: Sequence[SentenceFeatures], gen: Sequence[SentenceFeatures],
                        sim: np.ndarray, allowed: np.ndarray, floor: float) -> np.ndarray:
     # each statement's kind once, not once per pair: the loop below runs for every pair
-    plain = ([_plain_normal(r) for r in ref], [_plain_normal(g) for g in gen])
-    denial = ([_denial_at_a_place(r) for r in ref], [_denial_at_a_place(g) for g in gen])
+    plain_ref, plain_gen = [_plain_normal(r) for r in ref], [_plain_normal(g) for g in gen]
+    denial_ref, denial_gen = [_denial_at_a_place(r) for r in ref], [_denial_at_a_place(g) for g in gen]
     for i, r in enumerate(ref):
         for j, g in enumerate(gen):
-            if allowed[i, j] and ((plain[0][i] and plain[1][j] and anatomical_relationship(r, g) == "part-whole")
-                                  or (denial[0][i] and denial[1][j] and _same_denial(r, g))):
+            if allowed[i, j] and ((plain_ref[i] and plain_gen[j] and anatomical_relationship(r, g) == "part-whole")
+                                  or (denial_ref[i] and denial_gen[j] and _same_denial(r, g))):
                 sim[i, j] = max(sim[i, j], floor)
     return sim
 
@@ -74,6 +74,7 @@ _BLANKET_DENIED = frozenset({"abnorm", "signal", "intens", "opac", "echo", "atte
 
 
 def _denial_at_a_place(f: SentenceFeatures) -> bool:
+    """A normal statement that denies a finding at a place it names ("no free fluid in the pelvis")."""
     return f.normality == NORMAL and bool(f.denied_findings) and bool(f.sites)
 
 

@@ -1195,7 +1195,6 @@ def _parts_share_noun(items: list[str]) -> list[str] | None:
 
 
 _LEADING_SIDES_RE = re.compile(r"(?:left|right|bilateral|both)\s+", re.IGNORECASE)
-_BOTH_RE = re.compile(r"\b(?:bilateral|both)\b", re.IGNORECASE)
 _VESSEL_NOUN_RE = re.compile(r"\b(?:arteries|veins|vessels)$", re.IGNORECASE)
 
 
@@ -1213,8 +1212,8 @@ def _vessels_share_noun(items: list[str]) -> list[str] | None:
         named = [f"{item} {shared}" for item in items[:-1]] + [items[-1]]
         if all(_site_names(item) - {"vessel"} for item in named):
             side = _LEADING_SIDES_RE.match(named[0])  # "the bilateral internal and external ..."
-            return [named[0], *(i if not side or _SIDE_RE.search(i) or _BOTH_RE.search(i)
-                                else f"{side.group(0)}{i}" for i in named[1:])]
+            return [named[0], *(i if not side or _says_a_side(i) else f"{side.group(0)}{i}"
+                                for i in named[1:])]
     return None
 
 
@@ -1347,14 +1346,18 @@ def _side_goes_on(items: list[str]) -> list[str]:
     first = _site_names(items[0]) & paired_sites  # a part of a paired organ: the kidney's calyces
     out = [items[0]]
     for item in items[1:]:
-        said = _SIDE_RE.search(item) or anatomy_lexicon().bilateral.search(item.lower())
-        sites = set() if said else _site_names(item)
+        sites = set() if _says_a_side(item) else _site_names(item)
         same_organ = bool(sites) and sites <= first
         bare = _LEADING_ARTICLE_RE.sub("", item)
         if same_organ or (sites and bare.lower().rstrip("s") in paired):
             item = f"{side.group(1).lower()} {bare}"
         out.append(item)
     return out
+
+
+def _says_a_side(item: str) -> bool:
+    """Whether ``item`` names a side or both ("left", "bilateral", "both sides")."""
+    return bool(_SIDE_RE.search(item) or anatomy_lexicon().bilateral.search(item.lower()))
 
 
 def _finding_of_site(item: str) -> bool:
