@@ -19,6 +19,10 @@ from __future__ import annotations
 from radscope.engine.reader.vocabulary.loader import lexicon_hash
 
 READER_NAME = "radscope-reader"
+# v41: a label's bare adjective takes the next item's noun ("Vertebral and basilar arteries:
+# normal"); a statement of what is normal ("normal heart size", "clear lungs") ends a list of
+# denials, which had denied it; a word of a lesion's spread ("symmetric") beside its look (patchy,
+# hyper- or hypo-) describes the lesion as a margin word does; the rest is lexicon data.
 # v40: from two scored-only sets turned into material and two new sets of our own (ultrasound,
 # operations): a finding cut from a sentence that first calls an organ normal is that organ's ("The
 # liver is normal in size, with increased fine echoes"; "Gallbladder of normal size with a 4 mm
@@ -426,7 +430,7 @@ READER_NAME = "radscope-reader"
 # opposite places and liver segments, telegraphic labels kept. v5: findings as frames (sizes in mm within a tolerance, change over time), wording.json,
 # comparisons as context. v4: sections as written (RESULT(S), CONCLUSION, sub-headings), the
 # impression read apart. v3: radsem-rules-v5 atoms (level and site lists, joined continuations).
-READER_VERSION = "reader-v40"
+READER_VERSION = "reader-v41"
 READER_RULES_VERSION = "rules-v5"  # v5: telegraphic labels kept; v4: sentences read through wording.json
 RADSEM_RULES_VERSION = "radsem-rules-v11"  # v11: a statement naming no site is kept apart only below 0.25 similarity; v10: site lists, shared nouns, finding lists and finding adjectives written one per sentence; v9: a statement the other report denies pairs only with one that states the denied finding; kinds and effects written one per sentence; v8: a finding that names no abnormality against one that does is part-whole; v7: per-sequence atoms, places; v6: size and change-over-time contradictions
 

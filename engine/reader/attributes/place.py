@@ -43,6 +43,9 @@ _SIDES = ("left", "right")
 _BLANKET = re.compile(r"abnormal\w*")
 # normal words that describe a margin or a shape (radsem.json ``margin_terms``)
 _MARGIN = re.compile("|".join(f"(?:{t})" for t in load("radsem")["margin_terms"]["terms"]))
+# normal words that say how a finding is spread, and the words that name a lesion by its look
+_SPREAD = re.compile("|".join(f"(?:{t})" for t in load("radsem")["margin_terms"]["distribution"]))
+_LESION_LOOK = re.compile("|".join(f"(?:{t})" for t in load("radsem")["margin_terms"]["lesion_looks"]))
 STOPWORDS = frozenset(load("grammar")["stopwords"]["words"])  # not content words
 
 
@@ -390,10 +393,12 @@ def _normality(abn_neg: list[str], neutral_pos: list[str], norm_pos: list[str],
     # denied with it: "no clear evidence of pneumothorax", "no distinct fracture line".
     if norm_neg and not abn_neg:
         return ABNORMAL
-    if neutral_pos and not any(_BLANKET.fullmatch(w) for w in abn_neg) \
-            and all(_MARGIN.fullmatch(w) for w in norm_pos):
+    if neutral_pos and not any(_BLANKET.fullmatch(w) for w in abn_neg) and all(
+            _MARGIN.fullmatch(w) or (_SPREAD.fullmatch(w) and any(_LESION_LOOK.fullmatch(n) for n in neutral_pos))
+            for w in norm_pos):
         # "patchy opacity" vs "homogeneous density"; a margin word describes the finding ("a
-        # hypodense focus with a clear boundary, no enhancement"); a blanket denial covers the
+        # hypodense focus with a clear boundary, no enhancement"), as a word of its spread does
+        # that of a lesion's look ("patchy hypodensity, symmetric"); a blanket denial covers the
         # attribute ("the morphology and signal of the spleen show no abnormality")
         return ABNORMAL
     return NORMAL if abn_neg or negated or norm_pos else ABNORMAL

@@ -58,6 +58,8 @@ _CLAUSE_SPLIT_RE = re.compile(
     re.IGNORECASE)
 _VERB_RE = re.compile(rf"\b(?:{'|'.join(_STATEMENT_VERBS)})\b", re.IGNORECASE)
 _ITEM_SPLIT_RE = re.compile(r"\s*,\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+|\s+nor\s+", re.IGNORECASE)
+_NORMAL_ITEM_RE = re.compile(r",\s*(?:and\s+)?(?=(?:normal|clear|unremarkable|intact|preserved|patent)\b)",
+                             re.IGNORECASE)
 _NEG_LIST_RE = re.compile(
     r"^(?P<head>.*?\b(?:no|without)\s+(?:(?:obvious|definite|significant|evident|apparent|"
     r"abnormal|clear|focal|visible|acute)\s+)*)(?P<items>.+?)"
@@ -1133,6 +1135,9 @@ def _expand_negated_list(clause: str) -> list[str]:
     m = _NEG_LIST_RE.match(clause)
     if not m:
         return [clause]
+    normal = _NORMAL_ITEM_RE.search(clause, m.start("items"))
+    if normal:  # "no pneumothorax, normal heart size": a statement of what is normal ends the list
+        return [*_expand_negated_list(clause[:normal.start()]), clause[normal.end():]]
     # "no effusion and no pneumothorax": the head already denies, so the items lose their own
     # "no" (else "There is no no pneumothorax").
     raw = _split_items(m.group("items"))

@@ -29,6 +29,7 @@ _MAX_LABEL_ITEM_WORDS = 5
 _PARENTHESES_RE = re.compile(r"\s*\([^()]*\)")  # "Anterior cerebral arteries (A1, A2)": segments, not sites
 _BOTH_SIDES_RE = re.compile(r"(?:on )?both sides|bilateral(?:ly)?", re.IGNORECASE)
 _SIDES = frozenset(("left", "right"))
+_PLACE_ADJECTIVE_RE = re.compile(r"[a-z]+(?:al|ar|ic)", re.IGNORECASE)  # "vertebral", "basilar", "hepatic"
 _SIDE_WORD_RE = re.compile(r"\b(?:left|right|bilateral|both)\b")
 _DENIAL_PIECE_RE = re.compile(r"^(?:no|without)\b", re.IGNORECASE)
 _DETERMINER_RE = re.compile(r"(?:a|an|the|some|several|multiple|no)\b", re.IGNORECASE)
@@ -139,6 +140,14 @@ def _side_goes_on(items: list[str]) -> list[str]:
     return out
 
 
+def _same_kind(item: str, word: str) -> bool:
+    """Whether a one-word item and the next item's first word are both sides or both adjectives
+    of place ("vertebral" and "basilar")."""
+    if item.lower() in _SIDES:
+        return word.lower() in _SIDES
+    return bool(_PLACE_ADJECTIVE_RE.fullmatch(item)) and bool(_PLACE_ADJECTIVE_RE.fullmatch(word))
+
+
 def _listed_sites(utterance: str) -> list[str]:
     """The sites a label lists ("Bilateral basal ganglia and right thalamus: ..." -> the three
     phrases), or nothing when the label is one phrase or an item is not a place."""
@@ -151,10 +160,11 @@ def _listed_sites(utterance: str) -> list[str]:
             items[-1] = f"{items[-1]}, both sides"  # "Anterior cerebral arteries, both sides, and ..."
         else:
             items.append(item)
-    # "left and right kidneys": the first side names the noun the second side's item holds
+    # "left and right kidneys", "Vertebral and basilar arteries": a bare side or adjective names the
+    # noun the next item holds after a word of the same kind
     items = [f"{item} {items[k + 1].split(maxsplit=1)[1]}"
-             if item.lower() in _SIDES and k + 1 < len(items) and len(items[k + 1].split()) > 1
-             and items[k + 1].split()[0].lower() in _SIDES else item
+             if k + 1 < len(items) and len(items[k + 1].split()) > 1
+             and _same_kind(item, items[k + 1].split()[0]) else item
              for k, item in enumerate(items)]
     # the cheap checks first: most labels name one thing ("Liver: ...")
     if len(items) < 2 or any(len(i.split()) > _MAX_LABEL_ITEM_WORDS for i in items):

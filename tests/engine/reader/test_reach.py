@@ -3315,3 +3315,55 @@ def test_an_operation_written_as_a_lead_is_not_reached_by_the_absence_after_it()
     edge ends a cue's reach, so the absence no longer denies the operation."""
     features = read_report("After cholecystectomy: the gallbladder is absent.").findings[0].features
     assert "postoperative" in features.core and "postop" not in features.negated
+
+
+# --- reader-v41: the head and neck vessels, a denial list that a normal statement ends, a finding's
+# spread, the skull's sutures, a lymph node's hilum and osteoporotic bone
+
+@pytest.mark.parametrize(("reference", "candidate"), [
+    ("The circle of Willis is complete.", "Complete circle of Willis."),
+    ("A saccular aneurysm at the tip of the basilar artery.", "A saccular aneurysm at the basilar apex."),
+    ("The vertebral arteries join to form the basilar artery normally.", "The VAs join normally to form the BA."),
+    ("The anterior communicating artery is visualized.", "The AComm is seen."),
+    ("The left vertebral artery is slender.", "Left vertebral artery, small caliber."),
+    ("The left transverse sinus is slender.", "The left transverse sinus is small."),
+    ("The cranial sutures are not widened.", "Sutures are of normal width."),
+    ("The node's fatty hilum is preserved.", "The node's fatty hilum is present."),
+    ("Osteoporosis of the pelvic bones.", "Osteoporotic bone density of the pelvic bones.")])
+def test_a_vessel_a_suture_a_node_s_hilum_and_bone_density_said_two_ways_pair(reference, candidate):
+    """The head's vessels by their abbreviations (VA, BA, AComm, PICA) and by the circle's words
+    (complete, the basilar apex); a vessel or sinus small or of small caliber is hypoplastic as a
+    slender one is; the skull's sutures of normal width are not widened (they had been read as
+    surgical sutures, a device); a node's fatty hilum present is preserved; osteoporotic bone is
+    osteoporosis."""
+    tags = RadsemRulesExtractor().read_pair(ReportPair("pair", reference, candidate)).tags
+    assert tags.pairs and not tags.unmatched_sentences
+
+
+def test_a_list_of_adjectives_before_one_vessel_noun_in_a_label_names_each_vessel():
+    """"Vertebral and basilar arteries: normal" had read "vertebral" alone, the spine."""
+    sites = [f.features.sites for f in read_report("Vertebral and basilar arteries: normal.").findings]
+    assert sites == [{"vertebral artery"}, {"basilar artery"}]
+
+
+def test_the_vertebrobasilar_system_is_the_vertebral_and_basilar_arteries():
+    features = read_report("Normal appearances of the vertebrobasilar system.").findings[0].features
+    assert features.sites == {"vertebral artery", "basilar artery"} and features.normality == NORMAL
+
+
+def test_a_statement_of_what_is_normal_ends_a_list_of_denials():
+    """"No pneumothorax, normal heart size" had become "No normal heart size", an abnormal statement."""
+    findings = read_report("Clear lungs, no pneumothorax, normal mediastinal width.").findings
+    assert [f.features.normality for f in findings][-1] == NORMAL
+    assert atomize("No pneumothorax, normal heart size.")[0] == ["No pneumothorax.", "Normal heart size."]
+
+
+@pytest.mark.parametrize(("report", "normality"), [
+    ("The periventricular white matter shows increased echogenicity, distributed symmetrically.", ABNORMAL),
+    ("Patchy low density is seen symmetrically around both lateral ventricles.", ABNORMAL),
+    ("The signal of the basal ganglia is symmetric.", NORMAL)])
+def test_a_word_of_spread_describes_a_lesion_and_leaves_a_normal_signal_normal(report, normality):
+    """"Symmetric" beside a lesion's look (increased echo, patchy low density) says how the lesion
+    is spread, as a margin word does; it had made the statement a normal one. Beside a signal that
+    names no lesion it is the normal statement it was."""
+    assert {f.features.normality for f in read_report(report).findings} == {normality}
