@@ -3367,3 +3367,60 @@ def test_a_word_of_spread_describes_a_lesion_and_leaves_a_normal_signal_normal(r
     is spread, as a margin word does; it had made the statement a normal one. Beside a signal that
     names no lesion it is the normal statement it was."""
     assert {f.features.normality for f in read_report(report).findings} == {normality}
+
+
+@pytest.mark.parametrize(("reference", "candidate"), [
+    ("The posterior circulation is normal.", "The vertebrobasilar system is normal."),
+    ("Colour flow fills the lumen completely.", "Complete colour filling."),
+    ("A linear signal, not reaching the articular surface.",
+     "A linear signal that does not extend to the articular surface."),
+    ("The physiological lordosis of the lumbar spine is increased.", "Lumbar lordosis is accentuated."),
+    ("Disuse osteoporosis of the bones around the ankle.", "Disuse osteopenia of the bones around the ankle."),
+    ("Lumbar spine AP, lateral and left oblique: the lumbar lordosis is increased.",
+     "The lumbar lordosis is increased.")])
+def test_a_vessel_s_flow_an_extension_denied_a_curve_and_bone_density_said_two_ways_pair(reference, candidate):
+    """The posterior circulation is the vertebrobasilar system; complete colour filling is flow
+    that fills the lumen; "does not extend to" denies what follows as far as "not reaching" does
+    (the bare "not" reaches four words); an accentuated or exaggerated lordosis is an increased
+    one; osteoporosis and osteopenia are one finding on images; the views before a label's colon
+    go (a side in "left oblique" had been read as the lordosis's)."""
+    tags = RadsemRulesExtractor().read_pair(ReportPair("pair", reference, candidate)).tags
+    assert tags.pairs and not tags.unmatched_sentences
+
+
+def test_a_clause_with_its_own_subject_or_a_normal_flow_ends_a_list_of_denials():
+    assert atomize("There is no other aneurysm, the posterior circulation is unremarkable.")[0] == [
+        "There is no other aneurysm.", "The posterior circulation is unremarkable."]
+    findings = read_report("No intraluminal echo and complete colour filling.").findings
+    assert [f.features.normality for f in findings] == [NORMAL, NORMAL]
+
+
+@pytest.mark.parametrize(("report", "normality"), [
+    ("Single intrauterine fetus.", NORMAL),
+    ("A yolk sac is seen, about 3 mm in diameter.", NORMAL),
+    ("No yolk sac is seen within the gestational sac.", ABNORMAL),
+    ("The placenta is on the posterior wall, grade 0.", NORMAL),
+    ("Amniotic fluid maximum depth about 50 mm.", NORMAL),
+    ("Oligohydramnios, amniotic fluid index 4 cm.", ABNORMAL),
+    ("Biparietal diameter 48 mm, femur length 33 mm.", NORMAL),
+    ("The four-chamber view is visible.", NORMAL),
+    ("Sylvian fissures show operculation.", NORMAL),
+    ("The corpus callosum is complete.", NORMAL)])
+def test_what_an_obstetric_or_fetal_report_says_of_a_normal_pregnancy(report, normality):
+    """A single fetus, a gestational or yolk sac and a fetal pole seen, the placenta's wall, the
+    amniotic fluid and the fetal biometry measured, the four-chamber view, the sylvian fissures'
+    operculation and a complete corpus callosum are normal statements (each had been an unread,
+    so abnormal, one); a sac or pole not seen, and too little or too much amniotic fluid, are
+    findings."""
+    assert {f.features.normality for f in read_report(report).findings} == {normality}
+
+
+@pytest.mark.parametrize("title", ["CT pelvis with 3D reconstructions.",
+                                   "Right tibia and fibula, AP and lateral, compared with 12 weeks ago."])
+def test_a_title_with_its_reconstructions_or_its_comparison_is_no_statement(title):
+    assert [f.text for f in read_report(f"{title}\nNo fracture.").findings] == ["No fracture."]
+
+
+def test_a_scoliosis_s_apex_is_no_lung_apex():
+    features = read_report("Mild scoliosis convex to the left, apex at L2-3.").findings[0].features
+    assert "lung apex" not in features.sites
