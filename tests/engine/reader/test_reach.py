@@ -3400,18 +3400,25 @@ def test_a_clause_with_its_own_subject_or_a_normal_flow_ends_a_list_of_denials()
     ("A yolk sac is seen, about 3 mm in diameter.", NORMAL),
     ("No yolk sac is seen within the gestational sac.", ABNORMAL),
     ("The placenta is on the posterior wall, grade 0.", NORMAL),
-    ("Amniotic fluid maximum depth about 50 mm.", NORMAL),
     ("Oligohydramnios, amniotic fluid index 4 cm.", ABNORMAL),
     ("Biparietal diameter 48 mm, femur length 33 mm.", NORMAL),
     ("The four-chamber view is visible.", NORMAL),
     ("Sylvian fissures show operculation.", NORMAL),
-    ("The corpus callosum is complete.", NORMAL)])
+    ("The corpus callosum is complete.", NORMAL),
+    ("Single, intrauterine, cephalic.", NORMAL),
+    ("The heart is located in the left thoracic cavity.", NORMAL),
+    ("The liver is on the right.", NORMAL),
+    ("The lesion is on the left.", ABNORMAL),
+    ("Cervical length 38 mm with closed internal os.", NORMAL)])
 def test_what_an_obstetric_or_fetal_report_says_of_a_normal_pregnancy(report, normality):
     """A single fetus, a gestational or yolk sac and a fetal pole seen, the placenta's wall, the
-    amniotic fluid and the fetal biometry measured, the four-chamber view, the sylvian fissures'
-    operculation and a complete corpus callosum are normal statements (each had been an unread,
-    so abnormal, one); a sac or pole not seen, and too little or too much amniotic fluid, are
-    findings."""
+    fetal biometry measured, the four-chamber view, the sylvian fissures' operculation and a
+    complete corpus callosum are normal statements (each had been an unread, so abnormal, one); a
+    sac or pole not seen, and too little or too much amniotic fluid, are findings. The organs on
+    their usual sides (the heart and stomach on the left, the liver on the right) and a closed
+    internal os are normal too; a lesion on one side stays a finding. The amniotic
+    fluid measured is left unread: its measure can carry a judgement ("low") the reader does not
+    read."""
     assert {f.features.normality for f in read_report(report).findings} == {normality}
 
 
@@ -3424,3 +3431,12 @@ def test_a_title_with_its_reconstructions_or_its_comparison_is_no_statement(titl
 def test_a_scoliosis_s_apex_is_no_lung_apex():
     features = read_report("Mild scoliosis convex to the left, apex at L2-3.").findings[0].features
     assert "lung apex" not in features.sites
+
+
+def test_a_newborn_s_age_is_no_statement_and_a_normal_signal_absent_is_lost():
+    assert [f.text for f in read_report("Full-term neonate, 4 days after birth.\nNo hemorrhage.").findings] == [
+        "No hemorrhage."]
+    tags = RadsemRulesExtractor().read_pair(ReportPair(
+        "pair", "The normal short T1 signal of the posterior limb of the left internal capsule is absent.",
+        "The normal T1 hyperintensity of the posterior limb of the left internal capsule is lost.")).tags
+    assert tags.pairs and not tags.unmatched_sentences
