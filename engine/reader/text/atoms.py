@@ -578,6 +578,13 @@ _DEVICE_DENIAL_RE = re.compile(
     rf"(?P<tail>[^,;.]*)$", re.IGNORECASE)
 
 
+# "the prosthetic head is not (obviously) dislocated": the same denial said with a verb
+_DEVICE_NOT_RE = re.compile(
+    r"\s+(?:is|are)\s+not\s+(?:(?:obviously|clearly|definitely|significantly)\s+)?"
+    r"(?P<denied>(?:dislocated|loosened|displaced|broken|migrated)(?:\s*(?:,\s*|,?\s*or\s+)"
+    r"(?:dislocated|loosened|displaced|broken|migrated))*)(?P<tail>[^,;.]*)$", re.IGNORECASE)
+_COMPLICATION_NOUNS = {"dislocated": "dislocation", "loosened": "loosening", "displaced": "displacement",
+                       "broken": "breakage", "migrated": "migration"}
 _PROCEDURE_RE = re.compile(r"\b(?:after|following|post)\s+[^,;:.]*")
 # "the fixation device demonstrates | no evidence of loosening": the verb went with the denial
 _TRAILING_VERB_RE = re.compile(
@@ -588,7 +595,7 @@ def _split_device_denial(atom: str) -> list[str]:
     """A device stated with a denial of what may go wrong with it is two findings: the device
     (abnormal: it is there) and the denial (normal), one per complication, as a report that
     writes "No loosening or breakage of the hardware." on its own line says it."""
-    m = _DEVICE_DENIAL_RE.search(atom)
+    m = _DEVICE_DENIAL_RE.search(atom) or _DEVICE_NOT_RE.search(atom)
     if not m:
         return [atom]
     left = _TRAILING_VERB_RE.sub("", atom[:m.start()].strip(" ,;"))
@@ -608,7 +615,7 @@ def _split_device_denial(atom: str) -> list[str]:
             break
         start = before.start()
     device = said[start:found[-1].end()]
-    return [left, *(f"No {item} of the {device}{m.group('tail')}"
+    return [left, *(f"No {_COMPLICATION_NOUNS.get(item.lower(), item)} of the {device}{m.group('tail')}"
                     for item in _COMPLICATION_RE.findall(m.group("denied")))]
 
 

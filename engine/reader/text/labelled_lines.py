@@ -53,7 +53,8 @@ _CHANGE_PIECE_RE = re.compile(CHANGE_ALONE + _COMPARED_TAIL, re.IGNORECASE)
 
 # What may go wrong with a device, and a list of such things denied ("no evidence of loosening or
 # breakage"): the atomiser cuts such a denial off the device too (``atoms``).
-COMPLICATION = r"(?:loosening|loosened|breakage|broken|fractures?|migration|displacement|subsidence|endoleaks?|complications?)"
+COMPLICATION = (r"(?:loosening|loosened|breakage|broken|fractures?|migration|migrated|displacement|displaced"
+                r"|dislocation|dislocated|subsidence|endoleaks?|complications?)")
 COMPLICATION_LIST = rf"{COMPLICATION}(?:\s*(?:,\s*|,?\s*or\s+|,?\s*and\s+){COMPLICATION})*"
 DENIAL_HEDGE = r"(?:(?:evidence|signs?)\s+of\s+|(?:obvious|definite|significant|apparent)\s+)*"
 _COMPLICATION_DENIAL = rf"(?:no|without)\s+{DENIAL_HEDGE}{COMPLICATION_LIST}"

@@ -3440,3 +3440,27 @@ def test_a_newborn_s_age_is_no_statement_and_a_normal_signal_absent_is_lost():
         "pair", "The normal short T1 signal of the posterior limb of the left internal capsule is absent.",
         "The normal T1 hyperintensity of the posterior limb of the left internal capsule is lost.")).tags
     assert tags.pairs and not tags.unmatched_sentences
+
+
+def test_a_device_said_not_to_be_dislocated_is_the_device_and_the_denial():
+    """"The prosthetic head is not obviously dislocated" states the prosthesis and denies its
+    dislocation, as "The screws show no loosening" does; read whole, it had been one abnormal
+    statement that no "No dislocation of the prosthetic head" could pair with."""
+    assert atomize("The prosthetic head is not obviously dislocated from the acetabulum.")[0] == [
+        "The prosthetic head.", "No dislocation of the prosthesis from the acetabulum."]
+
+
+def test_a_comparison_naming_only_a_date_is_no_statement():
+    assert [f.text for f in read_report("Comparison is made with 2023-09-15.\nNo fracture.").findings] == [
+        "No fracture."]
+
+
+def test_has_and_relatively_say_nothing_of_a_finding():
+    """"The nodule has a relatively smooth shape" against a nodule "with smooth margins": "has"
+    and "relatively" had counted as content words, so the detail was too unlike the sentence that
+    holds it to pair with it."""
+    reference = ("A low-density nodule is seen in the anterior mediastinum, about 19 x 14 mm. "
+                 "The nodule has a relatively smooth shape.")
+    candidate = "A low-attenuation nodule of 19 x 14 mm in the anterior mediastinum with smooth margins."
+    tags = RadsemRulesExtractor().read_pair(ReportPair("pair", reference, candidate)).tags
+    assert not tags.unmatched_sentences
