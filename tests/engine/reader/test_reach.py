@@ -3464,3 +3464,13 @@ def test_has_and_relatively_say_nothing_of_a_finding():
     candidate = "A low-attenuation nodule of 19 x 14 mm in the anterior mediastinum with smooth margins."
     tags = RadsemRulesExtractor().read_pair(ReportPair("pair", reference, candidate)).tags
     assert not tags.unmatched_sentences
+
+
+def test_a_comparison_s_topic_leaves_out_the_prior_study_it_names():
+    """"... than on the previous radiograph" had left "radiograph" in the comparison's topic (the
+    shorter "on the previous" was taken first), and "prior study" "study": two comparisons of one
+    narrowing shared too few words to be the same one once "has" was no content word."""
+    reference = "The medial joint space of the right knee is narrowed, has increased than on the previous radiograph."
+    candidate = "Medial compartment narrowed, has increased than on the prior study."
+    reading = read_pair(reference, candidate)
+    assert reading.comparisons_kept == ((0, 0),) and not reading.comparisons_dropped
