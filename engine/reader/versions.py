@@ -20,12 +20,11 @@ from radscope.engine.reader.vocabulary.loader import lexicon_hash
 
 READER_NAME = "radscope-reader"
 # v41: a label's bare adjective takes the next item's noun ("Vertebral and basilar arteries:
-# normal"); a statement of what is normal ("normal heart size", "clear lungs") ends a list of
-# denials, which had denied it; a word of a lesion's spread ("symmetric") beside its look (patchy,
-# hyper- or hypo-) describes the lesion as a margin word does; a clause with its own subject ("the
-# posterior circulation is ...") or normal flow ("and complete colour filling") ends a list of
-# denials too; a device "not dislocated" (loosened, displaced, broken, migrated) is the device and the
-# denial; the rest is lexicon data.
+# normal"); a statement of what is normal ("normal heart size", "and complete colour filling") or a
+# clause with a subject of its own ("the posterior circulation is ...") ends a list of denials,
+# which had denied it; a word of a lesion's spread ("symmetric") beside its look (patchy, hyper- or
+# hypo-) describes the lesion as a margin word does; a device "not dislocated" (loosened,
+# displaced, broken, migrated) is the device and the denial; the rest is lexicon data.
 # v40: from two scored-only sets turned into material and two new sets of our own (ultrasound,
 # operations): a finding cut from a sentence that first calls an organ normal is that organ's ("The
 # liver is normal in size, with increased fine echoes"; "Gallbladder of normal size with a 4 mm

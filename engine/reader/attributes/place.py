@@ -393,15 +393,21 @@ def _normality(abn_neg: list[str], neutral_pos: list[str], norm_pos: list[str],
     # denied with it: "no clear evidence of pneumothorax", "no distinct fracture line".
     if norm_neg and not abn_neg:
         return ABNORMAL
-    if neutral_pos and not any(_BLANKET.fullmatch(w) for w in abn_neg) and all(
-            _MARGIN.fullmatch(w) or (_SPREAD.fullmatch(w) and any(_LESION_LOOK.fullmatch(n) for n in neutral_pos))
-            for w in norm_pos):
-        # "patchy opacity" vs "homogeneous density"; a margin word describes the finding ("a
-        # hypodense focus with a clear boundary, no enhancement"), as a word of its spread does
-        # that of a lesion's look ("patchy hypodensity, symmetric"); a blanket denial covers the
-        # attribute ("the morphology and signal of the spleen show no abnormality")
+    if neutral_pos and not any(_BLANKET.fullmatch(w) for w in abn_neg) \
+            and all(_describes_the_finding(w, neutral_pos) for w in norm_pos):
+        # "patchy opacity" vs "homogeneous density"; a blanket denial covers the attribute ("the
+        # morphology and signal of the spleen show no abnormality")
         return ABNORMAL
     return NORMAL if abn_neg or negated or norm_pos else ABNORMAL
+
+
+def _describes_the_finding(word: str, looks: list[str]) -> bool:
+    """Whether a normal word describes the finding its statement names by a look (``looks``)
+    rather than calls the statement normal: a margin or shape ("a hypodense focus with a clear
+    boundary"), or the spread of a lesion ("patchy hypodensity, symmetric"; "symmetric signal",
+    naming no lesion, is a normal statement)."""
+    return bool(_MARGIN.fullmatch(word)) or (
+        bool(_SPREAD.fullmatch(word)) and any(_LESION_LOOK.fullmatch(look) for look in looks))
 
 
 def _positions(canon: str) -> tuple[int, ...]:

@@ -59,7 +59,7 @@ _CLAUSE_SPLIT_RE = re.compile(
 _VERB_RE = re.compile(rf"\b(?:{'|'.join(_STATEMENT_VERBS)})\b", re.IGNORECASE)
 _ITEM_SPLIT_RE = re.compile(r"\s*,\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+|\s+nor\s+", re.IGNORECASE)
 # where a list of denials ends: a statement of what is normal, or a clause with a subject of its own
-_NORMAL_ITEM_RE = re.compile(
+_DENIAL_LIST_END_RE = re.compile(
     r"(?:,\s*(?:and\s+)?|\s+and\s+)(?=(?:normal|clear|unremarkable|intact|preserved|patent|complete|good)\b"
     r"|the\s+[a-z-]+(?:\s+[a-z-]+){0,3}\s+(?:is|are|was|were|appears?|remains?)\b)", re.IGNORECASE)
 _NEG_LIST_RE = re.compile(
@@ -1144,10 +1144,10 @@ def _expand_negated_list(clause: str) -> list[str]:
     m = _NEG_LIST_RE.match(clause)
     if not m:
         return [clause]
-    normal = _NORMAL_ITEM_RE.search(clause, m.start("items"))
-    if normal:  # "no pneumothorax, normal heart size", "no other aneurysm, the posterior circulation is
+    end = _DENIAL_LIST_END_RE.search(clause, m.start("items"))
+    if end:  # "no pneumothorax, normal heart size", "no other aneurysm, the posterior circulation is
         # unremarkable": a statement of what is normal, or a clause of its own, ends the list
-        return [*_expand_negated_list(clause[:normal.start()]), clause[normal.end():]]
+        return [*_expand_negated_list(clause[:end.start()]), clause[end.end():]]
     # "no effusion and no pneumothorax": the head already denies, so the items lose their own
     # "no" (else "There is no no pneumothorax").
     raw = _split_items(m.group("items"))
