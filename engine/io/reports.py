@@ -375,13 +375,20 @@ def _utterances(text: str) -> tuple[tuple[int, str, str, str], ...]:
             label = block = ""
             continue
         bare = _bare_heading(line, lines, number)
-        alone = bare or bool(_BLOCK_HEADING_RE.match(line))  # a heading alone on its line
+        # a heading alone on its line, or a list's item that heads the items under it ("- Vertebral
+        # arteries:" over "  - Right: patent")
+        written = _BULLET_RE.sub("", line, count=1) if line.endswith(":") else line
+        alone = bare or bool(_BLOCK_HEADING_RE.match(written))
+        if label and not side:
+            line = _item_of_heading(line, label)
+        elif side and _BULLET_RE.match(line):
+            line = _item_of_side_heading(line, side)
         if side and (alone or _opens_other_label(line)):
             side = ""  # "Mediastinum:" or "Bladder: normal" after "Left kidney:" opens a block of its own
         if alone:
             # "Liver:" alone on its line: the subject of a bare predicate under it ("- Normal.")
-            short = len(line.split()) <= _MAX_HEADING_WORDS and not _HEADER_RE.match(line)
-            label = line.rstrip(":").strip() if short else ""
+            short = len(written.split()) <= _MAX_HEADING_WORDS and not _HEADER_RE.match(written)
+            label = written.rstrip(":").strip() if short else ""
         heads = block  # the heading written without its colon over this line (not the line itself)
         if alone:
             block = line if bare else ""
@@ -441,11 +448,45 @@ def _bare_heading(line: str, lines: list[str], number: int) -> bool:
 
 def _opens_other_label(line: str) -> bool:
     """Whether ``line`` opens with a label of something other than a part of a side heading's
-    organ, which ends that heading's block (see ``_utterances``)."""
+    organ, which ends that heading's block (see ``_utterances``). A bulleted line is an item of
+    the heading above it ("Right breast:" / "- Cysts: ..."), whatever its label names."""
     label = _LABEL_START_RE.match(line)
-    if label is None:
+    if label is None or _BULLET_RE.match(line):
         return False
     return not _SIDE_RE.search(label.group(1)) and label.group(1).split()[0].lower() not in _PART_LABELS
+
+
+# An item labelled only with a side ("- Right: patent") under a heading alone on its line
+# ("Internal carotid arteries:")
+_HEADING_ITEM_RE = re.compile(r"^(?:[-*\u2022]\s*)?(right|left|bilateral|both(?: sides)?)\s*:\s*(?=\S)",
+                              re.IGNORECASE)
+
+
+def _item_of_heading(line: str, heading: str) -> str:
+    """"- Right: patent; no plaque" under "Internal carotid arteries:" -> "Right internal carotid
+    arteries: patent; no plaque": the item's side and the heading are one label, as a template
+    nests them (alone, "Right: no plaque" names only a side)."""
+    item = _HEADING_ITEM_RE.match(line)
+    if item is None:
+        return line
+    return f"{item.group(1)} {_in_running_text(heading)}: {line[item.end():]}"
+
+
+def _in_running_text(label: str) -> str:
+    """A label as it reads after another word: its capital off unless it is an abbreviation's
+    ("Cysts" -> "cysts", "MCA" stays)."""
+    return f"{label[:1].lower()}{label[1:]}" if label[1:2].islower() else label
+
+
+def _item_of_side_heading(line: str, side: str) -> str:
+    """"- Cysts: multiple anechoic lesions" under "Right breast:" -> "Right breast cysts: multiple
+    anechoic lesions": a bulleted item's label is a part of the side heading's organ, one label
+    with it (the side written before a line that keeps its own label had made two labels, and
+    the line's other parts lost both)."""
+    item = _LABEL_START_RE.match(line)
+    if item is None:
+        return line
+    return f"{side.rstrip(': ')} {_in_running_text(item.group(1))}: {line[item.end(1) + 1:].strip()}"
 
 
 def _heading_side(heading: str) -> str:

@@ -19,6 +19,11 @@ from __future__ import annotations
 from radscope.engine.reader.vocabulary.loader import lexicon_hash
 
 READER_NAME = "radscope-reader"
+# v42: a template's nested items take their heading: an item labelled only with a side under a
+# heading alone on its line ("Internal carotid arteries:" / "- Right: patent") is that side's
+# structure, a bulleted item under a side heading ("Right breast:" / "- Cysts: ...") keeps the
+# heading with its own label (its label had ended the heading's block), and a bulleted line ending
+# in a colon heads the items under it; the rest is lexicon data (the heart, pregnancy).
 # v41: a label's bare adjective takes the next item's noun ("Vertebral and basilar arteries:
 # normal"); a statement of what is normal ("normal heart size", "and complete colour filling") or a
 # clause with a subject of its own ("the posterior circulation is ...") ends a list of denials,
@@ -432,7 +437,7 @@ READER_NAME = "radscope-reader"
 # opposite places and liver segments, telegraphic labels kept. v5: findings as frames (sizes in mm within a tolerance, change over time), wording.json,
 # comparisons as context. v4: sections as written (RESULT(S), CONCLUSION, sub-headings), the
 # impression read apart. v3: radsem-rules-v5 atoms (level and site lists, joined continuations).
-READER_VERSION = "reader-v41"
+READER_VERSION = "reader-v42"
 READER_RULES_VERSION = "rules-v5"  # v5: telegraphic labels kept; v4: sentences read through wording.json
 RADSEM_RULES_VERSION = "radsem-rules-v11"  # v11: a statement naming no site is kept apart only below 0.25 similarity; v10: site lists, shared nouns, finding lists and finding adjectives written one per sentence; v9: a statement the other report denies pairs only with one that states the denied finding; kinds and effects written one per sentence; v8: a finding that names no abnormality against one that does is part-whole; v7: per-sequence atoms, places; v6: size and change-over-time contradictions
 

@@ -135,6 +135,19 @@ def test_section_view_gives_each_metric_its_sections():
     assert section_view(unheaded, ("findings", "impression")) == unheaded  # nothing to leave out
 
 
+def test_a_template_s_nested_items_are_said_of_their_heading():
+    """A bare side under a heading alone on its line is that side's structure; a bulleted item
+    under a side heading stays in its block with the heading before its own label; a bulleted
+    line ending in a colon heads the items under it."""
+    text = ("Internal carotid arteries:\n- Right: patent\n- Left: patent\n"
+            "Arteries:\n- Vertebral arteries:\n  - Right: hypoplastic\n\n"
+            "Right breast:\n- Cysts: two simple cysts\n- MCA: patent")
+    assert split_utterances(text) == [
+        "Right internal carotid arteries: patent", "Left internal carotid arteries: patent",
+        "Right vertebral arteries: hypoplastic",
+        "Right breast cysts: two simple cysts", "Right breast MCA: patent"]
+
+
 def test_a_side_sub_heading_on_its_own_line_names_the_side_of_its_block():
     text = ("RESULTS:\nRight Ear:\nGood aeration of the middle ear.\n6 mm dehiscence of the superior "
             "canal.\n\nLeft Ear:\nNo dehiscence.\n\nCONCLUSION:\nRight superior canal dehiscence.")

@@ -3468,3 +3468,72 @@ def test_a_comparison_s_topic_leaves_out_the_prior_study_it_names():
     candidate = "Medial compartment narrowed, has increased than on the prior study."
     reading = read_pair(reference, candidate)
     assert reading.comparisons_kept == ((0, 0),) and not reading.comparisons_dropped
+
+
+# --- reader-v42: the heart on echocardiography, CT and MR; a template's nested items; a pregnancy's
+# presentation, the placenta's distance from the os and the umbilical artery's indices
+
+@pytest.mark.parametrize(("reference", "candidate"), [
+    ("Left ventricular systolic function: LVEF 65%.", "The left ventricle ejection fraction is 65%."),
+    ("Moderate mitral insufficiency.", "Moderate mitral valve regurgitation."),
+    ("The left ventricular wall motion is diffusely reduced.", "Diffuse hypokinesis of the left ventricle."),
+    ("No interrupted echo is seen in the atrial septum.", "No echo dropout in the atrial septum."),
+    ("Mild aortic regurgitant jet.", "Mild aortic valve regurgitation."),
+    ("No perivalvular leak.", "No paravalvular leakage."),
+    ("Fetal position is cephalic at the time of examination.", "Cephalic presentation."),
+    ("The placental lower edge is about 6.1 cm from the internal cervical os.",
+     "Placental inferior edge 61 mm from the internal os."),
+    ("Umbilical artery S/D 2.3, PI 0.82, RI 0.57.",
+     "Umbilical artery systolic/diastolic ratio 2.3, pulsatility index 0.82, resistance index 0.57.")])
+def test_the_heart_and_a_pregnancy_said_two_ways_pair(reference, candidate):
+    """An ejection fraction however written, a valve's insufficiency or regurgitant jet, reduced
+    wall motion as hypokinesis, a septum's echo that drops out as its defect; the fetus's position
+    written as a statement, a placenta's lower or inferior edge, the umbilical artery's indices
+    abbreviated or written out."""
+    tags = RadsemRulesExtractor().read_pair(ReportPair("pair", reference, candidate)).tags
+    assert tags.pairs and not tags.unmatched_sentences
+
+
+@pytest.mark.parametrize(("report", "normality"), [
+    ("LVEF 62%.", NORMAL),
+    ("Left ventricular ejection fraction (biplane Simpson) approximately 58%.", NORMAL),
+    ("LVEF about 28%.", ABNORMAL),
+    ("The ventricular septum shows an interruption of echo measuring 5 mm.", ABNORMAL),
+    ("A patent ductus arteriosus.", ABNORMAL),
+    ("The placental lower edge is 45 mm from the internal os.", NORMAL),
+    ("The placental lower edge is 12 mm from the internal os.", ABNORMAL),
+    ("Aortic arch: type I arch.", NORMAL),
+    ("The left hip is Graf type I.", NORMAL)])
+def test_a_normal_ejection_fraction_placenta_arch_or_hip_and_a_septal_gap(report, normality):
+    """An ejection fraction of 55 % or more is a normal statement (it had been read as an abnormal
+    one naming no finding, which sank every normal echocardiogram); a lower one stays a measure
+    the report may judge. A placenta 20 mm or more from the os is clear of it (nearer, it starts
+    to be called low-lying). A septum's echo gap is a defect; a patent ductus is a finding, though
+    "patent" is a normal word; a type I arch and a Graf type I hip are normal."""
+    assert {f.features.normality for f in read_report(report).findings} == {normality}
+
+
+def test_the_left_ventricle_is_the_heart_s_and_the_left_lateral_ventricle_the_brain_s():
+    sites = [f.features.sites for f in read_report(
+        "The left ventricle is dilated. The left lateral ventricle is compressed. "
+        "The ventricular septum is intact. Mild mitral regurgitation.").findings]
+    assert sites == [{"cardiac ventricle"}, {"lateral ventricle"}, {"cardiac ventricle"}, {"mitral valve"}]
+
+
+def test_a_template_s_nested_items_take_their_heading():
+    """"Internal carotid arteries:" over "- Right: patent; no plaque", and "Right breast:" over
+    "- Cysts: ...": the item is said of the heading (with its side), as the prose says it; a
+    bulleted item's label had ended the side heading's block, and a bare side named nothing."""
+    report = ("Internal carotid arteries:\n- Right: patent; no plaque\n- Left: patent; no plaque\n"
+              "Vertebral arteries:\n- Left:\n  - dominant\n"
+              "Right breast:\n- Cysts: multiple anechoic lesions\n- Solid mass: none")
+    read = [(f.features.sites, f.features.sides) for f in read_report(report).findings]
+    assert read[:4] == [({"internal carotid artery"}, {"right"})] * 2 + [({"internal carotid artery"}, {"left"})] * 2
+    assert read[-2:] == [({"breast"}, {"right"})] * 2
+
+
+@pytest.mark.parametrize("title", ["CTA of the abdominal aorta and lower extremity runoff.",
+                                   "Left hip ultrasound, infant aged 6 weeks.",
+                                   "Right hip joint ultrasound (Graf method), standard plane obtained."])
+def test_an_examination_s_title_with_its_patient_or_its_plane_is_no_statement(title):
+    assert [f.text for f in read_report(f"{title}\nNo fracture.").findings] == ["No fracture."]
