@@ -23,7 +23,8 @@ READER_NAME = "radscope-reader"
 # heading alone on its line ("Internal carotid arteries:" / "- Right: patent") is that side's
 # structure, a bulleted item under a side heading ("Right breast:" / "- Cysts: ...") keeps the
 # heading with its own label (its label had ended the heading's block), and a bulleted line ending
-# in a colon heads the items under it; the rest is lexicon data (the heart, pregnancy).
+# in a colon heads the items under it; a ventricle named by its side alone is the heart's unless
+# its statement names the brain's ventricles; the rest is lexicon data (the heart, pregnancy).
 # v41: a label's bare adjective takes the next item's noun ("Vertebral and basilar arteries:
 # normal"); a statement of what is normal ("normal heart size", "and complete colour filling") or a
 # clause with a subject of its own ("the posterior circulation is ...") ends a list of denials,

@@ -98,6 +98,11 @@ _LARGEST_RE = re.compile(r"\b(?:the )?(?:largest|biggest)\b")
 _OF_WHOLE_RE = re.compile(r"(?: [a-z-]+)? of (?:the )?(?:(?:left|right|both|bilateral) )?")
 
 
+# A site read from a name another organ shares, and that organ: in a statement that names the
+# other ("the left lateral ventricle and the right ventricle"), the shared name is the other's.
+_SHARED_NAMES = {"cardiac ventricle": "ventricle"}
+
+
 def _sites(canon: str) -> tuple[frozenset[str], list[tuple[int, int]]]:
     """The finest sites named, and the character spans of every site mention. Where the largest
     of the findings lies ("nodules in the left lung, the largest in the left upper lobe") says
@@ -118,6 +123,9 @@ def _sites(canon: str) -> tuple[frozenset[str], list[tuple[int, int]]]:
             continue
         (found if start < cut else later).add(site)
     found = found or later
+    for site, other in _SHARED_NAMES.items():
+        if site in found and any(other == o or other in lex.ancestors(o) for o in found):
+            found.discard(site)
     finest = {s for s in found if not any(s in lex.ancestors(o) for o in found if o != s)}
     return frozenset(finest), spans
 

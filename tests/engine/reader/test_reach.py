@@ -3480,7 +3480,11 @@ def test_a_comparison_s_topic_leaves_out_the_prior_study_it_names():
     ("No interrupted echo is seen in the atrial septum.", "No echo dropout in the atrial septum."),
     ("Mild aortic regurgitant jet.", "Mild aortic valve regurgitation."),
     ("No perivalvular leak.", "No paravalvular leakage."),
-    ("Fetal position is cephalic at the time of examination.", "Cephalic presentation."),
+    ("Fetal position is cephalic at the time of examination.", "Fetal cephalic presentation."),
+    ("The fetus lies in breech position.", "Presentation: breech."),
+    ("A perimembranous VSD with an L-to-R shunt.", "A perimembranous ventricular septal defect with a left-to-right shunt."),
+    ("The IAS is intact.", "The interatrial septum is intact."),
+    ("Absent wall motion of the apex.", "Akinesis of the apex."),
     ("The placental lower edge is about 6.1 cm from the internal cervical os.",
      "Placental inferior edge 61 mm from the internal os."),
     ("Umbilical artery S/D 2.3, PI 0.82, RI 0.57.",
@@ -3514,10 +3518,17 @@ def test_a_normal_ejection_fraction_placenta_arch_or_hip_and_a_septal_gap(report
 
 
 def test_the_left_ventricle_is_the_heart_s_and_the_left_lateral_ventricle_the_brain_s():
+    """A ventricle named by its side alone is the heart's, unless its statement names the brain's
+    ventricles too ("the right ventricle is smaller than the left lateral ventricle"); motion reduced is
+    hypokinesis only for the heart's walls (a spine's range of motion is no finding of the heart)."""
     sites = [f.features.sites for f in read_report(
         "The left ventricle is dilated. The left lateral ventricle is compressed. "
-        "The ventricular septum is intact. Mild mitral regurgitation.").findings]
-    assert sites == [{"cardiac ventricle"}, {"lateral ventricle"}, {"cardiac ventricle"}, {"mitral valve"}]
+        "The ventricular septum is intact. Mild mitral regurgitation. "
+        "The right ventricle is smaller than the left lateral ventricle.").findings]
+    assert sites == [{"cardiac ventricle"}, {"lateral ventricle"}, {"cardiac ventricle"}, {"mitral valve"},
+                     {"lateral ventricle"}]
+    assert "hypokinesis" not in canonical_text("The range of motion is mildly reduced.")
+    assert "hypokinesis" in canonical_text("Septal motion is mildly reduced.")
 
 
 def test_a_template_s_nested_items_take_their_heading():
