@@ -98,9 +98,10 @@ def _starts(items: Any) -> tuple[set[str], bool]:
             inner = inner | {""}
         else:  # a class, another repeat, a reference: the literal start ends here
             return starts, False
-        starts = {s + t for s in starts for t in inner}
-        if len(starts) > _PREFIX_LIMIT:
-            raise ValueError("too many literal starts")
+        longer = {s + t for s in starts for t in inner}
+        if len(longer) > _PREFIX_LIMIT:
+            return starts, False  # the starts so far: shorter, and still one of them starts every match
+        starts = longer
         if not complete:
             return starts, False
     return starts, complete
@@ -279,11 +280,10 @@ def _telling_literals(pattern: re.Pattern[str]) -> tuple[str, ...] | None:
     """Literals one of which every match of ``pattern`` holds, each of at least three letters
     other than spaces (" " or "t" would be in nearly every sentence): its literal starts, the
     literals of its alternatives, or the literal they all hold; None when none of these tells."""
-    for needed in (literal_starts(pattern, min_length=1), alternative_literals(pattern),
-                   (required_literal(pattern),)):
-        if needed and all(len(n.strip()) >= 3 for n in needed):
-            return tuple(sorted(needed))
-    return None
+    telling = [tuple(sorted(needed)) for needed in (literal_starts(pattern, min_length=1),
+                                                   alternative_literals(pattern), (required_literal(pattern),))
+               if needed and all(len(n.strip()) >= 3 for n in needed)]
+    return min(telling, key=len) if telling else None  # the fewest: one substring test each
 
 
 _BACKREFERENCE_RE = re.compile(r"\\[1-9]|\(\?P=")
