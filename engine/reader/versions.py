@@ -19,6 +19,9 @@ from __future__ import annotations
 from radscope.engine.reader.vocabulary.loader import lexicon_hash
 
 READER_NAME = "radscope-reader"
+# v43: two plain normal statements ("the cisterns are unremarkable", "no abnormality in the
+# basal cisterns") about one place pair as those about a place and its part did: their similarity
+# is raised to the normal-site floor (``pairing._normal_site_floor``), for the same place too.
 # v42: a template's nested items take their heading: an item labelled only with a side under a
 # heading alone on its line ("Internal carotid arteries:" / "- Right: patent") is that side's
 # structure, a bulleted item under a side heading ("Right breast:" / "- Cysts: ...") keeps the
@@ -438,7 +441,7 @@ READER_NAME = "radscope-reader"
 # opposite places and liver segments, telegraphic labels kept. v5: findings as frames (sizes in mm within a tolerance, change over time), wording.json,
 # comparisons as context. v4: sections as written (RESULT(S), CONCLUSION, sub-headings), the
 # impression read apart. v3: radsem-rules-v5 atoms (level and site lists, joined continuations).
-READER_VERSION = "reader-v42"
+READER_VERSION = "reader-v43"
 READER_RULES_VERSION = "rules-v5"  # v5: telegraphic labels kept; v4: sentences read through wording.json
 RADSEM_RULES_VERSION = "radsem-rules-v11"  # v11: a statement naming no site is kept apart only below 0.25 similarity; v10: site lists, shared nouns, finding lists and finding adjectives written one per sentence; v9: a statement the other report denies pairs only with one that states the denied finding; kinds and effects written one per sentence; v8: a finding that names no abnormality against one that does is part-whole; v7: per-sequence atoms, places; v6: size and change-over-time contradictions
 

@@ -35,10 +35,11 @@ class MatchSettings:
     pair_threshold: float = 0.25  # lowest similarity for a one-to-one pair
     extra_threshold: float = 0.6  # lowest similarity for an extra (many-to-many) pair
     siteless_threshold: float = 0.45  # lowest similarity when one sentence names no site
-    # Two compatible normal statements about a whole and its part ("the cardiomediastinal
-    # silhouette is within normal limits" / "heart size is normal") say the same thing in other
-    # words, which token overlap cannot see: they count at least this similar (None: wording
-    # alone decides).
+    # Two compatible normal statements about one place or about a whole and its part ("the
+    # cardiomediastinal silhouette is within normal limits" / "heart size is normal"; "no obvious
+    # abnormality in the cisterns" / "basal cisterns are unremarkable") say the same thing in
+    # other words, which token overlap cannot see: they count at least this similar (None:
+    # wording alone decides).
     normal_site_similarity: float | None = None
     # A left-over sentence that is a piece of a longer one on the other side ("the lesion
     # measures 4 mm" out of "a 4 mm lesion in the left kidney, hypointense on T1") shares most

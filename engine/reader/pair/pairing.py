@@ -62,7 +62,7 @@ def _normal_site_floor(ref: Sequence[SentenceFeatures], gen: Sequence[SentenceFe
     denial_ref, denial_gen = [_denial_at_a_place(r) for r in ref], [_denial_at_a_place(g) for g in gen]
     for i, r in enumerate(ref):
         for j, g in enumerate(gen):
-            if allowed[i, j] and ((plain_ref[i] and plain_gen[j] and anatomical_relationship(r, g) == "part-whole")
+            if allowed[i, j] and ((plain_ref[i] and plain_gen[j] and anatomical_relationship(r, g) is not None)
                                   or (denial_ref[i] and denial_gen[j] and _same_denial(r, g))):
                 sim[i, j] = max(sim[i, j], floor)
     return sim

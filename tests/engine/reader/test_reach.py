@@ -3548,3 +3548,17 @@ def test_a_template_s_nested_items_take_their_heading():
                                    "Right hip joint ultrasound (Graf method), standard plane obtained."])
 def test_an_examination_s_title_with_its_patient_or_its_plane_is_no_statement(title):
     assert [f.text for f in read_report(f"{title}\nNo fracture.").findings] == ["No fracture."]
+
+
+# --- reader-v43: two plain normal statements about one place pair, however few words they share
+
+@pytest.mark.parametrize(("reference", "candidate"), [
+    ("No obvious abnormalities are seen in the cisterns.", "Basal cisterns are unremarkable."),
+    ("The spleen shows no abnormal density.", "Normal splenic appearance."),
+    ("No abnormal signal in the pons.", "The brainstem is unremarkable.")])
+def test_two_plain_normal_statements_about_one_place_pair(reference, candidate):
+    """A normal statement that says a place is normal pairs with another that says so of the same
+    place (it already did of a place and its part): "unremarkable" and "no obvious abnormality"
+    share no word, and the two had stayed apart below the similarity threshold."""
+    tags = RadsemRulesExtractor().read_pair(ReportPair("pair", reference, candidate)).tags
+    assert tags.pairs and not tags.unmatched_sentences
