@@ -66,7 +66,7 @@ def word_parts(fragments: list[str] | tuple[str, ...]) -> list[str]:
 # ASCII and lower-case (the readers' canonical text): an IGNORECASE pattern also matches
 # non-ASCII case variants (the long s, the Kelvin sign) that a substring test would not see.
 
-_PREFIX_LIMIT = 400  # give up on a pattern whose starts expand into more literals than this
+_PREFIX_LIMIT = 400  # a pattern whose starts would expand into more literals keeps the shorter ones it had
 
 
 def _regex_module(name: str) -> Any:
