@@ -141,11 +141,11 @@ def test_a_template_s_nested_items_are_said_of_their_heading():
     line ending in a colon heads the items under it."""
     text = ("Internal carotid arteries:\n- Right: patent\n- Left: patent\n"
             "Arteries:\n- Vertebral arteries:\n  - Right: hypoplastic\n\n"
-            "Right breast:\n- Cysts: two simple cysts\n- MCA: patent")
+            "Right breast:\n- Cysts: two simple cysts\n\nRight hemisphere:\n- MCA: patent")
     assert split_utterances(text) == [
         "Right internal carotid arteries: patent", "Left internal carotid arteries: patent",
         "Right vertebral arteries: hypoplastic",
-        "Right breast cysts: two simple cysts", "Right breast MCA: patent"]
+        "Right breast cysts: two simple cysts", "Right hemisphere MCA: patent"]  # "MCA" keeps its capitals
 
 
 def test_a_side_sub_heading_on_its_own_line_names_the_side_of_its_block():

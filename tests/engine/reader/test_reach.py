@@ -3536,10 +3536,11 @@ def test_a_template_s_nested_items_take_their_heading():
     "- Cysts: ...": the item is said of the heading (with its side), as the prose says it; a
     bulleted item's label had ended the side heading's block, and a bare side named nothing."""
     report = ("Internal carotid arteries:\n- Right: patent; no plaque\n- Left: patent; no plaque\n"
-              "Vertebral arteries:\n- Left:\n  - dominant\n"
+              "Arteries:\n- Vertebral arteries:\n  - Left: dominant\n"
               "Right breast:\n- Cysts: multiple anechoic lesions\n- Solid mass: none")
     read = [(f.features.sites, f.features.sides) for f in read_report(report).findings]
     assert read[:4] == [({"internal carotid artery"}, {"right"})] * 2 + [({"internal carotid artery"}, {"left"})] * 2
+    assert read[4] == ({"vertebral artery"}, {"left"})  # a bulleted line ending in a colon heads its items
     assert read[-2:] == [({"breast"}, {"right"})] * 2
 
 
