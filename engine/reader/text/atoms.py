@@ -578,13 +578,14 @@ _DEVICE_DENIAL_RE = re.compile(
     rf"(?P<tail>[^,;.]*)$", re.IGNORECASE)
 
 
-# "the prosthetic head is not (obviously) dislocated": the same denial said with a verb
-_DEVICE_NOT_RE = re.compile(
-    r"\s+(?:is|are)\s+not\s+(?:(?:obviously|clearly|definitely|significantly)\s+)?"
-    r"(?P<denied>(?:dislocated|loosened|displaced|broken|migrated)(?:\s*(?:,\s*|,?\s*or\s+)"
-    r"(?:dislocated|loosened|displaced|broken|migrated))*)(?P<tail>[^,;.]*)$", re.IGNORECASE)
+# "the prosthetic head is not (obviously) dislocated": the same denial said with a verb, each
+# participle written as the complication it denies
 _COMPLICATION_NOUNS = {"dislocated": "dislocation", "loosened": "loosening", "displaced": "displacement",
                        "broken": "breakage", "migrated": "migration"}
+_NOT_PARTICIPLE = f"(?:{'|'.join(_COMPLICATION_NOUNS)})"
+_DEVICE_NOT_RE = re.compile(
+    r"\s+(?:is|are)\s+not\s+(?:(?:obviously|clearly|definitely|significantly)\s+)?"
+    rf"(?P<denied>{_NOT_PARTICIPLE}(?:\s*(?:,\s*|,?\s*or\s+){_NOT_PARTICIPLE})*)(?P<tail>[^,;.]*)$", re.IGNORECASE)
 _PROCEDURE_RE = re.compile(r"\b(?:after|following|post)\s+[^,;:.]*")
 # "the fixation device demonstrates | no evidence of loosening": the verb went with the denial
 _TRAILING_VERB_RE = re.compile(
