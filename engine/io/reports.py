@@ -307,6 +307,9 @@ _BULLET_RE = re.compile(
     r"^\s*(?:[-*\u2022\u2023\u25e6\u2043\u2219]+|\(?\d{1,2}[.)](?!\d)|\(?[a-hA-H][.)])\s+")
 _INLINE_HEADER_RE = re.compile(r"^\s*[A-Z][A-Za-z /,&-]{1,60}:\s*")
 _SIDE_RE = re.compile(r"\b(?:left|right|bilateral)\b", re.IGNORECASE)
+_LEVEL = r"[CTLS]\d{1,2}(?:\s*[-/]\s*[CTLS]?\d{1,2})?"
+_LEVEL_RE = re.compile(rf"\b{_LEVEL}\b(?!\s*-?(?:wi?\b|weighted|signal|flair|hyper|hypo|iso))", re.IGNORECASE)  # not "T2 signal"
+_LEVEL_LABEL_RE = re.compile(rf"^(?:[-*\u2022]\s*)?(?P<level>{_LEVEL}(?:\s+(?:level|disc|segment))?):\s*\S")
 # What follows a label in a telegraphic list ("Hardware: good position", "Alignment: anatomic"):
 # words in lower case, no sentence of its own.
 _TELEGRAPHIC_RE = re.compile(r"[a-z0-9]")
@@ -321,6 +324,10 @@ _SIDE_HEADING_RE = re.compile(
 # technique ("without contrast" would deny what the sentence finds).
 _EXAM_WORD_RE = re.compile(
     r"\b(?:dr|cr|ct|mri|mr|x-rays?|radiographs?|ultrasound|sonography|views?|positions?|projections?|scans?)\b",
+    re.IGNORECASE)
+# An examination's title naming one side before the findings on its line ("Left knee MRI - ...")
+_INLINE_TITLE_RE = re.compile(
+    r"^(?P<title>(?=[^:]*\b(?:left|right)\b)[A-Z][A-Za-z /,&-]{1,50}?)\s*(?::|\s[-\u2013\u2014]\s)\s*(?=\S)",
     re.IGNORECASE)
 _SENTENCE_END_RE = re.compile(r"(?<=[.!?])\s+")
 _LIST_MARKER_RE = re.compile(r"^\(?(?:\d{1,2}|[a-hA-H])[.)]$")
@@ -374,6 +381,13 @@ def _utterances(text: str) -> tuple[tuple[int, str, str, str], ...]:
             side = _heading_side(heading.group(1)) if heading else ""
             label = block = ""
             continue
+        title = _INLINE_TITLE_RE.match(line) if not side and _EXAM_WORD_RE.search(line) else None
+        if title and _EXAM_WORD_RE.search(title["title"]):
+            # "Right tibia CT: A spiral fracture ... The fibula is intact.": the title's side goes
+            # before each later sentence of its block that names none, as a title alone on its line
+            # does; its first sentence keeps the title as written
+            side = _heading_side(title["title"])
+            line = f"{title['title']}: {line[title.end():]}"
         bare = _bare_heading(line, lines, number)
         # a heading alone on its line, or a list's item that heads the items under it ("- Vertebral
         # arteries:" over "  - Right: patent")
@@ -393,12 +407,17 @@ def _utterances(text: str) -> tuple[tuple[int, str, str, str], ...]:
         if alone:
             block = line if bare else ""
         line_label = ""  # a label taken off the line's first sentence goes with all of them
-        for sentence in _split_sentences(line):
+        # a spinal level before the colon goes with each later sentence naming none ("L4-L5: disc
+        # extrusion. Disc T2 signal is reduced.": the L4-L5 disc's signal)
+        level = _LEVEL_LABEL_RE.match(line) if ":" in line else None
+        for k, sentence in enumerate(_split_sentences(line)):
             sentence, taken = _clean_utterance(sentence)
             line_label = taken or line_label
             if sentence and re.search(r"[A-Za-z0-9]", sentence):
                 if label and not side and _PREDICATE_ONLY_RE.match(sentence):
                     sentence = f"{label}: {sentence}"
+                if level and k and not _LEVEL_RE.search(sentence):
+                    sentence = f"{level['level']}: {sentence}"
                 out.append((number, side + sentence if side and not _SIDE_RE.search(sentence) else sentence,
                             line_label, heads))
     return tuple(out)

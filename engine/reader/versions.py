@@ -19,6 +19,12 @@ from __future__ import annotations
 from radscope.engine.reader.vocabulary.loader import lexicon_hash
 
 READER_NAME = "radscope-reader"
+# v44: a line measuring a site's other dimensions or parts ("Spleen length 101 mm, thickness 36
+# mm") is no statement, but a finding's look before a size ("hyperdense focus 12 mm") is a finding;
+# a cardiac MR acquisition before a denial ("LGE: no ...") names no finding; vessels that share a
+# noun follow one that names its own; a spinal level's label goes with each sentence of its line;
+# an examination's title before the findings on its line gives its side to the sentences after it;
+# the rest is lexicon data (vessel occlusion, levels written in words, abbreviations, filling).
 # v43: two plain normal statements ("the cisterns are unremarkable", "no abnormality in the
 # basal cisterns") about one place pair as those about a place and its part did: their similarity
 # is raised to the normal-site floor (``pairing._normal_site_floor``), for the same place too.
@@ -441,7 +447,7 @@ READER_NAME = "radscope-reader"
 # opposite places and liver segments, telegraphic labels kept. v5: findings as frames (sizes in mm within a tolerance, change over time), wording.json,
 # comparisons as context. v4: sections as written (RESULT(S), CONCLUSION, sub-headings), the
 # impression read apart. v3: radsem-rules-v5 atoms (level and site lists, joined continuations).
-READER_VERSION = "reader-v43"
+READER_VERSION = "reader-v44"
 READER_RULES_VERSION = "rules-v5"  # v5: telegraphic labels kept; v4: sentences read through wording.json
 RADSEM_RULES_VERSION = "radsem-rules-v11"  # v11: a statement naming no site is kept apart only below 0.25 similarity; v10: site lists, shared nouns, finding lists and finding adjectives written one per sentence; v9: a statement the other report denies pairs only with one that states the denied finding; kinds and effects written one per sentence; v8: a finding that names no abnormality against one that does is part-whole; v7: per-sequence atoms, places; v6: size and change-over-time contradictions
 

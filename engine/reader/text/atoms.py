@@ -337,16 +337,21 @@ _SITE_MEASUREMENT_RE = re.compile(
     rf"{_DIMENSION}\s+of\s+(?:the\s+)?(?P<of>[a-z][\w /-]*?)\s+(?:is|are|measures?)\s+{_AMOUNT}"
     # "the right kidney measures 11 cm", "the liver span is 16 cm", "hepatic span measured at 16
     # cm", and a short subject as a line writes it: "Kidney 13 cm in diameter", "Right kidney
-    # bipolar length 12.2 cm"
+    # bipolar length 12.2 cm", "Aorta 19 mm maximum AP diameter"
     rf"|(?:(?P<site>[a-z][\w /-]*?)(?:\s+{_DIMENSION})?\s+(?:measures?|measuring|measured\s+at|spans?|is|are)"
     rf"|(?P<short>[a-z][\w-]*(?:\s+[a-z][\w-]*){{0,2}})(?:\s+(?:[a-z]+\s+)?{_DIMENSION})?)\s+{_AMOUNT}"
-    rf"(?:\s+(?:in\s+)?(?:(?:maximum|maximal|largest|transverse|bipolar|craniocaudal)\s+)?{_DIMENSION}|\s+(?:thick|wide|long|deep))?"
+    rf"(?:\s+(?:in\s+)?(?:(?:maximum|maximal|largest|transverse|bipolar|craniocaudal|anteroposterior|ap|inner|oblique)\s+){{0,2}}"
+    rf"{_DIMENSION}|\s+(?:thick|wide|long|deep))?"
     rf"|(?P<has>[a-z][\w /-]*?)\s+(?:has|shows)\s+an?\s+(?:(?:maximum|maximal)\s+)?{_DIMENSION}\s+of\s+{_AMOUNT})"
     r"\W*$", re.IGNORECASE)
 # Where one line measures several structures ("Liver span 16 cm, spleen span 13 cm", "... 12 cm in
 # length and the left kidney 11 cm"): after an amount, a comma or "and"
 _SIDE_WORDS_RE = re.compile(r"\s*\(?\b(?:on\s+the\s+)?(?:right|left)\b(?:\s+side)?\)?", re.IGNORECASE)
 _BARE_AMOUNT_RE = re.compile(_AMOUNT, re.IGNORECASE)
+# what a finding looks like: "Gallbladder hyperdense focus 12 mm" measures a finding, not the gallbladder
+_A_LOOK_RE = re.compile(r"\b(?:(?:hyper|hypo|iso|an)(?:dense|echoic|intense|attenuating)|echogenic|enhancing|foc(?:us|i))\b",
+                        re.IGNORECASE)
+_PART_AMOUNT_RE = re.compile(rf"(?:{_DIMENSION}|(?P<part>[a-z]+))\s+{_AMOUNT}", re.IGNORECASE)
 _MEASUREMENT_LIST_RE = re.compile(
     r"(?<=mm|cm)(?:\s+in\s+(?:length|diameter))?\s*(?:,\s*(?:and\s+)?|\s+and\s+)", re.IGNORECASE)
 # "the largest at the left renal hilum measuring 33 mm": a subject that refers to a finding named
@@ -538,10 +543,20 @@ def _measures_a_site(atom: str) -> bool:
         return False  # most statements measure nothing: the pattern need not run
     if all(_measures_one_site(part) for part in _MEASUREMENT_LIST_RE.split(atom.strip())):
         return True
-    # "Testes right 45 x 28 mm, left 43 x 26 mm": the sides say which, the first part what
+    # "Testes right 45 x 28 mm, left 43 x 26 mm": the sides say which, the first part what; "Spleen
+    # length 101 mm, thickness 36 mm" and "Pancreas head 23 mm, body 15 mm" measure the first's
+    # other dimensions or parts
     first, *rest = _MEASUREMENT_LIST_RE.split(_SIDE_WORDS_RE.sub("", atom.strip()).strip())
     return _measures_one_site(first) and all(
-        _BARE_AMOUNT_RE.fullmatch(part.strip(" .")) or _measures_one_site(part) for part in rest)
+        _BARE_AMOUNT_RE.fullmatch(part.strip(" .")) or _measures_a_part(part) or _measures_one_site(part)
+        for part in rest)
+
+
+def _measures_a_part(part: str) -> bool:
+    """"body 15 mm", "thickness 36 mm": a part noun or a dimension and its amount, which say of
+    the site a measuring line opened with."""
+    m = _PART_AMOUNT_RE.fullmatch(part.strip(" ."))
+    return m is not None and (m["part"] is None or m["part"].lower() in PART_NOUNS)
 
 
 def _measures_one_site(part: str) -> bool:
@@ -549,7 +564,8 @@ def _measures_one_site(part: str) -> bool:
     if not m:
         return False
     subject = m.group("of") or m.group("site") or m.group("short") or m.group("has")
-    return _is_site(subject) and not names_finding(subject) and not _REFERS_TO_FINDING_RE.match(subject)
+    return _is_site(subject) and not names_finding(subject) and not _REFERS_TO_FINDING_RE.match(subject) \
+        and not _A_LOOK_RE.search(subject)
 
 
 def _mask_between(m: re.Match[str]) -> str:
@@ -1210,8 +1226,9 @@ def _parts_share_noun(items: list[str]) -> list[str] | None:
     return named if named != items and all(_is_site(i) for i in named) else None
 
 
-_LEADING_SIDES_RE = re.compile(r"(?:left|right|bilateral|both)\s+", re.IGNORECASE)
+_LEADING_SIDES_RE = re.compile(r"(?:the\s+)?(?P<side>(?:left|right|bilateral|both)\s+)", re.IGNORECASE)
 _VESSEL_NOUN_RE = re.compile(r"\b(?:arteries|veins|vessels)$", re.IGNORECASE)
+_OWN_VESSEL_RE = re.compile(r"\b(?:artery|vein)$", re.IGNORECASE)  # an item that names its own vessel
 
 
 def _vessels_share_noun(items: list[str]) -> list[str] | None:
@@ -1221,15 +1238,22 @@ def _vessels_share_noun(items: list[str]) -> list[str] | None:
     noun = _VESSEL_NOUN_RE.search(items[-1])
     if not noun or any(_VESSEL_NOUN_RE.search(i) for i in items[:-1]):
         return None
-    last = items[-1].split()
+    # the items that share it follow any that name their own vessel ("the left middle cerebral
+    # artery and the bilateral anterior and posterior cerebral arteries")
+    start = len(items) - 1
+    while start > 0 and not _OWN_VESSEL_RE.search(items[start - 1]):
+        start -= 1
+    if start == len(items) - 1:
+        return None
+    own, run, last = items[:start], items[start:], items[-1].split()
     # the noun alone, or the last item's words after its own adjective ("the internal and external
     # carotid arteries": "internal carotid arteries")
     for shared in dict.fromkeys((noun.group(0), " ".join(last[1:]))):
-        named = [f"{item} {shared}" for item in items[:-1]] + [items[-1]]
+        named = [f"{item} {shared}" for item in run[:-1]] + [run[-1]]
         if all(_site_names(item) - {"vessel"} for item in named):
             side = _LEADING_SIDES_RE.match(named[0])  # "the bilateral internal and external ..."
-            return [named[0], *(i if not side or _says_a_side(i) else f"{side.group(0)}{i}"
-                                for i in named[1:])]
+            return [*own, named[0], *(i if not side or _says_a_side(i) else f"{side['side']}{i}"
+                                      for i in named[1:])]
     return None
 
 

@@ -96,13 +96,17 @@ def _under_heading(sentence: str, label: str, heading: str) -> tuple[str, str]:
     return sentence, label or heading
 
 
-# A label that names the examination, its views or a procedure before the findings ("Contrast-
-# enhanced chest CT:", "Upright abdominal plain film:", "Postoperative changes after right hip
-# arthroplasty:"), not what the sentence after it is about
+# A cardiac MR acquisition, whose name holds a finding's word ("Late gadolinium enhancement:
+# none") but names no finding and no place
+_ACQUISITION = r"cine|lge|(?:late|delayed) (?:gadolinium )?enhancement|first[- ]pass(?: perfusion)?"
+_ACQUISITION_RE = re.compile(rf"(?:{_ACQUISITION})\b", re.IGNORECASE)
+# A label that names the examination, its views, an acquisition or a procedure before the findings
+# ("Contrast-enhanced chest CT:", "Upright abdominal plain film:", "Late gadolinium enhancement:",
+# "Postoperative changes after right hip arthroplasty:"), not what the sentence after it is about
 _TITLE_LABEL_RE = re.compile(
     r"\b(?:views?|radiographs?|films?|x-rays?|dr|cr|ct|cta|mri?|mra|pet|ultrasound|sonograph\w*|scans?|imaging"
     r"|positions?|projections?|contrast|enhanced|postoperative|post-operative|follow-?up|after|following"
-    r"|status|history|compared|comparison|technique)\b", re.IGNORECASE)
+    rf"|status|history|compared|comparison|technique|{_ACQUISITION})\b", re.IGNORECASE)
 # A word opening a sentence in capitals that is not an abbreviation ("Reduced", not "MRCP")
 _CAPITALISED_RE = re.compile(r"^[A-Z][a-z]")
 
@@ -166,6 +170,8 @@ def _denial_at_label(part: str) -> str:
     read as the line's subject, a label naming an operation or device ("anastomosis", "drain")
     would assert it and make the denial an abnormal statement."""
     m = _LABELLED_DENIAL_RE.match(part) if ":" in part else None  # most parts have no label
+    if m and _ACQUISITION_RE.match(m["label"]):
+        return f"No {m['denied']}."  # "LGE: no myocardial late enhancement": the acquisition, no place
     if not m or names_site(m["denied"]) or not (names_site(m["label"]) or names_finding(m["label"])):
         return part
     return f"No {m['denied']} at the {m['label'].lower()}."

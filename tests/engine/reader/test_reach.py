@@ -3563,3 +3563,90 @@ def test_two_plain_normal_statements_about_one_place_pair(reference, candidate):
     share no word, and the two had stayed apart below the similarity threshold."""
     tags = RadsemRulesExtractor().read_pair(ReportPair("pair", reference, candidate)).tags
     assert tags.pairs and not tags.unmatched_sentences
+
+
+# --- reader-v44: measures of a site's parts, a cardiac MR acquisition's label, vessels that share
+# a noun after one that names its own, a level's label, an examination's title and its side
+
+@pytest.mark.parametrize("line", ["Spleen length 101 mm, thickness 36 mm.",
+                                  "Pancreas head 23 mm, body 15 mm, tail 20 mm."])
+def test_a_line_measuring_a_site_s_dimensions_or_parts_is_no_statement(line):
+    """"Spleen length 101 mm, thickness 36 mm" only measures the spleen, as "Spleen 101 mm" does:
+    a template writes it where prose says it inside "the spleen is normal, 10.1 x 3.6 cm"."""
+    assert atomize(line)[0] == []
+
+
+def test_a_finding_s_look_before_its_size_is_a_finding_not_a_site_s_measure():
+    """"Gallbladder hyperdense focus 12 mm" measures a focus: it had been dropped as a measure of
+    the gallbladder, the site its line names."""
+    assert atomize("Gallbladder hyperdense focus 12 mm.")[0] == ["Gallbladder hyperdense focus 12 mm."]
+
+
+def test_a_cardiac_mr_acquisition_labels_a_denial_and_names_no_finding():
+    """"LGE: no myocardial late enhancement" denies enhancement: the label names the acquisition,
+    whose name holds a finding's word, and had been read as an enhancement asserted."""
+    findings = read_report("LGE: no myocardial late enhancement.\nCine: normal wall motion.").findings
+    assert [f.features.normality for f in findings] == [NORMAL, NORMAL]
+    assert findings[0].features.sites == {"heart"}  # "myocardial" names the heart's wall
+
+
+def test_vessels_sharing_a_noun_follow_one_that_names_its_own():
+    """"The left middle cerebral artery and the bilateral anterior and posterior cerebral
+    arteries": the MCA keeps its own noun, and "bilateral" goes with both adjectives that share
+    "cerebral arteries" (it had given "middle cerebral artery cerebral arteries" and a left PCA)."""
+    texts = atomize("The left middle cerebral artery and the bilateral anterior and posterior cerebral "
+                    "arteries are normal. The anterior communicating artery and both posterior "
+                    "communicating arteries are visualized.")[0]
+    assert texts == ["Left middle cerebral artery is normal.", "The left anterior cerebral arteries are normal.",
+                     "The right anterior cerebral arteries are normal.", "Left posterior cerebral arteries are normal.",
+                     "Right posterior cerebral arteries are normal.", "Anterior communicating artery is visualized.",
+                     "Left posterior communicating arteries are visualized.",
+                     "Right posterior communicating arteries are visualized."]
+
+
+@pytest.mark.parametrize(("written", "meant"), [
+    ("The A-comm is patent.", "anterior communicating artery"),
+    ("The SMA and SMV are patent.", "superior mesenteric artery and the superior mesenteric vein"),
+    ("Status post ACDF at C5-C6.", "anterior cervical discectomy and fusion")])
+def test_vessel_and_operation_abbreviations_are_written_out(written, meant):
+    assert meant in normalise(written).replace("and superior", "and the superior")
+
+
+@pytest.mark.parametrize(("report", "normality"), [
+    ("Colour Doppler: complete luminal filling.", NORMAL),
+    ("Blood flow filling is good on color Doppler.", NORMAL),
+    ("Biometry concordant with menstrual dates.", NORMAL),
+    ("The bone-cement interfaces show no lucency.", NORMAL),
+    ("Filling defect in the right pulmonary artery.", ABNORMAL)])
+def test_a_vessel_filled_dates_that_agree_and_a_clean_cement_interface_are_normal(report, normality):
+    """Complete filling on Doppler is a patent lumen (a filling defect stays a finding); biometry
+    that agrees with the menstrual dates is normal; a bone-cement interface is a place, not cement
+    reported as hardware, and its lucency denied is a normal statement."""
+    assert {f.features.normality for f in read_report(report).findings} == {normality}
+
+
+@pytest.mark.parametrize("both", ["Both tendon ends are thickened.", "Both fracture fragments are aligned.",
+                                  "Both twins are alive."])
+def test_both_ends_fragments_or_twins_are_no_sides(both):
+    """"Both tendon ends" are the two ends of one tendon, not a left and a right one."""
+    assert [f.features.sides for f in read_report(both).findings] == [set()]
+
+
+def test_a_level_s_label_goes_with_each_sentence_of_its_line():
+    """"L4-L5: disc extrusion. Disc T2 signal is reduced.": the second sentence is the L4-L5 disc's
+    too, as prose says "the L4-5 disc shows decreased T2 signal" (a sequence's "T2" is no level)."""
+    levels = [f.features.levels for f in read_report(
+        "L4-L5: right posterior disc extrusion. Disc T2 signal is reduced.").findings]
+    assert levels == [{"l4-l5"}, {"l4-l5"}]
+
+
+def test_an_examination_s_title_gives_its_side_to_the_sentences_after_it():
+    """"Right tibia and fibula CT: A spiral fracture ... The fibula is intact.": the title's side
+    goes on to each later sentence that names none, as a title alone on its line does."""
+    sides = [f.features.sides for f in read_report(
+        "Right tibia and fibula CT: A spiral fracture of the distal tibial shaft. The fibula is intact.\n"
+        "Soft tissue swelling.").findings]
+    assert sides == [{"right"}] * 3
+    assert [f.features.sides for f in read_report(
+        "Left shoulder MRI - The supraspinatus tendon is torn. The infraspinatus tendon is intact.").findings] \
+        == [{"left"}] * 2
