@@ -58,9 +58,11 @@ _HEADER_RE = re.compile(
     rf"(?:(?<=[\n.!?])|(?<=[.!?]\s)|^)(?=[ \t]*{_NUMBERING}[A-Za-z][A-Za-z\s/&-]*:)"
     rf"[ \t]*{_NUMBERING}({_ALIASES_PATTERN})[ \t]*:",
     re.IGNORECASE)
-# A known heading alone on its line, without a colon ("FINDINGS", "Conclusion", "results -").
-_BARE_HEADER_RE = re.compile(rf"^[ \t]*{_NUMBERING}({_ALIASES_PATTERN})[ \t]*[-:.]?[ \t]*$",
-                             re.IGNORECASE | re.MULTILINE)
+# A known heading alone on its line, without a colon ("FINDINGS", "Conclusion", "results -"), with
+# what it was read on in brackets ("Findings (comparison: CT of 15 January 2024).")
+_BARE_HEADER_RE = re.compile(
+    rf"^[ \t]*{_NUMBERING}({_ALIASES_PATTERN})(?:[ \t]*\([^()\n]*\))?[ \t]*[-:.]?[ \t]*$",
+    re.IGNORECASE | re.MULTILINE)
 # A heading the table does not know: a short phrase ending in a colon at the start of a line
 # ("Mediastinal window:", "Right kidney:", "LIVER:"), or a short line in capitals alone.
 _UNKNOWN_HEADER_RE = re.compile(

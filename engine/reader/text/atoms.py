@@ -66,7 +66,7 @@ _NEG_LIST_RE = re.compile(
     r"^(?P<head>.*?\b(?:no|without)\s+(?:(?:obvious|definite|significant|evident|apparent|"
     r"abnormal|clear|focal|visible|acute)\s+)*)(?P<items>.+?)"
     r"(?P<tail>\s+(?:is|are|was|were|seen|noted|identified|observed|detected|present|in|within|"
-    r"at|on|around|of the|involving)\b.*)?$", re.IGNORECASE)
+    r"at|on|around|of the|of either|of each|involving)\b.*)?$", re.IGNORECASE)
 # what a finding is or how it compares, said after it: "..., probably a simple cyst",
 # "..., consistent with ...", "..., similar to the previous CT"
 _APPOSITIVE_RE = re.compile(
@@ -98,7 +98,7 @@ _OWN_PREPOSITION_RE = re.compile(
 # "both the anterior and posterior fat pads": a "both" that opens a list of positions says "each
 # of the two", not "on each side"
 _SITE_ITEM_LEAD_RE = re.compile(
-    r"^(?:(?:the|in|within|at|on|of)\s+|both\s+(?:the\s+)?(?=(?:anterior|posterior|medial|lateral|superior"
+    r"^(?:(?:the|in|within|at|on|of|either|each)\s+|both\s+(?:the\s+)?(?=(?:anterior|posterior|medial|lateral|superior"
     r"|inferior|proximal|distal|internal|external)\b))+", re.IGNORECASE)
 _MAX_SITE_WORDS = 8  # "lingular segment of the left upper lobe": a part named with its whole
 _LEVEL = r"[ctls]\d{1,2}(?:\s*[-/\u2013\u2014]\s*[ctls]?\d{1,2})?"

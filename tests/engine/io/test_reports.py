@@ -30,6 +30,13 @@ def test_bare_capital_header_on_its_own_line():
     assert sections == {"findings": "Lungs clear.", "impression": "Normal."}
 
 
+def test_a_header_alone_on_its_line_with_what_it_was_read_on_in_brackets():
+    """"Findings (comparison: CT of 15 January 2024)." heads the findings; it had been read as one."""
+    assert split_sections("Findings (comparison: CT of 15 January 2024).\nThe bone flap is in place.\n"
+                          "IMPRESSION (multiplanar reformats)\nNo fracture.") == {
+        "findings": "The bone flap is in place.", "impression": "No fracture."}
+
+
 def test_ordinary_word_is_not_a_header():
     # "Study" as a sentence word and "history" without a colon are not headers.
     text = "Study compared with prior. No history of surgery is visible."

@@ -3650,3 +3650,10 @@ def test_an_examination_s_title_gives_its_side_to_the_sentences_after_it():
     assert [f.features.sides for f in read_report(
         "Left shoulder MRI - The supraspinatus tendon is torn. The infraspinatus tendon is intact.").findings] \
         == [{"left"}] * 2
+
+
+def test_a_denied_finding_of_either_of_two_places_is_denied_at_each():
+    """"No fracture of either acetabulum or femoral head": the fracture is denied at both places;
+    the second had read "No femoral head", a denial of the head itself."""
+    assert atomize("There is no fracture of either acetabulum or either femoral head.")[0] == [
+        "There is no fracture of the acetabulum.", "There is no fracture of the femoral head."]
