@@ -328,6 +328,7 @@ _EXAM_WORD_RE = re.compile(
     r"\b(?:dr|cr|ct|mri|mr|x-rays?|radiographs?|ultrasound|sonography|views?|positions?|projections?|scans?)\b",
     re.IGNORECASE)
 # An examination's title naming one side before the findings on its line ("Left knee MRI - ...")
+_MAX_TITLE_CHARS = 60
 _INLINE_TITLE_RE = re.compile(
     r"^(?P<title>(?=[^:]*\b(?:left|right)\b)[A-Z][A-Za-z /,&-]{1,50}?)\s*(?::|\s[-\u2013\u2014]\s)\s*(?=\S)",
     re.IGNORECASE)
@@ -383,7 +384,8 @@ def _utterances(text: str) -> tuple[tuple[int, str, str, str], ...]:
             side = _heading_side(heading.group(1)) if heading else ""
             label = block = ""
             continue
-        title = _INLINE_TITLE_RE.match(line) if not side and _EXAM_WORD_RE.search(line) else None
+        head = line[:_MAX_TITLE_CHARS]  # (most lines hold no colon or dash there: the cheap test first)
+        title = _INLINE_TITLE_RE.match(line) if not side and (":" in head or " - " in head) else None
         if title and _EXAM_WORD_RE.search(title["title"]):
             # "Right tibia CT: A spiral fracture ... The fibula is intact.": the title's side goes
             # before each later sentence of its block that names none, as a title alone on its line

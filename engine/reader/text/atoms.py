@@ -337,11 +337,10 @@ _SITE_MEASUREMENT_RE = re.compile(
     rf"{_DIMENSION}\s+of\s+(?:the\s+)?(?P<of>[a-z][\w /-]*?)\s+(?:is|are|measures?)\s+{_AMOUNT}"
     # "the right kidney measures 11 cm", "the liver span is 16 cm", "hepatic span measured at 16
     # cm", and a short subject as a line writes it: "Kidney 13 cm in diameter", "Right kidney
-    # bipolar length 12.2 cm", "Aorta 19 mm maximum AP diameter"
+    # bipolar length 12.2 cm"
     rf"|(?:(?P<site>[a-z][\w /-]*?)(?:\s+{_DIMENSION})?\s+(?:measures?|measuring|measured\s+at|spans?|is|are)"
     rf"|(?P<short>[a-z][\w-]*(?:\s+[a-z][\w-]*){{0,2}})(?:\s+(?:[a-z]+\s+)?{_DIMENSION})?)\s+{_AMOUNT}"
-    rf"(?:\s+(?:in\s+)?(?:(?:maximum|maximal|largest|transverse|bipolar|craniocaudal|anteroposterior|ap|inner|oblique)\s+){{0,2}}"
-    rf"{_DIMENSION}|\s+(?:thick|wide|long|deep))?"
+    rf"(?:\s+(?:in\s+)?(?:(?:maximum|maximal|largest|transverse|bipolar|craniocaudal)\s+)?{_DIMENSION}|\s+(?:thick|wide|long|deep))?"
     rf"|(?P<has>[a-z][\w /-]*?)\s+(?:has|shows)\s+an?\s+(?:(?:maximum|maximal)\s+)?{_DIMENSION}\s+of\s+{_AMOUNT})"
     r"\W*$", re.IGNORECASE)
 # Where one line measures several structures ("Liver span 16 cm, spleen span 13 cm", "... 12 cm in
