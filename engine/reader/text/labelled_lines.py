@@ -149,15 +149,6 @@ def _same_kind(item: str, word: str) -> bool:
     return bool(_PLACE_ADJECTIVE_RE.fullmatch(item)) and bool(_PLACE_ADJECTIVE_RE.fullmatch(word))
 
 
-def _with_noun_of(item: str, following: str) -> str:
-    """``item`` with the last word of the item after it when only so does it name a place."""
-    words = following.split()
-    if len(words) < 2 or len(item.split()) < 2 or not item.split()[-1].islower() or names_site(item):
-        return item  # an abbreviation ("Right IAC") names its own place
-    named = f"{item} {words[-1]}"
-    return named if names_site(named) else item
-
-
 def _listed_sites(utterance: str) -> list[str]:
     """The sites a label lists ("Bilateral basal ganglia and right thalamus: ..." -> the three
     phrases), or nothing when the label is one phrase or an item is not a place."""
@@ -176,8 +167,6 @@ def _listed_sites(utterance: str) -> list[str]:
              if k + 1 < len(items) and len(items[k + 1].split()) > 1
              and _same_kind(item, items[k + 1].split()[0]) else item
              for k, item in enumerate(items)]
-    # "Left transverse and left sigmoid sinuses": an item that names no place takes the next one's noun
-    items = [_with_noun_of(item, items[k + 1]) if k + 1 < len(items) else item for k, item in enumerate(items)]
     # the cheap checks first: most labels name one thing ("Liver: ...")
     if len(items) < 2 or any(len(i.split()) > _MAX_LABEL_ITEM_WORDS for i in items):
         return []

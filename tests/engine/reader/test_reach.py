@@ -3668,14 +3668,6 @@ def test_each_dural_venous_sinus_is_a_place_of_its_own():
     assert sentence_features("The venous sinuses are patent.").sites == {"dural venous sinus"}
 
 
-def test_a_label_s_item_naming_no_place_takes_the_next_item_s_noun():
-    """"Left transverse and left sigmoid sinuses:": the left transverse sinus and the left sigmoid
-    sinus, each with what the line says (the label had been one place, the sigmoid sinus)."""
-    read = [(f.features.sites, f.features.sides) for f in read_report(
-        "Left transverse and left sigmoid sinuses: loss of the normal flow void.").findings]
-    assert read == [({"transverse sinus"}, {"left"}), ({"sigmoid sinus"}, {"left"})]
-
-
 @pytest.mark.parametrize("lost", [
     "The normal flow void of the left transverse sinus has disappeared.",
     "The normal flow void of the left transverse sinus, replaced by high signal on T2WI."])
