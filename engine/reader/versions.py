@@ -25,7 +25,9 @@ READER_NAME = "radscope-reader"
 # noun follow one that names its own; a spinal level's label goes with each sentence of its line;
 # an examination's title before the findings on its line gives its side to the sentences after it;
 # a finding denied "of either" of two places is denied at each; a heading alone on its line may
-# say in brackets what it was read on ("Findings (comparison: CT of ...)."); the rest is lexicon data (vessel occlusion, levels written in words, abbreviations, filling).
+# say in brackets what it was read on ("Findings (comparison: CT of ...)."); the rest is lexicon
+# data (each dural sinus a place, a flow void replaced is lost, an abrupt cutoff is an occlusion,
+# levels written in words, abbreviations, Doppler filling).
 # v43: two plain normal statements ("the cisterns are unremarkable", "no abnormality in the
 # basal cisterns") about one place pair as those about a place and its part did: their similarity
 # is raised to the normal-site floor (``pairing._normal_site_floor``), for the same place too.
