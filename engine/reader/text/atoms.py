@@ -347,9 +347,9 @@ _SITE_MEASUREMENT_RE = re.compile(
 # length and the left kidney 11 cm"): after an amount, a comma or "and"
 _SIDE_WORDS_RE = re.compile(r"\s*\(?\b(?:on\s+the\s+)?(?:right|left)\b(?:\s+side)?\)?", re.IGNORECASE)
 _BARE_AMOUNT_RE = re.compile(_AMOUNT, re.IGNORECASE)
-# what a finding looks like: "Gallbladder hyperdense focus 12 mm" measures a finding, not the gallbladder
-_A_LOOK_RE = re.compile(r"\b(?:(?:hyper|hypo|iso|an)(?:dense|echoic|intense|attenuating)|echogenic|enhancing|foc(?:us|i))\b",
-                        re.IGNORECASE)
+# the words that name a lesion by its look (radsem.json ``margin_terms``): "Gallbladder hyperdense
+# focus 12 mm" measures a finding, not the gallbladder
+_LESION_LOOK_RE = word_regex(load("radsem")["margin_terms"]["lesion_looks"])
 _PART_AMOUNT_RE = re.compile(rf"(?:{_DIMENSION}|(?P<part>[a-z]+))\s+{_AMOUNT}", re.IGNORECASE)
 _MEASUREMENT_LIST_RE = re.compile(
     r"(?<=mm|cm)(?:\s+in\s+(?:length|diameter))?\s*(?:,\s*(?:and\s+)?|\s+and\s+)", re.IGNORECASE)
@@ -564,7 +564,7 @@ def _measures_one_site(part: str) -> bool:
         return False
     subject = m.group("of") or m.group("site") or m.group("short") or m.group("has")
     return _is_site(subject) and not names_finding(subject) and not _REFERS_TO_FINDING_RE.match(subject) \
-        and not _A_LOOK_RE.search(subject)
+        and not _LESION_LOOK_RE.search(canonical_text(subject))
 
 
 def _mask_between(m: re.Match[str]) -> str:
