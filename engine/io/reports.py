@@ -531,6 +531,15 @@ def _split_sentences(line: str) -> list[str]:
     return pieces
 
 
+# A label saying whether contrast was given ("Non-contrast: a round hypodense lesion",
+# "Post-contrast: rim enhancement"): how the images were made, never the subject of what follows
+# (a phase's name, "Portal venous phase: washout", says when the finding is seen, and stays; a
+# study's, "MRV: ...", was tried and left out, see the lexicon README)
+_CONTRAST_LABEL_RE = re.compile(
+    r"(?:(?:non|pre|post)[- ]?contrast|(?:contrast[- ])?enhanced|unenhanced|plain|after (?:enhancement|contrast))"
+    r"(?: (?:scan|images?|series|ct|mri?))?\s*:\s*", re.IGNORECASE)
+
+
 def _clean_utterance(sentence: str) -> tuple[str, str]:
     """The utterance without its headings and list markers, and the last label taken off it
     (a heading the table does not know, "Liver:"; "" for none)."""
@@ -546,8 +555,9 @@ def _clean_utterance(sentence: str) -> tuple[str, str]:
         if m and _SIDE_RE.search(m.group(0)) and len(s) > m.end() and \
                 not _SIDE_RE.search(s[m.end():]):
             break  # "Right kidney: simple cyst": only the sub-heading says the finding's side
-        if m and (_TELEGRAPHIC_RE.match(s, m.end()) or _PREDICATE_ONLY_RE.match(s[m.end():]) or (
-                not _LOWER_RE.search(s) and not _CAPS_SENTENCE_RE.match(s, m.end()))):
+        if m and ((_TELEGRAPHIC_RE.match(s, m.end()) and not _CONTRAST_LABEL_RE.fullmatch(m.group(0)))
+                  or _PREDICATE_ONLY_RE.match(s[m.end():])
+                  or (not _LOWER_RE.search(s) and not _CAPS_SENTENCE_RE.match(s, m.end()))):
             break  # "Hardware: good position", "Spleen: Normal.", "LUNGS: CLEAR.": the label is the subject
         if m and len(s) > m.end():
             taken = m.group(0).strip().rstrip(":").strip()

@@ -258,7 +258,7 @@ def _distinct(findings: list[Finding]) -> list[Finding]:
 # pointing back ("within these areas") names no new place.
 _PLACE_PHRASE_RE = re.compile(
     r"\b(?:in|within|at|of|on|along|around|near|beside|adjacent to|involving|into|from|throughout)\s+"
-    r"(?!(?:these|those|this|that|it|them|the above|the same|the aforementioned)\b)", re.IGNORECASE)
+    r"(?!(?:these|those|this|that|it|its|them|their|the above|the same|the aforementioned)\b)", re.IGNORECASE)
 
 
 def _said_of_the_one_before(finding: Finding) -> bool:
@@ -275,6 +275,9 @@ def _said_of_the_one_before(finding: Finding) -> bool:
 
 _POINTER_RE = re.compile(r"\b(?:within|above|below)\s*(?=[.,;]|$)"
                          r"|\b(?:within|in|inside|around) (?:it|them|this|these|those)\b"
+                         # "Gas in the anterior part.": a part of the finding before, which names no whole
+                         r"|\b(?:in|at|along) the (?:[a-z]+ ){0,2}(?:parts?|portions?|aspects?|periphery|cent(?:er|re))"
+                         r"\s*(?=[.,;]|$)"
                          r"|^(?:some|most|part|others|the others|the rest)\b", re.IGNORECASE)
 
 

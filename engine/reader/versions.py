@@ -19,6 +19,18 @@ from __future__ import annotations
 from radscope.engine.reader.vocabulary.loader import lexicon_hash
 
 READER_NAME = "radscope-reader"
+# v45: an image artefact said alone or cut off a finding ("..., with streak artefact") is no
+# statement (a metal artefact, which says metal is there, stays); "well seen" ends a subject list's
+# predicate as "well visualized" did; a statement cut off a finding that points at its wall or part
+# ("ring-like calcification of its wall", "gas in the anterior part") takes that finding's place;
+# a label saying whether contrast was given ("Non-contrast:", "Post-contrast:") is no subject; a
+# list of denials ends at ", with good (normal, ...)" ("no aneurysm or stenosis, with good
+# opacification of ..." had denied the opacification); an articular step-off after ", with"
+# describes its fracture; a
+# resolution said after a long subject ("the filling defect previously seen in ... has disappeared")
+# denies it (scope 12 -> 20 words); MR readings "slightly long T2" and "iso-T1" are one statement
+# per sequence; the rest is lexicon data (a view-only line, changes "than before" / against a
+# prior's size, bare vessel adjectives, collaterals, vascular abbreviations, the pituitary's lobes).
 # v44: a line measuring a site's other dimensions or parts ("Spleen length 101 mm, thickness 36
 # mm") is no statement, but a finding's look before a size ("hyperdense focus 12 mm") is a finding;
 # a cardiac MR acquisition before a denial ("LGE: no ...") names no finding; vessels that share a
@@ -450,7 +462,7 @@ READER_NAME = "radscope-reader"
 # opposite places and liver segments, telegraphic labels kept. v5: findings as frames (sizes in mm within a tolerance, change over time), wording.json,
 # comparisons as context. v4: sections as written (RESULT(S), CONCLUSION, sub-headings), the
 # impression read apart. v3: radsem-rules-v5 atoms (level and site lists, joined continuations).
-READER_VERSION = "reader-v44"
+READER_VERSION = "reader-v45"
 READER_RULES_VERSION = "rules-v5"  # v5: telegraphic labels kept; v4: sentences read through wording.json
 RADSEM_RULES_VERSION = "radsem-rules-v11"  # v11: a statement naming no site is kept apart only below 0.25 similarity; v10: site lists, shared nouns, finding lists and finding adjectives written one per sentence; v9: a statement the other report denies pairs only with one that states the denied finding; kinds and effects written one per sentence; v8: a finding that names no abnormality against one that does is part-whole; v7: per-sequence atoms, places; v6: size and change-over-time contradictions
 

@@ -60,7 +60,8 @@ _VERB_RE = re.compile(rf"\b(?:{'|'.join(_STATEMENT_VERBS)})\b", re.IGNORECASE)
 _ITEM_SPLIT_RE = re.compile(r"\s*,\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+|\s+nor\s+", re.IGNORECASE)
 # where a list of denials ends: a statement of what is normal, or a clause with a subject of its own
 _DENIAL_LIST_END_RE = re.compile(
-    r"(?:,\s*(?:and\s+)?|\s+and\s+)(?=(?:normal|clear|unremarkable|intact|preserved|patent|complete|good)\b"
+    r"(?:,\s*(?:and\s+)?|\s+and\s+)(?=(?:(?:with\s+)?(?:normal|clear|unremarkable|intact|preserved|patent|complete|good)"
+    r"|with\s+(?:satisfactory|adequate|uniform|homogeneous|smooth))\b"
     r"|the\s+[a-z-]+(?:\s+[a-z-]+){0,3}\s+(?:is|are|was|were|appears?|remains?)\b)", re.IGNORECASE)
 _NEG_LIST_RE = re.compile(
     r"^(?P<head>.*?\b(?:no|without)\s+(?:(?:obvious|definite|significant|evident|apparent|"
@@ -146,7 +147,8 @@ _NEGATION_OR_PREPOSITION_RE = re.compile(
 _TELEGRAPHIC_END_RE = re.compile(
     r"\s(?:observed|seen|noted|identified|visible|present|detected|at|in|within|under|beneath|along|around)\b"
     r"|\s(?:normal|unremarkable|symmetric(?:al)?|homogeneous|intact|patent|preserved)(?=\s+in\b|\s*[,.;]|\s*$)"
-    r"|\swell\s(?=[a-z]+ed\b)",  # "cord and conus normal in signal", "sinuses well aerated"
+    # "cord and conus normal in signal", "sinuses well aerated", "peroneal arteries well seen"
+    r"|\swell\s(?=[a-z]+ed\b|seen\b|shown\b)",
     re.IGNORECASE)
 # a quality of a site that a subject list shares: "the bone density of the pelvis and the femurs"
 _QUALITY_OF_RE = re.compile(
@@ -197,6 +199,10 @@ _CONTINUATION_RE = re.compile(
     r"|(?:it|they)\s+(?:now\s+)?measures?\b"
     r"|(?:(?:current|previous|prior|overall|maximum|maximal|greatest)\s+)?(?:size|diameter|dimensions?)\s+"
     r"(?:(?:is|was|of|now)\s+)?(?:about|approximately|approx\.?|around|up to|\d))", re.IGNORECASE)
+# A fracture's step in its joint surface after ", with" ("..., with an articular step-off of about
+# 1 mm"): how the fracture lies, not a second finding (its "articular" names the fracture's joint)
+_STEP_OFF_RE = re.compile(r"(?:(?:a|an)\s+)?(?:(?:\d+(?:\.\d+)?\s*mm|articular|joint)\s+)*step[- ]?offs?\b",
+                          re.IGNORECASE)
 # A change in size said after ", with": the finding's, not a finding ("a nodule ..., with an
 # increased size compared to the previous scan")
 _SIZE_CHANGE_RE = re.compile(
@@ -280,7 +286,8 @@ _SEQUENCE_READING_RE = re.compile(
     rf"|{_SEQUENCE_LIST}[\s-]+(?:signals?\s+)?(?:(?:is|are)\s+)?{_INTENSITY}(?:\s+signals?)?"
     rf"|(?:on|in)\s+(?:the\s+)?{_SEQUENCE_LIST},?\s+(?:it|they|the lesions?)?\s*(?:shows?|demonstrates?|is|are)\s+"
     rf"{_INTENSITY}(?:\s+signals?)?(?:\s+intensity)?"
-    rf"|(?:long|short)\s+{MR_SEQUENCE}(?:\s+signals?)?|{_INTENSITY}\s+{MR_SEQUENCE}(?:\s+signals?)?", re.IGNORECASE)
+    rf"|(?:(?:slightly|mildly|markedly)\s+)?(?:long|short)\s+{MR_SEQUENCE}(?:\s+signals?)?"
+    rf"|{_INTENSITY}[\s-]+{MR_SEQUENCE}(?:\s+signals?)?", re.IGNORECASE)
 # what equivalents.json's MR family writes restricted diffusion as; a denial before it in its clause
 _DIFFUSION_READINGS = "dwi hyperintense and adc hypointense"
 _DENIED_BEFORE_RE = re.compile(r"\b(?:no|not|without|absent|negative for|free of)\b", re.IGNORECASE)
@@ -323,6 +330,16 @@ _INTERPRETATION_RE = re.compile(
 _UNSEEN_BEFORE_RE = re.compile(
     r"^(?:this|these|it|they|which)\s+(?:was|were|is|are|had|has|have)\s+not\s+(?:been\s+)?"
     r"(?:present|seen|visible|identified|evident|apparent)\W*$", re.IGNORECASE)
+# An image artefact said on its own, or cut from the finding it was said with ("an aneurysm clip
+# ..., with streak artefact"): a property of the images, no finding of the patient. One that says
+# what it hides ("metallic artefact obscures the left hip") or what makes it ("artefact from the
+# fixation plates") is a sentence and stays, and so does a metal artefact, which says that metal
+# is there (``radsem.json`` reads "metallic artifacts" as a device).
+_ARTEFACT_ONLY_RE = re.compile(
+    r"(?:there\s+(?:is|are)\s+)?(?:(?:with|and|some|mild|minor|marked|extensive|an?|(?:streak|motion|beam[- ]hardening"
+    r"|susceptibility|respiratory|pulsation|ring|radial|partial[- ]volume|starburst|blooming)"
+    r"(?:\s+(?:artefacts?|artifacts?)\s+and)?)\s+)*(?:artefacts?|artifacts?)"
+    r"(?:\s+(?:is|are)\s+(?:present|seen|noted|visible))?\W*", re.IGNORECASE)
 
 # A measurement of a structure that names no finding ("The common bile duct measures about 7 mm in
 # diameter", "the maximum diameter of the main portal vein is 15 mm", "the endometrium is 8 mm
@@ -531,7 +548,14 @@ def _atomize_sentence_cached(sentence: str) -> tuple[str, ...] | None:
                         out.extend(_expand_sides(sequence))
     return tuple(_tidy(d).replace(_BETWEEN_AND, " and ") for s in out
                  if _has_content(s, sentence) and not _UNSEEN_BEFORE_RE.match(s) and not _measures_a_site(s)
+                 and not _only_an_artefact(s)
                  for d in _split_device_denial(s))
+
+
+def _only_an_artefact(atom: str) -> bool:
+    """Whether ``atom`` says only that the images hold an artefact (``_ARTEFACT_ONLY_RE``)."""
+    lower = atom.lower()
+    return ("artefact" in lower or "artifact" in lower) and bool(_ARTEFACT_ONLY_RE.fullmatch(atom.strip()))
 
 
 def _measures_a_site(atom: str) -> bool:
@@ -863,7 +887,8 @@ def _split_attached_findings(clause: str) -> list[str]:
         if joined_by_and and len(item) == 1 and _MODIFIER_RE.search(
                 item[0]) and _MODIFIER_RE.search(right.split(maxsplit=1)[0]):
             continue  # "spotty, linear, and patchy shadows": the adjectives share one noun
-        if _SIZE_CHANGE_RE.match(right) or (_CONTINUATION_RE.match(right) and not names_site(right)):
+        if _SIZE_CHANGE_RE.match(right) or _STEP_OFF_RE.match(right) \
+                or (_CONTINUATION_RE.match(right) and not names_site(right)):
             continue  # ", with an increased size", ", with a clear boundary": how the finding has
             # changed or looks, not a second one (its boundary with another organ is one)
         said = canonical_text(right)  # read only for a candidate the cheap checks left

@@ -31,6 +31,18 @@ _BOTH_SIDES_RE = re.compile(r"(?:on )?both sides|bilateral(?:ly)?", re.IGNORECAS
 _SIDES = frozenset(("left", "right"))
 _PLACE_ADJECTIVE_RE = re.compile(r"[a-z]+(?:al|ar|ic)", re.IGNORECASE)  # "vertebral", "basilar", "hepatic"
 _SIDE_WORD_RE = re.compile(r"\b(?:left|right|bilateral|both)\b")
+_SIDE_ONLY_LABEL_RE = re.compile(r"(?:left|right)(?:\s+side)?", re.IGNORECASE)
+# On a line labelled with one side, the other side named only to compare ("Right: ..., more marked
+# than on the left"): how this side's finding compares, as "more obvious on the right" says of each
+# side of a bilateral one ("larger" / "smaller"), not a finding of the other side
+_OTHER_SIDE_COMPARED_RE = re.compile(
+    r",?\s*\b(?P<degree>more|greater|worse|less|milder)(?:\s+(?:pronounced|prominent|marked|obvious|evident|severe"
+    r"|extensive|significant|conspicuous))?\s+than\s+(?:on\s+|in\s+)?(?:the\s+)?(?:left|right)(?:\s+side)?\b",
+    re.IGNORECASE)
+
+
+def _larger_or_smaller(m: re.Match[str]) -> str:
+    return ", smaller" if m.group("degree").lower() in ("less", "milder") else ", larger"
 _DENIAL_PIECE_RE = re.compile(r"^(?:no|without)\b", re.IGNORECASE)
 _DETERMINER_RE = re.compile(r"(?:a|an|the|some|several|multiple|no)\b", re.IGNORECASE)
 
@@ -91,6 +103,8 @@ def label_each_part(utterance: str) -> list[str]:
         said = utterance.split(":", 1)[1].strip()
         return [part for site in sites for part in label_each_part(f"{site}: {said}")]
     label = _LABEL_RE.match(utterance)
+    if label and _SIDE_ONLY_LABEL_RE.fullmatch(label.group(1).strip()):
+        utterance = _OTHER_SIDE_COMPARED_RE.sub(_larger_or_smaller, utterance)
     if not label or ";" not in utterance:
         return [utterance]
     first, *rest = (p.strip() for p in utterance.split(";"))
@@ -100,7 +114,11 @@ def label_each_part(utterance: str) -> list[str]:
     described = [p for p in rest if p and not denied_first and (_DEVICE_PIECE_RE.fullmatch(p.rstrip(". "))
                                                                 or _CHANGE_PIECE_RE.fullmatch(p.rstrip(". ")))]
     others = [p for p in rest if p and p not in described]
-    if names_site(label.group(1)):
+    if _SIDE_ONLY_LABEL_RE.fullmatch(label.group(1).strip()):
+        # "Right: the trigone is dilated; periventricular white matter volume is reduced": each part
+        # naming no side of its own is said of the label's side
+        others = [p if _SIDE_WORD_RE.search(p.lower()) else f"{label.group(1)}: {p}" for p in others]
+    elif names_site(label.group(1)):
         # "Liver: normal size; smooth contour; no focal lesion": each part naming no site of its
         # own is said of the label's
         others = [p if names_site(p) else f"{label.group(1)}: {p}" for p in others]

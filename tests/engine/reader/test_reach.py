@@ -3675,3 +3675,155 @@ def test_a_normal_flow_void_that_disappeared_or_was_replaced_is_lost(lost):
     """"The normal flow void of the sinus, replaced by high signal" had been read as a normal
     statement ("normal flow void"); it says the flow void is lost."""
     assert {f.features.normality for f in read_report(lost).findings} == {ABNORMAL}
+
+
+# --- reader-v45: vessels by their short names, artefacts and views, changes against "before",
+# MR readings in the translated style, what a split clause points back to
+
+def test_leg_arteries_are_written_out_from_their_abbreviations():
+    """SFA, CFA, CIA, EIA and IIA (in capitals) are the femoral and iliac arteries a run-off report
+    names one line each."""
+    assert normalise("Left SFA occluded; right CIA stent patent; EIA and IIA normal.") == (
+        "Left superficial femoral artery occluded; right common iliac artery stent patent; "
+        "external iliac artery and internal iliac artery normal.")
+
+
+@pytest.mark.parametrize("sentence, sites", [
+    ("Multiple collateral vessels are seen around the occluded segment.", {"vessel"}),
+    ("The distal artery fills via collateral flow.", {"vessel"}),
+    ("The medial collateral ligament is torn.", {"ligament"}),
+    ("Right vertebral: normal.", {"vertebral artery"}),
+    ("Posterior tibial: occluded.", {"posterior tibial vessel", "tibia"}),
+    ("The right vertebral body is collapsed.", {"spine"})])
+def test_collaterals_and_bare_vessel_adjectives_name_vessels(sentence, sites):
+    """"Collateral vessels" are vessels, not the knee's collateral ligament; a sided "vertebral" or
+    an "anterior / posterior tibial" with no noun after it, as a vessel list writes them, is the
+    artery (the vertebra's body keeps its noun)."""
+    assert sentence_features(sentence).sites == sites
+
+
+def test_a_list_of_arteries_well_seen_is_normal_for_each():
+    """"Anterior tibial, posterior tibial and peroneal arteries well seen": "well" goes with the
+    predicate of every artery, and an artery well seen is normal, as one well visualized is."""
+    findings = read_report("Anterior tibial, posterior tibial and peroneal arteries well seen through "
+                           "to the dorsalis pedis.").findings
+    assert len(findings) == 3 and {f.features.normality for f in findings} == {NORMAL}
+
+
+def test_an_image_artefact_is_no_statement_but_a_metal_one_is():
+    """Streak or motion artefact says how the images look, not what the patient has; a metal
+    artefact says metal is there and stays."""
+    assert atomize("Aneurysm clip at the right middle cerebral artery bifurcation, with streak artefact.")[0] == [
+        "Aneurysm clip at the right middle cerebral artery bifurcation."]
+    assert atomize("Metallic artefact is present.")[0] == ["Metallic artefact is present."]
+
+
+def test_a_line_naming_only_the_view_is_no_statement():
+    """"Left shoulder, single AP projection." names the view; it had been read as an abnormal
+    statement of the shoulder."""
+    assert [f.text for f in read_report("Left shoulder, single AP projection.\nBones intact.").findings] == [
+        "Bones intact."]
+
+
+@pytest.mark.parametrize("sentence, change", [
+    ("The third ventricle is smaller than before.", "decreased"),
+    ("The effusion is slightly larger than previously seen.", "increased"),
+    ("Compared with the previous examination, the ventricular system is smaller.", "decreased"),
+    ("The sac measures 50 mm, smaller than 54 mm on the prior CT.", "decreased"),
+    ("The left kidney is smaller than the right.", None)])
+def test_a_size_told_against_before_or_a_prior_measure_is_a_change(sentence, change):
+    """"Smaller than before", "larger than previously", a comparison lead before "is smaller", and
+    "smaller than 54 mm on the prior CT" say how the finding changed; a size against the other
+    side is no change."""
+    assert read_report(sentence).findings[0].features.change == change
+
+
+def test_a_resolution_after_a_long_subject_denies_it():
+    """"The filling defect previously seen in the apicoposterior segmental artery of the left upper
+    lobe has disappeared": the finding is 15 words before its verb and is gone, not present."""
+    finding, = read_report("The filling defect previously seen in the apicoposterior segmental artery "
+                           "of the left upper lobe has disappeared.").findings
+    assert finding.features.normality == NORMAL
+
+
+def test_translated_mr_readings_are_one_statement_per_sequence():
+    """"iso T1 slightly long T2 signal" is cut per sequence as "isointense on T1 and mildly
+    hyperintense on T2" is, so the two wordings read the same statements."""
+    texts = [f.text for f in read_report("A small nodular iso T1 slightly long T2 signal is seen in the "
+                                         "right internal auditory canal.").findings]
+    assert texts == ["A small nodular iso T1 is seen in the right internal auditory canal.",
+                     "A small nodular slightly long T2 signal is seen in the right internal auditory canal."]
+
+
+def test_the_pituitary_s_lobes_are_the_pituitary():
+    assert sentence_features("A 5 mm focus in the left adenohypophysis.").sites == {"pituitary"}
+
+
+def test_a_contrast_label_is_no_subject_but_a_phase_is_kept():
+    """"Non-contrast: a round hypodense lesion" says how the images were made, not what the lesion
+    is of; a phase ("Portal venous phase: washout") says when it is seen and stays."""
+    texts = [f.text for f in read_report(
+        "Non-contrast: a round hypodense lesion in the left frontal lobe.\n"
+        "Post-contrast: thick rim enhancement of the lesion.\nPortal venous phase: washout.").findings]
+    assert texts[:2] == ["A round hypodense lesion in the left frontal lobe.",
+                         "Thick rim enhancement of the lesion."]
+    assert "portal venous phase" in texts[2].lower()
+
+
+@pytest.mark.parametrize("report", [
+    "A saccular aneurysm is seen at the left renal artery, with ring-like calcification of its wall.",
+    "A crescentic hyperdense collection is seen under the left frontal bone. Gas-density shadows in the anterior part."])
+def test_a_clause_pointing_at_the_finding_s_wall_or_part_takes_its_place(report):
+    """"..., with ring-like calcification of its wall": cut off its finding, the calcification is of
+    that finding's place ("of its wall" names no place of its own); gas "in the anterior part" is in
+    a part of the collection before it."""
+    first, second = read_report(report).findings
+    assert second.features.sites == first.features.sites
+
+
+def test_no_longer_enhancing_is_showing_no_enhancement():
+    """"The previously enhancing lesion no longer enhances" and "... now shows no enhancement" say
+    one thing; the first had denied the enhancement the second's lead asserts."""
+    assert incompatibility_reason(
+        sentence_features("The previously enhancing focus in the left frontal lobe now shows no enhancement."),
+        sentence_features("The previously enhancing lesion in the left frontal lobe no longer enhances.")) is None
+
+
+def test_a_list_of_denials_ends_where_what_is_good_begins():
+    """"No aneurysm, AVM or stenosis, with good opacification of the right VA, left VA and BA": the
+    opacification is no fourth denied item (it had become "No with good opacification of the
+    basilar artery", and the denials had been said of each vessel)."""
+    texts = [f.text for f in read_report("No intracranial aneurysm, AVM or arterial stenosis, with good "
+                                         "opacification of the right VA, left VA and BA.").findings]
+    assert texts == ["No intracranial aneurysm.", "No arteriovenous malformation.", "No arterial stenosis.",
+                     "Good opacification of the right vertebral artery.",
+                     "Good opacification of the left vertebral artery.", "Good opacification of the basilar artery."]
+
+
+def test_an_articular_step_off_is_a_finding_of_the_fracture_it_is_said_with():
+    """A step-off of a joint surface is a finding ("no articular step-off" denies it), and said after
+    ", with" it describes the fracture before it rather than standing alone at the joint."""
+    assert sentence_features("The articular surface shows a step-off of about 3 mm.").core == {"step-off"}
+    assert sentence_features("No articular step-off.").normality == NORMAL
+    assert len(read_report("A fracture line is seen in the right radial head, extending to the articular "
+                           "surface, with an articular step-off of about 1 mm.").findings) == 1
+
+
+@pytest.mark.parametrize("sentence", ["The end-diastolic flow of the umbilical artery is absent.",
+                                      "Absent umbilical artery end-diastolic flow."])
+def test_absent_end_diastolic_flow_is_a_finding(sentence):
+    """Absent end-diastolic flow in the umbilical artery is abnormal however it is written: "Absent
+    ... flow" had read as a denial of flow, a normal statement."""
+    finding, = read_report(sentence).findings
+    assert finding.features.normality == ABNORMAL and finding.features.sites == {"vessel"}
+
+
+def test_a_line_labelled_with_one_side_says_each_part_of_it_and_compares_the_other():
+    """"Right: ...; ..., more marked than on the left; ...": every part of the line is the right
+    side's (the label had gone with the first part only), and the left side named to compare says
+    how much there is on the right ("larger"), as "more obvious on the right" says of each side."""
+    findings = read_report("Right: the trigone of the lateral ventricle is dilated; the centrum semiovale is "
+                           "patchily T2 hyperintense, more marked than on the left; periventricular white "
+                           "matter volume is reduced.").findings
+    assert [f.features.sides for f in findings] == [{"right"}] * 3
+    assert findings[1].text.endswith(", larger.")

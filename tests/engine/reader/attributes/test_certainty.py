@@ -24,7 +24,12 @@ def test_every_cue_is_a_record_of_a_category_and_direction():
     # of the right main bronchus is not observed"); a hedge after a finding, or a bare participle,
     # reaches only its nearest words ("opacities in the right lower lung, atelectasis versus scarring")
     backward = [r for r in rules if r.direction == "backward"]
-    assert {r.max_scope for r in backward if r.category == "negation" and r.literal != "resolved"} == {12}
+    gone = [r for r in backward if r.literal.startswith("(?:has|have) (?:resolved|cleared|disappeared)")]
+    assert {r.max_scope for r in backward if r.category == "negation" and r.literal != "resolved"
+            and r not in gone} == {12}
+    # a finding that has gone is often named with where it was seen ("the filling defect previously
+    # seen in the apicoposterior segmental artery of the left upper lobe has disappeared")
+    assert [r.max_scope for r in gone] == [20]
     assert {r.max_scope for r in backward if r.category == "uncertainty"} == {7}
     assert by_literal[("resolved", "backward")].max_scope == 7
 
