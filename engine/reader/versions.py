@@ -26,11 +26,13 @@ READER_NAME = "radscope-reader"
 # a label saying whether contrast was given ("Non-contrast:", "Post-contrast:") is no subject; a
 # list of denials ends at ", with good (normal, ...)" ("no aneurysm or stenosis, with good
 # opacification of ..." had denied the opacification); an articular step-off after ", with"
-# describes its fracture; a
-# resolution said after a long subject ("the filling defect previously seen in ... has disappeared")
-# denies it (scope 12 -> 20 words); MR readings "slightly long T2" and "iso-T1" are one statement
-# per sequence; the rest is lexicon data (a view-only line, changes "than before" / against a
-# prior's size, bare vessel adjectives, collaterals, vascular abbreviations, the pituitary's lobes).
+# describes its fracture; on a line labelled with one side every part is that side's, and the
+# other side named to compare ("more marked than on the left") reads as "larger"; a resolution said
+# after a long subject ("the filling defect previously seen in ... has disappeared") denies it
+# (scope 12 -> 20 words); MR readings "slightly long T2" and "iso-T1" are one statement per
+# sequence; the rest is lexicon data (a view-only line, changes "than before" / against a prior's
+# size, bare vessel adjectives, collaterals, vascular abbreviations, the pituitary's lobes, step-off,
+# buckle fracture, absent end-diastolic flow).
 # v44: a line measuring a site's other dimensions or parts ("Spleen length 101 mm, thickness 36
 # mm") is no statement, but a finding's look before a size ("hyperdense focus 12 mm") is a finding;
 # a cardiac MR acquisition before a denial ("LGE: no ...") names no finding; vessels that share a

@@ -39,10 +39,6 @@ _OTHER_SIDE_COMPARED_RE = re.compile(
     r",?\s*\b(?P<degree>more|greater|worse|less|milder)(?:\s+(?:pronounced|prominent|marked|obvious|evident|severe"
     r"|extensive|significant|conspicuous))?\s+than\s+(?:on\s+|in\s+)?(?:the\s+)?(?:left|right)(?:\s+side)?\b",
     re.IGNORECASE)
-
-
-def _larger_or_smaller(m: re.Match[str]) -> str:
-    return ", smaller" if m.group("degree").lower() in ("less", "milder") else ", larger"
 _DENIAL_PIECE_RE = re.compile(r"^(?:no|without)\b", re.IGNORECASE)
 _DETERMINER_RE = re.compile(r"(?:a|an|the|some|several|multiple|no)\b", re.IGNORECASE)
 
@@ -132,6 +128,11 @@ def label_each_part(utterance: str) -> list[str]:
     elif all(_DENIAL_PIECE_RE.match(p) for p in others):
         others = [f"{label.group(1)}: {p}" for p in others]
     return [", ".join([first.rstrip(". "), *described]), *others]
+
+
+def _larger_or_smaller(m: re.Match[str]) -> str:
+    """", more marked than on the left" -> ", larger"; ", less marked than on the right" -> ", smaller"."""
+    return ", smaller" if m.group("degree").lower() in ("less", "milder") else ", larger"
 
 
 # a vessel or nerve one of each side has, and those of the midline, which have no side
