@@ -3738,6 +3738,13 @@ def test_a_size_told_against_before_or_a_prior_measure_is_a_change(sentence, cha
     assert read_report(sentence).findings[0].features.change == change
 
 
+def test_a_change_keeps_its_adverb_in_the_statement_shown():
+    """"is slightly larger than previously seen" is shown as "has slightly increased" (it had read
+    "is slightly has increased": the rule took the verb only when the comparative came right after)."""
+    assert [f.text for f in read_report("The effusion is slightly larger than previously seen.").findings] == [
+        "The effusion has slightly increased."]
+
+
 def test_a_resolution_after_a_long_subject_denies_it():
     """"The filling defect previously seen in the apicoposterior segmental artery of the left upper
     lobe has disappeared": the finding is 15 words before its verb and is gone, not present."""
