@@ -99,7 +99,8 @@ def label_each_part(utterance: str) -> list[str]:
         said = utterance.split(":", 1)[1].strip()
         return [part for site in sites for part in label_each_part(f"{site}: {said}")]
     label = _LABEL_RE.match(utterance)
-    if label and _SIDE_ONLY_LABEL_RE.fullmatch(label.group(1).strip()):
+    side_only = bool(label and _SIDE_ONLY_LABEL_RE.fullmatch(label.group(1).strip()))
+    if side_only:
         utterance = _OTHER_SIDE_COMPARED_RE.sub(_larger_or_smaller, utterance)
     if not label or ";" not in utterance:
         return [utterance]
@@ -110,7 +111,7 @@ def label_each_part(utterance: str) -> list[str]:
     described = [p for p in rest if p and not denied_first and (_DEVICE_PIECE_RE.fullmatch(p.rstrip(". "))
                                                                 or _CHANGE_PIECE_RE.fullmatch(p.rstrip(". ")))]
     others = [p for p in rest if p and p not in described]
-    if _SIDE_ONLY_LABEL_RE.fullmatch(label.group(1).strip()):
+    if side_only:
         # "Right: the trigone is dilated; periventricular white matter volume is reduced": each part
         # naming no side of its own is said of the label's side
         others = [p if _SIDE_WORD_RE.search(p.lower()) else f"{label.group(1)}: {p}" for p in others]
