@@ -51,12 +51,13 @@ _ALIASES_PATTERN = "|".join(re.escape(a).replace(r"\ ", r"\s+")
 # A list number or letter before a heading ("1. FINDINGS", "II - CONCLUSION", "A) Results").
 _NUMBERING = r"(?:(?:\d{1,2}|[IVX]{1,4}|[A-H])\s*[.)\-]\s*)?"
 # A known heading followed by a colon: at the start of the text or of a line, or after a
-# sentence end ("... normal. Impression: ...").
+# sentence end ("... normal. Impression: ..."), perhaps with what it was read on in brackets
+# ("Findings (compared with the MRI of 14 March 2023): ...").
 # The look-ahead says what every match holds, words then a colon: it fails at once where no colon
 # follows, before the hundred aliases are tried (a third of the search's time on IU X-ray texts).
 _HEADER_RE = re.compile(
-    rf"(?:(?<=[\n.!?])|(?<=[.!?]\s)|^)(?=[ \t]*{_NUMBERING}[A-Za-z][A-Za-z\s/&-]*:)"
-    rf"[ \t]*{_NUMBERING}({_ALIASES_PATTERN})[ \t]*:",
+    rf"(?:(?<=[\n.!?])|(?<=[.!?]\s)|^)(?=[ \t]*{_NUMBERING}[A-Za-z][A-Za-z\s/&-]*(?:\([^()\n]*\)[ \t]*)?:)"
+    rf"[ \t]*{_NUMBERING}({_ALIASES_PATTERN})(?:[ \t]*\([^()\n]*\))?[ \t]*:",
     re.IGNORECASE)
 # A known heading alone on its line, without a colon ("FINDINGS", "Conclusion", "results -"), with
 # what it was read on in brackets ("Findings (comparison: CT of 15 January 2024).")

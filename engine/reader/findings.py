@@ -26,10 +26,9 @@ from radscope.engine.reader.attributes.place import (
 from radscope.engine.reader.attributes.polarity import WORD_RE, polarity
 from radscope.engine.reader.attributes.severity import severity
 from radscope.engine.reader.attributes.size import size_spans
-from radscope.engine.reader.text.anatomy import anatomy_lexicon, canonical_text
+from radscope.engine.reader.text.anatomy import anatomy_lexicon, canonical_text, said_of_the_finding_before
 from radscope.engine.reader.text.atoms import atomize_kept_parts, atoms_by_line
 from radscope.engine.reader.text.report_text import read_text
-from radscope.engine.reader.vocabulary.loader import load
 from radscope.engine.reader.vocabulary.reader_words import reader_lexicon
 
 _NO_PRIOR_RE = re.compile(r"\b(?:no|without) (?:prior|previous|earlier|comparison)\b")
@@ -270,7 +269,7 @@ def _said_of_the_one_before(finding: Finding) -> bool:
     if _POINTER_RE.search(finding.text):
         return True
     core = finding.features.core
-    return bool(core) and core <= _said_of_before() and not _PLACE_PHRASE_RE.search(finding.text)
+    return bool(core) and core <= said_of_the_finding_before() and not _PLACE_PHRASE_RE.search(finding.text)
 
 
 _POINTER_RE = re.compile(r"\b(?:within|above|below)\s*(?=[.,;]|$)"
@@ -279,11 +278,6 @@ _POINTER_RE = re.compile(r"\b(?:within|above|below)\s*(?=[.,;]|$)"
                          r"|\b(?:in|at|along) the (?:[a-z]+ ){0,2}(?:parts?|portions?|aspects?|periphery|cent(?:er|re))"
                          r"\s*(?=[.,;]|$)"
                          r"|^(?:some|most|part|others|the others|the rest)\b", re.IGNORECASE)
-
-
-@lru_cache(maxsize=1)
-def _said_of_before() -> frozenset[str]:
-    return frozenset(load("radsem")["said_of_the_finding_before"]["words"])
 
 
 def _place_before(before: list[Finding]) -> SentenceFeatures | None:

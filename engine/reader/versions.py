@@ -19,6 +19,14 @@ from __future__ import annotations
 from radscope.engine.reader.vocabulary.loader import lexicon_hash
 
 READER_NAME = "radscope-reader"
+# v46: a run of statements joined by commas is cut where one of its own starts: nothing new found
+# (", no new lesion has appeared", after any statement), a finding named with its place however
+# long before its verb, a device, the other side or another spinal level, a finding not named
+# before (not what only describes one, nor what it is taken to be: ", an aneurysm is considered"),
+# a disc's own verb ("the C4/5 disc bulges"); a known heading with a bracket before its colon
+# ("Findings (compared with ...):"); "Neither A nor B is X" says "A and B are not X"; a denial
+# of only what a finding does not show ("with no internal flow", alignment.json) does not keep
+# the statement from one that states the finding.
 # v45: an image artefact said alone or cut off a finding ("..., with streak artefact") is no
 # statement (a metal artefact, which says metal is there, stays); "well seen" ends a subject list's
 # predicate as "well visualized" did; a statement cut off a finding that points at its wall or part
@@ -464,7 +472,7 @@ READER_NAME = "radscope-reader"
 # opposite places and liver segments, telegraphic labels kept. v5: findings as frames (sizes in mm within a tolerance, change over time), wording.json,
 # comparisons as context. v4: sections as written (RESULT(S), CONCLUSION, sub-headings), the
 # impression read apart. v3: radsem-rules-v5 atoms (level and site lists, joined continuations).
-READER_VERSION = "reader-v45"
+READER_VERSION = "reader-v46"
 READER_RULES_VERSION = "rules-v5"  # v5: telegraphic labels kept; v4: sentences read through wording.json
 RADSEM_RULES_VERSION = "radsem-rules-v11"  # v11: a statement naming no site is kept apart only below 0.25 similarity; v10: site lists, shared nouns, finding lists and finding adjectives written one per sentence; v9: a statement the other report denies pairs only with one that states the denied finding; kinds and effects written one per sentence; v8: a finding that names no abnormality against one that does is part-whole; v7: per-sequence atoms, places; v6: size and change-over-time contradictions
 

@@ -144,17 +144,28 @@ def one_sided_denial(a: SentenceFeatures, b: SentenceFeatures) -> bool:
     at T6" / "the tip is at T6"), unless what it denies is a finding the other does not state:
     "mild pleural thickening without effusion" still states the thickening of "mild thickening of
     the pleura", and "a disc bulge without nerve root compression" the bulge of "mild disc
-    bulge" (the denied finding's place, "nerve root", is no finding of the other's)."""
+    bulge" (the denied finding's place, "nerve root", is no finding of the other's); nor when it
+    denies only what its finding does not show and the other does not say it shows: "a hypoechoic
+    mass with no internal flow" states the mass of "a hypoechoic mass"."""
     if bool(a.negated) == bool(b.negated):
         return False
     denier, other = (a, b) if a.negated else (b, a)
-    return not denier.denied_findings or bool(_denied(other.asserted, denier.denied_findings, denier.negated))
+    if not denier.denied_findings:
+        # denying only what its finding does not show ("no internal flow") still states it
+        return not (denier.negated <= denied_detail_stems()) or bool(denier.negated & other.asserted)
+    return bool(_denied(other.asserted, denier.denied_findings, denier.negated))
 
 
 @lru_cache(maxsize=1)
 def generic_stems() -> frozenset[str]:
     """Stemmed words too generic to make two statements one finding ("size", "normal", ...)."""
     return frozenset(load("alignment")["generic_stems"])
+
+
+@lru_cache(maxsize=1)
+def denied_detail_stems() -> frozenset[str]:
+    """Stemmed words of what a finding may be said not to show ("flow", "enhancement", ...)."""
+    return frozenset(load("alignment")["denied_detail_stems"])
 
 
 def denies(denier: SentenceFeatures, other: SentenceFeatures) -> bool:

@@ -144,3 +144,10 @@ def names_finding(text: str) -> bool:
     canon = canonical_text(text)
     lex = anatomy_lexicon()
     return lex.abnormal.search(canon) is not None or lex.devices.search(canon) is not None
+
+
+@lru_cache(maxsize=1)
+def said_of_the_finding_before() -> frozenset[str]:
+    """Finding words that only say how a finding looks, its caliber or its change ("stenosis",
+    "enhancement", "edema"): what a statement may say of the finding before it."""
+    return frozenset(load("radsem")["said_of_the_finding_before"]["words"])

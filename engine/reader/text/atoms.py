@@ -21,6 +21,7 @@ from radscope.engine.reader.text.anatomy import (
     canonical_text,
     names_finding,
     names_site,
+    said_of_the_finding_before,
     site_mentions,
 )
 from radscope.engine.reader.text.labelled_lines import (
@@ -57,6 +58,7 @@ _CLAUSE_SPLIT_RE = re.compile(
     r"mild|small|slight|several|few|local|partial|patchy)\b)",
     re.IGNORECASE)
 _VERB_RE = re.compile(rf"\b(?:{'|'.join(_STATEMENT_VERBS)})\b", re.IGNORECASE)
+_DISC_VERBS = "protrudes|bulges|herniates"
 _ITEM_SPLIT_RE = re.compile(r"\s*,\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+|\s+nor\s+", re.IGNORECASE)
 # where a list of denials ends: a statement of what is normal, or a clause with a subject of its own
 _DENIAL_LIST_END_RE = re.compile(
@@ -104,6 +106,8 @@ _SITE_ITEM_LEAD_RE = re.compile(
 _MAX_SITE_WORDS = 8  # "lingular segment of the left upper lobe": a part named with its whole
 _LEVEL = r"[ctls]\d{1,2}(?:\s*[-/\u2013\u2014]\s*[ctls]?\d{1,2})?"
 _LEVEL_RE = re.compile(rf"^{_LEVEL}$", re.IGNORECASE)
+_ANY_LEVEL_RE = re.compile(rf"\b{_LEVEL}\b", re.IGNORECASE)
+_LEVEL_JOINER_RE = re.compile(r"\s*[/\u2013\u2014-]\s*[ctls]?")
 _LEVEL_SITE_RE = re.compile(rf"^{_LEVEL}(?:\s+(?:levels?|segments?))?$", re.IGNORECASE)  # "C6/7 levels"
 # "at C3/4, C4/5, C5/6": spinal levels are often listed with commas only.
 _LEVEL_LIST_RE = re.compile(
@@ -230,21 +234,31 @@ _THERE_NEITHER_RE = re.compile(r"\b(there\s+(?:is|are|was|were))\s+neither\b", r
 _VERB_NEITHER_RE = re.compile(r"\b(is|are|was|were|appears?|seems?|remains?)\s+neither\b",
                               re.IGNORECASE)
 _LEADING_NEITHER_RE = re.compile(r"^neither\b", re.IGNORECASE)
+# "Neither the right nor the left ovary is clearly visualized": both subjects, the verb denied
+_NEITHER_SUBJECTS_RE = re.compile(
+    r"^neither\s+(?P<a>[^,;]+?)\s+nor\s+(?P<b>[^,;]+?)\s+(?P<verb>is|are|was|were)\s+(?!not\b)", re.IGNORECASE)
 _NEITHER_WORD_RE = re.compile(r"\bneither\b", re.IGNORECASE)
 _NOR_RE = re.compile(r"\bnor\b", re.IGNORECASE)
 # ", the aorta is calcified" / "and the carpal alignment is normal": after a complete statement, a
 # comma or "and" that starts another subject with its own verb starts another statement (one
-# after ", or" ends a list: its subject never starts with "or").
+# after ", or" ends a list: its subject never starts with "or"); a disc's own verbs ("the C4/5
+# disc bulges slightly") are verbs of a statement too.
 _COMMA_STATEMENT_RE = re.compile(
-    rf"(?:,\s+(?:and\s+)?|\s+and\s+)(?=(?:the\s+)?(?P<subject>(?!(?:or|nor)\b)[a-z][\w-]*(?:\s+[a-z][\w-]*){{0,6}})\s+(?:{'|'.join(_STATEMENT_VERBS)}|has|have)\b)",
+    rf"(?:,\s+(?:and\s+)?|\s+and\s+)(?=(?:the\s+)?(?P<subject>(?!(?:or|nor)\b)[a-z][\w/-]*(?:\s+[a-z][\w/-]*){{0,6}})\s+(?:{'|'.join(_STATEMENT_VERBS)}|has|have|{_DISC_VERBS})\b)",
     re.IGNORECASE)
+_DISC_VERB_RE = re.compile(rf"\b(?:{_DISC_VERBS})\b", re.IGNORECASE)
 # ", no focal lesion is seen" / ", patchy high signal is seen in the left basal ganglia": after a
 # complete statement, a comma before a denial or a finding not named before ("the", "its" or
 # "which" would point back to one) that is seen somewhere starts a statement of its own.
 _COMMA_SEEN_RE = re.compile(
-    r",\s+(?:and\s+)?(?=(?P<subject>(?!(?:the|this|these|those|its|their|which|that|it|they)\b)"
+    r",\s+(?:and\s+)?(?=(?P<subject>(?!(?:the|this|these|those|its|their|which|that|it|they|and|or)\b)"
     r"[a-z][\w-]*(?:\s+[\w-]+){0,5}?)\s+(?:is|are|was|were)\s+(?:also\s+)?(?:seen|noted|present|visible|"
     r"identified|observed|demonstrated|detected|shown|evident|appreciated)\b)",
+    re.IGNORECASE)
+# ", no new lesion has appeared" / ", no other abnormality is seen": nothing more found is a
+# statement of its own after any statement, whatever the one before described.
+_NOTHING_MORE_RE = re.compile(
+    r"(?:there\s+(?:is|are)\s+)?no\s+(?:(?:obvious|definite|significant|evident|clear)\s+)?(?:new|other|further|additional)\b",
     re.IGNORECASE)
 # Which side of a bilateral finding has more: "predominantly on the right", "more on the left",
 # "more pronounced on the right side", "right greater than left", "R > L".
@@ -683,9 +697,11 @@ def _follow_up_place(sentence: str) -> str | None:
 def _neither_nor(text: str) -> str:
     """"There is neither effusion nor pneumothorax" -> "There is no effusion or pneumothorax"
     (then one negated sentence per item); "is neither enlarged nor displaced" -> "is not
-    enlarged or displaced" (one sentence, both words denied)."""
+    enlarged or displaced" (one sentence, both words denied); "Neither the right nor the left
+    ovary is visualized" -> "the right and the left ovary is not visualized"."""
     if not _NEITHER_RE.search(text):
         return text
+    text = _NEITHER_SUBJECTS_RE.sub(r"\g<a> and \g<b> \g<verb> not ", text)
     text = _THERE_NEITHER_RE.sub(r"\1 no", text)
     text = _VERB_NEITHER_RE.sub(r"\1 not", text)
     text = _LEADING_NEITHER_RE.sub("No", text)
@@ -717,11 +733,23 @@ def _split_effect(clause: str) -> list[str]:
 
 
 
+# a finding named with its place, however long, before its verb (", the patchy opacity in the ... has been absorbed")
+_COMMA_FINDING_RE = re.compile(r",\s+(?:and\s+)?(?=(?:the|a|an)\s+(?P<subject>(?:[^,;:.]|\.(?=\d)){3,120}?)"
+                               r"\s+(?:is|are|was|were|has|have)\b)", re.IGNORECASE)
+# "..., an aneurysm is considered": what the finding before is taken to be, not another finding
+_INFERRED_RE = re.compile(
+    r"\s+(?:is|are)\s+(?:(?:first|most|more|highly)\s+)?(?:considered|suspected|likely|favou?red|possible|probable|"
+    r"suggested|diagnosed|thought)\b", re.IGNORECASE)
+# a subject that points back at the finding before ("its margin", "their screws")
+_POINTER_SUBJECT_RE = re.compile(r"(?:its|their|this|these|that|those)\b", re.IGNORECASE)
+
+
 def _comma_statements(text: str) -> list[str]:
     """Cut a run of statements joined by commas ("The liver is normal in size, the spleen shows
     no lesion, no ascites is seen") into its statements."""
     cuts = sorted([*((m, "site") for m in _COMMA_STATEMENT_RE.finditer(text)),
-                   *((m, "seen") for m in _COMMA_SEEN_RE.finditer(text))], key=lambda c: c[0].start())
+                   *((m, "seen") for m in _COMMA_SEEN_RE.finditer(text)),
+                   *((m, "finding") for m in _COMMA_FINDING_RE.finditer(text))], key=lambda c: c[0].start())
     pieces, start = [], 0
     for index, (m, kind) in enumerate(cuts):
         if m.start() < start:
@@ -732,17 +760,34 @@ def _comma_statements(text: str) -> list[str]:
         said = left.rsplit(":", 1)[-1]
         end = next((c.start() for c, _ in cuts[index + 1:] if c.start() > m.end()), len(text))
         right = text[m.end():end]
-        if not _VERB_RE.search(said) and not (kind == "site" and _verbless_statement(said, right)):
+        if not _VERB_RE.search(said) and not _DISC_VERB_RE.search(said) \
+                and not (kind == "site" and _verbless_statement(said, right)):
             continue
         if "," not in m.group(0) and not _VERB_RE.search(said) and left.split() \
                 and _MODIFIER_RE.search(left.split()[-1]):
             continue  # "No dilation of the intrahepatic and extrahepatic bile ducts is seen": two
             # adjectives share one noun, not a statement about the extrahepatic ducts after a denial
-        if (_is_site(m.group("subject")) and not names_finding(m.group("subject")) if kind == "site"
-                else _seen_elsewhere(left, right)):
+        if kind == "finding":
+            cut = names_finding(m.group("subject")) and not _INFERRED_RE.match(text, m.end("subject")) \
+                and _seen_elsewhere(left, right)
+        else:
+            cut = _statement_of_its_own(m) if kind == "site" else _seen_elsewhere(left, right)
+        if cut or _NOTHING_MORE_RE.match(right):
             pieces.append(left)
             start = m.end()
     return [*pieces, text[start:]]
+
+
+def _statement_of_its_own(m: re.Match[str]) -> bool:
+    """Whether ", <subject> <verb> ..." after a complete statement says something of its own: a
+    place ("..., the spleen is normal") or, after a comma, a device ("The fracture line is
+    blurred, the internal fixation is in good position"); not a finding's detail ("..., its margin
+    is clear") nor the second half of a subject ("the plates and their screws are ...")."""
+    subject = m.group("subject")
+    if _is_site(subject):
+        return not names_finding(subject)
+    return "," in m.group(0) and not _POINTER_SUBJECT_RE.match(subject) \
+        and anatomy_lexicon().devices.search(canonical_text(subject)) is not None
 
 
 def _verbless_statement(left: str, right: str) -> bool:
@@ -760,10 +805,38 @@ def _seen_elsewhere(left: str, right: str) -> bool:
     after a normal statement or of something at another place ("The liver is normal in size, no
     focal lesion is seen"; not "A cyst in the right kidney, no enhancement is seen", which says
     how the cyst looks), or something seen at a place of its own."""
-    new_places = bool(_site_names(right) - _site_names(left))
+    new_places = bool(_site_names(right) - _site_names(left)) or bool(_sides_named(right) - _sides_named(left)) \
+        or bool(_levels_named(right) - _levels_named(left))
     if _LEADING_DENIAL_RE.match(right):
         return new_places or not names_finding(left)
-    return new_places
+    return new_places or _another_finding(left, right)
+
+
+def _another_finding(left: str, right: str) -> bool:
+    """Whether ``right`` names a finding ``left`` does not: not a word that only describes a
+    finding (margins, density, oedema around it), nor "lesion" for the mass named before."""
+    before = _finding_words(left)
+    new = _finding_words(right) - before - said_of_the_finding_before()
+    if before & _GENERIC_FINDINGS:
+        new -= _GENERIC_FINDINGS
+    return bool(new)
+
+
+_GENERIC_FINDINGS = frozenset({"lesion", "lesions", "mass", "masses", "focus", "foci", "abnormality"})
+
+
+def _levels_named(text: str) -> set[str]:
+    """Spinal levels, written alike ("C5/6", "c5-6" and "C5-C6" are one)."""
+    return {_LEVEL_JOINER_RE.sub("-", m.group(0).lower()) for m in _ANY_LEVEL_RE.finditer(text)}
+
+
+def _sides_named(text: str) -> set[str]:
+    return {m.group(0).lower() for m in _SIDE_RE.finditer(text)}
+
+
+def _finding_words(text: str) -> set[str]:
+    """The abnormality words a text names (lower case): what tells one finding from another."""
+    return {m.group(0).lower() for m in anatomy_lexicon().abnormal.finditer(canonical_text(text))}
 
 
 # "X, except for Y", "no X other than Y", "apart from Y, X": Y is a finding of its own, and X is

@@ -3834,3 +3834,107 @@ def test_a_line_labelled_with_one_side_says_each_part_of_it_and_compares_the_oth
                            "matter volume is reduced.").findings
     assert [f.features.sides for f in findings] == [{"right"}] * 3
     assert findings[1].text.endswith(", larger.")
+
+
+# --- reader-v46: long sentences joined by commas, details denied inside a finding, facial walls,
+# "separated" renal pelves, "neither A nor B is"
+
+def _statements(text: str) -> list[str]:
+    return [f.text for f in read_report(text).findings]
+
+
+def _rules_score(reference: str, candidate: str) -> float:
+    return score_tags(RadsemRulesExtractor().read_pair(ReportPair("pair", reference, candidate)).tags).score
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("The lesion in the left frontal lobe is unchanged, no new lesion has appeared and the midline is central.",
+     ["The lesion in the left frontal lobe is unchanged.", "No new lesion has appeared.",
+      "The midline is central."]),
+    ("The nodule in the right upper lobe is 6 mm, the patchy ground-glass opacity in the lateral segment of "
+     "the right middle lobe has been absorbed, a new nodule about 0.4 cm is seen in the left lower lobe.",
+     ["The nodule in the right upper lobe is 6 mm.",
+      "The patchy ground-glass opacity in the lateral segment of the right middle lobe has been absorbed.",
+      "A new nodule about 0.4 cm is seen in the left lower lobe."]),
+    ("The fracture line of the right distal radius is blurred, the internal fixation is in good position.",
+     ["The fracture line of the right distal radius is blurred.", "The internal fixation is in good position."]),
+    ("A small amount of left pleural effusion is seen, no right pleural effusion is seen.",
+     ["A small amount of left pleural effusion is seen.", "No right pleural effusion is seen."]),
+    ("The vertebral bodies are aligned, the C4/5 disc bulges slightly, no protrusion is seen at the C6/7 disc.",
+     ["The vertebral bodies are aligned.", "The C4/5 disc bulges slightly.",
+      "No protrusion is seen at the C6/7 disc."])])
+def test_statements_joined_by_commas_are_read_one_by_one(text, expected):
+    """A run of statements joined by commas is cut where a statement of its own starts: nothing
+    new found ("no new lesion has appeared"), a finding named with a long place before its verb,
+    a device, the other side or another spinal level, a disc's own verb; each had stayed glued to
+    the statement before (and "no new lesion" had made an unchanged lesion new)."""
+    assert _statements(text) == expected
+
+
+@pytest.mark.parametrize("text", [
+    "A small protrusion is seen at the ophthalmic segment of the right internal carotid artery, an aneurysm is considered.",
+    "The left-lobe mass measures 67 mm, the margins of the left-lobe lesion are ill-defined."])
+def test_what_goes_on_describing_a_finding_stays_with_it(text):
+    """What a finding is taken to be and its margins (a mass called "the lesion" is the same one)
+    are no statements of their own."""
+    assert len(read_report(text).findings) == 1
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("The two plates and their screws are well positioned.",
+     ["Two plates are well positioned.", "Their screws are well positioned."]),
+    ("Scattered nodules are seen within the right middle lobe, and are noted in the left lower lobe.",
+     ["Scattered nodules are seen within the right middle lobe.", "Scattered nodules are noted in the left lower lobe."])])
+def test_a_subject_shared_by_two_parts_is_not_cut_off_its_verb(text, expected):
+    """"The plates and their screws are ..." is one subject of two devices (each then said well
+    positioned), not "The two plates." and a statement of the screws; ", and are noted in ..."
+    shares the subject before it, not a statement whose subject is "and"."""
+    assert _statements(text) == expected
+
+
+def test_a_heading_with_its_comparison_in_brackets_is_taken_off():
+    """"Findings (compared with the MRI of 14 March 2023): ..." is the findings heading, as
+    "Findings:" is; the brackets had stayed in the first statement as "Findings ():"."""
+    assert _statements("Findings (compared with the MRI of 14 March 2023): The focus in the right "
+                       "occipital lobe is unchanged.") == ["The focus in the right occipital lobe is unchanged."]
+
+
+@pytest.mark.parametrize("sentence, core", [
+    ("The eustachian tube orifices are clear.", set()),
+    ("The anterior wall and posterolateral wall of the left maxillary sinus are discontinuous.", {"fracture"}),
+    ("The left orbital floor is discontinuous.", {"fracture"}),
+    ("The right renal pelvis and calyces are separated.", {"hydronephrosis"}),
+    ("Left collecting system: renal pelvis separated to 22 mm.", {"hydronephrosis"})])
+def test_named_structures_and_translated_findings(sentence, core):
+    """The eustachian tube is no device; a sinus's or the orbit's wall that is discontinuous is
+    broken; a renal pelvis "separated" (the translated ultrasound word) is hydronephrosis, as a
+    separated collecting system was (a renal pelvis "dilated" keeps its reading)."""
+    assert sentence_features(sentence).core == core
+
+
+def test_both_globi_pallidi_are_the_globus_pallidus_of_each_side():
+    """"Both globi pallidi are calcified" reads as "calcification in the bilateral globus
+    pallidus": the Latin plural had named no site."""
+    ref = "Calcification is seen in the bilateral globus pallidus."
+    assert _rules_score(ref, "Both globi pallidi are calcified.") == 1.0
+
+
+def test_neither_the_right_nor_the_left_is_a_denial_of_each():
+    """"Neither the right nor the left ovary is clearly visualized" says of each ovary what "both
+    ovaries are not clearly displayed" says; it had read "No left ovary is clearly visualized"."""
+    assert _statements("Neither the right nor the left ovary is clearly visualized.") == [
+        "The left ovary is not clearly visualized.", "The right ovary is not clearly visualized."]
+
+
+def test_a_finding_with_no_internal_flow_still_states_the_finding():
+    """A denial only of what a finding does not show (flow, enhancement, septa, shadowing) still
+    states the finding, so it pairs with a plain statement of it; a denial of where it is or of a
+    normal look ("does not involve ...", "not in situ") still keeps the two apart."""
+    mass = "A hypoechoic mass is seen in the left adnexa."
+    assert incompatibility_reason(sentence_features(mass), sentence_features(
+        "A hypoechoic mass is seen in the left adnexa, with no internal flow on colour Doppler.")) is None
+    assert incompatibility_reason(sentence_features(mass), sentence_features(
+        "The hypoechoic mass does not involve the left adnexa.")) is not None
+    assert incompatibility_reason(sentence_features("A hypoechoic mass with internal flow in the left adnexa."),
+                                  sentence_features("A hypoechoic mass in the left adnexa with no internal flow.")
+                                  ) is not None
