@@ -21,9 +21,9 @@ from radscope.engine.reader.vocabulary.loader import lexicon_hash
 READER_NAME = "radscope-reader"
 # v46: a run of statements joined by commas is cut where one of its own starts: nothing new found
 # (", no new lesion has appeared", after any statement), a finding named with its place however
-# long before its verb, a device, the other side or another spinal level, a finding not named
-# before (not what only describes one, nor what it is taken to be: ", an aneurysm is considered"),
-# a disc's own verb ("the C4/5 disc bulges"); a known heading with a bracket before its colon
+# long before its verb, a device, the other side or another spinal level, a finding or an abnormal
+# signal not named before (not what only describes one, nor what it is taken to be: ", an aneurysm
+# is considered"), a disc's own verb ("the C4/5 disc bulges"), a list of one-word sites; a known heading with a bracket before its colon
 # ("Findings (compared with ...):"); "Neither A nor B is X" says "A and B are not X"; a denial
 # of only what a finding does not show ("with no internal flow", alignment.json) does not keep
 # the statement from one that states the finding.

@@ -242,9 +242,10 @@ _NOR_RE = re.compile(r"\bnor\b", re.IGNORECASE)
 # ", the aorta is calcified" / "and the carpal alignment is normal": after a complete statement, a
 # comma or "and" that starts another subject with its own verb starts another statement (one
 # after ", or" ends a list: its subject never starts with "or"); a disc's own verbs ("the C4/5
-# disc bulges slightly") are verbs of a statement too.
+# disc bulges slightly") are verbs of a statement too, and a list of one-word sites is one subject
+# ("..., the sulci, fissures and cisterns are not widened").
 _COMMA_STATEMENT_RE = re.compile(
-    rf"(?:,\s+(?:and\s+)?|\s+and\s+)(?=(?:the\s+)?(?P<subject>(?!(?:or|nor)\b)[a-z][\w/-]*(?:\s+[a-z][\w/-]*){{0,6}})\s+(?:{'|'.join(_STATEMENT_VERBS)}|has|have|{_DISC_VERBS})\b)",
+    rf"(?:,\s+(?:and\s+)?|\s+and\s+)(?=(?:the\s+)?(?P<subject>(?!(?:or|nor)\b)(?:[a-z][\w/-]*(?:,\s+[a-z][\w/-]*)+,?\s+and\s+[a-z][\w/-]*|[a-z][\w/-]*(?:\s+[a-z][\w/-]*){{0,6}}))\s+(?:{'|'.join(_STATEMENT_VERBS)}|has|have|{_DISC_VERBS})\b)",
     re.IGNORECASE)
 _DISC_VERB_RE = re.compile(rf"\b(?:{_DISC_VERBS})\b", re.IGNORECASE)
 # ", no focal lesion is seen" / ", patchy high signal is seen in the left basal ganglia": after a
@@ -768,8 +769,9 @@ def _comma_statements(text: str) -> list[str]:
             continue  # "No dilation of the intrahepatic and extrahepatic bile ducts is seen": two
             # adjectives share one noun, not a statement about the extrahepatic ducts after a denial
         if kind == "finding":
-            cut = names_finding(m.group("subject")) and not _INFERRED_RE.match(text, m.end("subject")) \
-                and _seen_elsewhere(left, right)
+            subject = m.group("subject")
+            cut = (names_finding(subject) or bool(_ABNORMAL_APPEARANCE_RE.search(canonical_text(subject)))) \
+                and not _INFERRED_RE.match(text, m.end("subject")) and _seen_elsewhere(left, right)
         else:
             cut = _statement_of_its_own(m) if kind == "site" else _seen_elsewhere(left, right)
         if cut or _NOTHING_MORE_RE.match(right):

@@ -3862,12 +3862,21 @@ def _rules_score(reference: str, candidate: str) -> float:
      ["A small amount of left pleural effusion is seen.", "No right pleural effusion is seen."]),
     ("The vertebral bodies are aligned, the C4/5 disc bulges slightly, no protrusion is seen at the C6/7 disc.",
      ["The vertebral bodies are aligned.", "The C4/5 disc bulges slightly.",
-      "No protrusion is seen at the C6/7 disc."])])
+      "No protrusion is seen at the C6/7 disc."]),
+    ("The ventricles are not dilated, the sulci, fissures and cisterns are not widened.",
+     ["The ventricles are not dilated.", "Sulci are not widened.", "Fissures are not widened.",
+      "Cisterns are not widened."]),
+    ("The T2 hyperintensity in both occipital lobes has resolved, the punctate SWI hypointensity in the right "
+     "occipital lobe is unchanged.",
+     ["The T2 hyperintensity in left occipital lobe has resolved.",
+      "The T2 hyperintensity in right occipital lobe has resolved.",
+      "The punctate SWI hypointensity in the right occipital lobe is unchanged."])])
 def test_statements_joined_by_commas_are_read_one_by_one(text, expected):
     """A run of statements joined by commas is cut where a statement of its own starts: nothing
-    new found ("no new lesion has appeared"), a finding named with a long place before its verb,
-    a device, the other side or another spinal level, a disc's own verb; each had stayed glued to
-    the statement before (and "no new lesion" had made an unchanged lesion new)."""
+    new found ("no new lesion has appeared"), a finding (or an abnormal signal) named with a long
+    place before its verb, a device, the other side or another spinal level, a disc's own verb, a
+    list of sites; each had stayed glued to the statement before (and "no new lesion" had made
+    an unchanged lesion new; "the sulci" had stayed with the ventricles)."""
     assert _statements(text) == expected
 
 
