@@ -51,13 +51,18 @@ _ALIASES_PATTERN = "|".join(re.escape(a).replace(r"\ ", r"\s+")
 # A list number or letter before a heading ("1. FINDINGS", "II - CONCLUSION", "A) Results").
 _NUMBERING = r"(?:(?:\d{1,2}|[IVX]{1,4}|[A-H])\s*[.)\-]\s*)?"
 # A known heading followed by a colon: at the start of the text or of a line, or after a
-# sentence end ("... normal. Impression: ..."), perhaps with what it was read on in brackets
-# ("Findings (compared with the MRI of 14 March 2023): ...").
+# sentence end ("... normal. Impression: ...").
 # The look-ahead says what every match holds, words then a colon: it fails at once where no colon
 # follows, before the hundred aliases are tried (a third of the search's time on IU X-ray texts).
 _HEADER_RE = re.compile(
-    rf"(?:(?<=[\n.!?])|(?<=[.!?]\s)|^)(?=[ \t]*{_NUMBERING}[A-Za-z][A-Za-z\s/&-]*(?:\([^()\n]*\)[ \t]*)?:)"
-    rf"[ \t]*{_NUMBERING}({_ALIASES_PATTERN})(?:[ \t]*\([^()\n]*\))?[ \t]*:",
+    rf"(?:(?<=[\n.!?])|(?<=[.!?]\s)|^)(?=[ \t]*{_NUMBERING}[A-Za-z][A-Za-z\s/&-]*:)"
+    rf"[ \t]*{_NUMBERING}({_ALIASES_PATTERN})[ \t]*:",
+    re.IGNORECASE)
+# The same with what it was read on in brackets before the colon ("Findings (compared with the
+# MRI of 14 March 2023): ..."), looked for only in a text holding "):" (a bracket in the look-ahead
+# above had cost every sentence start of every report)
+_BRACKETED_HEADER_RE = re.compile(
+    rf"(?:(?<=[\n.!?])|(?<=[.!?]\s)|^)[ \t]*{_NUMBERING}({_ALIASES_PATTERN})[ \t]*\([^()\n]*\)[ \t]*:",
     re.IGNORECASE)
 # A known heading alone on its line, without a colon ("FINDINGS", "Conclusion", "results -"), with
 # what it was read on in brackets ("Findings (comparison: CT of 15 January 2024).")
@@ -120,7 +125,9 @@ def _headings(text: str) -> list[tuple[int, int, str, str]]:
     """(start, end, section name or "other", heading as written), in text order."""
     marks: list[tuple[int, int, str, str]] = []
     colon = ":" in text  # the heading patterns that end in a colon have nothing to find without one
-    for pattern in ((_HEADER_RE, _BARE_HEADER_RE) if colon else (_BARE_HEADER_RE,)):  # from the list number on
+    patterns = (_HEADER_RE, _BARE_HEADER_RE, *((_BRACKETED_HEADER_RE,) if "):" in text else ())) if colon \
+        else (_BARE_HEADER_RE,)
+    for pattern in patterns:  # from the list number on
         for m in pattern.finditer(text):
             marks.append((m.start(), m.end(), _ALIAS_TO_SECTION[_norm(m.group(1))], m.group(1)))
     for pattern in ((_UNKNOWN_HEADER_RE, _CAPS_LINE_RE) if colon else (_CAPS_LINE_RE,)):
@@ -549,7 +556,7 @@ def _clean_utterance(sentence: str) -> tuple[str, str]:
     # Headers ("FINDINGS:", "Lungs and Airways:") and list markers may be stacked: strip both.
     for _ in range(3):
         before = s
-        m = _HEADER_RE.match(s)
+        m = _HEADER_RE.match(s) or (_BRACKETED_HEADER_RE.match(s) if "):" in s else None)
         if m:
             s = s[m.end():].strip()
         m = _INLINE_HEADER_RE.match(s)
