@@ -23,10 +23,10 @@ READER_NAME = "radscope-reader"
 # (", no new lesion has appeared", after any statement), a finding named with its place however
 # long before its verb, a device, the other side or another spinal level, a finding or an abnormal
 # signal not named before (not what only describes one, nor what it is taken to be: ", an aneurysm
-# is considered"), a disc's own verb ("the C4/5 disc bulges"), a list of one-word sites; a known heading with a bracket before its colon
-# ("Findings (compared with ...):"); "Neither A nor B is X" says "A and B are not X"; a denial
-# of only what a finding does not show ("with no internal flow", alignment.json) does not keep
-# the statement from one that states the finding.
+# is considered"), a disc's own verb ("the C4/5 disc bulges"), a list of one-word sites; a known
+# heading with a bracket before its colon ("Findings (compared with ...):"); "Neither A nor B is
+# X" says "A and B are not X"; a denial of only what a finding does not show ("with no internal
+# flow", alignment.json) does not keep the statement from one that states the finding.
 # v45: an image artefact said alone or cut off a finding ("..., with streak artefact") is no
 # statement (a metal artefact, which says metal is there, stays); "well seen" ends a subject list's
 # predicate as "well visualized" did; a statement cut off a finding that points at its wall or part

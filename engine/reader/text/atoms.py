@@ -806,7 +806,9 @@ def _seen_elsewhere(left: str, right: str) -> bool:
     """Whether ", <something> is seen ..." after a statement is a statement of its own: a denial
     after a normal statement or of something at another place ("The liver is normal in size, no
     focal lesion is seen"; not "A cyst in the right kidney, no enhancement is seen", which says
-    how the cyst looks), or something seen at a place of its own."""
+    how the cyst looks), or something seen at a place of its own (another site, side or spinal
+    level) or a finding the statement before did not name ("..., callus is seen" is not one:
+    callus only says how a fracture heals)."""
     new_places = bool(_site_names(right) - _site_names(left)) or bool(_sides_named(right) - _sides_named(left)) \
         or bool(_levels_named(right) - _levels_named(left))
     if _LEADING_DENIAL_RE.match(right):
