@@ -769,8 +769,7 @@ def _comma_statements(text: str) -> list[str]:
             continue  # "No dilation of the intrahepatic and extrahepatic bile ducts is seen": two
             # adjectives share one noun, not a statement about the extrahepatic ducts after a denial
         if kind == "finding":
-            subject = m.group("subject")
-            cut = (names_finding(subject) or bool(_ABNORMAL_APPEARANCE_RE.search(canonical_text(subject)))) \
+            cut = _names_finding_or_signal(m.group("subject")) \
                 and not _INFERRED_RE.match(text, m.end("subject")) and _seen_elsewhere(left, right)
         else:
             cut = _statement_of_its_own(m) if kind == "site" else _seen_elsewhere(left, right)
@@ -1196,6 +1195,14 @@ def _may_name_finding(phrase: str) -> bool:
     canon = canonical_text(phrase)
     lex = anatomy_lexicon()
     return bool(lex.abnormal.search(canon) or lex.devices.search(canon) or lex.neutral.search(canon))
+
+
+def _names_finding_or_signal(phrase: str) -> bool:
+    """A finding or a device (``anatomy.names_finding``), or an abnormal signal, density or echo
+    ("the punctate SWI hypointensity"), read from one canonical text."""
+    canon = canonical_text(phrase)
+    lex = anatomy_lexicon()
+    return bool(lex.abnormal.search(canon) or lex.devices.search(canon) or _ABNORMAL_APPEARANCE_RE.search(canon))
 
 
 def _split_items(text: str) -> list[str]:
