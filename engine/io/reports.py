@@ -418,20 +418,27 @@ def _utterances(text: str) -> tuple[tuple[int, str, str, str], ...]:
         heads = block  # the heading written without its colon over this line (not the line itself)
         if alone:
             block = line if bare else ""
-        line_label = ""  # a label taken off the line's first sentence goes with all of them
+        line_label, line_kept = "", False  # a label taken off the line's first sentence goes with all of them
         # a spinal level before the colon goes with each later sentence naming none ("L4-L5: disc
         # extrusion. Disc T2 signal is reduced.": the L4-L5 disc's signal)
         level = _LEVEL_LABEL_RE.match(line) if ":" in line else None
         for k, sentence in enumerate(_split_sentences(line)):
-            sentence, taken = _clean_utterance(sentence)
-            line_label = taken or line_label
+            sentence, taken, kept = _clean_utterance(sentence)
+            # a sentence's own label, taken off or kept as its subject, is its line's from there on
+            # ("Liver: Normal in size. Smooth contour.": the contour is the liver's); a label kept
+            # goes on only to a sentence that names no side and does not point back
+            # (``_goes_on_from_kept_label``)
+            own_label = taken or ("" if kept or (line_kept and not _goes_on_from_kept_label(sentence))
+                                  else line_label)
+            if taken or (kept and _KEPT_LABEL_RE.fullmatch(kept) and not _STATEMENT_WORD_RE.search(kept)):
+                line_label, line_kept = taken or kept, not taken
             if sentence and re.search(r"[A-Za-z0-9]", sentence):
                 if label and not side and _PREDICATE_ONLY_RE.match(sentence):
                     sentence = f"{label}: {sentence}"
                 if level and k and not _LEVEL_RE.search(sentence):
                     sentence = f"{level['level']}: {sentence}"
                 out.append((number, side + sentence if side and not _SIDE_RE.search(sentence) else sentence,
-                            line_label, heads))
+                            own_label, heads))
     return tuple(out)
 
 
@@ -548,11 +555,12 @@ _CONTRAST_LABEL_RE = re.compile(
     r"(?: (?:scan|images?|series|ct|mri?))?\s*:\s*", re.IGNORECASE)
 
 
-def _clean_utterance(sentence: str) -> tuple[str, str]:
-    """The utterance without its headings and list markers, and the last label taken off it
-    (a heading the table does not know, "Liver:"; "" for none)."""
+def _clean_utterance(sentence: str) -> tuple[str, str, str]:
+    """The utterance without its headings and list markers, the last label taken off it (a
+    heading the table does not know, "Liver:"; "" for none), and the label it keeps as its
+    subject ("Spleen: Normal.", "Right kidney: 108 mm."; "" for none)."""
     s = sentence.strip()
-    taken = ""
+    taken = kept = ""
     # Headers ("FINDINGS:", "Lungs and Airways:") and list markers may be stacked: strip both.
     for _ in range(3):
         before = s
@@ -562,20 +570,43 @@ def _clean_utterance(sentence: str) -> tuple[str, str]:
         m = _INLINE_HEADER_RE.match(s)
         if m and _SIDE_RE.search(m.group(0)) and len(s) > m.end() and \
                 not _SIDE_RE.search(s[m.end():]):
+            kept = _label_of(m)
             break  # "Right kidney: simple cyst": only the sub-heading says the finding's side
         if m and ((_TELEGRAPHIC_RE.match(s, m.end()) and not _CONTRAST_LABEL_RE.fullmatch(m.group(0)))
                   or _PREDICATE_ONLY_RE.match(s[m.end():])
                   or (not _LOWER_RE.search(s) and not _CAPS_SENTENCE_RE.match(s, m.end()))):
+            kept = _label_of(m)
             break  # "Hardware: good position", "Spleen: Normal.", "LUNGS: CLEAR.": the label is the subject
         if m and len(s) > m.end():
-            taken = m.group(0).strip().rstrip(":").strip()
+            taken = _label_of(m)
             s = s[m.end():].strip()
         elif m:
             s = ""
         s = _BULLET_RE.sub("", s, count=1).strip()
         if s == before:
             break
-    return ("" if _LIST_MARKER_RE.match(s) else s), taken
+    return ("" if _LIST_MARKER_RE.match(s) else s), taken, kept
+
+
+# A label kept as its sentence's subject that may go on to the sentences after it: a few words
+# ("Right kidney: 108 mm."), not a clause ending in a colon ("The nodes have also fallen: ...")
+_KEPT_LABEL_RE = re.compile(r"[A-Za-z/&-]+(?: [A-Za-z/&-]+){0,4}")
+# A sentence that points back to what the sentence before it named ("The fragments override",
+# "It measures 12 mm"): it is about that, not about its line's label
+_POINTS_BACK_RE = re.compile(r"(?:the|this|these|those|it|its|they|their)\b", re.IGNORECASE)
+
+
+def _goes_on_from_kept_label(sentence: str) -> bool:
+    """Whether a later sentence of a line whose first sentence kept its label ("Right kidney:
+    108 mm. Upper pole cortical cyst.") is said of that label: one naming no side of its own
+    ("... Widening of the left incudomalleolar joint." after "Right temporal bone: no fracture.")
+    and not pointing back (``_POINTS_BACK_RE``)."""
+    return not _SIDE_RE.search(sentence) and not _POINTS_BACK_RE.match(sentence)
+
+
+def _label_of(label: re.Match[str]) -> str:
+    """The words of a label ("Liver: " -> "Liver")."""
+    return label.group(0).strip().rstrip(":").strip()
 
 
 # --- pairs --------------------------------------------------------------------------------------

@@ -13,7 +13,13 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from radscope.engine.io.reports import labelled_utterances_by_line, read_layout
-from radscope.engine.reader.text.anatomy import anatomy_lexicon, canonical_text, names_finding, names_site
+from radscope.engine.reader.text.anatomy import (
+    anatomy_lexicon,
+    canonical_text,
+    names_finding,
+    names_site,
+    site_mentions,
+)
 from radscope.engine.reader.text.labelled_lines import MR_SEQUENCE, MR_SEQUENCE_RE, label_each_part
 from radscope.engine.reader.text.wording import normalise
 
@@ -115,13 +121,29 @@ def _said_of_label(sentence: str, label: str) -> str:
     """"Reduced volume with an undulating surface." from the line "Liver: Reduced volume ...": a
     sentence naming no site of its own is said of its line's label, as "Liver: reduced volume"
     is; one that names its site ("Lungs and airways: The lungs are clear.") stands alone."""
-    if not label or _TITLE_LABEL_RE.search(label) or names_site(sentence.split(";", 1)[0]):
+    if not label or _TITLE_LABEL_RE.search(label):
+        return sentence
+    if names_site(sentence.split(";", 1)[0]) and not _only_the_labels_place_without_its_side(sentence, label):
         return sentence  # what the first part says is the label's ("Uterus: Enlarged; heterogeneous
         # myometrium" names its site only after the semicolon)
     said = f"{sentence[:1].lower()}{sentence[1:]}" if _CAPITALISED_RE.match(sentence) else sentence
     if not (names_site(label) or names_finding(label) or _normal_only_with(label, said)):
         return sentence
     return f"{label}: {said}"
+
+
+def _only_the_labels_place_without_its_side(sentence: str, label: str) -> bool:
+    """"No hydronephrosis." on the line "Right kidney: ...": a sentence naming no side and only
+    the place of a sided label (the kidney, through its finding) is said of the label's side."""
+    if not _SIDE_WORD_RE.search(label) or _SIDE_WORD_RE.search(sentence):
+        return False
+    named = _places(canonical_text(sentence.split(";", 1)[0]))
+    return bool(named) and named <= _places(canonical_text(label))
+
+
+def _places(canon: str) -> frozenset[str]:
+    """The sites a canonical text names."""
+    return frozenset(site for site, pattern in site_mentions(canon) if pattern.search(canon))
 
 
 def _normal_only_with(label: str, said: str) -> bool:

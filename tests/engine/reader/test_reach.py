@@ -3947,3 +3947,74 @@ def test_a_finding_with_no_internal_flow_still_states_the_finding():
     assert incompatibility_reason(sentence_features("A hypoechoic mass with internal flow in the left adnexa."),
                                   sentence_features("A hypoechoic mass in the left adnexa with no internal flow.")
                                   ) is not None
+
+
+# --- reader-v47: a label said of its line's later sentences, fractions as amounts, a stent's own
+# complications denied, a humeral head out of contact with the glenoid, joints by abbreviation
+
+def test_a_label_kept_as_its_sentence_subject_goes_on_to_the_line():
+    """"Right kidney: 108 mm. Upper pole cyst 15 mm. No hydronephrosis.": the label stays in its
+    first sentence (a side or a bare predicate keeps it there), and the later sentences of the
+    line that name no place are the kidney's, as they are when the label is taken off a sentence
+    of its own; one naming a side ("Widening of the left incudomalleolar joint.") or pointing back
+    ("It measures ...", "The fragments ...") is about what it names."""
+    found = read_report("Right kidney: 108 mm. Upper pole cyst 15 mm. No hydronephrosis.\n"
+                        "Liver: Normal in size. Smooth contour.").findings
+    assert [(f.features.sites, f.features.sides) for f in found] == [
+        (frozenset({"kidney"}), frozenset({"right"})), (frozenset({"kidney"}), frozenset({"right"})),
+        (frozenset({"liver"}), frozenset()), (frozenset({"liver"}), frozenset())]
+    apart = read_report("Right temporal bone: no fracture. Widening of the left incudomalleolar joint.").findings
+    assert apart[-1].features.sides == frozenset({"left"})
+    own = read_report("Aneurysm: none. Arteriovenous fistula: none.").findings
+    assert all("aneurysm" not in f.text.lower() for f in own[1:])
+
+
+@pytest.mark.parametrize("smaller, larger", [
+    ("T12 is wedged with about one-third loss of anterior height.",
+     "T12 is wedged with about two-thirds loss of anterior height."),
+    ("The distal fragment is displaced by a quarter of the shaft width.",
+     "The distal fragment is displaced by one full shaft width."),
+    ("Stenosis of 1/4 of the lumen of the right internal carotid artery.",
+     "Stenosis of 3/4 of the lumen of the right internal carotid artery.")])
+def test_a_fraction_in_words_is_an_amount(smaller, larger):
+    """A third, two thirds, a quarter, three quarters and a full shaft width are amounts, compared
+    as the percentages a report may write instead (a planted "two-thirds" for "one-third" had read
+    as the same finding with the same details)."""
+    assert sentence_features(smaller).details != sentence_features(larger).details
+    assert sentence_features("T12 is wedged with about 33% loss of anterior height.").details \
+        == sentence_features(smaller).details if "T12" in smaller else True
+
+
+def test_a_third_named_by_its_place_is_a_part_not_an_amount():
+    """"The distal one-third of the tibia" is where the fracture is, as "the distal third" is."""
+    assert sentence_features("A fracture of the distal one-third of the left tibia.").details \
+        == sentence_features("A fracture of the distal third of the left tibia.").details == frozenset()
+
+
+def test_a_stent_without_kinking_or_restenosis_still_states_the_stent():
+    """What may go wrong inside a stent (kinking, in-stent restenosis), denied, describes the stent,
+    as "no internal flow" describes a mass: the two statements of the stent pair."""
+    stent = "A stent is seen in the left common iliac artery."
+    for detail in ("with no kinking", "with no in-stent restenosis"):
+        assert incompatibility_reason(sentence_features(stent), sentence_features(
+            f"A stent is seen in the left common iliac artery, {detail}.")) is None
+
+
+@pytest.mark.parametrize("sentence", [
+    "The right humeral head is no longer in contact with the glenoid.",
+    "The right humeral head is separated from the glenoid."])
+def test_a_humeral_head_out_of_contact_with_the_glenoid_is_dislocated(sentence):
+    """"No longer in contact with" had read as a denial (a normal statement) of a dislocation."""
+    features = sentence_features(sentence)
+    assert features.normality == ABNORMAL and features.core == {"dislocated"}
+
+
+@pytest.mark.parametrize("sentence, site", [
+    ("The left SIJ is widened.", "sacrum"), ("The DRUJ is widened.", "wrist"),
+    ("The right ACJ is widened.", "shoulder"), ("The radiocarpal joint is narrowed.", "wrist"),
+    ("The first CMC joint is narrowed.", "hand"), ("The left sternoclavicular joint is widened.", "clavicle")])
+def test_joints_named_by_abbreviation_or_their_bones_have_a_place(sentence, site):
+    """The sacroiliac, distal radioulnar, acromioclavicular, radiocarpal, carpometacarpal and
+    sternoclavicular joints are places of their region, however they are written (they had named
+    only "a joint")."""
+    assert site in sentence_features(sentence).sites
