@@ -151,8 +151,9 @@ def one_sided_denial(a: SentenceFeatures, b: SentenceFeatures) -> bool:
         return False
     denier, other = (a, b) if a.negated else (b, a)
     if not denier.denied_findings:
-        # denying only what its finding does not show ("no internal flow") still states it
-        return not (denier.negated <= denied_detail_stems()) or bool(denier.negated & other.asserted)
+        # denying only what its finding does not show ("no detectable internal flow") still states it
+        denied = denier.negated - denial_hedge_stems()
+        return not (denied <= denied_detail_stems()) or bool(denied & other.asserted)
     return bool(_denied(other.asserted, denier.denied_findings, denier.negated))
 
 
@@ -166,6 +167,12 @@ def generic_stems() -> frozenset[str]:
 def denied_detail_stems() -> frozenset[str]:
     """Stemmed words of what a finding may be said not to show ("flow", "enhancement", ...)."""
     return frozenset(load("alignment")["denied_detail_stems"])
+
+
+@lru_cache(maxsize=1)
+def denial_hedge_stems() -> frozenset[str]:
+    """Stemmed words a denial of such a detail may carry besides it ("detectable", "obvious")."""
+    return frozenset(load("alignment")["denial_hedge_stems"])
 
 
 def denies(denier: SentenceFeatures, other: SentenceFeatures) -> bool:

@@ -123,9 +123,13 @@ def _said_of_label(sentence: str, label: str) -> str:
     is; one that names its site ("Lungs and airways: The lungs are clear.") stands alone."""
     if not label or _TITLE_LABEL_RE.search(label):
         return sentence
-    if names_site(sentence.split(";", 1)[0]) and not _only_the_labels_place_without_its_side(sentence, label):
+    first = sentence.split(";", 1)[0]
+    parts_only = names_site(label) and _names_only_parts(first)
+    if names_site(first) and not parts_only and not _only_the_labels_place_without_its_side(sentence, label):
         return sentence  # what the first part says is the label's ("Uterus: Enlarged; heterogeneous
         # myometrium" names its site only after the semicolon)
+    if parts_only:
+        sentence = _part_of_the_label(sentence, label)
     said = f"{sentence[:1].lower()}{sentence[1:]}" if _CAPITALISED_RE.match(sentence) else sentence
     if not (names_site(label) or names_finding(label) or _normal_only_with(label, said)):
         return sentence
@@ -139,6 +143,32 @@ def _only_the_labels_place_without_its_side(sentence: str, label: str) -> bool:
         return False
     named = _places(canonical_text(sentence.split(";", 1)[0]))
     return bool(named) and named <= _places(canonical_text(label))
+
+
+# Parts of an organ that alone name a region of the brain ("the cortex", "the medulla"), and the
+# words that write them: bound to the organ named just before them, they are the organ's
+_BRAIN_PART_NAMES = frozenset(("cortex", "medulla"))
+_BRAIN_PART_WORD_RE = re.compile(r"\b(?:cort(?:ex|ices|ical)|medull(?:a|ae|ary))\b", re.IGNORECASE)
+
+
+def _names_only_parts(sentence: str) -> bool:
+    """"A round anechoic area in the upper pole cortex." on the line "Right kidney: ...": a sentence
+    whose only place is the cortex or the medulla is about the labelled organ's, not the brain's
+    cortex or the brainstem's medulla the bare word names (other part nouns, "neck", "head",
+    "joint", name regions of their own)."""
+    canon = canonical_text(sentence)
+    named = [pattern.search(canon) for _, pattern in site_mentions(canon)]
+    return any(named) and all(m.group(0) in _BRAIN_PART_NAMES for m in named if m)
+
+
+def _part_of_the_label(sentence: str, label: str) -> str:
+    """"A cyst in the upper pole cortex." on "Right kidney: ..." -> "A cyst in the upper pole right
+    kidney cortex.": the part written right after its organ, as "renal cortex" binds it (a part
+    that opens the sentence follows the label the sentence is prefixed with)."""
+    m = _BRAIN_PART_WORD_RE.search(sentence)
+    if m is None or not m.start():
+        return sentence
+    return f"{sentence[:m.start()]}{label.lower()} {sentence[m.start():]}"
 
 
 def _places(canon: str) -> frozenset[str]:

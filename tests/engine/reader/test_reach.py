@@ -4018,3 +4018,44 @@ def test_joints_named_by_abbreviation_or_their_bones_have_a_place(sentence, site
     sternoclavicular joints are places of their region, however they are written (they had named
     only "a joint")."""
     assert site in sentence_features(sentence).sites
+
+
+# --- reader-v48: what a denial of flow may carry besides it, the cortex of a labelled organ,
+# where an MR finding is not seen, gas in the bile ducts
+
+def test_a_denial_of_flow_may_say_how_sure_and_where_inside():
+    """"With no detectable internal flow on colour Doppler" and "no obvious blood flow signal
+    within it" deny only the flow (reader-v46's rule) however sure or where inside they say it:
+    "detectable" and "obvious" had kept the nodule apart from a plain statement of it."""
+    nodule = sentence_features("A hypoechoic nodule of about 12 mm is seen in segment VI of the liver.")
+    for detail in ("with no detectable internal flow on color Doppler", "no obvious blood flow signal within it"):
+        assert incompatibility_reason(nodule, sentence_features(
+            f"A 12 mm hypoechoic nodule in segment VI of the liver, {detail}.")) is None
+    assert incompatibility_reason(sentence_features("A hypoechoic nodule in segment VI with internal flow."),
+                                  sentence_features("A hypoechoic nodule in segment VI with no detectable internal flow.")
+                                  ) is not None
+
+
+def test_the_cortex_on_an_organs_line_is_the_organs():
+    """"Right kidney: 108 mm. A 15 mm cyst in the upper pole cortex." is the kidney's cortex, not
+    the brain's, which "the cortex" alone names."""
+    found = read_report("Right kidney: 108 mm. A 15 mm anechoic cyst in the upper pole cortex.").findings
+    assert [(f.features.sites, f.features.sides) for f in found] == [(frozenset({"kidney"}), frozenset({"right"}))]
+
+
+@pytest.mark.parametrize("sentence", [
+    "Multiple punctate SWI-hypointense foci in the left basal ganglia, not clearly visible on T1- or T2-weighted images.",
+    "Two punctate hypointense foci on SWI in the pons, which are not seen on T1WI or T2WI."])
+def test_where_an_mr_finding_is_not_seen_leaves_the_finding(sentence):
+    """A clause saying on which conventional sequences a finding is not seen (after a comma) says
+    where it is not seen, as "with no corresponding abnormality on conventional sequences" does:
+    the foci had read as denied. A finding whose own verb is denied ("Hyperintense foci are not
+    seen on T1WI.") stays denied."""
+    assert sentence_features(sentence).normality == ABNORMAL
+    assert sentence_features("Scattered punctate hyperintense foci within the prostate are not seen on T1WI."
+                             ).normality == NORMAL
+
+
+def test_gas_in_the_bile_ducts_is_pneumobilia():
+    """Gas or air in the bile ducts or the biliary tree is pneumobilia (it had named no finding)."""
+    assert sentence_features("Gas is seen in the bile ducts of the left lobe.").core == {"pneumobilia"}
