@@ -418,7 +418,8 @@ def _utterances(text: str) -> tuple[tuple[int, str, str, str], ...]:
         heads = block  # the heading written without its colon over this line (not the line itself)
         if alone:
             block = line if bare else ""
-        line_label, line_kept = "", False  # a label taken off the line's first sentence goes with all of them
+        # the line's label so far, and whether its sentence kept it (``own_label`` below)
+        line_label, line_kept = "", False
         # a spinal level before the colon goes with each later sentence naming none ("L4-L5: disc
         # extrusion. Disc T2 signal is reduced.": the L4-L5 disc's signal)
         level = _LEVEL_LABEL_RE.match(line) if ":" in line else None

@@ -120,7 +120,9 @@ _CAPITALISED_RE = re.compile(r"^[A-Z][a-z]")
 def _said_of_label(sentence: str, label: str) -> str:
     """"Reduced volume with an undulating surface." from the line "Liver: Reduced volume ...": a
     sentence naming no site of its own is said of its line's label, as "Liver: reduced volume"
-    is; one that names its site ("Lungs and airways: The lungs are clear.") stands alone."""
+    is; one that names its site ("Lungs and airways: The lungs are clear.") stands alone, unless
+    that site is only the labelled organ's cortex or medulla (``_names_only_parts``) or only a
+    sided label's organ named through its finding (``_only_the_labels_place_without_its_side``)."""
     if not label or _TITLE_LABEL_RE.search(label):
         return sentence
     first = sentence.split(";", 1)[0]
