@@ -528,11 +528,21 @@ def _item_of_side_heading(line: str, side: str) -> str:
     return f"{side.rstrip(': ')} {_in_running_text(item.group(1))}: {line[item.end(1) + 1:].strip()}"
 
 
+# What a side heading may say after a comma of the state of its block ("Right hip, total hip
+# arthroplasty:", "Left hip, native:", "Right knee, post ORIF:"): how the side is, not a label of
+# each item under it
+_HEADING_STATE_RE = re.compile(
+    r",\s*(?:native|operated|unoperated|post-?operative(?:ly)?|(?:s/p|status post|post|after|following)\b.*"
+    r"|(?:(?:total|partial|hemi|reverse)[- ]?)?(?:(?:hip|knee|shoulder|elbow|ankle)\s+)?"
+    r"(?:arthroplasty|replacement|prosthesis|resurfacing))\s*$", re.IGNORECASE)
+
+
 def _heading_side(heading: str) -> str:
-    """What a side heading puts before each sentence of its block: the heading, or only its side
-    when it is the examination's title."""
+    """What a side heading puts before each sentence of its block: the heading (without what it
+    says after a comma of the block's state, ``_HEADING_STATE_RE``), or only its side when it is
+    the examination's title."""
     if not _EXAM_WORD_RE.search(heading):
-        return f"{heading}: "
+        return f"{_HEADING_STATE_RE.sub('', heading)}: "
     sides = {m.group(0).lower() for m in re.finditer(r"\b(?:left|right)\b", heading, re.IGNORECASE)}
     return f"{sides.pop().capitalize()}: " if len(sides) == 1 else ""
 

@@ -19,6 +19,8 @@ from __future__ import annotations
 from radscope.engine.reader.vocabulary.loader import lexicon_hash
 
 READER_NAME = "radscope-reader"
+# v49: what a side heading says after a comma of its block's state ("Right hip, total hip
+# arthroplasty:", "Left hip, native:") is not put before each item under it, only its side and organ.
 # v48: a denial of what a finding does not show may say how sure or where inside besides it ("no
 # DETECTABLE INTERNAL flow", alignment.json denial_hedge_stems); a sentence on an organ's line whose
 # only place is "the cortex" or "the medulla" is the organ's, the part written after the organ.
@@ -483,7 +485,7 @@ READER_NAME = "radscope-reader"
 # opposite places and liver segments, telegraphic labels kept. v5: findings as frames (sizes in mm within a tolerance, change over time), wording.json,
 # comparisons as context. v4: sections as written (RESULT(S), CONCLUSION, sub-headings), the
 # impression read apart. v3: radsem-rules-v5 atoms (level and site lists, joined continuations).
-READER_VERSION = "reader-v48"
+READER_VERSION = "reader-v49"
 READER_RULES_VERSION = "rules-v5"  # v5: telegraphic labels kept; v4: sentences read through wording.json
 RADSEM_RULES_VERSION = "radsem-rules-v11"  # v11: a statement naming no site is kept apart only below 0.25 similarity; v10: site lists, shared nouns, finding lists and finding adjectives written one per sentence; v9: a statement the other report denies pairs only with one that states the denied finding; kinds and effects written one per sentence; v8: a finding that names no abnormality against one that does is part-whole; v7: per-sequence atoms, places; v6: size and change-over-time contradictions
 

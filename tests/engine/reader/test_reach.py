@@ -4059,3 +4059,17 @@ def test_where_an_mr_finding_is_not_seen_leaves_the_finding(sentence):
 def test_gas_in_the_bile_ducts_is_pneumobilia():
     """Gas or air in the bile ducts or the biliary tree is pneumobilia (it had named no finding)."""
     assert sentence_features("Gas is seen in the bile ducts of the left lobe.").core == {"pneumobilia"}
+
+
+# --- reader-v49: a side heading's state after a comma
+
+def test_a_side_headings_state_is_not_a_label_of_its_items():
+    """"Right hip, total hip arthroplasty:" over "- Periprosthetic bone: no fracture." and "- Femoral
+    stem: in place.": the heading's side and organ go before each item, what it says after the
+    comma of the block's state does not (joined to each item's label, the comma had read as a
+    list: "Right hip in place.", and the fracture denied as the arthroplasty's beside an empty
+    "... periprosthetic bone:.")."""
+    text = ("Right hip, total hip arthroplasty:\n- Femoral stem: in place.\n- Periprosthetic bone: no fracture.\n"
+            "Left hip, native:\n- Joint space narrowing.")
+    assert _statements(text) == ["Right hip femoral stem in place.", "No fracture at the right hip periprosthetic bone.",
+                                 "Left hip Joint space narrowing."]
