@@ -125,26 +125,32 @@ def _said_of_label(sentence: str, label: str) -> str:
     sided label's organ named through its finding (``_only_the_labels_place_without_its_side``)."""
     if not label or _TITLE_LABEL_RE.search(label):
         return sentence
-    first = sentence.split(";", 1)[0]
-    parts_only = names_site(label) and _names_only_parts(first)
-    if names_site(first) and not parts_only and not _only_the_labels_place_without_its_side(sentence, label):
+    named = _site_mentions_in(canonical_text(sentence.split(";", 1)[0]))  # read once for the tests below
+    label_is_site = names_site(label)
+    parts_only = label_is_site and _names_only_parts(named)
+    if named and not parts_only and not _only_the_labels_place_without_its_side(named, sentence, label):
         return sentence  # what the first part says is the label's ("Uterus: Enlarged; heterogeneous
         # myometrium" names its site only after the semicolon)
     if parts_only:
         sentence = _part_of_the_label(sentence, label)
     said = f"{sentence[:1].lower()}{sentence[1:]}" if _CAPITALISED_RE.match(sentence) else sentence
-    if not (names_site(label) or names_finding(label) or _normal_only_with(label, said)):
+    if not (label_is_site or names_finding(label) or _normal_only_with(label, said)):
         return sentence
     return f"{label}: {said}"
 
 
-def _only_the_labels_place_without_its_side(sentence: str, label: str) -> bool:
+def _site_mentions_in(canon: str) -> list[tuple[str, str]]:
+    """The sites a canonical text names, each with the words that name it ("kidney", "cortex")."""
+    return [(site, m.group(0)) for site, pattern in site_mentions(canon) if (m := pattern.search(canon))]
+
+
+def _only_the_labels_place_without_its_side(named: list[tuple[str, str]], sentence: str, label: str) -> bool:
     """"No hydronephrosis." on the line "Right kidney: ...": a sentence naming no side and only
-    the place of a sided label (the kidney, through its finding) is said of the label's side."""
+    the place of a sided label (the kidney, through its finding; ``named``: its first part's
+    sites) is said of the label's side."""
     if not _SIDE_WORD_RE.search(label) or _SIDE_WORD_RE.search(sentence):
         return False
-    named = _places(canonical_text(sentence.split(";", 1)[0]))
-    return bool(named) and named <= _places(canonical_text(label))
+    return {site for site, _ in named} <= {site for site, _ in _site_mentions_in(canonical_text(label))}
 
 
 # Parts of an organ that alone name a region of the brain ("the cortex", "the medulla"), and the
@@ -153,14 +159,12 @@ _BRAIN_PART_NAMES = frozenset(("cortex", "medulla"))
 _BRAIN_PART_WORD_RE = re.compile(r"\b(?:cort(?:ex|ices|ical)|medull(?:a|ae|ary))\b", re.IGNORECASE)
 
 
-def _names_only_parts(sentence: str) -> bool:
+def _names_only_parts(named: list[tuple[str, str]]) -> bool:
     """"A round anechoic area in the upper pole cortex." on the line "Right kidney: ...": a sentence
-    whose only place is the cortex or the medulla is about the labelled organ's, not the brain's
-    cortex or the brainstem's medulla the bare word names (other part nouns, "neck", "head",
-    "joint", name regions of their own)."""
-    canon = canonical_text(sentence)
-    named = [pattern.search(canon) for _, pattern in site_mentions(canon)]
-    return any(named) and all(m.group(0) in _BRAIN_PART_NAMES for m in named if m)
+    whose only place (``named``) is the cortex or the medulla is about the labelled organ's, not
+    the brain's cortex or the brainstem's medulla the bare word names (other part nouns, "neck",
+    "head", "joint", name regions of their own)."""
+    return bool(named) and all(words in _BRAIN_PART_NAMES for _, words in named)
 
 
 def _part_of_the_label(sentence: str, label: str) -> str:
@@ -171,11 +175,6 @@ def _part_of_the_label(sentence: str, label: str) -> str:
     if m is None or not m.start():
         return sentence
     return f"{sentence[:m.start()]}{label.lower()} {sentence[m.start():]}"
-
-
-def _places(canon: str) -> frozenset[str]:
-    """The sites a canonical text names."""
-    return frozenset(site for site, pattern in site_mentions(canon) if pattern.search(canon))
 
 
 def _normal_only_with(label: str, said: str) -> bool:
