@@ -438,8 +438,8 @@ def _utterances(text: str) -> tuple[tuple[int, str, str, str], ...]:
                     sentence = f"{label}: {sentence}"
                 if level and k and not _LEVEL_RE.search(sentence):
                     sentence = f"{level['level']}: {sentence}"
-                out.append((number, side + sentence if side and not _SIDE_RE.search(sentence) else sentence,
-                            own_label, heads))
+                out.append((number, side + sentence if side and not _SIDE_RE.search(sentence)
+                            and not _PRONOUN_START_RE.match(sentence) else sentence, own_label, heads))
     return tuple(out)
 
 
@@ -605,6 +605,11 @@ _KEPT_LABEL_RE = re.compile(r"[A-Za-z/&-]+(?: [A-Za-z/&-]+){0,4}")
 # A sentence that points back to what the sentence before it named ("The fragments override",
 # "It measures 12 mm"): it is about that, not about its line's label
 _POINTS_BACK_RE = re.compile(r"(?:the|this|these|those|it|its|they|their)\b", re.IGNORECASE)
+
+
+# A sentence that opens on a pronoun ("It is compressible.", "Its wall is smooth."): said of the
+# finding before it, which has its side, so a side heading's side is not written before it
+_PRONOUN_START_RE = re.compile(r"(?:it|its|they|their|this|these|those)\b", re.IGNORECASE)
 
 
 def _goes_on_from_kept_label(sentence: str) -> bool:

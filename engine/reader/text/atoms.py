@@ -247,6 +247,10 @@ _NOR_RE = re.compile(r"\bnor\b", re.IGNORECASE)
 _COMMA_STATEMENT_RE = re.compile(
     rf"(?:,\s+(?:and\s+)?|\s+and\s+)(?=(?:the\s+)?(?P<subject>(?!(?:or|nor)\b)(?:[a-z][\w/-]*(?:,\s+[a-z][\w/-]*)+,?\s+and\s+[a-z][\w/-]*|[a-z][\w/-]*(?:\s+[a-z][\w/-]*){{0,6}}))\s+(?:{'|'.join(_STATEMENT_VERBS)}|has|have|{_DISC_VERBS})\b)",
     re.IGNORECASE)
+# "<sites> is seen" and no more: what a denial's list of places ends with
+_ONLY_SEEN_RE = re.compile(r"(?:the\s+)?[\w/ -]+?\s+(?:is|are|was|were)\s+(?:(?:also|clearly|definitely)\s+)?"
+                           r"(?:seen|noted|identified|detected|demonstrated|present|evident|visuali[sz]ed|"
+                           r"observed|appreciated)$", re.IGNORECASE)
 _DISC_VERB_RE = re.compile(rf"\b(?:{_DISC_VERBS})\b", re.IGNORECASE)
 # ", no focal lesion is seen" / ", patchy high signal is seen in the left basal ganglia": after a
 # complete statement, a comma before a denial or a finding not named before ("the", "its" or
@@ -768,6 +772,8 @@ def _comma_statements(text: str) -> list[str]:
                 and _MODIFIER_RE.search(left.split()[-1]):
             continue  # "No dilation of the intrahepatic and extrahepatic bile ducts is seen": two
             # adjectives share one noun, not a statement about the extrahepatic ducts after a denial
+        if kind == "site" and _denied_list_goes_on(said, right):
+            continue
         if kind == "finding":
             cut = _names_finding_or_signal(m.group("subject")) \
                 and not _INFERRED_RE.match(text, m.end("subject")) and _seen_elsewhere(left, right)
@@ -777,6 +783,15 @@ def _comma_statements(text: str) -> list[str]:
             pieces.append(left)
             start = m.end()
     return [*pieces, text[start:]]
+
+
+def _denied_list_goes_on(left: str, right: str) -> bool:
+    """"No enlargement of the liver, spleen or pancreas is seen": after a denial with no verb of
+    its own, ", <sites> is seen" and nothing more goes on with the denial's sites (a place is not
+    said to be seen for its own sake), not a statement of its own as "No fracture, the ankle joint
+    is congruent" is."""
+    return not _VERB_RE.search(left) and bool(_LEADING_DENIAL_RE.match(left.strip())) \
+        and _ONLY_SEEN_RE.match(right.strip(" .")) is not None
 
 
 def _statement_of_its_own(m: re.Match[str]) -> bool:

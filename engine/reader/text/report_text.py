@@ -21,7 +21,7 @@ from radscope.engine.reader.text.anatomy import (
     site_mentions,
 )
 from radscope.engine.reader.text.labelled_lines import MR_SEQUENCE, MR_SEQUENCE_RE, label_each_part
-from radscope.engine.reader.text.wording import normalise
+from radscope.engine.reader.text.wording import normalise, spell_out_defined
 
 
 @dataclass(frozen=True)
@@ -44,7 +44,7 @@ class ReportText:
 @lru_cache(maxsize=4096)
 def read_text(report: str) -> ReportText:
     """Section ``report`` and split and rewrite its sentences, once."""
-    layout = read_layout(report)
+    layout = read_layout(spell_out_defined(report))
     findings_section = layout.findings or layout.impression
     lines, findings = _reader_utterances_by_line(findings_section)
     atom_lines, atom_source = (lines, findings) if findings_section else _reader_utterances_by_line(report)

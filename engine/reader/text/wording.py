@@ -21,6 +21,9 @@ Three rewrites, each data in ``wording.json`` (its hash is in every rules signat
 - **lobes named from their lung** in the one form the site lists read ("the upper and lower
   lobes of the right lung" -> "the right upper lobe and right lower lobe"), so that one statement
   over several lobes is one statement per lobe, as a report written lobe by lobe says it;
+- **abbreviations a report defines** ("cerebellopontine angle (CPA)") in the words it gives them,
+  wherever that report writes them, before the table's own ("CPA" is a costophrenic angle in a
+  chest report): ``spell_out_defined``, once per report;
 - **ALL CAPS** read as text: a sentence without a lower-case letter is lower-cased (after its
   abbreviations are written out), so "NO MIDLINE SHIFT" reads as "No midline shift".
 
@@ -38,6 +41,8 @@ import re
 from radscope.engine.reader.vocabulary.loader import load
 
 _LOWER_RE = re.compile(r"[a-z]")
+# "internal auditory canal (IAC)": an abbreviation in brackets, defined by the words before it
+_BRACKETED_SHORT_RE = re.compile(r"\s*\((?P<short>[A-Z]{2,6})\)")
 _WORDS_RE = re.compile(r"[A-Za-z]{2,}")
 
 
@@ -101,3 +106,45 @@ def _as_written(replacement: str, m: re.Match[str]) -> str:
     """The replacement (its groups filled in), with a capital where the words it replaces had one."""
     written = m.expand(replacement)
     return _capitalised(written) if m.group(0)[:1].isupper() else written
+
+
+def spell_out_defined(report: str) -> str:
+    """``report`` with each abbreviation it defines ("... cerebellopontine angle (CPA) ...") written
+    in its defining words wherever it stands, and the brackets that define it taken away: the
+    report's own meaning comes before the wording table's, which knows one meaning per
+    abbreviation. Most reports define none (one search then)."""
+    defined: dict[str, str] = {}
+    for m in _BRACKETED_SHORT_RE.finditer(report) if "(" in report else ():
+        long_form = _long_form(m["short"], report[max(0, m.start() - 160):m.start()])
+        if long_form:
+            defined.setdefault(m["short"], long_form)
+    if not defined:
+        return report
+    text = _BRACKETED_SHORT_RE.sub(lambda m: "" if m["short"] in defined else m.group(0), report)
+    written = re.compile(r"(?P<lead>(?:^|[.:;]\s+|\n\s*)(?:[-*\u2022]\s*)?)?\b(?P<short>"
+                         + "|".join(map(re.escape, defined)) + r")s?\b")
+
+    def spelt_out(m: re.Match[str]) -> str:
+        words = defined[m["short"]]
+        return words if m["lead"] is None else m["lead"] + _capitalised(words)  # a sentence's start
+    return written.sub(spelt_out, text)
+
+
+def _long_form(short: str, before: str) -> str | None:
+    """The words at the end of ``before`` that ``short`` abbreviates, or None: each letter of the
+    abbreviation, last to first, is found in order in those words, and its first letter starts a
+    word (Schwartz and Hearst's rule: "cerebellopontine angle" for CPA, "anterior cruciate
+    ligament" for ACL). At most as many words as the abbreviation has letters, plus two."""
+    words = re.findall(r"[A-Za-z][\w-]*", before.rsplit(".", 1)[-1].rsplit(":", 1)[-1])[-(len(short) + 2):]
+    long = " ".join(words).lower()
+    s, i = len(short) - 1, len(long) - 1
+    while s >= 0:
+        c = short[s].lower()
+        while i >= 0 and (long[i] != c or (s == 0 and i > 0 and long[i - 1].isalnum())):
+            i -= 1
+        if i < 0:
+            return None
+        i -= 1
+        s -= 1
+    start = long.rfind(" ", 0, i + 1) + 1
+    return " ".join(words)[start:]

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from radscope.engine.io.reports import ReportPair
+from radscope.engine.io.reports import ReportPair, split_utterances
 from radscope.engine.metrics.framework.registry import production
 from radscope.engine.metrics.radsem.rules import RadsemRulesExtractor
 from radscope.engine.metrics.radsem.score import score_tags
@@ -21,7 +21,7 @@ from radscope.engine.reader.pair.compatibility import incompatibility_reason
 from radscope.engine.reader.text.anatomy import canonical_text
 from radscope.engine.reader.text.atoms import atomize
 from radscope.engine.reader.vocabulary.loader import load, word_regex
-from radscope.engine.reader.text.wording import normalise
+from radscope.engine.reader.text.wording import normalise, spell_out_defined
 
 
 def test_a_finding_named_by_reference_reads_the_site_of_the_one_it_refers_to():
@@ -4073,3 +4073,75 @@ def test_a_side_headings_state_is_not_a_label_of_its_items():
             "Left hip, native:\n- Joint space narrowing.")
     assert _statements(text) == ["Right hip femoral stem in place.", "No fracture at the right hip periprosthetic bone.",
                                  "Left hip Joint space narrowing."]
+
+
+# --- reader-v50: a denied finding of a list of places, abbreviations a report defines, a title's
+# side before a pronoun, a vein that compresses, the pituitary's bright spot, the zygomas
+
+@pytest.mark.parametrize("sentence, expected", [
+    ("No enlargement of the liver, spleen or pancreas is seen.",
+     ["No enlargement of the liver is seen.", "No enlargement of the spleen is seen.",
+      "No enlargement of the pancreas is seen."]),
+    ("No fracture of the maxilla, mandible or orbits is detected.",
+     ["No fracture of the maxilla is detected.", "No fracture of the mandible is detected.",
+      "No fracture of the left orbit is detected.", "No fracture of the right orbit is detected."])])
+def test_a_denial_over_a_list_of_places_denies_it_at_each(sentence, expected):
+    """"No X of A, B or C is seen": the comma had cut it after the first place ("No enlargement of
+    the liver." and "Spleen is seen.", a denial turned into a statement that the spleen is there)."""
+    assert atomize(sentence)[0] == expected
+
+
+def test_a_statement_after_a_verbless_denial_is_still_one_of_its_own():
+    """What the rule above leaves: "No fracture, the ankle joint is congruent" says two things."""
+    assert atomize("No fracture, the ankle joint is congruent.")[0] == ["No fracture.", "The ankle joint is congruent."]
+
+
+def test_an_abbreviation_a_report_defines_means_what_it_says():
+    """"cerebellopontine angle (CPA)": the report's own meaning, not the wording table's (a
+    costophrenic angle), wherever the report writes it; the brackets that define it go."""
+    text = spell_out_defined("Left cerebellopontine angle (CPA): a 1.8 cm mass in the CPA extends into the "
+                             "internal auditory canal (IAC). The right IAC and CPA are unremarkable.\nCPA clear.")
+    assert text == ("Left cerebellopontine angle: a 1.8 cm mass in the cerebellopontine angle extends into the "
+                    "internal auditory canal. The right internal auditory canal and cerebellopontine angle are "
+                    "unremarkable.\nCerebellopontine angle clear.")
+    assert "costophrenic" not in " ".join(_statements(
+        "A mass in the left cerebellopontine angle (CPA). The right CPA is normal."))
+
+
+def test_brackets_that_do_not_abbreviate_the_words_before_them_stay():
+    """An abbreviation whose letters the words before it do not hold is no definition: the table
+    reads it as before."""
+    assert spell_out_defined("Blunted angle (CPA). CPA blunted.") == "Blunted angle (CPA). CPA blunted."
+
+
+def test_a_titles_side_is_not_written_before_a_pronoun():
+    """"Ultrasound of the right anterior thigh: An oval mass ... It is compressible.": "It" is the
+    mass, which has the title's side already; written "Right It is compressible." it no longer
+    opened on the pronoun that says so."""
+    sentences = split_utterances("Ultrasound of the right anterior thigh: An oval mass is seen in the subcutaneous "
+                                 "fat. It is compressible. The quadriceps muscle is intact.")
+    assert sentences[1:] == ["It is compressible.", "Right: The quadriceps muscle is intact."]
+
+
+@pytest.mark.parametrize("sentence", ["The popliteal vein compresses completely.",
+                                      "The common femoral vein fully compresses."])
+def test_a_vein_that_compresses_completely_is_normal(sentence):
+    """A vein that compresses completely under the probe is a fully compressible one (no
+    thrombus); it had read as an abnormal "compresses"."""
+    assert sentence_features(sentence).normality == NORMAL
+    assert sentence_features("The popliteal vein is not compressible.").normality == ABNORMAL
+
+
+@pytest.mark.parametrize("sentence", ["The posterior pituitary bright spot is present.",
+                                      "The neurohypophyseal bright spot is seen on T1WI."])
+def test_the_pituitary_bright_spot_present_is_normal(sentence):
+    """The posterior pituitary's bright spot seen on T1 is the normal gland, as "preserved" says."""
+    assert sentence_features(sentence).normality == NORMAL
+
+
+def test_zygomas_are_places_not_tumours():
+    """"Zygomas" ends like a tumour ("-oma") but is the cheekbones: a list of them with other bones
+    is a list of places ("The maxilla, zygomas and orbits show no fracture")."""
+    assert atomize("The maxilla, zygomas and orbits show no fracture.")[0] == [
+        "Maxilla shows no fracture.", "Zygomas show no fracture.", "Left orbit shows no fracture.",
+        "Right orbit shows no fracture."]
