@@ -120,8 +120,11 @@ def spell_out_defined(report: str) -> str:
             defined.setdefault(m["short"], long_form)
     if not defined:
         return report
-    text = _BRACKETED_SHORT_RE.sub(lambda m: "" if m["short"] in defined else m.group(0), report)
-    written = re.compile(r"(?P<lead>(?:^|[.:;]\s+|\n\s*)(?:[-*\u2022]\s*)?)?\b(?P<short>"
+    # the brackets go, unless a label ends with them ("Circumferential resection margin (CRM): ...",
+    # which the heading rules read as written)
+    text = _BRACKETED_SHORT_RE.sub(lambda m: "" if m["short"] in defined and not report.startswith(":", m.end())
+                                   else m.group(0), report)
+    written = re.compile(r"(?P<lead>(?:^|[.:;]\s+|\n\s*)(?:[-*\u2022]\s*)?)?(?<!\()\b(?P<short>"
                          + "|".join(map(re.escape, defined)) + r")s?\b")
 
     def spelt_out(m: re.Match[str]) -> str:

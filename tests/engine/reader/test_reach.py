@@ -4099,13 +4099,20 @@ def test_a_statement_after_a_verbless_denial_is_still_one_of_its_own():
 def test_an_abbreviation_a_report_defines_means_what_it_says():
     """"cerebellopontine angle (CPA)": the report's own meaning, not the wording table's (a
     costophrenic angle), wherever the report writes it; the brackets that define it go."""
-    text = spell_out_defined("Left cerebellopontine angle (CPA): a 1.8 cm mass in the CPA extends into the "
+    text = spell_out_defined("A left cerebellopontine angle (CPA) mass: a 1.8 cm mass in the CPA extends into the "
                              "internal auditory canal (IAC). The right IAC and CPA are unremarkable.\nCPA clear.")
-    assert text == ("Left cerebellopontine angle: a 1.8 cm mass in the cerebellopontine angle extends into the "
+    assert text == ("A left cerebellopontine angle mass: a 1.8 cm mass in the cerebellopontine angle extends into the "
                     "internal auditory canal. The right internal auditory canal and cerebellopontine angle are "
                     "unremarkable.\nCerebellopontine angle clear.")
     assert "costophrenic" not in " ".join(_statements(
         "A mass in the left cerebellopontine angle (CPA). The right CPA is normal."))
+
+
+def test_a_label_that_ends_with_its_abbreviation_keeps_it():
+    """"Circumferential resection margin (CRM): ..." is a label the heading rules read as written
+    (its brackets inside a heading); the abbreviation is still written out elsewhere."""
+    assert spell_out_defined("Circumferential resection margin (CRM): clear. CRM is 4 mm.") == \
+        "Circumferential resection margin (CRM): clear. Circumferential resection margin is 4 mm."
 
 
 def test_brackets_that_do_not_abbreviate_the_words_before_them_stay():
