@@ -147,6 +147,13 @@ def names_finding(text: str) -> bool:
 
 
 @lru_cache(maxsize=1)
+def denied_apart() -> re.Pattern[str]:
+    """Findings of their own that a denial after ", with no" names beside another finding ("...,
+    with no radiopaque foreign body"): a statement of its own, not a description of that finding."""
+    return word_regex(load("radsem")["denied_apart"]["words"])
+
+
+@lru_cache(maxsize=1)
 def said_of_the_finding_before() -> frozenset[str]:
     """Finding words that only say how a finding looks, its caliber or its change ("stenosis",
     "enhancement", "edema"): what a statement may say of the finding before it."""

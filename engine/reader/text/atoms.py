@@ -19,6 +19,7 @@ from radscope.engine.reader.text.anatomy import (
     TOKEN_RE,
     anatomy_lexicon,
     canonical_text,
+    denied_apart,
     names_finding,
     names_site,
     said_of_the_finding_before,
@@ -69,7 +70,7 @@ _NEG_LIST_RE = re.compile(
     r"^(?P<head>.*?\b(?:no|without)\s+(?:(?:obvious|definite|significant|evident|apparent|"
     r"abnormal|clear|focal|visible|acute)\s+)*)(?P<items>.+?)"
     r"(?P<tail>\s+(?:is|are|was|were|seen|noted|identified|observed|detected|present|in|within|"
-    r"at|on|around|of the|of either|of each|involving)\b.*)?$", re.IGNORECASE)
+    r"at|on|around|into|of the|of either|of each|involving)\b.*)?$", re.IGNORECASE)
 # what a finding is or how it compares, said after it: "..., probably a simple cyst",
 # "..., consistent with ...", "..., similar to the previous CT"
 _APPOSITIVE_RE = re.compile(
@@ -84,7 +85,7 @@ _SAID_OF_THE_FINDING_RE = re.compile(
 _SIDE_PAIR_SPLIT_RE = re.compile(r"\b(?:left|right)$", re.IGNORECASE)
 # A list of sites after a preposition ("in the hila or the mediastinum"): where one may start,
 # where it surely ends, what joins its items, and the words an item starts with that are not sites.
-_LOCATIVE_RE = re.compile(r"\b(?:in|within|at|of|involv(?:es|e|ing)|affect(?:s|ing)?|on|around)\s+",
+_LOCATIVE_RE = re.compile(r"\b(?:in|within|at|of|involv(?:es|e|ing)|affect(?:s|ing)?|on|around|into)\s+",
                           re.IGNORECASE)
 _LOCATIVE_END_RE = re.compile(
     r"(?<!\d)\.|\.(?!\d)|[;:()]|,?\s+(?:is|are|was|were|shows?|showing|demonstrat\w*|exhibit\w*|with|without|measur\w*|spans?|"
@@ -995,10 +996,18 @@ def _split_attached_findings(clause: str) -> list[str]:
                 predicate = aside.group("predicate")
                 left, right = f"{left} {predicate}", f"{aside.group('finding')} {predicate}"
             return [left, *_split_attached_findings(right)]
-        if denial and names_finding(left) and (_elsewhere(left, right, without)
-                                               or _other_side(left, right)):
+        if denial and names_finding(left) and (_elsewhere(left, right, without) or _other_side(left, right)
+                                               or _denies_one_apart(right)):
             return [left, f"No {right}" if without else f"{right[:1].upper()}{right[1:]}"]
     return [clause]
+
+
+def _denies_one_apart(right: str) -> bool:
+    """", with no radiopaque foreign body" after a finding: a denial of a finding of its own
+    (``anatomy.denied_apart``), every item of it, not of how the finding before looks."""
+    denied = _LEADING_DENIAL_RE.sub("", right.strip())
+    items = _split_items(denied)
+    return bool(items) and all(denied_apart().fullmatch(_LEADING_ARTICLE_RE.sub("", i)) for i in items)
 
 
 def _elsewhere(left: str, right: str, without: bool) -> bool:

@@ -227,4 +227,10 @@ def _denial_at_label(part: str) -> str:
         return f"No {m['denied']}."  # "LGE: no myocardial late enhancement": the acquisition, no place
     if not m or names_site(m["denied"]) or not (names_site(m["label"]) or names_finding(m["label"])):
         return part
-    return f"No {m['denied']} at the {m['label'].lower()}."
+    return f"No {m['denied']} at the {_label_in_sentence(m['label'])}."
+
+
+def _label_in_sentence(label: str) -> str:
+    """A label as a sentence's words: its first letter small, its abbreviations as written
+    ("Right ICA" -> "right ICA", which the wording table then writes out)."""
+    return " ".join(word if word.isupper() and len(word) > 1 else word.lower() for word in label.split())

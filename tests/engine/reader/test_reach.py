@@ -4152,3 +4152,75 @@ def test_zygomas_are_places_not_tumours():
     assert atomize("The maxilla, zygomas and orbits show no fracture.")[0] == [
         "Maxilla shows no fracture.", "Zygomas show no fracture.", "Left orbit shows no fracture.",
         "Right orbit shows no fracture."]
+
+
+# --- reader-v51: abbreviations of the ear, knee, ankle and veins, places a finding goes into,
+# denials of findings of their own, no flow in a vessel, labels with abbreviations
+
+@pytest.mark.parametrize("sentence, words", [
+    ("The right IAC is widened.", "internal auditory canal"), ("MTA score 2 on the left.", "medial temporal atrophy"),
+    ("The ATFL is torn.", "anterior talofibular ligament"), ("AVN of the left femoral head.", "avascular necrosis"),
+    ("A DVA in the right frontal lobe.", "developmental venous anomaly")])
+def test_abbreviations_of_the_head_and_the_limbs_are_written_out(sentence, words):
+    """Written in capitals only, as the table's other two- to four-letter abbreviations are."""
+    assert words in normalise(sentence).lower()
+
+
+def test_a_denial_into_a_list_of_places_is_one_per_place():
+    """"into the knee or ankle joint": the list is of places ("There is no ankle joint." had been
+    read off its second item)."""
+    assert atomize("There is no fracture extension into the knee or ankle joint.")[0] == [
+        "There is no fracture extension into the knee.", "There is no fracture extension into the ankle joint."]
+
+
+def test_fractures_that_do_not_extend_into_a_joint_deny_the_extension():
+    """The plural reads as the singular did: a denial of extension, not a statement of fractures."""
+    assert sentence_features("The fractures do not extend to the knee joint.").normality == NORMAL
+
+
+def test_a_denial_of_a_finding_of_its_own_after_a_finding_is_a_statement_of_its_own():
+    """", with no soft tissue gas or radiopaque foreign body" after a swelling denies two findings a
+    report may list on their own lines; ", with no internal flow" after a cyst says how it looks."""
+    assert atomize("Marked soft tissue swelling of the lower leg is seen, with no soft tissue gas or radiopaque "
+                   "foreign body.")[0] == ["Marked soft tissue swelling of the lower leg is seen.",
+                                          "No soft tissue gas.", "No radiopaque foreign body."]
+    assert atomize("A cyst is seen, with no internal flow.")[0] == ["A cyst is seen, with no internal flow."]
+
+
+@pytest.mark.parametrize("sentence", ["No flow signal in the right transverse sinus, consistent with thrombosis.",
+                                      "No flow is seen in the right internal carotid artery.",
+                                      "No opacification from the origin to the clinoid segment of the right "
+                                      "internal carotid artery."])
+def test_no_flow_in_a_vessel_is_a_finding(sentence):
+    """No flow or opacification in an artery, vein or venous sinus is an occlusion or thrombosis
+    (it had read as a denial, a normal statement); the maxillary sinus is no vessel."""
+    assert sentence_features(normalise(sentence)).normality == ABNORMAL
+    assert sentence_features("No opacification of the left maxillary sinus.").normality == NORMAL
+
+
+def test_a_label_said_absent_is_denied_only_when_nothing_follows():
+    """"Pneumothorax: absent." denies the label; "Right transverse sinus: absent flow signal" says
+    what is absent in it (it had read "No Right transverse sinus flow signal")."""
+    assert normalise("Pneumothorax: absent.").lower() == "no pneumothorax."
+    assert normalise("Foreign body: None identified.").lower() == "no foreign body identified."
+    assert normalise("Right transverse sinus: absent flow signal.") == "Right transverse sinus absent flow signal."
+
+
+def test_a_labels_abbreviation_stays_written_in_capitals():
+    """"Right ICA: no opacification ..." -> "... at the right ICA", written out as the table knows
+    it ("ica", lower-cased with the label, had read as a word)."""
+    assert "internal carotid artery" in " ".join(_statements("Right ICA: no opacification from the origin."))
+
+
+def test_what_lies_within_a_lesion_is_said_either_way():
+    """"No intralesional hemorrhage" is "no hemorrhage within the lesion"; the infundibulum is the
+    pituitary stalk (not an artery's)."""
+    assert sentence_features("There is no intralesional hemorrhage.").canon == "there is no hemorrhage within the lesion."
+    assert sentence_features("The infundibulum is displaced to the left.").sites == {"pituitary"}
+    assert "pituitary" not in sentence_features("A 2 mm infundibulum at the origin of the posterior communicating "
+                                                "artery.").sites
+
+
+def test_a_structure_that_cannot_be_clearly_identified_is_not_clearly_visible():
+    """Said as "cannot be clearly identified" or "not clearly visualized", one reading."""
+    assert normalise("The pituitary stalk cannot be clearly identified.") == "The pituitary stalk is not clearly visible."
