@@ -537,12 +537,22 @@ _HEADING_STATE_RE = re.compile(
     r"(?:arthroplasty|replacement|prosthesis|resurfacing))\s*$", re.IGNORECASE)
 
 
+# A side heading naming a joint's replacement ("Left total knee arthroplasty:"): its items ("-
+# Patella: not resurfaced") are the joint's, said of its side and joint, not of the device (which
+# had made each one a statement about the arthroplasty)
+_REPLACED_JOINT_HEADING_RE = re.compile(
+    r"(?P<side>left|right)\s+(?:(?:total|partial|hemi|reverse|unicompartmental)[- ]?)?(?P<joint>hip|knee|shoulder|elbow|ankle)"
+    r"\s+(?:arthroplasty|replacement|prosthesis|resurfacing)", re.IGNORECASE)
+
+
 def _heading_side(heading: str) -> str:
     """What a side heading puts before each sentence of its block: the heading (without what it
-    says after a comma of the block's state, ``_HEADING_STATE_RE``), or only its side when it is
-    the examination's title."""
+    says after a comma of the block's state, ``_HEADING_STATE_RE``; its side and joint where it
+    names the joint's replacement), or only its side when it is the examination's title."""
     if not _EXAM_WORD_RE.search(heading):
-        return f"{_HEADING_STATE_RE.sub('', heading)}: "
+        heading = _HEADING_STATE_RE.sub("", heading)
+        replaced = _REPLACED_JOINT_HEADING_RE.fullmatch(heading.strip())
+        return f"{replaced['side']} {replaced['joint']}: " if replaced else f"{heading}: "
     sides = {m.group(0).lower() for m in re.finditer(r"\b(?:left|right)\b", heading, re.IGNORECASE)}
     return f"{sides.pop().capitalize()}: " if len(sides) == 1 else ""
 

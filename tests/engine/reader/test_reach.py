@@ -4224,3 +4224,30 @@ def test_what_lies_within_a_lesion_is_said_either_way():
 def test_a_structure_that_cannot_be_clearly_identified_is_not_clearly_visible():
     """Said as "cannot be clearly identified" or "not clearly visualized", one reading."""
     assert normalise("The pituitary stalk cannot be clearly identified.") == "The pituitary stalk is not clearly visible."
+
+
+# --- reader-v52: a side heading that names a joint's replacement, a vessel's segment without flow,
+# a fracture that does not clearly reach an articular surface
+
+def test_a_side_heading_naming_a_joint_replacement_says_its_items_of_the_joint():
+    """"Left total knee arthroplasty:" over "- Patella: not resurfaced" and "- Periprosthetic bone:
+    no fracture": the items are the left knee's (each had been a statement of the arthroplasty,
+    the device, and abnormal)."""
+    text = "Left total knee arthroplasty:\n- Patella: not resurfaced, centrally located.\n- Periprosthetic bone: no fracture."
+    assert split_utterances(text) == ["Left knee patella: not resurfaced, centrally located.",
+                                      "Left knee periprosthetic bone: no fracture."]
+
+
+def test_no_flow_in_a_named_segment_of_an_artery_is_that_segment_not_visualized():
+    """"No flow signal in the intradural (V4) segment of the left vertebral artery": the segment
+    with its artery, written with its bracketed name."""
+    features = sentence_features(normalise(
+        "No flow signal in the intradural (V4) segment of the left vertebral artery."))
+    assert features.normality == ABNORMAL and "vertebral artery" in features.canon
+
+
+def test_a_fracture_that_does_not_clearly_involve_an_articular_surface_denies_the_extension():
+    """"Does not clearly involve the radiocarpal articular surface" is no extension into the
+    radiocarpal joint, as "does not extend into the radiocarpal joint" is."""
+    assert sentence_features("The fracture line does not clearly involve the radiocarpal articular surface."
+                             ).canon == "no fracture extension into the radiocarpal joint."
