@@ -43,8 +43,10 @@ class ReportText:
 
 @lru_cache(maxsize=4096)
 def read_text(report: str) -> ReportText:
-    """Section ``report`` and split and rewrite its sentences, once."""
-    layout = read_layout(spell_out_defined(report))
+    """Section ``report`` and split and rewrite its sentences, once (the abbreviations it defines
+    written out first, so that every part of it reads them alike)."""
+    report = spell_out_defined(report)
+    layout = read_layout(report)
     findings_section = layout.findings or layout.impression
     lines, findings = _reader_utterances_by_line(findings_section)
     atom_lines, atom_source = (lines, findings) if findings_section else _reader_utterances_by_line(report)

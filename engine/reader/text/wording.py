@@ -41,8 +41,9 @@ import re
 from radscope.engine.reader.vocabulary.loader import load
 
 _LOWER_RE = re.compile(r"[a-z]")
-# "internal auditory canal (IAC)": an abbreviation in brackets, defined by the words before it
-_BRACKETED_SHORT_RE = re.compile(r"\s*\((?P<short>[A-Z]{2,6})\)")
+# "internal auditory canal (IAC)": an abbreviation in brackets, defined by the words before it (on
+# its line: a line break is never taken away, the reading keeps its lines)
+_BRACKETED_SHORT_RE = re.compile(r"[ \t]*\((?P<short>[A-Z]{2,6})\)")
 _WORDS_RE = re.compile(r"[A-Za-z]{2,}")
 
 
