@@ -1141,8 +1141,9 @@ _PLACE_NOUN_RE = re.compile(
     r"|(?:csf )?spaces?|compartments?|complex(?:es)?|muscles?|nodes?|isthmus|fossae?|segments?|cells?|midface|contents?"
     r"|circulation|tracts?|organs?|veins?|arter(?:y|ies)|branch(?:es)?|levels?(?: [ivx]+[ab]?)?"
     r"|limbs?|legs?|arms?|extremit(?:y|ies)|thighs?|calf|calves|forearms?|sides?)\b")
-# a place's adjective before such a noun ("lacrimal glands", "popliteal vessels")
-_PLACE_ADJECTIVE_RE = re.compile(r"[a-z]+(?:al|ar|ary|ic)[.;:]?")
+# a place's adjective before such a noun ("lacrimal glands", "popliteal vessels"); "(a)symmetric"
+# ends alike but says how the places compare ("Lateral ventricles: asymmetric.")
+_PLACE_ADJECTIVE_RE = re.compile(r"(?!a?symmetric)[a-z]+(?:al|ar|ary|ic)[.;:]?")
 
 
 def _names_only_places(text: str) -> bool:

@@ -4251,3 +4251,13 @@ def test_a_fracture_that_does_not_clearly_involve_an_articular_surface_denies_th
     radiocarpal joint, as "does not extend into the radiocarpal joint" is."""
     assert sentence_features("The fracture line does not clearly involve the radiocarpal articular surface."
                              ).canon == "no fracture extension into the radiocarpal joint."
+
+
+# --- reader-v53: a place said to be asymmetric says something of it
+
+def test_a_place_said_asymmetric_is_a_statement_not_a_heading():
+    """"Lateral ventricles: asymmetric." had been dropped as a heading that only names places
+    ("asymmetric" ends like "renal" or "hepatic"); it says the ventricles differ."""
+    assert atomize("Lateral ventricles: asymmetric.")[0] == ["Left lateral ventricle asymmetric.",
+                                                            "Right lateral ventricle asymmetric."]
+    assert atomize("Renal pelvis")[0] == []
