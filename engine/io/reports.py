@@ -528,21 +528,23 @@ def _item_of_side_heading(line: str, side: str) -> str:
     return f"{side.rstrip(': ')} {_in_running_text(item.group(1))}: {line[item.end(1) + 1:].strip()}"
 
 
+# the joints a heading may name as replaced, and the words for their replacement
+_REPLACED_JOINTS = "hip|knee|shoulder|elbow|ankle"
+_REPLACEMENTS = "arthroplasty|replacement|prosthesis|resurfacing"
 # What a side heading may say after a comma of the state of its block ("Right hip, total hip
 # arthroplasty:", "Left hip, native:", "Right knee, post ORIF:"): how the side is, not a label of
 # each item under it
 _HEADING_STATE_RE = re.compile(
     r",\s*(?:native|operated|unoperated|post-?operative(?:ly)?|(?:s/p|status post|post|after|following)\b.*"
-    r"|(?:(?:total|partial|hemi|reverse)[- ]?)?(?:(?:hip|knee|shoulder|elbow|ankle)\s+)?"
-    r"(?:arthroplasty|replacement|prosthesis|resurfacing))\s*$", re.IGNORECASE)
+    rf"|(?:(?:total|partial|hemi|reverse)[- ]?)?(?:(?:{_REPLACED_JOINTS})\s+)?(?:{_REPLACEMENTS}))\s*$", re.IGNORECASE)
 
 
 # A side heading naming a joint's replacement ("Left total knee arthroplasty:"): its items ("-
 # Patella: not resurfaced") are the joint's, said of its side and joint, not of the device (which
 # had made each one a statement about the arthroplasty)
 _REPLACED_JOINT_HEADING_RE = re.compile(
-    r"(?P<side>left|right)\s+(?:(?:total|partial|hemi|reverse|unicompartmental)[- ]?)?(?P<joint>hip|knee|shoulder|elbow|ankle)"
-    r"\s+(?:arthroplasty|replacement|prosthesis|resurfacing)", re.IGNORECASE)
+    rf"(?P<side>left|right)\s+(?:(?:total|partial|hemi|reverse|unicompartmental)[- ]?)?(?P<joint>{_REPLACED_JOINTS})"
+    rf"\s+(?:{_REPLACEMENTS})", re.IGNORECASE)
 
 
 def _heading_side(heading: str) -> str:
@@ -614,12 +616,11 @@ def _clean_utterance(sentence: str) -> tuple[str, str, str]:
 _KEPT_LABEL_RE = re.compile(r"[A-Za-z/&-]+(?: [A-Za-z/&-]+){0,4}")
 # A sentence that points back to what the sentence before it named ("The fragments override",
 # "It measures 12 mm"): it is about that, not about its line's label
-_POINTS_BACK_RE = re.compile(r"(?:the|this|these|those|it|its|they|their)\b", re.IGNORECASE)
-
-
+_PRONOUNS = "it|its|they|their|this|these|those"
+_POINTS_BACK_RE = re.compile(rf"(?:the|{_PRONOUNS})\b", re.IGNORECASE)
 # A sentence that opens on a pronoun ("It is compressible.", "Its wall is smooth."): said of the
 # finding before it, which has its side, so a side heading's side is not written before it
-_PRONOUN_START_RE = re.compile(r"(?:it|its|they|their|this|these|those)\b", re.IGNORECASE)
+_PRONOUN_START_RE = re.compile(rf"(?:{_PRONOUNS})\b", re.IGNORECASE)
 
 
 def _goes_on_from_kept_label(sentence: str) -> bool:
