@@ -104,7 +104,7 @@ class ReportReading:
 def read_report(text: str) -> ReportReading:
     """Read one report (cached by text: references recur across candidates and metrics)."""
     sentences_read = read_text(text)
-    sentences, lines, notes = atoms_by_line(sentences_read)
+    sentences, lines, notes = atoms_by_line(sentences_read, _only_a_change)
     kept = [i for i, s in enumerate(sentences) if not _only_a_change(s)]
     if kept and len(kept) < len(sentences):
         notes = [*notes, *(f"left out (a change against a prior study about nothing named): {s}"

@@ -19,6 +19,10 @@ from __future__ import annotations
 from radscope.engine.reader.vocabulary.loader import lexicon_hash
 
 READER_NAME = "radscope-reader"
+# v54: a follow-up lead-in's place does not go after a statement that is only a change against a
+# prior study ("There is no obvious change compared with the film of 2025-01-08" had become an
+# abnormal statement of the lead-in's bone); a plural pronoun or quantifier keeps its plural verb
+# after a cut ("Both are hypointense", not "Both is").
 # v53: a place said to be "(a)symmetric" with no verb ("Lateral ventricles: asymmetric.") is a
 # statement, not a heading that only names places.
 # v52: a side heading naming a joint's replacement ("Left total knee arthroplasty:") puts its side
@@ -496,7 +500,7 @@ READER_NAME = "radscope-reader"
 # opposite places and liver segments, telegraphic labels kept. v5: findings as frames (sizes in mm within a tolerance, change over time), wording.json,
 # comparisons as context. v4: sections as written (RESULT(S), CONCLUSION, sub-headings), the
 # impression read apart. v3: radsem-rules-v5 atoms (level and site lists, joined continuations).
-READER_VERSION = "reader-v53"
+READER_VERSION = "reader-v54"
 READER_RULES_VERSION = "rules-v5"  # v5: telegraphic labels kept; v4: sentences read through wording.json
 RADSEM_RULES_VERSION = "radsem-rules-v11"  # v11: a statement naming no site is kept apart only below 0.25 similarity; v10: site lists, shared nouns, finding lists and finding adjectives written one per sentence; v9: a statement the other report denies pairs only with one that states the denied finding; kinds and effects written one per sentence; v8: a finding that names no abnormality against one that does is part-whole; v7: per-sequence atoms, places; v6: size and change-over-time contradictions
 

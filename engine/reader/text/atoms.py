@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections.abc import Callable
 from functools import lru_cache
 
 from radscope.engine.reader.text.anatomy import (
@@ -408,9 +409,12 @@ def atoms_of(text: ReportText) -> tuple[list[str], list[str]]:
     return list(dict.fromkeys(sentences)), notes
 
 
-def atoms_by_line(text: ReportText) -> tuple[list[str], list[tuple[int, int]], list[str]]:
+def atoms_by_line(text: ReportText, about_nothing: Callable[[str], bool] = lambda _: False
+                  ) -> tuple[list[str], list[tuple[int, int]], list[str]]:
     """``atoms_of`` with where each atomic sentence was read from: its line, and which of the
-    report's sentences it was cut from."""
+    report's sentences it was cut from. A follow-up lead-in's place goes after each statement
+    that names none, except one ``about_nothing`` says names nothing to be at a place ("There is
+    no obvious change compared with the film of 2025-01-08": a change against a prior study)."""
     sentences: list[str] = []
     lines: list[tuple[int, int]] = []
     read: set[tuple[str, int]] = set()
@@ -426,7 +430,7 @@ def atoms_by_line(text: ReportText) -> tuple[list[str], list[tuple[int, int]], l
         # styloid is fractured, with displacement of the fragment"); the lead-in's own does not
         sited = not lead and bool(place) and bool(_site_names(utterance))
         for piece in atomize_sentence(utterance, notes):
-            if place and not sited and not _site_names(piece):
+            if place and not sited and not _site_names(piece) and not about_nothing(piece):
                 piece = f"{piece.rstrip('.')} {place}."
             if (piece, line) not in read:  # a repeat on another line may be said of another place
                 read.add((piece, line))
@@ -696,8 +700,6 @@ def _follow_up_place(sentence: str) -> str | None:
     if len(sites) != 1 or len(sides) > 1:
         return None
     return " ".join(["in the", *sides, *sites])
-
-
 
 
 def _neither_nor(text: str) -> str:
@@ -1657,6 +1659,12 @@ def _has_content(text: str, sentence: str) -> bool:
                                and names_finding(words[0]))
 
 
+# Words before a verb that are no singular noun: "there", a relative pronoun, or a pronoun or
+# quantifier that stands for several ("Both are hypointense", "They are stable", "Some are calcified")
+_NOT_A_SINGULAR_SUBJECT = frozenset({"there", "which", "that", "who", "they", "these", "those", "both",
+                                     "all", "many", "several", "some", "others", "few", "most"})
+
+
 def _agree(text: str) -> str:
     """Verb agreement after a subject was split or made one-sided: "Heart size are normal"
     and "Left lung are clear" read as "... is ..."."""
@@ -1666,7 +1674,7 @@ def _agree(text: str) -> str:
     noun = m.group(2).lower()
     if _plural(noun):
         return text  # a plural subject keeps "are"
-    if noun in {"there", "which", "that", "who"} or noun.endswith(("ing", "ly")):
+    if noun in _NOT_A_SINGULAR_SUBJECT or noun.endswith(("ing", "ly")):
         return text
     verb = _SINGULAR_VERB[m.group(3).lower()]
     return text[:m.start(3)] + verb + text[m.end(3):]

@@ -4261,3 +4261,28 @@ def test_a_place_said_asymmetric_is_a_statement_not_a_heading():
     assert atomize("Lateral ventricles: asymmetric.")[0] == ["Left lateral ventricle asymmetric.",
                                                             "Right lateral ventricle asymmetric."]
     assert atomize("Renal pelvis")[0] == []
+
+
+# --- reader-v54: a change against a prior study under a follow-up lead-in, a plural pronoun's verb
+
+def test_a_change_against_a_prior_study_under_a_follow_up_lead_in_is_no_finding():
+    """"Follow-up after internal fixation of a right clavicle fracture: ... There is no obvious
+    change compared with the film of 2025-01-08.": the lead-in's place went after the change, which
+    then named a place and read as an abnormal statement of the clavicle ("There is unchanged in
+    the right clavicle."); it is a comparison, as it is without the lead-in."""
+    reading = read_report("Follow-up after internal fixation of a right clavicle fracture: The fracture "
+                          "line is still visible. There is no obvious change compared with the film of "
+                          "2025-01-08. The alignment of the fracture ends is good.")
+    assert [f.text for f in reading.findings] == [
+        "The fracture line is still visible in the right clavicle.",
+        "The alignment of the fracture ends is good in the right clavicle."]
+    assert [c.change for c in reading.comparisons] == ["unchanged"]
+
+
+@pytest.mark.parametrize("sentence", ["Both are hypointense on T1-weighted images.",
+                                      "They are stable.", "Some are calcified."])
+def test_a_plural_pronoun_keeps_its_plural_verb(sentence):
+    """Verb agreement after a cut made "Both are" into "Both is": a pronoun or quantifier that
+    stands for several is no singular subject ("Heart size are normal" still reads "is")."""
+    assert atomize(sentence)[0] == [sentence]
+    assert atomize("Heart size are normal.")[0] == ["Heart size is normal."]
