@@ -17,6 +17,7 @@ from typing import Any
 from radscope.engine.reader.attributes.certainty import Status
 from radscope.engine.reader.attributes.change import change_over_time
 from radscope.engine.reader.attributes.place import (
+    ABNORMAL,
     NORMAL,
     STOPWORDS,
     SentenceFeatures,
@@ -167,6 +168,18 @@ _PRONOUN_RE = re.compile(r"(?:it|its|they|their|the largest|the biggest|the smal
                          re.IGNORECASE)
 
 
+# A statement that is only a reading of one sequence or scan ("Isointense on T1-weighted images.",
+# "Homogeneously hyperintense on T2-weighted images.", "It is isodense."): the reading of the
+# finding before it, which a word such as "isointense" or "homogeneously" had made a normal
+# statement of its own
+_READING_ONLY_RE = re.compile(
+    r"(?:(?:it|they|this|these|the (?:lesions?|mass(?:es)?|nodules?|tumou?rs?))\s+(?:is|are|appears?)\s+)?"
+    r"(?:(?:slightly|mildly|mainly|predominantly|largely|homogeneously|uniformly)\s+)?"
+    r"(?:(?:iso|hypo|hyper)-?(?:intense|dense|echoic|attenuating)|(?:of )?iso-?signal)"
+    r"(?:\s+(?:on|in)\s+(?:the\s+)?(?:T[12]|PD|FLAIR|DWI|ADC|SWI|STIR)[\w-]*(?:\s+(?:images?|imaging|sequences?))?)?\s*\.?",
+    re.IGNORECASE)
+
+
 def resolve_references(findings: list[Finding], origins: list[tuple[int, int]]) -> list[Finding]:
     """Give a site-less abnormal statement the place of the statement it goes on from.
 
@@ -195,6 +208,10 @@ def resolve_references(findings: list[Finding], origins: list[tuple[int, int]]) 
                 g = _place_before(out)
             elif f.core and not _PLACE_PHRASE_RE.search(finding.text):
                 g = _organ_of_the_sentence(out, origins, index)
+        elif not f.sites and _READING_ONLY_RE.fullmatch(finding.text):
+            g = _place_before(out)  # "It is isointense on T1-weighted images": the lesion's reading
+            if g is not None:
+                f = replace(f, normality=ABNORMAL)
         if g is not None:
             sides = f.sides or g.sides
             finding = replace(finding, sites=tuple(sorted(g.sites)),

@@ -572,8 +572,24 @@ def _atomize_sentence_cached(sentence: str) -> tuple[str, ...] | None:
                         out.extend(_expand_sides(sequence))
     return tuple(_tidy(d).replace(_BETWEEN_AND, " and ") for s in out
                  if _has_content(s, sentence) and not _UNSEEN_BEFORE_RE.match(s) and not _measures_a_site(s)
-                 and not _only_an_artefact(s)
+                 and not _only_an_artefact(s) and not _dropped_part(s, text)
                  for d in _split_device_denial(s))
+
+
+# A request or a recommendation that opens a part of a sentence ("...; please correlate with
+# HLA-B27", "..., follow-up is recommended")
+_REQUEST_RE = re.compile(r"^(?:please|kindly|recommend|suggest|advis|clinical correlation|correlat|follow[- ]?up)",
+                         re.IGNORECASE)
+
+
+def _dropped_part(part: str, whole: str) -> bool:
+    """Whether a part cut from a sentence is a request the findings leave out, as they leave out a
+    sentence that is one (``radsem.json`` drop_sentence): "...; please correlate with HLA-B27"
+    opens its part, where the sentence's own test, anchored at its start, could not see it. Only
+    requests: a part that opens with the examination's name ("CT venography filling defects ...")
+    is a finding, not a title."""
+    said = part.strip(" .;,")
+    return part != whole and bool(_REQUEST_RE.match(said)) and bool(anatomy_lexicon().drop.search(said.lower()))
 
 
 def _only_an_artefact(atom: str) -> bool:
@@ -1063,7 +1079,7 @@ def _expand_sequences(clause: str) -> list[str]:
     joined by "and", commas or a verb is cut; the words before and after it go with each one.
     Restricted diffusion is its two readings ("high signal on DWI and low signal on ADC"), so it
     is cut as a report that writes them out is."""
-    clause = _restricted_diffusion_written_out(clause)
+    clause = _sequences_written_out(_restricted_diffusion_written_out(clause))
     if len(MR_SEQUENCE_RE.findall(clause)) < 2:
         return [clause]  # fewer than two sequences named: nothing to cut (most clauses)
     run: list[re.Match[str]] = []
@@ -1077,6 +1093,23 @@ def _expand_sequences(clause: str) -> list[str]:
         return [clause]
     head, tail = clause[:run[0].start()], clause[run[-1].end():]
     return [f"{head}{reading}{tail}" for unit in run for reading in _one_per_sequence(unit.group(0))]
+
+
+# "on both T1WI and T2WI": "both" counts the sequences of the list, which is cut as without it
+_BOTH_SEQUENCES_RE = re.compile(rf"\bboth\s+(?={MR_SEQUENCE}\s*(?:/|,|and)\s*)", re.IGNORECASE)
+# "T1- and T2-weighted images": the first sequence's name written short, as "T1-weighted"
+_SUSPENDED_SEQUENCE_RE = re.compile(r"\b(T[12]|PD)-\s+(and|or)\s+(?=(?:T[12]|PD)-weighted\b)", re.IGNORECASE)
+
+
+def _sequences_written_out(clause: str) -> str:
+    """A list of MR sequences as ``_expand_sequences`` reads one: "high signal on both T1WI and
+    T2WI" and "hyperintense on T1- and T2-weighted images" name two sequences as "on T1WI and T2WI"
+    and "on T1-weighted and T2-weighted images" do."""
+    if "-" in clause:
+        clause = _SUSPENDED_SEQUENCE_RE.sub(r"\1-weighted \2 ", clause)
+    if "both" in clause.lower():
+        clause = _BOTH_SEQUENCES_RE.sub("", clause)
+    return clause
 
 
 def _restricted_diffusion_written_out(clause: str) -> str:

@@ -13,7 +13,7 @@ from radscope.engine.metrics.radsem.rules import RadsemRulesExtractor
 from radscope.engine.metrics.radsem.score import score_tags
 from radscope.engine.context import RuntimeContext
 from radscope.engine.eligibility.statements import sentence_kind
-from radscope.engine.reader.attributes.place import ABNORMAL, NORMAL, sentence_features
+from radscope.engine.reader.attributes.place import ABNORMAL, NORMAL, sentence_features, stem
 from radscope.engine.api import Scorer
 from radscope.engine.reader.findings import read_report
 from radscope.engine.reader.pair.align import read_pair
@@ -4286,3 +4286,54 @@ def test_a_plural_pronoun_keeps_its_plural_verb(sentence):
     stands for several is no singular subject ("Heart size are normal" still reads "is")."""
     assert atomize(sentence)[0] == [sentence]
     assert atomize("Heart size are normal.")[0] == ["Heart size is normal."]
+
+
+# --- reader-v55: sequences counted by "both", a reading said alone, vessels filled smoothly,
+# mass effect, a request after a semicolon
+
+def test_both_before_mr_sequences_counts_the_sequences_not_the_sides():
+    """"High signal on both T1WI and T2WI" had been written once for the left and once for the
+    right ("on left T1WI and T2WI"); it is one reading per sequence, as "T1- and T2-weighted" is."""
+    assert atomize("A lesion in the pons, showing high signal on both T1WI and T2WI.")[0] == [
+        "A lesion in the pons, showing high signal on T1WI.", "A lesion in the pons, showing high signal on T2WI."]
+    assert atomize("A lesion in the pons, hyperintense on T1- and T2-weighted images.")[0] == [
+        "A lesion in the pons, hyperintense on T1-weighted.", "A lesion in the pons, hyperintense on T2-weighted images."]
+    assert atomize("Lesions in both frontal lobes.")[0] == ["Lesions in left frontal lobe.", "Lesions in right frontal lobe."]
+
+
+def test_a_reading_said_alone_after_a_finding_is_that_findings():
+    """"Isointense on T1-weighted images." alone read as a normal statement of nowhere ("isointense"
+    and "homogeneously" are no finding words); after a lesion it is the lesion's reading."""
+    reading = read_report("Right orbit, intraconal: well-circumscribed ovoid lesion of about 19 mm. "
+                          "Isointense on T1-weighted images and homogeneously hyperintense on T2-weighted images.")
+    lesion, *readings = reading.findings
+    assert [f.normal for f in readings] == [False, False]
+    assert all(f.sites == lesion.sites and f.laterality == ("right",) for f in readings)
+    assert read_report("The pituitary gland is normal in size.").findings[0].normal
+
+
+def test_a_vessel_smoothly_opacified_is_well_filled_and_a_saccular_protrusion_an_aneurysm():
+    """"Smooth opacification" of an artery on CT angiography had read as a lung-style opacity, an
+    abnormal statement; a saccular protrusion of an artery is the aneurysm a rewrite names."""
+    features = sentence_features("Left internal carotid artery: smooth opacification, with no significant stenosis.")
+    assert features.normality == NORMAL and not features.core
+    assert "saccular aneurysm" in sentence_features(
+        "A small saccular protrusion is seen at the anterior communicating artery.").canon
+
+
+def test_mass_effect_on_a_structure_and_effacement_are_its_compression():
+    """"Mass effect on the left temporal pole" had read as a mass, and "effaced" as no finding word."""
+    for sentence in ("The left lateral ventricle is effaced.", "There is mild mass effect on the left lateral ventricle.",
+                     "Compression of the left lateral ventricle."):
+        features = sentence_features(sentence)
+        assert features.normality == ABNORMAL and "lateral ventricle" in features.sites
+        assert {stem(w) for w in features.core} == {"compress"}
+
+
+def test_a_request_after_a_semicolon_is_left_out_as_a_sentence_of_its_own_would_be():
+    """"...; please correlate with HLA-B27" had become an abnormal statement; a part that opens
+    with the examination's name is still read."""
+    assert atomize("Bilateral sacroiliitis, grade III, is considered; please correlate with HLA-B27.")[0] == [
+        "Left sacroiliitis, grade III, is considered.", "Right sacroiliitis, grade III, is considered."]
+    assert "The right sigmoid sinus is not opacified." in atomize(
+        "CT venography filling defects in the right transverse sinus; the right sigmoid sinus is not opacified.")[0]
