@@ -19,6 +19,8 @@ from __future__ import annotations
 from radscope.engine.reader.vocabulary.loader import lexicon_hash
 
 READER_NAME = "radscope-reader"
+# v56: a clause that says contrast was given no longer drops what the sentence goes on to say
+# ("After contrast was administered, the lesion showed ring enhancement").
 # v55: "both" before MR sequences or contrast phases counts them, not the sides ("high signal on
 # both T1WI and T2WI"), and "T1- and T2-weighted" names two sequences; a statement that is only a
 # reading of one sequence or scan ("Isointense on T1-weighted images.") after an abnormal finding
@@ -505,7 +507,7 @@ READER_NAME = "radscope-reader"
 # opposite places and liver segments, telegraphic labels kept. v5: findings as frames (sizes in mm within a tolerance, change over time), wording.json,
 # comparisons as context. v4: sections as written (RESULT(S), CONCLUSION, sub-headings), the
 # impression read apart. v3: radsem-rules-v5 atoms (level and site lists, joined continuations).
-READER_VERSION = "reader-v55"
+READER_VERSION = "reader-v56"
 READER_RULES_VERSION = "rules-v5"  # v5: telegraphic labels kept; v4: sentences read through wording.json
 RADSEM_RULES_VERSION = "radsem-rules-v11"  # v11: a statement naming no site is kept apart only below 0.25 similarity; v10: site lists, shared nouns, finding lists and finding adjectives written one per sentence; v9: a statement the other report denies pairs only with one that states the denied finding; kinds and effects written one per sentence; v8: a finding that names no abnormality against one that does is part-whole; v7: per-sequence atoms, places; v6: size and change-over-time contradictions
 

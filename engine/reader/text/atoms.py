@@ -559,7 +559,9 @@ def _atomize_sentence_cached(sentence: str) -> tuple[str, ...] | None:
         text = _INFERENCE_AFTER_SEMICOLON_RE.sub(", ", text)
     if ", the " in text:
         text = _other_side_clause(text)
-    if not text or lex.drop.search(text.lower()) or _names_only_places(text) or _measures_a_place(text):
+    if text and lex.drop.search(text.lower()):
+        text = _after_the_technique(text) or ""  # "": the sentence is only technique or a request
+    if not text or _names_only_places(text) or _measures_a_place(text):
         return None
     text = _ONE_CONSTRUCT_RE.sub(_mask_and, _BETWEEN_RE.sub(_mask_between, text))
     out: list[str] = []
@@ -590,6 +592,29 @@ def _dropped_part(part: str, whole: str) -> bool:
     is a finding, not a title."""
     said = part.strip(" .;,")
     return part != whole and bool(_REQUEST_RE.match(said)) and bool(anatomy_lexicon().drop.search(said.lower()))
+
+
+# A clause that says contrast was given, then what the images showed: "After contrast was
+# administered, the lesion showed ring enhancement"
+_TECHNIQUE_CLAUSE_RE = re.compile(
+    r"^[^;:]*?\b(?:contrast|contrast agent|contrast medium|gadolinium)\s+(?:was|were)\s+(?:administered|injected|given)\b"
+    r"(?:[^,;:]*?[,;:]|(?=\s+(?:and|which)\s))\s*(?:(?:which|and|that)\s+)?"
+    r"(?:(?:shows?|showed|showing|demonstrat\w*|reveal\w*)\s+(?:that\s+)?)?"
+    r"(?P<rest>\S.*)$", re.IGNORECASE)
+
+
+def _after_the_technique(sentence: str) -> str | None:
+    """What a sentence the drop patterns take for technique says after a clause that says contrast
+    was given, when that names a place or a finding of its own and is no technique itself ("After
+    contrast was administered, the lesion showed ring enhancement" had been dropped whole). None
+    when nothing is left (the sentence is technique, a comparison or a request)."""
+    m = _TECHNIQUE_CLAUSE_RE.match(sentence)
+    if m is None:
+        return None
+    rest = m.group("rest")
+    if anatomy_lexicon().drop.search(rest.lower()) or not (names_site(rest) or names_finding(rest)):
+        return None
+    return rest[:1].upper() + rest[1:]
 
 
 def _only_an_artefact(atom: str) -> bool:

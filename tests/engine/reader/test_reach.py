@@ -4337,3 +4337,30 @@ def test_a_request_after_a_semicolon_is_left_out_as_a_sentence_of_its_own_would_
         "Left sacroiliitis, grade III, is considered.", "Right sacroiliitis, grade III, is considered."]
     assert "The right sigmoid sinus is not opacified." in atomize(
         "CT venography filling defects in the right transverse sinus; the right sigmoid sinus is not opacified.")[0]
+
+
+# --- reader-v56: a vessel's flow signal said absent, perfusion parameters, a contrast clause
+
+def test_a_vessels_flow_signal_said_absent_is_the_vessel_not_visualized():
+    """"The flow signal of the left transverse sinus is absent" and "no flow-related signal in" it
+    read as a finding "absent" and as a normal denial; both are "no flow signal in" the sinus."""
+    for sentence in ("The flow signal of the left transverse sinus is absent.",
+                     "There is no flow-related signal in the left transverse sinus.",
+                     "No flow signal in the left transverse sinus."):
+        features = sentence_features(sentence)
+        assert features.normality == ABNORMAL and "transverse sinus is not visualized" in features.canon
+
+
+def test_perfusion_parameters_read_alike_in_words_and_abbreviations():
+    """"Cerebral blood flow" had read as "brain vascularity" and "prolonged" as no finding word."""
+    assert sentence_features("In the left frontal lobe, reduced cerebral blood flow.").canon == \
+        sentence_features("In the left frontal lobe, decreased CBF.").canon
+    delayed = sentence_features("Time to peak is delayed in the right temporal lobe.")
+    assert delayed.normality == ABNORMAL and "ttp is increased" in delayed.canon
+
+
+def test_a_contrast_clause_does_not_drop_what_the_sentence_goes_on_to_say():
+    """The sentence had been dropped whole as technique; a contrast clause alone still is."""
+    assert atomize("After contrast was administered, the lesion in the left frontal lobe showed ring enhancement.")[0] == [
+        "The lesion in the left frontal lobe showed ring enhancement."]
+    assert atomize("Contrast was administered, with no adverse reaction.")[0] == []
