@@ -29,6 +29,7 @@ from radscope.engine.reader.attributes.severity import severity
 from radscope.engine.reader.attributes.size import size_spans
 from radscope.engine.reader.text.anatomy import anatomy_lexicon, canonical_text, said_of_the_finding_before
 from radscope.engine.reader.text.atoms import atomize_kept_parts, atoms_by_line
+from radscope.engine.reader.text.labelled_lines import MR_SEQUENCE
 from radscope.engine.reader.text.report_text import read_text
 from radscope.engine.reader.vocabulary.reader_words import reader_lexicon
 
@@ -176,7 +177,7 @@ _READING_ONLY_RE = re.compile(
     r"(?:(?:it|they|this|these|the (?:lesions?|mass(?:es)?|nodules?|tumou?rs?))\s+(?:is|are|appears?)\s+)?"
     r"(?:(?:slightly|mildly|mainly|predominantly|largely|homogeneously|uniformly)\s+)?"
     r"(?:(?:iso|hypo|hyper)-?(?:intense|dense|echoic|attenuating)|(?:of )?iso-?signal)"
-    r"(?:\s+(?:on|in)\s+(?:the\s+)?(?:T[12]|PD|FLAIR|DWI|ADC|SWI|STIR)[\w-]*(?:\s+(?:images?|imaging|sequences?))?)?\s*\.?",
+    rf"(?:\s+(?:on|in)\s+(?:the\s+)?{MR_SEQUENCE}(?:\s+(?:images?|imaging|sequences?))?)?\s*\.?",
     re.IGNORECASE)
 
 
