@@ -11,6 +11,11 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
+# How a report's text is cut into what each metric reads: in every signature of a metric that
+# reads sections, so that a stored result read under an older cut is scored again. 2: a report
+# that is one indication or history section is read after its first sentence or line.
+LAYOUT_VERSION = "layout-2"
+
 # Canonical section names, and the heading spellings that map to them (matched case-insensitively,
 # with or without a colon). English headings, and the English translations radiologists' headings
 # in other languages get (a French "RESULTAT" is translated "RESULT", "CONCLUSION" stays).
@@ -268,11 +273,37 @@ def _findings_sections(text: str, body: list[Section], found: list[Section], imp
         return loose, False
     if impression:
         return found, False
+    after = _after_inline_reason(body)
+    if after is not None:
+        notices.append(f"read as findings: the text after the first sentence or line under {body[0].heading!r} "
+                       f"({body[0].name} section with no findings heading)")
+        return [after], False
     whole = bool(text.strip())
     if whole:
         notices.append("no findings or impression section could be told apart: the report "
                        "is read whole")
     return [Section("whole", "", text.strip(), 0, len(text))], whole
+
+
+# The end of a sentence, before the next one's capital letter
+_SENTENCE_END_RE = re.compile(r"[.!?]\s+(?=[A-Z])")
+
+
+def _after_inline_reason(body: list[Section]) -> Section | None:
+    """"Clinical indication: weakness of the right limbs. Plain CT: no abnormal density ...": a
+    report that is one indication or history section says why it was asked for in its first
+    sentence or line and what was seen after it. None for any other report, or when nothing
+    follows."""
+    if len(body) != 1 or body[0].name not in ("indication", "history"):
+        return None
+    section = body[0]
+    m = _SENTENCE_END_RE.search(section.text)
+    line_end = section.text.find("\n")
+    end = m.end() if m is not None and (line_end == -1 or m.start() < line_end) else line_end + 1
+    rest = section.text[end:].lstrip() if end > 0 else ""
+    if not rest:
+        return None
+    return Section("preamble", "", rest, section.end - len(rest), section.end)
 
 
 # A placeholder where the findings would be ("Please", "See impression.", "N/A", "---").

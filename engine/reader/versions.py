@@ -19,6 +19,14 @@ from __future__ import annotations
 from radscope.engine.reader.vocabulary.loader import lexicon_hash
 
 READER_NAME = "radscope-reader"
+# v57: perfusion read as it is written: any technique clause ("CT perfusion scanning was performed
+# and the maps were reconstructed, which showed ...") keeps what it goes on to say; "<study> shows
+# that" is a lead-in; a parameter opening a clause after its place ends the list of places ("in the
+# left nucleus and insula CBF ... ") and ", and in ..." starts a clause; "are both" is no side;
+# parameters said consistent, equal or similar between the sides are symmetrical, a volume of 0 mL
+# is none; a vessel that does not opacify is not opacified, one opacified is visualized;
+# "non-contrast" is unenhanced, never a denial; a report that is one indication or history
+# section is read after its first sentence or line.
 # v56: a clause that says contrast was given no longer drops what the sentence goes on to say
 # ("After contrast was administered, the lesion showed ring enhancement").
 # v55: "both" before MR sequences or contrast phases counts them, not the sides ("high signal on
@@ -507,7 +515,7 @@ READER_NAME = "radscope-reader"
 # opposite places and liver segments, telegraphic labels kept. v5: findings as frames (sizes in mm within a tolerance, change over time), wording.json,
 # comparisons as context. v4: sections as written (RESULT(S), CONCLUSION, sub-headings), the
 # impression read apart. v3: radsem-rules-v5 atoms (level and site lists, joined continuations).
-READER_VERSION = "reader-v56"
+READER_VERSION = "reader-v57"
 READER_RULES_VERSION = "rules-v5"  # v5: telegraphic labels kept; v4: sentences read through wording.json
 RADSEM_RULES_VERSION = "radsem-rules-v11"  # v11: a statement naming no site is kept apart only below 0.25 similarity; v10: site lists, shared nouns, finding lists and finding adjectives written one per sentence; v9: a statement the other report denies pairs only with one that states the denied finding; kinds and effects written one per sentence; v8: a finding that names no abnormality against one that does is part-whole; v7: per-sequence atoms, places; v6: size and change-over-time contradictions
 

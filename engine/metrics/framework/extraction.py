@@ -17,7 +17,14 @@ from typing import Any, Generic, Literal, Protocol, TypeVar
 
 from radscope.engine.context import ModelInfo, RuntimeContext
 from radscope.engine.eligibility.readable import ReaderLanguages
-from radscope.engine.io.reports import PARTS, ReportLayout, ReportPair, read_layout, section_view
+from radscope.engine.io.reports import (
+    LAYOUT_VERSION,
+    PARTS,
+    ReportLayout,
+    ReportPair,
+    read_layout,
+    section_view,
+)
 from radscope.engine.metrics.framework.base import Metric, MetricCard, PairScore
 from radscope.engine.options.extractor import EXTRACTOR
 from radscope.engine.options.sections import SECTIONS, chosen_parts
@@ -131,6 +138,8 @@ class ExtractorMetric(Metric, Generic[T]):
 
     def signature_fields(self) -> dict[str, Any]:
         fields = self.scoring.signature_fields(self.extractor.signature_fields())
+        if self.parts:  # what a report's sections are is part of what was read
+            fields = {**fields, "layout": LAYOUT_VERSION}
         if self.parts != self.card.reads:  # a choice other than the definition's is named
             fields = {**fields, "sections": "+".join(self.parts)}
         return fields

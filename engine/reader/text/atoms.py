@@ -56,7 +56,7 @@ _MAX_ITEM_WORDS = 5
 # Where a new statement starts: ";", "but", ", however", ", and the ..." (not ", and" inside a list).
 _CLAUSE_SPLIT_RE = re.compile(
     r";\s*|\s+but\s+|,?\s+despite\s+(?=(?:a|an|the|some|bilateral|left|right)\b)|,?\s+along with\s+|,?\s+as well as\s+(?=(?:a|an|the|some|multiple|mild|small)\b)|,\s*(?:however|whereas|while)\s+|\s+whereas\s+"
-    r"|,\s*and\s+(?=(?:the|there|no|a|an|its|their|some|multiple|scattered|bilateral|both|left|right|"
+    r"|,\s*and\s+(?=(?:the|there|no|a|an|its|their|some|multiple|scattered|bilateral|both|left|right|in|"
     r"mild|small|slight|several|few|local|partial|patchy)\b)",
     re.IGNORECASE)
 _VERB_RE = re.compile(rf"\b(?:{'|'.join(_STATEMENT_VERBS)})\b", re.IGNORECASE)
@@ -89,7 +89,7 @@ _SIDE_PAIR_SPLIT_RE = re.compile(r"\b(?:left|right)$", re.IGNORECASE)
 _LOCATIVE_RE = re.compile(r"\b(?:in|within|at|of|involv(?:es|e|ing)|affect(?:s|ing)?|on|around|into)\s+",
                           re.IGNORECASE)
 _LOCATIVE_END_RE = re.compile(
-    r"(?<!\d)\.|\.(?!\d)|[;:()]|,?\s+(?:is|are|was|were|shows?|showing|demonstrat\w*|exhibit\w*|with|without|measur\w*|spans?|"
+    r"(?<!\d)\.|\.(?!\d)|[;:()]|,?\s+(?:is|are|was|were|shows?|showed|showing|revealed|reveals?|demonstrat\w*|exhibit\w*|with|without|measur\w*|spans?|"
     r"which|that|on|along|due|suggest\w*|consistent|compatible|likely|possibly|probably|extending)\b",
     re.IGNORECASE)
 _SITE_JOINER_RE = re.compile(
@@ -219,9 +219,10 @@ _SIZE_CHANGE_RE = re.compile(
 _TECHNIQUE_LEAD_RE = re.compile(
     r"^[^:;]*\b(?:shows?|demonstrates?|reveals?|(?:was|were) performed|(?:is|are) as follows)\s*:\s*"
     # "Non-contrast CT of the abdomen shows a distended gallbladder": the study, then its finding
-    r"|^(?:(?:non-?contrast|unenhanced|contrast-enhanced|enhanced|plain)\s+)?(?:ct|mri|mr|ultrasound|radiographs?"
-    r"|x-rays?|(?:the\s+)?(?:images?|scans?|study|examination))(?:\s+of\s+the\s+[a-z ]{1,30}?)?"
-    r"\s+(?:shows?|demonstrates?|reveals?)\s+(?=\S)",
+    r"|^(?:(?:non-?contrast|unenhanced|contrast-enhanced|enhanced|plain)\s+)?(?:(?:ct|mri|mr)(?:\s+(?:perfusion|angiography))?"
+    r"|ultrasound|radiographs?|films?|x-rays?|cta|mra|(?:the\s+)?(?:images?|scans?|study|examination))"
+    r"(?:\s+(?:imaging|maps|images|scan))?(?:\s+of\s+the\s+[a-z ]{1,30}?)?"
+    r"\s+(?:shows?|showed|demonstrates?|demonstrated|reveals?|revealed)\s+(?:that\s+)?(?=\S)",
     re.IGNORECASE)
 # "CDFI: no blood flow signal inside", "...; Color Doppler shows peripheral flow": the Doppler
 # technique before what it shows, at the start of a sentence or of a clause (said after it, "on
@@ -555,6 +556,8 @@ def _atomize_sentence_cached(sentence: str) -> tuple[str, ...] | None:
     if "cdfi" in lowered or "doppler" in lowered:
         text = _DOPPLER_LEAD_RE.sub("", text)
     text = _CHANGE_AFTER_SEMICOLON_RE.sub(", ", _neither_nor(_without_title(text)))
+    if "CB" in text or "MTT" in text or "TTP" in text or "Tmax" in text:
+        text = _PARAMETER_AFTER_PLACE_RE.sub(_comma_before_parameter, text)
     if ";" in text and _INFERENCE_WORD_RE.search(text):
         text = _INFERENCE_AFTER_SEMICOLON_RE.sub(", ", text)
     if ", the " in text:
@@ -597,10 +600,31 @@ def _dropped_part(part: str, whole: str) -> bool:
 # A clause that says contrast was given, then what the images showed: "After contrast was
 # administered, the lesion showed ring enhancement"
 _TECHNIQUE_CLAUSE_RE = re.compile(
-    r"^[^;:]*?\b(?:contrast|contrast agent|contrast medium|gadolinium)\s+(?:was|were)\s+(?:administered|injected|given)\b"
+    r"^[^;:]*?\b(?:(?:contrast|contrast agent|contrast medium|gadolinium)\s+(?:was|were)\s+(?:administered|injected|given)"
+    r"|(?:was|were)\s+(?:performed|obtained|acquired|done|reconstructed))\b"
     r"(?:[^,;:]*?[,;:]|(?=\s+(?:and|which)\s))\s*(?:(?:which|and|that)\s+)?"
     r"(?:(?:shows?|showed|showing|demonstrat\w*|reveal\w*)\s+(?:that\s+)?)?"
     r"(?P<rest>\S.*)$", re.IGNORECASE)
+
+
+# "in the left insula CBF and CBV are decreased": a perfusion parameter (written as its
+# abbreviation) that opens a clause after the place it is measured at, with no comma between
+_PARAMETER_AFTER_PLACE_RE = re.compile(
+    r"\b(?P<word>[a-z]+) (?=(?:only )?(?:r?CBF|r?CBV|MTT|TTP|Tmax)(?:,? (?:and )?(?:r?CBF|r?CBV|MTT|TTP|Tmax))*"
+    r" (?:is|are|was|were)\b)")
+# words a parameter's name follows inside a clause ("the CBF is ...", "with MTT ...")
+_BEFORE_A_PARAMETER = frozenset({"the", "and", "or", "of", "that", "which", "with", "whose", "where", "while",
+                                 "but", "no", "its", "their", "both", "whereas", "relative", "low", "high",
+                                 "lower", "higher", "normal", "abnormal", "mean", "regional"})
+
+
+def _comma_before_parameter(m: re.Match[str]) -> str:
+    """A comma after the place a perfusion parameter's clause is about, so that a list of places
+    ("in the left lentiform nucleus and insula CBF and CBV are decreased") ends where it ends."""
+    word = m.group("word")
+    if word in _BEFORE_A_PARAMETER or word.endswith(("ed", "ly")):
+        return m.group(0)  # "delayed TTP is seen", "markedly ...": the parameter's own words
+    return f"{word}, "
 
 
 def _after_the_technique(sentence: str) -> str | None:
@@ -612,6 +636,8 @@ def _after_the_technique(sentence: str) -> str | None:
     if m is None:
         return None
     rest = m.group("rest")
+    while (more := _TECHNIQUE_CLAUSE_RE.match(rest)) is not None:
+        rest = more.group("rest")  # "CT perfusion was performed and the maps were reconstructed: ..."
     if anatomy_lexicon().drop.search(rest.lower()) or not (names_site(rest) or names_finding(rest)):
         return None
     return rest[:1].upper() + rest[1:]
@@ -806,7 +832,7 @@ def _comma_statements(text: str) -> list[str]:
         left = text[start:m.start()]
         # the verb of the statement before, not of a lead-in ("... shows Ligaments: the anterior
         # and posterior cruciate ligaments are intact" is one subject list)
-        said = left.rsplit(":", 1)[-1]
+        said = _ATTRIBUTIVE_PARTICIPLE_RE.sub("", _SAID_THAT_RE.sub("", left.rsplit(":", 1)[-1], count=1))
         end = next((c.start() for c, _ in cuts[index + 1:] if c.start() > m.end()), len(text))
         right = text[m.end():end]
         if not _VERB_RE.search(said) and not _DISC_VERB_RE.search(said) \
@@ -827,6 +853,17 @@ def _comma_statements(text: str) -> list[str]:
             pieces.append(left)
             start = m.end()
     return [*pieces, text[start:]]
+
+
+# "CTA shows that ...": what a study is said to show is the statement, its verb not the statement's
+# ("CTA shows that the middle and distal segments of the basilar artery are not visualized" is one)
+_SAID_THAT_RE = re.compile(
+    r"^[^,;]*?\b(?:shows?|showed|demonstrates?|demonstrated|reveals?|revealed|indicates?|indicated)\s+that\s+",
+    re.IGNORECASE)
+
+
+# "the measured values of ...": a verb's participle after an article describes its noun, it is no verb
+_ATTRIBUTIVE_PARTICIPLE_RE = re.compile(r"\b(?:the|a|an|its|their)\s+[a-z]+ed\b", re.IGNORECASE)
 
 
 def _denied_list_goes_on(left: str, right: str) -> bool:
@@ -961,13 +998,21 @@ def _cut_clauses(text: str) -> list[str]:
                 and not _LEADING_DENIAL_RE.match(left.lstrip()):
             continue  # "...; the largest measures 7 mm": it goes on describing the finding
         if m.group(0).lstrip(" ,").lower().startswith("and") and (
-                (not _VERB_RE.search(left) and _VERB_RE.search(right) and not _whole_denial(left))
+                (not _VERB_RE.search(left) and _VERB_RE.search(right) and not _whole_denial(left)
+                 and not _verbless_finding(left))
                 or (_is_site(right) and not names_finding(right) and not _VERB_RE.search(right))):
             continue
         pieces.append(left)
         start = m.end()
     pieces.append(text[start:])
     return [p for piece in pieces for part in _split_exception(piece) for p in _comma_statements(part)]
+
+
+def _verbless_finding(left: str) -> bool:
+    """"Severe stenosis of the left internal carotid artery, and the middle cerebral artery is not
+    visualized": a finding named without a verb before ", and" is a statement of its own, not the
+    start of a subject list (one with a comma may be: "The trachea, right main bronchus, and ...")."""
+    return "," not in left and names_finding(left)
 
 
 def _whole_denial(left: str) -> bool:

@@ -122,9 +122,23 @@ def test_unknown_headings_never_swallow_text_silently():
 
 
 def test_a_report_with_nothing_to_tell_apart_is_read_whole_with_a_notice():
-    layout = read_layout("Clinical history: fall. Right wrist fracture.")
-    assert layout.whole and "Right wrist fracture" in layout.findings
+    layout = read_layout("Clinical history: fall, right wrist fracture")
+    assert layout.whole and "right wrist fracture" in layout.findings
     assert any("read whole" in n for n in layout.notices)
+
+
+def test_a_report_that_is_one_reason_section_is_read_after_its_first_sentence_or_line():
+    # reader-v57: "Clinical indication: transient weakness of the right limbs. Plain CT: ..." had been
+    # read whole, the indication as a finding (a normal study scored against itself in other words
+    # as 0.10); the reason is its first sentence or line, what was seen follows it
+    inline = read_layout("Clinical indication: weakness of the right limbs. Plain CT: no abnormal density. "
+                         "The ventricles are normal.")
+    assert not inline.whole and inline.findings == "Plain CT: no abnormal density. The ventricles are normal."
+    assert any("first sentence or line under 'Clinical indication'" in n for n in inline.notices)
+    by_line = read_layout("Clinical history: fall\nRight wrist fracture.")
+    assert by_line.findings == "Right wrist fracture."
+    # a report that is only its reason is still read whole
+    assert read_layout("History: cough.").whole
 
 
 def test_combined_heading_is_read_as_findings_with_a_notice():

@@ -4364,3 +4364,92 @@ def test_a_contrast_clause_does_not_drop_what_the_sentence_goes_on_to_say():
     assert atomize("After contrast was administered, the lesion in the left frontal lobe showed ring enhancement.")[0] == [
         "The lesion in the left frontal lobe showed ring enhancement."]
     assert atomize("Contrast was administered, with no adverse reaction.")[0] == []
+
+
+# --- reader-v57: perfusion as translated reports write it, technique clauses, vessel filling
+
+def test_a_technique_clause_keeps_what_the_sentence_goes_on_to_say():
+    """"CT perfusion maps were obtained, showing that ..." had been dropped whole as technique (a
+    perfusion study's findings with it); a technique clause alone still is, and two in a row go."""
+    assert atomize("CT perfusion scanning was performed and the CBF, CBV, MTT and TTP maps were reconstructed, "
+                   "which showed that in the left frontal lobe CBF was decreased.")[0] == [
+        "In the left frontal lobe, CBF was decreased."]
+    assert atomize("Axial images were obtained through the abdomen.")[0] == []
+
+
+def test_a_study_said_to_show_that_is_a_lead_in():
+    """"Plain film shows that the femoral head and acetabulum are intact" had been cut after "the
+    femoral head", read as an abnormal statement of the film."""
+    assert atomize("Plain film shows that the femoral head and acetabulum are intact.")[0] == [
+        "Femoral head is intact.", "Acetabulum is intact."]
+    statements = read_report("CT perfusion imaging shows that the CBF, CBV, MTT and TTP maps of both "
+                             "cerebral hemispheres are symmetrical.").findings
+    assert len(statements) == 2 and all(s.features.normality == NORMAL for s in statements)
+
+
+def test_a_perfusion_parameter_after_its_places_ends_the_list_of_places():
+    """"in the left lentiform nucleus and insula CBF and CBV are both ..." had read "insula CBF" as a
+    place and "both" as the sides; ", and in the ..." now starts a statement of its own."""
+    assert atomize("In the left frontal lobes CBF is decreased, and in the left lentiform nucleus and insula "
+                   "CBF and CBV are both markedly decreased.")[0] == [
+        "In the left frontal lobes, CBF is decreased.",
+        "In the left lentiform nucleus, CBF and CBV are both markedly decreased.",
+        "In the insula, CBF and CBV are both markedly decreased."]
+    assert atomize("Around the lesion, no area of prolonged MTT or delayed TTP is seen.")[0] == [
+        "Around the lesion, no area of prolonged MTT is seen.", "Around the lesion, no delayed TTP is seen."]
+    # a list of places with nothing of its own after ", and in" stays one statement per place
+    assert atomize("Patchy opacities are seen in the right lower lobe, and in the left lower lobe.")[0] == [
+        "Patchy opacities are seen in the right lower lobe.", "Patchy opacities are seen in the left lower lobe."]
+
+
+def test_a_finding_without_a_verb_before_and_a_statement_is_its_own():
+    """"Severe stenosis of ..., and the proximal segment ... is not visualized" had been one statement
+    once the study's lead-in ("MRA shows") was read as one."""
+    assert atomize("MRA shows severe stenosis of the left internal carotid artery, and the proximal segment of "
+                   "the left middle cerebral artery is not visualized.")[0] == [
+        "Severe stenosis of the left internal carotid artery.",
+        "The proximal segment of the left middle cerebral artery is not visualized."]
+
+
+def test_measured_values_of_a_list_of_places_are_said_of_each():
+    """"the measured values of ..." read "measured" as the verb, and "showed" did not end a list of
+    places: the places before the last were cut off as abnormal statements with no predicate."""
+    for sentence in ("The measured values of the bilateral frontal lobes and thalami are within the normal range.",
+                     "The perfusion of the bilateral thalami and cerebellum showed no obvious abnormality."):
+        statements = read_report(sentence).findings
+        assert len(statements) >= 3 and all(s.features.normality == NORMAL for s in statements), sentence
+
+
+def test_perfusion_said_alike_on_both_sides_is_symmetrical_and_a_zero_volume_is_none():
+    """Values "basically consistent", "roughly equal" or "similar" between the sides had no normal
+    word and read as abnormal; "the Tmax>6s volume is 0 ml" read as an abnormal volume."""
+    for sentence in ("The CBF, CBV, MTT and TTP values of the left frontal lobe are basically consistent.",
+                     "The CBF and CBV of the right temporal lobe are similar.",
+                     "The perfusion of the left temporal lobe is balanced.",
+                     "The Tmax>6s volume is 0 ml.", "Core volume 0 mL.",
+                     "The CBV is not obviously changed."):
+        assert sentence_features(sentence).normality == NORMAL, sentence
+    for sentence in ("The perfusion of the right temporal lobe is similar to the left frontal lobe infarct.",
+                     "The Tmax>6s volume is about 36 ml.", "The MTT and TTP could not be measured.",
+                     "CBF is unchanged compared with the previous study."):
+        assert sentence_features(sentence).normality == ABNORMAL, sentence
+
+
+def test_a_vessel_that_does_not_fill_is_not_opacified_and_one_opacified_is_visualized():
+    """"does not opacify" and "non-opacification" read as normal denials (a missed occlusion);
+    "opacified" alone read as a lung opacity. A paranasal sinus opacified stays abnormal."""
+    for sentence in ("The mid and distal basilar artery does not opacify.", "Non-opacification of the basilar artery.",
+                     "The left vertebral artery does not fill.", "The maxillary sinus is opacified.",
+                     "This vein opacifies early, in the arterial phase."):
+        assert sentence_features(sentence).normality == ABNORMAL, sentence
+    for sentence in ("The anterior communicating artery is opacified.", "Both vertebral arteries opacify."):
+        assert sentence_features(sentence).normality == NORMAL, sentence
+
+
+def test_non_contrast_is_a_technique_never_a_denial():
+    """"Parenchyma (non-contrast): small chronic lacunar focus" denied "non-contrast" and so could
+    not pair with "a small old lacunar focus"."""
+    features = sentence_features("Parenchyma (non-contrast): small chronic lacunar focus in the left basal ganglia.")
+    assert not features.negated and "unenhanced" in features.canon
+    assert incompatibility_reason(features, sentence_features(
+        "A small old lacunar focus is seen in the left basal ganglia.")) is None
