@@ -19,6 +19,9 @@ from __future__ import annotations
 from radscope.engine.reader.vocabulary.loader import lexicon_hash
 
 READER_NAME = "radscope-reader"
+# v58: a finding, then the places it is seen at after a colon or in brackets ("lesions in the
+# following regions: A, B and C", "lesions: A; B", "lesions (A; B)"), is said at each place; an MR
+# sequence after "on" is no place of a list ("high signal on FLAIR in A and B").
 # v57: perfusion read as it is written: any technique clause ("CT perfusion scanning was performed
 # and the maps were reconstructed, which showed ...") keeps what it goes on to say; "<study> shows
 # that" is a lead-in; a parameter opening a clause after its place ends the list of places ("in the
@@ -515,7 +518,7 @@ READER_NAME = "radscope-reader"
 # opposite places and liver segments, telegraphic labels kept. v5: findings as frames (sizes in mm within a tolerance, change over time), wording.json,
 # comparisons as context. v4: sections as written (RESULT(S), CONCLUSION, sub-headings), the
 # impression read apart. v3: radsem-rules-v5 atoms (level and site lists, joined continuations).
-READER_VERSION = "reader-v57"
+READER_VERSION = "reader-v58"
 READER_RULES_VERSION = "rules-v5"  # v5: telegraphic labels kept; v4: sentences read through wording.json
 RADSEM_RULES_VERSION = "radsem-rules-v11"  # v11: a statement naming no site is kept apart only below 0.25 similarity; v10: site lists, shared nouns, finding lists and finding adjectives written one per sentence; v9: a statement the other report denies pairs only with one that states the denied finding; kinds and effects written one per sentence; v8: a finding that names no abnormality against one that does is part-whole; v7: per-sequence atoms, places; v6: size and change-over-time contradictions
 

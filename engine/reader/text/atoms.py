@@ -566,6 +566,8 @@ def _atomize_sentence_cached(sentence: str) -> tuple[str, ...] | None:
         text = _after_the_technique(text) or ""  # "": the sentence is only technique or a request
     if not text or _names_only_places(text) or _measures_a_place(text):
         return None
+    if ":" in text or "(" in text:
+        text = _place_list_written_out(text)
     text = _ONE_CONSTRUCT_RE.sub(_mask_and, _BETWEEN_RE.sub(_mask_between, text))
     out: list[str] = []
     for clause in (a for whole in _clauses(text) for c in _expand_predicates(whole)
@@ -579,6 +581,36 @@ def _atomize_sentence_cached(sentence: str) -> tuple[str, ...] | None:
                  if _has_content(s, sentence) and not _UNSEEN_BEFORE_RE.match(s) and not _measures_a_site(s)
                  and not _only_an_artefact(s) and not _dropped_part(s, text)
                  for d in _split_device_denial(s))
+
+
+# "<finding> in the following regions: A, B and C", "<finding>: A; B; C", "<finding> (A; B)": a
+# finding, then the places it is seen at, listed after a colon or in brackets
+_PLACE_LIST_RE = re.compile(
+    r"^(?P<lead>[^:;()]*?[a-z0-9/)-])(?:\s+(?:at|in)\s+the\s+following\s+(?:regions?|locations?|sites?|areas?|places?))?"
+    r"\s*(?::|\()\s*(?P<items>[^:()]+?)\)?\s*[.;]?$", re.IGNORECASE)
+_PLACE_ITEM_SPLIT_RE = re.compile(r"\s*;\s*|\s*,\s*(?:and\s+)?|\s+and\s+", re.IGNORECASE)
+# a lead that ends in a word saying where ("lesions in", "foci involving"): the places follow it
+_ENDS_LOCATIVE_RE = re.compile(r"\b(?:in|within|at|of|involv(?:es|e|ing)|affect(?:s|ing)?|on|along|throughout)$",
+                               re.IGNORECASE)
+
+
+def _place_list_written_out(text: str) -> str:
+    """"Patchy T2 hyperintense lesions in the following regions: the left frontal lobe, the right
+    parietal lobe and the left occipital lobe", "... lesions involving: A; B; C" and "... lesions
+    (A; B)" say the finding at each place as "... lesions in A, B and C" does: written so, the
+    places are one list that the site list reads one statement per place (the items had been
+    statements naming only a place, or one statement over the three places). Unchanged unless
+    every item names only a place and what comes before them names a finding."""
+    m = _PLACE_LIST_RE.match(text)
+    if m is None:
+        return text
+    items = [i for i in _PLACE_ITEM_SPLIT_RE.split(m["items"]) if i]
+    if len(items) < 2 or not all(_names_only_places(i) for i in items) or not _names_finding_or_signal(m["lead"]):
+        return text
+    places = f"{', '.join(items[:-1])} and {items[-1]}"
+    places = places[:1].lower() + places[1:] if places[1:2].islower() else places
+    lead = m["lead"]
+    return f"{lead}{' ' if _ENDS_LOCATIVE_RE.search(lead) else ' in '}{places}."
 
 
 # A request or a recommendation that opens a part of a sentence ("...; please correlate with
@@ -1555,6 +1587,8 @@ def _expand_site_list(clause: str) -> list[str]:
     words read as a list of sites gives the list; "at C3/4, C4/5, C5/6" lists levels with commas
     only."""
     for start in _LOCATIVE_RE.finditer(clause):
+        if MR_SEQUENCE_RE.match(clause, start.end()):
+            continue  # "high signal on FLAIR in the left frontal lobe and ...": a sequence, not a place
         listed = _site_list(clause, start.end())
         if listed:
             items, end = listed

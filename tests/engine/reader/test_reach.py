@@ -4453,3 +4453,28 @@ def test_non_contrast_is_a_technique_never_a_denial():
     assert not features.negated and "unenhanced" in features.canon
     assert incompatibility_reason(features, sentence_features(
         "A small old lacunar focus is seen in the left basal ganglia.")) is None
+
+
+# --- reader-v58: a finding, then the places it is seen at; a sequence is no place
+
+def test_a_finding_then_its_places_after_a_colon_or_in_brackets_is_said_at_each():
+    """The places listed after a colon or in brackets had been statements naming only a place (read
+    abnormal, with no finding) or one statement over every place; they are the finding at each."""
+    for sentence in ("Patchy T2 hyperintense lesions in the following regions: the left frontal lobe and the "
+                     "right parietal lobe.",
+                     "Patchy T2 hyperintense lesions (left frontal lobe; right parietal lobe).",
+                     "Patchy T2 hyperintense lesions: left frontal lobe; right parietal lobe."):
+        assert atomize(sentence)[0] == ["Patchy T2 hyperintense lesions in the left frontal lobe.",
+                                        "Patchy T2 hyperintense lesions in the right parietal lobe."], sentence
+    # labels of places, each saying something of its own, are no such list
+    assert atomize("Liver: normal; spleen: normal.")[0] == ["Liver normal.", "Spleen normal."]
+
+
+def test_a_sequence_after_on_is_no_place_of_a_list():
+    """"High signal on FLAIR in the left frontal lobe and the right parietal lobe" read "on FLAIR in
+    the left frontal lobe" as the first place of the list: the second statement lost its sequence."""
+    assert atomize("High signal on FLAIR in the left frontal lobe and the right parietal lobe.")[0] == [
+        "High signal on FLAIR in the left frontal lobe.", "High signal on FLAIR in the right parietal lobe."]
+    assert atomize("Patchy hyperintense lesions on T2WI involving: left frontal lobe; right parietal lobe.")[0] == [
+        "Patchy hyperintense lesions on T2WI involving the left frontal lobe.",
+        "Patchy hyperintense lesions on T2WI involving the right parietal lobe."]
