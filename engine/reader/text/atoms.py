@@ -218,7 +218,8 @@ _SIZE_CHANGE_RE = re.compile(
 # "Small bowel MRE shows: <finding>": the lead that introduces the findings goes, they stay.
 _TECHNIQUE_LEAD_RE = re.compile(
     r"^[^:;]*\b(?:shows?|demonstrates?|reveals?|(?:was|were) performed|(?:is|are) as follows)\s*:\s*"
-    # "Non-contrast CT of the abdomen shows a distended gallbladder": the study, then its finding
+    # "Non-contrast CT of the abdomen shows a distended gallbladder", "CT perfusion imaging shows that
+    # ...": the study, then its finding
     r"|^(?:(?:non-?contrast|unenhanced|contrast-enhanced|enhanced|plain)\s+)?(?:(?:ct|mri|mr)(?:\s+(?:perfusion|angiography))?"
     r"|ultrasound|radiographs?|films?|x-rays?|cta|mra|(?:the\s+)?(?:images?|scans?|study|examination))"
     r"(?:\s+(?:imaging|maps|images|scan))?(?:\s+of\s+the\s+[a-z ]{1,30}?)?"
@@ -600,7 +601,8 @@ def _place_list_written_out(text: str) -> str:
     (A; B)" say the finding at each place as "... lesions in A, B and C" does: written so, the
     places are one list that the site list reads one statement per place (the items had been
     statements naming only a place, or one statement over the three places). Unchanged unless
-    every item names only a place and what comes before them names a finding."""
+    every item names only a place and what comes before them names a finding or an abnormal
+    signal."""
     m = _PLACE_LIST_RE.match(text)
     if m is None:
         return text
@@ -629,8 +631,9 @@ def _dropped_part(part: str, whole: str) -> bool:
     return part != whole and bool(_REQUEST_RE.match(said)) and bool(anatomy_lexicon().drop.search(said.lower()))
 
 
-# A clause that says contrast was given, then what the images showed: "After contrast was
-# administered, the lesion showed ring enhancement"
+# A clause that says contrast was given or a study was done, then what the images showed: "After
+# contrast was administered, the lesion showed ring enhancement", "CT perfusion maps were obtained,
+# showing that ..."
 _TECHNIQUE_CLAUSE_RE = re.compile(
     r"^[^;:]*?\b(?:(?:contrast|contrast agent|contrast medium|gadolinium)\s+(?:was|were)\s+(?:administered|injected|given)"
     r"|(?:was|were)\s+(?:performed|obtained|acquired|done|reconstructed))\b"
@@ -660,10 +663,11 @@ def _comma_before_parameter(m: re.Match[str]) -> str:
 
 
 def _after_the_technique(sentence: str) -> str | None:
-    """What a sentence the drop patterns take for technique says after a clause that says contrast
-    was given, when that names a place or a finding of its own and is no technique itself ("After
-    contrast was administered, the lesion showed ring enhancement" had been dropped whole). None
-    when nothing is left (the sentence is technique, a comparison or a request)."""
+    """What a sentence the drop patterns take for technique says after the clauses that say
+    contrast was given or a study was done, when that names a place or a finding of its own and is
+    no technique itself ("After contrast was administered, the lesion showed ring enhancement" and
+    "CT perfusion maps were obtained, showing that ..." had been dropped whole). None when nothing
+    is left (the sentence is technique, a comparison or a request)."""
     m = _TECHNIQUE_CLAUSE_RE.match(sentence)
     if m is None:
         return None
