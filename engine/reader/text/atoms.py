@@ -454,13 +454,23 @@ def _join_continuations(utterances: list[tuple[int, str]]) -> list[tuple[int, st
     sentence by sentence would say it ("..., the largest measures 8 mm"): on its own it names
     neither the finding nor its site, and nothing can pair with it. A finding that ends in a
     colon and lists how it looks line by line ("A mass in the right temporal lobe:" / "T1WI: low
-    signal." / "T2WI: high signal.") gives each line its finding, as one sentence would."""
+    signal." / "T2WI: high signal.") gives each line its finding, as one sentence would; a short
+    one that would be dropped as a heading, over lines that each name only a place, is said over
+    those places (``_at_the_places``)."""
     out: list[tuple[int, str]] = []
     lead, listed = "", False
+    places: list[str] = []  # the places listed under a finding's lead the atomiser would drop
     for line, utterance in utterances:
+        if places and not (utterance and _names_only_places(utterance.rstrip(" .;"))):
+            out[-1] = (out[-1][0], _at_the_places(lead, places))
+            lead, places = "", []
         if not utterance:  # a break (``report_text._template_heading``): nothing goes on across it
             out.append((line, utterance))
             lead, listed = "", False
+            continue
+        if lead and not listed and _names_only_places(utterance.rstrip(" .;")) \
+                and (places or (_names_finding_or_signal(lead) and _atomize_sentence_cached(f"{lead}:") is None)):
+            places.append(utterance.rstrip(" .;"))  # "T2 hyperintense foci:" / "- left frontal lobe"
             continue
         if lead and _describes_only(canonical_text(utterance)):
             if not listed:
@@ -478,7 +488,18 @@ def _join_continuations(utterances: list[tuple[int, str]]) -> list[tuple[int, st
         out.append((line, utterance))
         if utterance.endswith(":"):
             lead = utterance[:-1].rstrip()
+    if places:
+        out[-1] = (out[-1][0], _at_the_places(lead, places))
     return out
+
+
+def _at_the_places(lead: str, places: list[str]) -> str:
+    """A finding's lead-in said over the places listed under it, as one sentence: "T2 hyperintense
+    foci:" over "- left frontal lobe" and "- right parietal lobe" had lost the finding (the lead-in
+    is dropped as a heading, each place alone as a place named alone)."""
+    listed = places[0] if len(places) == 1 else f"{', '.join(places[:-1])} and {places[-1]}"
+    listed = listed[:1].lower() + listed[1:] if listed[1:2].islower() else listed
+    return f"{lead}{' ' if _ENDS_LOCATIVE_RE.search(lead) else ' in '}{listed}."
 
 
 # A sentence that describes the finding before by a pronoun or its inside ("It is oval, with clear

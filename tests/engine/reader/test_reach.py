@@ -4478,3 +4478,19 @@ def test_a_sequence_after_on_is_no_place_of_a_list():
     assert atomize("Patchy hyperintense lesions on T2WI involving: left frontal lobe; right parietal lobe.")[0] == [
         "Patchy hyperintense lesions on T2WI involving the left frontal lobe.",
         "Patchy hyperintense lesions on T2WI involving the right parietal lobe."]
+
+
+# --- reader-v59: a finding's short lead-in over lines that each name a place
+
+def test_a_short_finding_lead_in_over_lines_of_places_is_said_over_those_places():
+    """"T2 hyperintense foci:" over "- right parietal lobe" / "- left centrum semiovale" had lost
+    the finding: the lead-in was dropped as a heading and each line as a place named alone."""
+    statements = read_report("Findings:\nT2 hyperintense foci:\n- right parietal lobe\n- left centrum semiovale\n"
+                             "The ventricles are normal.").findings
+    assert [s.text for s in statements] == ["T2 hyperintense foci in the right parietal lobe.",
+                                            "T2 hyperintense foci in the left centrum semiovale.",
+                                            "The ventricles are normal."]
+    assert [s.features.normality for s in statements] == [ABNORMAL, ABNORMAL, NORMAL]
+    # a place's label over its parts is no finding's lead-in
+    kidney = read_report("Left kidney:\n- upper pole: simple cyst\n- lower pole: normal").findings
+    assert [s.features.normality for s in kidney] == [ABNORMAL, NORMAL]
