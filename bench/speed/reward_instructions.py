@@ -12,9 +12,10 @@ fresh pass inside a ctypes callback, so that Callgrind, told to count only insid
         python -m bench.speed.reward_instructions --data ReXRank_IUXray_test.json --row api:radsem
 
 Valgrind prints ``Collected : N`` (instructions). Run it in a checkout of each commit (``git
-worktree add``) to compare two, with ``PYTHONHASHSEED=0`` set for both: string hashes otherwise
-change the order sets are walked in, and the count of one tree by about 0.2 % from run to run. A
-pass takes about 4 minutes under Valgrind. Without Valgrind
+worktree add``) to compare two, side by side, with ``PYTHONHASHSEED=0`` set for both (string
+hashes otherwise change the order sets are walked in); one tree's count still differs by about
+0.15 % from run to run, so count each tree twice before reading a smaller difference. A pass takes
+about 4 minutes under Valgrind. Without Valgrind
 it runs the same pass and prints the error count, which is how the tests run it.
 """
 from __future__ import annotations
