@@ -494,9 +494,10 @@ def _join_continuations(utterances: list[tuple[int, str]]) -> list[tuple[int, st
 
 
 def _at_the_places(lead: str, places: list[str]) -> str:
-    """A finding's lead-in said over the places listed under it, as one sentence: "T2 hyperintense
-    foci:" over "- left frontal lobe" and "- right parietal lobe" had lost the finding (the lead-in
-    is dropped as a heading, each place alone as a place named alone)."""
+    """A finding's lead-in said over the places listed after it, as one sentence ("... lesions in A,
+    B and C"), which the site list reads one statement per place: "T2 hyperintense foci:" over "-
+    left frontal lobe" and "- right parietal lobe" had lost the finding (the lead-in is dropped as a
+    heading, each place alone as a place named alone)."""
     listed = places[0] if len(places) == 1 else f"{', '.join(places[:-1])} and {places[-1]}"
     listed = listed[:1].lower() + listed[1:] if listed[1:2].islower() else listed
     return f"{lead}{' ' if _ENDS_LOCATIVE_RE.search(lead) else ' in '}{listed}."
@@ -630,10 +631,7 @@ def _place_list_written_out(text: str) -> str:
     items = [i for i in _PLACE_ITEM_SPLIT_RE.split(m["items"]) if i]
     if len(items) < 2 or not all(_names_only_places(i) for i in items) or not _names_finding_or_signal(m["lead"]):
         return text
-    places = f"{', '.join(items[:-1])} and {items[-1]}"
-    places = places[:1].lower() + places[1:] if places[1:2].islower() else places
-    lead = m["lead"]
-    return f"{lead}{' ' if _ENDS_LOCATIVE_RE.search(lead) else ' in '}{places}."
+    return _at_the_places(m["lead"], items)
 
 
 # A request or a recommendation that opens a part of a sentence ("...; please correlate with
