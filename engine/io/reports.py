@@ -285,15 +285,11 @@ def _findings_sections(text: str, body: list[Section], found: list[Section], imp
     return [Section("whole", "", text.strip(), 0, len(text))], whole
 
 
-# The end of a sentence, before the next one's capital letter
-_SENTENCE_END_RE = re.compile(r"[.!?]\s+(?=[A-Z])")
-
-
 def _after_inline_reason(body: list[Section]) -> Section | None:
     """"Clinical indication: weakness of the right limbs. Plain CT: no abnormal density ...": a
     report that is one indication or history section says why it was asked for in its first
-    sentence or line and what was seen after it. None for any other report, or when nothing
-    follows."""
+    sentence or line (its end found as ``_split_sentences`` finds one) and what was seen after
+    it. None for any other report, or when nothing follows."""
     if len(body) != 1 or body[0].name not in ("indication", "history"):
         return None
     section = body[0]
