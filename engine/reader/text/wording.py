@@ -38,7 +38,7 @@ from __future__ import annotations
 import functools
 import re
 
-from radscope.engine.reader.vocabulary.loader import load
+from radscope.engine.reader.vocabulary.loader import AnyMatch, load
 
 _LOWER_RE = re.compile(r"[a-z]")
 # "internal auditory canal (IAC)": an abbreviation in brackets, defined by the words before it (on
@@ -71,11 +71,10 @@ def _patterns() -> tuple[re.Pattern[str], dict[str, str], re.Pattern[str], dict[
 
 
 @functools.lru_cache(maxsize=1)
-def _any_rewrite() -> re.Pattern[str]:
-    """One search for every word rewrite at once: most sentences hold none, and then the
+def _any_rewrite() -> AnyMatch:
+    """Whether some word rewrite matches a sentence: most sentences hold none, and then the
     rewrites (one pattern each, applied in order) need not run."""
-    return re.compile("|".join(f"(?:{pattern.pattern})" for pattern, _ in _patterns()[4]),
-                      re.IGNORECASE)
+    return AnyMatch([pattern for pattern, _ in _patterns()[4]])
 
 
 def _capitalised(text: str) -> str:
@@ -97,7 +96,7 @@ def normalise(sentence: str) -> str:
     text = any_case.sub(lambda m: _at_start(m, any_map[m.group(0).lower()]), text)
     if shouting:
         text = _capitalised(text.lower())
-    if _any_rewrite().search(text):
+    if _any_rewrite()(text):
         for pattern, written in rewrites:
             text = pattern.sub(functools.partial(_as_written, written), text)
     return text

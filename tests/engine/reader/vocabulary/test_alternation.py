@@ -19,6 +19,7 @@ from radscope.engine.reader.text.anatomy import anatomy_lexicon, canonical_text,
 from radscope.engine.reader.vocabulary import equivalents
 from radscope.engine.reader.vocabulary.equivalents import read_equivalents
 from radscope.engine.reader.vocabulary.loader import (
+    AnyMatch,
     StartIndex,
     alternative_literals,
     literal_starts,
@@ -29,6 +30,7 @@ from radscope.engine.reader.vocabulary.loader import (
 from radscope.engine.reader.vocabulary.reader_words import reader_lexicon
 from radscope.engine.reader.attributes.certainty import scope_rules
 from radscope.engine.metrics.srr.rule_labels import leaf_rules
+from radscope.engine.reader.text import wording
 from radscope.engine.reader.text.wording import normalise
 
 WRITTEN = [
@@ -101,6 +103,40 @@ def test_removal_steps_remove_what_the_patterns_remove() -> None:
         for step, pattern in zip(anatomy_lexicon().remove, patterns, strict=True):
             fast, slow = step.sub("", fast), pattern.sub("", slow)
         assert fast == slow, text
+
+
+# one sentence for each family of the wording's rewrites, in capitals and with non-ASCII letters too
+REWORDED = [
+    "Oedema of the left ankle; haemorrhage is localised.",
+    "The common bile duct is non-dilated.",
+    "The effusion is larger than on the previous exam.",
+    "Lungs: clear.",
+    "No intra- or extrahepatic biliary dilatation.",
+    "Nodules in the upper and lower lobes of the right lung.",
+    "NO OEDEMA. LUNGS: CLEAR.",
+    "Œdème of the ankle; oedema ×2",
+]
+
+
+def test_the_wording_asks_its_rewrites_only_where_one_may_match() -> None:
+    """Whether any of the wording's rewrites matches a sentence (``loader.AnyMatch``: the index
+    names the rewrites that may, only those are searched) is what a search by every rewrite says."""
+    patterns = [pattern for pattern, _ in wording._patterns()[4]]
+    any_match = AnyMatch(patterns)
+    texts = [*_texts(), *REWORDED, *(t.upper() for t in REWORDED)]
+    answers = [(any_match(t), any(p.search(t) for p in patterns)) for t in texts]
+    assert [fast for fast, _ in answers] == [slow for _, slow in answers]
+    assert all(any_match(t) for t in REWORDED)
+    assert sum(slow for _, slow in answers) < len(texts) / 2  # most sentences need no rewrite
+
+
+def test_any_match_searches_each_pattern_where_the_index_cannot_tell() -> None:
+    """A pattern that minds case, or text that is not ASCII, is searched whole (the index reads
+    lower-case ASCII)."""
+    minds_case = AnyMatch([re.compile(r"\bCT\b"), re.compile(r"\bfoo", re.IGNORECASE)])
+    assert minds_case("a CT scan") and not minds_case("a ct scan") and minds_case("FOOT")
+    folds = AnyMatch([re.compile(r"\boedema", re.IGNORECASE)])
+    assert folds("OEDEMA ×2") and folds("no oedema") and not folds("edema") and not folds("Œdème")
 
 
 @pytest.mark.parametrize(("pattern", "literal"), [
