@@ -19,6 +19,10 @@ from __future__ import annotations
 from radscope.engine.reader.vocabulary.loader import lexicon_hash
 
 READER_NAME = "radscope-reader"
+# v60: an MR sequence joined to its signal by a hyphen ("T2-hyperintense", "T2/FLAIR-hyperintense")
+# is read as the two words (wording.json "sequences"), one statement per sequence; an iso- word
+# beside a look that names a lesion ("mixed isodense and hyperdense attenuation", "an isointense
+# focus") is part of that look, not a normal statement (radsem.json margin_terms "mixed_look").
 # v59: a finding's short lead-in that would be dropped as a heading ("T2 hyperintense foci:"),
 # over lines that each name only a place, is said over those places (the finding had been lost).
 # v58: a finding, then the places it is seen at after a colon or in brackets ("lesions in the
@@ -520,7 +524,7 @@ READER_NAME = "radscope-reader"
 # opposite places and liver segments, telegraphic labels kept. v5: findings as frames (sizes in mm within a tolerance, change over time), wording.json,
 # comparisons as context. v4: sections as written (RESULT(S), CONCLUSION, sub-headings), the
 # impression read apart. v3: radsem-rules-v5 atoms (level and site lists, joined continuations).
-READER_VERSION = "reader-v59"
+READER_VERSION = "reader-v60"
 READER_RULES_VERSION = "rules-v5"  # v5: telegraphic labels kept; v4: sentences read through wording.json
 RADSEM_RULES_VERSION = "radsem-rules-v11"  # v11: a statement naming no site is kept apart only below 0.25 similarity; v10: site lists, shared nouns, finding lists and finding adjectives written one per sentence; v9: a statement the other report denies pairs only with one that states the denied finding; kinds and effects written one per sentence; v8: a finding that names no abnormality against one that does is part-whole; v7: per-sequence atoms, places; v6: size and change-over-time contradictions
 

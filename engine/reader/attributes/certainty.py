@@ -213,8 +213,9 @@ class ClauseScope:
         return [(m.start(), m.end()) for m in self.rules.pseudo.finditer(self.text)]
 
     def _blocked(self, start: int, end: int) -> bool:
-        """True when a termination word lies between character positions start and end."""
-        return any(start <= s and e <= end for s, e in self.terminations)
+        """True when a termination starts between character positions start and end: the words
+        after it, and its own ("consistent" in ", consistent with"), are out of a cue's reach."""
+        return any(start <= s <= end for s, _ in self.terminations)
 
     def _words_between(self, start: int, end: int) -> int:
         return len(_WORD_RE.findall(self.text[start:end]))

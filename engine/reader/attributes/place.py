@@ -43,8 +43,10 @@ _SIDES = ("left", "right")
 _BLANKET = re.compile(r"abnormal\w*")
 # normal words that describe a margin or a shape (radsem.json ``margin_terms``)
 _MARGIN = re.compile("|".join(f"(?:{t})" for t in load("radsem")["margin_terms"]["terms"]))
-# normal words that say how a finding is spread, and the words that name a lesion by its look
-_SPREAD = re.compile("|".join(f"(?:{t})" for t in load("radsem")["margin_terms"]["distribution"]))
+# normal words that describe a finding only beside a word that names a lesion by its look (how it
+# is spread, or one part of a mixed look), and the words that name a lesion by its look
+_BESIDE_A_LOOK = re.compile("|".join(f"(?:{t})" for key in ("distribution", "mixed_look")
+                                     for t in load("radsem")["margin_terms"][key]))
 _LESION_LOOK = re.compile("|".join(f"(?:{t})" for t in load("radsem")["margin_terms"]["lesion_looks"]))
 STOPWORDS = frozenset(load("grammar")["stopwords"]["words"])  # not content words
 
@@ -412,10 +414,11 @@ def _normality(abn_neg: list[str], neutral_pos: list[str], norm_pos: list[str],
 def _describes_the_finding(word: str, looks: list[str]) -> bool:
     """Whether a normal word describes the finding its statement names by a look (``looks``)
     rather than calls the statement normal: a margin or shape ("a hypodense focus with a clear
-    boundary"), or the spread of a lesion ("patchy hypodensity, symmetric"; "symmetric signal",
-    naming no lesion, is a normal statement)."""
+    boundary"), the spread of a lesion ("patchy hypodensity, symmetric"; "symmetric signal",
+    naming no lesion, is a normal statement) or one part of a mixed look ("mixed isodense and
+    hyperdense attenuation"; "the liver is isoechoic" is a normal statement)."""
     return bool(_MARGIN.fullmatch(word)) or (
-        bool(_SPREAD.fullmatch(word)) and any(_LESION_LOOK.fullmatch(look) for look in looks))
+        bool(_BESIDE_A_LOOK.fullmatch(word)) and any(_LESION_LOOK.fullmatch(look) for look in looks))
 
 
 def _positions(canon: str) -> tuple[int, ...]:

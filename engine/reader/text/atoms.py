@@ -500,7 +500,8 @@ def _at_the_places(lead: str, places: list[str]) -> str:
     heading, each place alone as a place named alone)."""
     listed = places[0] if len(places) == 1 else f"{', '.join(places[:-1])} and {places[-1]}"
     listed = listed[:1].lower() + listed[1:] if listed[1:2].islower() else listed
-    return f"{lead}{' ' if _ENDS_LOCATIVE_RE.search(lead) else ' in '}{listed}."
+    at = " " if _ENDS_LOCATIVE_RE.search(lead) else " at " if all(_LEVEL_RE.match(p) for p in places) else " in "
+    return f"{lead}{at}{listed}."
 
 
 # A sentence that describes the finding before by a pronoun or its inside ("It is oval, with clear
@@ -622,14 +623,15 @@ def _place_list_written_out(text: str) -> str:
     parietal lobe and the left occipital lobe", "... lesions involving: A; B; C" and "... lesions
     (A; B)" say the finding at each place as "... lesions in A, B and C" does: written so, the
     places are one list that the site list reads one statement per place (the items had been
-    statements naming only a place, or one statement over the three places). Unchanged unless
-    every item names only a place and what comes before them names a finding or an abnormal
-    signal."""
+    statements naming only a place, or one statement over the three places); so are spinal levels
+    ("disc protrusions at: C3-4; C4-5; C5-6"). Unchanged unless every item names only a place or
+    a level and what comes before them names a finding or an abnormal signal."""
     m = _PLACE_LIST_RE.match(text)
     if m is None:
         return text
     items = [i for i in _PLACE_ITEM_SPLIT_RE.split(m["items"]) if i]
-    if len(items) < 2 or not all(_names_only_places(i) for i in items) or not _names_finding_or_signal(m["lead"]):
+    if len(items) < 2 or not all(_names_only_places(i) or _LEVEL_RE.match(i) for i in items) \
+            or not _names_finding_or_signal(m["lead"]):
         return text
     return _at_the_places(m["lead"], items)
 

@@ -21,6 +21,8 @@ Three rewrites, each data in ``wording.json`` (its hash is in every rules signat
 - **lobes named from their lung** in the one form the site lists read ("the upper and lower
   lobes of the right lung" -> "the right upper lobe and right lower lobe"), so that one statement
   over several lobes is one statement per lobe, as a report written lobe by lobe says it;
+- **an MR sequence joined to its signal** by a hyphen ("T2-hyperintense", "T2/FLAIR-hyperintense")
+  written as two words, so that the sequence readings are cut and read as "T2 hyperintense" is;
 - **abbreviations a report defines** ("cerebellopontine angle (CPA)") in the words it gives them,
   wherever that report writes them, before the table's own ("CPA" is a costophrenic angle in a
   chest report): ``spell_out_defined``, once per report;
@@ -52,7 +54,8 @@ def _patterns() -> tuple[re.Pattern[str], dict[str, str], re.Pattern[str], dict[
                          tuple[tuple[re.Pattern[str], str], ...]]:
     """Abbreviations (any case, capitals only) and the word rewrites: British spellings, then the
     phrases whose wording decides a denial, then changes told against the prior study, then
-    telegraphic labels, then prefixes shared by two words, then lobes named from their lung."""
+    telegraphic labels, then prefixes shared by two words, then lobes named from their lung, then
+    sequences joined to their signal."""
     data = load("wording")
     any_case: dict[str, str] = data["abbreviations"]["any_case"]
     upper: dict[str, str] = data["abbreviations"]["upper_only"]
@@ -65,7 +68,7 @@ def _patterns() -> tuple[re.Pattern[str], dict[str, str], re.Pattern[str], dict[
                     for fragment, american in data["british"])
     phrases = tuple((re.compile(rf"\b(?:{phrase})\b", re.IGNORECASE), written)
                     for phrase, written in [*data["negation"], *data["change"], *data["labels"],
-                                            *data["prefixes"], *data["lobes"]])
+                                            *data["prefixes"], *data["lobes"], *data["sequences"]])
     return (tokens(list(any_case), re.IGNORECASE), any_case, tokens(list(upper), 0), upper,
             british + phrases)
 

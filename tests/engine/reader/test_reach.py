@@ -4494,3 +4494,56 @@ def test_a_short_finding_lead_in_over_lines_of_places_is_said_over_those_places(
     # a place's label over its parts is no finding's lead-in
     kidney = read_report("Left kidney:\n- upper pole: simple cyst\n- lower pole: normal").findings
     assert [s.features.normality for s in kidney] == [ABNORMAL, NORMAL]
+
+
+# --- reader-v60: a sequence joined to its signal; a mixed look; levels listed after a colon; an
+# interpretation after a denial
+
+def test_a_sequence_joined_to_its_signal_by_a_hyphen_reads_as_the_two_words():
+    """"T2-hyperintense" had been one word that shared nothing with "T2 hyperintense", and
+    "T2/FLAIR-hyperintense" was not cut into its sequences."""
+    hyphened = read_report("Confluent T1-hypointense, T2/FLAIR-hyperintense signal in the left periventricular "
+                           "white matter.").findings
+    spaced = read_report("Confluent T1 hypointense, T2/FLAIR hyperintense signal in the left periventricular "
+                         "white matter.").findings
+    assert [(s.features.asserted, s.features.sequences) for s in hyphened] \
+        == [(s.features.asserted, s.features.sequences) for s in spaced]
+    assert [sorted(s.features.sequences) for s in hyphened] == [["t1"], ["t2"], ["flair"]]
+    assert normalise("A STIR-hyperintense focus; T2-weighted images.") == "A STIR hyperintense focus; T2-weighted images."
+
+
+def test_an_iso_look_beside_the_look_of_a_lesion_is_part_of_it():
+    """"A subdural collection of mixed isodense and hyperdense attenuation" had been read as a normal
+    statement ("isodense" is a normal word): a missed subdural haematoma."""
+    for sentence in ("There is a right subdural collection of mixed isodense and hyperdense attenuation.",
+                     "An isointense focus with a hyperintense rim in the pons."):
+        assert sentence_features(sentence).normality == ABNORMAL, sentence
+    for sentence in ("The liver is isoechoic.", "The pancreas is isodense.", "Symmetric signal in the thalami."):
+        assert sentence_features(sentence).normality == NORMAL, sentence
+
+
+def test_spinal_levels_listed_after_a_colon_are_the_finding_at_each_level():
+    """"Posterior disc protrusions, each indenting the thecal sac, at: C3-4; C4-5; C5-6" had kept the
+    first level and lost the others. (A short label, "Disc protrusions: C3-4; C4-5", is still read
+    as a label over its first level: docs/reading.md, reader-v60.)"""
+    statements = read_report("Posterior disc protrusions, each indenting the ventral thecal sac, at: C3-4; C4-5; "
+                             "C5-6.").findings
+    assert [sorted(s.features.levels) for s in statements] == [["c3-c4"], ["c4-c5"], ["c5-c6"]]
+    assert all("herniat" in s.features.asserted for s in statements)
+
+
+def test_an_interpretation_after_a_comma_is_out_of_a_denials_reach():
+    """"... no high signal on DWI, suggesting old lacunar infarcts" had denied the infarcts, which
+    then contradicted a rewrite that states them; "no detectable color or spectral Doppler flow,
+    consistent with occlusion" denied the occlusion. A denial without the comma keeps its reach."""
+    features = sentence_features("Several dotted long T1 foci are seen in the left basal ganglion, with no high "
+                                 "signal on DWI, suggesting old lacunar infarcts.")
+    assert {"infarct", "chronic", "suggest"} <= features.asserted and "infarct" not in features.negated
+    occluded = sentence_features("The right internal carotid artery is filled with hypoechoic material, with no "
+                                 "detectable color or spectral Doppler flow, consistent with occlusion.")
+    assert {"occlus", "consist"} <= occluded.asserted
+    assert "pneumonia" in sentence_features("No consolidation suggesting pneumonia.").negated
+    # the Doppler mode a denied flow was looked for with is no finding of its own
+    assert incompatibility_reason(
+        sentence_features("A hypoechoic mass with no color or spectral Doppler flow in the right kidney."),
+        sentence_features("A hypoechoic mass in the right kidney.")) is None
