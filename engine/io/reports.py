@@ -13,8 +13,10 @@ from typing import Any
 
 # How a report's text is cut into what each metric reads: in every signature of a metric that
 # reads sections, so that a stored result read under an older cut is scored again. 2: a report
-# that is one indication or history section is read after its first sentence or line.
-LAYOUT_VERSION = "layout-2"
+# that is one indication or history section is read after its first sentence or line. 3: a pair
+# is read alike (``pair_views``): a candidate's impression is read with its findings when the
+# reference has no heading and is read whole.
+LAYOUT_VERSION = "layout-3"
 
 # Canonical section names, and the heading spellings that map to them (matched case-insensitively,
 # with or without a colon). English headings, and the English translations radiologists' headings
@@ -706,6 +708,41 @@ class ReportPair:
 PARTS = ("findings", "impression")
 
 
+def pair_views(reference: str, candidate: str, parts: tuple[str, ...]) -> tuple[str, str]:
+    """Both reports as a metric reads them (``section_view``), read alike. A reference without any
+    heading the table knows is read whole, its conclusion with its findings; when a metric reads
+    the findings alone (RadSEM), a candidate that writes an impression is then read with it:
+    "Impression: probably a high-grade glioma" had been left out against a reference that says "a
+    high-grade glioma is considered" in its one block. Not the other way round: a candidate
+    without headings may be findings alone (what a model writes for a findings-only reward), so
+    a reference's impression is never added to what it is asked to match."""
+    if impression_read_with_findings(reference, candidate, parts):
+        return section_view(reference, parts), _impression_as_findings(candidate)
+    return section_view(reference, parts), section_view(candidate, parts)
+
+
+def _impression_as_findings(text: str) -> str:
+    """The findings and then the impression, under one findings heading (read as the findings).
+    The impression starts a paragraph of its own with a capital: written after a list's last line
+    in lower case ("Impression: high-grade glioma is considered") it had read as that line going on."""
+    layout = read_layout(text)
+    impression = layout.impression[:1].upper() + layout.impression[1:]
+    return "FINDINGS:\n" + "\n\n".join(body for body in (layout.findings, impression) if body)
+
+
+def impression_read_with_findings(reference: str, candidate: str, parts: tuple[str, ...]) -> str | None:
+    """"candidate" when ``pair_views`` reads the candidate's impression with its findings (the
+    metric reads the findings alone, the reference has no heading, the candidate an impression);
+    None otherwise."""
+    if "findings" not in parts or "impression" in parts or _has_headings(read_layout(reference)):
+        return None
+    return "candidate" if read_layout(candidate).impression else None
+
+
+def _has_headings(layout: ReportLayout) -> bool:
+    return any(s.name != "preamble" for s in layout.sections)
+
+
 @lru_cache(maxsize=8192)  # per text and parts: every metric asks it of both reports of every pair
 def section_view(text: str, parts: tuple[str, ...]) -> str:
     """The report as a metric reads it: only ``parts`` of it, under canonical headings
@@ -713,8 +750,7 @@ def section_view(text: str, parts: tuple[str, ...]) -> str:
     same sections. A report without any heading the table knows is returned as written (it has
     nothing to leave out), unless only its impression is asked for."""
     layout = read_layout(text)
-    has_headings = any(s.name != "preamble" for s in layout.sections)
-    if not has_headings and "findings" in parts:
+    if not _has_headings(layout) and "findings" in parts:
         return text
     chunks = []
     for part in parts:

@@ -162,6 +162,9 @@ def sections_html(result: Mapping[str, Any]) -> str:
         why = item.get("why") if isinstance(item, Mapping) else item
         out.append(f"<div class='rs-not-compared-note' data-section='"
                    f"{esc(item.get('section') if isinstance(item, Mapping) else '')}'>{esc(why)}</div>")
+    for item in sections.get("impression_read_with_findings") or []:
+        if isinstance(item, Mapping):
+            out.append(f"<div class='rs-muted rs-read-alike-note'>{esc(item.get('why'))}</div>")
     for side in ("reference", "candidate"):
         layout = sections.get(side)
         for notice in (layout.get("notices") or []) if isinstance(layout, Mapping) else []:

@@ -22,8 +22,9 @@ from radscope.engine.io.reports import (
     PARTS,
     ReportLayout,
     ReportPair,
+    impression_read_with_findings,
+    pair_views,
     read_layout,
-    section_view,
 )
 from radscope.engine.metrics.framework.base import Metric, MetricCard, PairScore
 from radscope.engine.options.extractor import EXTRACTOR
@@ -163,11 +164,11 @@ class ExtractorMetric(Metric, Generic[T]):
         return results
 
     def _view(self, pair: ReportPair) -> ReportPair:
-        """The pair as this metric reads it: only the sections it reads (``section_view``)."""
+        """The pair as this metric reads it: only the sections it reads, both reports alike (``pair_views``)."""
         if not self.parts:
             return pair
-        return dataclasses.replace(pair, reference=section_view(pair.reference, self.parts),
-                                   candidate=section_view(pair.candidate, self.parts))
+        reference, candidate = pair_views(pair.reference, pair.candidate, self.parts)
+        return dataclasses.replace(pair, reference=reference, candidate=candidate)
 
     def _with_sections(self, pair: ReportPair, result: PairScore) -> PairScore:
         """The result, saying which sections it read and which it left out, and why."""
@@ -258,8 +259,10 @@ class ExtractorTable:
 def sections_read(pair: ReportPair, parts: tuple[str, ...], default: tuple[str, ...],
                   title: str, why: str) -> dict[str, Any]:
     """What a result read: ``read`` (the sections scored), ``not_compared`` (each section left
-    out, with the reason in words), ``absent`` (a section read that neither report has), and
-    each report's layout (its sections as found and the reader's notices)."""
+    out, with the reason in words), ``absent`` (a section read that neither report has),
+    ``impression_read_with_findings`` (the report whose impression was read with its findings so
+    that the pair is read alike, and why: ``reports.pair_views``), and each report's layout (its
+    sections as found and the reader's notices)."""
     layouts = {"reference": read_layout(pair.reference), "candidate": read_layout(pair.candidate)}
     not_compared = []
     for part in PARTS:
@@ -270,8 +273,13 @@ def sections_read(pair: ReportPair, parts: tuple[str, ...], default: tuple[str, 
                        f"{' and '.join(parts)} only")
         not_compared.append({"section": part, "why": reason})
     absent = [part for part in parts if not any(_part(layout, part) for layout in layouts.values())]
+    alike = impression_read_with_findings(pair.reference, pair.candidate, parts)
+    read_with = [] if alike is None else [{
+        "report": alike, "why": "the reference has no heading and is read whole, its conclusion with its "
+                                "findings: the candidate's impression is read with its findings, so that "
+                                "both reports are read alike"}]
     return {"read": list(parts), "not_compared": not_compared, "absent": absent,
-            "default": parts == default,
+            "impression_read_with_findings": read_with, "default": parts == default,
             **{side: layout.to_json() for side, layout in layouts.items()}}
 
 

@@ -166,6 +166,14 @@ def clause_spans(text: str) -> list[tuple[int, int]]:
     return [(s, e) for s, e in spans if text[s:e].strip()]
 
 
+def _in_an_aside(text: str, cue_end: int, start: int) -> bool:
+    """Whether the mention at ``start`` lies in brackets opened after a cue that ends at
+    ``cue_end``: an aside the cue does not reach ("without restricted diffusion (Fazekas grade 3)"
+    denies no grade). After the brackets close the cue reaches on ("no popliteal (Baker's) cyst")."""
+    opened = text.rfind("(", cue_end, start)
+    return opened >= 0 and ")" not in text[opened:start]
+
+
 class ClauseScope:
     """The cues of one clause, ready to answer "what is the status of the mention at i..j"."""
 
@@ -224,7 +232,7 @@ class ClauseScope:
         """The cues that reach the mention at ``start``..``end`` (nearest per side)."""
         found = []
         pre = [c for c in self.cues if c.side == "pre" and c.end <= end
-               and not self._blocked(c.end, start)
+               and not self._blocked(c.end, start) and not _in_an_aside(self.text, c.end, start)
                and (c.reach is None or self._words_between(c.end, start) < c.reach)]
         if pre:
             found.append(max(pre, key=lambda c: c.end))

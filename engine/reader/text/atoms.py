@@ -75,7 +75,7 @@ _NEG_LIST_RE = re.compile(
 # what a finding is or how it compares, said after it: "..., probably a simple cyst",
 # "..., consistent with ...", "..., similar to the previous CT"
 _APPOSITIVE_RE = re.compile(
-    r"^(?:probabl\w*|possibl\w*|likely|suggest\w*|consistent|in keeping|compatible|represent\w*|"
+    r"^(?:probabl\w*|possibl\w*|likely|suggest\w*|consistent|in keeping|compatible|represent\w*|considered|indicat\w*|"
     r"which|that|a|an|similar|unchanged|stable)\b", re.IGNORECASE)
 # A participle or a size after a denial's comma says more of the finding, not another denied one
 # ("no enhancement after contrast, measuring 17 x 24 mm", "..., extending to the hilum")
@@ -481,7 +481,7 @@ def _join_continuations(utterances: list[tuple[int, str]]) -> list[tuple[int, st
         lead, listed = "", False
         if out and out[-1][1] and (_CONTINUATION_RE.match(utterance) or _describes_the_finding_before(utterance)
                     or (_INFERENCE_WORD_RE.search(utterance) and _INFERENCE_ALONE_RE.fullmatch(utterance)
-                        and _describes_a_finding(out[-1][1]))) \
+                        and _states_a_finding(out[-1][1]))) \
                 and not _is_site(utterance) and not _edge_of_a_site(utterance):
             out[-1] = (out[-1][0], f"{out[-1][1].rstrip(' .;')}, {_continued(utterance)}")
             continue
@@ -1348,6 +1348,33 @@ def _measures_a_place(text: str) -> bool:
     m = _MEASURED_RE.match(text)
     return m is not None and bool(m["keyword"] or _SIDE_RE.search(m["what"])) \
         and not _CALIBER_RE.search(m["what"]) and names_site(m["what"]) and not names_finding(m["what"])
+
+
+def _states_a_finding(sentence: str) -> bool:
+    """Whether ``sentence`` states a finding, which a diagnosis said alone after it ("A cyst is
+    considered.") may be of: it names one and is no statement that only denies or calls normal
+    ("No abnormal signal is seen in the left hemisphere." states none: "A high-grade glioma is
+    considered." after it is the whole study's conclusion)."""
+    return _describes_a_finding(sentence) and not _only_denies_or_calls_normal(sentence)
+
+
+# where a statement's parts are cut to tell what each denies ("the joint space is normal, and no
+# effusion is seen")
+_PART_SPLIT_RE = re.compile(r",\s*(?:and\s+)?|;\s*|\s+and\s+(?=(?:no|there)\b)")
+
+
+def _only_denies_or_calls_normal(sentence: str) -> bool:
+    """Every part of ``sentence`` that names an abnormality denies it, and some part denies
+    something or calls its place normal ("The joint space is normal, and no effusion is seen",
+    "The CBF of the cerebellum shows no obvious abnormality", "The midline structures are
+    centered"). The words alone, without the reader's scopes (the text is read before them)."""
+    lex, said = anatomy_lexicon(), False
+    for part in _PART_SPLIT_RE.split(canonical_text(sentence)):
+        denied = _DENIED_BEFORE_RE.search(part) is not None
+        if lex.abnormal.search(part) and not denied:
+            return False
+        said = said or denied or lex.normal.search(part) is not None
+    return said
 
 
 def _describes_a_finding(sentence: str) -> bool:

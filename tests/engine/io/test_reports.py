@@ -78,7 +78,13 @@ def test_pair_problems():
 
 # --- issue 24: sections as radiologists write them ---------------------------------------------
 
-from radscope.engine.io.reports import read_layout, section_view  # noqa: E402 - grouped with their tests
+from radscope.engine.io.reports import (  # noqa: E402 - grouped with their tests
+    PARTS,
+    impression_read_with_findings,
+    pair_views,
+    read_layout,
+    section_view,
+)
 
 
 def test_european_layout_reads_result_and_conclusion():
@@ -154,6 +160,22 @@ def test_section_view_gives_each_metric_its_sections():
         "FINDINGS:\nLeft effusion.\n\nIMPRESSION:\nEffusion.")
     unheaded = "Heart normal. Lungs clear."
     assert section_view(unheaded, ("findings", "impression")) == unheaded  # nothing to leave out
+
+
+def test_a_pair_is_read_alike_when_the_reference_has_no_heading():
+    """A reference without headings is read whole (its conclusion with its findings); for a metric
+    that reads the findings alone, the candidate's impression is read with its findings. Not the
+    other way round: a candidate without headings may be findings alone."""
+    whole = "Left effusion. Effusion, likely reactive."
+    headed = "RESULTS: Left effusion.\nCONCLUSION: effusion, likely reactive."
+    assert pair_views(whole, headed, ("findings",)) == (
+        whole, "FINDINGS:\nLeft effusion.\n\nEffusion, likely reactive.")
+    assert impression_read_with_findings(whole, headed, ("findings",)) == "candidate"
+    assert impression_read_with_findings(headed, whole, ("findings",)) is None
+    assert pair_views(headed, whole, ("findings",)) == (section_view(headed, ("findings",)), whole)
+    # a metric that reads the impression, or a candidate without one: each as section_view gives it
+    assert pair_views(whole, headed, PARTS) == (whole, section_view(headed, PARTS))
+    assert impression_read_with_findings(whole, "RESULTS: Left effusion.", ("findings",)) is None
 
 
 def test_a_template_s_nested_items_are_said_of_their_heading():

@@ -4547,3 +4547,64 @@ def test_an_interpretation_after_a_comma_is_out_of_a_denials_reach():
     assert incompatibility_reason(
         sentence_features("A hypoechoic mass with no color or spectral Doppler flow in the right kidney."),
         sentence_features("A hypoechoic mass in the right kidney.")) is None
+
+
+# --- reader-v61: an interpretation after a denied list; a short label over levels
+
+def test_an_interpretation_after_a_denial_is_no_item_of_the_denied_list():
+    """"... no obvious restricted diffusion, considered gliosis" had been cut as a list of denials
+    ("no obvious restricted diffusion", "no obvious considered gliosis"); it is one statement, and the
+    interpretation is out of the denial's reach."""
+    sentence = "A lesion in the left frontal lobe with high signal on FLAIR and no obvious restricted diffusion, " \
+               "considered gliosis."
+    assert atomize(sentence)[0] == [sentence]
+    assert "gliosi" in sentence_features(sentence).asserted
+
+
+def test_a_short_label_over_spinal_levels_is_the_finding_at_each_level():
+    """"Disc protrusions: C3-4; C4-5; C5-6" had been read as the label "Disc protrusions" over its
+    first level; a label over a finding ("Lungs: clear") is read as before."""
+    for report in ("Disc protrusions: C3-4; C4-5; C5-6.", "Disc protrusions: C3-4, C4-5 and C5-6."):
+        statements = read_report(report).findings
+        assert [sorted(s.features.levels) for s in statements] == [["c3-c4"], ["c4-c5"], ["c5-c6"]], report
+        assert all("herniat" in s.features.asserted for s in statements), report
+    assert normalise("Lungs: clear.") == "Lungs clear."
+
+
+def test_a_denial_does_not_reach_into_brackets_opened_after_it():
+    """"without restricted diffusion (Fazekas grade 3)" had denied the grade, which then clashed
+    with a rewrite that states it; once the brackets close the denial reaches on."""
+    features = sentence_features("Confluent T2 hyperintense signal in the periventricular white matter, without "
+                                 "restricted diffusion (Fazekas grade 3).")
+    assert {"fazeka", "grade"} <= features.asserted
+    assert {"cyst", "poplit"} <= sentence_features("No popliteal (Baker's) cyst.").negated
+
+
+def test_a_diagnosis_said_alone_after_a_normal_statement_is_the_studys_conclusion():
+    """"No abnormal signal is seen in the left hemisphere. A high-grade glioma is considered." had
+    joined the diagnosis to the normal statement before it (one statement, read normal); after a
+    finding it is still that finding's diagnosis."""
+    assert [f.text for f in read_report("No abnormal signal or perfusion is seen in the left cerebral hemisphere. "
+                                        "A high-grade glioma is considered.").findings] == [
+        "No abnormal signal or perfusion is seen in the left cerebral hemisphere.", "A high-grade glioma is considered."]
+    assert [f.text for f in read_report("A 2 cm hypodense lesion in the liver. A cyst is considered.").findings] == [
+        "A 2 cm hypodense lesion in the liver, a cyst is considered."]
+
+
+def test_radsem_reads_a_pair_alike_when_one_report_has_no_heading():
+    """A report without headings is read whole, its conclusion with its findings; the rewrite that
+    puts the same conclusion under "Impression:" had it left out (RadSEM reads the findings), so
+    the reference's conclusion went unpaired. The rewrite's impression is now read with its
+    findings, and the result says so."""
+    reference = ("An irregular enhancing mass is seen in the left temporal lobe, measuring about 45 mm. "
+                 "A high-grade glioma is considered.")
+    candidate = ("Findings:\nLeft temporal lobe: irregular enhancing mass, about 45 mm.\n"
+                 "Impression: probably a high-grade glioma.")
+    scorer = Scorer(["radsem"], extractor="rules")
+    record = scorer.score([reference], [candidate]).records[0]["metrics"]["radsem"]
+    assert "Probably a high-grade glioma." in [p["gen_sentence"] for p in record["pairs"]]
+    assert [r["report"] for r in record["sections"]["impression_read_with_findings"]] == ["candidate"]
+    findings_only = scorer.score([reference], [candidate.split("\nImpression")[0]]).records[0]["metrics"]["radsem"]
+    assert record["score"] > findings_only["score"]
+    both = scorer.score([candidate], [candidate]).records[0]["metrics"]["radsem"]
+    assert both["score"] == 1.0 and both["sections"]["impression_read_with_findings"] == []
