@@ -213,6 +213,9 @@ def resolve_references(findings: list[Finding], origins: list[tuple[int, int]]) 
             g = _place_before(out)  # "It is isointense on T1-weighted images": the lesion's reading
             if g is not None:
                 f = replace(f, normality=ABNORMAL)
+        elif f.sites and _SAYS_SAME_RE.search(f.canon) and (same := _SAME_FINDINGS_RE.search(f.canon)):
+            finding = _the_same_findings(finding, same, out)  # "Right sigmoid sinus: same findings."
+            f = finding.features
         if g is not None:
             sides = f.sides or g.sides
             finding = replace(finding, sites=tuple(sorted(g.sites)),
@@ -222,6 +225,34 @@ def resolve_references(findings: list[Finding], origins: list[tuple[int, int]]) 
                                                levels=f.levels or g.levels))
         out.append(finding)
     return out
+
+
+# "Right sigmoid sinus: same findings.", "Corpus callosum: foci of the same signal.", "Similar
+# appearance in the left knee.": the finding before, said at another place
+_SAYS_SAME_RE = re.compile(r"same|similar|identical")  # the cheap test first
+_SAME_FINDINGS_RE = re.compile(
+    r"\b(?:the\s+)?(?:same|similar|identical)\s+(?:findings?|appearances?|changes?|signal|abnormalit(?:y|ies))\b")
+
+
+def _the_same_findings(finding: Finding, same: re.Match[str], before: list[Finding]) -> Finding:
+    """A statement at a place of its own that names no finding but says the same findings are
+    there ("Right sigmoid sinus: same findings.") states the finding of the nearest abnormal
+    statement before it with a place: its words, sequences and what it denies, at this statement's
+    place. Unchanged when it names a finding of its own ("a 10 mm nodule of the same signal": what
+    is the same is not said in words the reader can compare) or when there is none before."""
+    referent = next((b.features for b in reversed(before)
+                     if b.features.sites and b.features.normality != NORMAL), None)
+    f = finding.features
+    if referent is None or f.core:
+        return finding
+    pointing = frozenset(stem(w) for w in same.group(0).split())
+    features = replace(
+        f, normality=ABNORMAL, asserted=(f.asserted - pointing) | referent.asserted,
+        negated=f.negated | referent.negated, core=referent.core,
+        tokens=(f.tokens - pointing) | referent.asserted | referent.negated,
+        sequences=f.sequences or referent.sequences, denied_findings=referent.denied_findings)
+    return replace(finding, features=features, concepts=tuple(sorted(features.asserted)),
+                   denied=tuple(sorted(features.negated)))
 
 
 def _organ_of_the_sentence(before: list[Finding], origins: list[tuple[int, int]],

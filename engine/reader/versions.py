@@ -19,6 +19,9 @@ from __future__ import annotations
 from radscope.engine.reader.vocabulary.loader import lexicon_hash
 
 READER_NAME = "radscope-reader"
+# v62: what an abnormal statement denies in a clause of its own (", with no extension of blood")
+# is a denied finding, so a statement of the first finding alone may pair with it; a statement at a
+# place of its own that names no finding but "the same findings" states the finding before it there.
 # v61: an interpretation after a denied list ("no obvious restricted diffusion, considered
 # gliosis") is no item of the list, and ", considered" ends a denial's reach; a short label over
 # spinal levels ("Disc protrusions: C3-4; C4-5") is the finding at each level; a denial does not
@@ -529,7 +532,7 @@ READER_NAME = "radscope-reader"
 # opposite places and liver segments, telegraphic labels kept. v5: findings as frames (sizes in mm within a tolerance, change over time), wording.json,
 # comparisons as context. v4: sections as written (RESULT(S), CONCLUSION, sub-headings), the
 # impression read apart. v3: radsem-rules-v5 atoms (level and site lists, joined continuations).
-READER_VERSION = "reader-v61"
+READER_VERSION = "reader-v62"
 READER_RULES_VERSION = "rules-v5"  # v5: telegraphic labels kept; v4: sentences read through wording.json
 RADSEM_RULES_VERSION = "radsem-rules-v11"  # v11: a statement naming no site is kept apart only below 0.25 similarity; v10: site lists, shared nouns, finding lists and finding adjectives written one per sentence; v9: a statement the other report denies pairs only with one that states the denied finding; kinds and effects written one per sentence; v8: a finding that names no abnormality against one that does is part-whole; v7: per-sequence atoms, places; v6: size and change-over-time contradictions
 

@@ -312,7 +312,23 @@ def sentence_features(text: str) -> SentenceFeatures:
         positions=_positions(canon),
         segments=frozenset(f"s{m.group(1)}" for m in _SEGMENT_RE.finditer(canon))
         | _numbered_bones(canon),
-        denied_findings=frozenset(stem(w) for phrase in abn_neg + neutral_neg for w in phrase.split()))
+        denied_findings=frozenset(stem(w) for phrase in abn_neg + neutral_neg for w in phrase.split())
+        | (_attached_denials(canon) & negated if normality == ABNORMAL else frozenset()))
+
+
+# ", with no intraventricular extension of blood", ", without cut-out": a finding said to be absent
+# beside the one the statement states
+_ATTACHED_DENIAL_RE = re.compile(r",\s*(?:and\s+)?(?:with\s+no|without)\s+([^,;.()]+)")
+
+
+def _attached_denials(canon: str) -> frozenset[str]:
+    """The stems of what an abnormal statement denies in a clause of its own after a comma ("the
+    ventricle is compressed, with no extension of blood into it"): findings it says are absent, as
+    the lexicon's denied finding words are, so that a statement of the compressed ventricle alone
+    may pair with it (``compatibility.one_sided_denial``)."""
+    if "," not in canon or not ("with no" in canon or "without" in canon):
+        return frozenset()  # the cheap test first: most statements deny nothing after a comma
+    return frozenset(stem(w) for m in _ATTACHED_DENIAL_RE.finditer(canon) for w in TOKEN_RE.findall(m.group(1)))
 
 
 _ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth",

@@ -4608,3 +4608,33 @@ def test_radsem_reads_a_pair_alike_when_one_report_has_no_heading():
     assert record["score"] > findings_only["score"]
     both = scorer.score([candidate], [candidate]).records[0]["metrics"]["radsem"]
     assert both["score"] == 1.0 and both["sections"]["impression_read_with_findings"] == []
+
+
+# --- reader-v62: a finding denied beside the one stated; the same findings at another place
+
+def test_a_finding_denied_in_a_clause_of_its_own_does_not_keep_the_statement_from_its_pair():
+    """"The left lateral ventricle is mildly compressed, with no intraventricular extension of
+    blood" had been kept apart from "the left lateral ventricle is mildly compressed" (a denial on
+    one side only); a statement that asserts the denied finding still contradicts it, and so does
+    a denial of the statement's own predicate."""
+    compressed = sentence_features("The left lateral ventricle is mildly compressed, with no intraventricular "
+                                   "extension of blood.")
+    assert incompatibility_reason(compressed, sentence_features(
+        "The left lateral ventricle is mildly compressed.")) is None
+    assert incompatibility_reason(compressed, sentence_features(
+        "The left lateral ventricle is mildly compressed, with intraventricular extension of blood.")) is not None
+    assert incompatibility_reason(sentence_features("The catheter tip does not project at T6."),
+                                  sentence_features("The catheter tip projects at T6.")) is not None
+
+
+def test_the_same_findings_at_another_place_are_that_finding_there():
+    """"Right sigmoid sinus: same findings." had been an abnormal statement of nothing; it states
+    the finding before it at its own place. A statement with a finding of its own keeps its words."""
+    statements = read_report("Left transverse sinus: the normal flow void is absent, replaced by long T2 signal.\n"
+                             "Right sigmoid sinus: same findings.").findings
+    first, same = (s.features for s in statements)
+    assert same.sites == frozenset({"sigmoid sinus"}) and same.normality == ABNORMAL
+    assert first.asserted <= same.asserted and "same" not in same.asserted
+    nodule = read_report("A T2 hyperintense lesion in the left frontal lobe.\n"
+                         "A 10 mm nodule of the same signal beside the right frontal horn.").findings[1]
+    assert "hyperintens" not in nodule.features.asserted
