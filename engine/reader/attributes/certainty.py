@@ -169,9 +169,13 @@ def clause_spans(text: str) -> list[tuple[int, int]]:
 def _in_an_aside(text: str, cue_end: int, start: int) -> bool:
     """Whether the mention at ``start`` lies in brackets opened after a cue that ends at
     ``cue_end``: an aside the cue does not reach ("without restricted diffusion (Fazekas grade 3)"
-    denies no grade). After the brackets close the cue reaches on ("no popliteal (Baker's) cyst")."""
+    denies no grade). After the brackets close the cue reaches on ("no popliteal (Baker's) cyst"),
+    and brackets that name another thing denied with it are no aside ("no mass (or nodule)")."""
     opened = text.rfind("(", cue_end, start)
-    return opened >= 0 and ")" not in text[opened:start]
+    return opened >= 0 and ")" not in text[opened:start] and not _ALTERNATIVE_RE.match(text, opened + 1)
+
+
+_ALTERNATIVE_RE = re.compile(r"\s*(?:or|nor|and/or)\s")
 
 
 class ClauseScope:
