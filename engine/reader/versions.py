@@ -22,7 +22,7 @@ READER_NAME = "radscope-reader"
 # v62: what an abnormal statement denies in a clause of its own (", with no extension of blood")
 # is a denied finding, so a statement of the first finding alone may pair with it; a statement at a
 # place of its own that names no finding but "the same findings" states the finding before it there;
-# brackets after a denial that name another thing ("no mass (or nodule)") are in its reach.
+# brackets after a denial that name findings ("no focal lesion (cyst or mass)") are in its reach.
 # v61: an interpretation after a denied list ("no obvious restricted diffusion, considered
 # gliosis") is no item of the list, and ", considered" ends a denial's reach; a short label over
 # spinal levels ("Disc protrusions: C3-4; C4-5") is the finding at each level; a denial does not

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Final, Literal
 
+from radscope.engine.reader.text.anatomy import anatomy_lexicon
 from radscope.engine.reader.vocabulary.alternation import Alternation
 from radscope.engine.reader.vocabulary.loader import load, word_regex
 
@@ -168,14 +169,15 @@ def clause_spans(text: str) -> list[tuple[int, int]]:
 
 def _in_an_aside(text: str, cue_end: int, start: int) -> bool:
     """Whether the mention at ``start`` lies in brackets opened after a cue that ends at
-    ``cue_end``: an aside the cue does not reach ("without restricted diffusion (Fazekas grade 3)"
-    denies no grade). After the brackets close the cue reaches on ("no popliteal (Baker's) cyst"),
-    and brackets that name another thing denied with it are no aside ("no mass (or nodule)")."""
+    ``cue_end`` and naming no finding: an aside the cue does not reach ("without restricted
+    diffusion (Fazekas grade 3)" denies no grade). Brackets that name findings are denied with
+    what they follow ("no focal lesion (cyst or mass)"), and after the brackets close the cue
+    reaches on ("no popliteal (Baker's) cyst")."""
     opened = text.rfind("(", cue_end, start)
-    return opened >= 0 and ")" not in text[opened:start] and not _ALTERNATIVE_RE.match(text, opened + 1)
-
-
-_ALTERNATIVE_RE = re.compile(r"\s*(?:or|nor|and/or)\s")
+    if opened < 0 or ")" in text[opened:start]:
+        return False
+    closed = text.find(")", start)
+    return anatomy_lexicon().abnormal.search(text[opened + 1:closed if closed >= 0 else len(text)]) is None
 
 
 class ClauseScope:

@@ -4578,8 +4578,10 @@ def test_a_denial_does_not_reach_into_brackets_opened_after_it():
                                  "restricted diffusion (Fazekas grade 3).")
     assert {"fazeka", "grade"} <= features.asserted
     assert {"cyst", "poplit"} <= sentence_features("No popliteal (Baker's) cyst.").negated
-    # brackets that name another thing denied with it are no aside
-    assert {"mass", "nodul"} <= sentence_features("No mass (or nodule) in the liver.").negated
+    # brackets that name findings are denied with what they follow
+    for sentence in ("No mass (or nodule) in the liver.", "No focal lesion (cyst or mass) in the liver."):
+        features = sentence_features(sentence)
+        assert features.normality == NORMAL and "mass" in features.negated and not features.asserted, sentence
 
 
 def test_a_diagnosis_said_alone_after_a_normal_statement_is_the_studys_conclusion():
