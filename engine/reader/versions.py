@@ -19,6 +19,22 @@ from __future__ import annotations
 from radscope.engine.reader.vocabulary.loader import lexicon_hash
 
 READER_NAME = "radscope-reader"
+# v63: bones and fetal brains read in more of their words: bone density decreased at a place is
+# osteopenia there (diffuse or generalised osteopenia is osteopenia), lip-like hyperostosis is
+# osteophytes, a fracture that spares a joint does not extend into it, a humeral head out of the
+# glenoid is dislocated from it, a fracture that has united or shows bony union is healed, a
+# translation of fragments is their displacement, femora and tibiae are femurs and tibias, the
+# posterior facet and the subtalar joint are the ankle's; development in accordance with the
+# gestational age is appropriate for age, the occipitofrontal and transverse cerebellar diameters
+# are biometry and lamination is no lamina; "fails to" denies what follows; a subject with an
+# apostrophe ("Shenton's line is disrupted") starts a statement after ", and"; ", lie in" and
+# ", a <finding> is considered" end a denial's reach and are no denied item; a finding the denier
+# states too, told apart by a word ("thin linear enhancement, without nodular enhancement"), is
+# denied only in that word; the words a site's name leaves over ("lobe", "subcortical", "region")
+# are no finding a denial contradicts; "the remaining <site> are normal" however said pairs; one
+# finding told in two statements pairs both with the statement that tells it once (a left-over
+# statement naming a finding, not only a look, that its paired partner names, from similarity 0.2);
+# "at the right tibial fracture site" is a place, as "at the fracture site" was.
 # v62: what an abnormal statement denies in a clause of its own (", with no extension of blood")
 # is a denied finding, so a statement of the first finding alone may pair with it; a statement at a
 # place of its own that names no finding but "the same findings" states the finding before it there;
@@ -533,7 +549,7 @@ READER_NAME = "radscope-reader"
 # opposite places and liver segments, telegraphic labels kept. v5: findings as frames (sizes in mm within a tolerance, change over time), wording.json,
 # comparisons as context. v4: sections as written (RESULT(S), CONCLUSION, sub-headings), the
 # impression read apart. v3: radsem-rules-v5 atoms (level and site lists, joined continuations).
-READER_VERSION = "reader-v62"
+READER_VERSION = "reader-v63"
 READER_RULES_VERSION = "rules-v5"  # v5: telegraphic labels kept; v4: sentences read through wording.json
 RADSEM_RULES_VERSION = "radsem-rules-v11"  # v11: a statement naming no site is kept apart only below 0.25 similarity; v10: site lists, shared nouns, finding lists and finding adjectives written one per sentence; v9: a statement the other report denies pairs only with one that states the denied finding; kinds and effects written one per sentence; v8: a finding that names no abnormality against one that does is part-whole; v7: per-sequence atoms, places; v6: size and change-over-time contradictions
 

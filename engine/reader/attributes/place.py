@@ -363,8 +363,10 @@ def _ordinal_number(word: str) -> int:
     return int(word[:-2]) if word[0].isdigit() else _ORDINALS.index(word) + 1
 
 
-# a place named by a finding ("below the fracture site", "at the fracture site"): where, not what
-_FINDING_PLACE_RE = re.compile(r"\b(?:at|near|around|below|above|beside|under|adjacent to) the fracture site\b")
+# a place named by a finding ("below the fracture site", "at the right tibial fracture site"):
+# where, not what
+_FINDING_PLACE_RE = re.compile(
+    r"\b(?:at|near|around|below|above|beside|under|adjacent to) the (?:[a-z-]+ ){0,3}?fracture site\b")
 
 
 def _finding_places(canon: str) -> list[tuple[int, int]]:

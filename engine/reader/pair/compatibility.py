@@ -47,19 +47,26 @@ class MatchSettings:
     # the shorter sentence's words found in the longer one counts when it reaches this (None:
     # only the similarity counts).
     extra_containment: float | None = None
+    # One finding told in two statements on one side ("cortical discontinuity of the left femoral
+    # neck" and "a lucent fracture line under the femoral head" against "a displaced subcapital
+    # fracture of the femoral neck"): a left-over statement that names a finding (not only a look
+    # or a kind) its already paired partner names too counts as similar enough for an extra pair
+    # from this similarity (None: only the similarity counts).
+    extra_shared_finding: float | None = None
 
     def to_json(self) -> dict[str, float | None]:
         return {"pair_threshold": self.pair_threshold, "extra_threshold": self.extra_threshold,
                 "siteless_threshold": self.siteless_threshold,
                 "normal_site_similarity": self.normal_site_similarity,
-                "extra_containment": self.extra_containment}
+                "extra_containment": self.extra_containment,
+                "extra_shared_finding": self.extra_shared_finding}
 
 
 # The thresholds on the token-overlap scale (``lexical_similarity``): RadSEM's default matcher's,
 # and the reader's alignment's (``align``, since reader-v21); RadSEM's encoder scales have their own
 # (``metrics.radsem.rules``). Chosen on SSREE dev (bench.quality.rules): see the lexicon README.
 LEXICAL_SETTINGS = MatchSettings(pair_threshold=0.35, extra_threshold=0.34, siteless_threshold=0.25,
-                                 normal_site_similarity=0.5, extra_containment=0.5)
+                                 normal_site_similarity=0.5, extra_containment=0.5, extra_shared_finding=0.2)
 
 
 def incompatibility_reason(a: SentenceFeatures, b: SentenceFeatures) -> str | None:
@@ -154,7 +161,12 @@ def one_sided_denial(a: SentenceFeatures, b: SentenceFeatures) -> bool:
         # denying only what its finding does not show ("no detectable internal flow") still states it
         denied = denier.negated - denial_hedge_stems()
         return not (denied <= denied_detail_stems()) or bool(denied & other.asserted)
-    return bool(_denied(other.asserted, denier.denied_findings, denier.negated))
+    # a finding the denier states as well, with a word that tells the two apart, is denied only in
+    # that word: "thin linear enhancement, without nodular enhancement" denies the nodular kind
+    # and states the enhancement of "thin linear enhancement" ("the cavity ..., as no cavity is
+    # present" denies it whole)
+    denied = (denier.denied_findings - denier.asserted) or denier.denied_findings
+    return bool(_denied(other.asserted, denied, denier.negated))
 
 
 @lru_cache(maxsize=1)
@@ -248,10 +260,17 @@ def _denied(asserted: frozenset[str], denied: frozenset[str],
     """What one statement asserts and the other denies, less a signal said of other MRI
     sequences on each side (``denial``: the words the denying statement denies, where they are
     more than ``denied``)."""
-    shared = asserted & denied
+    shared = asserted & denied - _PLACE_WORDS
     if shared & _SIGNAL_STEMS:  # rarely: the sequences are looked at only then
         shared -= _of_other_sequences(asserted, denied if denial is None else denial)
     return shared
+
+
+# Words of a place that its site's name leaves over ("the subcortical white matter of the left
+# frontal lobe" is the site "frontal lobe"): where a finding is, so no finding either side denies
+# ("foci without restricted diffusion in the subcortical white matter of the left frontal lobe"
+# reaches over them, "foci, without restricted diffusion, lie in ..." does not)
+_PLACE_WORDS = frozenset({"lobe", "subcort", "region"})
 
 
 # A signal word names a look on the sequences it is said of: "T2 hyperintense" and "no restricted

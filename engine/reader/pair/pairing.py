@@ -6,7 +6,8 @@ finds nothing against it and its similarity gates pass (an abnormal pair needs a
 and a pair where one side names no site more similarity, unless the wording is near-identical).
 ``one_to_one``: the assignment that maximises total similarity, kept where similar enough.
 ``extra_pairs``: a sentence the assignment left over pairs with its best pairable partner when
-that is very similar (one report may say in two sentences what the other says in one).
+that is very similar, or names a finding that partner, already paired, names too (one report may
+say in two sentences what the other says in one).
 
 A statement the other report denies (``compatibility.denies``: "no patchy opacities in the left
 lung" against "patchy opacities in the left lung") pairs only with one that states the denied
@@ -35,6 +36,7 @@ from radscope.engine.reader.pair.compatibility import (
     may_deny,
 )
 from radscope.engine.reader.text.atoms import ELSEWHERE_RE
+from radscope.engine.reader.vocabulary.equivalents import appearance_words, kind_words
 
 Pairs = list[tuple[int, int]]
 
@@ -60,10 +62,12 @@ def _normal_site_floor(ref: Sequence[SentenceFeatures], gen: Sequence[SentenceFe
     # each statement's kind once, not once per pair: the loop below runs for every pair
     plain_ref, plain_gen = [_plain_normal(r) for r in ref], [_plain_normal(g) for g in gen]
     denial_ref, denial_gen = [_denial_at_a_place(r) for r in ref], [_denial_at_a_place(g) for g in gen]
+    rest_ref, rest_gen = [_the_rest_normal(r) for r in ref], [_the_rest_normal(g) for g in gen]
     for i, r in enumerate(ref):
         for j, g in enumerate(gen):
             if allowed[i, j] and ((plain_ref[i] and plain_gen[j] and anatomical_relationship(r, g) is not None)
-                                  or (denial_ref[i] and denial_gen[j] and _same_denial(r, g))):
+                                  or (denial_ref[i] and denial_gen[j] and _same_denial(r, g))
+                                  or (rest_ref[i] and rest_gen[j] and r.sites == g.sites)):
                 sim[i, j] = max(sim[i, j], floor)
     return sim
 
@@ -84,6 +88,18 @@ def _same_denial(r: SentenceFeatures, g: SentenceFeatures) -> bool:
     differ only in how they name the place, which the site comparison has already found the same."""
     return r.denied_findings == g.denied_findings and r.negated == g.negated \
         and r.sites == g.sites and r.sides == g.sides
+
+
+def _the_rest_normal(f: SentenceFeatures) -> bool:
+    """"The remaining <site> are normal" however said: "no abnormality is seen in the remaining
+    metacarpals" and "other metacarpals are within normal limits" say one thing of the same rest."""
+    return f.normality == NORMAL and bool(f.sites) and (f.negated - _THE_REST) <= _BLANKET_DENIED \
+        and ELSEWHERE_RE.search(f.canon) is not None and len(f.asserted - _BLANKET_DENIED) <= 3
+
+
+# the stems of ``ELSEWHERE_RE``'s words that a denial's reach may take in ("no abnormality in the
+# remaining ...")
+_THE_REST = frozenset({"other", "otherwis", "remain", "rest", "els", "elsewher", "addit", "further", "besid"})
 
 
 def _plain_normal(f: SentenceFeatures) -> bool:
@@ -133,6 +149,8 @@ def extra_pairs(ref: Sequence[SentenceFeatures], gen: Sequence[SentenceFeatures]
                          np.maximum(score, settings.extra_threshold), score)
     paired_ref = {i for i, _ in chosen}
     paired_gen = {j for _, j in chosen}
+    if settings.extra_shared_finding is not None:
+        score = _one_finding_told_twice(ref, gen, score, paired_ref, paired_gen, settings)
     extras = []
     for i in range(len(ref)):
         if i not in paired_ref and (may_extend_ref is None or may_extend_ref(i)):
@@ -145,6 +163,33 @@ def extra_pairs(ref: Sequence[SentenceFeatures], gen: Sequence[SentenceFeatures]
             if score[i, j] >= settings.extra_threshold:
                 extras.append((i, j))
     return extras
+
+
+# Finding words that name how a finding looks or what kind it is, or name any finding at all
+# ("lesion", "opacity", "enlarged"): two statements sharing only these may be two findings
+_LOOKS_AND_KINDS = appearance_words() | kind_words() | frozenset({
+    "lesion", "foci", "focus", "opacity", "cavity", "nodule", "mass", "increased", "decreased", "reduced",
+    "enlarged", "abnormal", "signal", "thickened"})
+
+
+def _one_finding_told_twice(ref: Sequence[SentenceFeatures], gen: Sequence[SentenceFeatures],
+                            score: np.ndarray, paired_ref: set[int], paired_gen: set[int],
+                            settings: MatchSettings) -> np.ndarray:
+    """``score`` with the pairs of a left-over abnormal statement and an already paired partner
+    that name one finding (``MatchSettings.extra_shared_finding``) raised to the extra threshold:
+    "a lucent fracture line under the femoral head" beside "cortical discontinuity of the femoral
+    neck", against "a displaced subcapital fracture of the femoral neck", is one fracture told in
+    two statements."""
+    floor = settings.extra_shared_finding
+    score = score.copy()
+    for i, r in enumerate(ref):
+        if r.normality == NORMAL:
+            continue
+        for j, g in enumerate(gen):
+            if score[i, j] >= floor and (i in paired_ref) != (j in paired_gen) \
+                    and (r.core & g.core) - _LOOKS_AND_KINDS:
+                score[i, j] = max(score[i, j], settings.extra_threshold)
+    return score
 
 
 def pair_sentences(ref: Sequence[SentenceFeatures], gen: Sequence[SentenceFeatures],

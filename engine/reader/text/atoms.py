@@ -78,9 +78,10 @@ _APPOSITIVE_RE = re.compile(
     r"^(?:probabl\w*|possibl\w*|likely|suggest\w*|consistent|in keeping|compatible|represent\w*|considered|indicat\w*|"
     r"which|that|a|an|similar|unchanged|stable)\b", re.IGNORECASE)
 # A participle or a size after a denial's comma says more of the finding, not another denied one
-# ("no enhancement after contrast, measuring 17 x 24 mm", "..., extending to the hilum")
+# ("no enhancement after contrast, measuring 17 x 24 mm", "..., extending to the hilum", "foci
+# without restricted diffusion, lie in the frontal white matter")
 _SAID_OF_THE_FINDING_RE = re.compile(
-    r"^(?:measuring|extending|located|situated|sized|\d|(?:the|its)\s+(?:largest|biggest|smallest|larger|smaller)\b)",
+    r"^(?:measuring|extending|located|situated|sized|lie|lies|lying|sits?|sitting|\d|(?:the|its)\s+(?:largest|biggest|smallest|larger|smaller)\b)",
     re.IGNORECASE)
 # "no enlarged right or left hilar lymph nodes": two sides of one place, read as both sides
 _SIDE_PAIR_SPLIT_RE = re.compile(r"\b(?:left|right)$", re.IGNORECASE)
@@ -249,7 +250,7 @@ _NOR_RE = re.compile(r"\bnor\b", re.IGNORECASE)
 # disc bulges slightly") are verbs of a statement too, and a list of one-word sites is one subject
 # ("..., the sulci, fissures and cisterns are not widened").
 _COMMA_STATEMENT_RE = re.compile(
-    rf"(?:,\s+(?:and\s+)?|\s+and\s+)(?=(?:the\s+)?(?P<subject>(?!(?:or|nor)\b)(?:[a-z][\w/-]*(?:,\s+[a-z][\w/-]*)+,?\s+and\s+[a-z][\w/-]*|[a-z][\w/-]*(?:\s+[a-z][\w/-]*){{0,6}}))\s+(?:{'|'.join(_STATEMENT_VERBS)}|has|have|{_DISC_VERBS})\b)",
+    rf"(?:,\s+(?:and\s+)?|\s+and\s+)(?=(?:the\s+)?(?P<subject>(?!(?:or|nor)\b)(?:[a-z][\w/-]*(?:,\s+[a-z][\w/-]*)+,?\s+and\s+[a-z][\w/-]*|[a-z][\w/'-]*(?:\s+[a-z][\w/-]*){{0,6}}))\s+(?:{'|'.join(_STATEMENT_VERBS)}|has|have|{_DISC_VERBS})\b)",
     re.IGNORECASE)
 # "<sites> is seen" and no more: what a denial's list of places ends with
 _ONLY_SEEN_RE = re.compile(r"(?:the\s+)?[\w/ -]+?\s+(?:is|are|was|were)\s+(?:(?:also|clearly|definitely)\s+)?"

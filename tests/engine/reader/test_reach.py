@@ -4,6 +4,7 @@ the chest are read as such. Hand-written sentences; no ../shared data."""
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 import pytest
 
@@ -17,7 +18,8 @@ from radscope.engine.reader.attributes.place import ABNORMAL, NORMAL, sentence_f
 from radscope.engine.api import Scorer
 from radscope.engine.reader.findings import read_report
 from radscope.engine.reader.pair.align import read_pair
-from radscope.engine.reader.pair.compatibility import incompatibility_reason
+from radscope.engine.reader.pair.compatibility import LEXICAL_SETTINGS, MatchSettings, incompatibility_reason, lexical_similarity
+from radscope.engine.reader.pair.pairing import pair_sentences
 from radscope.engine.reader.text.anatomy import canonical_text
 from radscope.engine.reader.text.atoms import atomize
 from radscope.engine.reader.vocabulary.loader import load, word_regex
@@ -4642,3 +4644,114 @@ def test_the_same_findings_at_another_place_are_that_finding_there():
     nodule = read_report("A T2 hyperintense lesion in the left frontal lobe.\n"
                          "A 10 mm nodule of the same signal beside the right frontal horn.").findings[1]
     assert "hyperintens" not in nodule.features.asserted
+
+
+# --- reader-v63: bones, joints and fetal brains in more of their words; denials that stop at a
+# clause of their own; the remaining sites said normal two ways
+
+@pytest.mark.parametrize(("reference", "candidate"), [
+    ("The bone density of the pelvis is diffusely decreased.", "Generalised osteopenia of the pelvis."),
+    ("Generalized osteopenia of the pelvis and proximal femora.",
+     "Generalized osteopenia of the pelvis and proximal femurs."),
+    ("Lip-like hyperostosis at the acetabular margin.", "Osteophytes at the acetabular margin."),
+    ("The fracture line does not involve the metacarpophalangeal joint.",
+     "The fracture spares the metacarpophalangeal joint."),
+    ("The fracture of the right fifth metatarsal has united.",
+     "The fracture of the right fifth metatarsal is healed."),
+    ("Bony union of the right tibial fracture.", "The right tibial fracture is healed."),
+    ("The distal fragment shows slight lateral translation.",
+     "The distal fragment shows slight lateral displacement."),
+    ("The left humeral head is out of the glenoid fossa.",
+     "The left humeral head is dislocated from the glenoid fossa."),
+    ("The distal fragment is displaced superiorly, and Shenton's line is disrupted.",
+     "The distal fragment is displaced superiorly. Shenton's line is disrupted."),
+    ("Thin linear enhancement is seen along the cavity margin, without nodular enhancement.",
+     "Thin linear enhancement along the cavity margin."),
+    ("No obvious abnormality is seen in the remaining metacarpals.", "Other metacarpals are within normal limits."),
+    ("A few T2 hyperintense foci, without restricted diffusion, lie in the subcortical white matter of the "
+     "left frontal lobe.",
+     "A few T2 hyperintense foci without restricted diffusion in the subcortical white matter of the left "
+     "frontal lobe."),
+])
+def test_reader_v63_rewrites_score_perfect(reference: str, candidate: str) -> None:
+    _assert_radsem_perfect_both_ways(reference, candidate)
+
+
+def test_bone_words_keep_their_findings_apart() -> None:
+    """Each bone rewrite leaves the findings beside it alone: delayed union and nonunion are not
+    healing, a facet of the spine stays the spine's, and a lamina is still a vertebra's."""
+    assert sentence_features("Delayed union of the tibial fracture.").core >= {"delayed union"}
+    assert "nonunion" in sentence_features("Nonunion of the scaphoid fracture.").core
+    assert "malunion" in sentence_features("Malunion of the radius fracture.").core
+    assert sentence_features("Depression of the posterior facet of the right subtalar joint.").sites == {"ankle"}
+    assert sentence_features("L4-5 facet joint arthropathy.").sites == {"spinal canal"}
+    assert sentence_features("L4 laminae are intact.").sites == {"spine"}
+    assert "spine" not in sentence_features("Well-defined parenchymal lamination.").sites
+    assert sentence_features("Bone density of the pelvis is diffusely decreased.").core == {"osteopenia"}
+
+
+def test_fetal_biometry_and_development_for_age_are_normal_statements() -> None:
+    """The occipitofrontal and transverse cerebellar diameters are biometry, as the biparietal
+    diameter is; development in accordance with the gestational age is appropriate for it."""
+    for text in ("OFD (occipitofrontal diameter) about 101 mm.", "The fronto-occipital diameter is about 101 mm.",
+                 "Transverse cerebellar diameter about 40 mm.",
+                 "Sulci are developed in accordance with gestational age."):
+        assert sentence_features(text).normality == NORMAL, text
+
+
+def test_fails_to_denies_what_follows() -> None:
+    """"Fails to return to baseline" says what "does not return to baseline" says."""
+    fails = sentence_features("The time-density curve fails to return to baseline.")
+    does_not = sentence_features("The time-density curve does not return to baseline.")
+    assert {"return", "baselin"} <= fails.negated and {"return", "baselin"} <= does_not.negated
+    assert "fail" not in sentence_features("Heart failure.").negated
+
+
+def test_a_denial_stops_where_a_clause_of_its_own_starts() -> None:
+    """", lie in ..." and ", a follicular cyst is considered" are no items of the denial before
+    them: the foci lie in the white matter, and the cyst is considered."""
+    foci = sentence_features("A few T2 hyperintense foci, bright on FLAIR and without restricted diffusion, lie in "
+                             "the subcortical white matter of the left frontal lobe.")
+    assert "lie" in foci.asserted and foci.sites == {"frontal lobe"}
+    cyst = sentence_features("The left ovary contains a thin-walled cystic lesion, about 28 x 24 mm, without an "
+                             "enhancing mural nodule, a follicular cyst is considered.")
+    assert "cyst" in cyst.asserted and "follicular" in cyst.asserted
+
+
+def test_a_finding_denied_whole_still_contradicts_itself_stated() -> None:
+    """A finding denied only in the word that tells two kinds apart leaves the other kind stated;
+    denied whole, it contradicts a statement of it."""
+    linear = sentence_features("Thin linear enhancement along the cavity margin, without nodular enhancement.")
+    assert incompatibility_reason(linear, sentence_features("Nodular enhancement along the cavity margin.")) \
+        is not None
+    gone = sentence_features("The internal wall of the left lower lobe cavity is irregular, as no cavity is present.")
+    assert incompatibility_reason(sentence_features("A thick-walled cavity in the left lower lobe."), gone) \
+        is not None
+
+
+def _pairs(reference: str, candidate: str, settings: MatchSettings) -> list[tuple[int, int]]:
+    ref = [f.features for f in read_report(reference).findings]
+    gen = [f.features for f in read_report(candidate).findings]
+    return pair_sentences(ref, gen, lexical_similarity(ref, gen), settings)
+
+
+def test_one_finding_told_in_two_statements_pairs_with_the_one_that_tells_it_once() -> None:
+    """A cortical break and a fracture line under the head are one fracture, which the other report
+    writes once: the left-over statement naming the fracture pairs with it as an extra pair. Two
+    statements that share only a look or a generic noun ("lesions") are not taken for one finding."""
+    told_twice = ("The continuity of the cortical bone of the left femoral neck is interrupted, and a lucent "
+                  "fracture line is seen under the femoral head.")
+    told_once = "Left hip: Displaced subcapital fracture of the femoral neck."
+    assert _pairs(told_twice, told_once, LEXICAL_SETTINGS) == [(0, 0), (1, 0)]
+    assert _pairs(told_twice, told_once, replace(LEXICAL_SETTINGS, extra_shared_finding=None)) == [(0, 0)]
+    lesions = ("Several lesions are seen in the left frontal lobe, the largest about 11 x 7 mm. "
+               "The remaining lesions show no obvious enhancement.")
+    assert _pairs(lesions, "Left frontal lobe: several lesions, the largest approximately 11 x 7 mm.",
+                  LEXICAL_SETTINGS) == [(0, 0)]
+
+
+def test_a_fracture_site_named_with_its_bone_is_a_place() -> None:
+    """"At the right tibial fracture site" says where, as "at the fracture site" does: the
+    statement names no fracture of its own."""
+    screws = sentence_features("Two screws are seen at the right tibial fracture site.")
+    assert "fracture" not in screws.core and screws.sites == {"tibia"}
