@@ -215,6 +215,12 @@ def resolve_references(findings: list[Finding], origins: list[tuple[int, int]]) 
                 f = replace(f, normality=ABNORMAL)
         elif f.sites and _SAYS_SAME_RE.search(f.canon) and (same := _SAME_FINDINGS_RE.search(f.canon)):
             finding = _the_same_findings(finding, same, out)  # "Right sigmoid sinus: same findings."
+        elif f.sites and not f.core and f.normality != NORMAL and f.asserted and f.asserted <= _ONLY_STABLE:
+            finding = _the_finding_here(finding, out)  # "Left corona radiata essentially stable."
+        elif f.sites and not f.core and f.normality != NORMAL and f.asserted <= _ONLY_A_SIZE and out \
+                and out[-1].features.core and out[-1].features.normality != NORMAL \
+                and not _SAYS_SOMETHING_RE.search(f.canon):
+            finding = _the_finding_listed(finding, out[-1].features)  # "- Thalamus (left)."
             f = finding.features
         if g is not None:
             sides = f.sides or g.sides
@@ -232,6 +238,55 @@ def resolve_references(findings: list[Finding], origins: list[tuple[int, int]]) 
 _SAYS_SAME_RE = re.compile(r"same|similar|identical")  # the cheap test first
 _SAME_FINDINGS_RE = re.compile(
     r"\b(?:the\s+)?(?:same|similar|identical)\s+(?:findings?|appearances?|changes?|signal|abnormalit(?:y|ies))\b")
+
+
+# What a statement at a place says when it says only that what is there has not changed ("Left
+# corona radiata essentially stable.", "Right scaphoid appearances are unchanged."), as stems
+_ONLY_STABLE = frozenset({"stabl", "unchang", "essenti", "larg", "roughli", "grossli", "overal",
+                          "appear", "basic", "basical", "basicalli"})
+
+
+def _the_finding_here(finding: Finding, before: list[Finding]) -> Finding:
+    """A statement at a place that names no finding and says only that it is stable or unchanged
+    states the finding of the nearest abnormal statement before it at the same place, with its own
+    change ("Left corona radiata: an old lacunar infarct. Left corona radiata essentially stable."
+    is the infarct, unchanged). Unchanged when no statement before it names a finding there."""
+    f = finding.features
+    referent = next((b.features for b in reversed(before)
+                     if b.features.normality != NORMAL and b.features.core and b.features.sites == f.sites
+                     and b.features.sides == f.sides), None)
+    if referent is None:
+        return finding
+    features = replace(f, asserted=f.asserted | referent.asserted, core=referent.core,
+                       tokens=f.tokens | referent.asserted, sequences=f.sequences or referent.sequences)
+    return replace(finding, features=features, concepts=tuple(sorted(features.asserted)))
+
+
+# What a place listed alone may say besides its name: a size ("left parietal bone (about 18 x 15
+# mm)") or its number ("right 7th rib"); "the largest" points at one finding of several, as "the
+# largest is located in ..." does, and is left to say so
+_ONLY_A_SIZE = frozenset({"mm", "cm", "x", "about", "approxim", "1st", "2nd", "3rd", "4th", "5th",
+                          "6th", "7th", "8th", "9th", "10th", "11th", "12th"})
+
+
+# a verb or a denial: a statement that says something of its place ("the gallbladder is not
+# visualized") is no bare item of a list of places
+_SAYS_SOMETHING_RE = re.compile(r"\b(?:is|are|was|were|not|no|seen|visuali[sz]ed|identified|absent|present|"
+                                r"shows?|appears?|remains?|has|have)\b")
+
+
+def _the_finding_listed(finding: Finding, lead: SentenceFeatures) -> Finding:
+    """A statement that names a place and nothing else, right after an abnormal statement of a
+    finding, is one more place of that finding: an item of a list of places written one per line
+    ("... punctate hypointense foci on SWI, distributed in: - basal ganglia (bilateral) -
+    thalami"), each of which takes the finding of the statement before it, itself a lead or an
+    item that took it."""
+    f = finding.features
+    features = replace(f, asserted=f.asserted | lead.asserted, negated=f.negated | lead.negated,
+                       core=lead.core, tokens=f.tokens | lead.asserted,
+                       sequences=f.sequences or lead.sequences, denied_findings=lead.denied_findings)
+    return replace(finding, features=features, concepts=tuple(sorted(features.asserted)),
+                   denied=tuple(sorted(features.negated)))
 
 
 def _the_same_findings(finding: Finding, same: re.Match[str], before: list[Finding]) -> Finding:

@@ -19,6 +19,11 @@ from __future__ import annotations
 from radscope.engine.reader.vocabulary.loader import lexicon_hash
 
 READER_NAME = "radscope-reader"
+# v64: a statement at a place that says only that it is stable or unchanged ("Left corona radiata
+# essentially stable.") states the finding of the nearest abnormal statement before it at that
+# place; a place written alone on its own line (with at most a size or an ordinal), right after an
+# abnormal statement of a finding, is one more place of that finding (a list of places one per
+# line: "... foci on SWI, distributed in / - basal ganglion (left) / - thalamus (right)").
 # v63: bones and fetal brains read in more of their words: bone density decreased at a place is
 # osteopenia there (diffuse or generalised osteopenia is osteopenia), lip-like hyperostosis is
 # osteophytes, a fracture that spares a joint does not extend into it, a humeral head out of the
@@ -549,7 +554,7 @@ READER_NAME = "radscope-reader"
 # opposite places and liver segments, telegraphic labels kept. v5: findings as frames (sizes in mm within a tolerance, change over time), wording.json,
 # comparisons as context. v4: sections as written (RESULT(S), CONCLUSION, sub-headings), the
 # impression read apart. v3: radsem-rules-v5 atoms (level and site lists, joined continuations).
-READER_VERSION = "reader-v63"
+READER_VERSION = "reader-v64"
 READER_RULES_VERSION = "rules-v5"  # v5: telegraphic labels kept; v4: sentences read through wording.json
 RADSEM_RULES_VERSION = "radsem-rules-v11"  # v11: a statement naming no site is kept apart only below 0.25 similarity; v10: site lists, shared nouns, finding lists and finding adjectives written one per sentence; v9: a statement the other report denies pairs only with one that states the denied finding; kinds and effects written one per sentence; v8: a finding that names no abnormality against one that does is part-whole; v7: per-sequence atoms, places; v6: size and change-over-time contradictions
 

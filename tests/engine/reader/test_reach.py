@@ -4755,3 +4755,30 @@ def test_a_fracture_site_named_with_its_bone_is_a_place() -> None:
     statement names no fracture of its own."""
     screws = sentence_features("Two screws are seen at the right tibial fracture site.")
     assert "fracture" not in screws.core and screws.sites == {"tibia"}
+
+
+# --- reader-v64: a place said stable, and places listed one per line, state the finding before
+
+def test_a_place_said_only_to_be_stable_states_the_finding_there() -> None:
+    """"Left corona radiata essentially stable." after the infarct there is the infarct, unchanged;
+    with no finding before it at that place it stays as it was."""
+    infarct, stable = read_report("Left corona radiata: an old lacunar infarct. "
+                                  "Left corona radiata essentially stable.").findings
+    assert stable.features.core == infarct.features.core and "stabl" in stable.features.asserted
+    alone = read_report("A cyst in the right kidney. Left corona radiata essentially stable.").findings[1]
+    assert not alone.features.core
+
+
+def test_places_listed_one_per_line_take_the_finding_of_their_lead() -> None:
+    """Each place of a list written one per line after its finding is one more place of it; a
+    statement with a verb of its own ("the gallbladder is not visualized") is no list item."""
+    lead, *items = read_report("Findings:\nPunctate hypointense foci on SWI, distributed in\n"
+                               "- basal ganglion (left)\n- thalamus (right)\n- right 7th rib").findings
+    assert all(item.features.core == lead.features.core for item in items)
+    assert [sorted(item.features.sites) for item in items] == [["basal ganglia"], ["thalamus"], ["rib"]]
+    gallbladder = read_report("A stone in the common bile duct. The gallbladder is not visualized.").findings[1]
+    assert not gallbladder.features.core
+    pairs = _pairs("Punctate hypointense foci on SWI are seen in the left basal ganglion and the right thalamus.",
+                   "Findings:\nPunctate hypointense foci on SWI, distributed in\n- basal ganglion (left)\n"
+                   "- thalamus (right)", LEXICAL_SETTINGS)
+    assert {i for i, _ in pairs} == {0, 1} and {j for _, j in pairs} == {0, 1, 2}
