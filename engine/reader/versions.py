@@ -19,6 +19,9 @@ from __future__ import annotations
 from radscope.engine.reader.vocabulary.loader import lexicon_hash
 
 READER_NAME = "radscope-reader"
+# v65: sulci, cisterns, fissures, ventricles and horns narrowed, narrow, tight, crowded or shallow
+# (or their narrowing) are compressed, as effaced ones are (a bronchus, an artery or a foramen
+# narrowed stays a stenosis).
 # v64: a statement at a place that says only that it is stable or unchanged ("Left corona radiata
 # essentially stable.") states the finding of the nearest abnormal statement before it at that
 # place; a place written alone on its own line (with at most a size or an ordinal), right after an
@@ -554,7 +557,7 @@ READER_NAME = "radscope-reader"
 # opposite places and liver segments, telegraphic labels kept. v5: findings as frames (sizes in mm within a tolerance, change over time), wording.json,
 # comparisons as context. v4: sections as written (RESULT(S), CONCLUSION, sub-headings), the
 # impression read apart. v3: radsem-rules-v5 atoms (level and site lists, joined continuations).
-READER_VERSION = "reader-v64"
+READER_VERSION = "reader-v65"
 READER_RULES_VERSION = "rules-v5"  # v5: telegraphic labels kept; v4: sentences read through wording.json
 RADSEM_RULES_VERSION = "radsem-rules-v11"  # v11: a statement naming no site is kept apart only below 0.25 similarity; v10: site lists, shared nouns, finding lists and finding adjectives written one per sentence; v9: a statement the other report denies pairs only with one that states the denied finding; kinds and effects written one per sentence; v8: a finding that names no abnormality against one that does is part-whole; v7: per-sequence atoms, places; v6: size and change-over-time contradictions
 

@@ -4782,3 +4782,20 @@ def test_places_listed_one_per_line_take_the_finding_of_their_lead() -> None:
                    "Findings:\nPunctate hypointense foci on SWI, distributed in\n- basal ganglion (left)\n"
                    "- thalamus (right)", LEXICAL_SETTINGS)
     assert {i for i, _ in pairs} == {0, 1} and {j for _, j in pairs} == {0, 1, 2}
+
+
+# --- reader-v65: a CSF space narrowed is a CSF space compressed
+
+@pytest.mark.parametrize(("reference", "candidate"), [
+    ("The left ambient cistern is narrowed.", "Narrowing of the left ambient cistern."),
+    ("The left ambient cistern is effaced.", "The left ambient cistern is narrowed."),
+    ("The medial parasagittal sulci are tight.", "The medial parasagittal sulci are effaced."),
+])
+def test_reader_v65_rewrites_score_perfect(reference: str, candidate: str) -> None:
+    _assert_radsem_perfect_both_ways(reference, candidate)
+
+
+def test_a_narrowed_airway_vessel_or_foramen_stays_a_stenosis() -> None:
+    for text in ("Narrowing of the left main bronchus.", "The C5-6 neural foramen is narrowed.",
+                 "The right internal carotid artery is narrowed."):
+        assert "stenosis" in sentence_features(text).core, text
