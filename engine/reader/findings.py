@@ -242,8 +242,8 @@ _SAME_FINDINGS_RE = re.compile(
 
 # What a statement at a place says when it says only that what is there has not changed ("Left
 # corona radiata essentially stable.", "Right scaphoid appearances are unchanged."), as stems
-_ONLY_STABLE = frozenset({"stabl", "unchang", "essenti", "larg", "roughli", "grossli", "overal",
-                          "appear", "basic", "basical", "basicalli"})
+_ONLY_STABLE = frozenset(stem(w) for w in ("stable", "unchanged", "essentially", "largely", "roughly", "grossly",
+                                            "overall", "appearances", "basically"))
 
 
 def _the_finding_here(finding: Finding, before: list[Finding]) -> Finding:
@@ -257,16 +257,16 @@ def _the_finding_here(finding: Finding, before: list[Finding]) -> Finding:
                      and b.features.sides == f.sides), None)
     if referent is None:
         return finding
-    features = replace(f, asserted=f.asserted | referent.asserted, core=referent.core,
-                       tokens=f.tokens | referent.asserted, sequences=f.sequences or referent.sequences)
-    return replace(finding, features=features, concepts=tuple(sorted(features.asserted)))
+    return _read_as(finding, replace(f, asserted=f.asserted | referent.asserted, core=referent.core,
+                                     tokens=f.tokens | referent.asserted,
+                                     sequences=f.sequences or referent.sequences))
 
 
 # What a place listed alone may say besides its name: a size ("left parietal bone (about 18 x 15
 # mm)") or its number ("right 7th rib"); "the largest" points at one finding of several, as "the
 # largest is located in ..." does, and is left to say so
-_ONLY_A_SIZE = frozenset({"mm", "cm", "x", "about", "approxim", "1st", "2nd", "3rd", "4th", "5th",
-                          "6th", "7th", "8th", "9th", "10th", "11th", "12th"})
+_ONLY_A_SIZE = frozenset(stem(w) for w in ("mm", "cm", "x", "about", "approximately", "1st", "2nd", "3rd", "4th",
+                                            "5th", "6th", "7th", "8th", "9th", "10th", "11th", "12th"))
 
 
 # a verb or a denial: a statement that says something of its place ("the gallbladder is not
@@ -282,11 +282,10 @@ def _the_finding_listed(finding: Finding, lead: SentenceFeatures) -> Finding:
     thalami"), each of which takes the finding of the statement before it, itself a lead or an
     item that took it."""
     f = finding.features
-    features = replace(f, asserted=f.asserted | lead.asserted, negated=f.negated | lead.negated,
-                       core=lead.core, tokens=f.tokens | lead.asserted,
-                       sequences=f.sequences or lead.sequences, denied_findings=lead.denied_findings)
-    return replace(finding, features=features, concepts=tuple(sorted(features.asserted)),
-                   denied=tuple(sorted(features.negated)))
+    return _read_as(finding, replace(f, asserted=f.asserted | lead.asserted, negated=f.negated | lead.negated,
+                                     core=lead.core, tokens=f.tokens | lead.asserted,
+                                     sequences=f.sequences or lead.sequences,
+                                     denied_findings=lead.denied_findings))
 
 
 def _the_same_findings(finding: Finding, same: re.Match[str], before: list[Finding]) -> Finding:
@@ -301,11 +300,15 @@ def _the_same_findings(finding: Finding, same: re.Match[str], before: list[Findi
     if referent is None or f.core:
         return finding
     pointing = frozenset(stem(w) for w in same.group(0).split())
-    features = replace(
+    return _read_as(finding, replace(
         f, normality=ABNORMAL, asserted=(f.asserted - pointing) | referent.asserted,
         negated=f.negated | referent.negated, core=referent.core,
         tokens=(f.tokens - pointing) | referent.asserted | referent.negated,
-        sequences=f.sequences or referent.sequences, denied_findings=referent.denied_findings)
+        sequences=f.sequences or referent.sequences, denied_findings=referent.denied_findings))
+
+
+def _read_as(finding: Finding, features: SentenceFeatures) -> Finding:
+    """``finding`` read with ``features``: what it states and denies follow them."""
     return replace(finding, features=features, concepts=tuple(sorted(features.asserted)),
                    denied=tuple(sorted(features.negated)))
 

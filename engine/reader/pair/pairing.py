@@ -25,7 +25,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
-from radscope.engine.reader.attributes.place import NORMAL, SentenceFeatures
+from radscope.engine.reader.attributes.place import NORMAL, SentenceFeatures, stem
 from radscope.engine.reader.pair.compatibility import (
     MatchSettings,
     anatomical_relationship,
@@ -35,7 +35,7 @@ from radscope.engine.reader.pair.compatibility import (
     incompatibility_reason,
     may_deny,
 )
-from radscope.engine.reader.text.atoms import ELSEWHERE_RE
+from radscope.engine.reader.text.atoms import ELSEWHERE_RE, ELSEWHERE_WORDS
 from radscope.engine.reader.vocabulary.equivalents import appearance_words, kind_words
 
 Pairs = list[tuple[int, int]]
@@ -97,9 +97,9 @@ def _the_rest_normal(f: SentenceFeatures) -> bool:
         and ELSEWHERE_RE.search(f.canon) is not None and len(f.asserted - _BLANKET_DENIED) <= 3
 
 
-# the stems of ``ELSEWHERE_RE``'s words that a denial's reach may take in ("no abnormality in the
+# the stems of ``ELSEWHERE_RE``'s words, which a denial's reach may take in ("no abnormality in the
 # remaining ...")
-_THE_REST = frozenset({"other", "otherwis", "remain", "rest", "els", "elsewher", "addit", "further", "besid"})
+_THE_REST = frozenset(stem(w) for w in ELSEWHERE_WORDS)
 
 
 def _plain_normal(f: SentenceFeatures) -> bool:
@@ -183,11 +183,11 @@ def _one_finding_told_twice(ref: Sequence[SentenceFeatures], gen: Sequence[Sente
     floor = settings.extra_shared_finding
     score = score.copy()
     for i, r in enumerate(ref):
-        if r.normality == NORMAL:
+        findings = r.core - _LOOKS_AND_KINDS
+        if r.normality == NORMAL or not findings:
             continue
         for j, g in enumerate(gen):
-            if score[i, j] >= floor and (i in paired_ref) != (j in paired_gen) \
-                    and (r.core & g.core) - _LOOKS_AND_KINDS:
+            if score[i, j] >= floor and (i in paired_ref) != (j in paired_gen) and findings & g.core:
                 score[i, j] = max(score[i, j], settings.extra_threshold)
     return score
 

@@ -1008,9 +1008,11 @@ _LEADING_EXCEPTION_RE = re.compile(
 _FIRST_DENIAL_RE = re.compile(r"\b(no|without)\s+(?!other\b|further\b|additional\b)", re.IGNORECASE)
 # Words that say a statement is about everything else ("no OTHER lesion in the liver",
 # "otherwise unremarkable"): the exception's rest is written with one, and the pairing reads them
-# (``compatibility.denies``: such a denial says nothing against a finding).
-ELSEWHERE_RE = re.compile(  # on lower-case text, as the pairing reads canonical text
-    r"\b(?:other|otherwise|remaining|rest|else|elsewhere|additional|further|besides|except)\b")
+# (``compatibility.denies``: such a denial says nothing against a finding). The pattern reads
+# lower-case text, as the pairing reads canonical text.
+ELSEWHERE_WORDS = ("other", "otherwise", "remaining", "rest", "else", "elsewhere", "additional", "further",
+                   "besides", "except")
+ELSEWHERE_RE = re.compile(rf"\b(?:{'|'.join(ELSEWHERE_WORDS)})\b")
 
 
 def _split_exception(text: str) -> list[str]:
