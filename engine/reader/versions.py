@@ -19,6 +19,10 @@ from __future__ import annotations
 from radscope.engine.reader.vocabulary.loader import lexicon_hash
 
 READER_NAME = "radscope-reader"
+# v66: an abbreviation followed by its own words in brackets ("OFD (occipitofrontal diameter)"),
+# once written out, says them once; lexicon entries (a healed fracture's and an osteochondroma's
+# words, the crescent sign, fetal structures absent, the transverse cerebellar diameter, lung nodule
+# signs, a transition point, lobar collapse as atelectasis, "soft-tissue" a place as "soft tissue").
 # v65: sulci, cisterns, fissures, ventricles and horns narrowed, narrow, tight, crowded or shallow
 # (or their narrowing) are compressed, as effaced ones are (a bronchus, an artery or a foramen
 # narrowed stays a stenosis).
@@ -557,7 +561,7 @@ READER_NAME = "radscope-reader"
 # opposite places and liver segments, telegraphic labels kept. v5: findings as frames (sizes in mm within a tolerance, change over time), wording.json,
 # comparisons as context. v4: sections as written (RESULT(S), CONCLUSION, sub-headings), the
 # impression read apart. v3: radsem-rules-v5 atoms (level and site lists, joined continuations).
-READER_VERSION = "reader-v65"
+READER_VERSION = "reader-v66"
 READER_RULES_VERSION = "rules-v5"  # v5: telegraphic labels kept; v4: sentences read through wording.json
 RADSEM_RULES_VERSION = "radsem-rules-v11"  # v11: a statement naming no site is kept apart only below 0.25 similarity; v10: site lists, shared nouns, finding lists and finding adjectives written one per sentence; v9: a statement the other report denies pairs only with one that states the denied finding; kinds and effects written one per sentence; v8: a finding that names no abnormality against one that does is part-whole; v7: per-sequence atoms, places; v6: size and change-over-time contradictions
 

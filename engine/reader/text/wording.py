@@ -47,6 +47,10 @@ _LOWER_RE = re.compile(r"[a-z]")
 # its line: a line break is never taken away, the reading keeps its lines)
 _BRACKETED_SHORT_RE = re.compile(r"[ \t]*\((?P<short>[A-Z]{2,6})\)")
 _WORDS_RE = re.compile(r"[A-Za-z]{2,}")
+# "OFD (occipitofrontal diameter)" once written out says its words twice: the bracket goes (not
+# where a label ends with it, which the heading rules read as written, as ``spell_out_defined`` does)
+_REPEATED_IN_BRACKETS_RE = re.compile(r"\b(?P<words>[A-Za-z][\w-]*(?: [A-Za-z][\w-]*){0,5}) \((?P=words)\)(?!\s*:)",
+                                      re.IGNORECASE)
 
 
 @functools.lru_cache(maxsize=1)
@@ -99,6 +103,8 @@ def normalise(sentence: str) -> str:
     text = any_case.sub(lambda m: _at_start(m, any_map[m.group(0).lower()]), text)
     if shouting:
         text = _capitalised(text.lower())
+    if "(" in text:
+        text = _REPEATED_IN_BRACKETS_RE.sub(r"\g<words>", text)
     if _any_rewrite()(text):
         for pattern, written in rewrites:
             text = pattern.sub(functools.partial(_as_written, written), text)

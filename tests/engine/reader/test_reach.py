@@ -4799,3 +4799,53 @@ def test_a_narrowed_airway_vessel_or_foramen_stays_a_stenosis() -> None:
     for text in ("Narrowing of the left main bronchus.", "The C5-6 neural foramen is narrowed.",
                  "The right internal carotid artery is narrowed."):
         assert "stenosis" in sentence_features(text).core, text
+
+
+# --- reader-v66: a healed fracture, an exostosis and lung nodule signs in more of their words;
+# fetal structures absent; an abbreviation's words said once
+
+@pytest.mark.parametrize(("reference", "candidate"), [
+    ("The fracture line of the right fifth metatarsal has disappeared.",
+     "The fracture of the right fifth metatarsal has healed."),
+    ("A broad-based bony protrusion is seen at the medial distal left femoral metaphysis.",
+     "A broad-based exostosis at the medial distal left femoral metaphysis."),
+    ("A crescent-shaped lucent line is seen under the articular surface of the right femoral head.",
+     "Subchondral crescent sign in the right femoral head."),
+    ("A vacuole sign is seen in the nodule in the right upper lobe.",
+     "The nodule in the right upper lobe contains a bubble-like lucency."),
+    ("Obstructive atelectasis of the right upper lobe.", "Postobstructive collapse of the right upper lobe."),
+    ("The cavum septum pellucidum is absent.", "Cavum septi pellucidi not identified."),
+])
+def test_reader_v66_rewrites_score_perfect(reference: str, candidate: str) -> None:
+    _assert_radsem_perfect_both_ways(reference, candidate)
+
+
+def test_a_fetal_structure_absent_on_an_image_is_an_abnormal_statement() -> None:
+    """"Corpus callosum absent on midline sagittal images" says the structure is missing, as "the
+    corpus callosum is absent" does; "absent" there denies nothing."""
+    for text in ("Corpus callosum absent on midline sagittal images.", "Absent corpus callosum.",
+                 "Absent cavum septum pellucidum."):
+        features = sentence_features(normalise(text))
+        assert features.normality == ABNORMAL and "absent" in features.core, text
+    assert sentence_features("Hydronephrosis absent.").normality == NORMAL
+
+
+def test_an_abbreviation_with_its_own_words_in_brackets_says_them_once() -> None:
+    """"OFD (occipitofrontal diameter)" written out is "occipitofrontal diameter", once; a label that
+    ends with the bracket is left as written (the heading rules read it)."""
+    assert normalise("OFD (occipitofrontal diameter) about 101 mm.") == "Occipitofrontal diameter about 101 mm."
+    label = "Left cerebellopontine angle and internal auditory canal (IAC): a mass."
+    assert normalise(label).count("internal auditory canal") == 2
+
+
+def test_tcd_with_a_measurement_is_the_transverse_cerebellar_diameter() -> None:
+    """"TCD about 40 mm" is fetal biometry (a normal statement); TCD without a number is left
+    alone (it is also transcranial Doppler)."""
+    features = sentence_features(normalise("TCD about 40 mm."))
+    assert features.normality == NORMAL and features.sites == {"cerebellum"}
+    assert "transverse" not in canonical_text(normalise("TCD shows normal velocities."))
+
+
+def test_soft_tissue_written_with_a_hyphen_is_the_same_place() -> None:
+    for text in ("No soft-tissue mass at the left distal femur.", "No soft tissue mass at the left distal femur."):
+        assert "soft tissue" in sentence_features(text).sites, text
