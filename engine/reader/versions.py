@@ -19,6 +19,12 @@ from __future__ import annotations
 from radscope.engine.reader.vocabulary.loader import lexicon_hash
 
 READER_NAME = "radscope-reader"
+# v67: a second finding joined on by "and" with an amount or an article ("edema in the left femoral
+# neck and a small hip joint effusion") is a statement of its own, not one more place of the first
+# (it had read as "edema in the a small hip joint effusion"), and a first finding without a verb
+# takes the predicate the second ends with ("... and an empty sella are considered"); lexicon
+# entries (a sprain is an injury, development "appropriately for" the age, "fetal" before an organ
+# is context, the cervical length is biometry, a tip-apex distance is no lung apex, a cut-out).
 # v66: an abbreviation followed by its own words in brackets ("OFD (occipitofrontal diameter)"),
 # once written out, says them once; lexicon entries (a healed fracture's and an osteochondroma's
 # words, the crescent sign, fetal structures absent, the transverse cerebellar diameter, lung nodule
@@ -561,7 +567,7 @@ READER_NAME = "radscope-reader"
 # opposite places and liver segments, telegraphic labels kept. v5: findings as frames (sizes in mm within a tolerance, change over time), wording.json,
 # comparisons as context. v4: sections as written (RESULT(S), CONCLUSION, sub-headings), the
 # impression read apart. v3: radsem-rules-v5 atoms (level and site lists, joined continuations).
-READER_VERSION = "reader-v66"
+READER_VERSION = "reader-v67"
 READER_RULES_VERSION = "rules-v5"  # v5: telegraphic labels kept; v4: sentences read through wording.json
 RADSEM_RULES_VERSION = "radsem-rules-v11"  # v11: a statement naming no site is kept apart only below 0.25 similarity; v10: site lists, shared nouns, finding lists and finding adjectives written one per sentence; v9: a statement the other report denies pairs only with one that states the denied finding; kinds and effects written one per sentence; v8: a finding that names no abnormality against one that does is part-whole; v7: per-sequence atoms, places; v6: size and change-over-time contradictions
 

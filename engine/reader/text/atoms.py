@@ -122,6 +122,12 @@ _EFFECT_RE = re.compile(
 # ", with compression of the dural sac": a second finding attached to the first (", without
 # <finding>" a denial, a statement of its own only where it is said of another organ or side).
 _WITH_RE = re.compile(r",\s*(?:with|without|accompanied by|associated with|and)\s+", re.IGNORECASE)
+# "a small", "mild", "several": how much of a finding there is, which no place is written with
+_AMOUNT_LEAD_RE = re.compile(r"^(?:an?|small|mild|moderate|large|trace|minimal|several|multiple|some)\b", re.IGNORECASE)
+# "edema in the left femoral neck and a small hip joint effusion": a second finding at a place of
+# its own, joined by "and" without a comma
+_AND_ANOTHER_RE = re.compile(r"\s+and\s+(?=(?:an?|small|mild|moderate|large|trace|minimal|several|multiple|some)\s)",
+                             re.IGNORECASE)
 # "with" without a comma after an organ called normal in size or shape ("normal in size with a 2
 # cm fibroid"): it begins what is in the organ, not how it looks
 _SIZE_WITH_RE = re.compile(
@@ -1096,6 +1102,9 @@ def _joints(clause: str) -> list[tuple[int, int, str]]:
     The comma-less form is looked for only in a clause that has its words (most have not)."""
     found = [(m.start(), m.end(), m.group(0)) for m in _WITH_RE.finditer(clause)]
     lowered = clause.lower()
+    if " and " in lowered:
+        found += [(m.start(), m.end(), m.group(0)) for m in _AND_ANOTHER_RE.finditer(clause)]
+        found.sort()
     if " with " in lowered and ("size" in lowered or "shape" in lowered):
         found += [(m.start("joiner"), m.end("joiner"), m.group("joiner"))
                   for m in _SIZE_WITH_RE.finditer(clause)]
@@ -1112,6 +1121,9 @@ def _split_attached_findings(clause: str) -> list[str]:
     for start, end, joiner in _joints(clause):
         left, right = clause[:start], clause[end:]
         word = joiner.strip(" ,").lower()
+        bare_and = joiner[:1].isspace() and word == "and"
+        if bare_and and not (names_site(left) and names_site(right) and _may_name_finding(left)):
+            continue  # "a nodule and a cyst in the liver": one place for both, said once
         without = word == "without"
         denial = without or right.lower().startswith(("no ", "without "))
         if _LEVEL_RE.match(right.split(maxsplit=1)[0].rstrip(",")):
@@ -1143,11 +1155,30 @@ def _split_attached_findings(clause: str) -> list[str]:
             if aside:  # "Nodular areas, with calcification, are seen in the thyroid": one predicate
                 predicate = aside.group("predicate")
                 left, right = f"{left} {predicate}", f"{aside.group('finding')} {predicate}"
+            if bare_and:
+                left = _with_shared_predicate(left, right)
             return [left, *_split_attached_findings(right)]
         if denial and names_finding(left) and (_elsewhere(left, right, without) or _other_side(left, right)
                                                or _denies_one_apart(right)):
             return [left, f"No {right}" if without else f"{right[:1].upper()}{right[1:]}"]
     return [clause]
+
+
+# "... and an empty sella are considered": the predicate the last of two findings ends with
+_SHARED_PREDICATE_RE = re.compile(
+    r"\s(?:is|are)\s+(?:(?:also|probably|likely|possibly)\s+)?(?:considered|seen|noted|present|suspected|"
+    r"identified|visible|observed|demonstrated|likely|possible)\b[^,;]*$", re.IGNORECASE)
+_OWN_VERB_RE = re.compile(r"\b(?:is|are|was|were|seen|noted|shows?|has|have|contains?|demonstrates?)\b", re.IGNORECASE)
+
+
+def _with_shared_predicate(left: str, right: str) -> str:
+    """"Ischemic white matter changes and an empty sella are considered": the first finding, which
+    has no verb of its own, takes the predicate the second ends with ("... changes are
+    considered"), so that neither loses its certainty."""
+    predicate = _SHARED_PREDICATE_RE.search(right)
+    if predicate is None or _OWN_VERB_RE.search(left) or "," in right[:predicate.start()]:
+        return left
+    return f"{left} are{predicate.group(0)[predicate.group(0).index(' ', 1):]}"
 
 
 def _denies_one_apart(right: str) -> bool:
@@ -1681,7 +1712,7 @@ def _site_list(clause: str, start: int) -> tuple[list[str], int] | None:
     last = None
     for i, item in enumerate(items):
         if not item or len(texts[i].split()) > _MAX_SITE_WORDS or not _is_site(item) \
-                or _finding_of_site(item):
+                or _finding_of_site(item) or _a_finding_not_a_place(item):
             break
         if spans[i][2]:
             last = i
@@ -1725,6 +1756,15 @@ def _side_goes_on(items: list[str]) -> list[str]:
 def _says_a_side(item: str) -> bool:
     """Whether ``item`` names a side or both ("left", "bilateral", "both sides")."""
     return bool(_SIDE_RE.search(item) or anatomy_lexicon().bilateral.search(item.lower()))
+
+
+
+
+def _a_finding_not_a_place(item: str) -> bool:
+    """"a small left hip joint effusion": a finding joined on after the places ("bone marrow edema
+    in the left femoral neck and a small left hip joint effusion" is two findings, not edema in
+    the effusion); a place is not written with an indefinite article or an amount."""
+    return bool(_AMOUNT_LEAD_RE.match(item)) and names_finding(item)
 
 
 def _finding_of_site(item: str) -> bool:

@@ -4815,8 +4815,12 @@ def test_a_narrowed_airway_vessel_or_foramen_stays_a_stenosis() -> None:
      "The nodule in the right upper lobe contains a bubble-like lucency."),
     ("Obstructive atelectasis of the right upper lobe.", "Postobstructive collapse of the right upper lobe."),
     ("The cavum septum pellucidum is absent.", "Cavum septi pellucidi not identified."),
+    # reader-v67
+    ("A grade II injury of the medial collateral ligament.", "A grade II sprain of the medial collateral ligament."),
+    ("Sulci are developed in accordance with gestational age.", "Sulci are developed appropriately for the gestational age."),
+    ("The left kidney is enlarged. The right kidney is normal.", "The fetal left kidney is enlarged. The fetal right kidney is normal."),
 ])
-def test_reader_v66_rewrites_score_perfect(reference: str, candidate: str) -> None:
+def test_reader_v66_and_v67_rewrites_score_perfect(reference: str, candidate: str) -> None:
     _assert_radsem_perfect_both_ways(reference, candidate)
 
 
@@ -4849,3 +4853,32 @@ def test_tcd_with_a_measurement_is_the_transverse_cerebellar_diameter() -> None:
 def test_soft_tissue_written_with_a_hyphen_is_the_same_place() -> None:
     for text in ("No soft-tissue mass at the left distal femur.", "No soft tissue mass at the left distal femur."):
         assert "soft tissue" in sentence_features(text).sites, text
+
+
+# --- reader-v67: a second finding joined on by "and" is no place of the first
+
+def test_a_finding_joined_on_by_and_is_a_statement_of_its_own() -> None:
+    """"Edema in the left femoral neck and a small hip joint effusion" is two findings, each at its
+    place (it had read as "edema in the a small ... effusion"); "a nodule and a cyst in the liver"
+    keeps the one place both share; a list of places is still one statement per place."""
+    assert atomize("There is bone marrow edema in the left femoral neck and a small left hip joint effusion.")[0] == [
+        "There is bone marrow edema in the left femoral neck.", "A small left hip joint effusion."]
+    assert atomize("A nodule and a cyst are seen in the liver.")[0] == [
+        "A nodule is seen in the liver.", "A cyst is seen in the liver."]
+    assert atomize("Nodules are seen in the right upper lobe and the left lower lobe.")[0] == [
+        "Nodules are seen in the right upper lobe.", "Nodules are seen in the left lower lobe."]
+
+
+def test_two_findings_share_the_predicate_the_second_ends_with() -> None:
+    """"... and an empty sella are considered": both findings are considered, neither definite."""
+    assert atomize("Ischemic white matter changes in the centrum semiovale and an empty sella are considered.")[0] == [
+        "Ischemic white matter changes in the centrum semiovale are considered.", "An empty sella is considered."]
+
+
+def test_hardware_measures_and_biometry_name_no_finding() -> None:
+    """A tip-apex distance is no lung apex; a blade's cut-out denied is a denial; the cervical length
+    alone is biometry (dropped, as the fetal measurements are)."""
+    tip = sentence_features("Tip-apex distance about 20 mm, with no blade cut-out.")
+    assert not tip.sites and tip.normality == NORMAL and "cut-out" in tip.denied_findings
+    assert [f.text for f in read_report("The cervical length is about 32 mm. A small left pleural effusion.").findings] == [
+        "A small left pleural effusion."]
