@@ -4819,8 +4819,13 @@ def test_a_narrowed_airway_vessel_or_foramen_stays_a_stenosis() -> None:
     ("A grade II injury of the medial collateral ligament.", "A grade II sprain of the medial collateral ligament."),
     ("Sulci are developed in accordance with gestational age.", "Sulci are developed appropriately for the gestational age."),
     ("The left kidney is enlarged. The right kidney is normal.", "The fetal left kidney is enlarged. The fetal right kidney is normal."),
+    # reader-v68
+    ("A crescent-shaped abnormal signal is seen beneath the inner table of the left frontal bone, "
+     "with high signal on T1WI.", "A left frontal subdural abnormal signal, hyperintense on T1-weighted images."),
+    ("The appendix is thickened, about 12 mm in diameter.", "The appendix is distended to about 12 mm in diameter."),
+    ("A malignant lesion of the left upper lobe cannot be excluded.", "Malignancy of the left upper lobe cannot be excluded."),
 ])
-def test_reader_v66_and_v67_rewrites_score_perfect(reference: str, candidate: str) -> None:
+def test_reader_v66_to_v68_rewrites_score_perfect(reference: str, candidate: str) -> None:
     _assert_radsem_perfect_both_ways(reference, candidate)
 
 
@@ -4882,3 +4887,12 @@ def test_hardware_measures_and_biometry_name_no_finding() -> None:
     assert not tip.sites and tip.normality == NORMAL and "cut-out" in tip.denied_findings
     assert [f.text for f in read_report("The cervical length is about 32 mm. A small left pleural effusion.").findings] == [
         "A small left pleural effusion."]
+
+
+# --- reader-v68: a crescent under the skull's inner table, the appendix enlarged, the corpus
+# callosum's parts
+
+def test_the_corpus_callosums_parts_are_places_and_genu_varum_is_not() -> None:
+    assert sentence_features(normalise("The genu of the corpus callosum is seen.")).normality == NORMAL
+    assert sentence_features(normalise("The splenium is seen.")).sites == {"brain"}
+    assert not sentence_features(normalise("Mild genu varum.")).sites
