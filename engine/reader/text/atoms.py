@@ -123,11 +123,11 @@ _EFFECT_RE = re.compile(
 # <finding>" a denial, a statement of its own only where it is said of another organ or side).
 _WITH_RE = re.compile(r",\s*(?:with|without|accompanied by|associated with|and)\s+", re.IGNORECASE)
 # "a small", "mild", "several": how much of a finding there is, which no place is written with
-_AMOUNT_LEAD_RE = re.compile(r"^(?:an?|small|mild|moderate|large|trace|minimal|several|multiple|some)\b", re.IGNORECASE)
+_AMOUNT_WORDS = r"an?|small|mild|moderate|large|trace|minimal|several|multiple|some"
+_AMOUNT_LEAD_RE = re.compile(rf"^(?:{_AMOUNT_WORDS})\b", re.IGNORECASE)
 # "edema in the left femoral neck and a small hip joint effusion": a second finding at a place of
 # its own, joined by "and" without a comma
-_AND_ANOTHER_RE = re.compile(r"\s+and\s+(?=(?:an?|small|mild|moderate|large|trace|minimal|several|multiple|some)\s)",
-                             re.IGNORECASE)
+_AND_ANOTHER_RE = re.compile(rf"\s+and\s+(?=(?:{_AMOUNT_WORDS})\s)", re.IGNORECASE)
 # "with" without a comma after an organ called normal in size or shape ("normal in size with a 2
 # cm fibroid"): it begins what is in the organ, not how it looks
 _SIZE_WITH_RE = re.compile(
@@ -1166,8 +1166,8 @@ def _split_attached_findings(clause: str) -> list[str]:
 
 # "... and an empty sella are considered": the predicate the last of two findings ends with
 _SHARED_PREDICATE_RE = re.compile(
-    r"\s(?:is|are)\s+(?:(?:also|probably|likely|possibly)\s+)?(?:considered|seen|noted|present|suspected|"
-    r"identified|visible|observed|demonstrated|likely|possible)\b[^,;]*$", re.IGNORECASE)
+    r"\s(?:is|are)\s+(?P<predicate>(?:(?:also|probably|likely|possibly)\s+)?(?:considered|seen|noted|present|"
+    r"suspected|identified|visible|observed|demonstrated|likely|possible)\b[^,;]*)$", re.IGNORECASE)
 _OWN_VERB_RE = re.compile(r"\b(?:is|are|was|were|seen|noted|shows?|has|have|contains?|demonstrates?)\b", re.IGNORECASE)
 
 
@@ -1178,7 +1178,7 @@ def _with_shared_predicate(left: str, right: str) -> str:
     predicate = _SHARED_PREDICATE_RE.search(right)
     if predicate is None or _OWN_VERB_RE.search(left) or "," in right[:predicate.start()]:
         return left
-    return f"{left} are{predicate.group(0)[predicate.group(0).index(' ', 1):]}"
+    return f"{left} are {predicate['predicate']}"
 
 
 def _denies_one_apart(right: str) -> bool:
@@ -1756,8 +1756,6 @@ def _side_goes_on(items: list[str]) -> list[str]:
 def _says_a_side(item: str) -> bool:
     """Whether ``item`` names a side or both ("left", "bilateral", "both sides")."""
     return bool(_SIDE_RE.search(item) or anatomy_lexicon().bilateral.search(item.lower()))
-
-
 
 
 def _a_finding_not_a_place(item: str) -> bool:

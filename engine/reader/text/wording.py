@@ -26,6 +26,8 @@ Three rewrites, each data in ``wording.json`` (its hash is in every rules signat
 - **abbreviations a report defines** ("cerebellopontine angle (CPA)") in the words it gives them,
   wherever that report writes them, before the table's own ("CPA" is a costophrenic angle in a
   chest report): ``spell_out_defined``, once per report;
+- **an abbreviation followed by its own words** in brackets ("OFD (occipitofrontal diameter)"),
+  once written out, said once (a label that ends with the bracket is left as written);
 - **ALL CAPS** read as text: a sentence without a lower-case letter is lower-cased (after its
   abbreviations are written out), so "NO MIDLINE SHIFT" reads as "No midline shift".
 
