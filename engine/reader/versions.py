@@ -19,6 +19,8 @@ from __future__ import annotations
 from radscope.engine.reader.vocabulary.loader import lexicon_hash
 
 READER_NAME = "radscope-reader"
+# v69: "the bone density of the pelvis is decreased" is osteopenia of the pelvis (a CT rule had read
+# "density of X decreased" first, as X hypodense; lexicon only).
 # v68: a crescent under the inner table of a skull bone is subdural; an appendix thickened, swollen
 # or distended is enlarged; a malignant lesion is malignancy; the genu, splenium and rostrum are
 # the corpus callosum's (lexicon entries only).
@@ -570,7 +572,7 @@ READER_NAME = "radscope-reader"
 # opposite places and liver segments, telegraphic labels kept. v5: findings as frames (sizes in mm within a tolerance, change over time), wording.json,
 # comparisons as context. v4: sections as written (RESULT(S), CONCLUSION, sub-headings), the
 # impression read apart. v3: radsem-rules-v5 atoms (level and site lists, joined continuations).
-READER_VERSION = "reader-v68"
+READER_VERSION = "reader-v69"
 READER_RULES_VERSION = "rules-v5"  # v5: telegraphic labels kept; v4: sentences read through wording.json
 RADSEM_RULES_VERSION = "radsem-rules-v11"  # v11: a statement naming no site is kept apart only below 0.25 similarity; v10: site lists, shared nouns, finding lists and finding adjectives written one per sentence; v9: a statement the other report denies pairs only with one that states the denied finding; kinds and effects written one per sentence; v8: a finding that names no abnormality against one that does is part-whole; v7: per-sequence atoms, places; v6: size and change-over-time contradictions
 

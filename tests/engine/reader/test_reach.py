@@ -4824,8 +4824,10 @@ def test_a_narrowed_airway_vessel_or_foramen_stays_a_stenosis() -> None:
      "with high signal on T1WI.", "A left frontal subdural abnormal signal, hyperintense on T1-weighted images."),
     ("The appendix is thickened, about 12 mm in diameter.", "The appendix is distended to about 12 mm in diameter."),
     ("A malignant lesion of the left upper lobe cannot be excluded.", "Malignancy of the left upper lobe cannot be excluded."),
+    # reader-v69
+    ("The bone density of the pelvis is decreased.", "Osteopenia of the pelvis."),
 ])
-def test_reader_v66_to_v68_rewrites_score_perfect(reference: str, candidate: str) -> None:
+def test_reader_v66_to_v69_rewrites_score_perfect(reference: str, candidate: str) -> None:
     _assert_radsem_perfect_both_ways(reference, candidate)
 
 
