@@ -221,7 +221,6 @@ def resolve_references(findings: list[Finding], origins: list[tuple[int, int]]) 
                 and out[-1].features.core and out[-1].features.normality != NORMAL \
                 and not _SAYS_SOMETHING_RE.search(f.canon):
             finding = _the_finding_listed(finding, out[-1].features)  # "- Thalamus (left)."
-            f = finding.features
         if g is not None:
             sides = f.sides or g.sides
             finding = replace(finding, sites=tuple(sorted(g.sites)),

@@ -4786,15 +4786,6 @@ def test_places_listed_one_per_line_take_the_finding_of_their_lead() -> None:
 
 # --- reader-v65: a CSF space narrowed is a CSF space compressed
 
-@pytest.mark.parametrize(("reference", "candidate"), [
-    ("The left ambient cistern is narrowed.", "Narrowing of the left ambient cistern."),
-    ("The left ambient cistern is effaced.", "The left ambient cistern is narrowed."),
-    ("The medial parasagittal sulci are tight.", "The medial parasagittal sulci are effaced."),
-])
-def test_reader_v65_rewrites_score_perfect(reference: str, candidate: str) -> None:
-    _assert_radsem_perfect_both_ways(reference, candidate)
-
-
 def test_a_narrowed_airway_vessel_or_foramen_stays_a_stenosis() -> None:
     for text in ("Narrowing of the left main bronchus.", "The C5-6 neural foramen is narrowed.",
                  "The right internal carotid artery is narrowed."):
@@ -4805,6 +4796,11 @@ def test_a_narrowed_airway_vessel_or_foramen_stays_a_stenosis() -> None:
 # fetal structures absent; an abbreviation's words said once
 
 @pytest.mark.parametrize(("reference", "candidate"), [
+    # reader-v65
+    ("The left ambient cistern is narrowed.", "Narrowing of the left ambient cistern."),
+    ("The left ambient cistern is effaced.", "The left ambient cistern is narrowed."),
+    ("The medial parasagittal sulci are tight.", "The medial parasagittal sulci are effaced."),
+    # reader-v66
     ("The fracture line of the right fifth metatarsal has disappeared.",
      "The fracture of the right fifth metatarsal has healed."),
     ("A broad-based bony protrusion is seen at the medial distal left femoral metaphysis.",
@@ -4827,7 +4823,7 @@ def test_a_narrowed_airway_vessel_or_foramen_stays_a_stenosis() -> None:
     # reader-v69
     ("The bone density of the pelvis is decreased.", "Osteopenia of the pelvis."),
 ])
-def test_reader_v66_to_v69_rewrites_score_perfect(reference: str, candidate: str) -> None:
+def test_reader_v65_to_v69_rewrites_score_perfect(reference: str, candidate: str) -> None:
     _assert_radsem_perfect_both_ways(reference, candidate)
 
 
