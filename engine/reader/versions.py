@@ -19,6 +19,19 @@ from __future__ import annotations
 from radscope.engine.reader.vocabulary.loader import lexicon_hash
 
 READER_NAME = "radscope-reader"
+# v70: a sentence that ends in a request ("..., and follow-up is recommended") keeps what it says
+# before it (it was dropped whole); a fracture said with the joint it does not reach is two
+# statements, and "extra-articular" names no joint; "neither of which" denies; one hedge however
+# worded ("cannot be excluded", "not excluded", "suspected", "questionable": possible); a site
+# measured "in anteroposterior dimension", a lone gestational age and the transcerebellar diameter
+# are biometry; the pelvic bones, "articulation", "3rd/4th ventricle", a ventricle's horns (no
+# lobe), a midline shift (the brain's) and "frontotemporoparietal" are places; an aneurysm's neck
+# is no neck; what loses signal on fat suppression is fat, and a sequence followed by "fat-
+# suppressed" names no fat; a bone out of articulation is dislocated, fragments that overlap are
+# overriding, a shortened bone is shortening, atresia is a finding, amniotic fluid increased or
+# reduced is poly- or oligohydramnios, transependymal CSF flow is transependymal edema, a Hill-
+# Sachs lesion is an impaction defect and a bare microadenoma the pituitary's; "lateral and third
+# ventricles enlarged" is one statement per ventricle; open growth plates are normal.
 # v69: "the bone density of the pelvis is decreased" is osteopenia of the pelvis (a CT rule had read
 # "density of X decreased" first, as X hypodense; lexicon only).
 # v68: a crescent under the inner table of a skull bone is subdural; an appendix thickened, swollen
@@ -572,7 +585,7 @@ READER_NAME = "radscope-reader"
 # opposite places and liver segments, telegraphic labels kept. v5: findings as frames (sizes in mm within a tolerance, change over time), wording.json,
 # comparisons as context. v4: sections as written (RESULT(S), CONCLUSION, sub-headings), the
 # impression read apart. v3: radsem-rules-v5 atoms (level and site lists, joined continuations).
-READER_VERSION = "reader-v69"
+READER_VERSION = "reader-v70"
 READER_RULES_VERSION = "rules-v5"  # v5: telegraphic labels kept; v4: sentences read through wording.json
 RADSEM_RULES_VERSION = "radsem-rules-v11"  # v11: a statement naming no site is kept apart only below 0.25 similarity; v10: site lists, shared nouns, finding lists and finding adjectives written one per sentence; v9: a statement the other report denies pairs only with one that states the denied finding; kinds and effects written one per sentence; v8: a finding that names no abnormality against one that does is part-whole; v7: per-sequence atoms, places; v6: size and change-over-time contradictions
 

@@ -161,7 +161,10 @@ _TELEGRAPHIC_END_RE = re.compile(
     r"\s(?:observed|seen|noted|identified|visible|present|detected|at|in|within|under|beneath|along|around)\b"
     r"|\s(?:normal|unremarkable|symmetric(?:al)?|homogeneous|intact|patent|preserved)(?=\s+in\b|\s*[,.;]|\s*$)"
     # "cord and conus normal in signal", "sinuses well aerated", "peroneal arteries well seen"
-    r"|\swell\s(?=[a-z]+ed\b|seen\b|shown\b)",
+    r"|\swell\s(?=[a-z]+ed\b|seen\b|shown\b)"
+    # "lateral and third ventricles proportionally enlarged": a change of size ending the line
+    r"|\s(?:(?:slightly|mildly|moderately|markedly|proportionally|diffusely)\s+)?"
+    r"(?:enlarged|dilated|widened|narrowed|compressed|effaced|thickened)(?=\s*[,.;]|\s*$)",
     re.IGNORECASE)
 # a quality of a site that a subject list shares: "the bone density of the pelvis and the femurs"
 _QUALITY_OF_RE = re.compile(
@@ -294,7 +297,7 @@ _BARE_SIDE_RE = re.compile(r"(left|right)(-sided|-)?", re.IGNORECASE)
 # posterior malleoli"); an adjective of place is one of them or ends like "frontal", "hilar", "hepatic"
 _PART_WORDS = "upper|lower|middle|mid|superior|inferior|anterior|posterior|medial|lateral"
 _PART_WORD_RE = re.compile(rf"^(?:{_PART_WORDS})$", re.IGNORECASE)
-_ADJECTIVE_RE = re.compile(rf"(?:al|ar|ic)$|^(?:{_PART_WORDS})$", re.IGNORECASE)
+_ADJECTIVE_RE = re.compile(rf"(?:al|ar|ic)$|^(?:{_PART_WORDS}|third|fourth|3rd|4th)$", re.IGNORECASE)
 _BOTH_SIDES_RE = re.compile(r",?\s*\b(?:on (?:both|either|each) sides?|bilaterally)\b", re.IGNORECASE)
 _DOUBLE_SIDE_RE = re.compile(r"\b(left|right)\s+(?:left|right)\b", re.IGNORECASE)
 _REPEATED_SIDE_RE = {side: re.compile(rf"\b{side}\s+{side}\b", re.IGNORECASE)
@@ -387,7 +390,8 @@ _SITE_MEASUREMENT_RE = re.compile(
     # bipolar length 12.2 cm"
     rf"|(?:(?P<site>[a-z][\w /-]*?)(?:\s+{_DIMENSION})?\s+(?:measures?|measuring|measured\s+at|spans?|is|are)"
     rf"|(?P<short>[a-z][\w-]*(?:\s+[a-z][\w-]*){{0,2}})(?:\s+(?:[a-z]+\s+)?{_DIMENSION})?)\s+{_AMOUNT}"
-    rf"(?:\s+(?:in\s+)?(?:(?:maximum|maximal|largest|transverse|bipolar|craniocaudal)\s+)?{_DIMENSION}|\s+(?:thick|wide|long|deep))?"
+    rf"(?:\s+(?:in\s+)?(?:(?:maximum|maximal|largest|transverse|bipolar|craniocaudal|anteroposterior|ap|sagittal|longitudinal)\s+)?"
+    rf"(?:{_DIMENSION}|dimension)|\s+(?:thick|wide|long|deep))?"
     rf"|(?P<has>[a-z][\w /-]*?)\s+(?:has|shows)\s+an?\s+(?:(?:maximum|maximal)\s+)?{_DIMENSION}\s+of\s+{_AMOUNT})"
     r"\W*$", re.IGNORECASE)
 # Where one line measures several structures ("Liver span 16 cm, spleen span 13 cm", "... 12 cm in
@@ -594,7 +598,8 @@ def _atomize_sentence_cached(sentence: str) -> tuple[str, ...] | None:
     if ", the " in text:
         text = _other_side_clause(text)
     if text and lex.drop.search(text.lower()):
-        text = _after_the_technique(text) or ""  # "": the sentence is only technique or a request
+        # "": the sentence is only technique or a request
+        text = _before_a_dropped_tail(text) or _after_the_technique(text) or ""
     if not text or _names_only_places(text) or _measures_a_place(text):
         return None
     if ":" in text or "(" in text:
@@ -611,7 +616,7 @@ def _atomize_sentence_cached(sentence: str) -> tuple[str, ...] | None:
     return tuple(_tidy(d).replace(_BETWEEN_AND, " and ") for s in out
                  if _has_content(s, sentence) and not _UNSEEN_BEFORE_RE.match(s) and not _measures_a_site(s)
                  and not _only_an_artefact(s) and not _dropped_part(s, text)
-                 for d in _split_device_denial(s))
+                 for e in _split_extension_denial(s) for d in _split_device_denial(e))
 
 
 # "<finding> in the following regions: A, B and C", "<finding>: A; B; C", "<finding> (A; B)": a
@@ -645,8 +650,8 @@ def _place_list_written_out(text: str) -> str:
 
 # A request or a recommendation that opens a part of a sentence ("...; please correlate with
 # HLA-B27", "..., follow-up is recommended")
-_REQUEST_RE = re.compile(r"^(?:please|kindly|recommend|suggest|advis|clinical correlation|correlat|follow[- ]?up)",
-                         re.IGNORECASE)
+_REQUEST_WORDS = r"please|kindly|recommend|suggest|advis|clinical correlation|correlat|follow[- ]?up"
+_REQUEST_RE = re.compile(rf"^(?:{_REQUEST_WORDS})", re.IGNORECASE)
 
 
 def _dropped_part(part: str, whole: str) -> bool:
@@ -688,6 +693,31 @@ def _comma_before_parameter(m: re.Match[str]) -> str:
     if word in _BEFORE_A_PARAMETER or word.endswith(("ed", "ly")):
         return m.group(0)  # "delayed TTP is seen", "markedly ...": the parameter's own words
     return f"{word}, "
+
+
+# a clause that asks for more or compares ("follow-up is recommended", "compared with ...")
+_REQUEST_OR_COMPARISON_RE = re.compile(rf"(?:{_REQUEST_WORDS}|further|compared|comparison)", re.IGNORECASE)
+# where a sentence's clause ends and another may begin: "; ", ", ", ", and ", or "and" before a
+# request ("... cannot be excluded and follow-up is advised")
+_CLAUSE_BREAK_RE = re.compile(
+    rf"\s*[;,]\s*(?:(?:and|so|thus|therefore|hence|but)\s+)?|\s+(?:and|so)\s+(?=(?:{_REQUEST_WORDS}|further)\b)",
+    re.IGNORECASE)
+
+
+def _before_a_dropped_tail(sentence: str) -> str | None:
+    """What a sentence says before a clause that asks for more or compares, for which the drop
+    patterns took the whole sentence, when that beginning names a finding or a place and no drop
+    pattern takes it: "The splenium is not clearly displayed; partial agenesis cannot be excluded,
+    and follow-up is recommended" had been dropped whole, findings and all, while the same
+    findings said in two sentences were read. None when no such clause ends it."""
+    drop = anatomy_lexicon().drop
+    for m in _CLAUSE_BREAK_RE.finditer(sentence):
+        before, after = sentence[:m.start()], sentence[m.end():]
+        if drop.search(before.lower()):
+            return None  # what comes first is dropped itself
+        if _REQUEST_OR_COMPARISON_RE.match(after) and drop.search(after.lower()):
+            return before if names_site(before) or names_finding(before) else None
+    return None
 
 
 def _after_the_technique(sentence: str) -> str | None:
@@ -784,6 +814,28 @@ _PROCEDURE_RE = re.compile(r"\b(?:after|following|post)\s+[^,;:.]*")
 # "the fixation device demonstrates | no evidence of loosening": the verb went with the denial
 _TRAILING_VERB_RE = re.compile(
     r"\s+(?:shows?|showing|demonstrates?|demonstrating|reveals?|exhibits?|has|have|is|are)$", re.IGNORECASE)
+
+
+# "..., not extending into the fourth-fifth intermetatarsal joint": a fracture said with where it
+# does not reach
+_EXTENSION_DENIAL_RE = re.compile(
+    r",\s*(?:(?:which|that|and)\s+)?(?:(?:does|do)\s+not\s+(?:extend|involve|reach|enter)"
+    r"|not\s+(?:extend|involv|reach|enter)ing|without\s+(?:extending|extension))"
+    r"(?:\s+(?:in(?:to)?|to))?\s+(?P<place>(?:the\s+)?[^,;]*?\b(?:joints?|articular\s+surfaces?|articulations?))(?=\s*(?:[,;.]|$))",
+    re.IGNORECASE)
+
+
+def _split_extension_denial(atom: str) -> list[str]:
+    """A fracture stated with the joint it does not reach is two findings, as a report that writes
+    "The fracture does not extend into the joint." on its own line says it: the fracture at its
+    bone, and the fracture denied at the joint. Said in one, the joint had been the fracture's
+    place too."""
+    m = _EXTENSION_DENIAL_RE.search(atom) if "fracture" in atom.lower() else None
+    if m is None or "fracture" not in atom[:m.start()].lower():
+        return [atom]
+    rest = atom[m.end():].strip(" .")
+    return [f"{atom[:m.start()].rstrip()}{', ' + rest.lstrip(', ') if rest else ''}.",
+            f"The fracture does not extend into {m['place']}."]
 
 
 def _split_device_denial(atom: str) -> list[str]:

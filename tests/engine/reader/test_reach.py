@@ -4822,8 +4822,29 @@ def test_a_narrowed_airway_vessel_or_foramen_stays_a_stenosis() -> None:
     ("A malignant lesion of the left upper lobe cannot be excluded.", "Malignancy of the left upper lobe cannot be excluded."),
     # reader-v69
     ("The bone density of the pelvis is decreased.", "Osteopenia of the pelvis."),
+    # reader-v70
+    ("The splenium is not clearly displayed; partial agenesis of the corpus callosum cannot be excluded, "
+     "and follow-up is recommended.",
+     "The splenium is not clearly displayed. Partial agenesis of the corpus callosum cannot be excluded."),
+    ("Two foci in the left periventricular white matter, neither of which enhances.",
+     "Two foci in the left periventricular white matter, none of which enhance."),
+    ("Transcerebellar diameter about 40 mm. The vermis is normal.",
+     "The transverse cerebellar diameter is about 40 mm. The vermis is normal."),
+    ("Approximately 32 weeks' gestation. The placenta is anterior.", "The placenta is anterior."),
+    ("The cisterna magna is about 6 mm in anteroposterior dimension. The vermis is normal.", "The vermis is normal."),
+    ("A transverse fracture of the base of the right fifth metatarsal, not extending into the fourth-fifth "
+     "intermetatarsal joint.", "A transverse fracture of the base of the right fifth metatarsal. The fracture "
+     "does not extend into the fourth-fifth intermetatarsal articulation."),
+    ("The amniotic fluid is increased.", "Polyhydramnios."),
+    ("The lateral and third ventricles are enlarged.", "The lateral ventricles and the third ventricle are enlarged."),
+    ("Ventricles: lateral and third ventricles proportionally enlarged.",
+     "The lateral ventricles and the third ventricle are proportionally enlarged."),
+    ("The 4th ventricle is compressed.", "The fourth ventricle is compressed."),
+    ("A Hill-Sachs lesion of the right humeral head.",
+     "A compression defect at the posterolateral aspect of the right humeral head."),
+    ("A microadenoma cannot be excluded.", "A pituitary microadenoma is possible."),
 ])
-def test_reader_v65_to_v69_rewrites_score_perfect(reference: str, candidate: str) -> None:
+def test_reader_v65_to_v70_rewrites_score_perfect(reference: str, candidate: str) -> None:
     _assert_radsem_perfect_both_ways(reference, candidate)
 
 
@@ -4894,3 +4915,64 @@ def test_the_corpus_callosums_parts_are_places_and_genu_varum_is_not() -> None:
     assert sentence_features(normalise("The genu of the corpus callosum is seen.")).normality == NORMAL
     assert sentence_features(normalise("The splenium is seen.")).sites == {"brain"}
     assert not sentence_features(normalise("Mild genu varum.")).sites
+
+
+# --- reader-v70: a finding before a request, a fracture and the joint it spares, a hedge in any
+# words, the pelvic bones, the ventricles' horns and what loses signal on fat suppression
+
+def test_a_finding_before_a_request_is_read_and_the_request_is_not() -> None:
+    """A sentence that ends by asking for follow-up had been dropped whole, findings and all."""
+    texts = [f.text for f in read_report("A 6 mm nodule in the right upper lobe, follow-up CT in 12 months is "
+                                         "recommended.").findings]
+    assert texts == ["A 6 mm nodule in the right upper lobe."]
+    # a sentence that opens with what is dropped stays dropped
+    texts = [f.text for f in read_report("A 6 mm nodule in the right upper lobe. Follow-up is recommended, "
+                                         "with CT of the chest.").findings]
+    assert texts == ["A 6 mm nodule in the right upper lobe."]
+
+
+def test_a_fracture_said_with_the_joint_it_spares_is_two_statements() -> None:
+    """The joint is where the fracture is not: the fracture's place is its bone, and the joint
+    reads as a denial, as a sentence of its own says it."""
+    findings = read_report("A fracture of the distal radius, not involving the articular surface.").findings
+    assert [(f.features.normality, sorted(f.features.sites)) for f in findings] == [
+        (ABNORMAL, ["radius"]), (NORMAL, ["joint"])]
+    assert sentence_features(normalise("An extra-articular fracture of the distal radius.")).sites == {"radius"}
+
+
+@pytest.mark.parametrize("hedged", ["A small fracture of the left fifth rib cannot be excluded.",
+                                    "A small fracture of the left fifth rib is suspected.",
+                                    "Cannot exclude a small fracture of the left fifth rib.",
+                                    "A small fracture of the left fifth rib is not excluded."])
+def test_a_hedge_in_any_words_is_one_detail_and_its_loss_is_seen(hedged: str) -> None:
+    """"Cannot be excluded", "not excluded", "suspected", "questionable" and "possible" are one
+    hedge: the detail a definite statement of the same finding lacks (a certainty error)."""
+    assert "possible" in sentence_features(normalise(hedged)).details
+    definite = "A small fracture of the left fifth rib."
+    records = Scorer(["radsem"], extractor="rules").score([hedged], [definite]).records
+    assert records[0]["metrics"]["radsem"]["score"] < 1.0
+    _assert_radsem_perfect_both_ways(hedged, "A small fracture of the left fifth rib is possible.")
+
+
+@pytest.mark.parametrize(("text", "sites"), [
+    ("Cortical discontinuity in the left superior pubic ramus.", {"pelvic bone"}),
+    ("A fracture of the right iliac wing.", {"pelvic bone"}),
+    ("The frontal horns of the lateral ventricles are enlarged.", {"lateral ventricle"}),
+    ("The temporal horn of the left lateral ventricle is enlarged.", {"lateral ventricle"}),
+    ("Midline shift of about 6 mm to the right.", {"brain"}),
+    ("A left frontotemporoparietal subdural hematoma.", {"frontal lobe", "temporal lobe", "parietal lobe", "meninges"}),
+    ("Increased signal on PDWI fat-suppressed images.", set()),
+    ("Areas of short T1 that lose signal on fat-suppressed images.", {"soft tissue"}),
+    ("Its neck is about 3 mm.", set()),
+])
+def test_the_places_reader_v70_reads(text: str, sites: set[str]) -> None:
+    """The pelvic bones are bones; a ventricle's horn is no lobe; a midline shift is the brain's; a
+    sequence written with its fat suppression after it names no fat, while what loses signal on
+    it is fat; an aneurysm's neck is not the neck."""
+    assert sentence_features(normalise(text)).sites == sites, text
+
+
+def test_growth_plates_not_yet_closed_are_open_and_normal() -> None:
+    for text in ("The growth plates are not yet closed.", "The physes are open.", "The growth plates are unfused."):
+        assert sentence_features(normalise(text)).normality == NORMAL, text
+
