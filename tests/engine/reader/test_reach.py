@@ -4843,8 +4843,17 @@ def test_a_narrowed_airway_vessel_or_foramen_stays_a_stenosis() -> None:
     ("A Hill-Sachs lesion of the right humeral head.",
      "A compression defect at the posterolateral aspect of the right humeral head."),
     ("A microadenoma cannot be excluded.", "A pituitary microadenoma is possible."),
+    # reader-v71
+    ("Complete corpus callosum. Mild left ventriculomegaly.",
+     "The corpus callosum is seen. Mild left ventriculomegaly."),
+    ("One fetus within the uterus, head down (vertex presentation). Mild left ventriculomegaly.",
+     "Single intrauterine pregnancy in cephalic presentation. Mild left ventriculomegaly."),
+    ("Gestation singleton, approximately 22 weeks. Mild left ventriculomegaly.",
+     "A single intrauterine pregnancy of about 22 weeks. Mild left ventriculomegaly."),
+    ("Tophaceous gout at the right first metatarsophalangeal joint.",
+     "A gouty tophus at the right first metatarsophalangeal joint."),
 ])
-def test_reader_v65_to_v70_rewrites_score_perfect(reference: str, candidate: str) -> None:
+def test_reader_v65_to_v71_rewrites_score_perfect(reference: str, candidate: str) -> None:
     _assert_radsem_perfect_both_ways(reference, candidate)
 
 
@@ -4975,4 +4984,24 @@ def test_the_places_reader_v70_reads(text: str, sites: set[str]) -> None:
 def test_growth_plates_not_yet_closed_are_open_and_normal() -> None:
     for text in ("The growth plates are not yet closed.", "The physes are open.", "The growth plates are unfused."):
         assert sentence_features(normalise(text)).normality == NORMAL, text
+
+
+# --- reader-v71: more places and findings in other words
+
+@pytest.mark.parametrize(("text", "sites", "core"), [
+    ("The left fossa of Rosenmüller is obliterated.", {"nasal cavity", "neck"}, {"compressed"}),
+    ("The sulci of the left hemisphere are obliterated.", {"sulci"}, {"compressed"}),
+    ("Pseudo-bulging of the L5/S1 disc.", {"disc"}, {"pseudobulge"}),
+    ("The body of the left calcaneus is broadened.", {"ankle"}, {"enlarged"}),
+    ("A multi-fragmentary fracture of the left calcaneus.", {"ankle"}, {"comminuted", "fracture"}),
+    ("Right middle lobe, lateral segment 4 mm solid nodule.", {"middle lobe"}, {"nodule"}),
+    ("Atrium (trigone) of the left lateral ventricle: approximately 6 mm.", {"lateral ventricle"}, set()),
+])
+def test_what_reader_v71_reads(text: str, sites: set[str], core: set[str]) -> None:
+    """The fossa of Rosenmüller is the nasopharynx's lateral recess, and a space obliterated is
+    effaced; a pseudo-bulge is no bulge; broadened is widened; a multi-fragmentary fracture is
+    comminuted; "segment 4 mm" is a size, not the liver's fourth segment; the atrium written with
+    its trigone is the lateral ventricle's, not the heart's."""
+    features = sentence_features(normalise(text))
+    assert (features.sites, features.core) == (sites, core), text
 
