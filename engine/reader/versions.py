@@ -19,6 +19,9 @@ from __future__ import annotations
 from radscope.engine.reader.vocabulary.loader import lexicon_hash
 
 READER_NAME = "radscope-reader"
+# v72: a part of a structure measured alone ("Atrium (trigone) of the left lateral ventricle:
+# approximately 6 mm") and the other side's "and that of the right is about 6 mm" are biometry, as
+# a structure measured alone was (they had been abnormal statements of nothing).
 # v71: the fossa of Rosenmüller is the nasopharynx's lateral recess, and a recess, sulcus, cistern
 # or space obliterated is effaced; the atrium written with "(trigone)", and an atrial width said of a
 # lateral ventricle, are the ventricle's; "segment 4 mm" is a size, no liver segment; vertex and
@@ -591,7 +594,7 @@ READER_NAME = "radscope-reader"
 # opposite places and liver segments, telegraphic labels kept. v5: findings as frames (sizes in mm within a tolerance, change over time), wording.json,
 # comparisons as context. v4: sections as written (RESULT(S), CONCLUSION, sub-headings), the
 # impression read apart. v3: radsem-rules-v5 atoms (level and site lists, joined continuations).
-READER_VERSION = "reader-v71"
+READER_VERSION = "reader-v72"
 READER_RULES_VERSION = "rules-v5"  # v5: telegraphic labels kept; v4: sentences read through wording.json
 RADSEM_RULES_VERSION = "radsem-rules-v11"  # v11: a statement naming no site is kept apart only below 0.25 similarity; v10: site lists, shared nouns, finding lists and finding adjectives written one per sentence; v9: a statement the other report denies pairs only with one that states the denied finding; kinds and effects written one per sentence; v8: a finding that names no abnormality against one that does is part-whole; v7: per-sequence atoms, places; v6: size and change-over-time contradictions
 

@@ -389,7 +389,9 @@ _SITE_MEASUREMENT_RE = re.compile(
     # cm", and a short subject as a line writes it: "Kidney 13 cm in diameter", "Right kidney
     # bipolar length 12.2 cm"
     rf"|(?:(?P<site>[a-z][\w /-]*?)(?:\s+{_DIMENSION})?\s+(?:measures?|measuring|measured\s+at|spans?|is|are)"
-    rf"|(?P<short>[a-z][\w-]*(?:\s+[a-z][\w-]*){{0,2}})(?:\s+(?:[a-z]+\s+)?{_DIMENSION})?)\s+{_AMOUNT}"
+    rf"|(?P<short>[a-z][\w-]*(?:\s+[a-z][\w-]*){{0,2}}(?:\s+\([a-z]+\))?"
+    # "Atrium (trigone) of the left lateral ventricle approximately 6 mm": a part of a structure
+    rf"(?:\s+of\s+(?:the\s+)?[a-z][\w-]*(?:\s+[a-z][\w-]*){{0,3}})?)(?:\s+(?:[a-z]+\s+)?{_DIMENSION})?):?\s+{_AMOUNT}"
     rf"(?:\s+(?:in\s+)?(?:(?:maximum|maximal|largest|transverse|bipolar|craniocaudal|anteroposterior|ap|sagittal|longitudinal)\s+)?"
     rf"(?:{_DIMENSION}|dimension)|\s+(?:thick|wide|long|deep))?"
     rf"|(?P<has>[a-z][\w /-]*?)\s+(?:has|shows)\s+an?\s+(?:(?:maximum|maximal)\s+)?{_DIMENSION}\s+of\s+{_AMOUNT})"
@@ -402,6 +404,10 @@ _BARE_AMOUNT_RE = re.compile(_AMOUNT, re.IGNORECASE)
 # focus 12 mm" measures a finding, not the gallbladder
 _LESION_LOOK_RE = word_regex(load("radsem")["margin_terms"]["lesion_looks"])
 _PART_AMOUNT_RE = re.compile(rf"(?:{_DIMENSION}|(?P<part>[a-z]+))\s+{_AMOUNT}", re.IGNORECASE)
+# "... and that of the right is about 6 mm": the same measure of the other side's structure (the
+# side words are taken out before the parts are read)
+_THAT_OF_THE_OTHER_RE = re.compile(
+    rf"(?:that|those)\s+of\s+the\s+(?:(?:left|right|other)\s+)?(?:one\s+)?(?:is|are|measures?)\s+{_AMOUNT}", re.IGNORECASE)
 _MEASUREMENT_LIST_RE = re.compile(
     r"(?<=mm|cm)(?:\s+in\s+(?:length|diameter))?\s*(?:,\s*(?:and\s+)?|\s+and\s+)", re.IGNORECASE)
 # "the largest at the left renal hilum measuring 33 mm": a subject that refers to a finding named
@@ -757,7 +763,7 @@ def _measures_a_site(atom: str) -> bool:
     first, *rest = _MEASUREMENT_LIST_RE.split(_SIDE_WORDS_RE.sub("", atom.strip()).strip())
     return _measures_one_site(first) and all(
         _BARE_AMOUNT_RE.fullmatch(part.strip(" .")) or _measures_a_part(part) or _measures_one_site(part)
-        for part in rest)
+        or _THAT_OF_THE_OTHER_RE.fullmatch(part.strip(" .")) is not None for part in rest)
 
 
 def _measures_a_part(part: str) -> bool:

@@ -5005,3 +5005,21 @@ def test_what_reader_v71_reads(text: str, sites: set[str], core: set[str]) -> No
     features = sentence_features(normalise(text))
     assert (features.sites, features.core) == (sites, core), text
 
+
+# --- reader-v72: a part of a structure measured, and the other side's "that of the right"
+
+@pytest.mark.parametrize("measure", [
+    "Atrium (trigone) of the left lateral ventricle: approximately 6 mm.",
+    "The width of the atrium of the left lateral ventricle is about 7 mm and that of the right is about 6 mm.",
+    "Cisterna magna: 5 mm.",
+])
+def test_a_structure_or_its_part_measured_alone_names_no_finding(measure: str) -> None:
+    """A measure of a normal structure, of a part of one ("atrium of the left lateral ventricle")
+    or of both sides' ("... and that of the right is about 6 mm") is biometry, dropped as "the
+    right kidney measures 11 cm" is; it had been an abnormal statement of nothing."""
+    texts = [f.text for f in read_report(f"{measure} A small left pleural effusion.").findings]
+    assert texts == ["A small left pleural effusion."], measure
+    # a finding measured stays a finding
+    assert [f.text for f in read_report("Nodule of the right upper lobe 6 mm.").findings] == [
+        "Nodule of the right upper lobe 6 mm."]
+
