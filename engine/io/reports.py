@@ -15,8 +15,10 @@ from typing import Any
 # reads sections, so that a stored result read under an older cut is scored again. 2: a report
 # that is one indication or history section is read after its first sentence or line. 3: a pair
 # is read alike (``pair_views``): a candidate's impression is read with its findings when the
-# reference has no heading and is read whole.
-LAYOUT_VERSION = "layout-3"
+# reference has no heading and is read whole. 4: in a report without a findings heading, any
+# indication or history section is read after its first sentence or line, beside the other
+# sections (a title, an impression), not only when it is the whole report.
+LAYOUT_VERSION = "layout-4"
 
 # Canonical section names, and the heading spellings that map to them (matched case-insensitively,
 # with or without a colon). English headings, and the English translations radiologists' headings
@@ -269,17 +271,18 @@ def _findings_sections(text: str, body: list[Section], found: list[Section], imp
                 "before the first heading"
             notices.append(f"not read: text {where}: {_clip(s.text)!r}")
         return found, False
-    if loose:
+    # "Indication: palpable lump.\nAt 2 o'clock ... mass." with no findings heading: an indication or
+    # history says why the study was asked for in its first sentence or line, and what was seen
+    # after it is the findings, read in text order with any text under no heading
+    reasons = [(s, rest) for s in body if (rest := _after_inline_reason(s)) is not None]
+    if loose or reasons:
         notices.extend(f"read as findings: text under {s.heading!r} (heading not recognised)"
                        for s in loose if s.heading)
-        return loose, False
+        notices.extend(f"read as findings: the text after the first sentence or line under {s.heading!r} "
+                       f"({s.name} section with no findings heading)" for s, _ in reasons)
+        return sorted([*loose, *(rest for _, rest in reasons)], key=lambda s: s.start), False
     if impression:
         return found, False
-    after = _after_inline_reason(body)
-    if after is not None:
-        notices.append(f"read as findings: the text after the first sentence or line under {body[0].heading!r} "
-                       f"({body[0].name} section with no findings heading)")
-        return [after], False
     whole = bool(text.strip())
     if whole:
         notices.append("no findings or impression section could be told apart: the report "
@@ -287,14 +290,13 @@ def _findings_sections(text: str, body: list[Section], found: list[Section], imp
     return [Section("whole", "", text.strip(), 0, len(text))], whole
 
 
-def _after_inline_reason(body: list[Section]) -> Section | None:
-    """"Clinical indication: weakness of the right limbs. Plain CT: no abnormal density ...": a
-    report that is one indication or history section says why it was asked for in its first
-    sentence or line (its end found as ``_split_sentences`` finds one) and what was seen after
-    it. None for any other report, or when nothing follows."""
-    if len(body) != 1 or body[0].name not in ("indication", "history"):
+def _after_inline_reason(section: Section) -> Section | None:
+    """"Clinical indication: weakness of the right limbs. Plain CT: no abnormal density ...": an
+    indication or history section in a report without a findings heading says why the study was
+    asked for in its first sentence or line (its end found as ``_split_sentences`` finds one) and
+    what was seen after it. None for any other section, or when nothing follows."""
+    if section.name not in ("indication", "history"):
         return None
-    section = body[0]
     m = _SENTENCE_END_RE.search(section.text)
     line_end = section.text.find("\n")
     end = m.end() if m is not None and (line_end == -1 or m.start() < line_end) else line_end + 1

@@ -147,6 +147,24 @@ def test_a_report_that_is_one_reason_section_is_read_after_its_first_sentence_or
     assert read_layout("History: cough.").whole
 
 
+def test_a_reason_beside_a_title_or_an_impression_is_read_after_its_first_line_too():
+    # layout-4: "LEFT BREAST ULTRASOUND / Indication: ... / At 2 o'clock ... / IMPRESSION: ..." had read
+    # only what came under an unknown sub-heading ("Left axilla:"), the findings inside the
+    # indication left out, and "Contrast-enhanced lumbar MR. History: ... / The conus ..." only its
+    # title line: a faithful rewrite scored 0.1 and 0.0
+    titled = read_layout("LEFT BREAST ULTRASOUND\nIndication: palpable lump.\nAt 2 o'clock there is an oval "
+                         "mass.\nLeft axilla: no abnormal nodes.\nIMPRESSION: Fibroadenoma.")
+    assert titled.findings == "At 2 o'clock there is an oval mass.\nLeft axilla: no abnormal nodes."
+    assert titled.impression == "Fibroadenoma."
+    after_title = read_layout("Lumbar MR. History: microdiscectomy 14 months ago.\nThe conus is normal.\n"
+                              "Opinion: recurrent extrusion.")
+    assert after_title.findings == "Lumbar MR.\nThe conus is normal."
+    assert any("first sentence or line under 'History'" in n for n in after_title.notices)
+    # with a findings heading the reason stays out, whatever follows it
+    headed = read_layout("History: cough.\nPrior lobectomy.\nFindings: Clear lungs.")
+    assert headed.findings == "Clear lungs."
+
+
 def test_combined_heading_is_read_as_findings_with_a_notice():
     layout = read_layout("FINDINGS AND IMPRESSION: Small left effusion. No pneumothorax.")
     assert layout.combined and layout.findings.startswith("Small left effusion") and not layout.impression
