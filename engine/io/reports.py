@@ -274,7 +274,8 @@ def _findings_sections(text: str, body: list[Section], found: list[Section], imp
     # "Indication: palpable lump.\nAt 2 o'clock ... mass." with no findings heading: an indication or
     # history says why the study was asked for in its first sentence or line, and what was seen
     # after it is the findings, read in text order with any text under no heading
-    reasons = [(s, rest) for s in body if (rest := _after_inline_reason(s)) is not None]
+    alone = len(body) == 1
+    reasons = [(s, rest) for s in body if (rest := _after_inline_reason(s, alone)) is not None]
     if loose or reasons:
         notices.extend(f"read as findings: text under {s.heading!r} (heading not recognised)"
                        for s in loose if s.heading)
@@ -290,14 +291,16 @@ def _findings_sections(text: str, body: list[Section], found: list[Section], imp
     return [Section("whole", "", text.strip(), 0, len(text))], whole
 
 
-def _after_inline_reason(section: Section) -> Section | None:
+def _after_inline_reason(section: Section, alone: bool) -> Section | None:
     """"Clinical indication: weakness of the right limbs. Plain CT: no abnormal density ...": an
     indication or history section in a report without a findings heading says why the study was
     asked for in its first sentence or line (its end found as ``_split_sentences`` finds one) and
-    what was seen after it. None for any other section, or when nothing follows."""
+    what was seen after it. Beside other sections (``alone`` False: a title, an impression) only
+    its first line is the reason: a history of several sentences on one line ("Chest pain. History
+    of hypertension.") is all history. None for any other section, or when nothing follows."""
     if section.name not in ("indication", "history"):
         return None
-    m = _SENTENCE_END_RE.search(section.text)
+    m = _SENTENCE_END_RE.search(section.text) if alone else None
     line_end = section.text.find("\n")
     end = m.end() if m is not None and (line_end == -1 or m.start() < line_end) else line_end + 1
     rest = section.text[end:].lstrip() if end > 0 else ""

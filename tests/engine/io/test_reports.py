@@ -163,6 +163,10 @@ def test_a_reason_beside_a_title_or_an_impression_is_read_after_its_first_line_t
     # with a findings heading the reason stays out, whatever follows it
     headed = read_layout("History: cough.\nPrior lobectomy.\nFindings: Clear lungs.")
     assert headed.findings == "Clear lungs."
+    # beside other sections a reason is its whole first line: a history of several sentences on
+    # one line is all history, and the impression is read as the findings, as before
+    one_line = read_layout("INDICATION: Chest pain. History of hypertension.\nIMPRESSION: No acute disease.")
+    assert one_line.findings == "" and one_line.impression == "No acute disease."
 
 
 def test_combined_heading_is_read_as_findings_with_a_notice():
