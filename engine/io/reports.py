@@ -16,8 +16,9 @@ from typing import Any
 # that is one indication or history section is read after its first sentence or line. 3: a pair
 # is read alike (``pair_views``): a candidate's impression is read with its findings when the
 # reference has no heading and is read whole. 4: in a report without a findings heading, any
-# indication or history section is read after its first sentence or line, beside the other
-# sections (a title, an impression), not only when it is the whole report.
+# indication, history or technique section is read after its first line, beside the other
+# sections (a title, an impression), as it was after its first sentence or line when it was
+# the whole report.
 LAYOUT_VERSION = "layout-4"
 
 # Canonical section names, and the heading spellings that map to them (matched case-insensitively,
@@ -271,9 +272,9 @@ def _findings_sections(text: str, body: list[Section], found: list[Section], imp
                 "before the first heading"
             notices.append(f"not read: text {where}: {_clip(s.text)!r}")
         return found, False
-    # "Indication: palpable lump.\nAt 2 o'clock ... mass." with no findings heading: an indication or
-    # history says why the study was asked for in its first sentence or line, and what was seen
-    # after it is the findings, read in text order with any text under no heading
+    # "Indication: palpable lump.\nAt 2 o'clock ... mass." with no findings heading: an indication,
+    # history or technique says why or how the study was made in its first sentence or line, and
+    # what was seen after it is the findings, read in text order with any text under no heading
     alone = len(body) == 1
     reasons = [(s, rest) for s in body if (rest := _after_inline_reason(s, alone)) is not None]
     if loose or reasons:
@@ -291,14 +292,19 @@ def _findings_sections(text: str, body: list[Section], found: list[Section], imp
     return [Section("whole", "", text.strip(), 0, len(text))], whole
 
 
+# Sections that say why or how a study was made in their first line, which a report without a
+# findings heading may follow with what was seen ("Technique: three-phase liver CT.\nLesion 1 ...")
+_REASON_SECTIONS = ("indication", "history", "technique")
+
+
 def _after_inline_reason(section: Section, alone: bool) -> Section | None:
     """"Clinical indication: weakness of the right limbs. Plain CT: no abnormal density ...": an
-    indication or history section in a report without a findings heading says why the study was
-    asked for in its first sentence or line (its end found as ``_split_sentences`` finds one) and
+    indication, history or technique section in a report without a findings heading says why (or
+    how) the study was made in its first sentence or line (its end found as ``_split_sentences`` finds one) and
     what was seen after it. Beside other sections (``alone`` False: a title, an impression) only
     its first line is the reason: a history of several sentences on one line ("Chest pain. History
     of hypertension.") is all history. None for any other section, or when nothing follows."""
-    if section.name not in ("indication", "history"):
+    if section.name not in _REASON_SECTIONS:
         return None
     m = _SENTENCE_END_RE.search(section.text) if alone else None
     line_end = section.text.find("\n")

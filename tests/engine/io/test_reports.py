@@ -163,6 +163,10 @@ def test_a_reason_beside_a_title_or_an_impression_is_read_after_its_first_line_t
     # with a findings heading the reason stays out, whatever follows it
     headed = read_layout("History: cough.\nPrior lobectomy.\nFindings: Clear lungs.")
     assert headed.findings == "Clear lungs."
+    # a technique line is a reason too ("Technique: three-phase liver CT." then the lesions)
+    technique = read_layout("Technique: three-phase liver CT.\n\nLesion 1, segment 6: hemangioma.\n"
+                            "Conclusion: hemangioma.")
+    assert technique.findings == "Lesion 1, segment 6: hemangioma."
     # beside other sections a reason is its whole first line: a history of several sentences on
     # one line is all history, and the impression is read as the findings, as before
     one_line = read_layout("INDICATION: Chest pain. History of hypertension.\nIMPRESSION: No acute disease.")
