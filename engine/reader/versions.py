@@ -19,6 +19,17 @@ from __future__ import annotations
 from radscope.engine.reader.vocabulary.loader import lexicon_hash
 
 READER_NAME = "radscope-reader"
+# v73: a line that names the examination and nothing more (its modality, views, contrast, phases,
+# the prior it is compared with: "Neck US.", "Lumbar MR, pre- and post-contrast", "L ANKLE
+# (AP/MORTISE/LAT) vs post-op films 8 wk ago") is a technique line, dropped, and as a heading in
+# capitals ("THYROID US") it heads no line below unless it names a side (text/places_only.py); what
+# hid a structure, said with its technical cause ("partly seen because of bowel gas"), or a limited
+# sensitivity, is image quality, no finding; "not present before" and "not seen on the prior scan"
+# are new; the cord compressed, flattened, touched or abutted is one finding named apart from the
+# thecal sac a disc indents; the caudate lobe is the liver's; "consistent with" is no detail (an
+# interpretation stated, as the finding itself is), while "may represent" is a hedge; a little,
+# small-volume, septa, liquor, breech said alone, singleton and the other lexicon entries of
+# reader-v73 (engine/data/lexicons/README.md). With radsem-rules-v12 and layout-4.
 # v72: a part of a structure measured alone ("Atrium (trigone) of the left lateral ventricle:
 # approximately 6 mm") and the other side's "and that of the right is about 6 mm" are biometry, as
 # a structure measured alone was (they had been abnormal statements of nothing).
@@ -594,9 +605,9 @@ READER_NAME = "radscope-reader"
 # opposite places and liver segments, telegraphic labels kept. v5: findings as frames (sizes in mm within a tolerance, change over time), wording.json,
 # comparisons as context. v4: sections as written (RESULT(S), CONCLUSION, sub-headings), the
 # impression read apart. v3: radsem-rules-v5 atoms (level and site lists, joined continuations).
-READER_VERSION = "reader-v72"
+READER_VERSION = "reader-v73"
 READER_RULES_VERSION = "rules-v5"  # v5: telegraphic labels kept; v4: sentences read through wording.json
-RADSEM_RULES_VERSION = "radsem-rules-v11"  # v11: a statement naming no site is kept apart only below 0.25 similarity; v10: site lists, shared nouns, finding lists and finding adjectives written one per sentence; v9: a statement the other report denies pairs only with one that states the denied finding; kinds and effects written one per sentence; v8: a finding that names no abnormality against one that does is part-whole; v7: per-sequence atoms, places; v6: size and change-over-time contradictions
+RADSEM_RULES_VERSION = "radsem-rules-v12"  # v12: a finding named in the plural counts as "multiple" against a statement that says multiple, and a size said in one statement only is no differing detail; v11: a statement naming no site is kept apart only below 0.25 similarity; v10: site lists, shared nouns, finding lists and finding adjectives written one per sentence; v9: a statement the other report denies pairs only with one that states the denied finding; kinds and effects written one per sentence; v8: a finding that names no abnormality against one that does is part-whole; v7: per-sequence atoms, places; v6: size and change-over-time contradictions
 
 # The lexicon files whose content can change each view's reading (their hash goes into its
 # signature). ``wording`` is read by every rules reader: every sentence passes through it.

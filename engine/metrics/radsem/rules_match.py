@@ -8,6 +8,7 @@ sentences left over whose best compatible partner is very similar. This module t
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from functools import lru_cache
 
@@ -45,15 +46,38 @@ def _asserted_relation(x: frozenset[str], y: frozenset[str]) -> str:
 
 def details_relationship(a: SentenceFeatures, b: SentenceFeatures) -> str:
     """Compare detail words (size, severity, morphology, density, acuity, hedging, numbers)."""
-    if not a.details and not b.details:
+    x, y = _counted(a, b), _counted(b, a)
+    if ("size" in x) != ("size" in y):
+        x, y = x - {"size"}, y - {"size"}
+    if not x and not y:
         return "equivalent"
-    if not a.details or not b.details:
+    if not x or not y:
         return "none"
-    x, y = _stems(a.details), _stems(b.details)  # "cavity" / "cavities"
+    x, y = _stems(x), _stems(y)  # "cavity" / "cavities"
     shared = x & y
     if shared == x == y:
         return "equivalent"
     return "partial" if shared else "none"
+
+
+# words that count a finding: beside one of them a plural says nothing more ("a few nodules")
+_COUNT_WORDS = frozenset({"multiple", "single", "solitary", "few"})
+# a countable finding named in the plural: more than one of it
+_PLURAL_FINDING_RE = re.compile(
+    r"\b(?:(?:lymph )?nodes|nodules|lesions|opacities|foci|cysts|masses|deposits|shadows|densities|calcifications"
+    r"|stones|calculi|polyps|metastases|plaques|infiltrates|fractures|lacunes|infarcts|bullae|blebs|varices"
+    r"|diverticula|osteophytes|hemangiomas|fibroids|septations|patches|spots|strands|bands|lines|areas)\b")
+
+
+def _counted(this: SentenceFeatures, other: SentenceFeatures) -> frozenset[str]:
+    """A statement's details, with "multiple" where it names its finding in the plural and
+    counts it no other way, when the other statement's "multiple" is the count it is compared
+    with: "Multiple left pulmonary nodules" and "the pulmonary nodules in the left lung", or
+    "multiple enlarged lymph node shadows" and "enlarged lymph nodes", count alike."""
+    if "multiple" not in other.details or this.details & _COUNT_WORDS \
+            or not _PLURAL_FINDING_RE.search(this.text.lower()):
+        return this.details
+    return this.details | {"multiple"}
 
 
 @lru_cache(maxsize=1)

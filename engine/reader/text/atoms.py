@@ -34,6 +34,7 @@ from radscope.engine.reader.text.labelled_lines import (
     MR_SEQUENCE,
     MR_SEQUENCE_RE,
 )
+from radscope.engine.reader.text.places_only import names_an_examination, names_only_places
 from radscope.engine.reader.text.report_text import ReportText, read_text
 from radscope.engine.reader.vocabulary.equivalents import appearance_words, kind_words
 from radscope.engine.reader.vocabulary.loader import load, word_regex
@@ -478,14 +479,14 @@ def _join_continuations(utterances: list[tuple[int, str]]) -> list[tuple[int, st
     lead, listed = "", False
     places: list[str] = []  # the places listed under a finding's lead the atomiser would drop
     for line, utterance in utterances:
-        if places and not (utterance and _names_only_places(utterance.rstrip(" .;"))):
+        if places and not (utterance and names_only_places(utterance.rstrip(" .;"))):
             out[-1] = (out[-1][0], _at_the_places(lead, places))
             lead, places = "", []
         if not utterance:  # a break (``report_text._template_heading``): nothing goes on across it
             out.append((line, utterance))
             lead, listed = "", False
             continue
-        if lead and not listed and _names_only_places(utterance.rstrip(" .;")) \
+        if lead and not listed and names_only_places(utterance.rstrip(" .;")) \
                 and (places or (_names_finding_or_signal(lead) and _atomize_sentence_cached(f"{lead}:") is None)):
             places.append(utterance.rstrip(" .;"))  # "T2 hyperintense foci:" / "- left frontal lobe"
             continue
@@ -606,7 +607,7 @@ def _atomize_sentence_cached(sentence: str) -> tuple[str, ...] | None:
     if text and lex.drop.search(text.lower()):
         # "": the sentence is only technique or a request
         text = _before_a_dropped_tail(text) or _after_the_technique(text) or ""
-    if not text or _names_only_places(text) or _measures_a_place(text):
+    if not text or names_only_places(text) or _measures_a_place(text) or names_an_examination(text):
         return None
     if ":" in text or "(" in text:
         text = _place_list_written_out(text)
@@ -621,7 +622,8 @@ def _atomize_sentence_cached(sentence: str) -> tuple[str, ...] | None:
                         out.extend(_expand_sides(sequence))
     return tuple(_tidy(d).replace(_BETWEEN_AND, " and ") for s in out
                  if _has_content(s, sentence) and not _UNSEEN_BEFORE_RE.match(s) and not _measures_a_site(s)
-                 and not _only_an_artefact(s) and not _dropped_part(s, text)
+                 and not _only_an_artefact(s) and not _only_how_well_seen(s) and not _dropped_part(s, text)
+                 and not (s != text and names_an_examination(s.strip(' .;')))
                  for e in _split_extension_denial(s) for d in _split_device_denial(e))
 
 
@@ -648,7 +650,7 @@ def _place_list_written_out(text: str) -> str:
     if m is None:
         return text
     items = [i for i in _PLACE_ITEM_SPLIT_RE.split(m["items"]) if i]
-    if len(items) < 2 or not all(_names_only_places(i) or _LEVEL_RE.match(i) for i in items) \
+    if len(items) < 2 or not all(names_only_places(i) or _LEVEL_RE.match(i) for i in items) \
             or not _names_finding_or_signal(m["lead"]):
         return text
     return _at_the_places(m["lead"], items)
@@ -741,6 +743,27 @@ def _after_the_technique(sentence: str) -> str | None:
     if anatomy_lexicon().drop.search(rest.lower()) or not (names_site(rest) or names_finding(rest)):
         return None
     return rest[:1].upper() + rest[1:]
+
+
+# reader-v73: what hid a structure, said with its technical cause ("the tail is partially obscured by
+# bowel gas", "only partly seen because of bowel gas"), or what limited the study ("sensitivity is
+# reduced"): the quality of the images, as an artefact is, and no finding. Without such a cause
+# the sentence stays a statement: an organ "not (clearly) visualized" may be absent, a sinus "well
+# visualized" on a venogram is patent, and on a radiograph "the right costophrenic angle is
+# obscured" is an opacity.
+_SEEN_HOW_WELL_RE = re.compile(
+    r"(?:the )?(?:[a-z'/-]+ ){0,5}?(?:(?:is|are|was|were|appears?) )?(?:only )?(?:partially |partly |incompletely "
+    r"|poorly |suboptimally |not (?:well |fully |adequately |clearly )?)?"
+    r"(?:obscured|seen|visible|visuali[sz]ed|demonstrated|assessed|evaluated|imaged|assessable|evaluable)"
+    r" (?:due to|because of|owing to|secondary to|by) (?:the )?(?:overlying )?(?:bowel gas|gas|(?:body |patient )?habitus"
+    r"|(?:acoustic )?shadowing|artefacts?|artifacts?|(?:patient )?motion|obesity|bowel contents)"
+    r"|(?:the )?(?:sensitivity|visuali[sz]ation)(?: of (?:the )?(?:examination|study|scan))? (?:is |was )?"
+    r"(?:limited|reduced|suboptimal|degraded)(?: (?:at|in|of|for) (?:the )?[a-z ]{1,30})?")
+
+
+def _only_how_well_seen(atom: str) -> bool:
+    """Whether ``atom`` says only what hid something, or limited the study (``_SEEN_HOW_WELL_RE``)."""
+    return bool(_SEEN_HOW_WELL_RE.fullmatch(atom.strip(" .;").lower()))
 
 
 def _only_an_artefact(atom: str) -> bool:
@@ -1381,45 +1404,6 @@ def _is_site(phrase: str) -> bool:
 def _site_names(phrase: str) -> set[str]:
     canon = canonical_text(phrase)
     return {site for site, p in site_mentions(canon) if p.search(canon)}
-
-
-# a word of a statement or a number: what a heading written without its colon does not hold
-_SAYS_SOMETHING_RE = re.compile(
-    r"\d|\b(?:is|are|was|were|has|have|shows?|seen|noted|no|not|normal|unremarkable|clear|intact|without|with)\b",
-    re.IGNORECASE)
-_PLACE_GLUE_RE = re.compile(r"\b(?:the|and|or|of|left|right|bilateral|both|other|rest|remaining|anterior|posterior"
-                            r"|upper|lower|medial|lateral|superior|inferior|proximal|distal|deep|superficial|great|findings)\b|[,/&-]")
-# plain nouns for a part of the body, which no site pattern names alone
-_PLACE_NOUN_RE = re.compile(
-    r"\b(?:walls?|glands?|vessels?|bones?|lobes?|cords?|parenchyma|structures?|tissues?|regions?|areas?"
-    r"|(?:csf )?spaces?|compartments?|complex(?:es)?|muscles?|nodes?|isthmus|fossae?|segments?|cells?|midface|contents?"
-    r"|circulation|tracts?|organs?|veins?|arter(?:y|ies)|branch(?:es)?|levels?(?: [ivx]+[ab]?)?"
-    r"|limbs?|legs?|arms?|extremit(?:y|ies)|thighs?|calf|calves|forearms?|sides?)\b")
-# a place's adjective before such a noun ("lacrimal glands", "popliteal vessels"); "(a)symmetric"
-# ends alike but says how the places compare ("Lateral ventricles: asymmetric.")
-_PLACE_ADJECTIVE_RE = re.compile(r"(?!a?symmetric)[a-z]+(?:al|ar|ary|ic)[.;:]?")
-
-
-def _names_only_places(text: str) -> bool:
-    """"Salivary glands", "Lymph nodes", "Left orbit": a heading written without its colon on a
-    line of its own says nothing of what it names (read, it was an abnormal statement about no
-    finding); the lines under it do."""
-    if len(text.split()) > 4 or _SAYS_SOMETHING_RE.search(text):
-        return False  # the cheap test first: most short sentences say something ("No effusion.")
-    lex, lower = anatomy_lexicon(), text.lower()
-    if (not _PLACE_NOUN_RE.search(lower) and not names_site(text)) or lex.normal.search(lower):
-        return False
-    # what is left once the places are out: a finding word inside a place's name ("Nasal
-    # cavity") is part of the place, and a part named by a plain noun ("Sinus walls", "Other
-    # parenchyma") is a place too
-    whole = canon = canonical_text(text)
-    for _, pattern in site_mentions(canon):
-        canon = pattern.sub(" ", canon)
-    if lex.abnormal.search(canon):
-        return False
-    rest = _PLACE_NOUN_RE.sub(" ", _PLACE_GLUE_RE.sub(" ", canon))
-    named_a_place = canon != whole or bool(_PLACE_NOUN_RE.search(canon))
-    return named_a_place and all(_PLACE_ADJECTIVE_RE.fullmatch(w) for w in rest.strip(" .;:").split())
 
 
 # "Right kidney size: 112 x 50 mm.", "Uterus dimensions 50 x 46 x 42 mm": a place and its size alone

@@ -21,6 +21,7 @@ from radscope.engine.reader.text.anatomy import (
     site_mentions,
 )
 from radscope.engine.reader.text.labelled_lines import MR_SEQUENCE, MR_SEQUENCE_RE, label_each_part
+from radscope.engine.reader.text.places_only import names_an_examination
 from radscope.engine.reader.text.wording import normalise, spell_out_defined
 
 
@@ -101,6 +102,8 @@ def _under_heading(sentence: str, label: str, heading: str) -> tuple[str, str]:
         return sentence, label
     if _SIDE_WORD_RE.search(heading):
         return (sentence if _SIDE_WORD_RE.search(sentence) else f"{heading}: {sentence}"), label
+    if names_an_examination(heading):
+        return sentence, label  # reader-v73: "THYROID US" titles the study and is the place of no line below
     return sentence, label or heading
 
 

@@ -5023,3 +5023,140 @@ def test_a_structure_or_its_part_measured_alone_names_no_finding(measure: str) -
     assert [f.text for f in read_report("Nodule of the right upper lobe 6 mm.").findings] == [
         "Nodule of the right upper lobe 6 mm."]
 
+
+
+# --- reader-v73: an examination's title, what hid a structure, new since before, the cord, and
+# more findings in other words (pairs written for this round: ultrasound, CT of the body, the
+# spine and joints, translated reports)
+
+@pytest.mark.parametrize("title", [
+    "Neck US.",
+    "TA + TV scan.",
+    "32w4d growth ultrasound.",
+    "Non-contrast chest CT, compared with June 2023.",
+    "Lumbar MR, precontrast and postcontrast.",
+    "Multiphase CT left kidney (unenhanced, corticomedullary/arterial, nephrographic and delayed phases).",
+    "L ANKLE (AP/MORTISE/LAT) vs post-op films 8 wk ago.",
+    "Left hands/wrists, PA + oblique.",
+    "Prior from 8 months ago available.",
+    "US right thigh - palpable mass.",
+    "Multiphase CT of the liver (late arterial, portal venous, delayed) for HCC surveillance in cirrhosis.",
+])
+def test_a_line_naming_only_the_examination_is_no_statement(title: str) -> None:
+    """A title written as a sentence (modality, views, contrast, phases, the prior it is compared
+    with, the places examined, the indication after "for" or a dash) says how the images were made,
+    not what they show: it had been an abnormal statement of nothing on one side of a pair."""
+    texts = [f.text for f in read_report(f"{title}\nA small left pleural effusion.").findings]
+    assert texts == ["A small left pleural effusion."], title
+
+
+@pytest.mark.parametrize("statement", [
+    "CT head normal.", "No abnormality on ultrasound.", "Portal venous thrombosis on CT.",
+    "Arterial phase hyperenhancement.", "Lesion seen on CT in the liver.", "CT head - no acute abnormality.",
+])
+def test_a_title_that_says_what_it_shows_stays(statement: str) -> None:
+    assert [f.text for f in read_report(statement).findings] == [statement]
+
+
+def test_a_title_heading_in_capitals_heads_no_line_unless_it_names_a_side() -> None:
+    """"THYROID US" over the lines titles the study: read as their label it had made each line
+    "THYROID US gland: ..."; a title naming a side ("Left Shoulder Joint MRI") still gives its side
+    to the lines that name none."""
+    reading = read_report("THYROID US\nRight lobe: 12 mm hypoechoic nodule.\nGland: normal size.")
+    assert all("US" not in f.text for f in reading.findings), [f.text for f in reading.findings]
+    sided = read_report("LEFT SHOULDER MRI\nSmall joint effusion.")
+    assert [f.laterality for f in sided.findings] == [("left",)]
+
+
+@pytest.mark.parametrize(("hidden", "kept"), [
+    ("The tail is partially obscured by bowel gas.", False),
+    ("The tail is only partly seen because of bowel gas.", False),
+    ("The sensitivity of the examination is limited.", False),
+    ("The right costophrenic angle is obscured.", True),
+    ("The left ovary is not clearly visualized.", True),
+    ("The ovary is obscured by a large mass.", True),
+])
+def test_what_hid_a_structure_is_image_quality_only_with_its_technical_cause(hidden: str, kept: bool) -> None:
+    texts = [f.text for f in read_report(f"{hidden} A small left pleural effusion.").findings]
+    assert len(texts) == (2 if kept else 1), texts
+
+
+@pytest.mark.parametrize("new", [
+    "Poorly marginated hypoechoic area in segment 4b, 9 mm, not present before.",
+    "Small right hydrocele, not seen on the prior scan.",
+    "A nodule not previously seen in the right lung.",
+])
+def test_not_seen_before_is_new(new: str) -> None:
+    (finding,) = read_report(new).findings
+    assert (finding.polarity, finding.change) == ("positive", "new"), new
+
+
+@pytest.mark.parametrize(("reference", "candidate"), [
+    ("T6-7: small right paracentral protrusion indenting the ventral thecal sac, without cord compression.",
+     "T6/T7: small right paracentral protrusion compressing the anterior thecal sac, not touching the cord."),
+    ("Multiple enlarged lymph node shadows are seen in the left axilla.", "Enlarged lymph nodes in the left axilla."),
+    ("Mild wedge deformity of the T8 vertebral body with approximately 20% anterior height loss.",
+     "T8: mildly wedged, anterior height reduced by about 20%."),
+    ("4 mm extrusion of the meniscal body.", "The meniscal body is extruded by 4 mm."),
+    ("Small amount of free fluid in the pouch of Douglas.", "POD: a little free fluid."),
+    ("Mild acromioclavicular joint degeneration.", "AC joint mildly degenerate."),
+    ("Mildly enlarged mesenteric lymph nodes in the right lower quadrant.", "RLQ mesenteric nodes mildly enlarged."),
+])
+def test_what_reader_v73_reads_alike(reference: str, candidate: str) -> None:
+    """The cord's compression is named apart from the thecal sac a disc indents (the denial of the
+    one had contradicted the other); a plural counts as "multiple"; wedged and reduced height are a
+    compression; extruded is an extrusion; a little fluid is a small amount; liquor, singleton and
+    breech said alone; the AC joint and the quadrants' abbreviations."""
+    _assert_radsem_perfect_both_ways(reference, candidate)
+
+
+def test_a_singleton_breech_said_alone_is_the_normal_statement_written_out() -> None:
+    written_out = sentence_features(normalise("Single live fetus, breech presentation."))
+    telegraphic = sentence_features(normalise("Singleton, live, breech."))
+    assert telegraphic.normality == written_out.normality == "normal"
+    assert telegraphic.tokens == written_out.tokens
+
+
+def test_a_plural_counts_as_multiple_but_one_does_not() -> None:
+    records = Scorer(["radsem"], extractor="rules").score(
+        ["Multiple nodules in the left lung."], ["A nodule in the left lung."]).records
+    assert records[0]["metrics"]["radsem"]["score"] < 1.0
+
+
+@pytest.mark.parametrize(("hedged", "definite"), [
+    ("A small hypodense focus in the right caudate nucleus may represent a chronic lacunar infarct.",
+     "A small hypodense focus in the right caudate nucleus is consistent with a chronic lacunar infarct."),
+    ("A solid nodule in the right lobe, suspicious for papillary carcinoma.",
+     "A solid nodule in the right lobe, consistent with papillary carcinoma."),
+])
+def test_consistent_with_is_stated_and_may_represent_hedged(hedged: str, definite: str) -> None:
+    """"Consistent with" states the interpretation, as "- steatosis" after the finding does, and is
+    no detail of its own; "may represent" hedges it, as "possibly" does: a certainty error between
+    them is still seen."""
+    records = Scorer(["radsem"], extractor="rules").score([hedged], [definite]).records
+    assert records[0]["metrics"]["radsem"]["score"] < 1.0
+    _assert_radsem_perfect_both_ways("Diffusely increased echogenicity of the liver, consistent with steatosis.",
+                                     "Diffusely increased echogenicity of the liver - steatosis.")
+
+
+@pytest.mark.parametrize(("text", "sites"), [
+    ("Caudate hypertrophy.", {"liver"}),
+    ("Caudate lobe hypertrophy.", {"liver"}),
+    ("An old lacunar infarct in the right caudate nucleus.", {"basal ganglia"}),
+    ("Right caudate infarct.", {"basal ganglia"}),
+])
+def test_the_caudate_lobe_is_the_livers(text: str, sites: set[str]) -> None:
+    assert sentence_features(normalise(text)).sites == sites, text
+
+
+def test_a_size_said_in_one_statement_only_is_no_differing_detail() -> None:
+    """radsem-rules-v12: a report may give a finding's size in a sentence of its own ("The lesion
+    measures 28 x 12 mm."); the statement without it names no other detail. Two sizes that differ
+    stay a contradiction (``measures.sizes_differ``)."""
+    from radscope.engine.metrics.radsem.rules_match import details_relationship
+    sized = sentence_features(normalise("A hypoechoic lesion in the liver, 14 x 11 mm."))
+    unsized = sentence_features(normalise("A hypoechoic lesion in the liver."))
+    assert details_relationship(sized, unsized) == details_relationship(unsized, sized) == "equivalent"
+    records = Scorer(["radsem"], extractor="rules").score(
+        ["A hypoechoic lesion in the liver, 14 x 11 mm."], ["A hypoechoic lesion in the liver, 24 x 21 mm."]).records
+    assert records[0]["metrics"]["radsem"]["score"] < 1.0

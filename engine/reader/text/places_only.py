@@ -1,0 +1,105 @@
+"""Lines that name places, or an examination, and nothing more.
+
+A heading written without its colon ("Salivary glands", "Left orbit") and a study's title
+written as a sentence ("Neck US.", "Lumbar MR, pre- and post-contrast.", "Non-contrast chest CT,
+compared with June 2023.") say nothing of what the images show: the reader drops them, as it drops
+a "Technique:" section, and a heading of the second kind heads no lines below it. Shared by the
+atomiser (``atoms``) and the reading of headings (``report_text``).
+"""
+from __future__ import annotations
+
+import re
+
+from radscope.engine.reader.text.anatomy import anatomy_lexicon, canonical_text, names_site, site_mentions
+
+# a word of a statement or a number: what a heading written without its colon does not hold
+_SAYS_SOMETHING_RE = re.compile(
+    r"\d|\b(?:is|are|was|were|has|have|shows?|seen|noted|no|not|normal|unremarkable|clear|intact|without|with)\b",
+    re.IGNORECASE)
+_PLACE_GLUE_RE = re.compile(r"\b(?:the|and|or|of|left|right|bilateral|both|other|rest|remaining|anterior|posterior"
+                            r"|upper|lower|medial|lateral|superior|inferior|proximal|distal|deep|superficial|great|findings)\b|[,/&-]")
+# plain nouns for a part of the body, which no site pattern names alone
+_PLACE_NOUN_RE = re.compile(
+    r"\b(?:walls?|glands?|vessels?|bones?|lobes?|cords?|parenchyma|structures?|tissues?|regions?|areas?"
+    r"|(?:csf )?spaces?|compartments?|complex(?:es)?|muscles?|nodes?|isthmus|fossae?|segments?|cells?|midface|contents?"
+    r"|circulation|tracts?|organs?|veins?|arter(?:y|ies)|branch(?:es)?|levels?(?: [ivx]+[ab]?)?"
+    r"|limbs?|legs?|arms?|extremit(?:y|ies)|thighs?|calf|calves|forearms?|sides?)\b")
+# a place's adjective before such a noun ("lacrimal glands", "popliteal vessels"); "(a)symmetric"
+# ends alike but says how the places compare ("Lateral ventricles: asymmetric.")
+_PLACE_ADJECTIVE_RE = re.compile(r"(?!a?symmetric)[a-z]+(?:al|ar|ary|ic)[.;:]?")
+
+
+def names_only_places(text: str) -> bool:
+    """"Salivary glands", "Lymph nodes", "Left orbit": a heading written without its colon on a
+    line of its own says nothing of what it names (read, it was an abnormal statement about no
+    finding); the lines under it do."""
+    if len(text.split()) > 4 or _SAYS_SOMETHING_RE.search(text):
+        return False  # the cheap test first: most short sentences say something ("No effusion.")
+    lex, lower = anatomy_lexicon(), text.lower()
+    if (not _PLACE_NOUN_RE.search(lower) and not names_site(text)) or lex.normal.search(lower):
+        return False
+    # what is left once the places are out: a finding word inside a place's name ("Nasal
+    # cavity") is part of the place, and a part named by a plain noun ("Sinus walls", "Other
+    # parenchyma") is a place too
+    whole = canon = canonical_text(text)
+    for _, pattern in site_mentions(canon):
+        canon = pattern.sub(" ", canon)
+    if lex.abnormal.search(canon):
+        return False
+    rest = _PLACE_NOUN_RE.sub(" ", _PLACE_GLUE_RE.sub(" ", canon))
+    named_a_place = canon != whole or bool(_PLACE_NOUN_RE.search(canon))
+    return named_a_place and all(_PLACE_ADJECTIVE_RE.fullmatch(w) for w in rest.strip(" .;:").split())
+
+
+# What names an examination ("Neck US", "TA + TV scan", "Lumbar MR, pre- and
+# post-contrast", "L ANKLE (AP/MORTISE/LAT) vs post-op films 8 wk ago"): a modality, a scan or
+# its views, written in any of the ways departments title a study
+_EXAMINATION_RE = re.compile(
+    r"\b(?:us|ultrasound|ultrasonography|sonograph\w*|doppler|duplex|ct|cte|cta|ctpa|ncct|hrct|mri|mr|mra|mrv"
+    r"|mrcp|mre|arthrogram|pet(?:-ct)?|spect|scintigraph\w*|radiographs?|x-rays?|films?|views?|scans?"
+    r"|ap|pa|obliques?|mortise|skyline)\b")
+# how the study was made and what it is compared with: the words a title holds besides its
+# places (views, contrast and phases, an ultrasound's route, a prior study and when it was)
+_TITLE_WORDS_RE = re.compile(
+    r"\b(?:post-op|pre-op|us|ultrasound|ultrasonography|sonograph\w*|doppler|duplex|ct|cte|cta|ctpa|ncct|hrct|mri|mr"
+    r"|mra|mrv|mrcp|mre|arthrogram|pet(?:-ct)?|spect|scintigraph\w*|radiographs?|x-rays?|films?|views?|scans?|stud(?:y|ies)"
+    r"|exam(?:ination)?s?|imaging|images?|series|sequences?|protocol|projections?"
+    r"|ap|pa|lat|lateral|obliques?|mortise|skyline|sunrise|axial|frog-leg|flexion|extension|flexion-extension"
+    r"|standing|weight-bearing|erect|supine|upright|portable|whole|contrast|contrast-enhanced|iv|intravenous|oral"
+    r"|neutral|gadolinium|gad|enhanced|unenhanced|non-contrast|noncontrast|non-enhanced|plain|pre|post"
+    r"|pre-contrast|post-contrast|precontrast|postcontrast|phases?|multiphase|multiphasic|triple-phase|biphasic"
+    r"|dual-phase|arterial|late|early|portal|venous|delayed|nephrographic|corticomedullary|excretory|enteric"
+    r"|hepatobiliary|minutes?|min|seconds?|s|ta|tv|tvs|transabdominal|transvaginal|transrectal|grey-scale"
+    r"|gray-scale|greyscale|colou?r|growth|trimester|first|second|third|interval|review|follow-up|surveillance"
+    r"|staging|screening|routine|postoperative|post-operative|preoperative|prior|previous"
+    r"|compared|comparison|vs|versus|since|from|ago|available|dated|on|today|last|earlier|days?|weeks?|wks?"
+    r"|months?|years?|yrs?|one|two|three|four|five|six|twelve|eighteen|a|an|with|without|w/o|w/|of|the|and|to"
+    r"|at|in|jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?"
+    r"|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|\d+(?:-(?:month|week|year|day))?|\d+w\d*d?"
+    r"|[clt]-spine|tl|ls|l|r)\b|[+()?.,;:/&-]")
+# a title's indication, after it: "CT liver ... for HCC surveillance in cirrhosis", "MR (query MSCC",
+# "US right thigh - palpable mass"
+_TITLE_INDICATION_RE = re.compile(
+    r"[\s(](?:for|query|\?|to (?:exclude|assess|evaluate|rule out))\s.*$"
+    r"|\s-\s(?:palpable|pain|painful|lump|swelling|trauma|injury|fall|query|r/o|rule out|follow[- ]up|review"
+    r"|staging|screening|surveillance)\b.*$")
+
+
+def names_an_examination(text: str) -> bool:
+    """"Neck US.", "Non-contrast chest CT, compared with June 2023.", "Prior from 8 months ago
+    available.": a line that names the study (its modality, views, contrast, phases, the prior it
+    is compared with) and places only says how and where the images were made, not what they
+    show: a technique line, dropped as "Technique: ..." is, whichever words title it."""
+    lower = text.lower()
+    if not _EXAMINATION_RE.search(lower) and not re.search(r"\b(?:prior|comparison|compared)\b", lower):
+        return False
+    rest = _TITLE_WORDS_RE.sub(" ", _TITLE_INDICATION_RE.sub("", lower)).strip()
+    if not rest:
+        return True
+    lex, canon = anatomy_lexicon(), canonical_text(rest)
+    if lex.normal.search(canon) or lex.abnormal.search(canon):
+        return False  # "CT head normal": a title, then what it shows
+    for _, pattern in site_mentions(canon):
+        canon = pattern.sub(" ", canon)
+    canon = _PLACE_NOUN_RE.sub(" ", _PLACE_GLUE_RE.sub(" ", canon))
+    return all(_PLACE_ADJECTIVE_RE.fullmatch(w) for w in canon.split())
