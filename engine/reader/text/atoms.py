@@ -761,9 +761,15 @@ _SEEN_HOW_WELL_RE = re.compile(
     r"(?:limited|reduced|suboptimal|degraded)(?: (?:at|in|of|for) (?:the )?[a-z ]{1,30})?")
 
 
+_SEEN_HOW_WELL_WORDS = ("due to", "because", "owing", "secondary", " by ", "sensitivity", "visualization", "visualisation")
+
+
 def _only_how_well_seen(atom: str) -> bool:
     """Whether ``atom`` says only what hid something, or limited the study (``_SEEN_HOW_WELL_RE``)."""
-    return bool(_SEEN_HOW_WELL_RE.fullmatch(atom.strip(" .;").lower()))
+    lower = atom.lower()
+    if not any(word in lower for word in _SEEN_HOW_WELL_WORDS):
+        return False  # the cheap test first: most statements give no cause and name no sensitivity
+    return bool(_SEEN_HOW_WELL_RE.fullmatch(lower.strip(" .;")))
 
 
 def _only_an_artefact(atom: str) -> bool:

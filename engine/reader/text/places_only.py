@@ -53,11 +53,16 @@ def names_only_places(text: str) -> bool:
 
 # What names an examination ("Neck US", "TA + TV scan", "Lumbar MR, pre- and
 # post-contrast", "L ANKLE (AP/MORTISE/LAT) vs post-op films 8 wk ago"): a modality, a scan or
-# its views, written in any of the ways departments title a study
-_EXAMINATION_RE = re.compile(
-    r"\b(?:us|ultrasound|ultrasonography|sonograph\w*|doppler|duplex|ct|cte|cta|ctpa|ncct|hrct|mri|mr|mra|mrv"
-    r"|mrcp|mre|arthrogram|pet(?:-ct)?|spect|scintigraph\w*|radiographs?|x-rays?|films?|views?|scans?"
-    r"|ap|pa|obliques?|mortise|skyline)\b")
+# its views, written in any of the ways departments title a study, or the prior it is compared with
+# (looked up word by word: this test runs on every sentence and part, and an alternation behind a
+# word boundary is tried at every character)
+_EXAMINATION_WORDS = frozenset((
+    "us", "ultrasound", "ultrasonography", "doppler", "duplex", "ct", "cte", "cta", "ctpa", "ncct", "hrct", "mri", "mr",
+    "mra", "mrv", "mrcp", "mre", "arthrogram", "pet", "pet-ct", "spect", "radiograph", "radiographs", "x-ray", "x-rays",
+    "film", "films", "view", "views", "scan", "scans", "ap", "pa", "oblique", "obliques", "mortise", "skyline", "prior",
+    "comparison", "compared"))
+_EXAMINATION_STEMS = ("sonograph", "scintigraph")
+_WORD_RE = re.compile(r"[a-z]+(?:-[a-z]+)*")
 # how the study was made and what it is compared with: the words a title holds besides its
 # places (views, contrast and phases, an ultrasound's route, a prior study and when it was)
 _TITLE_WORDS_RE = re.compile(
@@ -77,6 +82,10 @@ _TITLE_WORDS_RE = re.compile(
     r"|at|in|jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?"
     r"|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|\d+(?:-(?:month|week|year|day))?|\d+w\d*d?"
     r"|[clt]-spine|tl|ls|l|r)\b|[+()?.,;:/&-]")
+# a word of a statement: what a title does not hold ("Compared with the prior, the heart is enlarged.")
+_STATES_RE = re.compile(
+    r"\b(?:is|are|was|were|has|have|shows?|showing|seen|noted|no|not|normal|unremarkable|clear|intact"
+    r"|demonstrates?|reveals?|there)\b")
 # a title's indication, after it: "CT liver ... for HCC surveillance in cirrhosis", "MR (query MSCC",
 # "US right thigh - palpable mass"
 _TITLE_INDICATION_RE = re.compile(
@@ -91,8 +100,10 @@ def names_an_examination(text: str) -> bool:
     is compared with) and places only says how and where the images were made, not what they
     show: a technique line, dropped as "Technique: ..." is, whichever words title it."""
     lower = text.lower()
-    if not _EXAMINATION_RE.search(lower) and not re.search(r"\b(?:prior|comparison|compared)\b", lower):
-        return False
+    words = set(_WORD_RE.findall(lower))
+    if not (words & _EXAMINATION_WORDS or any(w.startswith(_EXAMINATION_STEMS) for w in words)) \
+            or _STATES_RE.search(lower):
+        return False  # the cheap tests first: no study named, or a statement about it
     rest = _TITLE_WORDS_RE.sub(" ", _TITLE_INDICATION_RE.sub("", lower)).strip()
     if not rest:
         return True
