@@ -19,6 +19,14 @@ from __future__ import annotations
 from radscope.engine.reader.vocabulary.loader import lexicon_hash
 
 READER_NAME = "radscope-reader"
+# v74: a size said to be the earlier one ("previously 6 mm", "(was 6 mm)", "from 6 to 9 mm") is
+# history, and today's is compared; an angle is a measurement of its own kind, and a size written
+# with its axes' labels ("68 mm CC by 42 mm transverse") one measurement; a bare Couinaud segment
+# ("S5, by the gallbladder bed") is the liver's in a sentence about the liver; the side a title
+# names ("MRI RIGHT KNEE.") is each finding's that names none, unless one names the other side
+# (text/report_text.py); a side said before places of one cerebral hemisphere goes on to each; a
+# dash between spaces ends a denial's reach, as a colon does; a patient's age and complaint are
+# history; and findings in other words (lexicons README "reader-v74").
 # v73: a line that names the examination and nothing more (its modality, views, contrast, phases,
 # the prior it is compared with: "Neck US.", "Lumbar MR, pre- and post-contrast", "L ANKLE
 # (AP/MORTISE/LAT) vs post-op films 8 wk ago") is a technique line, dropped, and as a heading in
@@ -605,9 +613,9 @@ READER_NAME = "radscope-reader"
 # opposite places and liver segments, telegraphic labels kept. v5: findings as frames (sizes in mm within a tolerance, change over time), wording.json,
 # comparisons as context. v4: sections as written (RESULT(S), CONCLUSION, sub-headings), the
 # impression read apart. v3: radsem-rules-v5 atoms (level and site lists, joined continuations).
-READER_VERSION = "reader-v73"
+READER_VERSION = "reader-v74"
 READER_RULES_VERSION = "rules-v5"  # v5: telegraphic labels kept; v4: sentences read through wording.json
-RADSEM_RULES_VERSION = "radsem-rules-v12"  # v12: a finding named in the plural counts as "multiple" against a statement that says multiple, and a size said in one statement only is no differing detail; v11: a statement naming no site is kept apart only below 0.25 similarity; v10: site lists, shared nouns, finding lists and finding adjectives written one per sentence; v9: a statement the other report denies pairs only with one that states the denied finding; kinds and effects written one per sentence; v8: a finding that names no abnormality against one that does is part-whole; v7: per-sequence atoms, places; v6: size and change-over-time contradictions
+RADSEM_RULES_VERSION = "radsem-rules-v13"  # v13: two statements that grade the finding apart (mild / severe, each said by one only) share no detail ("none"); v12: a finding named in the plural counts as "multiple" against a statement that says multiple, and a size said in one statement only is no differing detail; v11: a statement naming no site is kept apart only below 0.25 similarity; v10: site lists, shared nouns, finding lists and finding adjectives written one per sentence; v9: a statement the other report denies pairs only with one that states the denied finding; kinds and effects written one per sentence; v8: a finding that names no abnormality against one that does is part-whole; v7: per-sequence atoms, places; v6: size and change-over-time contradictions
 
 # The lexicon files whose content can change each view's reading (their hash goes into its
 # signature). ``wording`` is read by every rules reader: every sentence passes through it.

@@ -45,19 +45,35 @@ def _asserted_relation(x: frozenset[str], y: frozenset[str]) -> str:
 
 
 def details_relationship(a: SentenceFeatures, b: SentenceFeatures) -> str:
-    """Compare detail words (size, severity, morphology, density, acuity, hedging, numbers)."""
+    """Compare detail words (size, severity, morphology, density, acuity, hedging, numbers).
+    Two statements that grade the finding apart ("mild" / "severe") share no detail of its
+    severity, whatever else they share: "none", as the spec's details that disagree."""
     x, y = _counted(a, b), _counted(b, a)
     if ("size" in x) != ("size" in y):
         x, y = x - {"size"}, y - {"size"}
     if not x and not y:
         return "equivalent"
-    if not x or not y:
+    if not x or not y or _graded_apart(x, y):
         return "none"
     x, y = _stems(x), _stems(y)  # "cavity" / "cavities"
     shared = x & y
     if shared == x == y:
         return "equivalent"
     return "partial" if shared else "none"
+
+
+# The severity grades of radsem.json's detail words: low, moderate, high
+_GRADES = {"minimal": 0, "mild": 0, "tiny": 0, "small": 0, "moderate": 1,
+           "marked": 2, "severe": 2, "extensive": 2, "massive": 2, "large": 2}
+
+
+def _graded_apart(x: frozenset[str], y: frozenset[str]) -> bool:
+    """A grade only one statement gives against another grade only the other gives: "mild
+    swelling ... a small hematoma" / "severe swelling ... a small hematoma" (the shared "small"
+    grades the hematoma); "small to moderate" / "moderate" is no such pair."""
+    only_x = {_GRADES[w] for w in x - y if w in _GRADES}
+    only_y = {_GRADES[w] for w in y - x if w in _GRADES}
+    return bool(only_x and only_y and not only_x & only_y)
 
 
 # words that count a finding: beside one of them a plural says nothing more ("a few nodules")

@@ -37,7 +37,9 @@ UNCERTAIN: Final = "uncertain"
 
 _WORD_RE = re.compile(r"[a-z0-9']+")
 _CLAUSE_END_RE = re.compile(r"[;:!\n]|\.(?!\d)")  # a period inside a number ("2.5") is none
-_CLAUSE_EDGE_RE = re.compile(r"[;:]")  # inside one statement ("Post right hemicolectomy: ...")
+# inside one statement ("Post right hemicolectomy: ..."); a dash between spaces too, before what
+# the statement concludes ("6 HU without contrast - diagnostic of a lipid-rich adenoma")
+_CLAUSE_EDGE_RE = re.compile(r"[;:]|\s[-\u2013\u2014]\s(?=[a-z])")
 
 Category = Literal["negation", "uncertainty", "termination"]
 Direction = Literal["forward", "backward", "pseudo", "terminate"]
@@ -187,7 +189,8 @@ class ClauseScope:
         self.text = clause.lower()
         self.rules = rules or scope_rules()
         self.terminations = [(m.start(), m.end()) for m in self.rules.termination.finditer(self.text)]
-        if ":" in self.text or ";" in self.text:  # a clause's edge ends every cue's reach
+        if ":" in self.text or ";" in self.text or " - " in self.text or "\u2013" in self.text \
+                or "\u2014" in self.text:  # a clause's edge ends every cue's reach
             self.terminations += [(m.start(), m.end()) for m in _CLAUSE_EDGE_RE.finditer(self.text)]
         self.cues: list[Cue] = []
         if self.rules.any_cue.may_match(self.text):

@@ -39,6 +39,14 @@ _DENYING_SEQUENCE_RE = re.compile(
     rf"\b({_SEQUENCES})\b(?=(?:\s+(?:sequences?|images?|imaging|map))?"
     r"(?:\s*:)?\s+(?:(?:shows?|demonstrates?|reveals?|displays?|has)\s+)?no\b)")
 _SEGMENT_RE = re.compile(r"\bsegment s([1-8])\b")  # a liver segment, as equivalents.json writes it
+# A Couinaud segment written bare ("S6: echogenic lesion", "S4b, by the gallbladder bed"): a liver
+# segment only in a sentence about the liver, since S1-S3 are also sacral levels and S1-S10 the
+# lung's segments ("right upper lobe, posterior segment (S2)").
+_BARE_SEGMENT_RE = re.compile(r"(?<![\w/.-])s([1-8])[ab]?\b(?!\s*[-/]\s*[a-z]?\d)")
+_LIVER_CONTEXT_RE = re.compile(r"\b(?:liver|hepatic|gallbladder|caudate|couinaud|segments?)\b")
+_LUNG_OR_SPINE_RE = re.compile(
+    r"\b(?:lungs?|(?:upper|middle|lower) lobes?|lingula\w*|bronch\w*|pulmonary|sacr\w*|"
+    r"vertebr\w*|nerve|roots?|discs?|foram\w*|[ctl]\d{1,2})\b")
 _SIDES = ("left", "right")
 _BLANKET = re.compile(r"abnormal\w*")
 # normal words that describe a margin or a shape (radsem.json ``margin_terms``)
@@ -160,7 +168,7 @@ def _level_name(m: re.Match[str]) -> str:
 
 def _levels(canon: str) -> frozenset[str]:
     out: set[str] = set()
-    liver = _LIVER_SEGMENT_RE.search(canon)
+    liver = _LIVER_CONTEXT_RE.search(canon)
     for m in _LEVEL_RE.finditer(canon):
         if m.group(4):
             out |= _span_levels(m)
@@ -206,7 +214,6 @@ def _span_levels(m: re.Match[str]) -> set[str]:
 
 # "t1" / "t2" are also the MRI sequences (T2WI is written "t2" once canonical), and "s3" / "s7"
 # also the liver's segments: alone, they are a spinal level only beside a spinal word.
-_LIVER_SEGMENT_RE = re.compile(r"\b(?:liver|segments?)\b")
 _SPINAL_WORD_RE = re.compile(r"\s*(?:vertebra\w*|level|body|bodies|spinous|pedicles?|nerve roots?)\b")
 
 
@@ -310,10 +317,18 @@ def sentence_features(text: str) -> SentenceFeatures:
         details=frozenset(details), scope=scope, sizes=measurements(canon),
         change=change_over_time(canon) if normality == ABNORMAL else None,
         positions=_positions(canon),
-        segments=frozenset(f"s{m.group(1)}" for m in _SEGMENT_RE.finditer(canon))
-        | _numbered_bones(canon),
+        segments=_liver_segments(canon) | _numbered_bones(canon),
         denied_findings=frozenset(stem(w) for phrase in abn_neg + neutral_neg for w in phrase.split())
         | (_attached_denials(canon) & negated if normality == ABNORMAL else frozenset()))
+
+
+def _liver_segments(canon: str) -> frozenset[str]:
+    """The liver segments a sentence names: "segment s7" (as equivalents.json writes every form),
+    or bare "s7" in a sentence about the liver."""
+    named = {f"s{m.group(1)}" for m in _SEGMENT_RE.finditer(canon)}
+    if "s" in canon and _LIVER_CONTEXT_RE.search(canon) and not _LUNG_OR_SPINE_RE.search(canon):
+        named |= {f"s{m.group(1)}" for m in _BARE_SEGMENT_RE.finditer(canon)}
+    return frozenset(named)
 
 
 # ", with no intraventricular extension of blood", ", without cut-out": a finding said to be absent

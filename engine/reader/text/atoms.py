@@ -1780,20 +1780,33 @@ def _paired_structures() -> tuple[frozenset[str], frozenset[str]]:
     return written, frozenset(site for w in written for site in _site_names(w))
 
 
+# The places of one cerebral hemisphere: a side said of one goes on to the next ("the left basal
+# ganglia and corona radiata" is one hemisphere's), as it does not to a midline one (the corpus
+# callosum, the brainstem)
+_HEMISPHERE_SITES = frozenset(("basal ganglia", "thalamus", "frontal lobe", "parietal lobe", "temporal lobe",
+                               "occipital lobe", "periventricular", "lateral ventricle"))
+
+
 def _side_goes_on(items: list[str]) -> list[str]:
     """"the left renal pelvis and calyces", "the right kidney and ureter": the side of the first
     item goes on to a later one that names none and is a part of the same organ or a paired
-    structure (the calyces, the ureter); "the left kidney and the spleen" keeps a spleen with no
+    structure (the calyces, the ureter), or a place of the same cerebral hemisphere ("the left
+    basal ganglia and corona radiata"); "the left kidney and the spleen" keeps a spleen with no
     side. Without it "calyces" had no side and paired with either kidney's."""
     side = _LEADING_SIDE_RE.match(items[0]) if items else None
     if side is None:
         return items
     paired, paired_sites = _paired_structures()
-    first = _site_names(items[0]) & paired_sites  # a part of a paired organ: the kidney's calyces
+    named_first = _site_names(items[0])
+    first = named_first & paired_sites  # a part of a paired organ: the kidney's calyces
+    # said once, before the first: a writer who repeats the side ("the left temporal lobe, left
+    # frontal lobe and thalamus") leaves an item without one unsided
+    hemisphere = bool(named_first) and named_first <= _HEMISPHERE_SITES \
+        and not any(_says_a_side(item) for item in items[1:])
     out = [items[0]]
     for item in items[1:]:
         sites = set() if _says_a_side(item) else _site_names(item)
-        same_organ = bool(sites) and sites <= first
+        same_organ = bool(sites) and (sites <= first or (hemisphere and sites <= _HEMISPHERE_SITES))
         bare = _LEADING_ARTICLE_RE.sub("", item)
         if same_organ or (sites and bare.lower().rstrip("s") in paired):
             item = f"{side.group(1).lower()} {bare}"

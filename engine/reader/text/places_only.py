@@ -41,14 +41,25 @@ def names_only_places(text: str) -> bool:
     # what is left once the places are out: a finding word inside a place's name ("Nasal
     # cavity") is part of the place, and a part named by a plain noun ("Sinus walls", "Other
     # parenchyma") is a place too
-    whole = canon = canonical_text(text)
-    for _, pattern in site_mentions(canon):
-        canon = pattern.sub(" ", canon)
+    whole = canonical_text(text)
+    canon = _without_sites(whole)
     if lex.abnormal.search(canon):
         return False
-    rest = _PLACE_NOUN_RE.sub(" ", _PLACE_GLUE_RE.sub(" ", canon))
     named_a_place = canon != whole or bool(_PLACE_NOUN_RE.search(canon))
-    return named_a_place and all(_PLACE_ADJECTIVE_RE.fullmatch(w) for w in rest.strip(" .;:").split())
+    return named_a_place and _only_place_words(canon)
+
+
+def _without_sites(canon: str) -> str:
+    for _, pattern in site_mentions(canon):
+        canon = pattern.sub(" ", canon)
+    return canon
+
+
+def _only_place_words(canon: str) -> bool:
+    """What is left of a text once its sites are out holds only place words: plain place nouns,
+    the words that join places ("left", "and", "the"), and places' adjectives."""
+    rest = _PLACE_NOUN_RE.sub(" ", _PLACE_GLUE_RE.sub(" ", canon))
+    return all(_PLACE_ADJECTIVE_RE.fullmatch(w) for w in rest.strip(" .;:").split())
 
 
 # What names an examination ("Neck US", "TA + TV scan", "Lumbar MR, pre- and
@@ -69,13 +80,13 @@ _TITLE_WORDS_RE = re.compile(
     r"\b(?:post-op|pre-op|us|ultrasound|ultrasonography|sonograph\w*|doppler|duplex|ct|cte|cta|ctpa|ncct|hrct|mri|mr"
     r"|mra|mrv|mrcp|mre|arthrogram|pet(?:-ct)?|spect|scintigraph\w*|radiographs?|x-rays?|films?|views?|scans?|stud(?:y|ies)"
     r"|exam(?:ination)?s?|imaging|images?|series|sequences?|protocol|projections?"
-    r"|ap|pa|lat|lateral|obliques?|mortise|skyline|sunrise|axial|frog-leg|flexion|extension|flexion-extension"
+    r"|ap|pa|lat|laterals?|obliques?|mortise|skyline|sunrise|axial|frog-leg|flexion|extension|flexion-extension"
     r"|standing|weight-bearing|erect|supine|upright|portable|whole|contrast|contrast-enhanced|iv|intravenous|oral"
     r"|neutral|gadolinium|gad|enhanced|unenhanced|non-contrast|noncontrast|non-enhanced|plain|pre|post"
     r"|pre-contrast|post-contrast|precontrast|postcontrast|phases?|multiphase|multiphasic|triple-phase|biphasic"
     r"|dual-phase|arterial|late|early|portal|venous|delayed|nephrographic|corticomedullary|excretory|enteric"
     r"|hepatobiliary|minutes?|min|seconds?|s|ta|tv|tvs|transabdominal|transvaginal|transrectal|grey-scale"
-    r"|gray-scale|greyscale|colou?r|growth|trimester|first|second|third|interval|review|follow-up|surveillance"
+    r"|gray-scale|greyscale|colou?r|growth|trimester|ob|obstetric(?:al)?|first|second|third|interval|review|follow-up|surveillance"
     r"|staging|screening|routine|postoperative|post-operative|preoperative|prior|previous"
     r"|compared|comparison|vs|versus|since|from|ago|available|dated|on|today|last|earlier|days?|weeks?|wks?"
     r"|months?|years?|yrs?|one|two|three|four|five|six|twelve|eighteen|a|an|with|without|w/o|w/|of|the|and|to"
@@ -87,9 +98,9 @@ _STATES_RE = re.compile(
     r"\b(?:is|are|was|were|has|have|shows?|showing|seen|noted|no|not|normal|unremarkable|clear|intact"
     r"|demonstrates?|reveals?|there)\b")
 # a title's indication, after it: "CT liver ... for HCC surveillance in cirrhosis", "MR (query MSCC",
-# "US right thigh - palpable mass"
+# "US right thigh - palpable mass", "Ultrasound right anterior thigh lump" (a complaint, last)
 _TITLE_INDICATION_RE = re.compile(
-    r"[\s(](?:for|query|\?|to (?:exclude|assess|evaluate|rule out))\s.*$"
+    r"[\s(](?:for|query|\?|to (?:exclude|assess|evaluate|rule out))\s.*$|\s(?:lump|swelling|pain)\s*\.?$"
     r"|\s-\s(?:palpable|pain|painful|lump|swelling|trauma|injury|fall|query|r/o|rule out|follow[- ]up|review"
     r"|staging|screening|surveillance)\b.*$")
 
@@ -110,7 +121,4 @@ def names_an_examination(text: str) -> bool:
     lex, canon = anatomy_lexicon(), canonical_text(rest)
     if lex.normal.search(canon) or lex.abnormal.search(canon):
         return False  # "CT head normal": a title, then what it shows
-    for _, pattern in site_mentions(canon):
-        canon = pattern.sub(" ", canon)
-    canon = _PLACE_NOUN_RE.sub(" ", _PLACE_GLUE_RE.sub(" ", canon))
-    return all(_PLACE_ADJECTIVE_RE.fullmatch(w) for w in canon.split())
+    return _only_place_words(_without_sites(canon))

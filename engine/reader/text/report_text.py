@@ -49,8 +49,10 @@ def read_text(report: str) -> ReportText:
     report = spell_out_defined(report)
     layout = read_layout(report)
     findings_section = layout.findings or layout.impression
-    lines, findings = _reader_utterances_by_line(findings_section)
-    atom_lines, atom_source = (lines, findings) if findings_section else _reader_utterances_by_line(report)
+    side = _study_side(findings_section) or _study_side(report)
+    lines, findings = _reader_utterances_by_line(findings_section, side)
+    atom_lines, atom_source = (lines, findings) if findings_section \
+        else _reader_utterances_by_line(report, side)
     return ReportText(findings=tuple(u for u in findings if u), atom_source=atom_source,
                       utterances=reader_utterances(layout.text(("findings", "impression"))),
                       atom_lines=atom_lines)
@@ -62,9 +64,10 @@ def reader_utterances(text: str) -> tuple[str, ...]:
     return tuple(u for u in _reader_utterances_by_line(text)[1] if u)
 
 
-def _reader_utterances_by_line(text: str) -> tuple[tuple[int, ...], tuple[str, ...]]:
+def _reader_utterances_by_line(text: str, side: str = "") -> tuple[tuple[int, ...], tuple[str, ...]]:
     """``reader_utterances`` and the line each one is on, with an empty sentence where a template's
-    heading breaks the text (``_template_heading``), for the atomiser."""
+    heading breaks the text (``_template_heading``), for the atomiser; each said of the study's
+    ``side`` (``_study_side``) when it names none."""
     utterances = labelled_utterances_by_line(text)
     # the lines that head the one below them, written without a colon (most texts have none)
     heads = [k + 1 < len(utterances) and utterances[k + 1][3] == whole
@@ -76,7 +79,30 @@ def _reader_utterances_by_line(text: str) -> tuple[tuple[int, ...], tuple[str, .
             # a heading line is under no heading of its own ("Right side" after another block)
             for said, label in [_under_heading(whole, label, "" if heads[k] else heading)]
             for u in label_each_part(_said_on_sequence(_said_of_label(said, label), label))]
-    return tuple(n for n, _ in read), tuple(u for _, u in read)
+    return tuple(n for n, _ in read), _said_of_side(tuple(u for _, u in read), side)
+
+
+_SIDES_NAMED_RE = re.compile(r"\b(left|right|bilateral(?:ly)?|both)\b", re.IGNORECASE)
+
+
+def _study_side(text: str) -> str:
+    """The side a report's title, its first line, names ("MRI RIGHT KNEE.", "Left knee MR."), or "":
+    a study of one side (a knee, a breast, an ankle) writes its findings without it, and a
+    rewrite that titles the other knee has put every finding on the wrong side."""
+    first = next((line for line in text.splitlines() if line.strip()), "")
+    if len(first) > 160 or not _SIDES_NAMED_RE.search(normalise(first)) or not names_an_examination(first):
+        return ""
+    sides = {m.group(1).lower() for m in _SIDES_NAMED_RE.finditer(normalise(first))}
+    return sides.pop() if len(sides) == 1 and sides <= {"left", "right"} else ""
+
+
+def _said_of_side(sentences: tuple[str, ...], side: str) -> tuple[str, ...]:
+    """Each sentence that names no side said of the study's ``side``, as under a "Left knee"
+    heading; not when some sentence names another side or both ("PELVIS AND LEFT HIP" over
+    "Right hip: osteoarthritis"), where a sentence without one may be of either."""
+    if not side or any(m.group(1).lower() != side for u in sentences for m in _SIDES_NAMED_RE.finditer(u)):
+        return sentences
+    return tuple(u if not u or _SIDES_NAMED_RE.search(u) else f"{side.capitalize()} {u}" for u in sentences)
 
 
 def _template_heading(heading: str, below: str) -> bool:
