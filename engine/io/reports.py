@@ -18,8 +18,9 @@ from typing import Any
 # reference has no heading and is read whole. 4: in a report without a findings heading, any
 # indication, history or technique section is read after its first line, beside the other
 # sections (a title, an impression), as it was after its first sentence or line when it was
-# the whole report.
-LAYOUT_VERSION = "layout-4"
+# the whole report. 5: "Clinical:" alone heads the history ("CT orbits. Clinical: assault, swelling
+# around the right eye." had read the complaint as a finding).
+LAYOUT_VERSION = "layout-5"
 
 # Canonical section names, and the heading spellings that map to them (matched case-insensitively,
 # with or without a colon). English headings, and the English translations radiologists' headings
@@ -39,7 +40,7 @@ SECTION_ALIASES: dict[str, tuple[str, ...]] = {
     "indication": ("indication", "indications", "reason for exam", "reason for examination",
                    "reason for study", "reason for referral", "clinical indication",
                    "clinical question", "clinical request", "request"),
-    "history": ("history", "clinical history", "clinical information", "clinical data",
+    "history": ("history", "clinical", "clinical history", "clinical information", "clinical data",
                 "clinical details", "clinical context", "medical history", "patient history"),
     "technique": ("technique", "procedure", "protocol", "exam", "examination", "study",
                   "exam type", "examination type", "technique and protocol", "method",

@@ -108,6 +108,10 @@ _SITE_ITEM_LEAD_RE = re.compile(
     r"^(?:(?:the|in|within|at|on|of|either|each)\s+|both\s+(?:the\s+)?(?=(?:anterior|posterior|medial|lateral|superior"
     r"|inferior|proximal|distal|internal|external)\b))+", re.IGNORECASE)
 _MAX_SITE_WORDS = 8  # "lingular segment of the left upper lobe": a part named with its whole
+# An item that says where the finding lies or what it does ("..., located anterior to the right
+# sternocleidomastoid muscle and lateral to the carotid space"): the list of places ends before it
+_SAYS_WHERE_RE = re.compile(r"(?:located|situated|lying|extending|arising|measuring|seen|noted|which|that)\b",
+                            re.IGNORECASE)
 _LEVEL = r"[ctls]\d{1,2}(?:\s*[-/\u2013\u2014]\s*[ctls]?\d{1,2})?"
 _LEVEL_RE = re.compile(rf"^{_LEVEL}$", re.IGNORECASE)
 _ANY_LEVEL_RE = re.compile(rf"\b{_LEVEL}\b", re.IGNORECASE)
@@ -1760,7 +1764,7 @@ def _site_list(clause: str, start: int) -> tuple[list[str], int] | None:
     last = None
     for i, item in enumerate(items):
         if not item or len(texts[i].split()) > _MAX_SITE_WORDS or not _is_site(item) \
-                or _finding_of_site(item) or _a_finding_not_a_place(item):
+                or _SAYS_WHERE_RE.match(item) or _finding_of_site(item) or _a_finding_not_a_place(item):
             break
         if spans[i][2]:
             last = i

@@ -71,7 +71,7 @@ _EXAMINATION_WORDS = frozenset((
     "us", "ultrasound", "ultrasonography", "doppler", "duplex", "ct", "cte", "cta", "ctpa", "ncct", "hrct", "mri", "mr",
     "mra", "mrv", "mrcp", "mre", "arthrogram", "pet", "pet-ct", "spect", "radiograph", "radiographs", "x-ray", "x-rays",
     "film", "films", "view", "views", "scan", "scans", "ap", "pa", "oblique", "obliques", "mortise", "skyline", "prior",
-    "comparison", "compared"))
+    "comparison", "compared", "gadolinium"))
 _EXAMINATION_STEMS = ("sonograph", "scintigraph")
 _WORD_RE = re.compile(r"[a-z]+(?:-[a-z]+)*")
 # how the study was made and what it is compared with: the words a title holds besides its
@@ -89,7 +89,7 @@ _TITLE_WORDS_RE = re.compile(
     r"|gray-scale|greyscale|colou?r|growth|trimester|ob|obstetric(?:al)?|first|second|third|interval|review|follow-up|surveillance"
     r"|staging|screening|routine|postoperative|post-operative|preoperative|prior|previous"
     r"|compared|comparison|vs|versus|since|from|ago|available|dated|on|today|last|earlier|days?|weeks?|wks?"
-    r"|months?|years?|yrs?|one|two|three|four|five|six|twelve|eighteen|a|an|with|without|w/o|w/|of|the|and|to"
+    r"|months?|years?|yrs?|hours?|hrs?|h|one|two|three|four|five|six|twelve|eighteen|a|an|with|without|w/o|w/|of|the|and|to"
     r"|at|in|jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?"
     r"|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|\d+(?:-(?:month|week|year|day))?|\d+w\d*d?"
     r"|[clt]-spine|tl|ls|l|r)\b|[+()?.,;:/&-]")
@@ -98,9 +98,13 @@ _STATES_RE = re.compile(
     r"\b(?:is|are|was|were|has|have|shows?|showing|seen|noted|no|not|normal|unremarkable|clear|intact"
     r"|demonstrates?|reveals?|there)\b")
 # a title's indication, after it: "CT liver ... for HCC surveillance in cirrhosis", "MR (query MSCC",
-# "US right thigh - palpable mass", "Ultrasound right anterior thigh lump" (a complaint, last)
+# "US right thigh - palpable mass", "Ultrasound right anterior thigh lump" (a complaint, last), "MRI
+# brain, 48 hours after resection of a right parietal metastasis" (the operation it follows), "...,
+# in a patient with metastatic breast carcinoma receiving chemotherapy" (the history)
 _TITLE_INDICATION_RE = re.compile(
     r"[\s(](?:for|query|\?|to (?:exclude|assess|evaluate|rule out))\s.*$|\s(?:lump|swelling|pain)\s*\.?$"
+    r"|,\s*(?:\d+ (?:hours?|h|days?|weeks?) )?(?:after|following|status post|s/p)\s.*$"
+    r"|[\s,]in an? (?:[\w-]+ ){0,3}?(?:patient|man|woman|male|female|child|boy|girl)\b.*$"
     r"|\s-\s(?:palpable|pain|painful|lump|swelling|trauma|injury|fall|query|r/o|rule out|follow[- ]up|review"
     r"|staging|screening|surveillance)\b.*$")
 

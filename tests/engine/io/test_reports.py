@@ -173,6 +173,15 @@ def test_a_reason_beside_a_title_or_an_impression_is_read_after_its_first_line_t
     assert one_line.findings == "" and one_line.impression == "No acute disease."
 
 
+def test_clinical_alone_heads_the_history():
+    # layout-5: "Clinical:" had been a heading the table lacked, and its complaint ("assault,
+    # swelling around the right eye") a finding against a rewrite that put it in the title line
+    layout = read_layout("CT orbits, non-contrast. Clinical: assault, swelling around the right eye.\n"
+                         "Findings: Right orbital floor fracture.")
+    assert [s.name for s in layout.sections if s.name != "preamble"] == ["history", "findings"]
+    assert layout.findings == "Right orbital floor fracture."
+
+
 def test_combined_heading_is_read_as_findings_with_a_notice():
     layout = read_layout("FINDINGS AND IMPRESSION: Small left effusion. No pneumothorax.")
     assert layout.combined and layout.findings.startswith("Small left effusion") and not layout.impression

@@ -5274,3 +5274,36 @@ def test_a_severity_graded_apart_is_no_shared_detail() -> None:
     ranged = sentence_features(normalise("Small to moderate right pleural effusion."))
     moderate = sentence_features(normalise("Moderate right pleural effusion."))
     assert details_relationship(ranged, moderate) != "none"
+
+
+@pytest.mark.parametrize("title", [
+    "MRI brain pre/post contrast, 48 hours after resection of a right parietal metastasis.",
+    "Early postoperative MRI (48 h), status post right parietal metastasectomy.",
+    "Contrast-enhanced CT of the chest, abdomen and pelvis, in a patient with metastatic breast carcinoma.",
+    "Ultrasound right anterior thigh lump.",
+    "OB ULTRASOUND - 34 weeks.",
+])
+def test_a_title_with_the_operation_history_or_complaint_behind_it_is_no_statement(title: str) -> None:
+    texts = [f.text for f in read_report(f"{title}\nA small left pleural effusion.").findings]
+    assert texts == ["A small left pleural effusion."], title
+
+
+def test_a_place_list_ends_where_the_sentence_says_where_the_finding_lies() -> None:
+    """", located anterior to the right sternocleidomastoid muscle and lateral to the carotid
+    space": a participle ends the list of places, which had read "seen in the located anterior
+    to ..." as a third place."""
+    atoms = atomize("A cystic lesion is seen in the right side of the neck, located anterior to the right "
+                    "sternocleidomastoid muscle and lateral to the carotid space.")[0]
+    assert len(atoms) == 1 and "seen in the located" not in atoms[0]
+
+
+@pytest.mark.parametrize(("reference", "candidate"), [
+    ("The midline echo is centered.", "Midline central."),
+    ("Single umbilical artery.", "Cord: 2-vessel cord (SUA)."),
+    ("Hemosinus in the right maxillary sinus.", "Blood in the right maxillary antrum."),
+    ("A small amount of right orbital emphysema.", "A little right intraorbital air."),
+    ("The right common carotid artery is displaced medially by the mass.",
+     "Right CCA pushed medially by the mass."),
+])
+def test_reader_v74_more_forms_read_the_same(reference: str, candidate: str) -> None:
+    _assert_radsem_perfect_both_ways(reference, candidate)
