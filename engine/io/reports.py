@@ -538,14 +538,16 @@ def _opens_other_label(line: str) -> bool:
 
 # An item labelled only with a side ("- Right: patent") under a heading alone on its line
 # ("Internal carotid arteries:")
-_HEADING_ITEM_RE = re.compile(r"^(?:[-*\u2022]\s*)?(right|left|bilateral|both(?: sides)?)\s*:\s*(?=\S)",
+_HEADING_ITEM_RE = re.compile(r"^(?:[-*\u2022]\s*)?(right|left|bilateral|both(?: sides)?|medial|lateral|anterior"
+                              r"|posterior|superior|inferior|upper|lower|proximal|distal)\s*:\s*(?=\S)",
                               re.IGNORECASE)
 
 
 def _item_of_heading(line: str, heading: str) -> str:
     """"- Right: patent; no plaque" under "Internal carotid arteries:" -> "Right internal carotid
     arteries: patent; no plaque": the item's side and the heading are one label, as a template
-    nests them (alone, "Right: no plaque" names only a side)."""
+    nests them (alone, "Right: no plaque" names only a side); so are a position and its heading
+    ("- Lateral: vertical tear of the posterior horn" under "Menisci:")."""
     item = _HEADING_ITEM_RE.match(line)
     if item is None:
         return line

@@ -325,8 +325,8 @@ def sentence_features(text: str) -> SentenceFeatures:
 def _liver_segments(canon: str) -> frozenset[str]:
     """The liver segments a sentence names: "segment s7" (as equivalents.json writes every form),
     or bare "s7" in a sentence about the liver."""
-    named = {f"s{m.group(1)}" for m in _SEGMENT_RE.finditer(canon)}
-    if "s" in canon and _LIVER_CONTEXT_RE.search(canon) and not _LUNG_OR_SPINE_RE.search(canon):
+    named = {f"s{m.group(1)}" for m in _SEGMENT_RE.finditer(canon)} if "segment s" in canon else set()
+    if _BARE_SEGMENT_RE.search(canon) and _LIVER_CONTEXT_RE.search(canon) and not _LUNG_OR_SPINE_RE.search(canon):
         named |= {f"s{m.group(1)}" for m in _BARE_SEGMENT_RE.finditer(canon)}
     return frozenset(named)
 

@@ -97,6 +97,10 @@ def same_measurement(a: Measurement, b: Measurement) -> bool:
 def sizes_differ(a: tuple[Measurement, ...], b: tuple[Measurement, ...]) -> bool:
     """Both give a measurement of one kind (a length, a volume, an angle), and none of that kind
     in one agrees with one of the other."""
+    if not a or not b:
+        return False  # the usual case, asked of every candidate pair: tested first
+    if len(a) == 1 and len(b) == 1:
+        return a[0][0] == b[0][0] and not same_measurement(a[0], b[0])
     kinds = {x[0] for x in a} & {y[0] for y in b}
     return any(not any(same_measurement(x, y) for x in a if x[0] == kind for y in b if y[0] == kind)
                for kind in kinds)

@@ -117,6 +117,8 @@ def levels_differ(a: frozenset[str], b: frozenset[str]) -> bool:
     """Two statements name other spinal levels: disc levels ("l4-l5") compared with disc levels
     and single levels ("l5", a vertebra or a nerve root) with single ones, so that "the L4-5
     disc ... the L5 root" and "the L3-4 disc ... the L5 root" differ."""
+    if not a or not b:
+        return False  # the usual case, asked of every candidate pair: tested first
     spans_a, spans_b = {x for x in a if "-" in x}, {x for x in b if "-" in x}
     singles_a, singles_b = a - spans_a, b - spans_b
     if (spans_a and spans_b) or (singles_a and singles_b):

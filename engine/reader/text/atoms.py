@@ -126,7 +126,8 @@ _EFFECT_RE = re.compile(
     rf",\s*(?:and\s+)?(?P<verb>{'|'.join(_EFFECT_PARTICIPLES)})\s+(?P<object>[^,;]+)$", re.IGNORECASE)
 # ", with compression of the dural sac": a second finding attached to the first (", without
 # <finding>" a denial, a statement of its own only where it is said of another organ or side).
-_WITH_RE = re.compile(r",\s*(?:with|without|accompanied by|associated with|and)\s+", re.IGNORECASE)
+# ", with", ", and", ...; and ", no" before a denial ("Small left pleural effusion, no pneumothorax")
+_WITH_RE = re.compile(r",\s*(?:(?:with|without|accompanied by|associated with|and)\s+|(?=no\s))", re.IGNORECASE)
 # "a small", "mild", "several": how much of a finding there is, which no place is written with
 _AMOUNT_WORDS = r"an?|small|mild|moderate|large|trace|minimal|several|multiple|some"
 _AMOUNT_LEAD_RE = re.compile(rf"^(?:{_AMOUNT_WORDS})\b", re.IGNORECASE)

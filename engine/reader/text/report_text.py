@@ -83,16 +83,22 @@ def _reader_utterances_by_line(text: str, side: str = "") -> tuple[tuple[int, ..
 
 
 _SIDES_NAMED_RE = re.compile(r"\b(left|right|bilateral(?:ly)?|both)\b", re.IGNORECASE)
+_FIRST_LINE_RE = re.compile(r"\s*([^\n]*)")
+_SIDE_HINT_RE = re.compile(r"\b(?:left|right|lt|rt|l|r)\b", re.IGNORECASE)  # before the abbreviations are written out
 
 
 def _study_side(text: str) -> str:
     """The side a report's title, its first line, names ("MRI RIGHT KNEE.", "Left knee MR."), or "":
     a study of one side (a knee, a breast, an ankle) writes its findings without it, and a
     rewrite that titles the other knee has put every finding on the wrong side."""
-    first = next((line for line in text.splitlines() if line.strip()), "")
-    if len(first) > 160 or not _SIDES_NAMED_RE.search(normalise(first)) or not names_an_examination(first):
+    line = _FIRST_LINE_RE.match(text)
+    first = line.group(1) if line else ""
+    if len(first) > 160 or not _SIDE_HINT_RE.search(first):
+        return ""  # the usual case: no side, or no title, on the first line
+    written = normalise(first)
+    if not _SIDES_NAMED_RE.search(written) or not names_an_examination(first):
         return ""
-    sides = {m.group(1).lower() for m in _SIDES_NAMED_RE.finditer(normalise(first))}
+    sides = {m.group(1).lower() for m in _SIDES_NAMED_RE.finditer(written)}
     return sides.pop() if len(sides) == 1 and sides <= {"left", "right"} else ""
 
 
@@ -102,7 +108,8 @@ def _said_of_side(sentences: tuple[str, ...], side: str) -> tuple[str, ...]:
     "Right hip: osteoarthritis"), where a sentence without one may be of either."""
     if not side or any(m.group(1).lower() != side for u in sentences for m in _SIDES_NAMED_RE.finditer(u)):
         return sentences
-    return tuple(u if not u or _SIDES_NAMED_RE.search(u) else f"{side.capitalize()} {u}" for u in sentences)
+    return tuple(u if not u or _SIDES_NAMED_RE.search(u) or _COMPARISON_LINE_RE.match(u)
+                 else f"{side.capitalize()} {u}" for u in sentences)
 
 
 def _template_heading(heading: str, below: str) -> bool:
@@ -114,6 +121,8 @@ def _template_heading(heading: str, below: str) -> bool:
 
 
 _SIDE_WORD_RE = re.compile(r"\b(?:left|right)\b", re.IGNORECASE)
+# a line about the prior study, which no heading's side is given to
+_COMPARISON_LINE_RE = re.compile(r"\s*(?:no |none |without )?(?:prior|previous|comparison|compared)\b", re.IGNORECASE)
 
 
 def _under_heading(sentence: str, label: str, heading: str) -> tuple[str, str]:
@@ -127,7 +136,9 @@ def _under_heading(sentence: str, label: str, heading: str) -> tuple[str, str]:
     if not heading or names_finding(heading):
         return sentence, label
     if _SIDE_WORD_RE.search(heading):
-        return (sentence if _SIDE_WORD_RE.search(sentence) else f"{heading}: {sentence}"), label
+        if _SIDE_WORD_RE.search(sentence) or _COMPARISON_LINE_RE.match(sentence):
+            return sentence, label  # "No prior for comparison." under "RIGHT KNEE MR" is dropped as it is
+        return f"{heading}: {sentence}", label
     if names_an_examination(heading):
         return sentence, label  # reader-v73: "THYROID US" titles the study and is the place of no line below
     return sentence, label or heading

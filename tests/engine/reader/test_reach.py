@@ -5307,3 +5307,22 @@ def test_a_place_list_ends_where_the_sentence_says_where_the_finding_lies() -> N
 ])
 def test_reader_v74_more_forms_read_the_same(reference: str, candidate: str) -> None:
     _assert_radsem_perfect_both_ways(reference, candidate)
+
+
+@pytest.mark.parametrize(("reference", "candidate"), [
+    ("Small left pleural effusion. No pneumothorax.", "Small left pleural effusion, no pneumothorax."),
+    ("Mild disc bulge at L4-5. No fracture.", "L4-5: mild disc bulge, no fracture."),
+    ("Subarachnoid hemorrhage in the basal cisterns. Hemorrhage in the fourth ventricle.",
+     "Widespread subarachnoid blood in the basal cisterns. Blood in the 4th ventricle."),
+    ("MRI RIGHT KNEE\nComparison: None.\nFindings: Vertical tear of the posterior horn of the lateral meniscus. "
+     "The medial meniscus is intact.",
+     "RIGHT KNEE MR\nNo prior for comparison.\nMenisci:\n- Lateral: vertical tear of the posterior horn.\n"
+     "- Medial: intact."),
+])
+def test_reader_v74_a_denial_after_a_comma_blood_and_a_position_under_a_heading(reference: str, candidate: str) -> None:
+    """", no pneumothorax" after a finding is a denial of its own (``denied_apart``), as it is on a
+    line of its own; blood in a CSF space or a ventricle is hemorrhage there; "- Lateral:" under
+    "Menisci:" is the lateral meniscus, as "- Right:" under a heading is that side's; "No prior for
+    comparison." is no statement."""
+    _assert_radsem_perfect_both_ways(reference, candidate)
+    assert [f.text for f in read_report("A cyst, no enhancement.").findings] == ["A cyst, no enhancement."]
