@@ -46,8 +46,9 @@ def _asserted_relation(x: frozenset[str], y: frozenset[str]) -> str:
 
 def details_relationship(a: SentenceFeatures, b: SentenceFeatures) -> str:
     """Compare detail words (size, severity, morphology, density, acuity, hedging, numbers).
-    Two statements that grade the finding apart ("mild" / "severe") share no detail of its
-    severity, whatever else they share: "none", as the spec's details that disagree."""
+    Two statements that grade the finding apart ("mild" / "severe"), or of which one hedges it and
+    the other does not, share no detail of its severity or certainty, whatever else they share:
+    "none", as the spec's details that disagree."""
     x, y = _counted(a, b), _counted(b, a)
     if ("size" in x) != ("size" in y):
         x, y = x - {"size"}, y - {"size"}
@@ -56,12 +57,16 @@ def details_relationship(a: SentenceFeatures, b: SentenceFeatures) -> str:
     if not x or not y or _graded_apart(x, y):
         return "none"
     x, y = _stems(x), _stems(y)  # "cavity" / "cavities"
+    if bool(x & _HEDGE_STEMS) != bool(y & _HEDGE_STEMS):
+        return "none"
     shared = x & y
     if shared == x == y:
         return "equivalent"
     return "partial" if shared else "none"
 
 
+# The stems of radsem.json's hedge detail words ("possibly", "likely", "suspicious", ...)
+_HEDGE_STEMS = frozenset(("possibl", "like", "probabl", "suspici", "suggest", "presum", "worrisom", "consid"))
 # The severity grades of radsem.json's detail words: low, moderate, high
 _GRADES = {"minimal": 0, "mild": 0, "tiny": 0, "small": 0, "moderate": 1,
            "marked": 2, "severe": 2, "extensive": 2, "massive": 2, "large": 2}

@@ -5263,17 +5263,26 @@ def test_a_patients_age_and_complaint_are_history() -> None:
         == ["A 3 year old fracture of the left radius."]
 
 
-def test_a_severity_graded_apart_is_no_shared_detail() -> None:
+@pytest.mark.parametrize(("apart", "alike"), [
+    (("Mild swelling of the right gluteal soft tissue, a small hematoma likely.",
+      "Severe swelling of the right gluteal soft tissue, a small hematoma likely."),
+     ("Small to moderate right pleural effusion.", "Moderate right pleural effusion.")),
+    (("Thickened ACL with partially continuous fibres, possibly a partial tear.",
+      "Thickened ACL with partially continuous fibres, a partial tear."),
+     ("A small hematoma in the right gluteal region, likely.", "A small hematoma in the right gluteal region, probably.")),
+])
+def test_a_severity_graded_apart_or_a_hedge_said_once_is_no_shared_detail(
+        apart: tuple[str, str], alike: tuple[str, str]) -> None:
     """radsem-rules-v13: "mild swelling ... a small hematoma" against "severe swelling ... a small
-    hematoma" share the hematoma's "small", which had made the pair's details "partial" like any
-    rewrite's; grades said by one statement only and apart make them "none"."""
+    hematoma" share the hematoma's "small", and "possibly a partial tear" against "a partial tear"
+    the fibres' words, which had made the pair's details "partial" like any rewrite's; grades said
+    apart, or a hedge said by one statement only, make them "none". "Small to moderate" against
+    "moderate", and two hedges in other words, are no such pairs."""
     from radscope.engine.metrics.radsem.rules_match import details_relationship
-    mild = sentence_features(normalise("Mild swelling of the right gluteal soft tissue, a small hematoma likely."))
-    severe = sentence_features(normalise("Severe swelling of the right gluteal soft tissue, a small hematoma likely."))
-    assert details_relationship(mild, severe) == "none"
-    ranged = sentence_features(normalise("Small to moderate right pleural effusion."))
-    moderate = sentence_features(normalise("Moderate right pleural effusion."))
-    assert details_relationship(ranged, moderate) != "none"
+    first, second = (sentence_features(normalise(text)) for text in apart)
+    assert details_relationship(first, second) == "none"
+    first, second = (sentence_features(normalise(text)) for text in alike)
+    assert details_relationship(first, second) != "none"
 
 
 @pytest.mark.parametrize("title", [
@@ -5326,3 +5335,4 @@ def test_reader_v74_a_denial_after_a_comma_blood_and_a_position_under_a_heading(
     comparison." is no statement."""
     _assert_radsem_perfect_both_ways(reference, candidate)
     assert [f.text for f in read_report("A cyst, no enhancement.").findings] == ["A cyst, no enhancement."]
+
