@@ -19,6 +19,9 @@ from __future__ import annotations
 from radscope.engine.reader.vocabulary.loader import lexicon_hash
 
 READER_NAME = "radscope-reader"
+# v75: an unread statement (abnormal only by default: it names no finding, device, look, normal
+# word or denial the lexicons know, "Neural foramina open", "Fetal heart rate 136") may pair with a
+# normal statement as with an abnormal one (pair/compatibility.py); ...
 # v74: a size said to be the earlier one ("previously 6 mm", "(was 6 mm)", "from 6 to 9 mm") is
 # history, and today's is compared; an angle is a measurement of its own kind, and a size written
 # with its axes' labels ("68 mm CC by 42 mm transverse") one measurement; a bare Couinaud segment
@@ -613,7 +616,7 @@ READER_NAME = "radscope-reader"
 # opposite places and liver segments, telegraphic labels kept. v5: findings as frames (sizes in mm within a tolerance, change over time), wording.json,
 # comparisons as context. v4: sections as written (RESULT(S), CONCLUSION, sub-headings), the
 # impression read apart. v3: radsem-rules-v5 atoms (level and site lists, joined continuations).
-READER_VERSION = "reader-v74"
+READER_VERSION = "reader-v75"
 READER_RULES_VERSION = "rules-v5"  # v5: telegraphic labels kept; v4: sentences read through wording.json
 RADSEM_RULES_VERSION = "radsem-rules-v13"  # v13: two statements that grade the finding apart (mild / severe, each said by one only), or of which one only hedges it, share no detail ("none"); v12: a finding named in the plural counts as "multiple" against a statement that says multiple, and a size said in one statement only is no differing detail; v11: a statement naming no site is kept apart only below 0.25 similarity; v10: site lists, shared nouns, finding lists and finding adjectives written one per sentence; v9: a statement the other report denies pairs only with one that states the denied finding; kinds and effects written one per sentence; v8: a finding that names no abnormality against one that does is part-whole; v7: per-sequence atoms, places; v6: size and change-over-time contradictions
 

@@ -100,6 +100,9 @@ class SentenceFeatures:
     # the stems of the findings the sentence denies ("without EFFUSION"): a denial that names
     # only other findings does not contradict a statement of the finding itself
     denied_findings: frozenset[str] = frozenset()
+    # abnormal only by default: the statement names no finding, device, look, normal word or
+    # denial the lexicons know ("Neural foramina open", "Fetal heart rate 136")
+    unread: bool = False
 
 
 _LARGEST_RE = re.compile(r"\b(?:the )?(?:largest|biggest)\b")
@@ -319,7 +322,9 @@ def sentence_features(text: str) -> SentenceFeatures:
         positions=_positions(canon),
         segments=_liver_segments(canon) | _numbered_bones(canon),
         denied_findings=frozenset(stem(w) for phrase in abn_neg + neutral_neg for w in phrase.split())
-        | (_attached_denials(canon) & negated if normality == ABNORMAL else frozenset()))
+        | (_attached_denials(canon) & negated if normality == ABNORMAL else frozenset()),
+        unread=normality == ABNORMAL and not (abn_pos or dev_pos or neutral_pos or neutral_neg or norm_pos
+                                              or norm_neg or abn_neg or negated or presence(canon) == 2))
 
 
 def _liver_segments(canon: str) -> frozenset[str]:

@@ -2,7 +2,9 @@
 compatibility rules and the similarity thresholds, which ``pairing`` applies for the reader's
 alignment (``align``) and the RadSEM matcher (``metrics.radsem.rules_match``).
 
-Two sentences are compatible only when both can be true together: same normality, no concept
+Two sentences are compatible only when both can be true together: same normality (or one of them
+unread: abnormal only because it names nothing the lexicons know, "Neural foramina open" beside
+"The foramina are patent"), no concept
 asserted on one side and negated on the other (and, for abnormal sentences, no denial on one
 side only: "the tip is at T6" vs "the tip does not project at T6"), no opposite direction
 words, no left/right clash, no different spinal level or MRI sequence, and related anatomy
@@ -19,7 +21,13 @@ from functools import lru_cache
 import numpy as np
 
 from radscope.engine.reader.attributes.change import changes_differ
-from radscope.engine.reader.attributes.place import MRI_SEQUENCES, NORMAL, SentenceFeatures, presence
+from radscope.engine.reader.attributes.place import (
+    ABNORMAL,
+    MRI_SEQUENCES,
+    NORMAL,
+    SentenceFeatures,
+    presence,
+)
 from radscope.engine.reader.attributes.size import sizes_differ
 from radscope.engine.reader.text.anatomy import anatomy_lexicon
 from radscope.engine.reader.text.atoms import ELSEWHERE_RE
@@ -72,11 +80,11 @@ LEXICAL_SETTINGS = MatchSettings(pair_threshold=0.35, extra_threshold=0.34, site
 def incompatibility_reason(a: SentenceFeatures, b: SentenceFeatures) -> str | None:
     """Why the two sentences cannot both be true (None when they can): a reason in words, where
     ``align.conflicts`` lists the categories in which two statements of one finding differ."""
-    if a.normality != b.normality:
+    if a.normality != b.normality and not _unread_beside_normal(a, b):
         return "normal vs abnormal"
     # Within normal sentences every finding is denied or normal, so word-level polarity only
     # separates context words ("no spurs at the margins" vs "the margins show no spurs").
-    if a.normality != NORMAL and (polarity_clash(a, b) or one_sided_denial(a, b)):
+    if ABNORMAL in (a.normality, b.normality) and (polarity_clash(a, b) or one_sided_denial(a, b)):
         return "asserted vs negated"
     if a.sides and b.sides and not (a.sides & b.sides):
         return "left vs right"
@@ -146,6 +154,22 @@ def _by_kind(places: frozenset[str]) -> dict[str, set[str]]:
     for place in places:
         kinds.setdefault(place.rstrip("0123456789"), set()).add(place)
     return kinds
+
+
+# prefixes that make a word its opposite: "complete" / "incomplete", "compressible" / "noncompressible"
+_OPPOSITE_PREFIXES = ("in", "im", "ir", "il", "un", "non", "dis", "ab")
+
+
+def _unread_beside_normal(a: SentenceFeatures, b: SentenceFeatures) -> bool:
+    """An unread statement (abnormal by default, not by a word it says) beside a normal one: the
+    unread one may say the same in words the lexicons lack ("Neural foramina open" / "the foramina
+    are patent"), so the two may pair, as two abnormal statements would (a denial on one side only
+    still keeps them apart: "the tip is at T6" / "the tip does not project at T6"). Not when it
+    says one of the normal statement's words with a prefix that turns it round ("the circle of
+    Willis is incomplete" / "... is complete")."""
+    unread, normal = (a, b) if a.unread else (b, a)
+    return unread.unread and not any(
+        prefix + word in unread.tokens for word in normal.tokens for prefix in _OPPOSITE_PREFIXES)
 
 
 def one_sided_denial(a: SentenceFeatures, b: SentenceFeatures) -> bool:

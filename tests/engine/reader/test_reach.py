@@ -5336,3 +5336,37 @@ def test_reader_v74_a_denial_after_a_comma_blood_and_a_position_under_a_heading(
     _assert_radsem_perfect_both_ways(reference, candidate)
     assert [f.text for f in read_report("A cyst, no enhancement.").findings] == ["A cyst, no enhancement."]
 
+
+
+# --- reader-v75: an unread statement, abnormal only by default, may pair with a normal one
+
+
+@pytest.mark.parametrize("unread, normal", [
+    ("The neural foramina are open.", "The neural foramina are patent."),
+    ("The cavernous sinuses are left free.", "The cavernous sinuses are spared."),
+])
+def test_an_unread_statement_may_pair_with_a_normal_one(unread: str, normal: str) -> None:
+    said, known = sentence_features(unread), sentence_features(normal)
+    assert (said.normality, said.unread) == (ABNORMAL, True)
+    assert (known.normality, known.unread) == (NORMAL, False)
+    assert incompatibility_reason(said, known) is None
+
+
+@pytest.mark.parametrize("abnormal", [
+    "The neural foramina are narrowed.",  # a finding word
+    "The neural foramina are not patent.",  # a normal word denied
+    "The left vertebral artery is not visualized.",  # said not to be there
+])
+def test_a_statement_read_abnormal_by_a_word_never_pairs_with_a_normal_one(abnormal: str) -> None:
+    said = sentence_features(abnormal)
+    assert (said.normality, said.unread) == (ABNORMAL, False)
+    normal = sentence_features("The neural foramina are patent." if "foramina" in abnormal
+                               else "The left vertebral artery is normal.")
+    assert incompatibility_reason(said, normal) == "normal vs abnormal"
+
+
+def test_a_rewrite_with_an_unread_normal_statement_scores_as_the_reference() -> None:
+    reference = "Mild disc bulge at C5-6. The neural foramina are patent."
+    rewrite = "C5-6: mild disc bulge. Neural foramina open."
+    records = Scorer(["radsem"], extractor="rules").score([reference], [rewrite]).records
+    assert records[0]["metrics"]["radsem"]["score"] == pytest.approx(1.0)
