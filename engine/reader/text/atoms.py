@@ -710,6 +710,10 @@ def _comma_before_parameter(m: re.Match[str]) -> str:
 
 # a clause that asks for more or compares ("follow-up is recommended", "compared with ...")
 _REQUEST_OR_COMPARISON_RE = re.compile(rf"(?:{_REQUEST_WORDS}|further|compared|comparison)", re.IGNORECASE)
+# a clause that asks for more whatever it starts with: "urology opinion or follow-up recommended",
+# "fine-needle aspiration is recommended", "for which referral is advised"
+_REQUEST_CLAUSE_RE = re.compile(
+    r"^for which\b|\b(?:recommended|advised|suggested|warranted|indicated)\W*$", re.IGNORECASE)
 # where a sentence's clause ends and another may begin: "; ", ", ", ", and ", or "and" before a
 # request ("... cannot be excluded and follow-up is advised")
 _CLAUSE_BREAK_RE = re.compile(
@@ -722,13 +726,16 @@ def _before_a_dropped_tail(sentence: str) -> str | None:
     patterns took the whole sentence, when that beginning names a finding or a place and no drop
     pattern takes it: "The splenium is not clearly displayed; partial agenesis cannot be excluded,
     and follow-up is recommended" had been dropped whole, findings and all, while the same
-    findings said in two sentences were read. None when no such clause ends it."""
+    findings said in two sentences were read; so had "a nodule ..., TI-RADS 5; fine-needle
+    aspiration is recommended". None when no such clause ends it."""
     drop = anatomy_lexicon().drop
     for m in _CLAUSE_BREAK_RE.finditer(sentence):
         before, after = sentence[:m.start()], sentence[m.end():]
         if drop.search(before.lower()):
             return None  # what comes first is dropped itself
-        if _REQUEST_OR_COMPARISON_RE.match(after) and drop.search(after.lower()):
+        last_clause = not _CLAUSE_BREAK_RE.search(after)
+        if (_REQUEST_OR_COMPARISON_RE.match(after) or (last_clause and _REQUEST_CLAUSE_RE.search(after))) \
+                and drop.search(after.lower()):
             return before if names_site(before) or names_finding(before) else None
     return None
 

@@ -5342,8 +5342,8 @@ def test_reader_v74_a_denial_after_a_comma_blood_and_a_position_under_a_heading(
 
 
 @pytest.mark.parametrize("unread, normal", [
-    ("The neural foramina are open.", "The neural foramina are patent."),
     ("The cavernous sinuses are left free.", "The cavernous sinuses are spared."),
+    ("Fetal heart rate 136.", "The fetal heart rate is about 136 bpm."),
 ])
 def test_an_unread_statement_may_pair_with_a_normal_one(unread: str, normal: str) -> None:
     said, known = sentence_features(unread), sentence_features(normal)
@@ -5366,7 +5366,24 @@ def test_a_statement_read_abnormal_by_a_word_never_pairs_with_a_normal_one(abnor
 
 
 def test_a_rewrite_with_an_unread_normal_statement_scores_as_the_reference() -> None:
-    reference = "Mild disc bulge at C5-6. The neural foramina are patent."
-    rewrite = "C5-6: mild disc bulge. Neural foramina open."
+    reference = "The pituitary gland is normal in size. The cavernous sinuses are spared."
+    rewrite = "Pituitary gland normal in size. Cavernous sinuses left free."
     records = Scorer(["radsem"], extractor="rules").score([reference], [rewrite]).records
     assert records[0]["metrics"]["radsem"]["score"] == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize("sentence, kept", [
+    ("Nodule in the right lobe of the thyroid, TI-RADS 5; fine-needle aspiration is recommended.",
+     "Nodule in the right lobe of the thyroid"),
+    ("A 31 mm cystic mass in the lower pole of the left kidney, for which urology referral is advised.",
+     "A 31 mm cystic mass in the lower pole of the left kidney"),
+])
+def test_a_request_after_a_finding_leaves_the_finding_whatever_it_starts_with(sentence: str, kept: str) -> None:
+    reading = read_report(f"A 2 cm mass in the liver. {sentence}")
+    assert len(reading.findings) == 2 and reading.findings[-1].text.startswith(kept)
+
+
+def test_on_follow_up_said_of_what_a_finding_may_do_is_no_request() -> None:
+    reading = read_report("A 2 cm mass in the liver. A thin rim of enhancement at the resection "
+                          "margin may grow on follow-up.")
+    assert len(reading.findings) == 2
