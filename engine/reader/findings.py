@@ -165,8 +165,12 @@ _VERDICT_RE = re.compile(
 # enhancement", "The largest is located at ...", one the text stage could not join to the sentence
 # before) says where through the sentence it refers to.
 _REFERENCE_RE = re.compile(r"(?:the|this|these|those|it|its|they|their)\b", re.IGNORECASE)
-_PRONOUN_RE = re.compile(r"(?:it|its|they|their|the largest|the biggest|the smallest)\b",
-                         re.IGNORECASE)
+_PRONOUN_RE = re.compile(
+    r"(?:it|its|they|their|the largest|the biggest|the smallest)\b"
+    # "This likely represents ...", "These are ...": a demonstrative with no noun after it
+    r"|(?:this|these|those)\s+(?=(?:is|are|was|were|may|might|could|would|likely|probably|possibly|most|"
+    r"represents?|appears?|measures?|has|have|shows?|demonstrates?|suggests?|favou?rs?)\b)",
+    re.IGNORECASE)
 
 
 # A statement that is only a reading of one sequence or scan ("Isointense on T1-weighted images.",

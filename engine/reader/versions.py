@@ -20,13 +20,15 @@ from radscope.engine.reader.vocabulary.loader import lexicon_hash
 
 READER_NAME = "radscope-reader"
 # v75: an unread statement (abnormal only by default: it names no finding, device, look, normal
-# word or denial the lexicons know, "Neural foramina open", "Fetal heart rate 136") may pair with a
-# normal statement as with an abnormal one (pair/compatibility.py), unless it says one of the
-# normal statement's words turned round by a prefix ("incomplete" / "complete"); a request after a
-# finding's last clause leaves the finding whatever the request starts with ("...; fine-needle
-# aspiration is recommended"), and "on follow-up" is no request; the same echogenicity, signal or
-# density as a tissue, physiological fluid only, veins that compress completely, normalized, open
-# foramina, a conventional branching pattern and "fails to" (lexicons README "reader-v75").
+# word or denial the lexicons know, "Cavernous sinuses left free", "Fetal heart rate 136") may pair
+# with a normal statement as with an abnormal one (pair/compatibility.py), unless it says one of
+# the normal statement's words turned round by a prefix ("incomplete" / "complete"); a request
+# after a finding's last clause leaves the finding whatever the request starts with ("...;
+# fine-needle aspiration is recommended"); a denial of a finding of its own after " without " is
+# a statement of its own with no comma too; what a bracket holds is never cut off; "diagnostic
+# of", "predominantly" and the like end a list of denials; ", although" starts a statement when
+# both sides name a finding; "This likely represents ..." is said of the finding just before;
+# and findings in other words (lexicons README "reader-v75").
 # v74: a size said to be the earlier one ("previously 6 mm", "(was 6 mm)", "from 6 to 9 mm") is
 # history, and today's is compared; an angle is a measurement of its own kind, and a size written
 # with its axes' labels ("68 mm CC by 42 mm transverse") one measurement; a bare Couinaud segment

@@ -80,8 +80,11 @@ LEXICAL_SETTINGS = MatchSettings(pair_threshold=0.35, extra_threshold=0.34, site
 def incompatibility_reason(a: SentenceFeatures, b: SentenceFeatures) -> str | None:
     """Why the two sentences cannot both be true (None when they can): a reason in words, where
     ``align.conflicts`` lists the categories in which two statements of one finding differ."""
-    if a.normality != b.normality and not _unread_beside_normal(a, b):
-        return "normal vs abnormal"
+    if a.normality != b.normality:
+        if not ((a.unread or b.unread) and _unread_beside_normal(a, b)):
+            return "normal vs abnormal"
+        if anatomical_relationship(a, b) is None:  # asked first: most such pairs are of two places
+            return "unrelated sites"
     # Within normal sentences every finding is denied or normal, so word-level polarity only
     # separates context words ("no spurs at the margins" vs "the margins show no spurs").
     if ABNORMAL in (a.normality, b.normality) and (polarity_clash(a, b) or one_sided_denial(a, b)):
@@ -168,8 +171,14 @@ def _unread_beside_normal(a: SentenceFeatures, b: SentenceFeatures) -> bool:
     says one of the normal statement's words with a prefix that turns it round ("the circle of
     Willis is incomplete" / "... is complete")."""
     unread, normal = (a, b) if a.unread else (b, a)
-    return unread.unread and not any(
-        prefix + word in unread.tokens for word in normal.tokens for prefix in _OPPOSITE_PREFIXES)
+    return unread.unread and not _turned_round(unread.tokens) & normal.tokens
+
+
+@lru_cache(maxsize=20000)
+def _turned_round(tokens: frozenset[str]) -> frozenset[str]:
+    """The words a statement's words turn round by a prefix ("incomplet" -> "complet")."""
+    return frozenset(word[len(prefix):] for word in tokens for prefix in _OPPOSITE_PREFIXES
+                     if word.startswith(prefix) and len(word) > len(prefix) + 2)
 
 
 def one_sided_denial(a: SentenceFeatures, b: SentenceFeatures) -> bool:

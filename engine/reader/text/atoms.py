@@ -56,7 +56,7 @@ _MAX_ITEM_WORDS = 5
 # --- patterns, compiled once -----------------------------------------------------------------------
 # Where a new statement starts: ";", "but", ", however", ", and the ..." (not ", and" inside a list).
 _CLAUSE_SPLIT_RE = re.compile(
-    r";\s*|\s+but\s+|,?\s+despite\s+(?=(?:a|an|the|some|bilateral|left|right)\b)|,?\s+along with\s+|,?\s+as well as\s+(?=(?:a|an|the|some|multiple|mild|small)\b)|,\s*(?:however|whereas|while)\s+|\s+whereas\s+"
+    r";\s*|\s+but\s+|,?\s+despite\s+(?=(?:a|an|the|some|bilateral|left|right)\b)|,?\s+along with\s+|,?\s+as well as\s+(?=(?:a|an|the|some|multiple|mild|small)\b)|,\s*(?:however|whereas|while|although|though)\s+|\s+whereas\s+"
     r"|,\s*and\s+(?=(?:the|there|no|a|an|its|their|some|multiple|scattered|bilateral|both|left|right|in|"
     r"mild|small|slight|several|few|local|partial|patchy)\b)",
     re.IGNORECASE)
@@ -77,7 +77,8 @@ _NEG_LIST_RE = re.compile(
 # "..., consistent with ...", "..., similar to the previous CT"
 _APPOSITIVE_RE = re.compile(
     r"^(?:probabl\w*|possibl\w*|likely|suggest\w*|consistent|in keeping|compatible|represent\w*|considered|indicat\w*|"
-    r"which|that|a|an|similar|unchanged|stable)\b", re.IGNORECASE)
+    r"which|that|a|an|similar|unchanged|stable|diagnostic|typical|characteristic|favou?r\w*|suspicious|"
+    r"concerning|worrisome|predominant\w*|mainly|mostly|chiefly|especially|particularly)\b", re.IGNORECASE)
 # A participle or a size after a denial's comma says more of the finding, not another denied one
 # ("no enhancement after contrast, measuring 17 x 24 mm", "..., extending to the hilum", "foci
 # without restricted diffusion, lie in the frontal white matter")
@@ -1162,6 +1163,9 @@ def _cut_clauses(text: str) -> list[str]:
         if _CONTINUATION_RE.match(right) and not _is_site(right) and _may_name_finding(left) \
                 and not _LEADING_DENIAL_RE.match(left.lstrip()):
             continue  # "...; the largest measures 7 mm": it goes on describing the finding
+        if m.group(0).lstrip(" ,").lower().startswith(("although", "though")) \
+                and not (names_finding(right) and names_finding(left)):
+            continue  # ", although this cannot be fully assessed": a limit of the study, not a finding
         if m.group(0).lstrip(" ,").lower().startswith("and") and (
                 (not _VERB_RE.search(left) and _VERB_RE.search(right) and not _whole_denial(left)
                  and not _verbless_finding(left))
@@ -1201,14 +1205,30 @@ def _joints(clause: str) -> list[tuple[int, int, str]]:
     The comma-less form is looked for only in a clause that has its words (most have not)."""
     found = [(m.start(), m.end(), m.group(0)) for m in _WITH_RE.finditer(clause)]
     lowered = clause.lower()
+    if "(" in clause:  # "a cyst (4 HU, no enhancement) in the right kidney": what a bracket holds
+        found = [j for j in found if not _in_brackets(clause, j[0])]  # describes its finding
     if " and " in lowered:
         found += [(m.start(), m.end(), m.group(0)) for m in _AND_ANOTHER_RE.finditer(clause)]
+        found.sort()
+    if " without " in lowered:  # "thickening without effusion": a finding of its own denied
+        found += [(m.start(), m.end(), m.group(0)) for m in _BARE_WITHOUT_RE.finditer(clause)
+                  if _denies_one_apart(clause[m.end():]) and not _in_brackets(clause, m.start())]
         found.sort()
     if " with " in lowered and ("size" in lowered or "shape" in lowered):
         found += [(m.start("joiner"), m.end("joiner"), m.group("joiner"))
                   for m in _SIZE_WITH_RE.finditer(clause)]
         found.sort()
     return found
+
+
+# " without " with no comma before it
+_BARE_WITHOUT_RE = re.compile(r"(?<!,)\s+without\s+", re.IGNORECASE)
+
+
+def _in_brackets(text: str, at: int) -> bool:
+    """Whether position ``at`` of ``text`` lies inside a bracket opened before it."""
+    before = text[:at]
+    return before.count("(") > before.count(")")
 
 
 def _split_attached_findings(clause: str) -> list[str]:

@@ -5387,3 +5387,51 @@ def test_on_follow_up_said_of_what_a_finding_may_do_is_no_request() -> None:
     reading = read_report("A 2 cm mass in the liver. A thin rim of enhancement at the resection "
                           "margin may grow on follow-up.")
     assert len(reading.findings) == 2
+
+
+def test_what_a_bracket_holds_describes_its_finding_and_is_not_cut_off() -> None:
+    reading = read_report("A 3.5 cm simple cyst (4 HU, no enhancement) arises from the lower pole of the "
+                          "right kidney.")
+    assert [f.text for f in reading.findings] == [
+        "A 3.5 cm simple cyst (4 HU, no enhancement) arises from the lower pole of the right kidney."]
+
+
+@pytest.mark.parametrize("sentence, statements", [
+    ("Mild left apical pleural thickening without effusion.",
+     ["Mild left apical pleural thickening.", "No effusion."]),
+    ("Mild effacement of the fourth ventricle without hydrocephalus.",
+     ["Mild effacement of the fourth ventricle.", "No hydrocephalus."]),
+    ("A nodule without calcification in the right lung.",  # how the nodule looks: one statement
+     ["A nodule without calcification in the right lung."]),
+    ("A fracture of the right radius without displacement.",
+     ["A fracture of the right radius without displacement."]),
+])
+def test_without_and_no_comma_denies_a_finding_of_its_own_apart(sentence: str, statements: list[str]) -> None:
+    assert [f.text for f in read_report(sentence).findings] == statements
+
+
+@pytest.mark.parametrize("sentence", [
+    "Diffuse low-attenuation areas without visible walls, predominantly in the upper lobe of the left lung.",
+    "A 22 mm left adrenal nodule of 6 HU without contrast, diagnostic of a lipid-rich adenoma.",
+])
+def test_what_the_finding_is_or_where_it_mostly_lies_ends_a_list_of_denials(sentence: str) -> None:
+    """"without visible walls, predominantly in ..." had read "predominantly" as a second denied item
+    ("without visible predominantly in ..."), and "without contrast, diagnostic of ..." "without
+    diagnostic of ...": a statement of nothing."""
+    findings = read_report(sentence).findings
+    assert len(findings) == 1 and ("predominantly" in findings[0].text or "diagnostic" in findings[0].text)
+
+
+def test_this_with_no_noun_after_it_is_the_finding_just_before() -> None:
+    reading = read_report("A 3.5 cm simple cyst in the right kidney. A 9 mm hyperdense lesion in the left "
+                          "kidney. This likely represents a hemorrhagic cyst.")
+    assert reading.findings[-1].laterality == ("left",)  # the lesion's, not the other cyst's
+
+
+@pytest.mark.parametrize("sentence, count", [
+    ("A 9 mm lesion in the left kidney likely represents a hemorrhagic cyst, although a solid lesion "
+     "cannot be entirely excluded.", 2),
+    ("No cortical involvement of the femur, although this cannot be fully assessed on radiographs.", 1),
+])
+def test_although_starts_a_statement_only_when_it_names_a_finding(sentence: str, count: int) -> None:
+    assert len(read_report(sentence).findings) == count
