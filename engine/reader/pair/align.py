@@ -199,9 +199,10 @@ def restates(finding: Finding, other: Sequence[Finding]) -> bool:
     f = finding.features
     if _contradicted(finding, other):
         return False
-    return any(incompatibility_reason(f, o.features) is None
+    # the cheap tests first: most statements of the other report share no finding word
+    return any(f.normality == o.features.normality
                and bool((f.asserted & o.features.asserted) - generic_stems())
-               and f.normality == o.features.normality for o in other)
+               and incompatibility_reason(f, o.features) is None for o in other)
 
 
 def _contradicted(finding: Finding, other: Sequence[Finding]) -> bool:
