@@ -170,8 +170,8 @@ def _unread_beside_normal(a: SentenceFeatures, b: SentenceFeatures) -> bool:
     still keeps them apart: "the tip is at T6" / "the tip does not project at T6"). Not when it
     says one of the normal statement's words with a prefix that turns it round ("the circle of
     Willis is incomplete" / "... is complete")."""
-    unread, normal = (a, b) if a.unread else (b, a)
-    return unread.unread and not _turned_round(unread.tokens) & normal.tokens
+    unread, normal = (a, b) if a.unread else (b, a)  # the caller has seen that one is unread
+    return not _turned_round(unread.tokens) & normal.tokens
 
 
 @lru_cache(maxsize=20000)

@@ -734,9 +734,9 @@ def _before_a_dropped_tail(sentence: str) -> str | None:
         before, after = sentence[:m.start()], sentence[m.end():]
         if drop.search(before.lower()):
             return None  # what comes first is dropped itself
-        last_clause = not _CLAUSE_BREAK_RE.search(after)
-        if (_REQUEST_OR_COMPARISON_RE.match(after) or (last_clause and _REQUEST_CLAUSE_RE.search(after))) \
-                and drop.search(after.lower()):
+        asks = _REQUEST_OR_COMPARISON_RE.match(after) or (  # or asks in its last clause
+            _REQUEST_CLAUSE_RE.search(after) and not _CLAUSE_BREAK_RE.search(after))
+        if asks and drop.search(after.lower()):
             return before if names_site(before) or names_finding(before) else None
     return None
 
