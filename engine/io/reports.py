@@ -383,8 +383,10 @@ _INLINE_TITLE_RE = re.compile(
     re.IGNORECASE)
 _SENTENCE_END_RE = re.compile(r"(?<=[.!?])\s+")
 _LIST_MARKER_RE = re.compile(r"^\(?(?:\d{1,2}|[a-hA-H])[.)]$")
-# Abbreviations after which a period does not end a sentence.
-_ABBREVIATION_END_RE = re.compile(r"\b(?:dr|mr|mrs|ms|vs|approx|e\.g|i\.e|cf|fig|st|resp|incl|ca)\.$",
+# Abbreviations after which a period does not end a sentence. A person's title is written with
+# small letters after its capital ("Dr.", "Mr."): "MR." and "DR." in capitals are the modality
+# ending a title ("Left calf MR. Acute calf pain.")
+_ABBREVIATION_END_RE = re.compile(r"\b(?:(?-i:[DdMm]rs?|[Mm]s)|vs|approx|e\.g|i\.e|cf|fig|st|resp|incl|ca)\.$",
                                   re.IGNORECASE)
 
 

@@ -19,6 +19,13 @@ from __future__ import annotations
 from radscope.engine.reader.vocabulary.loader import lexicon_hash
 
 READER_NAME = "radscope-reader"
+# v76: the first line of a report that titles the study holds its indication too: a sentence
+# there, before the findings begin, that states nothing and gives the complaint, the history, the
+# treatment so far or the question ("Left calf MR. Acute calf pain playing tennis.") is dropped as
+# a "History:" section is (text/atoms.py, places_only.is_indication); "MR." and "DR." in capitals
+# end a sentence (a person's title is "Mr.", "Dr."); a title in more of the ways studies are named
+# (CMR, TOF MR angiogram, neurosonogram, MPR / VR / 3D reformats, "- viability assessment", "after
+# inversion injury", "cast removed", an indication in brackets) is a technique line.
 # v75: an unread statement (abnormal only by default: it names no finding, device, look, normal
 # word or denial the lexicons know, "Cavernous sinuses left free", "Fetal heart rate 136") may pair
 # with a normal statement as with an abnormal one (pair/compatibility.py), unless it says one of
@@ -623,7 +630,7 @@ READER_NAME = "radscope-reader"
 # opposite places and liver segments, telegraphic labels kept. v5: findings as frames (sizes in mm within a tolerance, change over time), wording.json,
 # comparisons as context. v4: sections as written (RESULT(S), CONCLUSION, sub-headings), the
 # impression read apart. v3: radsem-rules-v5 atoms (level and site lists, joined continuations).
-READER_VERSION = "reader-v75"
+READER_VERSION = "reader-v76"
 READER_RULES_VERSION = "rules-v5"  # v5: telegraphic labels kept; v4: sentences read through wording.json
 RADSEM_RULES_VERSION = "radsem-rules-v13"  # v13: two statements that grade the finding apart (mild / severe, each said by one only), or of which one only hedges it, share no detail ("none"); v12: a finding named in the plural counts as "multiple" against a statement that says multiple, and a size said in one statement only is no differing detail; v11: a statement naming no site is kept apart only below 0.25 similarity; v10: site lists, shared nouns, finding lists and finding adjectives written one per sentence; v9: a statement the other report denies pairs only with one that states the denied finding; kinds and effects written one per sentence; v8: a finding that names no abnormality against one that does is part-whole; v7: per-sequence atoms, places; v6: size and change-over-time contradictions
 

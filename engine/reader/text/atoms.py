@@ -34,7 +34,7 @@ from radscope.engine.reader.text.labelled_lines import (
     MR_SEQUENCE,
     MR_SEQUENCE_RE,
 )
-from radscope.engine.reader.text.places_only import names_an_examination, names_only_places
+from radscope.engine.reader.text.places_only import is_indication, names_an_examination, names_only_places
 from radscope.engine.reader.text.report_text import ReportText, read_text
 from radscope.engine.reader.vocabulary.equivalents import appearance_words, kind_words
 from radscope.engine.reader.vocabulary.loader import load, word_regex
@@ -447,15 +447,24 @@ def atoms_by_line(text: ReportText, about_nothing: Callable[[str], bool] = lambd
     notes: list[str] = []
     place = None  # where a follow-up lead-in says the report's findings are
     joined = _join_continuations(list(zip(text.atom_lines, text.atom_source, strict=True)))
+    title_line = _title_line(joined)  # the indication said among its opening sentences is dropped
     for said, (line, utterance) in enumerate(joined):
         if not utterance:
+            continue
+        if line != title_line:
+            title_line = None
+        elif is_indication(utterance) and not names_an_examination(utterance.strip(" .;")):
+            notes.append(f"dropped (the indication on the title line): {utterance}")
             continue
         lead = _follow_up_place(utterance)
         place = lead or place
         # a sentence naming a place of its own keeps it for all its statements ("the ulnar
         # styloid is fractured, with displacement of the fragment"); the lead-in's own does not
         sited = not lead and bool(place) and bool(_site_names(utterance))
-        for piece in atomize_sentence(utterance, notes):
+        pieces = atomize_sentence(utterance, notes)
+        if pieces:
+            title_line = None  # the findings have begun
+        for piece in pieces:
             if place and not sited and not _site_names(piece) and not about_nothing(piece):
                 piece = f"{piece.rstrip('.')} {place}."
             if (piece, line) not in read:  # a repeat on another line may be said of another place
@@ -463,6 +472,16 @@ def atoms_by_line(text: ReportText, about_nothing: Callable[[str], bool] = lambd
                 sentences.append(piece)
                 lines.append((line, said))
     return sentences, lines, notes
+
+
+def _title_line(utterances: list[tuple[int, str]]) -> int | None:
+    """The report's first line when it titles the study ("Left calf MR. Acute calf pain playing
+    tennis."): one of its sentences, or their parts, names the examination (``names_an_examination``). Its
+    sentences before the first finding are the title, the comparison and the indication."""
+    first = next((line for line, u in utterances if u), None)
+    titled = any(line == first and names_an_examination(part.strip(" .")) for line, u in utterances
+                 for part in u.split(";") if part)
+    return first if titled else None
 
 
 def atomize_kept_parts(sentence: str) -> list[str]:

@@ -1,9 +1,11 @@
-"""Lines that name places, or an examination, and nothing more.
+"""Lines that name places, or an examination, or why it was made, and nothing more.
 
 A heading written without its colon ("Salivary glands", "Left orbit") and a study's title
 written as a sentence ("Neck US.", "Lumbar MR, pre- and post-contrast.", "Non-contrast chest CT,
 compared with June 2023.") say nothing of what the images show: the reader drops them, as it drops
-a "Technique:" section, and a heading of the second kind heads no lines below it. Shared by the
+a "Technique:" section, and a heading of the second kind heads no lines below it. Nor does the
+indication a title line gives beside the title ("Left calf MR. Acute calf pain playing tennis."),
+which a sectioned report writes under "History:". Shared by the
 atomiser (``atoms``) and the reading of headings (``report_text``).
 """
 from __future__ import annotations
@@ -71,14 +73,15 @@ _EXAMINATION_WORDS = frozenset((
     "us", "ultrasound", "ultrasonography", "doppler", "duplex", "ct", "cte", "cta", "ctpa", "ncct", "hrct", "mri", "mr",
     "mra", "mrv", "mrcp", "mre", "arthrogram", "pet", "pet-ct", "spect", "radiograph", "radiographs", "x-ray", "x-rays",
     "film", "films", "view", "views", "scan", "scans", "ap", "pa", "oblique", "obliques", "mortise", "skyline", "prior",
-    "comparison", "compared", "gadolinium"))
-_EXAMINATION_STEMS = ("sonograph", "scintigraph")
+    "comparison", "compared", "gadolinium", "cmr", "tof"))
+_EXAMINATION_STEMS = ("sonograph", "scintigraph", "angiogra", "venogra", "neurosonogra")
 _WORD_RE = re.compile(r"[a-z]+(?:-[a-z]+)*")
 # how the study was made and what it is compared with: the words a title holds besides its
 # places (views, contrast and phases, an ultrasound's route, a prior study and when it was)
 _TITLE_WORDS_RE = re.compile(
-    r"\b(?:post-op|pre-op|us|ultrasound|ultrasonography|sonograph\w*|doppler|duplex|ct|cte|cta|ctpa|ncct|hrct|mri|mr"
-    r"|mra|mrv|mrcp|mre|arthrogram|pet(?:-ct)?|spect|scintigraph\w*|radiographs?|x-rays?|films?|views?|scans?|stud(?:y|ies)"
+    r"\b(?:post-op|pre-op|us|ultrasound|ultrasonography|(?:neuro)?sonogra\w*|doppler|duplex|ct|cte|cta|ctpa|ncct|hrct|mri|mr"
+    r"|mra|mrv|mrcp|mre|cmr|tof|time-of-flight|angiogra\w*|venogra\w*|arthrogram|pet(?:-ct)?|spect|scintigraph\w*"
+    r"|radiographs?|x-rays?|films?|views?|scans?|stud(?:y|ies)|mpr|mip|vr|[23]d|reformat\w*|reconstructions?"
     r"|exam(?:ination)?s?|imaging|images?|series|sequences?|protocol|projections?"
     r"|ap|pa|lat|laterals?|obliques?|mortise|skyline|sunrise|axial|frog-leg|flexion|extension|flexion-extension"
     r"|standing|weight-bearing|erect|supine|upright|portable|whole|contrast|contrast-enhanced|iv|intravenous|oral"
@@ -92,7 +95,7 @@ _TITLE_WORDS_RE = re.compile(
     r"|months?|years?|yrs?|hours?|hrs?|h|one|two|three|four|five|six|twelve|eighteen|a|an|with|without|w/o|w/|of|the|and|to"
     r"|at|in|jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?"
     r"|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|\d+(?:-(?:month|week|year|day))?|\d+w\d*d?"
-    r"|[clt]-spine|tl|ls|l|r)\b|[+()?.,;:/&-]")
+    r"|[clt]-spine|tl|ls|l|r)\b|[+()?.,;:/&~-]")
 # a word of a statement: what a title does not hold ("Compared with the prior, the heart is enlarged.")
 _STATES_RE = re.compile(
     r"\b(?:is|are|was|were|has|have|shows?|showing|seen|noted|no|not|normal|unremarkable|clear|intact"
@@ -106,7 +109,28 @@ _TITLE_INDICATION_RE = re.compile(
     r"|,\s*(?:\d+ (?:hours?|h|days?|weeks?) )?(?:after|following|status post|s/p)\s.*$"
     r"|[\s,]in an? (?:[\w-]+ ){0,3}?(?:patient|man|woman|male|female|child|boy|girl)\b.*$"
     r"|\s-\s(?:palpable|pain|painful|lump|swelling|trauma|injury|fall|query|r/o|rule out|follow[- ]up|review"
-    r"|staging|screening|surveillance)\b.*$")
+    r"|staging|screening|surveillance|(?:[\w-]+\s)?(?:assessment|evaluation|work-?up))\b.*$"
+    r"|\s(?:after|following)\s(?:an?\s)?(?:[\w-]+\s){0,2}(?:injury|trauma|fall|accident)\b.*$"
+    r"|,\s*(?:cast removed|out of cast)\b.*$")
+# a bracket after the title holding its indication ("US left breast (palpable lump, upper outer quadrant)")
+_BRACKET_RE = re.compile(r"\(([^()]*)\)")
+
+
+# What a title line says of the patient besides the study (``is_indication``): the complaint, the
+# history and the treatment so far, a test that was raised, the question asked
+_INDICATION_WORD_RE = re.compile(
+    r"\b(?:pain(?:ful|less)?|aches?|lumps?|swelling|palpable|tender(?:ness)?|fever|trauma|injury|injured|falls?|fell"
+    r"|accident|query|suspected|known|background|history|hx|indication|referral|chemo(?:therapy)?|radiotherapy"
+    r"|cycles?|resection|surgery|operation|elevated|raised)\b|\?")
+
+
+def is_indication(text: str) -> bool:
+    """"Acute calf pain playing tennis.", "Fall from 2 metres.", "Rectal cancer after anterior
+    resection, second-line chemotherapy.": a phrase, stating nothing of the images, that says why
+    the study was made. Asked only of a title line's sentences (``atoms``): in the findings, "a
+    palpable lump" may be what was seen."""
+    lower = text.lower()
+    return bool(_INDICATION_WORD_RE.search(lower)) and not _STATES_RE.search(lower)
 
 
 def names_an_examination(text: str) -> bool:
@@ -119,6 +143,8 @@ def names_an_examination(text: str) -> bool:
     if not (words & _EXAMINATION_WORDS or any(w.startswith(_EXAMINATION_STEMS) for w in words)) \
             or _STATES_RE.search(lower):
         return False  # the cheap tests first: no study named, or a statement about it
+    if "(" in lower:
+        lower = _BRACKET_RE.sub(lambda m: " " if is_indication(m.group(1)) else m.group(0), lower)
     rest = _TITLE_WORDS_RE.sub(" ", _TITLE_INDICATION_RE.sub("", lower)).strip()
     if not rest:
         return True

@@ -5435,3 +5435,51 @@ def test_this_with_no_noun_after_it_is_the_finding_just_before() -> None:
 ])
 def test_although_starts_a_statement_only_when_it_names_a_finding(sentence: str, count: int) -> None:
     assert len(read_report(sentence).findings) == count
+
+
+# --- reader-v76: the title line's indication, and titles written in more of the ways studies are named
+
+
+@pytest.mark.parametrize("report, dropped", [
+    ("Left calf MR. Acute calf pain playing tennis.\nPartial tear of the medial gastrocnemius.",
+     "Acute calf pain playing tennis."),
+    ("Rectal cancer after anterior resection, second-line chemotherapy. CT thorax/abdomen/pelvis "
+     "(portal venous).\nA new 13 mm metastasis in segment II.", "Rectal cancer after anterior resection"),
+    ("Non-contrast CT, right ankle and hindfoot. Fall from 2 metres.\nTongue-type fracture of the calcaneus.",
+     "Fall from 2 metres."),
+    ("C-spine MRI + gadolinium; background MS; prior from 12 months ago.\nA new enhancing cord lesion at C6/C7.",
+     "background"),
+])
+def test_the_indication_on_the_title_line_is_no_finding(report: str, dropped: str) -> None:
+    """Beside a title, the complaint, the history or the treatment so far say why the study was
+    made, as a "History:" section does: each had been an abnormal statement no rewrite pairs."""
+    reading = read_report(report)
+    assert len(reading.findings) == 1 and dropped not in reading.findings[0].text
+    assert any(n.startswith("dropped (the indication on the title line)") and dropped in n for n in reading.notes)
+
+
+@pytest.mark.parametrize("report, findings", [
+    # the findings have begun on the title line: a swelling after them is seen, not the indication
+    ("Left ankle radiographs. Fracture of the lateral malleolus. Soft-tissue swelling laterally.", 2),
+    # no title on the first line: a palpable lump there is a finding
+    ("Palpable lump in the left breast at 2 o'clock, a 12 mm oval hypoechoic mass.\nNo axillary nodes.", 2),
+])
+def test_what_follows_the_findings_or_stands_without_a_title_stays(report: str, findings: int) -> None:
+    assert len(read_report(report).findings) == findings
+
+
+@pytest.mark.parametrize("title", [
+    "LEFT KNEE MR.",  # the modality in capitals ends the title, not a person's title ("Mr.")
+    "CMR (gadolinium).",
+    "Cardiac MRI - viability assessment.",
+    "TOF MR angiogram, intracranial circulation.",
+    "CT plain scan + MPR + VR of the left knee joint.",
+    "Non-contrast CT pelvis with 3D reformats.",
+    "Fetal neurosonogram (transabdominal and transvaginal), ~22 weeks.",
+    "Left ankle radiographs (AP, mortise, lateral) after inversion injury.",
+    "Right ankle, 3 views, cast removed.",
+    "US left breast (palpable lump, upper outer quadrant).",
+])
+def test_a_title_in_any_of_the_ways_studies_are_named_is_no_finding(title: str) -> None:
+    reading = read_report(f"{title} No effusion.")
+    assert [f.text for f in reading.findings] == ["No effusion."]
