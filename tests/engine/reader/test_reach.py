@@ -5483,3 +5483,7 @@ def test_what_follows_the_findings_or_stands_without_a_title_stays(report: str, 
 def test_a_title_in_any_of_the_ways_studies_are_named_is_no_finding(title: str) -> None:
     reading = read_report(f"{title} No effusion.")
     assert [f.text for f in reading.findings] == ["No effusion."]
+
+
+def test_axillary_is_the_axillas_as_renal_is_the_kidneys() -> None:
+    assert "axilla" in sentence_features("No axillary lymphadenopathy on the left.").tokens
