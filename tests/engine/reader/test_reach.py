@@ -5487,3 +5487,16 @@ def test_a_title_in_any_of_the_ways_studies_are_named_is_no_finding(title: str) 
 
 def test_axillary_is_the_axillas_as_renal_is_the_kidneys() -> None:
     assert "axilla" in sentence_features("No axillary lymphadenopathy on the left.").tokens
+
+
+@pytest.mark.parametrize("sentence, device", [
+    ("Right plaster cast in situ.", True),
+    ("A splint is in place.", True),
+    ("Kerley B lines at the left base.", False),  # septal lines, no line the device
+    ("Thin echogenic internal lines.", False),
+])
+def test_a_cast_or_splint_is_a_device_and_septal_or_echogenic_lines_are_none(sentence: str, device: bool) -> None:
+    features = sentence_features(sentence)
+    assert features.normality == "abnormal"
+    assert any(w in features.core for w in ("plaster cast", "cast", "splint")) == device
+    assert "lines" not in features.core
