@@ -25,7 +25,9 @@ READER_NAME = "radscope-reader"
 # a "History:" section is (text/atoms.py, places_only.is_indication); "MR." and "DR." in capitals
 # end a sentence (a person's title is "Mr.", "Dr."); a title in more of the ways studies are named
 # (CMR, TOF MR angiogram, neurosonogram, MPR / VR / 3D reformats, "- viability assessment", "after
-# inversion injury", "cast removed", an indication in brackets) is a technique line.
+# inversion injury", "cast removed", an indication in brackets) is a technique line; a title
+# written as a heading over the findings with a side ("MR LEFT ANKLE (NON-CONTRAST)") gives each
+# line its side only, as a title line does (text/report_text.py), not its modality and technique.
 # v75: an unread statement (abnormal only by default: it names no finding, device, look, normal
 # word or denial the lexicons know, "Cavernous sinuses left free", "Fetal heart rate 136") may pair
 # with a normal statement as with an abnormal one (pair/compatibility.py), unless it says one of

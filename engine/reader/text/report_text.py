@@ -138,6 +138,11 @@ def _under_heading(sentence: str, label: str, heading: str) -> tuple[str, str]:
     if _SIDE_WORD_RE.search(heading):
         if _SIDE_WORD_RE.search(sentence) or _COMPARISON_LINE_RE.match(sentence):
             return sentence, label  # "No prior for comparison." under "RIGHT KNEE MR" is dropped as it is
+        if names_an_examination(heading):
+            # "MR LEFT ANKLE (NON-CONTRAST)" titles the study: only its side goes before each
+            # sentence, as a side heading's title line gives it (``_study_side``)
+            sides = {m.group(0).lower() for m in _SIDE_WORD_RE.finditer(heading)}
+            return (f"{sides.pop().capitalize()}: {sentence}" if len(sides) == 1 else sentence), label
         return f"{heading}: {sentence}", label
     if names_an_examination(heading):
         return sentence, label  # reader-v73: "THYROID US" titles the study and is the place of no line below

@@ -16,7 +16,7 @@ from radscope.engine.context import RuntimeContext
 from radscope.engine.eligibility.statements import sentence_kind
 from radscope.engine.reader.attributes.place import ABNORMAL, NORMAL, sentence_features, stem
 from radscope.engine.api import Scorer
-from radscope.engine.reader.findings import read_report
+from radscope.engine.reader.findings import ReportReading, read_report
 from radscope.engine.reader.pair.align import read_pair
 from radscope.engine.reader.pair.compatibility import LEXICAL_SETTINGS, MatchSettings, incompatibility_reason, lexical_similarity
 from radscope.engine.reader.pair.pairing import pair_sentences
@@ -5500,3 +5500,19 @@ def test_a_cast_or_splint_is_a_device_and_septal_or_echogenic_lines_are_none(sen
     assert features.normality == "abnormal"
     assert any(w in features.core for w in ("plaster cast", "cast", "splint")) == device
     assert "lines" not in features.core
+
+
+def test_a_title_heading_gives_its_side_and_not_its_technique() -> None:
+    """"MR LEFT ANKLE (NON-CONTRAST)" over the findings had gone before each of them whole, its
+    modality and "non-contrast" made part of every statement (kept apart from the same statement
+    under a title written as a sentence, "Left ankle MRI plain scan.", which gives only its side)."""
+    heading = read_report("MR LEFT ANKLE (NON-CONTRAST)\nAchilles tendon: fusiform thickening.\n"
+                          "Small effusion in the ankle joint.")
+    sentence = read_report("Left ankle MRI plain scan.\nAchilles tendon: fusiform thickening.\n"
+                           "Small effusion in the ankle joint.")
+    def frames(reading: ReportReading) -> list[tuple[object, ...]]:
+        return [(f.features.tokens, f.features.sites, f.features.sides, f.features.normality)
+                for f in reading.findings]
+    assert frames(heading) == frames(sentence)
+    assert all("MR" not in f.text and "CONTRAST" not in f.text for f in heading.findings)
+    assert all(f.laterality == ("left",) for f in heading.findings)
