@@ -27,7 +27,11 @@ READER_NAME = "radscope-reader"
 # (CMR, TOF MR angiogram, neurosonogram, MPR / VR / 3D reformats, "- viability assessment", "after
 # inversion injury", "cast removed", an indication in brackets) is a technique line; a title
 # written as a heading over the findings with a side ("MR LEFT ANKLE (NON-CONTRAST)") gives each
-# line its side only, as a title line does (text/report_text.py), not its modality and technique.
+# line its side only, as a title line does (text/report_text.py), not its modality and technique;
+# a denial beside a finding both statements state, which the denier states at the other's places
+# before its denial begins ("a fracture through the C7 transverse process, not involving the
+# foramen"), says how far the finding reaches, not that it is absent (pair/compatibility.py);
+# "versus" before a prior study, and a change after a comma, end a denial's reach (cues.json).
 # v75: an unread statement (abnormal only by default: it names no finding, device, look, normal
 # word or denial the lexicons know, "Cavernous sinuses left free", "Fetal heart rate 136") may pair
 # with a normal statement as with an abnormal one (pair/compatibility.py), unless it says one of

@@ -14,6 +14,7 @@ sites, every finding word the other asserts.
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -27,6 +28,7 @@ from radscope.engine.reader.attributes.place import (
     NORMAL,
     SentenceFeatures,
     presence,
+    sentence_features,
 )
 from radscope.engine.reader.attributes.size import sizes_differ
 from radscope.engine.reader.text.anatomy import anatomy_lexicon
@@ -193,15 +195,39 @@ def one_sided_denial(a: SentenceFeatures, b: SentenceFeatures) -> bool:
         return False
     denier, other = (a, b) if a.negated else (b, a)
     if not denier.denied_findings:
-        # denying only what its finding does not show ("no detectable internal flow") still states it
+        # denying only what its finding does not show ("no detectable internal flow") still states
+        # it, and so does denying what no lexicon names beside a finding both state ("a fracture
+        # of the C7 transverse process, not involving the foramen" / "a C7 transverse process
+        # fracture"); a device's is where it lies ("the catheter does not reach the atrium")
         denied = denier.negated - denial_hedge_stems()
-        return not (denied <= denied_detail_stems()) or bool(denied & other.asserted)
+        if denied & other.asserted:
+            return True
+        return not (denied <= denied_detail_stems() or _denies_only_its_reach(denier, other))
     # a finding the denier states as well, with a word that tells the two apart, is denied only in
     # that word: "thin linear enhancement, without nodular enhancement" denies the nodular kind
     # and states the enhancement of "thin linear enhancement" ("the cavity ..., as no cavity is
     # present" denies it whole)
     denied = (denier.denied_findings - denier.asserted) or denier.denied_findings
     return bool(_denied(other.asserted, denied, denier.negated))
+
+
+_DENIAL_START_RE = re.compile(r"\b(?:no|not|without|nor)\b")
+
+
+def _denies_only_its_reach(denier: SentenceFeatures, other: SentenceFeatures) -> bool:
+    """Whether ``denier``, before its denial begins, states a finding (not a device) of
+    ``other``'s at ``other``'s places, and then denies no normal word: "a fracture through the
+    left C7 transverse process, not involving the transverse foramen" says where the fracture
+    does not reach, beside "C7, left: transverse process fracture"; "bronchiectasis does not
+    involve the lingular segment" denies it at the other's place, and "a drain is not in place"
+    says where a device lies."""
+    m = _DENIAL_START_RE.search(denier.canon)
+    lex = anatomy_lexicon()
+    if m is None or lex.normal.search(denier.canon[m.start():]):
+        return False
+    before = sentence_features(denier.canon[:m.start()])
+    shared = [w for w in before.core & other.core if lex.devices.search(w) is None]
+    return bool(shared) and other.sites <= before.sites
 
 
 @lru_cache(maxsize=1)

@@ -5516,3 +5516,36 @@ def test_a_title_heading_gives_its_side_and_not_its_technique() -> None:
     assert frames(heading) == frames(sentence)
     assert all("MR" not in f.text and "CONTRAST" not in f.text for f in heading.findings)
     assert all(f.laterality == ("left",) for f in heading.findings)
+
+
+@pytest.mark.parametrize("sentence, denied, said", [
+    # "versus" before a prior study compares, it hedges nothing: the denial before it stands
+    ("T12: old wedge deformity, no edema, unchanged versus last year's radiograph.", {"edema"}, {"unchang"}),
+    # a change after a comma ends a denial's reach
+    ("Compression fracture at T12 with no retropulsion, stable compared with the March 2024 radiograph.",
+     {"retropuls"}, {"stabl", "compar"}),
+    ("Abscess versus hematoma.", set(), set()),  # a differential still hedges
+])
+def test_a_denial_reaches_neither_a_comparison_nor_a_change_after_it(sentence: str, denied: set[str],
+                                                                     said: set[str]) -> None:
+    features = sentence_features(sentence)
+    assert features.negated == denied and said <= features.asserted
+
+
+@pytest.mark.parametrize("denier, other, apart", [
+    ("Fracture through the left C7 transverse process, not involving the transverse foramen.",
+     "C7, left: transverse process fracture.", False),
+    ("Cervical spine degenerative disc disease at C5-6 without canal compromise.", "C5/6 degenerate disc.", False),
+    # denied at the other's place: a negation error
+    ("Bronchiectasis does not involve the left lingular segment.",
+     "Local bronchiectatic changes are noted in the lingular segment of the left lower lobe.", True),
+    # a device said not to lie where it should
+    ("A drain catheter is not in place within the operative bed.",
+     "Drainage catheter and gas are observed in the surgical area.", True),
+    ("The catheter tip does not reach the right atrium.", "The catheter tip is in the right atrium.", True),
+])
+def test_where_a_finding_does_not_reach_is_no_denial_of_it(denier: str, other: str, apart: bool) -> None:
+    """What a statement denies beside a finding both state, where the denier states it at the
+    other's place before its denial, is how far it reaches, not a denial of the finding."""
+    reason = incompatibility_reason(sentence_features(denier), sentence_features(other))
+    assert (reason == "asserted vs negated") == apart
