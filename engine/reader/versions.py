@@ -31,7 +31,10 @@ READER_NAME = "radscope-reader"
 # a denial beside a finding both statements state, which the denier states at the other's places
 # before its denial begins ("a fracture through the C7 transverse process, not involving the
 # foramen"), says how far the finding reaches, not that it is absent (pair/compatibility.py);
-# "versus" before a prior study, and a change after a comma, end a denial's reach (cues.json).
+# "versus" before a prior study, and a change after a comma, end a denial's reach (cues.json); a
+# bare part noun ("no neck fracture", "head and body unremarkable") is the part of the organ the
+# other statement names with it ("the femoral neck"); a biometry part of a sentence is dropped as
+# the line alone is, and "no absent or reversed flow" stays one denial.
 # v75: an unread statement (abnormal only by default: it names no finding, device, look, normal
 # word or denial the lexicons know, "Cavernous sinuses left free", "Fetal heart rate 136") may pair
 # with a normal statement as with an abnormal one (pair/compatibility.py), unless it says one of

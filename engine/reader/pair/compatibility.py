@@ -356,7 +356,25 @@ def _opposite_directions(a: tuple[int, ...], b: tuple[int, ...]) -> bool:
 
 def anatomical_relationship(a: SentenceFeatures, b: SentenceFeatures) -> str | None:
     """"equivalent", "part-whole", or None when the sites are unrelated."""
-    return _site_relation(a.sites, b.sites)
+    relation = _site_relation(a.sites, b.sites)
+    if relation is None and not (_BARE_PART_SITES.keys().isdisjoint(a.sites)
+                                 and _BARE_PART_SITES.keys().isdisjoint(b.sites)) \
+            and (_part_of_the_others_site(a, b) or _part_of_the_others_site(b, a)):
+        return "part-whole"  # asked only of the few statements placed by a bare part noun
+    return relation
+
+
+# The sites a bare part noun names when nothing says whose part it is, with that noun: "no neck
+# fracture" in a hip radiograph, "head and body unremarkable" under the pancreas, "right apex
+# crowded" in an orbit CT
+_BARE_PART_SITES = {"neck": "neck", "head": "head", "lung apex": "apex"}
+
+
+def _part_of_the_others_site(a: SentenceFeatures, b: SentenceFeatures) -> bool:
+    """Whether ``a``'s one place is a bare part noun that ``b`` names as a part of its own site
+    ("the femoral neck", "the pancreatic head", "the orbital apex")."""
+    word = _BARE_PART_SITES.get(next(iter(a.sites))) if len(a.sites) == 1 else None
+    return word is not None and word in b.tokens
 
 
 @lru_cache(maxsize=100000)

@@ -184,7 +184,7 @@ _LEADING_ARTICLE_RE = re.compile(r"^(?:the|both)\s+", re.IGNORECASE)  # "the spl
 _LEADING_DENIAL_RE = re.compile(r"^(?:no|any)\s+", re.IGNORECASE)  # "no effusion and no ..."
 _DENIAL_WORD_RE = re.compile(r"\b(?:no|not)\b", re.IGNORECASE)
 # One-word items that are modifiers ("patchy and cord-like opacities") are not separate findings.
-_MODIFIER_RE = re.compile(r"(?:y|like|al|ar|ic|ed|ous|ive|ing|thin|thick)$", re.IGNORECASE)
+_MODIFIER_RE = re.compile(r"(?:y|like|al|ar|ic|ed|ous|ive|ing|thin|thick)$|^absent$", re.IGNORECASE)
 # "A nodule in the left upper lobe; new since the prior CT" (its comparison already removed): the
 # part after the semicolon only says how the finding changed, so it is one statement
 _CHANGE_AFTER_SEMICOLON_RE = re.compile(rf";\s*(?=(?:{CHANGE_ALONE})\s*(?:[;.]|$))", re.IGNORECASE)
@@ -474,12 +474,19 @@ def atoms_by_line(text: ReportText, about_nothing: Callable[[str], bool] = lambd
     return sentences, lines, notes
 
 
+# how many of a report's first sentences may hold its title (the indication may come before it:
+# "Rectal cancer after anterior resection, ... CT thorax/abdomen/pelvis (portal venous).")
+_TITLE_SENTENCES = 3
+
+
 def _title_line(utterances: list[tuple[int, str]]) -> int | None:
     """The report's first line when it titles the study ("Left calf MR. Acute calf pain playing
-    tennis."): one of its sentences, or their parts, names the examination (``names_an_examination``). Its
-    sentences before the first finding are the title, the comparison and the indication."""
-    first = next((line for line, u in utterances if u), None)
-    titled = any(line == first and names_an_examination(part.strip(" .")) for line, u in utterances
+    tennis."): one of its first sentences, or their parts, names the examination
+    (``names_an_examination``). Its sentences before the first finding are the title, the
+    comparison and the indication."""
+    said = list(itertools.islice(((line, u) for line, u in utterances if u), _TITLE_SENTENCES))
+    first = said[0][0] if said else None
+    titled = any(line == first and names_an_examination(part.strip(" .")) for line, u in said
                  for part in u.split(";") if part)
     return first if titled else None
 
@@ -687,14 +694,23 @@ _REQUEST_WORDS = r"please|kindly|recommend|suggest|advis|clinical correlation|co
 _REQUEST_RE = re.compile(rf"^(?:{_REQUEST_WORDS})", re.IGNORECASE)
 
 
+_DIGIT_RE = re.compile(r"\d")
+
+
 def _dropped_part(part: str, whole: str) -> bool:
-    """Whether a part cut from a sentence is a request the findings leave out, as they leave out a
-    sentence that is one (``radsem.json`` drop_sentence): "...; please correlate with HLA-B27"
-    opens its part, where the sentence's own test, anchored at its start, could not see it. Only
-    requests: a part that opens with the examination's name ("CT venography filling defects ...")
-    is a finding, not a title."""
+    """Whether a part cut from a sentence is a request or a measurement line the findings leave
+    out, as they leave out a sentence that is one (``radsem.json`` drop_sentence): "...; please
+    correlate with HLA-B27" opens its part, and "BPD 84 mm, HC 306 mm, AC 282 mm, FL 63 mm; EFW
+    1850 g (<10th centile)" holds the biometry the same numbers alone on their line would drop,
+    where the sentence's own test could not see them. Not a part that names a finding: one that
+    opens with the examination's name ("CT venography filling defects ...") is a finding, not a
+    title."""
+    if part == whole:
+        return False
     said = part.strip(" .;,")
-    return part != whole and bool(_REQUEST_RE.match(said)) and bool(anatomy_lexicon().drop.search(said.lower()))
+    if not anatomy_lexicon().drop.search(said.lower()):
+        return False
+    return bool(_REQUEST_RE.match(said)) or (_DIGIT_RE.search(said) is not None and not names_finding(said))
 
 
 # A clause that says contrast was given or a study was done, then what the images showed: "After

@@ -5549,3 +5549,33 @@ def test_where_a_finding_does_not_reach_is_no_denial_of_it(denier: str, other: s
     other's place before its denial, is how far it reaches, not a denial of the finding."""
     reason = incompatibility_reason(sentence_features(denier), sentence_features(other))
     assert (reason == "asserted vs negated") == apart
+
+
+def test_absent_or_reversed_flow_is_one_denial_not_a_bare_absent() -> None:
+    """"no absent or reversed end-diastolic flow" had been cut into "no absent was seen"."""
+    texts = [f.text for f in read_report("Umbilical artery S/D 3.8, no absent or reversed end-diastolic "
+                                         "flow was seen.").findings]
+    assert not any(re.search(r"\bno absent\b(?! or)", t, re.IGNORECASE) for t in texts)
+
+
+def test_a_biometry_part_of_a_sentence_is_dropped_as_the_line_alone_is() -> None:
+    alone = read_report("Biparietal diameter 84 mm, head circumference 306 mm, femur length 63 mm.\n"
+                        "Estimated fetal weight 1850 g (<10th centile).")
+    joined = read_report("Biparietal diameter 84 mm, head circumference 306 mm, femur length 63 mm; "
+                         "estimated fetal weight 1850 g (<10th centile).")
+    assert [f.text for f in joined.findings] == [f.text for f in alone.findings] \
+        == ["Estimated fetal weight 1850 g (<10th centile)."]
+
+
+@pytest.mark.parametrize("bare, named, related", [
+    ("No neck fracture.", "Proximal left femur neck intact.", True),
+    ("Head and body is unremarkable.", "Pancreatic head appears normal.", True),
+    ("Right apex crowded.", "The right orbital apex is crowded.", True),
+    ("No neck fracture.", "No rib fracture.", False),  # the bare noun relates only to its own part
+])
+def test_a_bare_part_noun_is_the_part_of_the_organ_the_other_statement_names(bare: str, named: str,
+                                                                             related: bool) -> None:
+    """"No neck fracture" in a hip radiograph is the femoral neck's, not the neck's; "head and body"
+    under the pancreas the pancreas's."""
+    a, b = sentence_features(bare), sentence_features(named)
+    assert (incompatibility_reason(a, b) != "unrelated sites") == related
