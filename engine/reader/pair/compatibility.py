@@ -221,13 +221,13 @@ def _denies_only_its_reach(denier: SentenceFeatures, other: SentenceFeatures) ->
     does not reach, beside "C7, left: transverse process fracture"; "bronchiectasis does not
     involve the lingular segment" denies it at the other's place, and "a drain is not in place"
     says where a device lies."""
-    m = _DENIAL_START_RE.search(denier.canon)
     lex = anatomy_lexicon()
+    shared = [w for w in denier.core & other.core if lex.devices.search(w) is None]
+    m = _DENIAL_START_RE.search(denier.canon) if shared else None
     if m is None or lex.normal.search(denier.canon[m.start():]):
-        return False
+        return False  # the cheap tests first: the statement read again only when they pass
     before = sentence_features(denier.canon[:m.start()])
-    shared = [w for w in before.core & other.core if lex.devices.search(w) is None]
-    return bool(shared) and other.sites <= before.sites
+    return not before.core.isdisjoint(shared) and other.sites <= before.sites
 
 
 @lru_cache(maxsize=1)
@@ -357,8 +357,7 @@ def _opposite_directions(a: tuple[int, ...], b: tuple[int, ...]) -> bool:
 def anatomical_relationship(a: SentenceFeatures, b: SentenceFeatures) -> str | None:
     """"equivalent", "part-whole", or None when the sites are unrelated."""
     relation = _site_relation(a.sites, b.sites)
-    if relation is None and not (_BARE_PART_SITES.keys().isdisjoint(a.sites)
-                                 and _BARE_PART_SITES.keys().isdisjoint(b.sites)) \
+    if relation is None and not (_BARE_PART_PLACES.isdisjoint(a.sites) and _BARE_PART_PLACES.isdisjoint(b.sites)) \
             and (_part_of_the_others_site(a, b) or _part_of_the_others_site(b, a)):
         return "part-whole"  # asked only of the few statements placed by a bare part noun
     return relation
@@ -368,6 +367,7 @@ def anatomical_relationship(a: SentenceFeatures, b: SentenceFeatures) -> str | N
 # fracture" in a hip radiograph, "head and body unremarkable" under the pancreas, "right apex
 # crowded" in an orbit CT
 _BARE_PART_SITES = {"neck": "neck", "head": "head", "lung apex": "apex"}
+_BARE_PART_PLACES = frozenset(_BARE_PART_SITES)
 
 
 def _part_of_the_others_site(a: SentenceFeatures, b: SentenceFeatures) -> bool:

@@ -694,7 +694,7 @@ _REQUEST_WORDS = r"please|kindly|recommend|suggest|advis|clinical correlation|co
 _REQUEST_RE = re.compile(rf"^(?:{_REQUEST_WORDS})", re.IGNORECASE)
 
 
-_DIGIT_RE = re.compile(r"\d")
+_UNITS = ("mm", "cm", " g", "kg", "ml", "weeks", "days")
 
 
 def _dropped_part(part: str, whole: str) -> bool:
@@ -708,9 +708,10 @@ def _dropped_part(part: str, whole: str) -> bool:
     if part == whole:
         return False
     said = part.strip(" .;,")
-    if not anatomy_lexicon().drop.search(said.lower()):
-        return False
-    return bool(_REQUEST_RE.match(said)) or (_DIGIT_RE.search(said) is not None and not names_finding(said))
+    request = _REQUEST_RE.match(said) is not None
+    if not (request or said.endswith(_UNITS)) or not anatomy_lexicon().drop.search(said.lower()):
+        return False  # the cheap tests first: most parts neither ask nor end in a measurement
+    return request or not names_finding(said)
 
 
 # A clause that says contrast was given or a study was done, then what the images showed: "After

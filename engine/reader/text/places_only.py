@@ -74,7 +74,7 @@ _EXAMINATION_WORDS = frozenset((
     "mra", "mrv", "mrcp", "mre", "arthrogram", "pet", "pet-ct", "spect", "radiograph", "radiographs", "x-ray", "x-rays",
     "film", "films", "view", "views", "scan", "scans", "ap", "pa", "oblique", "obliques", "mortise", "skyline", "prior",
     "comparison", "compared", "gadolinium", "cmr", "tof"))
-_EXAMINATION_STEMS = ("sonograph", "scintigraph", "angiogra", "venogra", "neurosonogra")
+_EXAMINATION_STEM_RE = re.compile(r"\b(?:sonograph|scintigraph|angiogra|venogra|neurosonogra)")
 _WORD_RE = re.compile(r"[a-z]+(?:-[a-z]+)*")
 # how the study was made and what it is compared with: the words a title holds besides its
 # places (views, contrast and phases, an ultrasound's route, a prior study and when it was)
@@ -140,7 +140,7 @@ def names_an_examination(text: str) -> bool:
     show: a technique line, dropped as "Technique: ..." is, whichever words title it."""
     lower = text.lower()
     words = set(_WORD_RE.findall(lower))
-    if not (words & _EXAMINATION_WORDS or any(w.startswith(_EXAMINATION_STEMS) for w in words)) \
+    if not (words & _EXAMINATION_WORDS or _EXAMINATION_STEM_RE.search(lower)) \
             or _STATES_RE.search(lower):
         return False  # the cheap tests first: no study named, or a statement about it
     if "(" in lower:
