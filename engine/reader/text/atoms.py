@@ -482,10 +482,12 @@ _TITLE_SENTENCES = 3
 def _title_line(utterances: list[tuple[int, str]]) -> int | None:
     """The report's first line when it titles the study ("Left calf MR. Acute calf pain playing
     tennis."): one of its first sentences, or their parts, names the examination
-    (``names_an_examination``). Its sentences before the first finding are the title, the
-    comparison and the indication."""
+    (``names_an_examination``) and one says why it was made (``is_indication``). Its sentences
+    before the first finding are the title, the comparison and the indication."""
     said = list(itertools.islice(((line, u) for line, u in utterances if u), _TITLE_SENTENCES))
     first = said[0][0] if said else None
+    if first is None or not any(line == first and is_indication(u) for line, u in said):
+        return None  # the cheap test first: no indication among them, nothing to drop
     titled = any(line == first and names_an_examination(part.strip(" .")) for line, u in said
                  for part in u.split(";") if part)
     return first if titled else None

@@ -118,10 +118,12 @@ _BRACKET_RE = re.compile(r"\(([^()]*)\)")
 
 # What a title line says of the patient besides the study (``is_indication``): the complaint, the
 # history and the treatment so far, a test that was raised, the question asked
-_INDICATION_WORD_RE = re.compile(
-    r"\b(?:pain(?:ful|less)?|aches?|lumps?|swelling|palpable|tender(?:ness)?|fever|trauma|injury|injured|falls?|fell"
-    r"|accident|query|suspected|known|background|history|hx|indication|referral|chemo(?:therapy)?|radiotherapy"
-    r"|cycles?|resection|surgery|operation|elevated|raised)\b|\?")
+# (looked up word by word, as the examination's words are: asked of a report's first sentences)
+_INDICATION_WORDS = frozenset((
+    "pain", "painful", "painless", "ache", "aches", "lump", "lumps", "swelling", "palpable", "tender", "tenderness",
+    "fever", "trauma", "injury", "injured", "fall", "falls", "fell", "accident", "query", "suspected", "known",
+    "background", "history", "hx", "indication", "referral", "chemo", "chemotherapy", "radiotherapy", "cycle",
+    "cycles", "resection", "surgery", "operation", "elevated", "raised"))
 
 
 def is_indication(text: str) -> bool:
@@ -130,7 +132,8 @@ def is_indication(text: str) -> bool:
     the study was made. Asked only of a title line's sentences (``atoms``): in the findings, "a
     palpable lump" may be what was seen."""
     lower = text.lower()
-    return bool(_INDICATION_WORD_RE.search(lower)) and not _STATES_RE.search(lower)
+    return ("?" in lower or not _INDICATION_WORDS.isdisjoint(_WORD_RE.findall(lower))) \
+        and not _STATES_RE.search(lower)
 
 
 def names_an_examination(text: str) -> bool:
