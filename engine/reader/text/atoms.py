@@ -34,7 +34,12 @@ from radscope.engine.reader.text.labelled_lines import (
     MR_SEQUENCE,
     MR_SEQUENCE_RE,
 )
-from radscope.engine.reader.text.places_only import is_indication, names_an_examination, names_only_places
+from radscope.engine.reader.text.places_only import (
+    is_indication,
+    mentions_an_indication,
+    names_an_examination,
+    names_only_places,
+)
 from radscope.engine.reader.text.report_text import ReportText, read_text
 from radscope.engine.reader.vocabulary.equivalents import appearance_words, kind_words
 from radscope.engine.reader.vocabulary.loader import load, word_regex
@@ -486,8 +491,10 @@ def _title_line(utterances: list[tuple[int, str]]) -> int | None:
     before the first finding are the title, the comparison and the indication."""
     said = list(itertools.islice(((line, u) for line, u in utterances if u), _TITLE_SENTENCES))
     first = said[0][0] if said else None
-    if first is None or not any(line == first and is_indication(u) for line, u in said):
-        return None  # the cheap test first: no indication among them, nothing to drop
+    if first is None or not mentions_an_indication(" ".join(u for line, u in said if line == first)):
+        return None  # the cheap test first, of them together: no indication's word, nothing to drop
+    if not any(line == first and is_indication(u) for line, u in said):
+        return None
     titled = any(line == first and names_an_examination(part.strip(" .")) for line, u in said
                  for part in u.split(";") if part)
     return first if titled else None

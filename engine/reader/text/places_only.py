@@ -131,9 +131,14 @@ def is_indication(text: str) -> bool:
     resection, second-line chemotherapy.": a phrase, stating nothing of the images, that says why
     the study was made. Asked only of a title line's sentences (``atoms``): in the findings, "a
     palpable lump" may be what was seen."""
+    return mentions_an_indication(text) and not _STATES_RE.search(text.lower())
+
+
+def mentions_an_indication(text: str) -> bool:
+    """Whether ``text`` holds a word of an indication or a question: what ``is_indication`` asks
+    first, and the one test a report's opening sentences need together when none does."""
     lower = text.lower()
-    return ("?" in lower or not _INDICATION_WORDS.isdisjoint(_WORD_RE.findall(lower))) \
-        and not _STATES_RE.search(lower)
+    return "?" in lower or not _INDICATION_WORDS.isdisjoint(_WORD_RE.findall(lower))
 
 
 def names_an_examination(text: str) -> bool:
