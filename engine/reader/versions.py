@@ -19,6 +19,12 @@ from __future__ import annotations
 from radscope.engine.reader.vocabulary.loader import lexicon_hash
 
 READER_NAME = "radscope-reader"
+# v77: a unit of measurement is one content token per dimension ("1.2 cm" and "12 mm" share it:
+# grammar.json unit_words); "<finding> of <site> and <finding> of <site>" is two statements, as
+# an amount word after "and" was ("hydronephrosis of the left kidney and dilatation of the upper
+# ureter"), not after a participle ("increased and thickened in both lungs"); hydroureter is a
+# dilated ureter (equivalents.json); "is / remains stable" said of a finding is unchanged and "the
+# remaining" ones are the other ones (radsem.json canonical spellings).
 # v76: the first line of a report that titles the study holds its indication too: a sentence
 # there, before the findings begin, that states nothing and gives the complaint, the history, the
 # treatment so far or the question ("Left calf MR. Acute calf pain playing tennis.") is dropped as
@@ -639,7 +645,7 @@ READER_NAME = "radscope-reader"
 # opposite places and liver segments, telegraphic labels kept. v5: findings as frames (sizes in mm within a tolerance, change over time), wording.json,
 # comparisons as context. v4: sections as written (RESULT(S), CONCLUSION, sub-headings), the
 # impression read apart. v3: radsem-rules-v5 atoms (level and site lists, joined continuations).
-READER_VERSION = "reader-v76"
+READER_VERSION = "reader-v77"
 READER_RULES_VERSION = "rules-v5"  # v5: telegraphic labels kept; v4: sentences read through wording.json
 RADSEM_RULES_VERSION = "radsem-rules-v13"  # v13: two statements that grade the finding apart (mild / severe, each said by one only), or of which one only hedges it, share no detail ("none"); v12: a finding named in the plural counts as "multiple" against a statement that says multiple, and a size said in one statement only is no differing detail; v11: a statement naming no site is kept apart only below 0.25 similarity; v10: site lists, shared nouns, finding lists and finding adjectives written one per sentence; v9: a statement the other report denies pairs only with one that states the denied finding; kinds and effects written one per sentence; v8: a finding that names no abnormality against one that does is part-whole; v7: per-sequence atoms, places; v6: size and change-over-time contradictions
 

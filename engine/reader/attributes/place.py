@@ -57,6 +57,7 @@ _BESIDE_A_LOOK = re.compile("|".join(f"(?:{t})" for key in ("distribution", "mix
                                      for t in load("radsem")["margin_terms"][key]))
 _LESION_LOOK = re.compile("|".join(f"(?:{t})" for t in load("radsem")["margin_terms"]["lesion_looks"]))
 STOPWORDS = frozenset(load("grammar")["stopwords"]["words"])  # not content words
+UNIT_TOKENS: dict[str, str] = load("grammar")["unit_words"]["forms"]  # "cm" and "mm" one token
 
 
 @lru_cache(maxsize=20000)
@@ -405,7 +406,7 @@ def _words(canon: str, scope: ClauseScope, site_spans: list[tuple[int, int]],
         word = m.group(0)
         if word in STOPWORDS or word.isdigit():
             continue
-        stemmed = stem(word)
+        stemmed = UNIT_TOKENS.get(word) or stem(word)
         if "-" in word and _level_of(word) is None:
             # "fluid-attenuation collection" and "fluid attenuation" share their words
             tokens.update(stem(part) for part in word.split("-")

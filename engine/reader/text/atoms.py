@@ -137,9 +137,13 @@ _WITH_RE = re.compile(r",\s*(?:(?:with|without|accompanied by|associated with|an
 # "a small", "mild", "several": how much of a finding there is, which no place is written with
 _AMOUNT_WORDS = r"an?|small|mild|moderate|large|trace|minimal|several|multiple|some"
 _AMOUNT_LEAD_RE = re.compile(rf"^(?:{_AMOUNT_WORDS})\b", re.IGNORECASE)
-# "edema in the left femoral neck and a small hip joint effusion": a second finding at a place of
-# its own, joined by "and" without a comma
-_AND_ANOTHER_RE = re.compile(rf"\s+and\s+(?=(?:{_AMOUNT_WORDS})\s)", re.IGNORECASE)
+# "edema in the left femoral neck and a small hip joint effusion", "hydronephrosis of the left
+# kidney and dilatation of the upper ureter": a second finding at a place of its own, joined by
+# "and" without a comma (its amount, or a noun and the preposition naming its place; not a
+# participle: "markings are increased and thickened in both lungs" says two things of one finding)
+_AND_ANOTHER_RE = re.compile(
+    rf"\s+and\s+(?=(?:{_AMOUNT_WORDS})\s|(?![a-z-]+ed\s)[a-z]+(?:-[a-z]+)?\s+(?:of|in|within|at)\s)",
+    re.IGNORECASE)
 # "with" without a comma after an organ called normal in size or shape ("normal in size with a 2
 # cm fibroid"): it begins what is in the organ, not how it looks
 _SIZE_WITH_RE = re.compile(

@@ -4766,7 +4766,7 @@ def test_a_place_said_only_to_be_stable_states_the_finding_there() -> None:
     with no finding before it at that place it stays as it was."""
     infarct, stable = read_report("Left corona radiata: an old lacunar infarct. "
                                   "Left corona radiata essentially stable.").findings
-    assert stable.features.core == infarct.features.core and "stabl" in stable.features.asserted
+    assert stable.features.core == infarct.features.core and "unchang" in stable.features.asserted
     alone = read_report("A cyst in the right kidney. Left corona radiata essentially stable.").findings[1]
     assert not alone.features.core
 
@@ -5579,3 +5579,39 @@ def test_a_bare_part_noun_is_the_part_of_the_organ_the_other_statement_names(bar
     under the pancreas the pancreas's."""
     a, b = sentence_features(bare), sentence_features(named)
     assert (incompatibility_reason(a, b) != "unrelated sites") == related
+
+
+# --- reader-v77: units one token, a second finding at its own place after "and", stable as unchanged
+
+def test_a_size_in_centimetres_and_in_millimetres_shares_its_unit_word() -> None:
+    """The unit is one content token per dimension: "1.2 cm" and "12 mm" had differed by a word."""
+    assert sentence_features("A 1.2 cm nodule in the right lobe.").tokens \
+        == sentence_features("A 12 mm nodule in the right lobe.").tokens
+    assert sentence_features("Effusion of 40 cc.").tokens == sentence_features("Effusion of 40 mL.").tokens
+
+
+@pytest.mark.parametrize("sentence, atoms", [
+    ("Mild hydronephrosis of the left kidney and dilatation of the upper ureter.", 2),
+    ("Thickening of the gallbladder wall and dilatation of the common bile duct.", 2),
+    # a participle says a second thing of the same finding: each word and side with its subject,
+    # as before ("Thickened in left lung." had been cut off it)
+    ("Pulmonary markings are increased and thickened in both lungs.", 4),
+    ("Thickening of the septa and walls of the cyst.", 1),  # "walls" names no finding
+])
+def test_a_second_finding_at_its_own_place_after_and_is_a_statement(sentence: str, atoms: int) -> None:
+    """"<finding> of <site> and <finding> of <site>": two findings, as with an amount word after
+    "and" ("... and a small effusion")."""
+    findings = read_report(sentence).findings
+    assert len(findings) == atoms and not any(f.text.startswith("Thickened") for f in findings)
+
+
+@pytest.mark.parametrize("a, b, same", [
+    ("The remaining lesions are stable.", "All other lesions unchanged.", True),
+    ("The segment VIII lesion is stable at 1.0 cm.", "The segment VIII lesion is unchanged at 10 mm.", True),
+    ("Stable fracture of the left radius.", "Unchanged fracture of the left radius.", False),  # a kind of fracture
+])
+def test_stable_said_of_a_finding_is_unchanged_and_the_remaining_are_the_others(a: str, b: str,
+                                                                               same: bool) -> None:
+    """"Is stable" over time is "unchanged"; "the remaining" lesions are "the other" ones. A
+    stable fracture, fixation or alignment is a kind of it, and stays as written."""
+    assert (sentence_features(a).tokens == sentence_features(b).tokens) == same
