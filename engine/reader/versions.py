@@ -24,7 +24,9 @@ READER_NAME = "radscope-reader"
 # an amount word after "and" was ("hydronephrosis of the left kidney and dilatation of the upper
 # ureter"), not after a participle ("increased and thickened in both lungs"); hydroureter is a
 # dilated ureter (equivalents.json); "is / remains stable" said of a finding is unchanged and "the
-# remaining" ones are the other ones (radsem.json canonical spellings).
+# remaining" ones are the other ones (radsem.json canonical spellings); a denial after a finding
+# ("..., without a fracture line", "no retropulsion", "without epidural extension") of more findings
+# of their own is a statement of its own (radsem.json denied_apart), its "a" left out.
 # v76: the first line of a report that titles the study holds its indication too: a sentence
 # there, before the findings begin, that states nothing and gives the complaint, the history, the
 # treatment so far or the question ("Left calf MR. Acute calf pain playing tennis.") is dropped as

@@ -1328,7 +1328,8 @@ def _split_attached_findings(clause: str) -> list[str]:
             return [left, *_split_attached_findings(right)]
         if denial and names_finding(left) and (_elsewhere(left, right, without) or _other_side(left, right)
                                                or _denies_one_apart(right)):
-            return [left, f"No {right}" if without else f"{right[:1].upper()}{right[1:]}"]
+            return [left, f"No {_INDEFINITE_RE.sub('', right.lstrip())}" if without
+                    else f"{right[:1].upper()}{right[1:]}"]
     return [clause]
 
 
@@ -1354,7 +1355,12 @@ def _denies_one_apart(right: str) -> bool:
     (``anatomy.denied_apart``), every item of it, not of how the finding before looks."""
     denied = _LEADING_DENIAL_RE.sub("", right.strip())
     items = _split_items(denied)
-    return bool(items) and all(denied_apart().fullmatch(_LEADING_ARTICLE_RE.sub("", i)) for i in items)
+    return bool(items) and all(
+        denied_apart().fullmatch(_LEADING_ARTICLE_RE.sub("", _INDEFINITE_RE.sub("", i))) for i in items)
+
+
+# "without a fracture line": "a" before a denied finding, left out when it is written "No fracture line"
+_INDEFINITE_RE = re.compile(r"^an?\s+", re.IGNORECASE)
 
 
 def _elsewhere(left: str, right: str, without: bool) -> bool:

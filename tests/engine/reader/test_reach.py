@@ -5615,3 +5615,17 @@ def test_stable_said_of_a_finding_is_unchanged_and_the_remaining_are_the_others(
     """"Is stable" over time is "unchanged"; "the remaining" lesions are "the other" ones. A
     stable fracture, fixation or alignment is a kind of it, and stays as written."""
     assert (sentence_features(a).tokens == sentence_features(b).tokens) == same
+
+
+@pytest.mark.parametrize("sentence, denial", [
+    ("Bone marrow edema in the lateral tibial plateau, without a fracture line.", "No fracture line."),
+    ("L1 compression fracture with 30% height loss, no retropulsion.", "No retropulsion."),
+    ("The remaining screws are intact without periprosthetic lucency.", "No periprosthetic lucency."),
+    ("L2: lesion involving the left pedicle, without epidural extension.", "No epidural extension."),
+])
+def test_a_denial_of_a_finding_of_its_own_after_another_is_a_statement(sentence: str, denial: str) -> None:
+    """A report that lists its denials on lines of their own says the same as one that says them
+    after a finding; "a cyst, with no enhancement" still describes the cyst."""
+    texts = [f.text for f in read_report(sentence).findings]
+    assert len(texts) == 2 and texts[1] == denial
+    assert len(read_report("A cyst, with no enhancement.").findings) == 1
