@@ -140,9 +140,12 @@ _AMOUNT_LEAD_RE = re.compile(rf"^(?:{_AMOUNT_WORDS})\b", re.IGNORECASE)
 # "edema in the left femoral neck and a small hip joint effusion", "hydronephrosis of the left
 # kidney and dilatation of the upper ureter": a second finding at a place of its own, joined by
 # "and" without a comma (its amount, or a noun and the preposition naming its place; not a
-# participle: "markings are increased and thickened in both lungs" says two things of one finding)
+# participle: "markings are increased and thickened in both lungs" says two things of one finding;
+# nor a quality: "normal cortical thickness and echogenicity of both kidneys" is one statement)
+_QUALITY_NOUNS = ("echogenicity|echotexture|density|attenuation|signal|intensity|thickness|size|contour|shape"
+                  "|morphology|calib(?:er|re)|enhancement|appearance|configuration|position|alignment|margins?|outline")
 _AND_ANOTHER_RE = re.compile(
-    rf"\s+and\s+(?=(?:{_AMOUNT_WORDS})\s|(?![a-z-]+ed\s)[a-z]+(?:-[a-z]+)?\s+(?:of|in|within|at)\s)",
+    rf"\s+and\s+(?=(?:{_AMOUNT_WORDS})\s|(?![a-z-]+ed\s|(?:{_QUALITY_NOUNS})\s)[a-z]+(?:-[a-z]+)?\s+(?:of|in|within|at)\s)",
     re.IGNORECASE)
 # "with" without a comma after an organ called normal in size or shape ("normal in size with a 2
 # cm fibroid"): it begins what is in the organ, not how it looks
