@@ -5631,3 +5631,10 @@ def test_a_denial_of_a_finding_of_its_own_after_another_is_a_statement(sentence:
     texts = [f.text for f in read_report(sentence).findings]
     assert len(texts) == 2 and texts[1] == denial
     assert len(read_report("A cyst, with no enhancement.").findings) == 1
+
+
+@pytest.mark.parametrize("plural, site", [("patellae", "patella"), ("radii", "radius"), ("humeri", "humerus"),
+                                          ("tali", "ankle")])
+def test_a_bone_named_in_its_latin_plural_is_its_site(plural: str, site: str) -> None:
+    """"... of the femoral condyles, tibial plateaus and patellae" names the patellae as a place."""
+    assert site in sentence_features(f"Osteophytes at the margins of both {plural}.").sites
