@@ -30,7 +30,8 @@ READER_NAME = "radscope-reader"
 # volume loss is atrophy, the trochlear groove the femoral trochlea, a cup's abduction angle its
 # inclination, a lytic (sclerotic) area or focus of bone such a lesion (equivalents.json), and
 # "generalized" is "diffuse", and the patellae, radii, humeri and tali are their bones' sites
-# (radsem.json); an umbilical cord around the fetal neck is a nuchal cord (equivalents.json).
+# (radsem.json); an umbilical cord around the fetal neck is a nuchal cord (equivalents.json); an
+# organ's size and contour (outline) are its size and shape, and uniform is homogeneous (radsem.json).
 # v76: the first line of a report that titles the study holds its indication too: a sentence
 # there, before the findings begin, that states nothing and gives the complaint, the history, the
 # treatment so far or the question ("Left calf MR. Acute calf pain playing tennis.") is dropped as

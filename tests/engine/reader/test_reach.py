@@ -5638,3 +5638,11 @@ def test_a_denial_of_a_finding_of_its_own_after_another_is_a_statement(sentence:
 def test_a_bone_named_in_its_latin_plural_is_its_site(plural: str, site: str) -> None:
     """"... of the femoral condyles, tibial plateaus and patellae" names the patellae as a place."""
     assert site in sentence_features(f"Osteophytes at the margins of both {plural}.").sites
+
+
+@pytest.mark.parametrize("a, b", [
+    ("The liver is normal in size and contour.", "The liver is normal in size and shape."),
+    ("Uniform enhancement of the mass.", "Homogeneous enhancement of the mass."),
+])
+def test_size_and_contour_is_size_and_shape_and_uniform_is_homogeneous(a: str, b: str) -> None:
+    assert sentence_features(a).tokens == sentence_features(b).tokens
