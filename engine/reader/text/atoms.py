@@ -710,6 +710,8 @@ _REQUEST_WORDS = r"please|kindly|recommend|suggest|advis|clinical correlation|co
 _REQUEST_RE = re.compile(rf"^(?:{_REQUEST_WORDS})", re.IGNORECASE)
 
 
+# How a measurement line ends (biometry gives weights and ages too: "EFW 1850 g", "GA 34 weeks"):
+# the cheap test before the drop pattern, not a reading of sizes (``attributes.size`` reads lengths)
 _UNITS = ("mm", "cm", " g", "kg", "ml", "weeks", "days")
 
 
