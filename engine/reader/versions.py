@@ -26,7 +26,8 @@ READER_NAME = "radscope-reader"
 # dilated ureter (equivalents.json); "is / remains stable" said of a finding is unchanged and "the
 # remaining" ones are the other ones (radsem.json canonical spellings); a denial after a finding
 # ("..., without a fracture line", "no retropulsion", "without epidural extension") of more findings
-# of their own is a statement of its own (radsem.json denied_apart), its "a" left out; cerebral
+# of their own is a statement of its own (radsem.json denied_apart), its "a" left out, after "and
+# no" too ("... with mild height loss and no retropulsion"); cerebral
 # volume loss is atrophy, the trochlear groove the femoral trochlea, a cup's abduction angle its
 # inclination, a lytic (sclerotic) area or focus of bone such a lesion (equivalents.json), and
 # "generalized" is "diffuse", and the patellae, radii, humeri and tali are their bones' sites

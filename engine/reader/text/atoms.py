@@ -139,13 +139,14 @@ _AMOUNT_WORDS = r"an?|small|mild|moderate|large|trace|minimal|several|multiple|s
 _AMOUNT_LEAD_RE = re.compile(rf"^(?:{_AMOUNT_WORDS})\b", re.IGNORECASE)
 # "edema in the left femoral neck and a small hip joint effusion", "hydronephrosis of the left
 # kidney and dilatation of the upper ureter": a second finding at a place of its own, joined by
-# "and" without a comma (its amount, or a noun and the preposition naming its place; not a
+# "and" without a comma (its amount, a denial of a finding of its own, or a noun and the
+# preposition naming its place; not a
 # participle: "markings are increased and thickened in both lungs" says two things of one finding;
 # nor a quality: "normal cortical thickness and echogenicity of both kidneys" is one statement)
 _QUALITY_NOUNS = ("echogenicity|echotexture|density|attenuation|signal|intensity|thickness|size|contour|shape"
                   "|morphology|calib(?:er|re)|enhancement|appearance|configuration|position|alignment|margins?|outline")
 _AND_ANOTHER_RE = re.compile(
-    rf"\s+and\s+(?=(?:{_AMOUNT_WORDS})\s|(?![a-z-]+ed\s|(?:{_QUALITY_NOUNS})\s)[a-z]+(?:-[a-z]+)?\s+(?:of|in|within|at)\s)",
+    rf"\s+and\s+(?=(?:{_AMOUNT_WORDS}|no)\s|(?![a-z-]+ed\s|(?:{_QUALITY_NOUNS})\s)[a-z]+(?:-[a-z]+)?\s+(?:of|in|within|at)\s)",
     re.IGNORECASE)
 # "with" without a comma after an organ called normal in size or shape ("normal in size with a 2
 # cm fibroid"): it begins what is in the organ, not how it looks
@@ -1295,7 +1296,11 @@ def _split_attached_findings(clause: str) -> list[str]:
         left, right = clause[:start], clause[end:]
         word = joiner.strip(" ,").lower()
         bare_and = joiner[:1].isspace() and word == "and"
-        if bare_and and not (names_site(left) and names_site(right) and _may_name_finding(left)):
+        if bare_and and right[:3].lower() == "no ":
+            if _DENIAL_WORD_RE.search(left) or not _denies_one_apart(right):
+                continue  # "no effusion and no pneumothorax": a list of denials, read as it was;
+                # "a fracture with height loss and no retropulsion" denies a finding of its own
+        elif bare_and and not (names_site(left) and names_site(right) and _may_name_finding(left)):
             continue  # "a nodule and a cyst in the liver": one place for both, said once
         without = word == "without"
         denial = without or right.lower().startswith(("no ", "without "))

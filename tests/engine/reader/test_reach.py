@@ -5624,6 +5624,7 @@ def test_stable_said_of_a_finding_is_unchanged_and_the_remaining_are_the_others(
     ("L1 compression fracture with 30% height loss, no retropulsion.", "No retropulsion."),
     ("The remaining screws are intact without periprosthetic lucency.", "No periprosthetic lucency."),
     ("L2: lesion involving the left pedicle, without epidural extension.", "No epidural extension."),
+    ("Acute L1 compression fracture with mild height loss and no retropulsion.", "No retropulsion."),
 ])
 def test_a_denial_of_a_finding_of_its_own_after_another_is_a_statement(sentence: str, denial: str) -> None:
     """A report that lists its denials on lines of their own says the same as one that says them
