@@ -27,11 +27,10 @@ READER_NAME = "radscope-reader"
 # remaining" ones are the other ones (radsem.json canonical spellings); a denial after a finding
 # ("..., without a fracture line", "no retropulsion", "without epidural extension") of more findings
 # of their own is a statement of its own (radsem.json denied_apart), its "a" left out, after "and
-# no" too ("... with mild height loss and no retropulsion"); cerebral
-# volume loss is atrophy, the trochlear groove the femoral trochlea, a cup's abduction angle its
-# inclination, a lytic (sclerotic) area or focus of bone such a lesion (equivalents.json), and
-# "generalized" is "diffuse", and the patellae, radii, humeri and tali are their bones' sites
-# (radsem.json); an umbilical cord around the fetal neck is a nuchal cord (equivalents.json); an
+# no" too ("... with mild height loss and no retropulsion"); cerebral volume loss is atrophy, the
+# trochlear groove the femoral trochlea, a cup's abduction angle its inclination, a lytic
+# (sclerotic) area or focus of bone such a lesion (equivalents.json); "generalized" is "diffuse",
+# and the patellae, radii, humeri and tali are their bones' sites (radsem.json); an umbilical cord around the fetal neck is a nuchal cord (equivalents.json); an
 # organ's size and contour (outline) are its size and shape, and uniform is homogeneous (radsem.json).
 # v76: the first line of a report that titles the study holds its indication too: a sentence
 # there, before the findings begin, that states nothing and gives the complaint, the history, the

@@ -140,9 +140,9 @@ _AMOUNT_LEAD_RE = re.compile(rf"^(?:{_AMOUNT_WORDS})\b", re.IGNORECASE)
 # "edema in the left femoral neck and a small hip joint effusion", "hydronephrosis of the left
 # kidney and dilatation of the upper ureter": a second finding at a place of its own, joined by
 # "and" without a comma (its amount, a denial of a finding of its own, or a noun and the
-# preposition naming its place; not a
-# participle: "markings are increased and thickened in both lungs" says two things of one finding;
-# nor a quality: "normal cortical thickness and echogenicity of both kidneys" is one statement)
+# preposition naming its place; not a participle: "markings are increased and thickened in both
+# lungs" says two things of one finding; nor a quality: "normal cortical thickness and
+# echogenicity of both kidneys" is one statement)
 _QUALITY_NOUNS = ("echogenicity|echotexture|density|attenuation|signal|intensity|thickness|size|contour|shape"
                   "|morphology|calib(?:er|re)|enhancement|appearance|configuration|position|alignment|margins?|outline")
 _AND_ANOTHER_RE = re.compile(
