@@ -602,8 +602,19 @@ def _heading_side(heading: str) -> str:
         heading = _HEADING_STATE_RE.sub("", heading)
         replaced = _REPLACED_JOINT_HEADING_RE.fullmatch(heading.strip())
         return f"{replaced['side']} {replaced['joint']}: " if replaced else f"{heading}: "
-    sides = {m.group(0).lower() for m in re.finditer(r"\b(?:left|right)\b", heading, re.IGNORECASE)}
-    return f"{sides.pop().capitalize()}: " if len(sides) == 1 else ""
+    side = title_side(heading)
+    return f"{side.capitalize()}: " if side else ""
+
+
+_LEFT_OR_RIGHT_RE = re.compile(r"\b(?:left|right)\b", re.IGNORECASE)
+
+
+def title_side(title: str) -> str:
+    """The one side a study's title names ("left" in "MR LEFT ANKLE"), or "" when it names none or
+    both: what goes before each sentence below it that names none, wherever the title is written
+    (a heading line, a title before a colon, a title line without its colon)."""
+    sides = {m.group(0).lower() for m in _LEFT_OR_RIGHT_RE.finditer(title)}
+    return sides.pop() if len(sides) == 1 else ""
 
 
 def _split_sentences(line: str) -> list[str]:

@@ -19,6 +19,21 @@ from __future__ import annotations
 from radscope.engine.reader.vocabulary.loader import lexicon_hash
 
 READER_NAME = "radscope-reader"
+# v78: a template's lines for one lesion's attributes ("Location: / Size: / Echotexture: / Doppler:")
+# are one statement of the lesion, a denial among them left its own (text/atoms.py
+# _ATTRIBUTE_LINE_RE), and a part after a semicolon that only says how the finding looks stays with
+# it (the appearance words gain contour, lobulated, smooth, irregular, Doppler, vascular); a title
+# line is never continued by the size line under it; a telegraphic list of findings after a comma
+# is one statement per finding (_expand_finding_list), never a finding's look, size, change, cause
+# or device; a denial list ends before a normal quality ("no collapse, homogeneous density"); a
+# finding's verbs gain elevates, lifts, pushes, stretches, splays and expands (grammar.json); "Both
+# sides:" as a label is said of each side; a grading scale and its grade alone ("ASPECTS ~5.") is a
+# statement; pushed one way is displaced and lifted elevated, "(partially imaged)" and "included in
+# the film" are technique, contents that do not enhance are no enhancement of them, and "more / less
+# distinct (conspicuous, evident, visible) than on the prior" is a change, as a fracture line
+# blurred against before is (radsem.json, equivalents.json, reader.json); the title words and the
+# bare part sites moved from the code into radsem.json ("titles", "bare_part_sites"), and a title's
+# one side is read in one place (io/reports.title_side).
 # v77: a unit of measurement is one content token per dimension ("1.2 cm" and "12 mm" share it:
 # grammar.json unit_words); "<finding> of <site> and <finding> of <site>" is two statements, as
 # an amount word after "and" was ("hydronephrosis of the left kidney and dilatation of the upper
@@ -652,7 +667,7 @@ READER_NAME = "radscope-reader"
 # opposite places and liver segments, telegraphic labels kept. v5: findings as frames (sizes in mm within a tolerance, change over time), wording.json,
 # comparisons as context. v4: sections as written (RESULT(S), CONCLUSION, sub-headings), the
 # impression read apart. v3: radsem-rules-v5 atoms (level and site lists, joined continuations).
-READER_VERSION = "reader-v77"
+READER_VERSION = "reader-v78"
 READER_RULES_VERSION = "rules-v5"  # v5: telegraphic labels kept; v4: sentences read through wording.json
 RADSEM_RULES_VERSION = "radsem-rules-v13"  # v13: two statements that grade the finding apart (mild / severe, each said by one only), or of which one only hedges it, share no detail ("none"); v12: a finding named in the plural counts as "multiple" against a statement that says multiple, and a size said in one statement only is no differing detail; v11: a statement naming no site is kept apart only below 0.25 similarity; v10: site lists, shared nouns, finding lists and finding adjectives written one per sentence; v9: a statement the other report denies pairs only with one that states the denied finding; kinds and effects written one per sentence; v8: a finding that names no abnormality against one that does is part-whole; v7: per-sequence atoms, places; v6: size and change-over-time contradictions
 

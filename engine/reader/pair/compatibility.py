@@ -365,8 +365,8 @@ def anatomical_relationship(a: SentenceFeatures, b: SentenceFeatures) -> str | N
 
 # The sites a bare part noun names when nothing says whose part it is, with that noun: "no neck
 # fracture" in a hip radiograph, "head and body unremarkable" under the pancreas, "right apex
-# crowded" in an orbit CT
-_BARE_PART_SITES = {"neck": "neck", "head": "head", "lung apex": "apex"}
+# crowded" in an orbit CT (radsem.json "bare_part_sites")
+_BARE_PART_SITES: dict[str, str] = load("radsem")["bare_part_sites"]["sites"]
 _BARE_PART_PLACES = frozenset(_BARE_PART_SITES)
 
 

@@ -70,8 +70,8 @@ _DISC_VERBS = "protrudes|bulges|herniates"
 _ITEM_SPLIT_RE = re.compile(r"\s*,\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+|\s+nor\s+", re.IGNORECASE)
 # where a list of denials ends: a statement of what is normal, or a clause with a subject of its own
 _DENIAL_LIST_END_RE = re.compile(
-    r"(?:,\s*(?:and\s+)?|\s+and\s+)(?=(?:(?:with\s+)?(?:normal|clear|unremarkable|intact|preserved|patent|complete|good)"
-    r"|with\s+(?:satisfactory|adequate|uniform|homogeneous|smooth))\b"
+    r"(?:,\s*(?:and\s+)?|\s+and\s+)(?=(?:(?:with\s+)?(?:normal|clear|unremarkable|intact|preserved|patent|complete|good"
+    r"|uniform|homogeneous|smooth|regular|symmetric(?:al)?)|with\s+(?:satisfactory|adequate))\b"
     r"|the\s+[a-z-]+(?:\s+[a-z-]+){0,3}\s+(?:is|are|was|were|appears?|remains?)\b)", re.IGNORECASE)
 _NEG_LIST_RE = re.compile(
     r"^(?P<head>.*?\b(?:no|without)\s+(?:(?:obvious|definite|significant|evident|apparent|"
@@ -235,6 +235,13 @@ _CONTINUATION_RE = re.compile(
     r"|(?:it|they)\s+(?:now\s+)?measures?\b"
     r"|(?:(?:current|previous|prior|overall|maximum|maximal|greatest)\s+)?(?:size|diameter|dimensions?)\s+"
     r"(?:(?:is|was|of|now)\s+)?(?:about|approximately|approx\.?|around|up to|\d))", re.IGNORECASE)
+# A template's line for one attribute of the lesion above it ("Shape: oval.", "Doppler: markedly
+# vascular.", under a study's side "Right Size 64 x 48 mm."): its label, then what it is, with no
+# verb between; the lesion's own statement, as one sentence would say it
+_ATTRIBUTE_LINE_RE = re.compile(
+    r"^(?:(?P<side>left|right)\s+)?(?:size|dimensions|measurements?|shape|contour|location|echotexture|echogenicity"
+    r"|echo pattern|composition|orientation|doppler|vascularity|vasculari[sz]ation|morphology)\s+"
+    r"(?!(?:is|are|was|were|appears?|shows?|of|in|on|at|and|with|no|not)\b)", re.IGNORECASE)
 # A fracture's step in its joint surface after ", with" ("..., with an articular step-off of about
 # 1 mm"): how the fracture lies, not a second finding (its "articular" names the fracture's joint)
 _STEP_OFF_RE = re.compile(r"(?:(?:a|an)\s+)?(?:(?:\d+(?:\.\d+)?\s*mm|articular|joint)\s+)*step[- ]?offs?\b",
@@ -546,10 +553,19 @@ def _join_continuations(utterances: list[tuple[int, str]]) -> list[tuple[int, st
             listed = True
             continue
         lead, listed = "", False
+        attribute = _ATTRIBUTE_LINE_RE.match(utterance)
+        if attribute and out and out[-1][1] and not names_an_examination(out[-1][1].strip(" .")):
+            said = utterance[attribute.end("side") + 1:] if attribute["side"] \
+                and out[-1][1].startswith(attribute["side"]) else utterance  # its side said once
+            out[-1] = (out[-1][0], _with_attribute(out[-1][1], _continued(said)))
+            continue
         if out and out[-1][1] and (_CONTINUATION_RE.match(utterance) or _describes_the_finding_before(utterance)
                     or (_INFERENCE_WORD_RE.search(utterance) and _INFERENCE_ALONE_RE.fullmatch(utterance)
                         and _states_a_finding(out[-1][1]))) \
-                and not _is_site(utterance) and not _edge_of_a_site(utterance):
+                and not _is_site(utterance) and not _edge_of_a_site(utterance) \
+                and not names_an_examination(out[-1][1].strip(" .")):
+            # (not a title's: "Pituitary MRI, pre/post gadolinium." over "Size: 24 mm x 20 mm -
+            # no change." had put the mass's size into the title, dropped with it)
             out[-1] = (out[-1][0], f"{out[-1][1].rstrip(' .;')}, {_continued(utterance)}")
             continue
         out.append((line, utterance))
@@ -558,6 +574,41 @@ def _join_continuations(utterances: list[tuple[int, str]]) -> list[tuple[int, st
     if places:
         out[-1] = (out[-1][0], _at_the_places(lead, places))
     return out
+
+
+_DENIAL_PART_RE = re.compile(r"(?:no|without|none)\b", re.IGNORECASE)
+
+
+def _appearance_kept_with_its_finding(text: str) -> str:
+    """A part after a semicolon that only says how the finding before it looks ("Echotexture solid,
+    hypoechoic; lobulated contour; no calcifications.") joined to it with a comma: alone it was an
+    abnormal statement about nothing."""
+    parts = text.split(";")
+    kept = [parts[0]]
+    for part in parts[1:]:
+        if not kept[-1].strip() or any(c.isdigit() for c in part) \
+                or _DENIAL_WORD_RE.search(kept[-1].rsplit(",", 1)[-1]):
+            # (not a size, which ``_CONTINUATION_RE`` gives its finding, nor after a denial,
+            # which would deny it: "...; no enhancement; the largest measures 18 mm")
+            kept.append(part)
+            continue
+        canon = canonical_text(part)
+        # (not a sequence's reading: each is a statement of its own, ``_expand_sequences``)
+        if not MR_SEQUENCE_RE.search(canon) and _describes_only(canon):
+            kept[-1] = f"{kept[-1].rstrip()},{part}"
+        else:
+            kept.append(part)
+    return ";".join(kept)
+
+
+def _with_attribute(statement: str, attribute: str) -> str:
+    """A lesion's statement with one more of its attributes (``_ATTRIBUTE_LINE_RE``), put before a
+    denial that ends it: "Echotexture solid; no calcifications." and "Doppler: markedly vascular."
+    had read "no calcifications, doppler markedly vascular", a vascular lesion denied."""
+    head, _, last = statement.rstrip(" .;").rpartition(";")
+    if head and _DENIAL_PART_RE.match(last.strip()):
+        return f"{head}, {attribute.rstrip(' .;')};{last}."
+    return f"{statement.rstrip(' .;')}, {attribute}"
 
 
 def _at_the_places(lead: str, places: list[str]) -> str:
@@ -649,8 +700,10 @@ def _atomize_sentence_cached(sentence: str) -> tuple[str, ...] | None:
     text = _CHANGE_AFTER_SEMICOLON_RE.sub(", ", _neither_nor(_without_title(text)))
     if "CB" in text or "MTT" in text or "TTP" in text or "Tmax" in text:
         text = _PARAMETER_AFTER_PLACE_RE.sub(_comma_before_parameter, text)
-    if ";" in text and _INFERENCE_WORD_RE.search(text):
-        text = _INFERENCE_AFTER_SEMICOLON_RE.sub(", ", text)
+    if ";" in text:
+        text = _appearance_kept_with_its_finding(text)
+        if _INFERENCE_WORD_RE.search(text):
+            text = _INFERENCE_AFTER_SEMICOLON_RE.sub(", ", text)
     if ", the " in text:
         text = _other_side_clause(text)
     if text and lex.drop.search(text.lower()):
@@ -664,7 +717,7 @@ def _atomize_sentence_cached(sentence: str) -> tuple[str, ...] | None:
     out: list[str] = []
     for clause in (a for whole in _clauses(text) for c in _expand_predicates(whole)
                    for a in _expand_adjectives(c)):
-        for item in _expand_subject_list(clause):
+        for item in (i for listed in _expand_finding_list(clause) for i in _expand_subject_list(listed)):
             for negated in (k for n in _expand_negated_list(item) for k in _expand_kinds(n)):
                 for located in _expand_site_list(negated):
                     for sequence in _expand_sequences(located):
@@ -1407,6 +1460,50 @@ def _expand_predicates(clause: str) -> list[str]:
     return [f"{subject} {_ALSO_RE.sub('', part.strip())}" for part in parts]
 
 
+_LIST_COMMA_RE = re.compile(r"\s*,\s*")
+# a list that denies, or offers alternatives ("Negative for pneumothorax, pleural effusion, or
+# pneumoperitoneum"): its items are not stated
+_LIST_DENIED_RE = re.compile(
+    r"\b(?:no|not|nor|neither|none|without|negative|free|absent|absence|exclude[ds]?|ruled|or|versus|vs)\b",
+    re.IGNORECASE)
+_COMPARED_RE = re.compile(r"\b(?:from|since|than|compared|prior|previous(?:ly)?|before|ago)\b", re.IGNORECASE)
+# a part that says how much of the finding before, which of it, or what it does ("~30% height
+# loss", "largest on the left", "thickened to 4 mm", "causing mild compression of the sac")
+_PART_OF_THE_FINDING_RE = re.compile(
+    r"^(?:[~<>]|approx|about|around|\d|(?:the\s+|its\s+)?(?:largest|biggest|smallest|larger|smaller|dominant|some|one|most)\b"
+    r"|[a-z]+ed\s+(?:to|by|at|up|with|in|on|into|\d)|[a-z]+ing\b)", re.IGNORECASE)
+_CAUSE_RE = re.compile(r"\b(?:due to|secondary to|caused by|because of|related to|owing to)\b", re.IGNORECASE)
+
+
+def _names_a_device(text: str) -> bool:
+    """Whether ``text`` names a device (a plate, a line, a pacemaker)."""
+    return anatomy_lexicon().devices.search(canonical_text(text)) is not None
+
+
+def _expand_finding_list(clause: str) -> list[str]:
+    """"Lungs: hazy hila, increased interstitial markings, Kerley B lines at both bases": a
+    telegraphic list of findings, each its own statement, as a report writing them in sentences
+    says them. Only a list with no verb whose every part names a finding of its own (none says
+    what the one before is, how big, what it does, how it changed, or where it lies)."""
+    # the cheap tests first (this runs on every clause): most lists are denials ("No effusion,
+    # pneumothorax or consolidation") or name no finding in some part
+    if "," not in clause or _LIST_DENIED_RE.search(clause) or "XXXX" in clause:
+        return [clause]  # (nor where a de-identification mask hides a word: "..., XXXX atelectasis")
+    parts = [p for p in _LIST_COMMA_RE.split(clause.strip(" .;")) if p]
+    if len(parts) < 2 or any(_MODIFIER_RE.search(p.split()[-1]) for p in parts[:-1]) \
+            or any(len(p.split()) < 2 or _APPOSITIVE_RE.match(p) or _SAID_OF_THE_FINDING_RE.match(p)
+                   or _PART_OF_THE_FINDING_RE.match(p) for p in parts):
+        return [clause]  # "widened, irregular physis": adjectives of one noun; "..., 3 cm"
+    if _COMPARED_RE.search(clause) or _CAUSE_RE.search(clause) or _VERB_RE.search(clause):
+        return [clause]  # "..., increased from 45 mm"; "stenosis due to disc bulge, facet hypertrophy"
+    if not all(names_finding(p) for p in parts) \
+            or any(_names_a_device(p) or _describes_only(canonical_text(p)) for p in parts):
+        # "..., marked heterogeneous enhancement", "healing fracture, volar plate and screw
+        # fixation": the finding's look or treatment
+        return [clause]
+    return [f"{p[:1].upper()}{p[1:]}." for p in parts]
+
+
 def _expand_adjectives(clause: str) -> list[str]:
     """"The gallbladder wall is thickened and edematous" -> one sentence per finding, as a
     report that says each in its own sentence does; only when each word names a finding alone
@@ -2044,7 +2141,15 @@ def _has_content(text: str, sentence: str) -> bool:
     or the "increased" left of "Compared with the prior study, increased." say nothing alone."""
     words = _CONTENT_WORD_RE.findall(text)
     return len(words) >= 2 or (len(words) == 1 and _CONTENT_WORD_RE.findall(sentence) == words
-                               and names_finding(words[0]))
+                               and (names_finding(words[0]) or bool(_GRADED_ALONE_RE.match(text))))
+
+
+# A named grading scale and its grade, alone ("ASPECTS ~5.", "Fazekas 2.", "Bosniak IIF."): one
+# word and a number, which says what the scale found (it had been dropped as saying nothing)
+_GRADED_ALONE_RE = re.compile(
+    r"\s*(?:aspects|bosniak|knosp|fazekas|deauville|kellgren[- ]lawrence|schatzker|garden|gleason)"
+    r"\s*(?:score|grade|class|category|type)?\s*[:=~]?\s*(?:of\s+|about\s+|approx\.?\s+|approximately\s+)?"
+    r"(?:\d|[ivx]+\b)", re.IGNORECASE)
 
 
 # Words before a verb that are no singular noun: "there", a relative pronoun, or a pronoun or

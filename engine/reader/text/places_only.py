@@ -13,6 +13,9 @@ from __future__ import annotations
 import re
 
 from radscope.engine.reader.text.anatomy import anatomy_lexicon, canonical_text, names_site, site_mentions
+from radscope.engine.reader.vocabulary.loader import load
+
+_TITLE_WORDS = load("radsem")["titles"]
 
 # a word of a statement or a number: what a heading written without its colon does not hold
 _SAYS_SOMETHING_RE = re.compile(
@@ -69,11 +72,7 @@ def _only_place_words(canon: str) -> bool:
 # its views, written in any of the ways departments title a study, or the prior it is compared with
 # (looked up word by word: this test runs on every sentence and part, and an alternation behind a
 # word boundary is tried at every character)
-_EXAMINATION_WORDS = frozenset((
-    "us", "ultrasound", "ultrasonography", "doppler", "duplex", "ct", "cte", "cta", "ctpa", "ncct", "hrct", "mri", "mr",
-    "mra", "mrv", "mrcp", "mre", "arthrogram", "pet", "pet-ct", "spect", "radiograph", "radiographs", "x-ray", "x-rays",
-    "film", "films", "view", "views", "scan", "scans", "ap", "pa", "oblique", "obliques", "mortise", "skyline", "prior",
-    "comparison", "compared", "gadolinium", "cmr", "tof"))
+_EXAMINATION_WORDS = frozenset(_TITLE_WORDS["examination"])  # radsem.json "titles"
 _EXAMINATION_STEM_RE = re.compile(r"\b(?:sonograph|scintigraph|angiogra|venogra|neurosonogra)")
 _WORD_RE = re.compile(r"[a-z]+(?:-[a-z]+)*")
 # how the study was made and what it is compared with: the words a title holds besides its
@@ -119,11 +118,7 @@ _BRACKET_RE = re.compile(r"\(([^()]*)\)")
 # What a title line says of the patient besides the study (``is_indication``): the complaint, the
 # history and the treatment so far, a test that was raised, the question asked
 # (looked up word by word, as the examination's words are: asked of a report's first sentences)
-_INDICATION_WORDS = frozenset((
-    "pain", "painful", "painless", "ache", "aches", "lump", "lumps", "swelling", "palpable", "tender", "tenderness",
-    "fever", "trauma", "injury", "injured", "fall", "falls", "fell", "accident", "query", "suspected", "known",
-    "background", "history", "hx", "indication", "referral", "chemo", "chemotherapy", "radiotherapy", "cycle",
-    "cycles", "resection", "surgery", "operation", "elevated", "raised"))
+_INDICATION_WORDS = frozenset(_TITLE_WORDS["indication"])
 
 
 def is_indication(text: str) -> bool:

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from radscope.engine.io.reports import labelled_utterances_by_line, read_layout
+from radscope.engine.io.reports import labelled_utterances_by_line, read_layout, title_side
 from radscope.engine.reader.text.anatomy import (
     anatomy_lexicon,
     canonical_text,
@@ -141,8 +141,8 @@ def _under_heading(sentence: str, label: str, heading: str) -> tuple[str, str]:
         if names_an_examination(heading):
             # "MR LEFT ANKLE (NON-CONTRAST)" titles the study: only its side goes before each
             # sentence, as a side heading's title line gives it (``_study_side``)
-            sides = {m.group(0).lower() for m in _SIDE_WORD_RE.finditer(heading)}
-            return (f"{sides.pop().capitalize()}: {sentence}" if len(sides) == 1 else sentence), label
+            side = title_side(heading)
+            return (f"{side.capitalize()}: {sentence}" if side else sentence), label
         return f"{heading}: {sentence}", label
     if names_an_examination(heading):
         return sentence, label  # reader-v73: "THYROID US" titles the study and is the place of no line below
@@ -164,6 +164,9 @@ _TITLE_LABEL_RE = re.compile(
 _CAPITALISED_RE = re.compile(r"^[A-Z][a-z]")
 
 
+_BOTH_SIDES_LABEL_RE = re.compile(r"\s*(?:on )?both(?: sides)?\s*", re.IGNORECASE)
+
+
 def _said_of_label(sentence: str, label: str) -> str:
     """"Reduced volume with an undulating surface." from the line "Liver: Reduced volume ...": a
     sentence naming no site of its own is said of its line's label, as "Liver: reduced volume"
@@ -172,6 +175,12 @@ def _said_of_label(sentence: str, label: str) -> str:
     sided label's organ named through its finding (``_only_the_labels_place_without_its_side``)."""
     if not label or _TITLE_LABEL_RE.search(label):
         return sentence
+    if _BOTH_SIDES_LABEL_RE.fullmatch(label):
+        # "Both sides: IACs symmetric; normal cochlear morphology": each part is said of each side,
+        # as "Bilateral: ..." is (the label had been dropped, and the sides with it)
+        return "; ".join(p if _SIDE_WORD_RE.search(p)
+                         else f"Bilateral {p[:1].lower() + p[1:] if _CAPITALISED_RE.match(p) else p}"
+                         for p in (q.strip() for q in sentence.split(";")) if p)
     named = _site_mentions_in(canonical_text(sentence.split(";", 1)[0]))  # read once for the tests below
     label_is_site = names_site(label)
     parts_only = label_is_site and _names_only_parts(named)

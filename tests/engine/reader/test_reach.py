@@ -5647,3 +5647,121 @@ def test_a_bone_named_in_its_latin_plural_is_its_site(plural: str, site: str) ->
 ])
 def test_size_and_contour_is_size_and_shape_and_uniform_is_homogeneous(a: str, b: str) -> None:
     assert sentence_features(a).tokens == sentence_features(b).tokens
+
+
+# --- reader-v78: a lesion's attributes line by line, a title never continued, sides "both", scores
+
+def test_a_templates_attribute_lines_are_one_statement_of_the_lesion() -> None:
+    """"Location: / Size: / Echotexture: / Doppler:" lines describe one lesion, as one sentence
+    does; a denial among them stays a denial of its own ("no calcifications"), and the Doppler
+    line after it is not denied with it."""
+    template = ("Location: intramuscular, vastus lateralis, subfascial.\nSize: 64 x 48 x 52 mm.\n"
+                "Echotexture: solid, heterogeneous, mostly hypoechoic; lobulated contour; no calcifications.\n"
+                "Doppler: markedly vascular.")
+    reading = read_report(template)
+    abnormal = [f.text for f in reading.findings if f.features.normality == ABNORMAL]
+    normal = [f.text for f in reading.findings if f.features.normality == NORMAL]
+    assert len(abnormal) == 1 and "64 x 48 x 52 mm" in abnormal[0] and "doppler markedly vascular" in abnormal[0]
+    assert normal == ["No calcifications."]
+
+
+def test_a_size_line_under_a_title_is_the_lesions_not_the_titles() -> None:
+    """"Pituitary MRI, pre/post gadolinium." over "Size: 24 x 20 mm - no change." had taken the
+    size into the title, dropped with it."""
+    texts = [f.text for f in read_report("Pituitary MRI, pre/post gadolinium; prior from 6 months earlier for "
+                                         "comparison.\n\nSize: 24 x 20 x 18 mm - no change.\n"
+                                         "Shape: figure-of-eight with a waist at the diaphragma sellae.").findings]
+    assert len(texts) == 1 and texts[0].startswith("Size 24 x 20 x 18 mm") and "shape figure-of-eight" in texts[0]
+
+
+@pytest.mark.parametrize("sentence, kept", [
+    ("Femoral head: normal contour, no collapse, homogeneous density.", "Homogeneous density."),
+    ("No effusion, smooth margins.", "Smooth margins."),
+])
+def test_a_denial_ends_before_a_normal_quality(sentence: str, kept: str) -> None:
+    """"no collapse, homogeneous density" denies the collapse only: "no homogeneous density" had
+    read a normal femoral head as abnormal."""
+    texts = [f.text for f in read_report(sentence).findings]
+    assert texts[-1] == kept and all(f.features.normality == NORMAL for f in read_report(sentence).findings)
+
+
+def test_a_finding_that_acts_on_a_structure_after_and_is_a_statement_of_its_own() -> None:
+    """"... with waisting at the diaphragma sellae and mildly elevates the optic chiasm": the
+    verb starts a predicate of the mass, not an item of a list of places."""
+    texts = [f.text for f in read_report("The mass has a snowman configuration with waisting at the diaphragma "
+                                         "sellae and mildly elevates the optic chiasm.").findings]
+    assert texts == ["The mass has a snowman configuration with waisting at the diaphragma sellae.",
+                     "The mass mildly elevates the optic chiasm."]
+
+
+@pytest.mark.parametrize("a, b", [
+    ("The right internal jugular vein is displaced medially.", "Right internal jugular vein pushed medially."),
+    ("The optic chiasm is mildly elevated.", "The optic chiasm is mildly lifted."),
+])
+def test_pushed_and_lifted_are_displaced_and_elevated(a: str, b: str) -> None:
+    """A structure pushed one way is displaced; lifted is elevated."""
+    assert sentence_features(a).tokens == sentence_features(b).tokens
+
+
+@pytest.mark.parametrize("sentence, change", [
+    ("Fracture line less distinct than on the prior.", "decreased"),
+    ("Fracture line more conspicuous than on the prior.", "increased"),
+    ("The fracture line is blurred compared with before.", "decreased"),
+    ("The fracture line is blurred.", None),  # a state, no change
+    ("The effusion is more prominent than on the left.", None),  # two places compared
+    ("The left kidney is less visible than the right.", None),
+])
+def test_a_finding_more_or_less_distinct_than_on_the_prior_has_changed(sentence: str, change: str | None) -> None:
+    """"Less distinct than on the prior" is a change over time; "than on the left" compares places."""
+    assert [f.features.change for f in read_report(sentence).findings] == [change]
+
+
+def test_both_sides_as_a_label_says_each_part_of_each_side() -> None:
+    """"Both sides: IACs symmetric; normal cochlear morphology" is said of the left and the right,
+    as "Bilateral: ..." is (the label had been dropped, and the sides with it)."""
+    texts = [f.text for f in read_report("Both sides: IACs symmetric, not widened; normal cochlear morphology.").findings]
+    assert [t.split()[0] for t in texts] == ["Left", "Right", "Left", "Right"]
+
+
+@pytest.mark.parametrize("sentence", ["ASPECTS ~5.", "Fazekas grade 2.", "Bosniak IIF."])
+def test_a_grading_scale_and_its_grade_alone_is_a_statement(sentence: str) -> None:
+    """One word and a number that name a scale's grade say what it found; they had been dropped."""
+    assert [f.text for f in read_report(sentence).findings] == [sentence]
+    assert read_report("Left 5.").findings == ()
+
+
+@pytest.mark.parametrize("a, b", [
+    ("Right hip (partially imaged) normal.", "Right hip normal."),
+    ("No abnormality in the right hip joint included in the film.", "No abnormality in the right hip joint."),
+])
+def test_how_much_of_a_place_was_imaged_is_no_part_of_the_statement(a: str, b: str) -> None:
+    """"(partially imaged)" and "included in the film" say how the images were made."""
+    assert [f.text for f in read_report(a).findings] == [f.text for f in read_report(b).findings]
+
+
+def test_the_contents_that_do_not_enhance_are_a_denial_of_enhancement() -> None:
+    """"Contents non-enhancing" is "no enhancement of the contents": a normal statement."""
+    for sentence in ("Contents non-enhancing.", "The contents do not enhance."):
+        assert [f.features.normality for f in read_report(sentence).findings] == [NORMAL]
+
+
+@pytest.mark.parametrize("sentence, statements", [
+    ("Small right effusion, mild basal atelectasis.", ["Small right effusion.", "Mild basal atelectasis."]),
+    # a denial or alternatives: nothing in the list is stated
+    ("Negative for pneumothorax, pleural effusion, or pneumoperitoneum.", None),
+    # a finding's treatment, size, look or cause, and adjectives of one noun, stay with it
+    ("Healing fracture of the distal radius, volar plate and screw fixation.", None),
+    ("Compression fracture of L1, ~30% height loss.", None),
+    ("Moderate canal stenosis due to disc bulge, facet hypertrophy.", None),
+    ("Widened, irregular physis.", None),
+])
+def test_a_telegraphic_list_of_findings_is_one_statement_per_finding(sentence: str,
+                                                                     statements: list[str] | None) -> None:
+    """"Small right effusion, mild basal atelectasis" says two findings, as two sentences would;
+    a denial list, or a finding with what is said of it, is read as before."""
+    findings = read_report(sentence).findings
+    if statements is None:
+        assert len(findings) == 1 or all(f.features.normality == NORMAL for f in findings)
+        assert not any(f.text in ("Pleural effusion.", "Facet hypertrophy.", "Irregular physis.") for f in findings)
+    else:
+        assert [f.text for f in findings] == statements
