@@ -31,7 +31,7 @@ from radscope.engine.reader.attributes.place import (
     sentence_features,
 )
 from radscope.engine.reader.attributes.size import sizes_differ
-from radscope.engine.reader.text.anatomy import anatomy_lexicon
+from radscope.engine.reader.text.anatomy import anatomy_lexicon, names_device
 from radscope.engine.reader.text.atoms import ELSEWHERE_RE
 from radscope.engine.reader.vocabulary.loader import load
 
@@ -266,20 +266,15 @@ def may_deny(denier: SentenceFeatures) -> bool:
     "remaining" things: what ``denies`` asks first of the denier alone. A device is a place of
     its own: "no loosening of the fixation hardware" denies the loosening of that hardware
     wherever the other statement puts it."""
-    return denier.normality == NORMAL and (bool(denier.sites) or _names_device(denier.canon)) \
+    return denier.normality == NORMAL and (bool(denier.sites) or names_device(denier.canon)) \
         and bool(denied_words(denier)) and not ELSEWHERE_RE.search(denier.canon)
-
-
-@lru_cache(maxsize=100000)
-def _names_device(canon: str) -> bool:
-    return anatomy_lexicon().devices.search(canon) is not None
 
 
 def denied_words(denier: SentenceFeatures) -> frozenset[str]:
     """The finding words a statement only denies, beyond generic ones; for a denial whose place
     is a device, the findings it denies of it (the loosening, not the hardware)."""
     words = denier.negated - denier.asserted - generic_stems()
-    if not denier.sites and denier.denied_findings and _names_device(denier.canon):
+    if not denier.sites and denier.denied_findings and names_device(denier.canon):
         return words & denier.denied_findings
     return words
 

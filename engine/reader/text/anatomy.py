@@ -115,6 +115,7 @@ def _site_index() -> StartIndex:
     return StartIndex([p for _, p in anatomy_lexicon().site_patterns], _canonical_spellings().exact)
 
 
+@lru_cache(maxsize=50000)  # per text: a sentence's place, state and finding tests each ask for it
 def canonical_text(text: str) -> str:
     """Lower-case text with synonyms folded onto one spelling ("hepatic" -> "liver"), after the
     words every reader reads alike (``wording.normalise``: a no-op on a sentence already read
@@ -142,8 +143,13 @@ def names_site(text: str) -> bool:
 def names_finding(text: str) -> bool:
     """Whether the text names an abnormality or a device the reader knows."""
     canon = canonical_text(text)
-    lex = anatomy_lexicon()
-    return lex.abnormal.search(canon) is not None or lex.devices.search(canon) is not None
+    return anatomy_lexicon().abnormal.search(canon) is not None or names_device(canon)
+
+
+@lru_cache(maxsize=100000)  # per statement: the pair's compatibility tests ask it of each statement again
+def names_device(canon: str) -> bool:
+    """Whether canonical text (``canonical_text``) names a device: a plate, a line, a pacemaker."""
+    return anatomy_lexicon().devices.search(canon) is not None
 
 
 @lru_cache(maxsize=1)

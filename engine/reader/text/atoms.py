@@ -21,6 +21,7 @@ from radscope.engine.reader.text.anatomy import (
     anatomy_lexicon,
     canonical_text,
     denied_apart,
+    names_device,
     names_finding,
     names_site,
     said_of_the_finding_before,
@@ -1475,11 +1476,6 @@ _PART_OF_THE_FINDING_RE = re.compile(
 _CAUSE_RE = re.compile(r"\b(?:due to|secondary to|caused by|because of|related to|owing to)\b", re.IGNORECASE)
 
 
-def _names_a_device(text: str) -> bool:
-    """Whether ``text`` names a device (a plate, a line, a pacemaker)."""
-    return anatomy_lexicon().devices.search(canonical_text(text)) is not None
-
-
 def _expand_finding_list(clause: str) -> list[str]:
     """"Lungs: hazy hila, increased interstitial markings, Kerley B lines at both bases": a
     telegraphic list of findings, each its own statement, as a report writing them in sentences
@@ -1497,7 +1493,7 @@ def _expand_finding_list(clause: str) -> list[str]:
     if _COMPARED_RE.search(clause) or _CAUSE_RE.search(clause) or _VERB_RE.search(clause):
         return [clause]  # "..., increased from 45 mm"; "stenosis due to disc bulge, facet hypertrophy"
     if not all(names_finding(p) for p in parts) \
-            or any(_names_a_device(p) or _describes_only(canonical_text(p)) for p in parts):
+            or any(names_device(canon) or _describes_only(canon) for canon in map(canonical_text, parts)):
         # "..., marked heterogeneous enhancement", "healing fracture, volar plate and screw
         # fixation": the finding's look or treatment
         return [clause]

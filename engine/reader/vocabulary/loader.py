@@ -228,7 +228,8 @@ def _common_prefix(strings: list[str]) -> str:
 class StartIndex:
     """A sequence of patterns by the first three characters of their ``literal_starts``: which
     of them may match a text, found from the text's ``word_start_grams`` in a few set
-    operations, then from the whole literal starts (a plain substring test each). Patterns
+    operations, then from the whole literal starts and, where a start alone tells little ("is ",
+    "left "), a second literal every match holds (a plain substring test each). Patterns
     that need not match where a word starts are tested on the literals one of which every match
     holds (``_telling_literals``); those that no such literal tells ("(\\d+)(mm|cm)", "x (is|are)
     full") by one search for all of them. With ``exact`` False (text that may not be lower-case
@@ -247,7 +248,11 @@ class StartIndex:
                 always.append((i, needed))
             else:
                 untold.append(i)
-        self.by_gram = by_gram = gram_index(indexed)
+        # each start with the literals one of which a match also holds (None where the start
+        # itself holds one): "is " starts "is lost signal on", whose " on " most texts lack
+        needs = {i: _second_literals(patterns[i]) for i, _ in indexed}
+        self.by_gram = by_gram = {gram: tuple((i, start, _needed_beyond(start, needs[i])) for i, start in found)
+                                  for gram, found in gram_index(indexed).items()}
         self.grams = frozenset(by_gram)
         self.untold = tuple(untold)
         self.untold_search = _one_search([patterns[i] for i in untold]) if exact else None
@@ -267,13 +272,25 @@ class StartIndex:
             if literal in text:
                 found.update(needing)
         for gram in self.grams & word_start_grams(text):
-            for i, start in self.by_gram[gram]:
-                if start in text:
+            for i, start, needs in self.by_gram[gram]:
+                if start in text and (needs is None or any(n in text for n in needs)):
                     found.add(i)
         if self.untold and self.untold[-1] > after and (
                 self.untold_search is None or self.untold_search.search(text)):
             found.update(self.untold)
         return sorted(i for i in found if i > after)
+
+
+def _needed_beyond(start: str, needed: tuple[str, ...] | None) -> tuple[str, ...] | None:
+    """``needed``, or None where ``start`` holds one of them (a text holding the start holds it)."""
+    return None if needed is None or any(n in start for n in needed) else needed
+
+
+def _second_literals(pattern: re.Pattern[str]) -> tuple[str, ...] | None:
+    """``alternative_literals`` of an indexed pattern, or None when they tell nothing (a text
+    may match with none of them)."""
+    needed = alternative_literals(pattern)
+    return None if not needed or "" in needed else needed
 
 
 def _telling_literals(pattern: re.Pattern[str]) -> tuple[str, ...] | None:
