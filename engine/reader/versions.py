@@ -19,6 +19,19 @@ from __future__ import annotations
 from radscope.engine.reader.vocabulary.loader import lexicon_hash
 
 READER_NAME = "radscope-reader"
+# v79: what a finding on both sides is on each ("Bilateral effusions, decreased on the left and
+# unchanged on the right") is said of that side only (text/atoms.py _PER_SIDE_RE); a change told
+# after a comma ("Right renal cyst, increased in size.") is a change of the finding, not a second
+# statement (wording.json), and "has decreased in size" / "has slightly enlarged" are changes
+# (reader.json); more words for one finding (radsem.json, equivalents.json, wording.json): septal
+# lines are Kerley B lines, cephalization and upper lobe diversion vascular redistribution,
+# peribronchial wall thickening cuffing, airspace opacity consolidation, lung collapse atelectasis,
+# changes of small vessel disease its ischemic changes, leiomyoma a fibroid, tendinopathy
+# tendinosis, "encephalomalacic" encephalomalacia, "free of fluid" no free fluid, no filling defect
+# in the pulmonary arteries no pulmonary embolism, intact hardware no breakage of it, peripheral
+# enhancement rim enhancement, "is thin on the right" thinned; THA / TKA / TSA / THR / TKR, SBO /
+# LBO and IM nail written out; a collection, stranding and exudate are findings, an intramedullary
+# nail and an ileal conduit devices, "intrauterine" names the uterus.
 # v78: a template's lines for one lesion's attributes ("Location: / Size: / Echotexture: / Doppler:")
 # are one statement of the lesion, a denial among them left its own (text/atoms.py
 # _ATTRIBUTE_LINE_RE), and a part after a semicolon that only says how the finding looks stays with
@@ -667,7 +680,7 @@ READER_NAME = "radscope-reader"
 # opposite places and liver segments, telegraphic labels kept. v5: findings as frames (sizes in mm within a tolerance, change over time), wording.json,
 # comparisons as context. v4: sections as written (RESULT(S), CONCLUSION, sub-headings), the
 # impression read apart. v3: radsem-rules-v5 atoms (level and site lists, joined continuations).
-READER_VERSION = "reader-v78"
+READER_VERSION = "reader-v79"
 READER_RULES_VERSION = "rules-v5"  # v5: telegraphic labels kept; v4: sentences read through wording.json
 RADSEM_RULES_VERSION = "radsem-rules-v13"  # v13: two statements that grade the finding apart (mild / severe, each said by one only), or of which one only hedges it, share no detail ("none"); v12: a finding named in the plural counts as "multiple" against a statement that says multiple, and a size said in one statement only is no differing detail; v11: a statement naming no site is kept apart only below 0.25 similarity; v10: site lists, shared nouns, finding lists and finding adjectives written one per sentence; v9: a statement the other report denies pairs only with one that states the denied finding; kinds and effects written one per sentence; v8: a finding that names no abnormality against one that does is part-whole; v7: per-sequence atoms, places; v6: size and change-over-time contradictions
 

@@ -2074,10 +2074,31 @@ def _adjectives_take_noun(items: list[str]) -> list[str]:
     return out
 
 
+# What a finding on both sides is on each ("Bilateral effusions, small on the left and moderate on
+# the right", "..., decreased on the left, unchanged on the right"): two short parts, one per side
+_PER_SIDE_RE = re.compile(
+    r",\s*(?P<first>[a-z][a-z0-9.\s-]{0,40}?)\s+(?:on|in)\s+the\s+(?P<first_side>left|right)(?:\s+side)?"
+    r"\s*(?:,\s*(?:and\s+|but\s+|while\s+)?|\s+(?:and|but|while)\s+)"
+    r"(?P<second>[a-z][a-z0-9.\s-]{0,40}?)\s+(?:on|in)\s+the\s+(?P<second_side>left|right)(?:\s+side)?(?=\s*[.;]?\s*$)",
+    re.IGNORECASE)
+_EACH_SIDE = "\x01"  # where the per-side parts stood: each side's sentence says its own
+
+
+def _per_side(clause: str) -> tuple[str, dict[str, str]]:
+    """The clause without its per-side parts (``_PER_SIDE_RE``), and each side's part; no parts
+    where the clause has none, or names one side twice."""
+    m = _PER_SIDE_RE.search(clause) if " the left" in clause and " the right" in clause else None
+    if not m or m["first_side"].lower() == m["second_side"].lower():
+        return clause, {}
+    return (f"{clause[:m.start()]}{_EACH_SIDE}{clause[m.end():]}",
+            {m["first_side"].lower(): m["first"], m["second_side"].lower(): m["second"]})
+
+
 def _expand_sides(clause: str) -> list[str]:
     """Both sides stated, or a side-less plural paired organ -> a left and a right sentence."""
     lex = anatomy_lexicon()
-    bilateral = lex.bilateral.search(clause)
+    clause, each_side = _per_side(clause)
+    bilateral = lex.bilateral.search(clause) or each_side
     plural = lex.paired_plural.search(clause)
     # "pleural effusions, left greater than right": the comparison names both sides
     compared = _PREDOMINANT_RE.search(clause) if ">" in clause or " than " in clause else None
@@ -2088,6 +2109,10 @@ def _expand_sides(clause: str) -> list[str]:
     out = []
     for side in ("left", "right"):
         text = _write_side(clause, side)
+        if each_side:  # "Left pleural effusion, decreased." / "Right pleural effusion, unchanged."
+            text = text.replace(_EACH_SIDE, f", {each_side[side]}")
+            if not lex.bilateral.search(clause) and not _SIDE_RE.search(text.split(",")[0]):
+                text = f"{side.capitalize()} {text[:1].lower()}{text[1:]}"  # "Effusions, ..." names no side
         if dominant:  # "Right pleural effusion, larger." / "Left pleural effusion, smaller."
             where = f" on the {side}" if both_compared else ""
             more, less = ("more so", "less so") if _LOSS_RE.search(clause) else ("larger", "smaller")

@@ -5765,3 +5765,106 @@ def test_a_telegraphic_list_of_findings_is_one_statement_per_finding(sentence: s
         assert not any(f.text in ("Pleural effusion.", "Facet hypertrophy.", "Irregular physis.") for f in findings)
     else:
         assert [f.text for f in findings] == statements
+
+
+# --- reader-v79: what each side of a bilateral finding is, chest and postoperative terms, denials by "free of"
+@pytest.mark.parametrize("sentence, statements", [
+    ("Bilateral pleural effusions, decreased on the left and unchanged on the right.",
+     ["Left pleural effusions, decreased.", "Right pleural effusions, unchanged."]),
+    ("Bilateral hydronephrosis, moderate on the right and mild on the left.",
+     ["Left hydronephrosis, mild.", "Right hydronephrosis, moderate."]),
+    # no bilateral word: the two sides named are enough
+    ("Pleural effusions, small on the left and moderate on the right.",
+     ["Left pleural effusions, small.", "Right pleural effusions, moderate."]),
+    # one side named twice, or only one side: no per-side parts
+    ("Bilateral effusions, larger on the right than on the left.", None),
+])
+def test_what_a_bilateral_finding_is_on_each_side_goes_to_that_side(sentence: str,
+                                                                   statements: list[str] | None) -> None:
+    """"Bilateral effusions, decreased on the left and unchanged on the right": each side's sentence
+    says its own part; both had said both, a change on the left read as one on the right too."""
+    texts = [f.text for f in read_report(sentence).findings]
+    if statements is None:
+        assert not any(t.endswith(("larger.", "the left.")) and "than" not in t for t in texts) and len(texts) == 2
+    else:
+        assert texts == statements
+
+
+@pytest.mark.parametrize(("reference", "candidate"), [
+    ("Bilateral pleural effusions, decreased on the left and unchanged on the right.",
+     "The left pleural effusion has decreased. The right pleural effusion is unchanged."),
+    ("Kerley B lines at both lung bases.", "Septal lines at the lung bases bilaterally."),
+    ("Cephalization of the pulmonary vessels.", "Upper lobe pulmonary venous diversion."),
+    ("Redistribution of pulmonary blood flow to the upper lobes.", "Upper lobe diversion."),
+    ("Peribronchial cuffing.", "Peribronchial wall thickening."),
+    ("No focal consolidation.", "No focal airspace opacity."),
+    ("Small left pleural effusion with adjacent atelectasis.", "Small left effusion and adjacent lung collapse."),
+    ("Chronic small vessel ischemic changes in the periventricular white matter.",
+     "Periventricular white matter changes of chronic small vessel disease."),
+    ("No pulmonary embolism.", "No filling defect in the pulmonary arteries."),
+    ("No free fluid in the pelvis.", "The pelvis is free of fluid."),
+    ("Total hip arthroplasty on the right in satisfactory position.", "Right THA in satisfactory position."),
+    ("Intramedullary nail in the left femur. No hardware failure.", "Left femoral IM nail. Hardware intact."),
+    ("Left pleural effusion, decreased in size.", "The left pleural effusion has decreased in size."),
+    ("Right renal cyst, slightly increased in size.", "The right renal cyst has slightly increased in size."),
+    ("Small bowel obstruction with a transition point in the right lower quadrant.",
+     "SBO with a transition point in the RLQ."),
+    ("Encephalomalacia in the left occipital lobe.", "Left occipital encephalomalacic change."),
+    ("Tendinosis of the infraspinatus tendon.", "Infraspinatus tendinopathy."),
+    ("Uterine fibroid measuring 4 cm.", "4 cm leiomyoma of the uterus."),
+    ("The tegmen tympani is thin on the right.", "Thinning of the right tegmen tympani."),
+    ("Single live intrauterine pregnancy.", "Single live intrauterine fetus."),
+    ("Peripheral enhancement of the collection.", "The collection shows rim enhancement."),
+    ("A collection in the right iliac fossa.", "Right iliac fossa fluid collection."),
+])
+def test_chest_postoperative_and_other_words_for_one_finding_score_perfect(reference: str, candidate: str) -> None:
+    """Words a radiologist uses for the same finding: the radiograph's names for septal lines and
+    upper lobe diversion, collapse of lung as atelectasis, the CT angiogram's "no filling defect",
+    "free of fluid" as a denial, joint replacement and nail abbreviations, intact hardware as no
+    failure of it. Several had been scored 0 or as a report saying nothing."""
+    _assert_radsem_perfect_both_ways(reference, candidate)
+
+
+@pytest.mark.parametrize(("reference", "candidate"), [
+    ("Bilateral pleural effusions, improved on the left and unchanged on the right.",
+     "Bilateral pleural effusions, unchanged on the left and improved on the right."),
+    ("Bilateral pleural effusions, small on the left and large on the right.",
+     "Bilateral pleural effusions, large on the left and small on the right."),
+    ("Intramedullary nail in the left femur, no hardware failure.", "Intramedullary nail in the left femur, hardware failure."),
+    ("No pulmonary embolism.", "Filling defect in the right lower lobe pulmonary artery."),
+    ("The pelvis is free of fluid.", "Free fluid in the pelvis."),
+])
+def test_the_same_words_with_the_facts_changed_are_still_errors(reference: str, candidate: str) -> None:
+    """The new readings keep what differs: sides swapped, a failure, a filling defect, fluid."""
+    assert _radsem(reference, candidate) < 1.0
+
+
+@pytest.mark.parametrize("sentence, change", [
+    ("Left pleural effusion, decreased in size.", "decreased"),
+    ("Right renal cyst, slightly increased in size.", "increased"),
+    ("The cyst has mildly decreased in size.", "decreased"),
+    ("The nodule has become smaller.", "decreased"),
+    ("Hepatic attenuation, decreased.", None),  # a quality's state, not a change
+    ("Interstitial markings, increased.", None),  # "increased" alone is often a state
+    ("Uterus anteverted, mildly enlarged.", None),
+    ("The effusion has become smaller than the right.", None),  # two sides compared
+    ("The patient has mildly enlarged lymph nodes.", None),
+])
+def test_a_change_told_after_a_comma_or_in_size_is_a_change(sentence: str, change: str | None) -> None:
+    """"Right renal cyst, increased in size." had been cut in two with its change lost, and "has
+    decreased in size" (read as "has smaller") was no change at all."""
+    assert [f.features.change for f in read_report(sentence).findings] == [change]
+
+
+@pytest.mark.parametrize("sentence", ["Ileal conduit urinary diversion.", "Left femoral IM nail.",
+                                      "No drainable collection.", "Fat stranding around the appendix."])
+def test_a_surgical_construct_a_nail_a_collection_or_stranding_is_a_statement_about_the_patient(sentence: str) -> None:
+    """An ileal conduit and an intramedullary nail are devices, a collection and fat stranding are
+    findings: a report of one is readable (each had been "no statement about a patient")."""
+    assert sentence_kind(sentence) is None
+
+
+def test_fluid_and_stranding_are_two_findings() -> None:
+    """"Scattered effusion and exudative shadows" (stranding) names two findings, as "fluid and
+    collections" does: both are read as two statements."""
+    assert len(read_report("Scattered effusion and exudative shadows are seen in the abdominopelvic cavity.").findings) == 2
