@@ -19,6 +19,18 @@ from __future__ import annotations
 from radscope.engine.reader.vocabulary.loader import lexicon_hash
 
 READER_NAME = "radscope-reader"
+# v80: each side with its own degree before one noun ("Small left and moderate right pleural
+# effusions", "Mild hydronephrosis on the left and moderate on the right") is one statement per
+# side (text/atoms.py _SIDE_DEGREES_RE, _DEGREE_THEN_OTHER_SIDE_RE); "enhances" starts a predicate
+# of its own (grammar.json finding_verbs), so "..., hyperintense on T2, and enhances after
+# gadolinium" is the mass's own statement, not a part of each sequence's reading; more words for
+# one finding (radsem.json, equivalents.json, wording.json): a thrombus is thrombosis, focal uptake
+# focal increased uptake, "no uptake to suggest" a denial of what it would suggest, "scintigraphic
+# (imaging, ...) evidence" evidence, metastatic
+# disease metastases, flat foot pes planus, an osteochondral defect a lesion, an intraosseous disc
+# herniation a Schmorl node, an inflamed sacroiliac joint sacroiliitis, a wrist (dorsal, volar, ...)
+# ganglion a ganglion cyst; DISH written out; pes planus / cavus and accessory ossicles (os
+# trigonum, ...) are findings.
 # v79: what a finding on both sides is on each ("Bilateral effusions, decreased on the left and
 # unchanged on the right") is said of that side only (text/atoms.py _PER_SIDE_RE); a change told
 # after a comma ("Right renal cyst, increased in size.") is a change of the finding, not a second
@@ -680,7 +692,7 @@ READER_NAME = "radscope-reader"
 # opposite places and liver segments, telegraphic labels kept. v5: findings as frames (sizes in mm within a tolerance, change over time), wording.json,
 # comparisons as context. v4: sections as written (RESULT(S), CONCLUSION, sub-headings), the
 # impression read apart. v3: radsem-rules-v5 atoms (level and site lists, joined continuations).
-READER_VERSION = "reader-v79"
+READER_VERSION = "reader-v80"
 READER_RULES_VERSION = "rules-v5"  # v5: telegraphic labels kept; v4: sentences read through wording.json
 RADSEM_RULES_VERSION = "radsem-rules-v13"  # v13: two statements that grade the finding apart (mild / severe, each said by one only), or of which one only hedges it, share no detail ("none"); v12: a finding named in the plural counts as "multiple" against a statement that says multiple, and a size said in one statement only is no differing detail; v11: a statement naming no site is kept apart only below 0.25 similarity; v10: site lists, shared nouns, finding lists and finding adjectives written one per sentence; v9: a statement the other report denies pairs only with one that states the denied finding; kinds and effects written one per sentence; v8: a finding that names no abnormality against one that does is part-whole; v7: per-sequence atoms, places; v6: size and change-over-time contradictions
 

@@ -2084,6 +2084,40 @@ _PER_SIDE_RE = re.compile(
 _EACH_SIDE = "\x01"  # where the per-side parts stood: each side's sentence says its own
 
 
+# Each side with its own degree before one noun: "Small left and moderate right pleural effusions",
+# "mild right and severe left hip osteoarthritis" (a word or two before each side)
+_SIDE_DEGREES_RE = re.compile(
+    r"^(?P<first>(?:(?!(?:the|a|an|both|no|and|or)\s)[a-z-]+\s+){1,2}?)(?P<first_side>left|right)\s+and\s+"
+    r"(?P<second>(?:(?!(?:the|a|an|both|no|and|or)\s)[a-z-]+\s+){1,2}?)"
+    r"(?P<second_side>left|right)\s+(?P<noun>[a-z].*)$", re.IGNORECASE)
+
+
+_DEGREE_WORDS = (r"(?:small|mild|moderate|large|severe|marked|minimal|trace|tiny|slight|extensive|massive"
+                 r"|mild[- ]to[- ]moderate|moderate[- ]to[- ]severe)")
+# the degree of the other side after the finding: "Mild hydronephrosis on the left and moderate on the right"
+_DEGREE_THEN_OTHER_SIDE_RE = re.compile(
+    rf"^(?P<first>{_DEGREE_WORDS}\s+)(?P<noun>[a-z][a-z\s-]*?)\s+(?:on|in)\s+the\s+(?P<first_side>left|right)(?:\s+side)?"
+    rf"\s*(?:,\s*(?:and\s+)?|\s+and\s+)(?P<second>{_DEGREE_WORDS})\s+(?:on|in)\s+the\s+(?P<second_side>left|right)"
+    r"(?:\s+side)?\s*[.;]?$", re.IGNORECASE)
+
+
+def _sides_with_degrees(clause: str) -> list[str] | None:
+    """"Small left and moderate right pleural effusions" -> "Small left pleural effusions." and
+    "Moderate right pleural effusions.", as a report saying each side apart does; None where the
+    clause is not so written (or names one side twice)."""
+    if " and " not in clause and "," not in clause:
+        return None
+    m = _SIDE_DEGREES_RE.match(clause.strip()) or _DEGREE_THEN_OTHER_SIDE_RE.match(clause.strip())
+    if not m or m["first_side"].lower() == m["second_side"].lower() or _VERB_RE.search(m["first"] + m["second"]):
+        return None
+    noun = m["noun"].rstrip(" .;")
+    if m.re is _DEGREE_THEN_OTHER_SIDE_RE:
+        return [f"{m['first'][:1].upper()}{m['first'][1:]}{m['first_side'].lower()} {noun}.",
+                f"{m['second'][:1].upper()}{m['second'][1:]} {m['second_side'].lower()} {noun}."]
+    return [f"{m['first'][:1].upper()}{m['first'][1:]}{m['first_side']} {noun}.",
+            f"{m['second'][:1].upper()}{m['second'][1:]}{m['second_side']} {noun}."]
+
+
 def _per_side(clause: str) -> tuple[str, dict[str, str]]:
     """The clause without its per-side parts (``_PER_SIDE_RE``), and each side's part; no parts
     where the clause has none, or names one side twice."""
@@ -2097,6 +2131,8 @@ def _per_side(clause: str) -> tuple[str, dict[str, str]]:
 def _expand_sides(clause: str) -> list[str]:
     """Both sides stated, or a side-less plural paired organ -> a left and a right sentence."""
     lex = anatomy_lexicon()
+    if (degrees := _sides_with_degrees(clause)) is not None:
+        return degrees
     clause, each_side = _per_side(clause)
     bilateral = lex.bilateral.search(clause) or each_side
     plural = lex.paired_plural.search(clause)

@@ -5868,3 +5868,81 @@ def test_fluid_and_stranding_are_two_findings() -> None:
     """"Scattered effusion and exudative shadows" (stranding) names two findings, as "fluid and
     collections" does: both are read as two statements."""
     assert len(read_report("Scattered effusion and exudative shadows are seen in the abdominopelvic cavity.").findings) == 2
+
+
+# --- reader-v80: each side with its own degree; a predicate after MR sequence readings
+@pytest.mark.parametrize("sentence, statements", [
+    ("Small left and moderate right pleural effusions.",
+     ["Small left pleural effusions.", "Moderate right pleural effusions."]),
+    ("Old left and new right rib fractures.", ["Old left rib fractures.", "New right rib fractures."]),
+    ("Mild hydronephrosis on the left and moderate on the right.",
+     ["Mild left hydronephrosis.", "Moderate right hydronephrosis."]),
+    # no degree of its own before each side: read as before
+    ("Both left and right kidneys are normal.", ["Left kidney is normal.", "Right kidney is normal."]),
+    ("Rib fractures on the left and moderate on the right.", ["Rib fractures on the left and moderate on the right."]),
+])
+def test_each_side_with_its_own_degree_is_a_statement_of_that_side(sentence: str, statements: list[str]) -> None:
+    """"Small left and moderate right pleural effusions" is a small left and a moderate right
+    effusion, as a report saying each side apart says it (it had been one statement of both)."""
+    assert [f.text for f in read_report(sentence).findings] == statements
+
+
+@pytest.mark.parametrize(("reference", "candidate"), [
+    ("Small left and moderate right pleural effusions.", "Small left pleural effusion. Moderate right pleural effusion."),
+    ("Mild left and moderate right hydronephrosis.", "Mild hydronephrosis on the left and moderate on the right."),
+    ("The mass is hypointense on T1, hyperintense on T2, and enhances after gadolinium.",
+     "The mass is T1 hypointense and T2 hyperintense. It enhances after contrast."),
+])
+def test_sides_with_degrees_and_a_predicate_after_sequences_score_perfect(reference: str, candidate: str) -> None:
+    _assert_radsem_perfect_both_ways(reference, candidate)
+
+
+def test_the_degrees_of_the_two_sides_swapped_are_still_an_error() -> None:
+    assert _radsem("Small left and moderate right pleural effusions.",
+                   "Moderate left and small right pleural effusions.") < 1.0
+
+
+def test_a_predicate_after_the_sequence_readings_is_a_statement_of_the_subject() -> None:
+    """"..., hyperintense on T2, and enhances after gadolinium": the enhancement is the mass's own
+    statement, not a part of each sequence's reading (grammar.json finding verbs: enhances)."""
+    texts = [f.text for f in read_report(
+        "The mass is hypointense on T1, hyperintense on T2, and enhances after gadolinium.").findings]
+    assert texts == ["The mass is hypointense on T1.", "The mass is hyperintense on T2.",
+                     "The mass enhances after gadolinium."]
+
+
+@pytest.mark.parametrize(("reference", "candidate"), [
+    ("Thrombus in the left common femoral vein.", "Left common femoral vein thrombosis."),
+    ("Focal uptake in the right thyroid lobe.", "Increased focal tracer uptake in the right lobe of the thyroid."),
+    ("No abnormal uptake to suggest metastases.", "No scintigraphic evidence of metastatic disease."),
+])
+def test_vascular_and_nuclear_words_for_one_finding_score_perfect(reference: str, candidate: str) -> None:
+    """A thrombus is thrombosis; focal uptake is focal increased uptake; "no uptake to suggest
+    metastases" denies metastases as "no scintigraphic evidence of metastatic disease" does (it had
+    scored 0)."""
+    _assert_radsem_perfect_both_ways(reference, candidate)
+
+
+@pytest.mark.parametrize(("reference", "candidate"), [
+    ("Thrombus in the left common femoral vein.", "No thrombus in the left common femoral vein."),
+    ("Focal uptake in the right thyroid lobe.", "No focal uptake in the right thyroid lobe."),
+    ("No abnormal uptake to suggest metastases.", "Multiple foci of increased uptake consistent with metastases."),
+])
+def test_vascular_and_nuclear_denials_swapped_are_still_errors(reference: str, candidate: str) -> None:
+    assert _radsem(reference, candidate) < 1.0
+
+
+@pytest.mark.parametrize(("reference", "candidate"), [
+    ("Ganglion cyst dorsal to the wrist.", "Dorsal wrist ganglion."),
+    ("Pes planus.", "Flat foot."),
+    ("Os trigonum.", "An accessory os trigonum is present."),
+    ("Osteochondral lesion of the talar dome.", "Talar dome osteochondral defect."),
+    ("Schmorl node at T11.", "Intraosseous disc herniation at T11."),
+    ("Sacroiliitis on the left.", "Left sacroiliac joint inflammation."),
+    ("Diffuse idiopathic skeletal hyperostosis of the thoracic spine.", "DISH in the thoracic spine."),
+])
+def test_bone_and_joint_words_for_one_finding_score_perfect(reference: str, candidate: str) -> None:
+    """A wrist ganglion is a ganglion cyst (not the basal ganglia); flat foot is pes planus and an
+    os trigonum a finding; an intraosseous disc herniation is a Schmorl node; an inflamed sacroiliac
+    joint is sacroiliitis; DISH written out. Several had been "no statement about a patient" or 0."""
+    _assert_radsem_perfect_both_ways(reference, candidate)
