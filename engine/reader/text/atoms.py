@@ -2111,11 +2111,8 @@ def _sides_with_degrees(clause: str) -> list[str] | None:
     if not m or m["first_side"].lower() == m["second_side"].lower() or _VERB_RE.search(m["first"] + m["second"]):
         return None
     noun = m["noun"].rstrip(" .;")
-    if m.re is _DEGREE_THEN_OTHER_SIDE_RE:
-        return [f"{m['first'][:1].upper()}{m['first'][1:]}{m['first_side'].lower()} {noun}.",
-                f"{m['second'][:1].upper()}{m['second'][1:]} {m['second_side'].lower()} {noun}."]
-    return [f"{m['first'][:1].upper()}{m['first'][1:]}{m['first_side']} {noun}.",
-            f"{m['second'][:1].upper()}{m['second'][1:]}{m['second_side']} {noun}."]
+    return [f"{degree[:1].upper()}{degree[1:].rstrip()} {side.lower()} {noun}."
+            for degree, side in ((m["first"], m["first_side"]), (m["second"], m["second_side"]))]
 
 
 def _per_side(clause: str) -> tuple[str, dict[str, str]]:
